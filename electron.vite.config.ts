@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+const root = import.meta.dirname;
+const r = (path: string) => resolve(root, path);
+const { version } = JSON.parse(readFileSync(r('package.json'), 'utf8')) as { version: string };
+
+// electron-vite looks under src/ by default; Familiar's layout puts each runtime at the top level.
+export default defineConfig({
+  main: {
+    define: { __FAMILIAR_VERSION__: JSON.stringify(version) },
+    build: {
+      outDir: r('out/main'),
+      rolldownOptions: {
+        input: {
+          index: r('main/index.ts'),
+          serve: r('main/serve.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: r('out/preload'),
+      // A sandboxed preload cannot require() packages: bundle everything but electron.
+      externalizeDeps: false,
+      rolldownOptions: {
+        input: { index: r('preload/index.ts') },
+        external: ['electron'],
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: r('renderer'),
+    base: './',
+    plugins: [react()],
+    build: {
+      outDir: r('out/renderer'),
+      emptyOutDir: true,
+      minify: true,
+      rolldownOptions: { input: { index: r('renderer/index.html') } },
+    },
+    worker: { format: 'es' },
+  },
+});

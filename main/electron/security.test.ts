@@ -1,0 +1,96 @@
+import type { IpcMainInvokeEvent } from 'electron';
+import { describe, expect, it, vi } from 'vitest';
+import { createSenderCheck, guardWebContents, hardenSession, isSafeExternalUrl, isTrustedUrl } from './security';
+
+const page = { url: 'file:///opt/Familiar/resources/app.asar/out/renderer/index.html' };
+
+const frameEvent = (url: string, isMain = true) =>
+  ({ senderFrame: { url, parent: isMain ? null : {} } }) as unknown as IpcMainInvokeEvent;
+
+describe('sender checks', () => {
+  it('trusts only the main frame of our own page', () => {
+    const check = createSenderCheck(page);
+    expect(check(frameEvent(`${page.url}#/chat`))).toBe(true);
+    expect(check(frameEvent(page.url, false))).toBe(false);
+    expect(check(frameEvent('file:///tmp/evil.html'))).toBe(false);
+    expect(check(frameEvent('https://example.com/'))).toBe(false);
+    expect(check({ senderFrame: null } as unknown as IpcMainInvokeEvent)).toBe(false);
+  });
+
+  it('compares dev-server pages by origin', () => {
+    const dev = { url: 'http://localhost:5173' };
+    expect(isTrustedUrl(dev, 'http://localhost:5173/index.html')).toBe(true);
+    expect(isTrustedUrl(dev, 'http://localhost:5174/')).toBe(false);
+    expect(isTrustedUrl(dev, 'not a url')).toBe(false);
+  });
+});
+
+describe('external links', () => {
+  it('opens only plain https URLs', () => {
+    expect(isSafeExternalUrl('https://github.com/familiar')).toBe(true);
+    for (const url of [
+      'http://x.test',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'https://u:p@x.test',
+      'smb://host/share',
+    ]) {
+      expect(isSafeExternalUrl(url)).toBe(false);
+    }
+  });
+});
+
+describe('guardWebContents', () => {
+  function setup() {
+    const listeners = new Map<string, (event: { preventDefault: () => void }, url?: string) => void>();
+    let openHandler: ((details: { url: string }) => { action: string }) | undefined;
+    const contents = {
+      on: (name: string, listener: (event: { preventDefault: () => void }, url?: string) => void) => {
+        listeners.set(name, listener);
+        return contents;
+      },
+      setWindowOpenHandler: (handler: (details: { url: string }) => { action: string }) => {
+        openHandler = handler;
+      },
+    };
+    const openExternal = vi.fn();
+    guardWebContents(contents as never, page, openExternal);
+    return { listeners, openHandler: () => openHandler, openExternal };
+  }
+
+  it('blocks navigation away from our page and all webviews', () => {
+    const { listeners } = setup();
+    for (const [name, url, blocked] of [
+      ['will-navigate', 'https://evil.example', true],
+      ['will-redirect', 'file:///etc/passwd', true],
+      ['will-navigate', page.url, false],
+      ['will-attach-webview', undefined, true],
+    ] as const) {
+      const preventDefault = vi.fn();
+      listeners.get(name)?.({ preventDefault }, url);
+      expect(preventDefault.mock.calls.length, `${name} ${url}`).toBe(blocked ? 1 : 0);
+    }
+  });
+
+  it('denies every new window, handing safe https links to the system browser', () => {
+    const { openHandler, openExternal } = setup();
+    expect(openHandler()?.({ url: 'https://example.com' })).toEqual({ action: 'deny' });
+    expect(openHandler()?.({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
+    expect(openExternal.mock.calls).toEqual([['https://example.com']]);
+  });
+});
+
+describe('hardenSession', () => {
+  it('denies every permission request and check', () => {
+    let request: ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void) | undefined;
+    let check: (() => boolean) | undefined;
+    hardenSession({
+      setPermissionRequestHandler: (handler: typeof request) => void (request = handler),
+      setPermissionCheckHandler: (handler: typeof check) => void (check = handler),
+    } as never);
+    const callback = vi.fn();
+    request?.({}, 'media', callback);
+    expect(callback).toHaveBeenCalledWith(false);
+    expect(check?.()).toBe(false);
+  });
+});

@@ -1,0 +1,65 @@
+import type { IpcMainInvokeEvent, Session, WebContents } from 'electron';
+
+/** The only page Familiar ever shows: its own built renderer (or the dev server while developing). */
+export interface TrustedPage {
+  /** file:// URL of out/renderer/index.html, or the dev server origin. */
+  readonly url: string;
+}
+
+export function isTrustedUrl(page: TrustedPage, candidate: string): boolean {
+  let actual: URL;
+  let expected: URL;
+  try {
+    actual = new URL(candidate);
+    expected = new URL(page.url);
+  } catch {
+    return false;
+  }
+  if (expected.protocol === 'file:') return actual.protocol === 'file:' && actual.pathname === expected.pathname;
+  return actual.origin === expected.origin;
+}
+
+/** VS Code's rule: an IPC message counts only when it comes from our page's main frame. */
+export function createSenderCheck(page: TrustedPage): (event: IpcMainInvokeEvent) => boolean {
+  return (event) => {
+    const frame = event.senderFrame;
+    return frame !== null && frame.parent === null && isTrustedUrl(page, frame.url);
+  };
+}
+
+/** Links the model writes may be opened, but only plain https ones and only in the system browser. */
+export function isSafeExternalUrl(candidate: string): boolean {
+  try {
+    const url = new URL(candidate);
+    return url.protocol === 'https:' && url.username === '' && url.password === '';
+  } catch {
+    return false;
+  }
+}
+
+/** Deny every permission (camera, notifications, geolocation...): Familiar needs none. */
+export function hardenSession(
+  target: Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler'>,
+): void {
+  target.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  target.setPermissionCheckHandler(() => false);
+}
+
+/** No navigation away from our page, no new windows, no webviews. */
+export function guardWebContents(
+  contents: Pick<WebContents, 'on' | 'setWindowOpenHandler'>,
+  page: TrustedPage,
+  openExternal: (url: string) => void,
+): void {
+  contents.on('will-navigate', (event, url) => {
+    if (!isTrustedUrl(page, url)) event.preventDefault();
+  });
+  contents.on('will-redirect', (event, url) => {
+    if (!isTrustedUrl(page, url)) event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isSafeExternalUrl(url)) openExternal(url);
+    return { action: 'deny' };
+  });
+}

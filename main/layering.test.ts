@@ -1,0 +1,79 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..');
+
+/** Lints a probe file that does not exist on disk, as if it sat at `filePath`. */
+async function ruleIdsFor(filePath: string, code: string): Promise<string[]> {
+  const eslint = new ESLint({
+    cwd: root,
+    // Probe files are in no tsconfig: switch off only the type-aware rules, keep the layering ones.
+    overrideConfig: [
+      tseslint.configs.disableTypeChecked,
+      { languageOptions: { parserOptions: { projectService: false, project: null } } },
+    ],
+  });
+  const [result] = await eslint.lintText(code, { filePath: join(root, filePath) });
+  return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
+}
+
+describe('layer boundaries are enforced by lint', () => {
+  const forbidden: [string, string, string][] = [
+    ['renderer/probe.ts', "import { createCore } from '../main/core/create-core';", 'import-x/no-restricted-paths'],
+    ['renderer/probe.ts', "import { contextBridge } from 'electron';", 'no-restricted-imports'],
+    ['renderer/probe.ts', "import { readFile } from 'node:fs/promises';", 'no-restricted-imports'],
+    ['renderer/probe.ts', "import { readFileSync } from 'fs';", 'no-restricted-imports'],
+    ['renderer/features/probe.ts', "void window.familiar?.invoke('app.info', {});", 'no-restricted-syntax'],
+    ['main/probe.ts', "import { App } from '../renderer/app/App';", 'import-x/no-restricted-paths'],
+    ['main/core/probe.ts', "import { app } from 'electron';", 'no-restricted-imports'],
+    ['shared/probe.ts', "import { createCore } from '../main/core/create-core';", 'import-x/no-restricted-paths'],
+    ['shared/probe.ts', "import { App } from '../renderer/app/App';", 'import-x/no-restricted-paths'],
+    ['shared/probe.ts', "import { join } from 'node:path';", 'no-restricted-imports'],
+    ['shared/probe.ts', "import { ipcMain } from 'electron';", 'no-restricted-imports'],
+    ['preload/probe.ts', "import { createCore } from '../main/core/create-core';", 'import-x/no-restricted-paths'],
+  ];
+
+  it.each(forbidden)('%s: %s', async (file, code, rule) => {
+    expect(await ruleIdsFor(file, `${code}\nexport const probe = 1;\n`)).toContain(rule);
+  });
+
+  it('allows what the layering permits', async () => {
+    const allowed: [string, string][] = [
+      ['main/electron/probe.ts', "import { app } from 'electron';\nexport const probe = app;"],
+      ['preload/probe.ts', "import { contextBridge } from 'electron';\nexport const probe = contextBridge;"],
+      ['renderer/ipc/probe.ts', 'export const probe = window.familiar;'],
+      ['main/probe.ts', "import { calls } from '../shared/ipc/contract';\nexport const probe = calls;"],
+      ['renderer/probe.ts', "import { calls } from '../shared/ipc/contract';\nexport const probe = calls;"],
+    ];
+    for (const [file, code] of allowed) {
+      expect(await ruleIdsFor(file, `${code}\n`), file).toEqual([]);
+    }
+  });
+});
+
+async function* sourceFiles(dir: string): AsyncGenerator<string> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* sourceFiles(path);
+    else if (/\.tsx?$/.test(entry.name)) yield path;
+  }
+}
+
+describe('the tree obeys the layering (a cheap scan, independent of the lint config)', () => {
+  it('imports electron only from main/electron/ and preload/, never from shared/ or renderer/', async () => {
+    const offenders: string[] = [];
+    for (const layer of ['main', 'shared', 'renderer']) {
+      for await (const file of sourceFiles(join(root, layer))) {
+        const rel = relative(root, file);
+        if (rel.startsWith(join('main', 'electron'))) continue;
+        const text = await readFile(file, 'utf8');
+        if (/from '(electron|node:[^']+)'/.test(text) && !rel.startsWith('main')) offenders.push(rel);
+        if (/^import (?!type)[^;]*from 'electron'/m.test(text)) offenders.push(rel);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});

@@ -1,0 +1,58 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createCore } from './core/create-core';
+import { createStderrLogger } from './core/logger';
+import { startBrowserServer } from './server/browser-server';
+import { defaultFamiliarHome } from './storage/paths';
+import { familiarVersion } from './version';
+
+/** Browser mode: the same core as the desktop app, its renderer served on loopback. */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: process.env['FAMILIAR_PORT'] ?? '0' },
+      workspace: { type: 'string' },
+      home: { type: 'string' },
+    },
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`--port must be a number from 0 to 65535, got ${values.port}`);
+  }
+  const logger = createStderrLogger('serve');
+  const core = await createCore({
+    home: resolve(values.home ?? defaultFamiliarHome()),
+    workspace: values.workspace === undefined ? undefined : resolve(values.workspace),
+    mode: 'browser',
+    version: familiarVersion,
+    logger,
+  });
+  const server = await startBrowserServer({
+    dispatch: core.dispatch,
+    events: core.events,
+    rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
+    port,
+  });
+  // Scripts and tests read this exact line to find the app.
+  process.stdout.write(`Familiar is running in browser mode: ${server.url}\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    void core
+      .dispose(`Familiar stopped (${signal}).`)
+      .then(() => server.close())
+      .then(() => process.exit(0));
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `Familiar could not start browser mode: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,38 @@
+import type { WebSocket } from 'ws';
+import { isEventName } from '../../shared/ipc/contract';
+import { clientFrameSchema, WS_POLICY_VIOLATION } from '../../shared/ipc/ws-protocol';
+import type { ServerFrame } from '../../shared/ipc/ws-protocol';
+import type { Dispatch } from '../ipc/dispatcher';
+import type { EventHub } from '../ipc/event-hub';
+
+/**
+ * Carries the contract over one WebSocket: call frames in, result and event frames out.
+ * The socket is as untrusted as the renderer: a frame that is not a call frame closes it.
+ */
+export function bridgeSocket(socket: WebSocket, clientId: string, dispatch: Dispatch, events: EventHub): void {
+  const send = (frame: ServerFrame) => {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
+  };
+  const unsubscribe = events.subscribe((name, payload) => {
+    if (isEventName(name)) send({ kind: 'event', name, payload });
+  });
+  socket.on('close', unsubscribe);
+  socket.on('message', (data, isBinary) => {
+    let frame: unknown;
+    try {
+      const text = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+      frame = isBinary ? undefined : JSON.parse(text.toString('utf8'));
+    } catch {
+      frame = undefined;
+    }
+    const parsed = clientFrameSchema.safeParse(frame);
+    if (!parsed.success) {
+      socket.close(WS_POLICY_VIOLATION, 'Malformed frame');
+      return;
+    }
+    const { id, name, input } = parsed.data;
+    void dispatch(name, input, { transport: 'browser', clientId }).then((result) =>
+      send({ kind: 'result', id, result }),
+    );
+  });
+}

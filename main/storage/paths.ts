@@ -1,0 +1,35 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** Where Familiar keeps its data. Electron passes `userData`; browser and MCP modes use this. */
+export function defaultFamiliarHome(env: NodeJS.ProcessEnv = process.env): string {
+  const override = env['FAMILIAR_HOME'];
+  return override !== undefined && override.trim() !== '' ? override : join(homedir(), '.familiar');
+}
+
+export interface FamiliarPaths {
+  readonly home: string;
+  /** The default workspace: also where SOUL.md, USER.md and MEMORY.md live, whatever folder is open. */
+  readonly defaultWorkspace: string;
+  readonly conversations: string;
+  readonly audit: string;
+  readonly backups: string;
+  readonly trash: string;
+  readonly settingsFile: string;
+  readonly policyFile: string;
+  readonly secretsFile: string;
+}
+
+export function familiarPaths(home: string): FamiliarPaths {
+  return {
+    home,
+    defaultWorkspace: join(home, 'workspace'),
+    conversations: join(home, 'conversations'),
+    audit: join(home, 'audit'),
+    backups: join(home, 'backups'),
+    trash: join(home, 'trash'),
+    settingsFile: join(home, 'settings.json'),
+    policyFile: join(home, 'policy.json'),
+    secretsFile: join(home, 'secrets.json'),
+  };
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/**
+ * Every failure that crosses a boundary (IPC, tool result, MCP) carries one of these stable codes.
+ * Messages may change and are written for the reader (the model or the user); codes never change.
+ */
+export const errorCodes = [
+  // transport and contract
+  'unknown_call',
+  'invalid_payload',
+  'forbidden_sender',
+  'disconnected',
+  'internal_error',
+  // sandbox and file tools
+  'file_not_found',
+  'not_a_file',
+  'not_a_directory',
+  'permission_denied',
+  'invalid_path',
+  'encoding_error',
+  'file_too_large',
+  'binary_file',
+  'parent_dir_not_found',
+  'directory_not_empty',
+  'directory_exists',
+  'destination_exists',
+  'no_match',
+  'multiple_matches',
+  'no_change',
+  'concurrent_modification',
+  'rate_limited',
+  'timeout',
+  // approvals and policy
+  'user_rejected',
+  'approval_required',
+  'unknown_tool',
+  'invalid_policy',
+  // commands and git
+  'command_denied',
+  'not_a_git_repo',
+  // providers and the loop
+  'provider_not_configured',
+  'auth_failed',
+  'provider_rate_limited',
+  'network_error',
+  'model_not_found',
+  'context_too_long',
+  'provider_error',
+  'aborted',
+  'not_found',
+] as const;
+
+export const errorCodeSchema = z.enum(errorCodes);
+export type ErrorCode = z.infer<typeof errorCodeSchema>;
+
+export const familiarErrorSchema = z.object({
+  code: errorCodeSchema,
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+export type FamiliarError = z.infer<typeof familiarErrorSchema>;

@@ -1,0 +1,38 @@
+import type { z } from 'zod';
+import type { Result } from '../result';
+import { appCalls, appEvents } from './app';
+
+/**
+ * The single source of truth for everything that crosses between renderer and main.
+ * Each concern contributes its calls and events from its own module; this file only merges them.
+ */
+export const calls = {
+  ...appCalls,
+};
+
+export const events = {
+  ...appEvents,
+};
+
+export type Calls = typeof calls;
+export type Events = typeof events;
+export type CallName = keyof Calls;
+export type EventName = keyof Events;
+export type CallInput<N extends CallName> = z.input<Calls[N]['input']>;
+/** What a handler receives: the input after the schema applied its defaults. */
+export type ParsedCallInput<N extends CallName> = z.output<Calls[N]['input']>;
+export type CallOutput<N extends CallName> = z.output<Calls[N]['output']>;
+export type EventPayload<E extends EventName> = z.output<Events[E]>;
+
+export const callNames = Object.keys(calls) as CallName[];
+export const eventNames = Object.keys(events) as EventName[];
+
+export const isCallName = (name: unknown): name is CallName => typeof name === 'string' && Object.hasOwn(calls, name);
+export const isEventName = (name: unknown): name is EventName =>
+  typeof name === 'string' && Object.hasOwn(events, name);
+
+/** The one object the page talks to, whether it came from the preload or the browser-mode bridge. */
+export interface FamiliarApi {
+  invoke<N extends CallName>(name: N, input: CallInput<N>): Promise<Result<CallOutput<N>>>;
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+}
