@@ -1,6 +1,6 @@
 // @ts-check
 import js from '@eslint/js';
-import importX from 'eslint-plugin-import-x';
+import boundaries from 'eslint-plugin-boundaries';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -14,26 +14,28 @@ const banElectron = { regex: '^electron(/.*)?$', message: 'Only main/electron/ a
 const banUi = { regex: '^(react|react-dom|zustand)(/.*)?$', message: 'shared/ has no UI.' };
 
 /**
- * The layers point one way: renderer → preload → shared ← main. These zones make the linter,
- * not memory, hold that line (main/layering.test.ts proves each rule fires).
+ * The layers point one way: renderer → preload → shared ← main. eslint-plugin-boundaries makes the
+ * linter, not memory, hold that line (main/layering.test.ts proves each rule fires).
  */
-const layerZones = [
-  {
-    target: './renderer',
-    from: ['./main', './preload', './e2e', './bench'],
-    message: 'The renderer talks to main only through window.familiar (renderer/ipc).',
-  },
-  {
-    target: './main',
-    from: ['./renderer', './preload', './e2e'],
-    message: 'main/ must not depend on renderer/, preload/ or e2e/.',
-  },
-  { target: './preload', from: ['./main', './renderer'], message: 'preload/ may use only shared/ and Electron.' },
-  {
-    target: './shared',
-    from: ['./main', './renderer', './preload', './e2e', './bench'],
-    message: 'shared/ is the contract: it imports nothing of the layers that use it.',
-  },
+const layers = [
+  { type: 'shared', pattern: 'shared/**', partialMatch: false },
+  { type: 'main', pattern: 'main/**', partialMatch: false },
+  { type: 'preload', pattern: 'preload/**', partialMatch: false },
+  { type: 'renderer', pattern: 'renderer/**', partialMatch: false },
+  { type: 'e2e', pattern: 'e2e/**', partialMatch: false },
+  { type: 'bench', pattern: 'bench/**', partialMatch: false },
+];
+const mayImport = (from, to) => ({
+  from: { element: { type: from } },
+  allow: { to: { element: { types: { anyOf: to } } } },
+});
+const layerPolicies = [
+  mayImport('shared', ['shared']),
+  mayImport('main', ['main', 'shared']),
+  mayImport('preload', ['preload', 'shared']),
+  mayImport('renderer', ['renderer', 'shared']),
+  mayImport('e2e', ['e2e', 'shared']),
+  mayImport('bench', ['bench', 'main', 'shared']),
 ];
 
 export default tseslint.config(
@@ -54,15 +56,18 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
-    plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } } },
+    plugins: { boundaries },
+    settings: {
+      'boundaries/elements': layers,
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } },
+    },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/only-throw-error': 'error',
-      'import-x/no-restricted-paths': ['error', { zones: layerZones }],
-      'import-x/no-default-export': 'error',
+      'boundaries/dependencies': ['error', { default: 'disallow', policies: layerPolicies }],
+      'no-restricted-exports': ['error', { restrictDefaultExports: { direct: true, named: true, defaultFrom: true } }],
       'no-restricted-syntax': [
         'error',
         { selector: "CallExpression[callee.name='require']", message: 'Use ES imports.' },
@@ -114,6 +119,6 @@ export default tseslint.config(
   {
     // Tools expect default exports from their config files; React.lazy needs them at lazy boundaries.
     files: ['*.config.ts', '*.config.js', 'e2e/global-setup.ts', 'renderer/**/*.lazy.tsx'],
-    rules: { 'import-x/no-default-export': 'off' },
+    rules: { 'no-restricted-exports': 'off' },
   },
 );

@@ -22,18 +22,24 @@ async function ruleIdsFor(filePath: string, code: string): Promise<string[]> {
 
 describe('layer boundaries are enforced by lint', () => {
   const forbidden: [string, string, string][] = [
-    ['renderer/probe.ts', "import { createCore } from '../main/core/create-core';", 'import-x/no-restricted-paths'],
+    ['renderer/probe.ts', "import { createCore } from '../main/core/create-core';", 'boundaries/dependencies'],
     ['renderer/probe.ts', "import { contextBridge } from 'electron';", 'no-restricted-imports'],
     ['renderer/probe.ts', "import { readFile } from 'node:fs/promises';", 'no-restricted-imports'],
     ['renderer/probe.ts', "import { readFileSync } from 'fs';", 'no-restricted-imports'],
     ['renderer/features/probe.ts', "void window.familiar?.invoke('app.info', {});", 'no-restricted-syntax'],
-    ['main/probe.ts', "import { App } from '../renderer/app/App';", 'import-x/no-restricted-paths'],
+    ['main/probe.ts', "import { App } from '../renderer/app/App';", 'boundaries/dependencies'],
     ['main/core/probe.ts', "import { app } from 'electron';", 'no-restricted-imports'],
-    ['shared/probe.ts', "import { createCore } from '../main/core/create-core';", 'import-x/no-restricted-paths'],
-    ['shared/probe.ts', "import { App } from '../renderer/app/App';", 'import-x/no-restricted-paths'],
+    ['shared/probe.ts', "import { createCore } from '../main/core/create-core';", 'boundaries/dependencies'],
+    ['shared/probe.ts', "import { App } from '../renderer/app/App';", 'boundaries/dependencies'],
     ['shared/probe.ts', "import { join } from 'node:path';", 'no-restricted-imports'],
     ['shared/probe.ts', "import { ipcMain } from 'electron';", 'no-restricted-imports'],
-    ['preload/probe.ts', "import { createCore } from '../main/core/create-core';", 'import-x/no-restricted-paths'],
+    ['preload/probe.ts', "import { createCore } from '../main/core/create-core';", 'boundaries/dependencies'],
+    // A folder named like a layer deep inside another layer must not borrow that layer's rights.
+    [
+      'renderer/features/main/probe.ts',
+      "import { createCore } from '../../../main/core/create-core';",
+      'boundaries/dependencies',
+    ],
   ];
 
   it.each(forbidden)('%s: %s', async (file, code, rule) => {
@@ -47,6 +53,7 @@ describe('layer boundaries are enforced by lint', () => {
       ['renderer/ipc/probe.ts', 'export const probe = window.familiar;'],
       ['main/probe.ts', "import { calls } from '../shared/ipc/contract';\nexport const probe = calls;"],
       ['renderer/probe.ts', "import { calls } from '../shared/ipc/contract';\nexport const probe = calls;"],
+      ['renderer/features/main/probe.ts', "import { App } from '../../app/App';\nexport const probe = App;"],
     ];
     for (const [file, code] of allowed) {
       expect(await ruleIdsFor(file, `${code}\n`), file).toEqual([]);
