@@ -34,6 +34,7 @@ export const errorCodes = [
   'user_rejected',
   'approval_required',
   'unknown_tool',
+  'invalid_arguments',
   'invalid_policy',
   // commands and git
   'command_denied',

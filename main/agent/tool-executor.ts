@@ -1,0 +1,34 @@
+import type { z } from 'zod';
+import type { Result } from '../../shared/result';
+
+/** A tool as the model sees it in one request. */
+export interface ToolDescriptor {
+  readonly name: string;
+  readonly description: string;
+  readonly input: z.ZodType;
+}
+
+export interface ToolCallRequest {
+  readonly conversationId: string;
+  /** The provider's id for this call: approvals and transcript entries refer to it. */
+  readonly toolCallId: string;
+  readonly name: string;
+  /** Exactly what the model sent; validated by the executor, never trusted. */
+  readonly args: unknown;
+}
+
+/**
+ * The seam between the LLM loop (main/agent) and the tool registry (main/policy). The loop asks
+ * which tools exist for this request and hands every call over; the executor applies the memory
+ * switch, the policy, approvals, rate limits, timeouts and the audit log. Errors come back as values
+ * for the model to read; a failing tool never ends the turn.
+ */
+export interface ToolExecutor {
+  /** The exact tool list for the next request of this conversation. */
+  list(conversationId: string): readonly ToolDescriptor[];
+  /** The system prompt for the next request: persona, memory (when on), tools, workspace. */
+  systemPrompt(conversationId: string): Promise<string>;
+  execute(call: ToolCallRequest, signal: AbortSignal): Promise<Result<unknown>>;
+  /** Rejects this conversation's pending approvals: called when the user stops a turn. */
+  cancelPending(conversationId: string, reason: string): void;
+}

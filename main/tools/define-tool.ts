@@ -1,0 +1,68 @@
+import type { z } from 'zod';
+import type { Result } from '../../shared/result';
+import type { ToolEnvironment } from './tool-environment';
+
+/**
+ * The operations the permission policy decides on (main/policy). Every tool call is described
+ * as a list of accesses so the policy, not the tool, says allow / ask / deny.
+ */
+export type ToolOperation = 'read' | 'write' | 'edit' | 'delete' | 'move' | 'run';
+
+/** One thing a call will do to one path: workspace-relative, POSIX separators, as the model wrote it. */
+export interface ToolAccess {
+  readonly operation: ToolOperation;
+  readonly path: string;
+}
+
+/** What the approval dialog shows for a call the policy says to ask about. */
+export interface ChangePreview {
+  /** One line a person can judge at a glance: "Replace 3 lines in SOUL.md". */
+  readonly summary: string;
+  /** The main target, workspace-relative. */
+  readonly path?: string;
+  /** Full text before and after, for writes and edits: the diff dialog needs both. */
+  readonly before?: string;
+  readonly after?: string;
+  /** Anything else worth showing: the command and its directory, a move's destination... */
+  readonly facts?: Readonly<Record<string, string | number | boolean>>;
+}
+
+/** How the user answered a call that needed approval. */
+export interface Approval {
+  /** The user's own text in place of `after`: this, not the model's text, is what gets written. */
+  readonly editedContent?: string;
+  /** `before` exactly as the dialog showed it: if the file no longer matches, refuse with concurrent_modification. */
+  readonly shownBefore?: string;
+}
+
+export interface ToolContext {
+  readonly conversationId: string;
+  /** Aborted when the user stops the turn or the call times out. */
+  readonly signal: AbortSignal;
+  readonly env: ToolEnvironment;
+}
+
+/**
+ * A tool is data plus two functions (VS Code separates asking from doing the same way):
+ * `prepare` says what the user would approve, `run` acts. Nothing registers itself: main/tools/index.ts
+ * lists every tool explicitly.
+ */
+export interface Tool<Input extends z.ZodType = z.ZodType, Output = unknown> {
+  readonly name: string;
+  /** Written for the model: what it does, when to use it, what comes back. */
+  readonly description: string;
+  /** Both the model's JSON Schema and the runtime validator. */
+  readonly input: Input;
+  /** Dedicated memory tools (memory_search, memory_append) exist for the model only while memory is on. */
+  readonly memoryOnly?: boolean;
+  /** The accesses a call makes. Pure: no I/O, so the policy can decide before anything runs. */
+  access(args: z.output<Input>): readonly ToolAccess[];
+  /** For calls the policy may ask about: what the user will see. Reads, never writes. */
+  prepare?(args: z.output<Input>, ctx: ToolContext): Promise<Result<ChangePreview>>;
+  run(args: z.output<Input>, ctx: ToolContext, approval?: Approval): Promise<Result<Output>>;
+}
+
+export const defineTool = <Input extends z.ZodType, Output>(tool: Tool<Input, Output>): Tool<Input, Output> => tool;
+
+/** A tool list of mixed input types; each entry keeps its own schema. */
+export type AnyTool = Tool<z.ZodType, unknown>;
