@@ -5,9 +5,12 @@ import type { Dispatch, Handlers } from '../ipc/dispatcher';
 import { createEventHub } from '../ipc/event-hub';
 import type { EventHub } from '../ipc/event-hub';
 import { familiarPaths } from '../storage/paths';
+import { openSettingsStore } from '../storage/settings-store';
+import type { SettingsStore } from '../storage/settings-store';
 import type { FamiliarPaths } from '../storage/paths';
 import { createAppHandlers } from './app-handlers';
 import type { Logger } from './logger';
+import { createSettingsHandlers } from './settings-handlers';
 
 export interface CoreOptions {
   readonly home: string;
@@ -23,6 +26,7 @@ export interface Core {
   readonly dispatch: Dispatch;
   readonly events: EventHub;
   readonly paths: FamiliarPaths;
+  readonly settings: SettingsStore;
   dispose(reason: string): Promise<void>;
 }
 
@@ -33,6 +37,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   await mkdir(workspacePath, { recursive: true });
 
   const events = createEventHub((error) => options.logger.error('event listener failed', error));
+  const settings = await openSettingsStore(paths.settingsFile, options.logger);
+  settings.subscribe((next) => events.emit('settings.changed', next));
   const handlers: Handlers = {
     ...createAppHandlers(() => ({
       name: 'Familiar',
@@ -42,6 +48,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       workspacePath,
       homePath: paths.home,
     })),
+    ...createSettingsHandlers(settings),
   };
   const dispatch = createDispatcher(handlers, {
     logError: (message, error) => options.logger.error(message, error),
@@ -51,6 +58,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     dispatch,
     events,
     paths,
+    settings,
     dispose(reason) {
       events.emit('app.shutdown', { reason });
       return Promise.resolve();

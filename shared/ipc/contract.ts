@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Result } from '../result';
 import { appCalls, appEvents } from './app';
+import { settingsCalls, settingsEvents } from './settings';
 
 /**
  * The single source of truth for everything that crosses between renderer and main.
@@ -8,10 +9,12 @@ import { appCalls, appEvents } from './app';
  */
 export const calls = {
   ...appCalls,
+  ...settingsCalls,
 };
 
 export const events = {
   ...appEvents,
+  ...settingsEvents,
 };
 
 export type Calls = typeof calls;

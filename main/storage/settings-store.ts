@@ -1,0 +1,66 @@
+import { readFile, rename } from 'node:fs/promises';
+import { defaultSettings, settingsSchema } from '../../shared/settings';
+import type { Settings, SettingsPatch } from '../../shared/settings';
+import type { Logger } from '../core/logger';
+import { writeFileAtomic } from './atomic-file';
+
+export interface SettingsStore {
+  get(): Settings;
+  update(patch: SettingsPatch): Promise<Settings>;
+  subscribe(listener: (settings: Settings, previous: Settings) => void): () => void;
+}
+
+/**
+ * settings.json in the Familiar home. A file that is not valid JSON or not valid settings is moved
+ * aside (settings.json.invalid-<time>) and defaults are used, so a bad edit never stops the app and
+ * the user's text is not lost.
+ */
+export async function openSettingsStore(file: string, logger: Logger): Promise<SettingsStore> {
+  let current = await load(file, logger);
+  const listeners = new Set<(settings: Settings, previous: Settings) => void>();
+  let writing = Promise.resolve();
+
+  return {
+    get: () => current,
+    async update(patch) {
+      const previous = current;
+      const next = settingsSchema.parse({
+        ...previous,
+        ...('provider' in patch ? { provider: patch.provider } : {}),
+        memory: { ...previous.memory, ...patch.memory },
+        workspace: { ...previous.workspace, ...patch.workspace },
+        ui: { ...previous.ui, ...patch.ui },
+      });
+      current = next;
+      // Serialize writes so an older update can never land after a newer one.
+      writing = writing.then(() => writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`));
+      await writing;
+      for (const listener of listeners) listener(next, previous);
+      return next;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+async function load(file: string, logger: Logger): Promise<Settings> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return defaultSettings();
+  }
+  try {
+    const parsed = settingsSchema.safeParse(JSON.parse(text));
+    if (parsed.success) return parsed.data;
+    logger.warn(`settings.json is not valid (${parsed.error.issues[0]?.message ?? 'unknown'}); using defaults`);
+  } catch {
+    logger.warn('settings.json is not valid JSON; using defaults');
+  }
+  const aside = `${file}.invalid-${Date.now()}`;
+  await rename(file, aside).catch(() => undefined);
+  logger.warn(`the invalid settings were kept in ${aside}`);
+  return defaultSettings();
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/** Which client talks to the model. Ollama and any OpenAI-compatible server share one protocol. */
+export const providerKinds = ['openai', 'anthropic', 'ollama', 'openai-compatible'] as const;
+export const providerKindSchema = z.enum(providerKinds);
+export type ProviderKind = z.infer<typeof providerKindSchema>;
+
+export const providerSettingsSchema = z.object({
+  kind: providerKindSchema,
+  model: z.string().trim().min(1).max(200),
+  /** Required for openai-compatible; optional override for the others (proxies, Azure-style gateways). */
+  baseUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  /** Model calls per user message, tool round-trips included. */
+  maxSteps: z.number().int().min(1).max(100).default(20),
+  /** The model's context window in tokens; the loop trims the conversation to fit. */
+  contextWindow: z.number().int().min(1024).max(10_000_000).default(128_000),
+});
+export type ProviderSettings = z.infer<typeof providerSettingsSchema>;
+
+export const themeSchema = z.enum(['system', 'light', 'dark']);
+export const languageSchema = z.enum(['system', 'en', 'ru', 'zh']);
+
+/**
+ * Everything the user can set, persisted as settings.json in the Familiar home. Secrets (API keys)
+ * never live here: they are stored apart and never sent back to the page.
+ */
+export const settingsSchema = z.object({
+  provider: providerSettingsSchema.nullable().default(null),
+  memory: z.object({ enabled: z.boolean().default(true) }).default({ enabled: true }),
+  /** The open workspace folder; null means the default workspace in the Familiar home. */
+  workspace: z.object({ path: z.string().min(1).nullable().default(null) }).default({ path: null }),
+  ui: z
+    .object({ theme: themeSchema.default('system'), language: languageSchema.default('system') })
+    .default({ theme: 'system', language: 'system' }),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+/** A partial update: each section replaced or merged as given. */
+export const settingsPatchSchema = z
+  .object({
+    provider: providerSettingsSchema.nullable(),
+    memory: z.object({ enabled: z.boolean() }).partial(),
+    workspace: z.object({ path: z.string().min(1).nullable() }).partial(),
+    ui: z.object({ theme: themeSchema, language: languageSchema }).partial(),
+  })
+  .partial()
+  .strict();
+export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
+
+export const defaultSettings = (): Settings => settingsSchema.parse({});
