@@ -1,0 +1,53 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export const personaFileNames = ['SOUL.md', 'USER.md', 'MEMORY.md'] as const;
+export type PersonaFileName = (typeof personaFileNames)[number];
+/** Dated notes (memory/YYYY-MM-DD.md) live here, beside the three files. */
+export const DAILY_NOTES_DIR = 'memory';
+
+const starters: Record<PersonaFileName, string> = {
+  'SOUL.md': `# Soul
+
+You are Familiar, a calm and capable companion who works on the user's files with them.
+
+- Be direct and warm. Say what you did and what you did not do.
+- Read before you change anything; make the smallest change that does the job.
+- When unsure what the user wants, ask one short question instead of guessing.
+- Never pretend a tool succeeded: report errors as they are and suggest the next step.
+`,
+  'USER.md': `# About the user
+
+(Familiar keeps what it learns about you here while memory is on: name, preferences, projects.
+You can edit this file yourself at any time.)
+`,
+  'MEMORY.md': `# Long-term memory
+
+(Facts and decisions worth keeping across conversations. Familiar adds to this while memory is on.)
+`,
+};
+
+/**
+ * First run: create the persona files with starter text. Existing files are never touched
+ * (the 'wx' flag fails on an existing file, so a race with the user cannot clobber their text).
+ */
+export async function ensurePersonaFiles(personaDir: string): Promise<void> {
+  await mkdir(join(personaDir, DAILY_NOTES_DIR), { recursive: true });
+  await Promise.all(
+    personaFileNames.map((name) =>
+      writeFile(join(personaDir, name), starters[name], { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      }),
+    ),
+  );
+}
+
+/** A persona file's text, or '' when the user deleted it: the prompt then simply lacks that part. */
+export async function readPersonaFile(personaDir: string, name: PersonaFileName): Promise<string> {
+  try {
+    return (await readFile(join(personaDir, name), 'utf8')).replace(/^\uFEFF/, '');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw error;
+  }
+}

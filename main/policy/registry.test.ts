@@ -1,0 +1,231 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import type { ApprovalRequest } from '../../shared/ipc/approvals';
+import { defaultPolicy } from '../../shared/policy';
+import { err, ok } from '../../shared/result';
+import { createApprovalBroker } from '../approvals/broker';
+import { useTempDirs } from '../test-support/temp-dir';
+import { defineTool } from '../tools/define-tool';
+import type { AnyTool } from '../tools/define-tool';
+import type { RefusedCall } from './registry';
+import { createToolRegistry } from './registry';
+
+const tempDir = useTempDirs();
+
+/** A small real tool for the registry to drive: writes whole files under a root, honouring approvals. */
+const writeText = (root: string) =>
+  defineTool({
+    name: 'write_text',
+    description: 'Write a text file.',
+    input: z.object({ path: z.string(), content: z.string() }),
+    access: (args) => [{ operation: 'write', path: args.path }],
+    async prepare(args) {
+      const before = await readFile(join(root, args.path), 'utf8').catch(() => '');
+      return ok({ summary: `Write ${args.path}`, path: args.path, before, after: args.content });
+    },
+    async run(args, _ctx, approval) {
+      const current = await readFile(join(root, args.path), 'utf8').catch(() => '');
+      if (approval?.shownBefore !== undefined && approval.shownBefore !== current) {
+        return err('concurrent_modification', `${args.path} changed since the approval was shown.`);
+      }
+      const content = approval?.editedContent ?? args.content;
+      await writeFile(join(root, args.path), content);
+      return ok({ bytes_written: Buffer.byteLength(content) });
+    },
+  });
+
+const memorySearch = defineTool({
+  name: 'memory_search',
+  description: 'Search memory.',
+  memoryOnly: true,
+  input: z.object({ query: z.string() }),
+  access: () => [{ operation: 'read', path: 'MEMORY.md' }],
+  run: () => Promise.resolve(ok({ results: [] })),
+});
+
+async function setup(approvalMode: 'interactive' | 'refuse' | 'approve-all' = 'interactive') {
+  const root = await tempDir();
+  await writeFile(join(root, 'SOUL.md'), 'I am calm.\n');
+  await writeFile(join(root, 'MEMORY.md'), 'Remember tea.\n');
+  let memory = true;
+  const requests: ApprovalRequest[] = [];
+  const refusals: RefusedCall[] = [];
+  const broker = createApprovalBroker({
+    onRequested: (request) => requests.push(request),
+    onResolved: () => undefined,
+  });
+  const tools: AnyTool[] = [writeText(root), memorySearch];
+  const run = vi.fn(
+    (tool: AnyTool, args: unknown, ctx: Parameters<AnyTool['run']>[1], approval?: Parameters<AnyTool['run']>[2]) =>
+      tool.run(args, ctx, approval),
+  );
+  const registry = createToolRegistry({
+    tools,
+    policy: defaultPolicy,
+    memoryEnabled: () => memory,
+    environment: () => ({ workspaceRoot: root, personaDir: root, isConcealed: () => false }),
+    run,
+    broker,
+    approvalMode,
+    recordRefusal: (call) => refusals.push(call),
+    systemPrompt: (_id, list) => Promise.resolve(list.map((tool) => tool.name).join(',')),
+  });
+  const call = (name: string, args: unknown, conversationId = 'c1') =>
+    registry.execute({ conversationId, toolCallId: `t-${Math.random()}`, name, args }, new AbortController().signal);
+  /** Waits until the registry has raised the n-th approval request. */
+  const nthRequest = async (n: number) => {
+    await vi.waitFor(() => expect(requests.length).toBeGreaterThanOrEqual(n));
+    return requests[n - 1] as ApprovalRequest;
+  };
+  return {
+    root,
+    registry,
+    broker,
+    call,
+    nthRequest,
+    requests,
+    refusals,
+    run,
+    setMemory: (on: boolean) => (memory = on),
+  };
+}
+
+const read = (root: string, name: string) => readFile(join(root, name), 'utf8');
+
+describe('tool registry: what the model is offered', () => {
+  it('lists memory tools only while memory is on', async () => {
+    const { registry, setMemory } = await setup();
+    expect(registry.list('c1').map((tool) => tool.name)).toEqual(['write_text', 'memory_search']);
+    setMemory(false);
+    expect(registry.list('c1').map((tool) => tool.name)).toEqual(['write_text']);
+    expect(await registry.systemPrompt('c1')).toBe('write_text');
+    setMemory(true);
+    expect(registry.list('c1').map((tool) => tool.name)).toEqual(['write_text', 'memory_search']);
+  });
+
+  it('answers a call to an unregistered tool with a typed error and never runs it', async () => {
+    const { call, run, setMemory, refusals } = await setup();
+    expect(await call('rm_everything', {})).toMatchObject({ ok: false, error: { code: 'unknown_tool' } });
+    setMemory(false);
+    const result = await call('memory_search', { query: 'tea' });
+    expect(result).toMatchObject({ ok: false, error: { code: 'unknown_tool' } });
+    expect(JSON.stringify(result)).toContain('memory is switched off');
+    expect(run).not.toHaveBeenCalled();
+    expect(refusals.map((refusal) => refusal.code)).toEqual(['unknown_tool', 'unknown_tool']);
+  });
+
+  it('refuses invalid arguments before the policy or the tool sees them', async () => {
+    const { call, run } = await setup();
+    expect(await call('write_text', { path: 'a.md' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_arguments' },
+    });
+    expect(run).not.toHaveBeenCalled();
+  });
+});
+
+describe('tool registry: memory switch on generic tools', () => {
+  it('refuses MEMORY.md while memory is off, naming the switch, and leaves it untouched', async () => {
+    const { root, call, setMemory } = await setup();
+    setMemory(false);
+    for (const path of ['MEMORY.md', './memory.md', 'memory/2026-01-01.md', 'USER.md']) {
+      const result = await call('write_text', { path, content: 'x' });
+      expect(result, path).toMatchObject({
+        ok: false,
+        error: { code: 'permission_denied', details: { reason: 'memory_off' } },
+      });
+      expect(JSON.stringify(result)).toContain('switched memory off');
+    }
+    expect(await read(root, 'MEMORY.md')).toBe('Remember tea.\n');
+    setMemory(true);
+    expect(await call('write_text', { path: 'MEMORY.md', content: 'Remember coffee.\n' })).toMatchObject({ ok: true });
+    expect(await read(root, 'MEMORY.md')).toBe('Remember coffee.\n');
+  });
+});
+
+describe('tool registry: approvals', () => {
+  it('keeps a SOUL.md edit pending until approved, then writes exactly the approved text', async () => {
+    const { root, call, broker, nthRequest } = await setup();
+    const pending = call('write_text', { path: 'SOUL.md', content: 'I am bold.\n' });
+    const request = await nthRequest(1);
+    expect(request).toMatchObject({
+      persona: true,
+      canAllowForConversation: false,
+      before: 'I am calm.\n',
+      after: 'I am bold.\n',
+    });
+    expect(await read(root, 'SOUL.md')).toBe('I am calm.\n');
+    broker.answer({ id: request.id, decision: 'approve', allowForConversation: false });
+    expect(await pending).toMatchObject({ ok: true });
+    expect(await read(root, 'SOUL.md')).toBe('I am bold.\n');
+  });
+
+  it('returns user_rejected with the reason and changes nothing on reject', async () => {
+    const { root, call, broker, nthRequest } = await setup();
+    const pending = call('write_text', { path: 'SOUL.md', content: 'I am rude.\n' });
+    broker.answer({ id: (await nthRequest(1)).id, decision: 'reject', reason: 'Not rude, please' });
+    expect(await pending).toMatchObject({
+      ok: false,
+      error: { code: 'user_rejected', details: { reason: 'Not rude, please' } },
+    });
+    expect(await read(root, 'SOUL.md')).toBe('I am calm.\n');
+  });
+
+  it('writes the user-edited text and tells the model', async () => {
+    const { root, call, broker, nthRequest } = await setup();
+    const pending = call('write_text', { path: 'SOUL.md', content: 'I am bold.\n' });
+    broker.answer({
+      id: (await nthRequest(1)).id,
+      decision: 'approve',
+      editedContent: 'I am bold but kind.\n',
+      allowForConversation: false,
+    });
+    expect(await pending).toMatchObject({ ok: true, value: { user_edited: true } });
+    expect(await read(root, 'SOUL.md')).toBe('I am bold but kind.\n');
+  });
+
+  it('refuses with concurrent_modification when the file changed between showing and approving', async () => {
+    const { root, call, broker, nthRequest } = await setup();
+    const pending = call('write_text', { path: 'SOUL.md', content: 'I am bold.\n' });
+    const request = await nthRequest(1);
+    await writeFile(join(root, 'SOUL.md'), 'The user changed me.\n');
+    broker.answer({ id: request.id, decision: 'approve', allowForConversation: false });
+    expect(await pending).toMatchObject({ ok: false, error: { code: 'concurrent_modification' } });
+    expect(await read(root, 'SOUL.md')).toBe('The user changed me.\n');
+  });
+
+  it('remembers "allow this file for this conversation" for that file and conversation only', async () => {
+    const { call, broker, nthRequest, requests } = await setup();
+    const first = call('write_text', { path: 'notes.md', content: 'one' });
+    broker.answer({ id: (await nthRequest(1)).id, decision: 'approve', allowForConversation: true });
+    expect(await first).toMatchObject({ ok: true });
+    expect(await call('write_text', { path: './notes.md', content: 'two' })).toMatchObject({ ok: true });
+    expect(requests).toHaveLength(1);
+    const other = call('write_text', { path: 'notes.md', content: 'three' }, 'c2');
+    broker.answer({ id: (await nthRequest(2)).id, decision: 'reject' });
+    expect(await other).toMatchObject({ ok: false, error: { code: 'user_rejected' } });
+  });
+
+  it('rejects pending approvals of a stopped conversation', async () => {
+    const { root, call, registry, nthRequest } = await setup();
+    const pending = call('write_text', { path: 'SOUL.md', content: 'x' });
+    await nthRequest(1);
+    registry.cancelPending('c1', 'The user stopped the turn.');
+    expect(await pending).toMatchObject({ ok: false, error: { code: 'user_rejected' } });
+    expect(await read(root, 'SOUL.md')).toBe('I am calm.\n');
+  });
+
+  it('answers approval_required in refuse mode and runs without asking in approve-all mode', async () => {
+    const refusing = await setup('refuse');
+    expect(await refusing.call('write_text', { path: 'SOUL.md', content: 'x' })).toMatchObject({
+      ok: false,
+      error: { code: 'approval_required' },
+    });
+    const trusting = await setup('approve-all');
+    expect(await trusting.call('write_text', { path: 'SOUL.md', content: 'y' })).toMatchObject({ ok: true });
+    expect(await read(trusting.root, 'SOUL.md')).toBe('y');
+    expect(trusting.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { policyOperationSchema } from '../policy';
+import { defineCall } from './define';
+
+/** Largest text the user may put in place of the model's proposal: write_file's own cap. */
+export const MAX_EDITED_CONTENT_CHARS = 5 * 1024 * 1024;
+
+export const approvalRequestSchema = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  toolCallId: z.string(),
+  tool: z.string(),
+  /** One line a person can judge at a glance. */
+  summary: z.string(),
+  /** Every workspace path the call touches, and what it does to them. */
+  paths: z.array(z.string()),
+  operations: z.array(policyOperationSchema),
+  /** Full text before and after, for writes and edits: the diff dialog shows both. */
+  before: z.string().optional(),
+  after: z.string().optional(),
+  beforeBytes: z.number().int().nonnegative().optional(),
+  afterBytes: z.number().int().nonnegative().optional(),
+  /** The command and its directory, a move's destination... */
+  facts: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+  /** The target is the assistant's persona (SOUL.md). */
+  persona: z.boolean(),
+  /** Whether "allow this file for the rest of the conversation" is offered (never for the persona). */
+  canAllowForConversation: z.boolean(),
+  /** Reasons to look twice, e.g. file content read earlier in the turn may be steering this change. */
+  warnings: z.array(z.string()).default([]),
+  createdAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime(),
+});
+export type ApprovalRequest = z.infer<typeof approvalRequestSchema>;
+
+export const approvalAnswerSchema = z.discriminatedUnion('decision', [
+  z
+    .object({
+      id: z.string(),
+      decision: z.literal('approve'),
+      /** The user's own text instead of `after`: this is what gets written. */
+      editedContent: z.string().max(MAX_EDITED_CONTENT_CHARS).optional(),
+      allowForConversation: z.boolean().default(false),
+    })
+    .strict(),
+  z.object({ id: z.string(), decision: z.literal('reject'), reason: z.string().trim().max(2000).optional() }).strict(),
+]);
+export type ApprovalAnswer = z.infer<typeof approvalAnswerSchema>;
+
+export const approvalOutcomeSchema = z.enum(['approved', 'approved-edited', 'rejected', 'expired', 'cancelled']);
+export type ApprovalOutcomeKind = z.infer<typeof approvalOutcomeSchema>;
+
+export const approvalResolvedSchema = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  outcome: approvalOutcomeSchema,
+  reason: z.string().optional(),
+});
+
+export const approvalCalls = {
+  /** Pending requests, oldest first. */
+  'approvals.list': defineCall(z.object({}).strict(), z.object({ pending: z.array(approvalRequestSchema) })),
+  'approvals.answer': defineCall(approvalAnswerSchema, approvalResolvedSchema),
+};
+
+export const approvalEvents = {
+  'approvals.requested': approvalRequestSchema,
+  'approvals.resolved': approvalResolvedSchema,
+};
