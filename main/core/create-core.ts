@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, realpath, stat } from 'node:fs/promises';
 import type { AppInfo } from '../../shared/ipc/app';
 import { createDispatcher } from '../ipc/dispatcher';
 import type { Dispatch, Handlers } from '../ipc/dispatcher';
@@ -9,6 +9,7 @@ import { openSettingsStore } from '../storage/settings-store';
 import type { SettingsStore } from '../storage/settings-store';
 import type { FamiliarPaths } from '../storage/paths';
 import { createAppHandlers } from './app-handlers';
+import { createAssistant } from './create-assistant';
 import type { Logger } from './logger';
 import { createSettingsHandlers } from './settings-handlers';
 
@@ -30,15 +31,38 @@ export interface Core {
   dispose(reason: string): Promise<void>;
 }
 
+/** The chosen folder, symlinks resolved; the default workspace when it is gone. */
+async function openWorkspace(chosen: string | null | undefined, paths: FamiliarPaths, logger: Logger): Promise<string> {
+  if (chosen !== null && chosen !== undefined) {
+    const real = await realpath(chosen).catch(() => null);
+    if (real !== null && (await stat(real)).isDirectory()) return real;
+    logger.warn(`workspace ${chosen} is not an existing folder; using the default workspace`);
+  }
+  return realpath(paths.defaultWorkspace);
+}
+
 export async function createCore(options: CoreOptions): Promise<Core> {
   const paths = familiarPaths(options.home);
-  const workspacePath = options.workspace ?? paths.defaultWorkspace;
   await mkdir(paths.home, { recursive: true, mode: 0o700 });
-  await mkdir(workspacePath, { recursive: true });
-
+  await mkdir(paths.defaultWorkspace, { recursive: true });
   const events = createEventHub((error) => options.logger.error('event listener failed', error));
   const settings = await openSettingsStore(paths.settingsFile, options.logger);
   settings.subscribe((next) => events.emit('settings.changed', next));
+  const workspacePath = await openWorkspace(options.workspace ?? settings.get().workspace.path, paths, options.logger);
+
+  const assistant = await createAssistant({
+    paths,
+    settings,
+    events,
+    logger: options.logger,
+    workspacePath: () => workspacePath,
+    tools: [],
+    environment: (base) => base,
+    run: (tool, args, ctx, approval) => tool.run(args, ctx, approval),
+    approvalMode: 'interactive',
+    recordRefusal: () => undefined,
+    recordApproval: () => undefined,
+  });
   const handlers: Handlers = {
     ...createAppHandlers(() => ({
       name: 'Familiar',
@@ -49,6 +73,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       homePath: paths.home,
     })),
     ...createSettingsHandlers(settings),
+    ...assistant.handlers,
   };
   const dispatch = createDispatcher(handlers, {
     logError: (message, error) => options.logger.error(message, error),

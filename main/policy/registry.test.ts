@@ -20,6 +20,7 @@ const writeText = (root: string) =>
     name: 'write_text',
     description: 'Write a text file.',
     input: z.object({ path: z.string(), content: z.string() }),
+    operations: ['write'],
     access: (args) => [{ operation: 'write', path: args.path }],
     async prepare(args) {
       const before = await readFile(join(root, args.path), 'utf8').catch(() => '');
@@ -40,6 +41,7 @@ const memorySearch = defineTool({
   name: 'memory_search',
   description: 'Search memory.',
   memoryOnly: true,
+  operations: ['read'],
   input: z.object({ query: z.string() }),
   access: () => [{ operation: 'read', path: 'MEMORY.md' }],
   run: () => Promise.resolve(ok({ results: [] })),

@@ -53,6 +53,8 @@ export interface Tool<Input extends z.ZodType = z.ZodType, Output = unknown> {
   readonly description: string;
   /** Both the model's JSON Schema and the runtime validator. */
   readonly input: Input;
+  /** Every operation a call of this tool can make: what the tools panel shows next to the policy. */
+  readonly operations: readonly ToolOperation[];
   /** Dedicated memory tools (memory_search, memory_append) exist for the model only while memory is on. */
   readonly memoryOnly?: boolean;
   /** The accesses a call makes. Pure: no I/O, so the policy can decide before anything runs. */

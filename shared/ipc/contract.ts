@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { Result } from '../result';
 import { appCalls, appEvents } from './app';
+import { approvalCalls, approvalEvents } from './approvals';
+import { assistantCalls, assistantEvents } from './assistant';
 import { settingsCalls, settingsEvents } from './settings';
 
 /**
@@ -10,11 +12,15 @@ import { settingsCalls, settingsEvents } from './settings';
 export const calls = {
   ...appCalls,
   ...settingsCalls,
+  ...assistantCalls,
+  ...approvalCalls,
 };
 
 export const events = {
   ...appEvents,
   ...settingsEvents,
+  ...assistantEvents,
+  ...approvalEvents,
 };
 
 export type Calls = typeof calls;

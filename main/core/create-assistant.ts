@@ -1,0 +1,157 @@
+import { approvalResolvedSchema } from '../../shared/ipc/approvals';
+import { ok } from '../../shared/result';
+import { createApprovalBroker } from '../approvals/broker';
+import type { ApprovalBroker, ApprovalOutcome, ResolvedKind } from '../approvals/broker';
+import type { Handlers } from '../ipc/dispatcher';
+import type { EventHub } from '../ipc/event-hub';
+import { ensurePersonaFiles } from '../persona/persona-files';
+import { createPersonaService } from '../persona/persona-service';
+import type { PersonaService } from '../persona/persona-service';
+import { isMemoryPath } from '../policy/decide';
+import { openPolicyStore } from '../policy/policy-store';
+import type { PolicyStore } from '../policy/policy-store';
+import { createToolRegistry } from '../policy/registry';
+import type { ApprovalMode, RefusedCall, RegistryOptions, ToolRegistry } from '../policy/registry';
+import { describeTools } from '../policy/tool-info';
+import type { FamiliarPaths } from '../storage/paths';
+import type { SettingsStore } from '../storage/settings-store';
+import type { AnyTool } from '../tools/define-tool';
+import type { ToolEnvironment } from '../tools/tool-environment';
+import type { Logger } from './logger';
+
+export interface AssistantOptions {
+  readonly paths: FamiliarPaths;
+  readonly settings: SettingsStore;
+  readonly events: EventHub;
+  readonly logger: Logger;
+  readonly workspacePath: () => string;
+  readonly tools: readonly AnyTool[];
+  /** Builds what a tool may use for one call, from the basics the assistant knows. */
+  readonly environment: (base: ToolEnvironment, conversationId: string) => ToolEnvironment;
+  readonly run: RegistryOptions['run'];
+  readonly approvalMode: ApprovalMode;
+  readonly recordRefusal: (call: RefusedCall) => void;
+  readonly recordApproval: (event: { id: string; conversationId: string; tool: string; outcome: string }) => void;
+}
+
+export type AssistantHandlers = Pick<
+  Handlers,
+  | 'tools.list'
+  | 'policy.get'
+  | 'policy.update'
+  | 'policy.reset'
+  | 'persona.info'
+  | 'approvals.list'
+  | 'approvals.answer'
+>;
+
+export interface Assistant {
+  readonly registry: ToolRegistry;
+  readonly broker: ApprovalBroker;
+  readonly policy: PolicyStore;
+  readonly persona: PersonaService;
+  readonly handlers: AssistantHandlers;
+}
+
+/** Wires the persona files, the policy, the approval broker and the tool registry together. */
+export async function createAssistant(options: AssistantOptions): Promise<Assistant> {
+  const personaDir = options.paths.defaultWorkspace;
+  await ensurePersonaFiles(personaDir);
+  const policy = await openPolicyStore(options.paths.policyFile, options.logger);
+  const persona = createPersonaService(personaDir);
+  const memoryEnabled = () => options.settings.get().memory.enabled;
+
+  const resolvedEvent = (
+    request: { id: string; conversationId: string },
+    outcome: ApprovalOutcome,
+    kind: ResolvedKind,
+  ) =>
+    approvalResolvedSchema.parse({
+      id: request.id,
+      conversationId: request.conversationId,
+      outcome: kind,
+      ...(outcome.approved ? {} : { reason: outcome.reason }),
+    });
+  const broker = createApprovalBroker({
+    onRequested: (request) => {
+      options.recordApproval({
+        id: request.id,
+        conversationId: request.conversationId,
+        tool: request.tool,
+        outcome: 'requested',
+      });
+      options.events.emit('approvals.requested', request);
+    },
+    onResolved: (request, outcome, kind) => {
+      options.recordApproval({
+        id: request.id,
+        conversationId: request.conversationId,
+        tool: request.tool,
+        outcome: kind,
+      });
+      options.events.emit('approvals.resolved', resolvedEvent(request, outcome, kind));
+    },
+  });
+
+  const registry = createToolRegistry({
+    tools: options.tools,
+    policy: () => policy.get(),
+    memoryEnabled,
+    environment: (conversationId) =>
+      options.environment(
+        {
+          workspaceRoot: options.workspacePath(),
+          personaDir,
+          isConcealed: (path) => !memoryEnabled() && isMemoryPath(policy.get(), path),
+        },
+        conversationId,
+      ),
+    run: options.run,
+    broker,
+    approvalMode: options.approvalMode,
+    recordRefusal: options.recordRefusal,
+    systemPrompt: async (_conversationId, tools) =>
+      (await persona.systemPrompt({ memoryEnabled: memoryEnabled(), tools, workspacePath: options.workspacePath() }))
+        .text,
+  });
+
+  // Conversation-independent view for the UI: the global memory switch.
+  const toolList = () => ({
+    memoryEnabled: memoryEnabled(),
+    tools: describeTools(registry.registered(''), policy.get(), memoryEnabled()),
+  });
+  options.settings.subscribe((next, previous) => {
+    if (next.memory.enabled !== previous.memory.enabled) options.events.emit('tools.changed', toolList());
+  });
+  policy.subscribe(() => options.events.emit('tools.changed', toolList()));
+  const policyState = () => ({ policy: policy.get(), loadError: policy.loadError() });
+
+  const handlers: AssistantHandlers = {
+    'tools.list': () => ok(toolList()),
+    'policy.get': () => ok(policyState()),
+    'policy.update': async ({ policy: candidate }) => {
+      const result = await policy.update(candidate);
+      return result.ok ? ok(policyState()) : result;
+    },
+    'policy.reset': async () => {
+      await policy.reset();
+      return ok(policyState());
+    },
+    'persona.info': async () => ok(await persona.info(memoryEnabled())),
+    'approvals.list': () => ok({ pending: [...broker.pending()] }),
+    'approvals.answer': (answer) => {
+      const result = broker.answer(answer);
+      if (!result.ok) return result;
+      const { request, kind, reason } = result.value;
+      return kind === 'rejected'
+        ? ok({
+            id: request.id,
+            conversationId: request.conversationId,
+            outcome: kind,
+            ...(reason === undefined ? {} : { reason }),
+          })
+        : ok({ id: request.id, conversationId: request.conversationId, outcome: kind });
+    },
+  };
+  return { registry, broker, policy, persona, handlers };
+}

@@ -1,0 +1,79 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultPolicy } from '../../shared/policy';
+import type { EventName } from '../../shared/ipc/contract';
+import { useTempDirs } from '../test-support/temp-dir';
+import { createCore } from './create-core';
+import { createStderrLogger } from './logger';
+
+const tempDir = useTempDirs();
+
+async function start() {
+  const home = await tempDir();
+  const core = await createCore({
+    home,
+    mode: 'browser',
+    version: '0.0.0',
+    logger: createStderrLogger('test', () => undefined),
+  });
+  const events: [EventName, unknown][] = [];
+  core.events.subscribe((name, payload) => events.push([name, payload]));
+  const call = (name: string, input: unknown) => core.dispatch(name, input, { transport: 'direct', clientId: 'test' });
+  return { home, core, call, events };
+}
+
+describe('core through the contract', () => {
+  it('creates the persona files on first run and reports where they live', async () => {
+    const { home, call } = await start();
+    const info = await call('persona.info', {});
+    expect(info).toMatchObject({
+      ok: true,
+      value: { dir: join(home, 'workspace'), dailyNotesDir: join(home, 'workspace', 'memory') },
+    });
+    if (!info.ok) return;
+    const files = (info.value as { files: { name: string; path: string; exists: boolean; inPrompt: boolean }[] }).files;
+    expect(files.map((file) => [file.name, file.exists, file.inPrompt])).toEqual([
+      ['SOUL.md', true, true],
+      ['USER.md', true, true],
+      ['MEMORY.md', true, true],
+    ]);
+    expect(await readFile(join(home, 'workspace', 'SOUL.md'), 'utf8')).toContain('You are Familiar');
+  });
+
+  it('flips the memory switch through settings and announces the new tool list', async () => {
+    const { call, events } = await start();
+    expect(await call('tools.list', {})).toMatchObject({ ok: true, value: { memoryEnabled: true } });
+    await call('settings.update', { memory: { enabled: false } });
+    expect(await call('tools.list', {})).toMatchObject({ ok: true, value: { memoryEnabled: false } });
+    expect(events.map(([name]) => name)).toEqual(['settings.changed', 'tools.changed']);
+    const info = await call('persona.info', {});
+    const files = info.ok ? (info.value as { files: { name: string; inPrompt: boolean }[] }).files : [];
+    expect(files.map((file) => file.inPrompt)).toEqual([true, false, false]);
+  });
+
+  it('refuses an invalid policy and keeps the current one; accepts and resets a valid one', async () => {
+    const { home, call } = await start();
+    const invalid = await call('policy.update', { policy: { version: 1, rules: [] } });
+    expect(invalid).toMatchObject({ ok: false, error: { code: 'invalid_policy' } });
+    expect(await call('policy.get', {})).toMatchObject({
+      ok: true,
+      value: { policy: defaultPolicy(), loadError: null },
+    });
+
+    const stricter = defaultPolicy();
+    stricter.rules.unshift({ pattern: 'private/**', decisions: { read: 'deny' }, memory: false });
+    expect(await call('policy.update', { policy: stricter })).toMatchObject({ ok: true, value: { policy: stricter } });
+    expect(JSON.parse(await readFile(join(home, 'policy.json'), 'utf8'))).toEqual(stricter);
+    expect(await call('policy.reset', {})).toMatchObject({ ok: true, value: { policy: defaultPolicy() } });
+  });
+
+  it('answers not_found for an approval that is not pending', async () => {
+    const { call } = await start();
+    expect(await call('approvals.list', {})).toEqual({ ok: true, value: { pending: [] } });
+    expect(await call('approvals.answer', { id: 'nope', decision: 'reject' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+  });
+});
