@@ -17,6 +17,7 @@ export default defineConfig({
         input: {
           index: r('main/index.ts'),
           serve: r('main/serve.ts'),
+          mcp: r('main/mcp.ts'),
         },
       },
     },

@@ -10,6 +10,8 @@ import type { SettingsStore } from '../storage/settings-store';
 import type { FamiliarPaths } from '../storage/paths';
 import { createAppHandlers } from './app-handlers';
 import { createAssistant } from './create-assistant';
+import type { Assistant } from './create-assistant';
+import type { ApprovalMode } from '../policy/registry';
 import type { Logger } from './logger';
 import { createSettingsHandlers } from './settings-handlers';
 
@@ -20,6 +22,8 @@ export interface CoreOptions {
   readonly mode: AppInfo['mode'];
   readonly version: string;
   readonly logger: Logger;
+  /** How calls the policy asks about are answered: the user (default), or MCP mode's refuse / approve-all. */
+  readonly approvalMode?: ApprovalMode;
 }
 
 /** Everything main does, with no Electron in sight: both adapters and the tests drive this. */
@@ -28,6 +32,7 @@ export interface Core {
   readonly events: EventHub;
   readonly paths: FamiliarPaths;
   readonly settings: SettingsStore;
+  readonly assistant: Assistant;
   dispose(reason: string): Promise<void>;
 }
 
@@ -59,7 +64,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     tools: [],
     environment: (base) => base,
     run: (tool, args, ctx, approval) => tool.run(args, ctx, approval),
-    approvalMode: 'interactive',
+    approvalMode: options.approvalMode ?? 'interactive',
     recordRefusal: () => undefined,
     recordApproval: () => undefined,
   });
@@ -84,6 +89,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     events,
     paths,
     settings,
+    assistant,
     dispose(reason) {
       events.emit('app.shutdown', { reason });
       return Promise.resolve();

@@ -1,0 +1,54 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createCore } from './core/create-core';
+import { createStderrLogger } from './core/logger';
+import { createMcpServer } from './mcp/mcp-server';
+import { defaultFamiliarHome } from './storage/paths';
+import { familiarVersion } from './version';
+
+const usage = `Usage: familiar-mcp --workspace DIR [--home DIR] [--approve all]
+
+Serves Familiar's sandboxed workspace tools over MCP on stdio. Calls the permission policy would
+ask a person about answer approval_required, unless --approve all is given (trusted automation only).`;
+
+/** MCP mode: stdout carries the protocol, so everything else goes to stderr. */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      workspace: { type: 'string' },
+      home: { type: 'string' },
+      approve: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stderr.write(`${usage}\n`);
+    return;
+  }
+  if (values.approve !== undefined && values.approve !== 'all') {
+    throw new Error(`--approve takes only "all", got "${values.approve}"\n${usage}`);
+  }
+  const core = await createCore({
+    home: resolve(values.home ?? defaultFamiliarHome()),
+    workspace: values.workspace === undefined ? undefined : resolve(values.workspace),
+    mode: 'browser',
+    version: familiarVersion,
+    logger: createStderrLogger('mcp'),
+    approvalMode: values.approve === 'all' ? 'approve-all' : 'refuse',
+  });
+  const server = createMcpServer({
+    executor: core.assistant.registry,
+    version: familiarVersion,
+    conversationId: 'mcp',
+  });
+  await server.connect(new StdioServerTransport());
+  const stop = () => void server.close().finally(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`familiar-mcp could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
