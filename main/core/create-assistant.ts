@@ -4,7 +4,14 @@ import { createApprovalBroker } from '../approvals/broker';
 import type { ApprovalBroker, ApprovalOutcome, ResolvedKind } from '../approvals/broker';
 import type { Handlers } from '../ipc/dispatcher';
 import type { EventHub } from '../ipc/event-hub';
+import { createHistoryHandlers } from '../persona/history-handlers';
+import type { HistoryHandlers } from '../persona/history-handlers';
+import { openHistoryStore } from '../persona/history-store';
 import { ensurePersonaFiles } from '../persona/persona-files';
+import { createPersonaHistory } from '../persona/persona-history';
+import type { PersonaHistory } from '../persona/persona-history';
+import { defaultPromptCaps } from '../persona/prompt-caps';
+import { personaSection } from '../persona/system-prompt';
 import { createPersonaService } from '../persona/persona-service';
 import type { PersonaService } from '../persona/persona-service';
 import { isMemoryPath } from '../policy/decide';
@@ -34,22 +41,24 @@ export interface AssistantOptions {
   readonly recordApproval: (event: { id: string; conversationId: string; tool: string; outcome: string }) => void;
 }
 
-export type AssistantHandlers = Pick<
-  Handlers,
-  | 'tools.list'
-  | 'policy.get'
-  | 'policy.update'
-  | 'policy.reset'
-  | 'persona.info'
-  | 'approvals.list'
-  | 'approvals.answer'
->;
+export type AssistantHandlers = HistoryHandlers &
+  Pick<
+    Handlers,
+    | 'tools.list'
+    | 'policy.get'
+    | 'policy.update'
+    | 'policy.reset'
+    | 'persona.info'
+    | 'approvals.list'
+    | 'approvals.answer'
+  >;
 
 export interface Assistant {
   readonly registry: ToolRegistry;
   readonly broker: ApprovalBroker;
   readonly policy: PolicyStore;
   readonly persona: PersonaService;
+  readonly history: PersonaHistory;
   readonly handlers: AssistantHandlers;
 }
 
@@ -59,6 +68,13 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
   await ensurePersonaFiles(personaDir);
   const policy = await openPolicyStore(options.paths.policyFile, options.logger);
   const persona = createPersonaService(personaDir);
+  const historyStore = await openHistoryStore(options.paths.history);
+  const history = createPersonaHistory(personaDir, historyStore, (file) =>
+    options.events.emit('history.changed', { file }),
+  );
+  const firstRun = (await historyStore.list('SOUL.md')).length === 0;
+  // Edits made while Familiar was closed become versions too, so a revert can always go back to them.
+  await history.snapshot(firstRun ? 'Initial version' : 'Changed outside Familiar');
   const memoryEnabled = () => options.settings.get().memory.enabled;
 
   const resolvedEvent = (
@@ -110,6 +126,8 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     broker,
     approvalMode: options.approvalMode,
     recordRefusal: options.recordRefusal,
+    personaPromptPreview: (soulText) => personaSection('SOUL.md', soulText, defaultPromptCaps),
+    onPersonaChanged: (change) => history.recordAssistantChange(change.file, change.conversationId, change.reason),
     systemPrompt: async (_conversationId, tools) =>
       (await persona.systemPrompt({ memoryEnabled: memoryEnabled(), tools, workspacePath: options.workspacePath() }))
         .text,
@@ -127,6 +145,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
   const policyState = () => ({ policy: policy.get(), loadError: policy.loadError() });
 
   const handlers: AssistantHandlers = {
+    ...createHistoryHandlers(personaDir, history, memoryEnabled),
     'tools.list': () => ok(toolList()),
     'policy.get': () => ok(policyState()),
     'policy.update': async ({ policy: candidate }) => {
@@ -153,5 +172,5 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
         : ok({ id: request.id, conversationId: request.conversationId, outcome: kind });
     },
   };
-  return { registry, broker, policy, persona, handlers };
+  return { registry, broker, policy, persona, history, handlers };
 }

@@ -77,3 +77,35 @@ describe('core through the contract', () => {
     });
   });
 });
+
+describe('persona history through the contract', () => {
+  it("keeps the user's edit as a version and reverts to the original", async () => {
+    const { home, call } = await start();
+    const soul = join(home, 'workspace', 'SOUL.md');
+    const original = await readFile(soul, 'utf8');
+    expect(await call('persona.write', { file: 'SOUL.md', text: 'I am terse.\n' })).toMatchObject({
+      ok: true,
+      value: { author: 'user' },
+    });
+    const listed = await call('history.list', { file: 'SOUL.md' });
+    if (!listed.ok) throw new Error('history.list failed');
+    const { versions, current } = listed.value as { versions: { id: string; reason: string }[]; current: string };
+    expect(current).toBe('I am terse.\n');
+    expect(versions.map((version) => version.reason)).toEqual(['Edited in Familiar', 'Initial version']);
+    expect(await call('history.revert', { file: 'SOUL.md', id: versions[1]?.id })).toMatchObject({ ok: true });
+    expect(await readFile(soul, 'utf8')).toBe(original);
+    const after = await call('history.list', { file: 'SOUL.md' });
+    expect(after.ok && (after.value as { versions: unknown[] }).versions).toHaveLength(3);
+  });
+
+  it('keeps memory files read-only while memory is off, with history still readable', async () => {
+    const { call } = await start();
+    await call('settings.update', { memory: { enabled: false } });
+    expect(await call('persona.write', { file: 'MEMORY.md', text: 'x' })).toMatchObject({
+      ok: false,
+      error: { code: 'permission_denied', details: { reason: 'memory_off' } },
+    });
+    expect(await call('history.list', { file: 'MEMORY.md' })).toMatchObject({ ok: true });
+    expect(await call('persona.write', { file: 'SOUL.md', text: 'still mine' })).toMatchObject({ ok: true });
+  });
+});

@@ -1,5 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { normalizePolicyPath } from '../policy/decide';
 
 export const personaFileNames = ['SOUL.md', 'USER.md', 'MEMORY.md'] as const;
 export type PersonaFileName = (typeof personaFileNames)[number];
@@ -50,4 +51,10 @@ export async function readPersonaFile(personaDir: string, name: PersonaFileName)
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
     throw error;
   }
+}
+
+/** The persona file a workspace-relative path names, if any (case-insensitive, as the policy matches). */
+export function personaFileOf(path: string): PersonaFileName | undefined {
+  const normalized = normalizePolicyPath(path).toLowerCase();
+  return personaFileNames.find((name) => name.toLowerCase() === normalized);
 }

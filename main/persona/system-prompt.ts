@@ -44,6 +44,13 @@ const firstSentence = (description: string): string => {
   return end === -1 ? line : line.slice(0, end + 1);
 };
 
+const section = (name: PersonaFileName, text: string) => `## ${headings[name]}\n\n${text === '' ? '(empty)' : text}`;
+
+/** One persona file's section of the prompt exactly as the model would get it (caps applied). */
+export function personaSection(name: PersonaFileName, text: string, caps: PromptCaps): string {
+  return section(name, truncateForPrompt(text.trim(), Math.min(capFor(caps, name), caps.total), name).text);
+}
+
 /**
  * The system prompt: persona first, memory when on, then the workspace, the tools and the rules.
  * Each file is capped (per file, and all together) with a visible marker, never silently.
@@ -64,7 +71,7 @@ export function buildSystemPrompt(input: PromptInput): SystemPrompt {
       includedChars: file.text.trim().length - omitted,
       omittedChars: omitted,
     });
-    sections.push(`## ${headings[file.name]}\n\n${text === '' ? '(empty)' : text}`);
+    sections.push(section(file.name, text));
   }
 
   sections.push(

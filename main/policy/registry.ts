@@ -3,9 +3,13 @@ import { err } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import type { ToolCallRequest, ToolDescriptor, ToolExecutor } from '../agent/tool-executor';
 import type { ApprovalBroker } from '../approvals/broker';
-import type { AnyTool, Approval, ToolAccess, ToolContext } from '../tools/define-tool';
+import { personaFileOf } from '../persona/persona-files';
+import type { PersonaFileName } from '../persona/persona-files';
+import type { AnyTool, Approval, ToolContext } from '../tools/define-tool';
 import type { ToolEnvironment } from '../tools/tool-environment';
-import { decide, normalizePolicyPath } from './decide';
+import { checkAccesses } from './check-accesses';
+import { normalizePolicyPath } from './decide';
+import { createProvenanceTracker, provenanceWarning } from './provenance';
 import { requestApproval } from './request-approval';
 
 /** 'interactive' asks the user; MCP mode refuses ('refuse') or trusts its caller ('approve-all'). */
@@ -16,6 +20,12 @@ export interface RefusedCall {
   readonly tool: string;
   readonly paths: readonly string[];
   readonly code: 'unknown_tool' | 'invalid_arguments' | 'permission_denied' | 'user_rejected' | 'approval_required';
+}
+
+export interface PersonaChange {
+  readonly file: PersonaFileName;
+  readonly conversationId: string;
+  readonly reason: string;
 }
 
 export interface RegistryOptions {
@@ -30,6 +40,10 @@ export interface RegistryOptions {
   readonly approvalMode: ApprovalMode;
   readonly recordRefusal: (call: RefusedCall) => void;
   readonly systemPrompt: (conversationId: string, tools: readonly ToolDescriptor[]) => Promise<string>;
+  /** The SOUL.md section of the prompt as it would read with this text (for the approval dialog). */
+  readonly personaPromptPreview?: (soulText: string) => string;
+  /** After a successful call that changed a persona file (history keeps the version). */
+  readonly onPersonaChanged?: (change: PersonaChange) => Promise<void>;
 }
 
 export interface ToolRegistry extends ToolExecutor {
@@ -37,8 +51,7 @@ export interface ToolRegistry extends ToolExecutor {
   registered(conversationId: string): readonly AnyTool[];
 }
 
-const PERSONA_PATH = 'SOUL.md';
-const isPersona = (path: string) => normalizePolicyPath(path).toLowerCase() === PERSONA_PATH.toLowerCase();
+const changesFile = (operation: string) => operation !== 'read' && operation !== 'run';
 
 /**
  * The one path from a model's tool call to the disk: is the tool registered (memory switch), are
@@ -48,9 +61,12 @@ const isPersona = (path: string) => normalizePolicyPath(path).toLowerCase() === 
 export function createToolRegistry(options: RegistryOptions): ToolRegistry {
   // "Allow this file for the rest of the conversation": conversation → normalized paths.
   const allowances = new Map<string, Set<string>>();
+  const provenance = createProvenanceTracker();
 
   const registered = (conversationId: string) =>
     options.tools.filter((tool) => tool.memoryOnly !== true || options.memoryEnabled(conversationId));
+  const describe = (conversationId: string): ToolDescriptor[] =>
+    registered(conversationId).map((tool) => ({ name: tool.name, description: tool.description, input: tool.input }));
 
   const refuse = (
     call: ToolCallRequest,
@@ -67,14 +83,10 @@ export function createToolRegistry(options: RegistryOptions): ToolRegistry {
     const tool = registered(call.conversationId).find((candidate) => candidate.name === call.name);
     if (tool === undefined) {
       const exists = options.tools.some((candidate) => candidate.name === call.name);
-      return refuse(
-        call,
-        [],
-        'unknown_tool',
-        exists
-          ? `The tool ${call.name} is not available while memory is switched off.`
-          : `There is no tool named ${call.name}. Use one of the tools you were given.`,
-      );
+      const message = exists
+        ? `The tool ${call.name} is not available while memory is switched off.`
+        : `There is no tool named ${call.name}. Use one of the tools you were given.`;
+      return refuse(call, [], 'unknown_tool', message);
     }
     const parsed = tool.input.safeParse(call.args);
     if (!parsed.success) {
@@ -86,37 +98,27 @@ export function createToolRegistry(options: RegistryOptions): ToolRegistry {
         `Invalid arguments for ${tool.name}: ${issues.slice(0, 5).join('; ')}`,
       );
     }
-    const accesses: readonly ToolAccess[] = tool.access(parsed.data);
+    const accesses = tool.access(parsed.data);
     const paths = accesses.map((access) => access.path);
-    const memoryOn = options.memoryEnabled(call.conversationId);
-    const policy = options.policy();
-    const allowed = allowances.get(call.conversationId);
-    let needsApproval = false;
-    for (const access of accesses) {
-      const verdict = decide(policy, access.operation, access.path, memoryOn);
-      if (verdict.memoryOff) {
-        return refuse(
-          call,
-          paths,
-          'permission_denied',
-          `${access.path} is part of the user's memory, and the user has switched memory off. Do not try to reach it another way.`,
-          { path: access.path, reason: 'memory_off' },
-        );
-      }
-      if (verdict.decision === 'deny') {
-        return refuse(
-          call,
-          paths,
-          'permission_denied',
-          `The permission policy does not allow ${access.operation} on ${access.path}.`,
-          {
-            path: access.path,
-            operation: access.operation,
-          },
-        );
-      }
-      if (verdict.decision === 'ask' && allowed?.has(normalizePolicyPath(access.path)) !== true) needsApproval = true;
-    }
+    const check = checkAccesses(
+      options.policy(),
+      accesses,
+      options.memoryEnabled(call.conversationId),
+      allowances.get(call.conversationId),
+    );
+    if (check.kind === 'refused') return refuse(call, paths, 'permission_denied', check.message, check.details);
+
+    const personaTargets = [
+      ...new Set(
+        accesses
+          .filter((access) => changesFile(access.operation))
+          .flatMap((access) => personaFileOf(access.path) ?? []),
+      ),
+    ];
+    const sources = personaTargets.length > 0 ? provenance.sources(call.conversationId) : [];
+    const warnings = sources.length > 0 ? [provenanceWarning(sources)] : [];
+    // A memory change is normally free; one that may be steered by content just read is not.
+    const needsApproval = check.needsApproval || warnings.length > 0;
 
     const ctx: ToolContext = {
       conversationId: call.conversationId,
@@ -124,6 +126,7 @@ export function createToolRegistry(options: RegistryOptions): ToolRegistry {
       env: options.environment(call.conversationId),
     };
     let approval: Approval | undefined;
+    let reason = `${tool.name} on ${paths.join(', ')}`;
     if (needsApproval && options.approvalMode !== 'approve-all') {
       if (options.approvalMode === 'refuse') {
         return refuse(
@@ -139,8 +142,10 @@ export function createToolRegistry(options: RegistryOptions): ToolRegistry {
         ctx,
         call,
         accesses,
-        persona: paths.some(isPersona),
+        persona: personaTargets.includes('SOUL.md'),
         broker: options.broker,
+        warnings,
+        ...(options.personaPromptPreview === undefined ? {} : { promptPreview: options.personaPromptPreview }),
       });
       if (!answer.ok) return answer;
       if (!answer.value.approved) {
@@ -156,15 +161,20 @@ export function createToolRegistry(options: RegistryOptions): ToolRegistry {
         );
       }
       approval = answer.value.approval;
+      reason = answer.value.summary;
       if (answer.value.allowForConversation) {
-        const set = allowed ?? new Set<string>();
-        for (const path of paths) if (!isPersona(path)) set.add(normalizePolicyPath(path));
+        const set = allowances.get(call.conversationId) ?? new Set<string>();
+        for (const path of paths) if (personaFileOf(path) !== 'SOUL.md') set.add(normalizePolicyPath(path));
         allowances.set(call.conversationId, set);
       }
     }
 
     const result = await options.run(tool, parsed.data, ctx, approval);
-    if (result.ok && approval?.editedContent !== undefined) {
+    if (!result.ok) return result;
+    if (tool.returnsContent === true) provenance.noteContent(call.conversationId, tool.name, accesses);
+    for (const file of personaTargets)
+      await options.onPersonaChanged?.({ file, conversationId: call.conversationId, reason });
+    if (approval?.editedContent !== undefined) {
       // The model must know the file now holds the user's text, not its proposal.
       return {
         ok: true,
@@ -180,18 +190,10 @@ export function createToolRegistry(options: RegistryOptions): ToolRegistry {
 
   return {
     registered,
-    list: (conversationId) =>
-      registered(conversationId).map((tool) => ({ name: tool.name, description: tool.description, input: tool.input })),
-    systemPrompt: (conversationId) =>
-      options.systemPrompt(
-        conversationId,
-        registered(conversationId).map((tool) => ({
-          name: tool.name,
-          description: tool.description,
-          input: tool.input,
-        })),
-      ),
+    list: describe,
+    systemPrompt: (conversationId) => options.systemPrompt(conversationId, describe(conversationId)),
     execute,
+    beginTurn: (conversationId) => provenance.beginTurn(conversationId),
     cancelPending: (conversationId, reason) => options.broker.cancelConversation(conversationId, reason),
   };
 }

@@ -13,10 +13,16 @@ export interface ApprovalRequestInput {
   readonly persona: boolean;
   readonly broker: ApprovalBroker;
   readonly warnings?: readonly string[];
+  readonly promptPreview?: (soulText: string) => string;
 }
 
 export type ApprovalAnswerForCall =
-  | { readonly approved: true; readonly approval: Approval; readonly allowForConversation: boolean }
+  | {
+      readonly approved: true;
+      readonly approval: Approval;
+      readonly allowForConversation: boolean;
+      readonly summary: string;
+    }
   | { readonly approved: false; readonly reason: string; readonly expired: boolean };
 
 const bytes = (text: string | undefined) => (text === undefined ? undefined : Buffer.byteLength(text, 'utf8'));
@@ -60,6 +66,9 @@ export async function requestApproval(input: ApprovalRequestInput): Promise<Resu
       persona: input.persona,
       canAllowForConversation: !input.persona,
       warnings: [...(input.warnings ?? [])],
+      ...(input.persona && preview.after !== undefined && input.promptPreview !== undefined
+        ? { promptPreview: input.promptPreview(preview.after) }
+        : {}),
     },
     ctx.signal,
   );
@@ -68,5 +77,5 @@ export async function requestApproval(input: ApprovalRequestInput): Promise<Resu
     ...(outcome.editedContent === undefined ? {} : { editedContent: outcome.editedContent }),
     ...(preview.before === undefined ? {} : { shownBefore: preview.before }),
   };
-  return ok({ approved: true, approval, allowForConversation: outcome.allowForConversation });
+  return ok({ approved: true, approval, allowForConversation: outcome.allowForConversation, summary: preview.summary });
 }

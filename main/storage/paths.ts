@@ -15,6 +15,8 @@ export interface FamiliarPaths {
   readonly audit: string;
   readonly backups: string;
   readonly trash: string;
+  /** Versions of SOUL.md, USER.md and MEMORY.md. */
+  readonly history: string;
   readonly settingsFile: string;
   readonly policyFile: string;
   readonly secretsFile: string;
@@ -28,6 +30,7 @@ export function familiarPaths(home: string): FamiliarPaths {
     audit: join(home, 'audit'),
     backups: join(home, 'backups'),
     trash: join(home, 'trash'),
+    history: join(home, 'history'),
     settingsFile: join(home, 'settings.json'),
     policyFile: join(home, 'policy.json'),
     secretsFile: join(home, 'secrets.json'),

@@ -57,6 +57,11 @@ export interface Tool<Input extends z.ZodType = z.ZodType, Output = unknown> {
   readonly operations: readonly ToolOperation[];
   /** Dedicated memory tools (memory_search, memory_append) exist for the model only while memory is on. */
   readonly memoryOnly?: boolean;
+  /**
+   * The result carries file contents or command output (read_file, search_in_code, run_command...):
+   * text that may hold injected instructions. A persona change proposed after it is flagged.
+   */
+  readonly returnsContent?: boolean;
   /** The accesses a call makes. Pure: no I/O, so the policy can decide before anything runs. */
   access(args: z.output<Input>): readonly ToolAccess[];
   /** For calls the policy may ask about: what the user will see. Reads, never writes. */

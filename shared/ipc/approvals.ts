@@ -26,6 +26,8 @@ export const approvalRequestSchema = z.object({
   persona: z.boolean(),
   /** Whether "allow this file for the rest of the conversation" is offered (never for the persona). */
   canAllowForConversation: z.boolean(),
+  /** For SOUL.md: the persona section of the system prompt as it will be after this change (caps applied). */
+  promptPreview: z.string().optional(),
   /** Reasons to look twice, e.g. file content read earlier in the turn may be steering this change. */
   warnings: z.array(z.string()).default([]),
   createdAt: z.iso.datetime(),

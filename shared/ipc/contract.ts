@@ -3,6 +3,7 @@ import type { Result } from '../result';
 import { appCalls, appEvents } from './app';
 import { approvalCalls, approvalEvents } from './approvals';
 import { assistantCalls, assistantEvents } from './assistant';
+import { historyCalls, historyEvents } from './history';
 import { settingsCalls, settingsEvents } from './settings';
 
 /**
@@ -14,6 +15,7 @@ export const calls = {
   ...settingsCalls,
   ...assistantCalls,
   ...approvalCalls,
+  ...historyCalls,
 };
 
 export const events = {
@@ -21,6 +23,7 @@ export const events = {
   ...settingsEvents,
   ...assistantEvents,
   ...approvalEvents,
+  ...historyEvents,
 };
 
 export type Calls = typeof calls;
