@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch';
-import type { SearchResult } from 'minisearch';
+import type { Options, SearchResult } from 'minisearch';
 import { chunkText } from './chunk';
 import type { ChunkOptions } from './chunk';
 import { processTerm, tokenize } from './tokenize';
@@ -33,7 +33,7 @@ interface StoredChunk {
 const searchFields = ['text', 'heading'];
 const storeFields = ['path', 'startLine', 'endLine', 'heading'];
 
-const engineOptions = {
+const engineOptions: Options<StoredChunk> = {
   fields: searchFields,
   storeFields,
   tokenize,
