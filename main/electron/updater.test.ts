@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { MessageBoxOptions } from 'electron';
 import { describe, expect, it } from 'vitest';
 import type { Logger } from '../core/logger';
@@ -189,5 +191,30 @@ describe('the update dialogs', () => {
   it('name the versions involved', () => {
     expect(downloadQuestion(next, '0.1.0')).toMatchObject({ message: 'Familiar 0.2.0 is available.' });
     expect(downloadQuestion(next, '0.1.0').detail).toContain('0.1.0');
+  });
+});
+
+describe('browser mode', () => {
+  /** Every module a file reaches through relative imports (type-only imports included, to be strict). */
+  function reachable(entry: string, seen = new Set<string>()): Set<string> {
+    if (seen.has(entry)) return seen;
+    seen.add(entry);
+    for (const [, specifier] of readFileSync(entry, 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
+      const base = resolve(dirname(entry), specifier!);
+      const file = [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find((candidate) => existsSync(candidate));
+      if (file !== undefined) reachable(file, seen);
+    }
+    return seen;
+  }
+
+  it('never loads the updater: its entry point reaches nothing in main/electron/', () => {
+    const main = join(import.meta.dirname, '..');
+    const inElectron = (entry: string) =>
+      [...reachable(join(main, entry))].filter((file) => relative(main, file).split(sep)[0] === 'electron');
+    // The scan does see the adapter from the desktop entry, so an empty answer below means something.
+    expect(inElectron('index.ts').map((file) => relative(main, file))).toContain(
+      join('electron', 'desktop-updates.ts'),
+    );
+    expect(inElectron('serve.ts')).toEqual([]);
   });
 });
