@@ -164,7 +164,7 @@ describe('the packed app', () => {
   });
 
   it('keeps only the Chromium UI languages Familiar is translated into', async () => {
-    expect((await readdir(join(appDir, 'locales'))).sort()).toEqual(['en-US.pak', 'ru.pak', 'zh-CN.pak']);
+    expect((await readdir(join(appDir, 'locales'))).sort()).toEqual(['en-US.pak', 'ru.pak', 'zh-CN.pak', 'zh-TW.pak']);
   });
 
   it('flips the fuses in the Electron binary', async () => {
