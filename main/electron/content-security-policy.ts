@@ -2,10 +2,9 @@ import type { OnHeadersReceivedListenerDetails, HeadersReceivedResponse, WebRequ
 
 /**
  * The page's policy, as renderer/index.html's meta tag declares it (a test keeps the two equal),
- * plus frame-ancestors, which only a header can carry. The meta tag is the layer that always holds
- * (older Electron versions never showed file:// responses to webRequest); the header adds the same
- * policy wherever webRequest sees the response — the dev server and, in current Electron, file://.
- * Both apply, so the header can only ever narrow what the page may do.
+ * plus frame-ancestors, which only a header can carry. The meta tag is the layer that always holds:
+ * whether webRequest sees file:// responses has varied between Electron versions. The header adds
+ * the same policy wherever it does (the dev server always). Both apply, so it can only narrow.
  */
 export const contentSecurityPolicyDirectives = [
   "default-src 'self'",
