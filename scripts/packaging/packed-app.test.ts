@@ -61,7 +61,8 @@ describe('the packed app', () => {
         if (error.code !== 'ENOENT') throw error; // deleted in the working tree but not yet in git
       });
     }
-    await symlink(join(projectRoot, 'node_modules'), join(project, 'node_modules'), 'dir');
+    // 'junction' so Windows needs no symlink privilege; other systems ignore the type.
+    await symlink(join(projectRoot, 'node_modules'), join(project, 'node_modules'), 'junction');
     const stubs: Record<string, string> = {
       'out/main/index.js': 'export {};\n',
       'out/main/index.js.map': '{}\n',
