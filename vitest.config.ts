@@ -13,7 +13,13 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['main/**/*.test.ts', 'shared/**/*.test.ts', 'preload/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: [
+            'main/**/*.test.ts',
+            'shared/**/*.test.ts',
+            'preload/**/*.test.ts',
+            'bench/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
         },
       },
       {

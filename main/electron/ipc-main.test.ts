@@ -5,6 +5,7 @@ import { callNames } from '../../shared/ipc/contract';
 import { ok } from '../../shared/result';
 import { createEventHub } from '../ipc/event-hub';
 import { forwardEvents, registerContractHandlers } from './ipc-main';
+import { createSenderCheck } from './security';
 
 type InvokeHandler = (event: IpcMainInvokeEvent, input: unknown) => unknown;
 
@@ -41,6 +42,30 @@ describe('registerContractHandlers', () => {
     const result = await handlers.get(callChannel('app.info'))?.(event, {});
     expect(result).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } });
     expect(dispatch).not.toHaveBeenCalled();
+  });
+});
+
+describe('IPC through the real sender check', () => {
+  const page = { url: 'file:///opt/Familiar/resources/app.asar/out/renderer/index.html' };
+  const from = (url: string, isMainFrame: boolean) =>
+    ({ sender: { id: 7 }, senderFrame: { url, parent: isMainFrame ? null : {} } }) as unknown as IpcMainInvokeEvent;
+
+  it('answers our main frame and refuses subframes, other pages and other files on every channel', async () => {
+    const { handlers, ipc } = fakeIpc();
+    const dispatch = vi.fn(() => Promise.resolve(ok('answer')));
+    registerContractHandlers(ipc, dispatch, createSenderCheck(page));
+    for (const channel of handlers.keys()) {
+      const handle = handlers.get(channel)!;
+      for (const event of [
+        from(page.url, false),
+        from('https://evil.example/', true),
+        from('file:///tmp/downloaded.html', true),
+      ]) {
+        expect(await handle(event, {}), channel).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } });
+      }
+      expect(await handle(from(page.url, true), {})).toEqual(ok('answer'));
+    }
+    expect(dispatch).toHaveBeenCalledTimes(handlers.size);
   });
 });
 

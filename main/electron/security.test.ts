@@ -1,4 +1,6 @@
 import type { IpcMainInvokeEvent } from 'electron';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createSenderCheck, guardWebContents, hardenSession, isSafeExternalUrl, isTrustedUrl } from './security';
 
@@ -42,10 +44,11 @@ describe('external links', () => {
 
 describe('guardWebContents', () => {
   function setup() {
-    const listeners = new Map<string, (event: { preventDefault: () => void }, url?: string) => void>();
+    type Listener = (event: { preventDefault: () => void; url?: string }, url?: string) => void;
+    const listeners = new Map<string, Listener>();
     let openHandler: ((details: { url: string }) => { action: string }) | undefined;
     const contents = {
-      on: (name: string, listener: (event: { preventDefault: () => void }, url?: string) => void) => {
+      on: (name: string, listener: Listener) => {
         listeners.set(name, listener);
         return contents;
       },
@@ -57,6 +60,19 @@ describe('guardWebContents', () => {
     guardWebContents(contents as never, page, openExternal);
     return { listeners, openHandler: () => openHandler, openExternal };
   }
+
+  it('blocks any frame navigating away from our page', () => {
+    const { listeners } = setup();
+    for (const [url, blocked] of [
+      ['https://evil.example/frame', true],
+      ['file:///home/user/.ssh/id_rsa', true],
+      [`${page.url}#/settings`, false],
+    ] as const) {
+      const preventDefault = vi.fn();
+      listeners.get('will-frame-navigate')?.({ preventDefault, url });
+      expect(preventDefault.mock.calls.length, url).toBe(blocked ? 1 : 0);
+    }
+  });
 
   it('blocks navigation away from our page and all webviews', () => {
     const { listeners } = setup();
@@ -92,5 +108,30 @@ describe('hardenSession', () => {
     request?.({}, 'media', callback);
     expect(callback).toHaveBeenCalledWith(false);
     expect(check?.()).toBe(false);
+  });
+});
+
+describe('no remote module', () => {
+  const root = join(import.meta.dirname, '..', '..');
+
+  async function* sources(dir: string): AsyncGenerator<string> {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) yield* sources(path);
+      else if (/\.(ts|tsx|cjs|mjs|js)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) yield path;
+    }
+  }
+
+  it('is neither a dependency nor enabled nor imported anywhere the app runs', async () => {
+    const manifest = await readFile(join(root, 'package.json'), 'utf8');
+    expect(manifest).not.toContain('@electron/remote');
+    const offenders: string[] = [];
+    for (const layer of ['main', 'preload', 'renderer', 'shared']) {
+      for await (const file of sources(join(root, layer))) {
+        if (/@electron\/remote|enableRemoteModule|webviewTag:\s*true/.test(await readFile(file, 'utf8')))
+          offenders.push(file);
+      }
+    }
+    expect(offenders).toEqual([]);
   });
 });

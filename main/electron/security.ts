@@ -45,7 +45,11 @@ export function hardenSession(
   target.setPermissionCheckHandler(() => false);
 }
 
-/** No navigation away from our page, no new windows, no webviews. */
+/**
+ * Every webContents Electron creates gets this (app 'web-contents-created'), so whatever the page
+ * does, it can only ever show our own page: no navigation away (main frame or subframe), no new
+ * windows (https links go to the system browser instead), no webviews.
+ */
 export function guardWebContents(
   contents: Pick<WebContents, 'on' | 'setWindowOpenHandler'>,
   page: TrustedPage,
@@ -53,6 +57,9 @@ export function guardWebContents(
 ): void {
   contents.on('will-navigate', (event, url) => {
     if (!isTrustedUrl(page, url)) event.preventDefault();
+  });
+  contents.on('will-frame-navigate', (event) => {
+    if (!isTrustedUrl(page, event.url)) event.preventDefault();
   });
   contents.on('will-redirect', (event, url) => {
     if (!isTrustedUrl(page, url)) event.preventDefault();

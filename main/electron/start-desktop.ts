@@ -1,14 +1,24 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, ipcMain, session, shell } from 'electron';
+import { app, ipcMain, Menu, screen, session, shell } from 'electron';
 import { createCore } from '../core/create-core';
 import { createStderrLogger } from '../core/logger';
 import { familiarVersion } from '../version';
+import { installContentSecurityPolicy } from './content-security-policy';
+import { createDesktopUpdates } from './desktop-updates';
 import { forwardEvents, registerContractHandlers } from './ipc-main';
+import { installApplicationMenu } from './menu';
 import { createSenderCheck, guardWebContents, hardenSession } from './security';
 import type { TrustedPage } from './security';
 import { createMainWindow } from './window';
+import {
+  loadWindowState,
+  rememberWindowState,
+  restoreWindowPlacement,
+  saveWindowState,
+  windowStateFile,
+} from './window-state';
 
-/** The desktop shell: one window over the same core browser mode serves. */
+/** The desktop shell: one window (no tray) over the same core browser mode serves. */
 export async function startDesktop(): Promise<void> {
   if (!app.requestSingleInstanceLock()) {
     app.quit();
@@ -20,19 +30,47 @@ export async function startDesktop(): Promise<void> {
   const devServer = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
   const page: TrustedPage = { url: devServer ?? pathToFileURL(rendererIndex).href };
 
-  // Guard every webContents ever created, not only the ones we know about.
+  // Guard every webContents ever created, not only the ones we know about. The guard has already
+  // checked the URL (https only, no credentials) before it reaches the system browser.
   app.on('web-contents-created', (_event, contents) =>
     guardWebContents(contents, page, (url) => void shell.openExternal(url)),
   );
 
   await app.whenReady();
   hardenSession(session.defaultSession);
-  const core = await createCore({ home: app.getPath('userData'), mode: 'desktop', version: familiarVersion, logger });
+  installContentSecurityPolicy(session.defaultSession.webRequest);
+  const home = app.getPath('userData');
+  const core = await createCore({ home, mode: 'desktop', version: familiarVersion, logger });
   registerContractHandlers(ipcMain, core.dispatch, createSenderCheck(page));
 
-  const window = createMainWindow(fileURLToPath(new URL('../preload/index.cjs', import.meta.url)));
+  const stateFile = windowStateFile(home);
+  const placement = restoreWindowPlacement(
+    loadWindowState(stateFile),
+    screen.getAllDisplays().map((display) => display.workArea),
+    screen.getPrimaryDisplay().workArea,
+  );
+  const window = createMainWindow(fileURLToPath(new URL('../preload/index.cjs', import.meta.url)), placement);
+  rememberWindowState(window, (state) => {
+    try {
+      saveWindowState(stateFile, state);
+    } catch (error) {
+      logger.warn(`Could not remember the window's size and position: ${String(error)}`);
+    }
+  });
   const stopForwarding = forwardEvents(core.events, window.webContents);
   window.on('closed', stopForwarding);
+
+  const updates = createDesktopUpdates(window, familiarVersion, logger);
+  const checkForUpdates = (trigger: 'startup' | 'menu') =>
+    void updates.check(trigger).catch((error: unknown) => logger.error('Update check failed', error));
+  installApplicationMenu(Menu, {
+    platform: process.platform,
+    appName: app.name,
+    isDevelopment: !app.isPackaged,
+    actions: { checkForUpdates: () => checkForUpdates('menu') },
+  });
+  app.setAboutPanelOptions({ applicationName: 'Familiar', applicationVersion: familiarVersion });
+
   await (devServer === undefined ? window.loadFile(rendererIndex) : window.loadURL(devServer));
 
   app.on('second-instance', () => {
@@ -42,4 +80,5 @@ export async function startDesktop(): Promise<void> {
   app.on('window-all-closed', () => {
     void core.dispose('The Familiar window closed.').finally(() => app.quit());
   });
+  checkForUpdates('startup');
 }

@@ -1,12 +1,16 @@
 import { BrowserWindow } from 'electron';
-import type { BrowserWindowConstructorOptions } from 'electron';
+import { minimumWindowSize } from './window-state';
+import type { WindowPlacement } from './window-state';
 
-export function mainWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
-  return {
-    width: 1280,
-    height: 820,
-    minWidth: 760,
-    minHeight: 520,
+/**
+ * Familiar's one window (no tray, no second window). The options are written out right in the
+ * constructor call, not built elsewhere, so Electronegativity reads the real webPreferences.
+ */
+export function createMainWindow(preloadPath: string, placement: WindowPlacement): BrowserWindow {
+  const window = new BrowserWindow({
+    ...placement.bounds,
+    minWidth: minimumWindowSize.width,
+    minHeight: minimumWindowSize.height,
     title: 'Familiar',
     show: false,
     webPreferences: {
@@ -19,13 +23,17 @@ export function mainWindowOptions(preloadPath: string): BrowserWindowConstructor
       webSecurity: true,
       allowRunningInsecureContent: false,
       webviewTag: false,
+      experimentalFeatures: false,
+      // A middle click on a link would otherwise ask for a new window through auxclick.
+      disableBlinkFeatures: 'Auxclick',
+      navigateOnDragDrop: false,
+      safeDialogs: true,
       spellcheck: true,
     },
-  };
-}
-
-export function createMainWindow(preloadPath: string): BrowserWindow {
-  const window = new BrowserWindow(mainWindowOptions(preloadPath));
-  window.once('ready-to-show', () => window.show());
+  });
+  window.once('ready-to-show', () => {
+    if (placement.maximized) window.maximize();
+    window.show();
+  });
   return window;
 }

@@ -1,0 +1,74 @@
+import type { MenuItemConstructorOptions } from 'electron';
+import { describe, expect, it, vi } from 'vitest';
+import { applicationMenuTemplate, checkForUpdatesLabel, installApplicationMenu } from './menu';
+import type { MenuOptions } from './menu';
+
+const platforms = ['darwin', 'linux', 'win32'] as const;
+
+function options(platform: NodeJS.Platform, isDevelopment = false): MenuOptions {
+  return { platform, appName: 'Familiar', isDevelopment, actions: { checkForUpdates: vi.fn() } };
+}
+
+function submenuOf(template: MenuItemConstructorOptions[], label: string): MenuItemConstructorOptions[] {
+  const menu = template.find((item) => item.label === label);
+  expect(menu, `${label} menu`).toBeDefined();
+  return Array.isArray(menu?.submenu) ? menu.submenu : [];
+}
+
+function allItems(items: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] {
+  return items.flatMap((item) => [item, ...(Array.isArray(item.submenu) ? allItems(item.submenu) : [])]);
+}
+
+const rolesIn = (items: MenuItemConstructorOptions[]) => items.map((item) => item.role).filter(Boolean);
+
+describe.each(platforms)('the application menu on %s', (platform) => {
+  it('has Edit roles, so copy, paste and select-all work in the page', () => {
+    expect(rolesIn(submenuOf(applicationMenuTemplate(options(platform)), 'Edit'))).toEqual(
+      expect.arrayContaining(['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll']),
+    );
+  });
+
+  it('has View zoom roles and full screen', () => {
+    expect(rolesIn(submenuOf(applicationMenuTemplate(options(platform)), 'View'))).toEqual(
+      expect.arrayContaining(['resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen']),
+    );
+  });
+
+  it('offers Check for Updates… once, wired to the updater', () => {
+    const checkForUpdates = vi.fn();
+    const template = applicationMenuTemplate({ ...options(platform), actions: { checkForUpdates } });
+    const items = allItems(template).filter((item) => item.label === checkForUpdatesLabel);
+    expect(items).toHaveLength(1);
+    // Electron passes (menuItem, window, event); the handler needs none of them.
+    items[0]?.click?.({} as never, undefined, {});
+    expect(checkForUpdates).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps reload and developer tools out of a packaged app', () => {
+    const packaged = rolesIn(allItems(applicationMenuTemplate(options(platform, false))));
+    expect(packaged).not.toEqual(expect.arrayContaining(['toggleDevTools']));
+    expect(packaged).not.toContain('reload');
+    expect(packaged).not.toContain('forceReload');
+    expect(rolesIn(allItems(applicationMenuTemplate(options(platform, true))))).toEqual(
+      expect.arrayContaining(['reload', 'toggleDevTools']),
+    );
+  });
+
+  it('can always quit', () => {
+    expect(rolesIn(allItems(applicationMenuTemplate(options(platform))))).toContain('quit');
+  });
+});
+
+describe('installApplicationMenu', () => {
+  it('builds the template and makes it the application menu', () => {
+    const built = { id: 'menu' };
+    const menu = {
+      buildFromTemplate: vi.fn((_template: MenuItemConstructorOptions[]) => built),
+      setApplicationMenu: vi.fn(),
+    };
+    installApplicationMenu(menu as never, options('linux'));
+    const template = menu.buildFromTemplate.mock.calls[0]?.[0] ?? [];
+    expect(template.map((item) => item.label ?? item.role)).toEqual(['File', 'Edit', 'View', 'Window', 'help']);
+    expect(menu.setApplicationMenu).toHaveBeenCalledWith(built);
+  });
+});
