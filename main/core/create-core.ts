@@ -1,5 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import type { AppInfo } from '../../shared/ipc/app';
+import { createChatHandlers } from '../agent/chat-handlers';
+import { createChatService } from '../agent/chat-service';
+import type { ChatService } from '../agent/chat-service';
+import { createNoToolsExecutor } from '../agent/no-tools-executor';
+import type { ToolExecutor } from '../agent/tool-executor';
+import { createConversationHandlers } from '../conversations/conversation-handlers';
+import { openConversationStore } from '../conversations/conversation-store';
+import type { ConversationStore } from '../conversations/conversation-store';
 import { createDispatcher } from '../ipc/dispatcher';
 import type { Dispatch, Handlers } from '../ipc/dispatcher';
 import { createEventHub } from '../ipc/event-hub';
@@ -8,6 +16,11 @@ import { familiarPaths } from '../storage/paths';
 import { openSettingsStore } from '../storage/settings-store';
 import type { SettingsStore } from '../storage/settings-store';
 import type { FamiliarPaths } from '../storage/paths';
+import { createProviderHandlers } from '../providers/provider-handlers';
+import { routeAiSdkWarnings } from '../providers/sdk-warnings';
+import type { SecretCipher } from '../secrets/secret-cipher';
+import { openSecretStore } from '../secrets/secret-store';
+import type { SecretStore } from '../secrets/secret-store';
 import { createAppHandlers } from './app-handlers';
 import type { Logger } from './logger';
 import { createSettingsHandlers } from './settings-handlers';
@@ -19,6 +32,13 @@ export interface CoreOptions {
   readonly mode: AppInfo['mode'];
   readonly version: string;
   readonly logger: Logger;
+  /** Encrypts API keys at rest (Electron safeStorage in the desktop app); absent: a 0600 file. */
+  readonly secretCipher?: SecretCipher | undefined;
+  /**
+   * The tools the model may call and the system prompt (the policy registry, main/policy).
+   * Absent: the no-tools executor (a plain chat with a one-line persona).
+   */
+  readonly toolExecutor?: ToolExecutor | undefined;
 }
 
 /** Everything main does, with no Electron in sight: both adapters and the tests drive this. */
@@ -27,6 +47,9 @@ export interface Core {
   readonly events: EventHub;
   readonly paths: FamiliarPaths;
   readonly settings: SettingsStore;
+  readonly secrets: SecretStore;
+  readonly conversations: ConversationStore;
+  readonly chat: ChatService;
   dispose(reason: string): Promise<void>;
 }
 
@@ -39,6 +62,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const events = createEventHub((error) => options.logger.error('event listener failed', error));
   const settings = await openSettingsStore(paths.settingsFile, options.logger);
   settings.subscribe((next) => events.emit('settings.changed', next));
+  routeAiSdkWarnings(options.logger);
+  const secrets = await openSecretStore(paths.secretsFile, options.secretCipher, options.logger);
+  const conversations = await openConversationStore({ conversations: paths.conversations, trash: paths.trash });
+  conversations.subscribe((change) => events.emit('conversations.changed', change));
+  // Integrator: the policy registry (main/policy) plugs in here as options.toolExecutor.
+  const toolExecutor = options.toolExecutor ?? createNoToolsExecutor();
+  const chat = createChatService({
+    conversations,
+    provider: () => settings.get().provider,
+    secrets,
+    executor: toolExecutor,
+    emit: (event) => events.emit('chat.event', event),
+    logger: options.logger,
+  });
   const handlers: Handlers = {
     ...createAppHandlers(() => ({
       name: 'Familiar',
@@ -49,6 +86,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       homePath: paths.home,
     })),
     ...createSettingsHandlers(settings),
+    ...createConversationHandlers(conversations, chat),
+    ...createChatHandlers(chat),
+    ...createProviderHandlers(settings, secrets),
   };
   const dispatch = createDispatcher(handlers, {
     logError: (message, error) => options.logger.error(message, error),
@@ -59,9 +99,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     events,
     paths,
     settings,
-    dispose(reason) {
+    secrets,
+    conversations,
+    chat,
+    async dispose(reason) {
       events.emit('app.shutdown', { reason });
-      return Promise.resolve();
+      await chat.dispose(reason);
+      await conversations.close();
     },
   };
 }

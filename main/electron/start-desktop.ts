@@ -4,6 +4,7 @@ import { createCore } from '../core/create-core';
 import { createStderrLogger } from '../core/logger';
 import { familiarVersion } from '../version';
 import { forwardEvents, registerContractHandlers } from './ipc-main';
+import { createSafeStorageCipher } from './safe-storage-cipher';
 import { createSenderCheck, guardWebContents, hardenSession } from './security';
 import type { TrustedPage } from './security';
 import { createMainWindow } from './window';
@@ -27,7 +28,13 @@ export async function startDesktop(): Promise<void> {
 
   await app.whenReady();
   hardenSession(session.defaultSession);
-  const core = await createCore({ home: app.getPath('userData'), mode: 'desktop', version: familiarVersion, logger });
+  const core = await createCore({
+    home: app.getPath('userData'),
+    mode: 'desktop',
+    version: familiarVersion,
+    logger,
+    secretCipher: createSafeStorageCipher(),
+  });
   registerContractHandlers(ipcMain, core.dispatch, createSenderCheck(page));
 
   const window = createMainWindow(fileURLToPath(new URL('../preload/index.cjs', import.meta.url)));

@@ -1,6 +1,9 @@
 import type { z } from 'zod';
 import type { Result } from '../result';
 import { appCalls, appEvents } from './app';
+import { chatCalls, chatEvents } from './chat';
+import { conversationsCalls, conversationsEvents } from './conversations';
+import { providersCalls } from './providers';
 import { settingsCalls, settingsEvents } from './settings';
 
 /**
@@ -10,11 +13,16 @@ import { settingsCalls, settingsEvents } from './settings';
 export const calls = {
   ...appCalls,
   ...settingsCalls,
+  ...conversationsCalls,
+  ...chatCalls,
+  ...providersCalls,
 };
 
 export const events = {
   ...appEvents,
   ...settingsEvents,
+  ...conversationsEvents,
+  ...chatEvents,
 };
 
 export type Calls = typeof calls;
