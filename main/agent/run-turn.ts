@@ -1,4 +1,9 @@
-import { InvalidToolInputError, isStepCount, NoSuchToolError, streamText } from 'ai';
+import {
+  experimental_streamTextLowMemory as streamText,
+  InvalidToolInputError,
+  isStepCount,
+  NoSuchToolError,
+} from 'ai';
 import type { LanguageModel, LanguageModelUsage, ModelMessage } from 'ai';
 import type { ContextReport, TurnError, Usage, UserMessage } from '../../shared/ipc/chat';
 import type { ProviderSettings } from '../../shared/settings';
@@ -114,6 +119,9 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     if (!fitted.ok) {
       error = { code: fitted.error.code, message: fitted.error.message, retryable: false };
     } else {
+      // The single-consumer variant of streamText (same engine and options): the loop reads the
+      // stream once and never replays it, so buffering every part of a long reply is pure cost
+      // (~15 % CPU on a 50k-token reply, see bench/stream-overhead.ts).
       const result = streamText({
         model: input.model,
         instructions: system,
