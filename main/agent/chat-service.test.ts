@@ -323,6 +323,45 @@ describe('turn management', () => {
     expect(loaded.ok && loaded.value.folded.exchanges).toEqual([]);
   });
 
+  it('after a crash mid-turn: the torn line is skipped, the turn shows as interrupted, and retry answers it', async () => {
+    const { home, id, chat, conversations, lastAssistant } = await setup('openai-compatible');
+    // What a crash leaves: the user message and the turn's start are durable, the turn never ended,
+    // and the process died while writing a record.
+    await conversations.append(
+      id,
+      [
+        { type: 'user', messageId: 'm0000000-crash', text: 'Are you still there?' },
+        { type: 'turn-start', turnId: 't0000000-crash', userMessageId: 'm0000000-crash', retryOf: null },
+        { type: 'text', turnId: 't0000000-crash', step: 0, text: 'Yes, I' },
+      ],
+      { sync: true },
+    );
+    await conversations.close();
+    const file = join(home, 'conversations', `${id}.jsonl`);
+    await writeFile(file, `${await readFile(file, 'utf8')}{"v":1,"at":"2026-11-23T00:00:00.000Z","type":"text","tur`);
+
+    const reopened = await openConversationStore({
+      conversations: join(home, 'conversations'),
+      trash: join(home, 'trash'),
+    });
+    const loaded = await reopened.load(id);
+    expect(loaded.ok && loaded.value.skippedLines).toBe(1);
+    expect(await lastAssistant()).toMatchObject({ status: 'interrupted', parts: [{ type: 'text', text: 'Yes, I' }] });
+
+    server.enqueue(reply.text('Yes, I am here.'));
+    const retried = await chat.retry(id);
+    expect(retried.ok).toBe(true);
+    await chat.idle(id);
+    expect(await lastAssistant()).toMatchObject({ status: 'complete', retryOf: 't0000000-crash' });
+    // The interrupted text is superseded: the model is asked the question again, cleanly.
+    expect(server.requests[0]?.messages).toEqual([
+      { role: 'system', content: expect.any(String) as unknown },
+      { role: 'user', content: 'Are you still there?' },
+    ]);
+    const after = await reopened.load(id);
+    expect(after.ok && after.value.skippedLines).toBe(0);
+  });
+
   it('reports an unreachable server as network_error', async () => {
     const closed = await startScriptedLlmServer();
     await closed.close();
@@ -338,6 +377,26 @@ describe('turn management', () => {
     await chat.idle(id);
     expect(events.at(-1)).toMatchObject({ type: 'turn-error', error: { code: 'context_too_long', retryable: false } });
     expect(server.requests).toHaveLength(0);
+  });
+
+  it('re-fits the context between steps: an old tool output is elided when the next would overflow', async () => {
+    const { home, id, chat, events } = await setup('openai-compatible', { contextWindow: 8_192 });
+    const big = 'line of a big file\n'.repeat(850); // ~16 KB, ~4,000 tokens
+    await writeFile(join(home, 'big.md'), big);
+    server.enqueue(
+      reply.toolCall('read_note', { path: 'big.md' }),
+      reply.toolCall('read_note', { path: 'big.md' }),
+      reply.text('Read it twice.'),
+    );
+    await chat.send(id, 'Read big.md twice');
+    await chat.idle(id);
+    expect(events.at(-1)).toMatchObject({ type: 'turn-finished', steps: 3 });
+    const second = JSON.stringify(server.requests[1]?.messages);
+    const third = JSON.stringify(server.requests[2]?.messages);
+    expect(second).not.toContain('Elided to fit the context window');
+    expect(third).toContain('Elided to fit the context window: this read_note output');
+    // The latest output is still there, once.
+    expect(third.split('line of a big file').length - 1).toBe(850);
   });
 
   it('ends a tool loop at the step limit and says so', async () => {

@@ -68,6 +68,19 @@ describe('toModelMessages (prompt assembly from the transcript)', () => {
     ]);
   });
 
+  it('shows how the user answered an approval recorded by the registry', () => {
+    const withApproval = fold([
+      ...firstExchange.slice(0, 5),
+      { type: 'approval', toolCallId: 'call_1', decision: 'rejected', reason: 'Not that file' },
+    ]);
+    expect(toChatMessages(withApproval, null)[1]).toMatchObject({
+      parts: [
+        { type: 'text', text: 'Let me look.' },
+        { type: 'tool', toolCallId: 'call_1', approval: { decision: 'rejected', reason: 'Not that file' } },
+      ],
+    });
+  });
+
   it('answers a call that never got its result (stop or crash) with an aborted error', () => {
     const interrupted = fold([
       ...firstExchange,
