@@ -24,6 +24,17 @@ const layers = [
   { type: 'renderer', pattern: 'renderer/**', partialMatch: false },
   { type: 'e2e', pattern: 'e2e/**', partialMatch: false },
   { type: 'bench', pattern: 'bench/**', partialMatch: false },
+  // Build tooling (icons, packaging checks, the Electron audit) runs in Node beside main.
+  { type: 'scripts', pattern: 'scripts/**', partialMatch: false },
+];
+/**
+ * File categories cut across layers. Tests in main/ (and the benchmarks) drive the real provider
+ * code against the scripted LLM server, which lives with the e2e fixtures because the Playwright
+ * process starts it too: that one file, and only from those files, crosses the layer line.
+ */
+const fileCategories = [
+  { category: 'test', pattern: '**/*.test.ts' },
+  { category: 'llm-fixture', pattern: 'e2e/fixtures/scripted-llm-server.ts' },
 ];
 const mayImport = (from, to) => ({
   from: { element: { type: from } },
@@ -36,6 +47,12 @@ const layerPolicies = [
   mayImport('renderer', ['renderer', 'shared']),
   mayImport('e2e', ['e2e', 'shared']),
   mayImport('bench', ['bench', 'main', 'shared']),
+  mayImport('scripts', ['scripts', 'main', 'shared']),
+  {
+    from: { element: { type: 'main' }, file: { categories: 'test' } },
+    allow: { to: { file: { categories: 'llm-fixture' } } },
+  },
+  { from: { element: { type: 'bench' } }, allow: { to: { file: { categories: 'llm-fixture' } } } },
 ];
 
 export default tseslint.config(
@@ -59,6 +76,7 @@ export default tseslint.config(
     plugins: { boundaries },
     settings: {
       'boundaries/elements': layers,
+      'boundaries/files': fileCategories,
       'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } },
     },
     rules: {

@@ -34,6 +34,19 @@ describe('layer boundaries are enforced by lint', () => {
     ['shared/probe.ts', "import { join } from 'node:path';", 'no-restricted-imports'],
     ['shared/probe.ts', "import { ipcMain } from 'electron';", 'no-restricted-imports'],
     ['preload/probe.ts', "import { createCore } from '../main/core/create-core';", 'boundaries/dependencies'],
+    // The scripted LLM server is for tests: shipped main code may not import it, nor tests elsewhere.
+    [
+      'main/agent/probe.ts',
+      "import { reply } from '../../e2e/fixtures/scripted-llm-server';",
+      'boundaries/dependencies',
+    ],
+    [
+      'renderer/probe.test.ts',
+      "import { reply } from '../e2e/fixtures/scripted-llm-server';",
+      'boundaries/dependencies',
+    ],
+    // ...and tests may import only that fixture, not the rest of e2e/.
+    ['main/agent/probe.test.ts', "import { test } from '../../e2e/fixtures/familiar-app';", 'boundaries/dependencies'],
     // A folder named like a layer deep inside another layer must not borrow that layer's rights.
     [
       'renderer/features/main/probe.ts',
@@ -54,6 +67,11 @@ describe('layer boundaries are enforced by lint', () => {
       ['main/probe.ts', "import { calls } from '../shared/ipc/contract';\nexport const probe = calls;"],
       ['renderer/probe.ts', "import { calls } from '../shared/ipc/contract';\nexport const probe = calls;"],
       ['renderer/features/main/probe.ts', "import { App } from '../../app/App';\nexport const probe = App;"],
+      [
+        'main/agent/probe.test.ts',
+        "import { reply } from '../../e2e/fixtures/scripted-llm-server';\nexport const probe = reply;",
+      ],
+      ['bench/probe.ts', "import { reply } from '../e2e/fixtures/scripted-llm-server';\nexport const probe = reply;"],
     ];
     for (const [file, code] of allowed) {
       expect(await ruleIdsFor(file, `${code}\n`), file).toEqual([]);

@@ -49,6 +49,7 @@ export const errorCodes = [
   'provider_error',
   'aborted',
   'not_found',
+  'turn_in_progress',
 ] as const;
 
 export const errorCodeSchema = z.enum(errorCodes);

@@ -1,5 +1,12 @@
 import { mkdir, realpath, stat } from 'node:fs/promises';
 import type { AppInfo } from '../../shared/ipc/app';
+import { createChatHandlers } from '../agent/chat-handlers';
+import { createChatService } from '../agent/chat-service';
+import type { ChatService } from '../agent/chat-service';
+import type { ToolExecutor } from '../agent/tool-executor';
+import { createConversationHandlers } from '../conversations/conversation-handlers';
+import { openConversationStore } from '../conversations/conversation-store';
+import type { ConversationStore } from '../conversations/conversation-store';
 import { createDispatcher } from '../ipc/dispatcher';
 import type { Dispatch, Handlers } from '../ipc/dispatcher';
 import { createEventHub } from '../ipc/event-hub';
@@ -8,6 +15,11 @@ import { familiarPaths } from '../storage/paths';
 import { openSettingsStore } from '../storage/settings-store';
 import type { SettingsStore } from '../storage/settings-store';
 import type { FamiliarPaths } from '../storage/paths';
+import { createProviderHandlers } from '../providers/provider-handlers';
+import { routeAiSdkWarnings } from '../providers/sdk-warnings';
+import type { SecretCipher } from '../secrets/secret-cipher';
+import { openSecretStore } from '../secrets/secret-store';
+import type { SecretStore } from '../secrets/secret-store';
 import { createAppHandlers } from './app-handlers';
 import { createAssistant } from './create-assistant';
 import type { Assistant } from './create-assistant';
@@ -24,6 +36,13 @@ export interface CoreOptions {
   readonly logger: Logger;
   /** How calls the policy asks about are answered: the user (default), or MCP mode's refuse / approve-all. */
   readonly approvalMode?: ApprovalMode;
+  /** Encrypts API keys at rest (Electron safeStorage in the desktop app); absent: a 0600 file. */
+  readonly secretCipher?: SecretCipher | undefined;
+  /**
+   * The tools the model may call and the system prompt (the policy registry, main/policy).
+   * Absent: the no-tools executor (a plain chat with a one-line persona).
+   */
+  readonly toolExecutor?: ToolExecutor | undefined;
 }
 
 /** Everything main does, with no Electron in sight: both adapters and the tests drive this. */
@@ -33,6 +52,9 @@ export interface Core {
   readonly paths: FamiliarPaths;
   readonly settings: SettingsStore;
   readonly assistant: Assistant;
+  readonly secrets: SecretStore;
+  readonly conversations: ConversationStore;
+  readonly chat: ChatService;
   dispose(reason: string): Promise<void>;
 }
 
@@ -53,7 +75,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const events = createEventHub((error) => options.logger.error('event listener failed', error));
   const settings = await openSettingsStore(paths.settingsFile, options.logger);
   settings.subscribe((next) => events.emit('settings.changed', next));
+  routeAiSdkWarnings(options.logger);
   const workspacePath = await openWorkspace(options.workspace ?? settings.get().workspace.path, paths, options.logger);
+  const secrets = await openSecretStore(paths.secretsFile, options.secretCipher, options.logger);
+  const conversations = await openConversationStore({ conversations: paths.conversations, trash: paths.trash });
+  conversations.subscribe((change) => events.emit('conversations.changed', change));
 
   const assistant = await createAssistant({
     paths,
@@ -68,6 +94,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     recordRefusal: () => undefined,
     recordApproval: () => undefined,
   });
+  const chat = createChatService({
+    conversations,
+    provider: () => settings.get().provider,
+    secrets,
+    executor: options.toolExecutor ?? assistant.registry,
+    emit: (event) => events.emit('chat.event', event),
+    logger: options.logger,
+  });
   const handlers: Handlers = {
     ...createAppHandlers(() => ({
       name: 'Familiar',
@@ -79,6 +113,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     })),
     ...createSettingsHandlers(settings),
     ...assistant.handlers,
+    ...createConversationHandlers(conversations, chat),
+    ...createChatHandlers(chat),
+    ...createProviderHandlers(settings, secrets),
   };
   const dispatch = createDispatcher(handlers, {
     logError: (message, error) => options.logger.error(message, error),
@@ -90,9 +127,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     paths,
     settings,
     assistant,
-    dispose(reason) {
+    secrets,
+    conversations,
+    chat,
+    async dispose(reason) {
       events.emit('app.shutdown', { reason });
-      return Promise.resolve();
+      await chat.dispose(reason);
+      await conversations.close();
     },
   };
 }

@@ -7,6 +7,7 @@ import { installContentSecurityPolicy } from './content-security-policy';
 import { createDesktopUpdates } from './desktop-updates';
 import { forwardEvents, registerContractHandlers } from './ipc-main';
 import { installApplicationMenu } from './menu';
+import { createSafeStorageCipher } from './safe-storage-cipher';
 import { createSenderCheck, guardWebContents, hardenSession } from './security';
 import type { TrustedPage } from './security';
 import { createMainWindow } from './window';
@@ -40,7 +41,13 @@ export async function startDesktop(): Promise<void> {
   hardenSession(session.defaultSession);
   installContentSecurityPolicy(session.defaultSession.webRequest);
   const home = app.getPath('userData');
-  const core = await createCore({ home, mode: 'desktop', version: familiarVersion, logger });
+  const core = await createCore({
+    home,
+    mode: 'desktop',
+    version: familiarVersion,
+    logger,
+    secretCipher: createSafeStorageCipher(),
+  });
   registerContractHandlers(ipcMain, core.dispatch, createSenderCheck(page));
 
   const stateFile = windowStateFile(home);

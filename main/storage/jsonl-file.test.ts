@@ -13,11 +13,19 @@ describe('JSON lines', () => {
     const file = join(await tempDir(), 'log.jsonl');
     await appendJsonLines(file, [{ n: 1 }, { n: 2 }]);
     await appendJsonLines(file, [{ n: 3 }]);
-    expect(await readJsonLines(file, record)).toEqual({ records: [{ n: 1 }, { n: 2 }, { n: 3 }], skipped: 0 });
+    expect(await readJsonLines(file, record)).toEqual({
+      records: [{ n: 1 }, { n: 2 }, { n: 3 }],
+      skippedLines: [],
+      tornTail: false,
+    });
   });
 
   it('treats a missing file as empty', async () => {
-    expect(await readJsonLines(join(await tempDir(), 'none.jsonl'), record)).toEqual({ records: [], skipped: 0 });
+    expect(await readJsonLines(join(await tempDir(), 'none.jsonl'), record)).toEqual({
+      records: [],
+      skippedLines: [],
+      tornTail: false,
+    });
   });
 
   it('skips a torn last line and keeps appending cleanly after it', async () => {
@@ -26,14 +34,27 @@ describe('JSON lines', () => {
     const whole = await readFile(file, 'utf8');
     // A crash in the middle of writing the third record.
     await writeFile(file, `${whole}{"n": 3`);
-    expect(await readJsonLines(file, record)).toEqual({ records: [{ n: 1 }, { n: 2 }], skipped: 1 });
+    expect(await readJsonLines(file, record)).toEqual({
+      records: [{ n: 1 }, { n: 2 }],
+      skippedLines: [3],
+      tornTail: true,
+    });
+    // The torn line was never acknowledged: the next append cuts it off instead of gluing onto it.
     await appendJsonLines(file, [{ n: 4 }]);
-    expect(await readJsonLines(file, record)).toEqual({ records: [{ n: 1 }, { n: 2 }, { n: 4 }], skipped: 1 });
+    expect(await readJsonLines(file, record)).toEqual({
+      records: [{ n: 1 }, { n: 2 }, { n: 4 }],
+      skippedLines: [],
+      tornTail: false,
+    });
   });
 
   it('skips lines that are JSON but not records', async () => {
     const file = join(await tempDir(), 'log.jsonl');
     await appendFile(file, '{"n":1}\n{"x":2}\n[]\n{"n":5}\n');
-    expect(await readJsonLines(file, record)).toEqual({ records: [{ n: 1 }, { n: 5 }], skipped: 2 });
+    expect(await readJsonLines(file, record)).toEqual({
+      records: [{ n: 1 }, { n: 5 }],
+      skippedLines: [2, 3],
+      tornTail: false,
+    });
   });
 });

@@ -1,57 +1,83 @@
 import { open, readFile } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import type { z } from 'zod';
 
 export interface JsonLines<T> {
   readonly records: T[];
-  /** Lines that were not valid records: a torn last line after a crash, or a hand-edited mistake. */
-  readonly skipped: number;
+  /** 1-based numbers of lines that were not valid records and were left out. */
+  readonly skippedLines: number[];
+  /** The text ended mid-line: the last write was torn by a crash. */
+  readonly tornTail: boolean;
 }
 
 /**
- * Reads an append-only JSON-lines file. Each line is parsed and validated on its own, so a line
- * torn by a crash (or any bad line) costs that line only: everything before and after survives.
+ * Parses JSON lines one by one against a schema. A line that is not JSON or not a valid record is
+ * skipped and counted, never fatal: a crash can tear at most the last line, and the rest survives.
  */
-export async function readJsonLines<S extends z.ZodType>(file: string, schema: S): Promise<JsonLines<z.output<S>>> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], skipped: 0 };
-    throw error;
-  }
+export function parseJsonLines<S extends z.ZodType>(text: string, schema: S): JsonLines<z.output<S>> {
   const records: z.output<S>[] = [];
-  let skipped = 0;
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
+  const skippedLines: number[] = [];
+  const lines = text.split('\n');
+  // Text that ends with '\n' splits into a last empty string; anything else there is a torn line.
+  const tornTail = lines.at(-1) !== '';
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
-      skipped += 1;
-      continue;
+      skippedLines.push(index + 1);
+      return;
     }
     const parsed = schema.safeParse(value);
     if (parsed.success) records.push(parsed.data);
-    else skipped += 1;
+    else skippedLines.push(index + 1);
+  });
+  return { records, skippedLines, tornTail };
+}
+
+/** parseJsonLines of a file; a missing file is an empty one. */
+export async function readJsonLines<S extends z.ZodType>(file: string, schema: S): Promise<JsonLines<z.output<S>>> {
+  try {
+    return parseJsonLines(await readFile(file, 'utf8'), schema);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], skippedLines: [], tornTail: false };
+    throw error;
   }
-  return { records, skipped };
 }
 
 /**
- * Appends records as lines and fsyncs, so a record that was reported saved survives a power cut.
- * A previous torn line (no trailing newline) is closed off first so the new record stays parseable.
+ * A torn last line (no trailing newline) would swallow the next record into one broken line. Cut it
+ * off before appending: it was never acknowledged as written, and readers skip it anyway.
  */
+export async function dropTornTail(handle: FileHandle): Promise<void> {
+  const { size } = await handle.stat();
+  if (size === 0) return;
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  if (last[0] === 0x0a) return;
+  // Scan back in blocks for the last newline.
+  const block = Buffer.alloc(64 * 1024);
+  let end = size;
+  while (end > 0) {
+    const start = Math.max(0, end - block.length);
+    const { bytesRead } = await handle.read(block, 0, end - start, start);
+    const index = block.subarray(0, bytesRead).lastIndexOf(0x0a);
+    if (index !== -1) {
+      await handle.truncate(start + index + 1);
+      return;
+    }
+    end = start;
+  }
+  await handle.truncate(0);
+}
+
+/** Appends records as lines and fsyncs, so a record reported saved survives a power cut. */
 export async function appendJsonLines(file: string, records: readonly unknown[], mode = 0o600): Promise<void> {
   const handle = await open(file, 'a+', mode);
   try {
-    const { size } = await handle.stat();
-    let prefix = '';
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      await handle.read(last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) prefix = '\n';
-    }
-    await handle.appendFile(prefix + records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+    await dropTornTail(handle);
+    await handle.appendFile(records.map((record) => `${JSON.stringify(record)}\n`).join(''));
     await handle.sync();
   } finally {
     await handle.close();

@@ -4,6 +4,9 @@ import { appCalls, appEvents } from './app';
 import { approvalCalls, approvalEvents } from './approvals';
 import { assistantCalls, assistantEvents } from './assistant';
 import { historyCalls, historyEvents } from './history';
+import { chatCalls, chatEvents } from './chat';
+import { conversationsCalls, conversationsEvents } from './conversations';
+import { providersCalls } from './providers';
 import { settingsCalls, settingsEvents } from './settings';
 
 /**
@@ -16,6 +19,9 @@ export const calls = {
   ...assistantCalls,
   ...approvalCalls,
   ...historyCalls,
+  ...conversationsCalls,
+  ...chatCalls,
+  ...providersCalls,
 };
 
 export const events = {
@@ -24,6 +30,8 @@ export const events = {
   ...assistantEvents,
   ...approvalEvents,
   ...historyEvents,
+  ...conversationsEvents,
+  ...chatEvents,
 };
 
 export type Calls = typeof calls;

@@ -1,0 +1,216 @@
+import type { LanguageModel, ModelMessage } from 'ai';
+import type { ChatEvent } from '../../shared/ipc/chat';
+import { err, ok } from '../../shared/result';
+import type { Result } from '../../shared/result';
+import type { ProviderSettings } from '../../shared/settings';
+import type { ConversationStore } from '../conversations/conversation-store';
+import { newId } from '../conversations/ids';
+import { lastAttempt } from '../conversations/transcript-fold';
+import type { Logger } from '../core/logger';
+import { createLanguageModel } from '../providers/language-model';
+import { apiKeySecret } from '../secrets/secret-store';
+import type { SecretStore } from '../secrets/secret-store';
+import { toModelMessages } from './model-history';
+import { runTurn } from './run-turn';
+import type { ToolExecutor } from './tool-executor';
+import { createTurnEmitter } from './turn-emitter';
+
+export interface ChatServiceDeps {
+  readonly conversations: ConversationStore;
+  /** The current provider settings (settings.json), read at the start of every turn. */
+  readonly provider: () => ProviderSettings | null;
+  readonly secrets: SecretStore;
+  readonly executor: ToolExecutor;
+  readonly emit: (event: ChatEvent) => void;
+  readonly logger: Logger;
+  /** How a model is built from settings and key; the real AI SDK providers unless a test says otherwise. */
+  readonly createModel?: (settings: ProviderSettings, apiKey: string | undefined) => Result<LanguageModel>;
+}
+
+export interface ChatService {
+  send(conversationId: string, text: string): Promise<Result<{ turnId: string; userMessageId: string }>>;
+  /** Stops the running turn and resolves once it has ended; false when nothing was running. */
+  stop(conversationId: string, reason?: string): Promise<boolean>;
+  retry(conversationId: string): Promise<Result<{ turnId: string }>>;
+  runningTurnId(conversationId: string): string | null;
+  /** Resolves when the conversation's running turn (if any) has ended. */
+  idle(conversationId: string): Promise<void>;
+  /** Stops every turn (Familiar is quitting). */
+  dispose(reason: string): Promise<void>;
+}
+
+interface ActiveTurn {
+  turnId: string | undefined;
+  readonly controller: AbortController;
+  done: Promise<void>;
+}
+
+/**
+ * Owns the turns: at most one per conversation. A turn is started by send or retry, runs in the
+ * background (its progress goes out as chat.event), and can be stopped at any moment.
+ */
+export function createChatService(deps: ChatServiceDeps): ChatService {
+  const active = new Map<string, ActiveTurn>();
+  const createModel = deps.createModel ?? createLanguageModel;
+
+  /** Claims the conversation synchronously, so two quick sends cannot both start a turn. */
+  function claim(conversationId: string): Result<ActiveTurn> {
+    if (active.has(conversationId)) {
+      return err('turn_in_progress', 'The assistant is still answering in this conversation. Stop it first.');
+    }
+    const turn: ActiveTurn = { turnId: undefined, controller: new AbortController(), done: Promise.resolve() };
+    active.set(conversationId, turn);
+    return ok(turn);
+  }
+
+  function modelFor(): Result<{ model: LanguageModel; settings: ProviderSettings }> {
+    const settings = deps.provider();
+    if (settings === null) return err('provider_not_configured', 'Choose a model provider in Settings first.');
+    const model = createModel(settings, deps.secrets.get(apiKeySecret(settings.kind)));
+    return model.ok ? ok({ model: model.value, settings }) : model;
+  }
+
+  function start(
+    conversationId: string,
+    turn: ActiveTurn,
+    run: { turnId: string; model: LanguageModel; settings: ProviderSettings; history: ModelMessage[] },
+    announce: { userMessage: { id: string; text: string; createdAt: string } | null; retryOf: string | null },
+  ) {
+    turn.turnId = run.turnId;
+    // What the model read in earlier turns no longer counts as recent influence (provenance guard).
+    deps.executor.beginTurn(conversationId);
+    const ids = { conversationId, turnId: run.turnId };
+    const emitter = createTurnEmitter(ids, deps.emit);
+    turn.done = runTurn({
+      ...ids,
+      userMessage: announce.userMessage === null ? null : { role: 'user', ...announce.userMessage },
+      retryOf: announce.retryOf,
+      history: run.history,
+      model: run.model,
+      settings: run.settings,
+      executor: deps.executor,
+      signal: turn.controller.signal,
+      emitter,
+      record: (records, options) => deps.conversations.append(conversationId, records, options),
+      secrets: () => deps.secrets.values(),
+      logger: deps.logger,
+    })
+      .then(() => undefined)
+      .catch((error: unknown) => {
+        // Only an I/O failure of the transcript gets here; the page still learns the turn ended.
+        deps.logger.error(`turn ${run.turnId} could not be saved`, error);
+        emitter.event({
+          type: 'turn-error',
+          ...ids,
+          error: {
+            code: 'internal_error',
+            message: 'Familiar could not save this conversation (is the disk full?).',
+            retryable: true,
+          },
+        });
+      })
+      .finally(() => {
+        if (active.get(conversationId) === turn) active.delete(conversationId);
+      });
+  }
+
+  /**
+   * Claims the conversation, then runs `prepare`; if it fails (or throws) before a turn was started,
+   * the claim is released so the next send is not refused.
+   */
+  async function withClaim<T>(
+    conversationId: string,
+    prepare: (turn: ActiveTurn) => Promise<Result<T>>,
+  ): Promise<Result<T>> {
+    const claimed = claim(conversationId);
+    if (!claimed.ok) return claimed;
+    const turn = claimed.value;
+    const release = () => {
+      if (turn.turnId === undefined && active.get(conversationId) === turn) active.delete(conversationId);
+    };
+    try {
+      const result = await prepare(turn);
+      if (!result.ok) release();
+      return result;
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  const service: ChatService = {
+    send: (conversationId, text) =>
+      withClaim(conversationId, async (turn) => {
+        const model = modelFor();
+        if (!model.ok) return model;
+        const loaded = await deps.conversations.load(conversationId);
+        if (!loaded.ok) return loaded;
+        const userMessageId = newId('m');
+        const turnId = newId('t');
+        const createdAt = new Date().toISOString();
+        // The user's words are durable before anything else happens.
+        await deps.conversations.append(
+          conversationId,
+          [
+            { type: 'user', messageId: userMessageId, text },
+            { type: 'turn-start', turnId, userMessageId, retryOf: null },
+          ],
+          { sync: true },
+        );
+        const history = [...toModelMessages(loaded.value.folded), { role: 'user' as const, content: text }];
+        start(
+          conversationId,
+          turn,
+          { turnId, ...model.value, history },
+          { userMessage: { id: userMessageId, text, createdAt }, retryOf: null },
+        );
+        return ok({ turnId, userMessageId });
+      }),
+
+    retry: (conversationId) =>
+      withClaim(conversationId, async (turn) => {
+        const model = modelFor();
+        if (!model.ok) return model;
+        const loaded = await deps.conversations.load(conversationId);
+        if (!loaded.ok) return loaded;
+        const last = lastAttempt(loaded.value.folded);
+        if (last === undefined || last.attempt.end?.status === 'complete') {
+          return err('not_found', 'There is no failed, stopped or interrupted answer to retry in this conversation.');
+        }
+        const turnId = newId('t');
+        await deps.conversations.append(
+          conversationId,
+          [{ type: 'turn-start', turnId, userMessageId: last.exchange.userMessageId, retryOf: last.attempt.turnId }],
+          { sync: true },
+        );
+        const history = toModelMessages(loaded.value.folded, { supersedeLast: true });
+        start(
+          conversationId,
+          turn,
+          { turnId, ...model.value, history },
+          { userMessage: null, retryOf: last.attempt.turnId },
+        );
+        return ok({ turnId });
+      }),
+
+    async stop(conversationId, reason = 'Stopped by the user.') {
+      const turn = active.get(conversationId);
+      if (turn === undefined) return false;
+      turn.controller.abort(reason);
+      deps.executor.cancelPending(conversationId, reason);
+      await turn.done;
+      return true;
+    },
+
+    runningTurnId: (conversationId) => active.get(conversationId)?.turnId ?? null,
+
+    async idle(conversationId) {
+      await active.get(conversationId)?.done;
+    },
+
+    async dispose(reason) {
+      await Promise.all([...active.keys()].map((conversationId) => service.stop(conversationId, reason)));
+    },
+  };
+  return service;
+}

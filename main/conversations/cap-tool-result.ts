@@ -1,0 +1,24 @@
+import type { StoredToolResult } from './transcript-records';
+
+/**
+ * The most of one tool value that is kept (transcript) and sent back to the model. Tools cap their
+ * own output far below this (~50 KB); this is the backstop that keeps one runaway value from
+ * bloating every later request and the transcript.
+ */
+export const TOOL_RESULT_CAP_CHARS = 200_000;
+
+export function capToolResult(result: StoredToolResult, cap = TOOL_RESULT_CAP_CHARS): StoredToolResult {
+  if (!result.ok) return result;
+  const { value } = result;
+  if (typeof value === 'string') {
+    return value.length <= cap
+      ? result
+      : { ok: true, value: `${value.slice(0, cap)}\n[Truncated: ${value.length - cap} more characters were cut.]` };
+  }
+  const json = JSON.stringify(value);
+  if (json === undefined || json.length <= cap) return result;
+  return {
+    ok: true,
+    value: `${json.slice(0, cap)}\n[Truncated: the JSON result had ${json.length - cap} more characters.]`,
+  };
+}

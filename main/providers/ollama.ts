@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+export const DEFAULT_OLLAMA_URL = 'http://127.0.0.1:11434';
+
+const tagsSchema = z.object({
+  models: z.array(
+    z.object({
+      name: z.string(),
+      size: z.number().optional(),
+      details: z.object({ family: z.string().optional(), parameter_size: z.string().optional() }).partial().optional(),
+    }),
+  ),
+});
+
+export interface OllamaDetection {
+  readonly running: boolean;
+  /** The OpenAI-compatible base URL to save in the provider settings (…/v1). */
+  readonly baseUrl: string;
+  readonly models: { name: string; sizeBytes?: number; parameterSize?: string; family?: string }[];
+}
+
+/**
+ * Asks Ollama's own API (GET /api/tags) which models are installed. Accepts the server root or its
+ * /v1 URL. Not running, not Ollama, or too slow (local: 1.5 s is plenty) all mean `running: false`.
+ */
+export async function detectOllama(baseUrl = DEFAULT_OLLAMA_URL, timeoutMs = 1_500): Promise<OllamaDetection> {
+  const root = baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+  const notRunning: OllamaDetection = { running: false, baseUrl: `${root}/v1`, models: [] };
+  try {
+    const response = await fetch(`${root}/api/tags`, { signal: AbortSignal.timeout(timeoutMs) });
+    if (!response.ok) return notRunning;
+    const parsed = tagsSchema.safeParse(await response.json());
+    if (!parsed.success) return notRunning;
+    return {
+      running: true,
+      baseUrl: `${root}/v1`,
+      models: parsed.data.models.map((model) => ({
+        name: model.name,
+        ...(model.size === undefined ? {} : { sizeBytes: model.size }),
+        ...(model.details?.parameter_size === undefined ? {} : { parameterSize: model.details.parameter_size }),
+        ...(model.details?.family === undefined ? {} : { family: model.details.family }),
+      })),
+    };
+  } catch {
+    return notRunning;
+  }
+}

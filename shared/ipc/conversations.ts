@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { idSchema, toolResultViewSchema, turnErrorSchema, usageSchema, userMessageSchema } from './chat';
+import { defineCall } from './define';
+
+/**
+ * Conversations: each one is an append-only transcript on disk (<home>/conversations/<id>.jsonl).
+ * Deleting moves it to <home>/trash/conversations/, from where `conversations.restore` brings it back.
+ */
+
+export const conversationSummarySchema = z.object({
+  id: idSchema,
+  title: z.string(),
+  createdAt: z.string(),
+  /** Time of the last record written (a message, a turn's end, a rename). */
+  updatedAt: z.string(),
+  /** How many user messages it holds. */
+  messageCount: z.number().int().nonnegative(),
+  /** Set only in the trash listing. */
+  deletedAt: z.string().optional(),
+});
+export type ConversationSummary = z.infer<typeof conversationSummarySchema>;
+
+/** How the user answered an approval the tool waited for (recorded by the tool registry). */
+export const approvalViewSchema = z.object({
+  decision: z.enum(['approved', 'rejected', 'edited']),
+  reason: z.string().optional(),
+});
+
+export const assistantPartSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({
+    type: z.literal('tool'),
+    toolCallId: z.string(),
+    name: z.string(),
+    args: z.unknown(),
+    /** null while the tool has not answered (or never did: the turn was stopped or crashed). */
+    result: toolResultViewSchema.nullable(),
+    approval: approvalViewSchema.optional(),
+  }),
+]);
+export type AssistantPart = z.infer<typeof assistantPartSchema>;
+
+/**
+ * One attempt at answering a user message. `status`: 'running' (the turn is live: follow chat.event),
+ * 'complete', 'stopped' (by the user), 'error' (see `error`), 'interrupted' (Familiar quit or crashed
+ * mid-turn). A retried attempt is followed by another assistant message whose `retryOf` is its id.
+ */
+export const assistantMessageSchema = z.object({
+  role: z.literal('assistant'),
+  id: idSchema,
+  retryOf: idSchema.nullable(),
+  createdAt: z.string(),
+  status: z.enum(['running', 'complete', 'stopped', 'error', 'interrupted']),
+  parts: z.array(assistantPartSchema),
+  error: turnErrorSchema.optional(),
+  usage: usageSchema.optional(),
+  finishReason: z.string().optional(),
+});
+export type AssistantMessage = z.infer<typeof assistantMessageSchema>;
+
+export const chatMessageSchema = z.discriminatedUnion('role', [userMessageSchema, assistantMessageSchema]);
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+const byId = z.object({ id: idSchema }).strict();
+
+export const conversationsCalls = {
+  /** Newest first. `trash: true` lists deleted conversations instead (with `deletedAt`). */
+  'conversations.list': defineCall(
+    z.object({ trash: z.boolean().default(false) }).strict(),
+    z.object({ conversations: z.array(conversationSummarySchema) }),
+  ),
+  /** An empty conversation titled "New conversation"; the first message names it. */
+  'conversations.create': defineCall(z.object({}).strict(), conversationSummarySchema),
+  /**
+   * The whole conversation for display. `runningTurnId` is set when a turn is live: its events keep
+   * arriving on chat.event. `skippedLines` counts damaged transcript lines left out (a crash mid-write).
+   */
+  'conversations.open': defineCall(
+    byId,
+    z.object({
+      conversation: conversationSummarySchema,
+      messages: z.array(chatMessageSchema),
+      runningTurnId: idSchema.nullable(),
+      skippedLines: z.number().int().nonnegative(),
+    }),
+  ),
+  'conversations.rename': defineCall(
+    z.object({ id: idSchema, title: z.string().trim().min(1).max(200) }).strict(),
+    conversationSummarySchema,
+  ),
+  /** Moves the conversation to the trash (stopping its turn first). */
+  'conversations.delete': defineCall(byId, z.object({ id: idSchema })),
+  'conversations.restore': defineCall(byId, conversationSummarySchema),
+  /** Case- and accent-insensitive search in titles; newest first. */
+  'conversations.search': defineCall(
+    z.object({ query: z.string().max(200) }).strict(),
+    z.object({ conversations: z.array(conversationSummarySchema) }),
+  ),
+};
+
+export const conversationsEvents = {
+  /**
+   * The conversation list changed: `upsert` for a new, renamed, restored or newly active conversation
+   * (its summary), `removed` when it went to the trash.
+   */
+  'conversations.changed': z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('upsert'), conversation: conversationSummarySchema }),
+    z.object({ kind: z.literal('removed'), id: idSchema }),
+  ]),
+};
