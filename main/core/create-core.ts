@@ -8,6 +8,7 @@ import { familiarPaths } from '../storage/paths';
 import { openSettingsStore } from '../storage/settings-store';
 import type { SettingsStore } from '../storage/settings-store';
 import type { FamiliarPaths } from '../storage/paths';
+import { createWorkspaceService } from '../workspace/workspace-service';
 import { createAppHandlers } from './app-handlers';
 import { createAssistant } from './create-assistant';
 import type { Logger } from './logger';
@@ -48,14 +49,22 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const events = createEventHub((error) => options.logger.error('event listener failed', error));
   const settings = await openSettingsStore(paths.settingsFile, options.logger);
   settings.subscribe((next) => events.emit('settings.changed', next));
-  const workspacePath = await openWorkspace(options.workspace ?? settings.get().workspace.path, paths, options.logger);
+  const workspace = await createWorkspaceService({
+    root: await openWorkspace(options.workspace ?? settings.get().workspace.path, paths, options.logger),
+    personaDir: paths.defaultWorkspace,
+    home: paths.home,
+    settings,
+    events,
+    logger: options.logger,
+  });
+  const workspacePath = () => workspace.current();
 
   const assistant = await createAssistant({
     paths,
     settings,
     events,
     logger: options.logger,
-    workspacePath: () => workspacePath,
+    workspacePath,
     tools: [],
     environment: (base) => base,
     run: (tool, args, ctx, approval) => tool.run(args, ctx, approval),
@@ -69,11 +78,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       version: options.version,
       mode: options.mode,
       platform: process.platform,
-      workspacePath,
+      workspacePath: workspacePath(),
       homePath: paths.home,
     })),
     ...createSettingsHandlers(settings),
     ...assistant.handlers,
+    ...workspace.handlers,
   };
   const dispatch = createDispatcher(handlers, {
     logError: (message, error) => options.logger.error(message, error),
@@ -84,9 +94,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     events,
     paths,
     settings,
-    dispose(reason) {
+    async dispose(reason) {
       events.emit('app.shutdown', { reason });
-      return Promise.resolve();
+      await workspace.close();
     },
   };
 }

@@ -4,6 +4,7 @@ import { appCalls, appEvents } from './app';
 import { approvalCalls, approvalEvents } from './approvals';
 import { assistantCalls, assistantEvents } from './assistant';
 import { settingsCalls, settingsEvents } from './settings';
+import { workspaceCalls, workspaceEvents } from './workspace';
 
 /**
  * The single source of truth for everything that crosses between renderer and main.
@@ -14,6 +15,7 @@ export const calls = {
   ...settingsCalls,
   ...assistantCalls,
   ...approvalCalls,
+  ...workspaceCalls,
 };
 
 export const events = {
@@ -21,6 +23,7 @@ export const events = {
   ...settingsEvents,
   ...assistantEvents,
   ...approvalEvents,
+  ...workspaceEvents,
 };
 
 export type Calls = typeof calls;
