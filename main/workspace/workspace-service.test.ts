@@ -8,7 +8,7 @@ import { createEventHub } from '../ipc/event-hub';
 import { openSettingsStore } from '../storage/settings-store';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createWorkspaceService } from './workspace-service';
-import type { WorkspaceService } from './workspace-service';
+import type { WorkspaceHandlers, WorkspaceService } from './workspace-service';
 
 const tempDir = useTempDirs();
 const services: WorkspaceService[] = [];
@@ -48,8 +48,16 @@ async function start() {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   };
-  const call = <N extends keyof typeof service.handlers>(name: N, input: { path: string }) =>
-    service.handlers[name](input, ctx);
+  function call(name: 'workspace.listDir', input: { path: string }): ReturnType<WorkspaceHandlers['workspace.listDir']>;
+  function call(
+    name: 'workspace.readFile',
+    input: { path: string },
+  ): ReturnType<WorkspaceHandlers['workspace.readFile']>;
+  function call(name: 'workspace.listDir' | 'workspace.readFile', input: { path: string }) {
+    return name === 'workspace.listDir'
+      ? service.handlers['workspace.listDir'](input, ctx)
+      : service.handlers['workspace.readFile'](input, ctx);
+  }
   return { base, home, personaDir, root, settings, service, received, changesUntil, call };
 }
 

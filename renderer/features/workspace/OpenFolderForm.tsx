@@ -1,0 +1,61 @@
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import type { FamiliarError } from '../../../shared/errors';
+import { familiar } from '../../ipc/familiar';
+import { useT } from '../../i18n/i18n';
+import { workspaceActions } from './workspace-store';
+
+interface OpenFolderFormProps {
+  readonly onOpened?: () => void;
+}
+
+/**
+ * Browser mode chooses a folder by typing its path. The desktop app will add a native folder dialog
+ * beside this field: main's WorkspaceService.open() is the hook it calls with the chosen path.
+ */
+export function OpenFolderForm({ onOpened }: OpenFolderFormProps) {
+  const t = useT();
+  const [path, setPath] = useState('');
+  const [error, setError] = useState<FamiliarError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (path.trim() === '') return;
+    setBusy(true);
+    const failure = await workspaceActions.openFolder(familiar, path.trim());
+    setBusy(false);
+    setError(failure);
+    if (failure === null) {
+      setPath('');
+      onOpened?.();
+    }
+  };
+  return (
+    <form className="open-folder" onSubmit={(event) => void submit(event)}>
+      <label htmlFor="open-folder-path">{t('workspace.folderPath')}</label>
+      <div className="inline-form">
+        <input
+          id="open-folder-path"
+          className="input"
+          value={path}
+          onChange={(event) => setPath(event.target.value)}
+          placeholder={t('workspace.folderPlaceholder')}
+          aria-invalid={error !== null}
+          aria-describedby={error === null ? undefined : 'open-folder-error'}
+          spellCheck={false}
+        />
+        <button type="submit" className="button" disabled={busy || path.trim() === ''}>
+          {t('workspace.open')}
+        </button>
+      </div>
+      {error !== null && (
+        <p id="open-folder-error" className="form-error" role="alert">
+          {t(
+            `workspace.openError.${error.code === 'file_not_found' || error.code === 'not_a_directory' || error.code === 'permission_denied' || error.code === 'invalid_path' ? error.code : 'other'}`,
+            { message: error.message },
+          )}
+        </p>
+      )}
+    </form>
+  );
+}
