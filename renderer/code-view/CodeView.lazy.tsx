@@ -21,6 +21,13 @@ function DiffView(props: DiffProps) {
     latest.current = props;
   });
   const onMount: DiffOnMount = (editor) => {
+    // @monaco-editor/react disposes the models before the diff widget, which throws ("TextModel got
+    // disposed before DiffEditorWidget model got reset"); keep them and dispose after the widget.
+    const models = editor.getModel();
+    editor.onDidDispose(() => {
+      models?.original.dispose();
+      models?.modified.dispose();
+    });
     const modified = editor.getModifiedEditor();
     modified.onDidChangeModelContent(() => latest.current.onModifiedChange(modified.getValue()));
     modified.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => latest.current.onSubmit());
@@ -37,6 +44,8 @@ function DiffView(props: DiffProps) {
       language={language}
       originalModelPath={`inmemory://approval/${props.modelKey}/before/${props.path}`}
       modifiedModelPath={`inmemory://approval/${props.modelKey}/after/${props.path}`}
+      keepCurrentOriginalModel
+      keepCurrentModifiedModel
       theme={props.theme === 'dark' ? 'vs-dark' : 'vs'}
       onMount={onMount}
       options={{
@@ -60,6 +69,8 @@ export default function CodeView(props: CodeViewProps) {
   if (props.kind === 'diff') return <DiffView {...props} />;
   return (
     <Editor
+      // One editor (and one model, disposed with it) per file: switching files leaves nothing behind.
+      key={props.path}
       value={props.text}
       language={languageForPath(props.path)}
       path={`inmemory://viewer/${props.path}`}
