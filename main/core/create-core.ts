@@ -9,6 +9,7 @@ import { openSettingsStore } from '../storage/settings-store';
 import type { SettingsStore } from '../storage/settings-store';
 import type { FamiliarPaths } from '../storage/paths';
 import { createWorkspaceService } from '../workspace/workspace-service';
+import type { WorkspaceService } from '../workspace/workspace-service';
 import { createAppHandlers } from './app-handlers';
 import { createAssistant } from './create-assistant';
 import type { Logger } from './logger';
@@ -29,6 +30,8 @@ export interface Core {
   readonly events: EventHub;
   readonly paths: FamiliarPaths;
   readonly settings: SettingsStore;
+  /** The open folder; `open` is the hook for the desktop's native folder dialog. */
+  readonly workspace: Pick<WorkspaceService, 'current' | 'open'>;
   dispose(reason: string): Promise<void>;
 }
 
@@ -94,6 +97,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     events,
     paths,
     settings,
+    workspace,
     async dispose(reason) {
       events.emit('app.shutdown', { reason });
       await workspace.close();
