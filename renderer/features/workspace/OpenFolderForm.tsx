@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { FamiliarError } from '../../../shared/errors';
 import { familiar } from '../../ipc/familiar';
@@ -18,6 +18,8 @@ export function OpenFolderForm({ onOpened }: OpenFolderFormProps) {
   const [path, setPath] = useState('');
   const [error, setError] = useState<FamiliarError | null>(null);
   const [busy, setBusy] = useState(false);
+  // Two of these can be on screen at once (the tree's and the settings'): ids must differ.
+  const id = useId();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (path.trim() === '') return;
@@ -32,16 +34,16 @@ export function OpenFolderForm({ onOpened }: OpenFolderFormProps) {
   };
   return (
     <form className="open-folder" onSubmit={(event) => void submit(event)}>
-      <label htmlFor="open-folder-path">{t('workspace.folderPath')}</label>
+      <label htmlFor={`${id}-path`}>{t('workspace.folderPath')}</label>
       <div className="inline-form">
         <input
-          id="open-folder-path"
+          id={`${id}-path`}
           className="input"
           value={path}
           onChange={(event) => setPath(event.target.value)}
           placeholder={t('workspace.folderPlaceholder')}
           aria-invalid={error !== null}
-          aria-describedby={error === null ? undefined : 'open-folder-error'}
+          aria-describedby={error === null ? undefined : `${id}-error`}
           spellCheck={false}
         />
         <button type="submit" className="button" disabled={busy || path.trim() === ''}>
@@ -49,7 +51,7 @@ export function OpenFolderForm({ onOpened }: OpenFolderFormProps) {
         </button>
       </div>
       {error !== null && (
-        <p id="open-folder-error" className="form-error" role="alert">
+        <p id={`${id}-error`} className="form-error" role="alert">
           {t(
             `workspace.openError.${error.code === 'file_not_found' || error.code === 'not_a_directory' || error.code === 'permission_denied' || error.code === 'invalid_path' ? error.code : 'other'}`,
             { message: error.message },
