@@ -20,6 +20,8 @@ import { routeAiSdkWarnings } from '../providers/sdk-warnings';
 import type { SecretCipher } from '../secrets/secret-cipher';
 import { openSecretStore } from '../secrets/secret-store';
 import type { SecretStore } from '../secrets/secret-store';
+import { createWorkspaceService } from '../workspace/workspace-service';
+import type { WorkspaceService } from '../workspace/workspace-service';
 import { createAppHandlers } from './app-handlers';
 import { createAssistant } from './create-assistant';
 import type { Assistant } from './create-assistant';
@@ -55,6 +57,8 @@ export interface Core {
   readonly secrets: SecretStore;
   readonly conversations: ConversationStore;
   readonly chat: ChatService;
+  /** The open folder; `open` is the hook for the desktop's native folder dialog. */
+  readonly workspace: Pick<WorkspaceService, 'current' | 'open'>;
   dispose(reason: string): Promise<void>;
 }
 
@@ -76,7 +80,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const settings = await openSettingsStore(paths.settingsFile, options.logger);
   settings.subscribe((next) => events.emit('settings.changed', next));
   routeAiSdkWarnings(options.logger);
-  const workspacePath = await openWorkspace(options.workspace ?? settings.get().workspace.path, paths, options.logger);
+  const workspace = await createWorkspaceService({
+    root: await openWorkspace(options.workspace ?? settings.get().workspace.path, paths, options.logger),
+    personaDir: paths.defaultWorkspace,
+    home: paths.home,
+    settings,
+    events,
+    logger: options.logger,
+  });
+  const workspacePath = () => workspace.current();
   const secrets = await openSecretStore(paths.secretsFile, options.secretCipher, options.logger);
   const conversations = await openConversationStore({ conversations: paths.conversations, trash: paths.trash });
   conversations.subscribe((change) => events.emit('conversations.changed', change));
@@ -86,7 +98,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     settings,
     events,
     logger: options.logger,
-    workspacePath: () => workspacePath,
+    workspacePath,
     tools: [],
     environment: (base) => base,
     run: (tool, args, ctx, approval) => tool.run(args, ctx, approval),
@@ -108,7 +120,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       version: options.version,
       mode: options.mode,
       platform: process.platform,
-      workspacePath,
+      workspacePath: workspacePath(),
       homePath: paths.home,
     })),
     ...createSettingsHandlers(settings),
@@ -116,6 +128,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...createConversationHandlers(conversations, chat),
     ...createChatHandlers(chat),
     ...createProviderHandlers(settings, secrets),
+    ...workspace.handlers,
   };
   const dispatch = createDispatcher(handlers, {
     logError: (message, error) => options.logger.error(message, error),
@@ -130,10 +143,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     secrets,
     conversations,
     chat,
+    workspace,
     async dispose(reason) {
       events.emit('app.shutdown', { reason });
       await chat.dispose(reason);
       await conversations.close();
+      await workspace.close();
     },
   };
 }

@@ -1,0 +1,80 @@
+import { calls, events } from '../../shared/ipc/contract';
+import type {
+  CallName,
+  CallOutput,
+  EventName,
+  EventPayload,
+  FamiliarApi,
+  ParsedCallInput,
+} from '../../shared/ipc/contract';
+import { err } from '../../shared/result';
+import type { Result } from '../../shared/result';
+
+type Answer<N extends CallName> = (input: ParsedCallInput<N>) => Result<CallOutput<N>> | Promise<Result<CallOutput<N>>>;
+
+export interface RecordedCall {
+  readonly name: CallName;
+  readonly input: unknown;
+}
+
+export interface ContractApi {
+  readonly api: FamiliarApi;
+  /** Every call the page made, after its input passed the contract (as main's dispatcher checks it). */
+  readonly calls: RecordedCall[];
+  answer<N extends CallName>(name: N, answer: Answer<N>): void;
+  /** Pushes an event as main would: the payload must satisfy the contract. */
+  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+  /** Forgets answers and recorded calls (listeners stay: components unsubscribe when unmounted). */
+  reset(): void;
+}
+
+/**
+ * The page's side of the contract for component tests: inputs, outputs and event payloads are all
+ * parsed by the real contract schemas, so a component that sends a malformed call fails here exactly
+ * as it would against the core. The answers are the test's own input data.
+ */
+export function createContractApi(): ContractApi {
+  const answers = new Map<CallName, (input: unknown) => Result<unknown> | Promise<Result<unknown>>>();
+  const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
+  const recorded: RecordedCall[] = [];
+
+  const api: FamiliarApi = {
+    async invoke(name, input) {
+      const parsed = calls[name].input.safeParse(input);
+      if (!parsed.success) throw new Error(`${name} sent outside the contract: ${parsed.error.message}`);
+      recorded.push({ name, input: parsed.data });
+      const answer = answers.get(name);
+      if (answer === undefined) return err('unknown_call', `This test does not answer ${name}.`);
+      const result = await answer(parsed.data);
+      if (!result.ok) return result;
+      const output = calls[name].output.safeParse(result.value);
+      if (!output.success) throw new Error(`The test answered ${name} outside the contract: ${output.error.message}`);
+      return { ok: true, value: output.data } as never;
+    },
+    on(event, listener) {
+      const set = listeners.get(event) ?? new Set();
+      listeners.set(event, set);
+      const wrapped = listener as (payload: unknown) => void;
+      set.add(wrapped);
+      return () => {
+        set.delete(wrapped);
+      };
+    },
+  };
+
+  return {
+    api,
+    calls: recorded,
+    answer(name, answer) {
+      answers.set(name, answer as (input: unknown) => Result<unknown>);
+    },
+    reset() {
+      answers.clear();
+      recorded.length = 0;
+    },
+    emit(event, payload) {
+      const parsed = events[event].parse(payload);
+      for (const listener of listeners.get(event) ?? []) listener(parsed);
+    },
+  };
+}
