@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileQuery } from '../tools/search-query';
 import { useTempDirs } from '../test-support/temp-dir';
-import { fsWorkerJobs } from './fs-worker-jobs';
+import { createInProcessJobs } from './in-process-jobs';
 
 const tempDir = useTempDirs();
 
@@ -41,7 +41,7 @@ describe('the search job (in-process, tiny chunks to exercise segment seams)', (
             maxLineChars: 500,
           });
           if (!spec.ok) throw new Error(spec.error.message);
-          const jobs = fsWorkerJobs(fs, { chunkSize });
+          const jobs = createInProcessJobs({ chunkSize });
           const result = jobs.searchFiles({ spec: spec.value, files: [file], maxDetails: 1000 });
           const pattern = isRegex ? new RegExp(source.replace('\\s?', ' ?'), caseSensitive ? 'u' : 'iu') : undefined;
           const expected = naive(text, (candidate) =>
@@ -71,7 +71,7 @@ describe('the search job (in-process, tiny chunks to exercise segment seams)', (
     await writeFile(join(dir, 'b.bin'), Buffer.from('hit\0hit'));
     const spec = compileQuery('hit', { isRegex: false, caseSensitive: true, contextLines: 0, maxLineChars: 500 });
     if (!spec.ok) throw new Error('spec');
-    const result = fsWorkerJobs(fs).searchFiles({
+    const result = createInProcessJobs().searchFiles({
       spec: spec.value,
       files: [join(dir, 'a.txt'), join(dir, 'b.bin'), join(dir, 'gone.txt')],
       maxDetails: 1,
@@ -87,12 +87,8 @@ describe('the search job (in-process, tiny chunks to exercise segment seams)', (
     const dir = await tempDir();
     await writeFile(join(dir, 'f'), 'abc');
     fs.symlinkSync('f', join(dir, 'l'));
-    const rows = fsWorkerJobs(fs).statEntries([join(dir, 'f'), dir, join(dir, 'l'), join(dir, 'missing')]);
-    expect(rows.map((row) => row && [row[0], row[0] === 0 ? row[1] : 'n/a'])).toEqual([
-      [0, 3],
-      [1, 'n/a'],
-      [2, 'n/a'],
-      null,
-    ]);
+    const rows = createInProcessJobs().statEntries([join(dir, 'f'), dir, join(dir, 'l'), join(dir, 'missing')]);
+    // [kind, size] per path: file of 3 bytes, folder, symlink, gone.
+    expect([rows[0], rows[1], rows[2], rows[4], rows[6]]).toEqual([0, 3, 1, 2, -1]);
   });
 });

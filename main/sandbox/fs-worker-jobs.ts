@@ -1,76 +1,21 @@
 import type * as NodeFs from 'node:fs';
+import type { Text, TextTools } from './fs-worker-text';
+import type { FileMatches, SearchHit, SearchJob, SearchJobResult, StatRows } from './search-types';
 
 /**
  * The work Familiar's file workers do: stat many entries, search many files. This function is
  * SELF-CONTAINED on purpose — it is shipped to worker threads as its own source text
- * (fs-worker-pool.ts), so it may use only its parameter and globals (Buffer), no imports, no
- * module-level names. Tests also call it in-process.
+ * (fs-worker-pool.ts), so it may use only its parameters and globals (Buffer, TextDecoder): no
+ * imports, no module-level names (type imports are fine, they vanish). in-process-jobs.ts runs the
+ * same code in the main thread.
  */
-
-/** [kind, size, mtimeMs] per path (kind 0 file, 1 folder, 2 symlink, 3 special), null when gone. */
-export type StatRow = readonly [kind: number, size: number, mtimeMs: number] | null;
-
-export interface SearchSpec {
-  /**
-   * bytes: a case-sensitive literal found in raw bytes (Buffer.indexOf); nocase: an ASCII literal
-   * found case-insensitively in raw bytes (Boyer-Moore-Horspool over folded bytes); latin1: an
-   * ASCII-only regex over the bytes read as latin1 (offsets are byte offsets); utf8: any regex over
-   * decoded text.
-   */
-  readonly mode: 'bytes' | 'nocase' | 'latin1' | 'utf8';
-  /** bytes/nocase: the needle's bytes as a latin1 string; otherwise a regex source. */
-  readonly pattern: string;
-  /** Regex flags besides 'g' ('i', 'u', 'm'...). */
-  readonly flags: string;
-  readonly contextLines: number;
-  readonly maxLineChars: number;
-  /**
-   * For a regex (utf8 mode) with a literal every match must contain: lines are found by that literal
-   * in raw bytes, and only those lines are decoded and run through the regex (ripgrep does the same).
-   * `needle` is the literal's UTF-8 bytes as a latin1 string; `nocase` needs an ASCII needle.
-   */
-  readonly prefilter?: { readonly needle: string; readonly nocase: boolean };
-}
-
-export interface SearchJob {
-  readonly spec: SearchSpec;
-  readonly files: readonly string[];
-  /** Matches to describe per file (line, text, context); the rest are only counted. */
-  readonly maxDetails: number;
-}
-
-export interface SearchHit {
-  readonly line: number;
-  readonly column: number;
-  readonly text: string;
-  readonly before: string[];
-  readonly after: string[];
-}
-
-export interface FileMatches {
-  /** Index of the file in the job's list. */
-  readonly index: number;
-  /** Matching lines in the whole file. */
-  readonly count: number;
-  readonly hits: SearchHit[];
-}
-
-export interface SearchJobResult {
-  /** Files whose matches are described (hits), in job order. */
-  readonly files: FileMatches[];
-  /** Every file with a match: [index, count] pairs, flat (cheap to pass between threads). */
-  readonly counts: Int32Array;
-  readonly bytes: number;
-  readonly binary: number;
-}
-
 export interface FsJobs {
-  statEntries(paths: readonly string[]): StatRow[];
+  statEntries(paths: readonly string[]): StatRows;
   searchFiles(job: SearchJob): SearchJobResult;
 }
 
 /** `chunkSize` is for tests (tiny chunks exercise the segment seams); workers use the default. */
-export function fsWorkerJobs(fs: typeof NodeFs, options: { chunkSize?: number } = {}): FsJobs {
+export function fsWorkerJobs(fs: typeof NodeFs, tools: TextTools, options: { chunkSize?: number }): FsJobs {
   const chunkSize = options.chunkSize ?? 4 << 20;
   const maxLineBytes = Math.max(chunkSize, 64 << 20);
   const sniff = 8192;
@@ -78,28 +23,17 @@ export function fsWorkerJobs(fs: typeof NodeFs, options: { chunkSize?: number } 
   const openFlags = O_RDONLY | O_NONBLOCK | O_NOFOLLOW;
   let buffer: Buffer | undefined; // allocated on the first search
 
-  function statEntries(paths: readonly string[]): StatRow[] {
-    return paths.map((path) => {
-      const s = fs.lstatSync(path, { throwIfNoEntry: false });
-      if (s === undefined) return null;
-      const kind = s.isFile() ? 0 : s.isDirectory() ? 1 : s.isSymbolicLink() ? 2 : 3;
-      return [kind, s.size, s.mtimeMs] as const;
-    });
+  function statEntries(paths: readonly string[]): StatRows {
+    const rows = new Float64Array(paths.length * 2);
+    for (let i = 0; i < paths.length; i += 1) {
+      const s = fs.lstatSync(paths[i]!, { throwIfNoEntry: false });
+      rows[i * 2] = s === undefined ? -1 : s.isFile() ? 0 : s.isDirectory() ? 1 : s.isSymbolicLink() ? 2 : 3;
+      rows[i * 2 + 1] = s === undefined ? 0 : s.size;
+    }
+    return rows;
   }
 
-  type Text = Buffer | string;
-  const nlOf = (text: Text): string | number => (typeof text === 'string' ? '\n' : 10);
-  const indexOfNl = (text: Text, from: number) =>
-    typeof text === 'string' ? text.indexOf('\n', from) : text.indexOf(10, from);
-  const lastIndexOfNl = (text: Text, from: number) =>
-    from < 0 ? -1 : typeof text === 'string' ? text.lastIndexOf('\n', from) : text.lastIndexOf(10, from);
-
-  function countNewlines(text: Text, from: number, to: number): number {
-    let count = 0;
-    const nl = nlOf(text);
-    for (let i = text.indexOf(nl as never, from); i !== -1 && i < to; i = text.indexOf(nl as never, i + 1)) count += 1;
-    return count;
-  }
+  const { indexOfNl, lastIndexOfNl, countNewlines, foldedSearcher } = tools;
 
   interface FileState {
     readonly fd: number;
@@ -109,43 +43,6 @@ export function fsWorkerJobs(fs: typeof NodeFs, options: { chunkSize?: number } 
     countedLine: number; // line number at countedOffset
     tail: string[]; // last lines of the previous segment (before-context)
     waiting: SearchHit[]; // hits still missing after-context lines
-  }
-
-  /**
-   * Case-insensitive search of an ASCII needle in bytes: Horspool with a shift table over the last
-   * two bytes of the window (both cases), so a window jumps by nearly the needle's length on most
-   * text. On the benchmark's 200 MB log: ~110 ms, against ~170 ms for one-byte Horspool and ~500 ms
-   * for converting to a string and running a case-insensitive regex.
-   */
-  function foldedSearcher(needle: string): (hay: Buffer, from: number) => number {
-    const fold = new Uint8Array(256);
-    for (let i = 0; i < 256; i += 1) fold[i] = i >= 65 && i <= 90 ? i + 32 : i;
-    const folded = Buffer.from(needle.toLowerCase(), 'latin1');
-    const m = folded.length;
-    const shift = new Int32Array(65536).fill(m - 1);
-    const cases = (byte: number) => (byte >= 97 && byte <= 122 ? [byte, byte - 32] : [byte]);
-    for (let i = 0; i < m - 1; i += 1) {
-      for (const a of cases(folded[i]!)) for (const b of cases(folded[i + 1]!)) shift[(a << 8) | b] = m - 2 - i;
-    }
-    return (hay, from) => {
-      const length = hay.length;
-      for (let i = from + m - 1; i < length;) {
-        const step = shift[(hay[i - 1]! << 8) | hay[i]!]!;
-        if (step !== 0) {
-          i += step;
-          continue;
-        }
-        let j = m - 1;
-        let k = i;
-        while (j >= 0 && fold[hay[k]!] === folded[j]) {
-          j -= 1;
-          k -= 1;
-        }
-        if (j < 0) return k + 1;
-        i += 1;
-      }
-      return -1;
-    };
   }
 
   // Jobs of one search share their compiled matchers (the shift table alone is 256 KB).

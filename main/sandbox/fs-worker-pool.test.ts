@@ -25,8 +25,7 @@ describe('the file worker pool', () => {
       pool.statEntries([join(dir, 'a.txt'), join(dir, 'nope')]),
       pool.searchFiles({ spec: spec('alpha'), files: [join(dir, 'a.txt')], maxDetails: 10 }),
     ]);
-    expect(rows[0]?.[1]).toBe(6);
-    expect(rows[1]).toBeNull();
+    expect([...rows]).toEqual([0, 6, -1, 0]);
     expect(found.files[0]?.hits[0]?.text).toBe('alpha');
   });
 

@@ -1,7 +1,8 @@
 import { cpus } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { fsWorkerJobs } from './fs-worker-jobs';
-import type { SearchJob, SearchJobResult, StatRow } from './fs-worker-jobs';
+import { workerTextTools } from './fs-worker-text';
+import type { SearchJob, SearchJobResult, StatRows } from './search-types';
 
 /**
  * Worker threads for the heavy file work (searching thousands of files, statting big listings).
@@ -10,7 +11,7 @@ import type { SearchJob, SearchJobResult, StatRow } from './fs-worker-jobs';
  * worker when the call's signal aborts.
  */
 export interface FsWorkerPool {
-  statEntries(paths: readonly string[], signal?: AbortSignal): Promise<StatRow[]>;
+  statEntries(paths: readonly string[], signal?: AbortSignal): Promise<StatRows>;
   searchFiles(job: SearchJob, signal?: AbortSignal): Promise<SearchJobResult>;
   /** Threads in the pool (for sizing batches). */
   readonly size: number;
@@ -30,7 +31,7 @@ export interface FsWorkerPoolOptions {
 const workerSource = `'use strict';
 var __name = (f) => f;
 const { parentPort } = require('node:worker_threads');
-const jobs = (${fsWorkerJobs.toString()})(require('node:fs'));
+const jobs = (${fsWorkerJobs.toString()})(require('node:fs'), (${workerTextTools.toString()})(), {});
 parentPort.on('message', ({ id, kind, payload }) => {
   try {
     parentPort.postMessage({ id, ok: true, value: kind === 'stat' ? jobs.statEntries(payload) : jobs.searchFiles(payload) });
@@ -181,7 +182,7 @@ export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerP
 
   return {
     size,
-    statEntries: (paths, signal) => submit<StatRow[]>('stat', paths, signal),
+    statEntries: (paths, signal) => submit<StatRows>('stat', paths, signal),
     searchFiles: (job, signal) => submit<SearchJobResult>('search', job, signal),
     async dispose() {
       disposed = true;

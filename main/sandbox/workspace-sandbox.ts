@@ -4,6 +4,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { createDenyList } from './deny-list';
+import { fsError } from './fs-errors';
 import type { DenyList } from './deny-list';
 import { displayPath, parseWorkspacePath } from './path-syntax';
 import { isInside, realLocation } from './real-location';
@@ -131,7 +132,20 @@ export function createWorkspaceSandbox(options: SandboxOptions): WorkspaceSandbo
     const display = displayPath(relPath);
     const admitted = admit(relPath, access);
     if (!admitted.ok) return admitted;
+    try {
+      return await resolveOnDisk(relPath, display, access, resolveOptions);
+    } catch (error) {
+      // EACCES on a parent folder and the like: an answer for the model, not a crash.
+      return fsError<ResolvedPath>(error, display);
+    }
+  }
 
+  async function resolveOnDisk(
+    relPath: string,
+    display: string,
+    access: 'read' | 'write',
+    resolveOptions: ResolveOptions,
+  ): Promise<Result<ResolvedPath>> {
     const { abs: lexical, inPersona } = locate(relPath);
     const followFinal = resolveOptions.followFinal ?? true;
     const base = inPersona ? personaDir : workspaceRoot;

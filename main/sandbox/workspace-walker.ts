@@ -38,6 +38,8 @@ export interface WalkOptions {
 /** Folders nobody wants listed or searched unless they ask for them by path. */
 const builtInIgnores = new Set(['.git', 'node_modules']);
 
+const maxGitignoreBytes = 1024 * 1024;
+
 /** How long the walk may hold the event loop before letting IPC and timers run. */
 const sliceMs = 8;
 
@@ -174,9 +176,13 @@ export async function walkWorkspace(
   return ok({ stopped: false });
 }
 
+/** A .gitignore that is a regular file of sane size (a FIFO planted there must not hang the walk). */
 function readGitignoreAt(dirAbs: string): string | undefined {
+  const path = join(dirAbs, '.gitignore');
+  const stats = lstatSync(path, { throwIfNoEntry: false });
+  if (stats?.isFile() !== true || stats.size > maxGitignoreBytes) return undefined;
   try {
-    return readFileSync(join(dirAbs, '.gitignore'), 'utf8');
+    return readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -146,6 +147,15 @@ describe('list_files', () => {
     kit = await createToolKit(tempDir, { openPersona: true });
     await tree(kit.personaDir, { 'SOUL.md': 's', 'notes/today.md': 't' });
     expect(await paths({ recursive: true })).toEqual(['SOUL.md', 'notes', 'notes/today.md']);
+  });
+
+  it('ignores a .gitignore that is a FIFO instead of hanging on it', async () => {
+    kit = await createToolKit(tempDir);
+    await tree(kit.workspace, { 'sub/deeper/a.txt': '' });
+    execFileSync('mkfifo', [join(kit.workspace, '.gitignore')]);
+    execFileSync('mkfifo', [join(kit.workspace, 'sub', '.gitignore')]);
+    expect(await paths({ path: 'sub', recursive: true })).toEqual(['sub/deeper', 'sub/deeper/a.txt']);
+    expect(await paths({ recursive: true })).toEqual(['sub', 'sub/deeper', 'sub/deeper/a.txt']);
   });
 
   it('answers not_a_directory and file_not_found', async () => {

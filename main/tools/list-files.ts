@@ -2,8 +2,8 @@ import picomatch from 'picomatch';
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { statEntriesNow, statKinds } from '../sandbox/entry-stats';
-import type { StatRow } from '../sandbox/entry-stats';
+import { statEntriesNow, statKinds } from '../sandbox/in-process-jobs';
+import type { StatRows } from '../sandbox/in-process-jobs';
 import { walkWorkspace } from '../sandbox/workspace-walker';
 import type { WalkEntry } from '../sandbox/workspace-walker';
 import { defineTool } from './define-tool';
@@ -69,18 +69,17 @@ export const listFilesTool = defineTool({
       pattern === undefined ? undefined : picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
 
     const kept: WalkEntry[] = [];
-    const statted: Promise<StatRow[]>[] = [];
+    // Folders have no size to show: only the other entries are statted, in batches.
+    const toStat: number[] = [];
+    const statted: Promise<{ from: number; rows: StatRows }>[] = [];
     let truncated = false;
     let flushed = 0;
     const flush = () => {
       // Stat in worker threads while the walk goes on: on big trees the stats are most of the cost.
-      statted.push(
-        workers.statEntries(
-          kept.slice(flushed).map((entry) => entry.abs),
-          ctx.signal,
-        ),
-      );
-      flushed = kept.length;
+      const from = flushed;
+      const paths = toStat.slice(from).map((index) => kept[index]!.abs);
+      flushed = toStat.length;
+      statted.push(workers.statEntries(paths, ctx.signal).then((rows) => ({ from, rows })));
     };
     const walked = await walkWorkspace(sandbox, start, {
       recursive: args.recursive,
@@ -92,27 +91,35 @@ export const listFilesTool = defineTool({
           truncated = true;
           return 'stop';
         }
+        if (entry.kind !== 'directory') toStat.push(kept.length);
         kept.push(entry);
-        if (kept.length - flushed >= statBatch) flush();
+        if (toStat.length - flushed >= statBatch) flush();
         return 'continue';
       },
     });
     if (!walked.ok) return walked;
-    const rows = statted.length === 0 ? statEntriesNow(kept.map((entry) => entry.abs)) : await finish();
-    async function finish() {
-      if (flushed < kept.length) flush();
-      return (await Promise.all(statted)).flat();
-    }
+    // Small listings are statted right here: a worker round trip would cost more.
+    if (statted.length === 0)
+      statted.push(Promise.resolve({ from: 0, rows: statEntriesNow(toStat.map((index) => kept[index]!.abs)) }));
+    else if (flushed < toStat.length) flush();
 
+    const sizes = new Map<number, { kind: EntryType; size: number }>();
+    for (const { from, rows } of await Promise.all(statted)) {
+      for (let i = 0; i * 2 < rows.length; i += 1) {
+        const code = rows[i * 2]!;
+        if (code < 0) continue; // gone since the walk
+        const kind = statKinds[code] ?? 'special';
+        sizes.set(toStat[from + i]!, { kind: kind === 'special' ? 'other' : kind, size: rows[i * 2 + 1]! });
+      }
+    }
     const entries = kept.map((entry, i): ListedEntry => {
-      const row = rows[i];
-      const kind = row === null || row === undefined ? entry.kind : (statKinds[row[0]] ?? entry.kind);
-      const type: EntryType = kind === 'special' ? 'other' : kind;
+      const stat = sizes.get(i);
+      const type: EntryType = stat?.kind ?? (entry.kind === 'special' ? 'other' : entry.kind);
       return {
         name: entry.name,
         path: entry.relPath,
         type,
-        ...(type !== 'directory' && row !== null && row !== undefined ? { size: row[1] } : {}),
+        ...(stat === undefined || type === 'directory' ? {} : { size: stat.size }),
       };
     });
     return ok({

@@ -200,6 +200,8 @@ export const readFileTool = defineTool({
 function output(display: string, shown: Shown, startLine: number, encoding: string, bytesRead: number): ReadFileOutput {
   const linesRead = Math.max(0, shown.lastLine - startLine + 1);
   const hint = notice(shown, startLine, display);
+  // More to read after a cut: the next line (a cut giant line is not offered again).
+  const more = shown.truncated && shown.lastLine < shown.totalLines;
   return {
     path: display,
     content: shown.text,
@@ -209,10 +211,7 @@ function output(display: string, shown: Shown, startLine: number, encoding: stri
     total_lines: shown.totalLines,
     lines_read: linesRead,
     truncated: shown.truncated,
-    ...(shown.truncated && shown.cutLine === undefined ? { next_start_line: shown.lastLine + 1 } : {}),
-    ...(shown.cutLine !== undefined && shown.lastLine < shown.totalLines
-      ? { next_start_line: shown.lastLine + 1 }
-      : {}),
+    ...(more ? { next_start_line: shown.lastLine + 1 } : {}),
     bytes_read: bytesRead,
     ...(hint === undefined ? {} : { notice: hint }),
   };

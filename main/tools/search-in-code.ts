@@ -2,7 +2,7 @@ import picomatch from 'picomatch';
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import type { FileMatches, SearchJobResult } from '../sandbox/fs-worker-jobs';
+import type { FileMatches, SearchJobResult } from '../sandbox/search-types';
 import { walkWorkspace } from '../sandbox/workspace-walker';
 import { defineTool } from './define-tool';
 import { compileQuery } from './search-query';
