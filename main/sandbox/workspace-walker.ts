@@ -1,4 +1,5 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { join, sep } from 'node:path';
 import { err, ok } from '../../shared/result';
@@ -7,7 +8,7 @@ import { isIgnored, parseGitignore } from './gitignore-rules';
 import type { IgnoreFrame } from './gitignore-rules';
 import { joinRel } from './path-syntax';
 import type { EntryKind, ResolvedPath, WorkspaceSandbox } from './workspace-sandbox';
-import { factsOf, personaEntries } from './workspace-sandbox';
+import { personaEntries } from './workspace-sandbox';
 
 export interface WalkEntry {
   /** Workspace-relative path. */
@@ -53,25 +54,17 @@ interface Frame {
   index: number;
 }
 
-interface DirEntry {
-  readonly name: string;
-  readonly kind: EntryKind;
-}
+/** A directory entry: node's Dirent as read, or the persona overlay's own for merged entries. */
+type DirEntry = Pick<Dirent, 'name' | 'isFile' | 'isDirectory' | 'isSymbolicLink'>;
 
 const compareNames = (a: DirEntry, b: DirEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
+const kindOf = (entry: DirEntry): EntryKind =>
+  entry.isFile() ? 'file' : entry.isDirectory() ? 'directory' : entry.isSymbolicLink() ? 'symlink' : 'special';
+
 function readEntries(abs: string): DirEntry[] | undefined {
   try {
-    return readdirSync(abs, { withFileTypes: true }).map((entry) => ({
-      name: entry.name,
-      kind: entry.isFile()
-        ? 'file'
-        : entry.isDirectory()
-          ? 'directory'
-          : entry.isSymbolicLink()
-            ? 'symlink'
-            : 'special',
-    }));
+    return readdirSync(abs, { withFileTypes: true });
   } catch {
     return undefined; // vanished or unreadable while walking: nothing to show
   }
@@ -123,11 +116,18 @@ export async function walkWorkspace(
       entries = entries.filter((entry) => !personaEntries.includes(entry.name));
       for (const name of personaEntries) {
         const stats = lstatSync(join(sandbox.personaDir, name), { throwIfNoEntry: false });
-        if (stats !== undefined) entries.push({ name, kind: factsOf(stats).kind });
+        if (stats !== undefined) {
+          entries.push({
+            name,
+            isFile: () => stats.isFile(),
+            isDirectory: () => stats.isDirectory(),
+            isSymbolicLink: () => stats.isSymbolicLink(),
+          });
+        }
       }
     }
     entries.sort(compareNames);
-    const hasGitignore = !inPersona && entries.some((entry) => entry.name === '.gitignore' && entry.kind === 'file');
+    const hasGitignore = !inPersona && entries.some((entry) => entry.name === '.gitignore' && entry.isFile());
     const gitignore = hasGitignore ? readGitignoreAt(abs) : undefined;
     const frames = gitignore === undefined ? ignores : [...ignores, parseGitignore(relPath, gitignore)];
     stack.push({ relPath, abs, depth, inPersona, ignores: frames, entries, index: 0 });
@@ -154,7 +154,7 @@ export async function walkWorkspace(
       frame.relPath === '' && overlayActive && !frame.inPersona && personaEntries.includes(entry.name);
     const inPersona = frame.inPersona || isPersonaRoot;
     const abs = isPersonaRoot ? join(sandbox.personaDir, entry.name) : `${frame.abs}${sep}${entry.name}`;
-    const { kind } = entry;
+    const kind = kindOf(entry);
     if (options.unfiltered !== true && sandbox.isConcealed(relPath)) continue;
     // Familiar's own data (and the persona folder under another name) never shows up in a walk.
     if (

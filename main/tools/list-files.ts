@@ -6,6 +6,7 @@ import { statEntriesNow, statKinds } from '../sandbox/in-process-jobs';
 import type { StatRows } from '../sandbox/in-process-jobs';
 import { walkWorkspace } from '../sandbox/workspace-walker';
 import type { WalkEntry } from '../sandbox/workspace-walker';
+import type { EntryKind } from '../sandbox/workspace-sandbox';
 import { defineTool } from './define-tool';
 
 const input = z.object({
@@ -103,23 +104,25 @@ export const listFilesTool = defineTool({
       statted.push(Promise.resolve({ from: 0, rows: statEntriesNow(toStat.map((index) => kept[index]!.abs)) }));
     else if (flushed < toStat.length) flush();
 
-    const sizes = new Map<number, { kind: EntryType; size: number }>();
+    // What lstat said per kept entry: its kind code (-1: not statted or gone since the walk) and size.
+    const codes = new Int8Array(kept.length).fill(-1);
+    const sizes = new Float64Array(kept.length);
     for (const { from, rows } of await Promise.all(statted)) {
       for (let i = 0; i * 2 < rows.length; i += 1) {
-        const code = rows[i * 2]!;
-        if (code < 0) continue; // gone since the walk
-        const kind = statKinds[code] ?? 'special';
-        sizes.set(toStat[from + i]!, { kind: kind === 'special' ? 'other' : kind, size: rows[i * 2 + 1]! });
+        const index = toStat[from + i]!;
+        codes[index] = rows[i * 2]!;
+        sizes[index] = rows[i * 2 + 1]!;
       }
     }
+    const typeOf = (kind: EntryKind): EntryType => (kind === 'special' ? 'other' : kind);
     const entries = kept.map((entry, i): ListedEntry => {
-      const stat = sizes.get(i);
-      const type: EntryType = stat?.kind ?? (entry.kind === 'special' ? 'other' : entry.kind);
+      const code = codes[i]!;
+      const type = typeOf(code < 0 ? entry.kind : (statKinds[code] ?? 'special'));
       return {
         name: entry.name,
         path: entry.relPath,
         type,
-        ...(stat === undefined || type === 'directory' ? {} : { size: stat.size }),
+        ...(code < 0 || type === 'directory' ? {} : { size: sizes[i]! }),
       };
     });
     return ok({
