@@ -97,6 +97,7 @@ export async function compare(runs: number, ours: () => Promise<void>, reference
 export interface ChildRun {
   readonly ms: number;
   readonly maxRssKb: number;
+  readonly cpuMs: number;
 }
 
 /** Runs one operation in a fresh node process and reads its peak RSS (workers included). */
