@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { lstat, mkdir, readFile, readdir, readlink, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, readdir, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createAuditLog } from '../audit/audit-log';
+import { familiarPaths } from '../storage/paths';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createDirectoryTool } from './create-directory';
 import { deleteFileTool } from './delete-file';
@@ -11,6 +13,8 @@ import { moveFileTool } from './move-file';
 import { readFileTool } from './read-file';
 import { containing, createToolKit, matching } from './test-kit';
 import type { ToolKit } from './test-kit';
+import { createToolRunner } from './tool-runner';
+import { createToolEnvironment, createToolServices } from './tool-services';
 import { writeFileTool } from './write-file';
 
 const tempDir = useTempDirs();
@@ -269,5 +273,36 @@ describe('get_file_info', () => {
       ok: true,
       value: { line_count: 10_000, size: 50_000 },
     });
+  });
+});
+
+describe('across file systems', () => {
+  it('moves into the persona folder and deletes into the trash when Familiar’s home is on another device', async () => {
+    // /dev/shm is a tmpfs on Linux: a home there and a project in the temp dir are two devices, so
+    // rename fails with EXDEV and the copy-then-remove path runs.
+    const home = await mkdtemp(join('/dev/shm', 'familiar-home-'));
+    const project = await tempDir();
+    const services = createToolServices({ paths: familiarPaths(home), workerThreads: 1 });
+    try {
+      await mkdir(familiarPaths(home).defaultWorkspace, { recursive: true });
+      const env = await createToolEnvironment({ services, workspaceRoot: project });
+      const runner = createToolRunner({ audit: createAuditLog({ dir: familiarPaths(home).audit }) });
+      const ctx = { conversationId: 'c', signal: new AbortController().signal, env };
+      expect((await stat(home)).dev).not.toBe((await stat(project)).dev);
+      await mkdir(join(project, 'notes'));
+      await writeFile(join(project, 'notes', 'a.md'), 'A');
+      await symlink('a.md', join(project, 'notes', 'link'));
+      expect((await runner.run(moveFileTool, { source: 'notes', destination: 'memory/notes' }, ctx)).ok).toBe(true);
+      expect(await readFile(join(familiarPaths(home).defaultWorkspace, 'memory', 'notes', 'a.md'), 'utf8')).toBe('A');
+      expect(await readlink(join(familiarPaths(home).defaultWorkspace, 'memory', 'notes', 'link'))).toBe('a.md');
+      expect(await exists(join(project, 'notes'))).toBe(false);
+      await writeFile(join(project, 'old.txt'), 'old');
+      const deleted = await runner.run(deleteFileTool, { path: 'old.txt' }, ctx);
+      expect(deleted.ok && (await readFile(deleted.value.trash_path, 'utf8'))).toBe('old');
+      expect(await exists(join(project, 'old.txt'))).toBe(false);
+    } finally {
+      await services.dispose();
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });
