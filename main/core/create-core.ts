@@ -22,6 +22,10 @@ import { openSecretStore } from '../secrets/secret-store';
 import type { SecretStore } from '../secrets/secret-store';
 import { createWorkspaceService } from '../workspace/workspace-service';
 import type { WorkspaceService } from '../workspace/workspace-service';
+import { createAuditLog } from '../audit/audit-log';
+import { fileTools } from '../tools';
+import { createToolRunner } from '../tools/tool-runner';
+import { createToolEnvironment, createToolServices } from '../tools/tool-services';
 import { createAppHandlers } from './app-handlers';
 import { createAssistant } from './create-assistant';
 import type { Assistant } from './create-assistant';
@@ -93,18 +97,38 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const conversations = await openConversationStore({ conversations: paths.conversations, trash: paths.trash });
   conversations.subscribe((change) => events.emit('conversations.changed', change));
 
+  const toolServices = createToolServices({ paths });
+  const audit = createAuditLog({ dir: paths.audit, logger: options.logger });
+  const runner = createToolRunner({ audit, logger: options.logger });
   const assistant = await createAssistant({
     paths,
     settings,
     events,
     logger: options.logger,
     workspacePath,
-    tools: [],
-    environment: (base) => base,
-    run: (tool, args, ctx, approval) => tool.run(args, ctx, approval),
+    tools: fileTools,
+    environment: (basics) => createToolEnvironment({ services: toolServices, ...basics }),
+    run: (tool, args, ctx, approval) => runner.run(tool, args, ctx, approval),
     approvalMode: options.approvalMode ?? 'interactive',
-    recordRefusal: () => undefined,
-    recordApproval: () => undefined,
+    recordRefusal: (call) =>
+      void runner.recordRefusal({
+        conversationId: call.conversationId,
+        tool: call.tool,
+        paths: call.paths,
+        error: { code: call.code, message: `${call.tool}: ${call.code}` },
+      }),
+    recordApproval: (request, outcome, reason) =>
+      void audit.record({
+        time: new Date().toISOString(),
+        conversation: request.conversationId,
+        tool: request.tool,
+        paths: request.paths,
+        outcome: outcome === 'rejected' || outcome === 'expired' || outcome === 'cancelled' ? 'user_rejected' : 'ok',
+        duration_ms: 0,
+        approval: outcome,
+        approval_id: request.id,
+        ...(reason === undefined ? {} : { reason }),
+      }),
   });
   const chat = createChatService({
     conversations,
@@ -149,6 +173,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await chat.dispose(reason);
       await conversations.close();
       await workspace.close();
+      await toolServices.dispose();
     },
   };
 }
