@@ -15,7 +15,21 @@ const info: AppInfo = {
   homePath: '/home/ada/.familiar',
 };
 let answer: Result<AppInfo> = ok(info);
-const invoke = vi.fn(() => Promise.resolve(answer));
+// The chat pane loads its own data too: an empty history and no provider (the first-run setup).
+const otherAnswers: Record<string, Result<unknown>> = {
+  'conversations.list': ok({ conversations: [] }),
+  'approvals.list': ok({ pending: [] }),
+  'providers.status': ok({
+    provider: null,
+    hasApiKey: false,
+    needsApiKey: false,
+    configured: false,
+    keyStorage: 'plaintext-file',
+  }),
+};
+const invoke = vi.fn((name: string) =>
+  Promise.resolve(name === 'app.info' ? answer : (otherAnswers[name] ?? err('unknown_call', name))),
+);
 
 beforeAll(() => {
   // Stands where the preload puts the API in the desktop app.
