@@ -1,5 +1,6 @@
 import { reply } from './fixtures/scripted-llm-server';
 import { expect, test } from './fixtures/familiar-app';
+import { writeTranscript } from './fixtures/transcripts';
 
 test.use({ provider: 'scripted' });
 
@@ -37,7 +38,12 @@ test('a streamed Markdown answer with a code block appears progressively and com
   await expect(code.locator('code')).toHaveText('numbers = [3, 1, 2]\nnumbers.sort()\nprint(numbers)');
   // Highlighted by the lazily loaded grammar chunk, and copyable.
   await expect(code.locator('code.hljs .hljs-built_in')).toHaveText('print');
-  await expect(code.getByRole('button', { name: 'Copy code' })).toBeVisible();
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
+  await code.getByRole('button', { name: 'Copy code' }).click();
+  await expect(code.getByRole('button', { name: 'Copy code' })).toHaveText('Copied');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+    'numbers = [3, 1, 2]\nnumbers.sort()\nprint(numbers)',
+  );
   // The conversation took its title from the first message.
   await expect(page.getByRole('navigation', { name: 'Conversations' })).toContainText(
     'How do I sort a list in Python?',
@@ -97,4 +103,57 @@ test('a rate limit shows its countdown, and Retry then succeeds', async ({ page,
   await expect(page.getByText('Earlier attempt failed (provider_rate_limited)')).toBeVisible();
   await expect(page.getByRole('group', { name: 'The answer failed' })).toHaveCount(0);
   expect(llm.pending()).toBe(0);
+});
+
+test('a tool call shows as a compact card with its path and outcome code, expandable', async ({ page, app, llm }) => {
+  // A tool no registry will ever have: the loop answers the model unknown_tool and the turn goes on.
+  llm.enqueue(
+    reply.toolCall('summon_dragon', { path: 'lair/hoard.md', gold: 3 }, 'Let me look.'),
+    reply.text('That tool does not exist, so I cannot.'),
+  );
+  await page.goto(app.url);
+  const composer = page.getByRole('textbox', { name: 'Message to Familiar' });
+  await composer.fill('Summon a dragon');
+  await composer.press('Enter');
+
+  const answered = page.locator('article[data-status="complete"]');
+  await expect(answered).toContainText('That tool does not exist, so I cannot.');
+  const card = answered.locator('details.tool-card');
+  await expect(card.locator('summary')).toContainText('summon_dragon');
+  await expect(card.locator('summary')).toContainText('lair/hoard.md');
+  await expect(card.locator('.tool-outcome')).toHaveText('unknown_tool');
+  await card.locator('summary').click();
+  await expect(card.getByText('"gold": 3')).toBeVisible();
+  expect(llm.requests).toHaveLength(2);
+  await page.screenshot({ path: 'test-results/screens/chat-tool-card.png' });
+});
+
+test('a 1,000-message conversation opens at its end and keeps only a window of rows in the page', async ({
+  page,
+  app,
+}) => {
+  await writeTranscript(app.home, {
+    id: 'c-long-history-0001',
+    title: 'Long history',
+    exchanges: 500,
+    answer: (index) =>
+      index % 5 === 0
+        ? `Answer ${index + 1} with code:\n\n\`\`\`ts\nconst n = ${index};\n\`\`\``
+        : `Answer ${index + 1}: **fine**.`,
+  });
+  await page.goto(app.url);
+  await expect(page.getByRole('heading', { level: 3, name: 'Long history' })).toBeVisible();
+  const list = page.getByRole('region', { name: 'Messages' });
+  await expect(list.getByText('Answer 500: fine.')).toBeInViewport();
+  expect(await page.locator('.message-row').count()).toBeLessThan(60);
+
+  // Scroll to the very top: the first exchange renders, the last leaves the DOM.
+  for (let attempt = 0; attempt < 20 && !(await list.getByText('Question 1', { exact: true }).isVisible()); attempt++) {
+    await list.evaluate((element) => element.scrollTo({ top: 0 }));
+    await page.waitForTimeout(50);
+  }
+  await expect(list.getByText('Question 1', { exact: true })).toBeInViewport();
+  await expect(list.getByText('Answer 500: fine.')).toHaveCount(0);
+  expect(await page.locator('.message-row').count()).toBeLessThan(60);
+  await page.screenshot({ path: 'test-results/screens/chat-long-history.png' });
 });

@@ -101,6 +101,7 @@ export const en = {
     'Pick a provider, the model and, for cloud providers, your API key. Test the connection, then save: you can change it later in Settings.',
   'provider.dialogTitle': 'Model provider',
   'provider.sectionTitle': 'Model provider',
+  'provider.changeModel': 'Model: {model}. Change the model provider',
   'provider.close': 'Close',
   'provider.loadFailed': 'The provider settings could not be read: {message}',
   'provider.kind': 'Provider',

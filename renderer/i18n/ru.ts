@@ -102,6 +102,7 @@ export const ru: Messages = {
     'Укажите провайдера, модель и, для облачных провайдеров, API-ключ. Проверьте соединение и сохраните: позже это можно изменить в настройках.',
   'provider.dialogTitle': 'Провайдер модели',
   'provider.sectionTitle': 'Провайдер модели',
+  'provider.changeModel': 'Модель: {model}. Изменить провайдера модели',
   'provider.close': 'Закрыть',
   'provider.loadFailed': 'Не удалось прочитать настройки провайдера: {message}',
   'provider.kind': 'Провайдер',

@@ -100,6 +100,7 @@ export const zh: Messages = {
   'provider.setupIntro': '选择提供方和模型；云端提供方还需要填写 API 密钥。先测试连接，再保存：之后可以在设置中修改。',
   'provider.dialogTitle': '模型提供方',
   'provider.sectionTitle': '模型提供方',
+  'provider.changeModel': '模型：{model}。更改模型提供方',
   'provider.close': '关闭',
   'provider.loadFailed': '无法读取提供方设置：{message}',
   'provider.kind': '提供方',

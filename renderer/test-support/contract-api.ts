@@ -25,6 +25,8 @@ export interface ContractApi {
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
   /** Replaces (or adds) a handler mid-test. */
   handle<N extends CallName>(name: N, handler: CallHandler<N>): void;
+  /** Forgets handlers, recorded calls and listeners (between tests sharing one API). */
+  reset(next?: CallHandlers): void;
 }
 
 /**
@@ -70,6 +72,11 @@ export function createContractApi(initial: CallHandlers = {}): ContractApi {
     },
     handle(name, handler) {
       (handlers as Record<string, unknown>)[name] = handler;
+    },
+    reset(next = {}) {
+      for (const name of Object.keys(handlers)) delete (handlers as Record<string, unknown>)[name];
+      Object.assign(handlers, next);
+      invoked.length = 0;
     },
   };
 }

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import type { FamiliarError } from '../../../shared/errors';
 import { useT } from '../../i18n/i18n';
 import { useConversationsStore } from '../conversations/conversations-store';
+import { ModelButton } from '../providers/ModelButton';
 import { providersActions } from '../providers/provider-actions';
 import { errorMessageKey, fixedInProviderSettings } from '../providers/provider-error-text';
 import { chatActions } from './chat-actions';
@@ -50,6 +51,7 @@ export function ConversationView({ conversationId }: { readonly conversationId: 
     <section className="conversation" aria-labelledby="conversation-title">
       <header className="conversation-header">
         <h3 id="conversation-title">{title ?? t('chat.newConversation')}</h3>
+        <ModelButton />
       </header>
       {entry?.status === 'failed' && entry.loadError !== null && (
         <div className="action-error" role="alert">

@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import type { ToolResultView } from '../../../shared/ipc/chat';
 import type { AssistantPart } from '../../../shared/ipc/conversations';
 import { useT } from '../../i18n/i18n';
 import { useChatStore } from './chat-store';
@@ -20,6 +21,12 @@ function diffOf(value: unknown): string | undefined {
   const diff = record(value)?.['diff'];
   return typeof diff === 'string' && diff !== '' ? diff : undefined;
 }
+
+/** A failure's summary starts with its code, which the outcome badge already shows. */
+const summaryWithoutCode = (result: ToolResultView): string =>
+  result.code !== undefined && result.summary.startsWith(`${result.code}: `)
+    ? result.summary.slice(result.code.length + 2)
+    : result.summary;
 
 const pretty = (value: unknown): string =>
   typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
@@ -65,7 +72,7 @@ export const ToolCallCard = memo(function ToolCallCard({ part, turnRunning }: To
             <span className="diff-del-count">−{stats.removed}</span>
           </span>
         )}
-        {result !== null && <span className="tool-summary">{result.summary}</span>}
+        {result !== null && <span className="tool-summary">{summaryWithoutCode(result)}</span>}
       </summary>
       <div className="tool-body">
         {part.approval !== undefined && (
