@@ -19,6 +19,11 @@ const answer = [
 ].join('\n');
 
 test('a streamed Markdown answer with a code block appears progressively and completes', async ({ page, app, llm }) => {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
   llm.enqueue(reply.text(answer, { chunkSize: 6, chunkDelayMs: 40 }));
   await page.goto(app.url);
   const composer = page.getByRole('textbox', { name: 'Message to Familiar' });
@@ -50,6 +55,8 @@ test('a streamed Markdown answer with a code block appears progressively and com
   );
   await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
   await page.screenshot({ path: 'test-results/screens/chat-markdown.png' });
+  // Lazy highlighting chunk, Markdown and the live region all work under the CSP.
+  expect(problems).toEqual([]);
 });
 
 test('Stop mid-stream keeps the partial answer, marked stopped', async ({ page, app, llm }) => {

@@ -40,7 +40,7 @@ export function ConversationSidebar() {
           {searchResults === null ? t('conversations.none') : t('conversations.noMatches')}
         </p>
       )}
-      <ul className="conversation-list" aria-label={t('conversations.title')}>
+      <ul className="conversation-list">
         {shown.map((conversation) => (
           <ConversationRow
             key={conversation.id}
