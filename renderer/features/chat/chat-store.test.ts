@@ -66,7 +66,13 @@ describe('chat store', () => {
       'conversations.open',
       () =>
         new Promise((resolve) => {
-          answer = () => resolve(opened('t-turn-0001'));
+          answer = () =>
+            resolve(
+              opened('t-turn-0001', [
+                userMessage('m-message-1', 'Hi'),
+                assistantMessage('t-turn-0001', 'So', { status: 'running' }),
+              ]),
+            );
         }),
     );
     const opening = actions.open(id);
@@ -77,6 +83,37 @@ describe('chat store', () => {
     await opening;
     expect(contract.inputsOf('conversations.open')).toHaveLength(2);
     expect(useChatStore.getState().threads[id]?.thread.runningTurnId).toBeNull();
+  });
+
+  it('folds in a turn that started while the snapshot was on its way, and shares one load between callers', async () => {
+    let answer!: () => void;
+    contract.handle(
+      'conversations.open',
+      () =>
+        new Promise((resolve) => {
+          answer = () => resolve(opened(null));
+        }),
+    );
+    const first = actions.open(id);
+    const second = actions.open(id);
+    await expect.poll(() => contract.inputsOf('conversations.open').length).toBe(1);
+    actions.handleEvent(
+      event({
+        type: 'turn-started',
+        turnId: 't-turn-0002',
+        userMessage: { role: 'user', id: 'm-message-2', text: 'Again', createdAt: '2025-03-01T10:00:00.000Z' },
+        retryOf: null,
+        context,
+      }),
+    );
+    actions.handleEvent(event({ type: 'text-delta', turnId: 't-turn-0002', text: 'On it' }));
+    answer();
+    await Promise.all([first, second]);
+    expect(contract.inputsOf('conversations.open')).toHaveLength(1);
+    const thread = useChatStore.getState().threads[id]?.thread;
+    expect(thread?.runningTurnId).toBe('t-turn-0002');
+    expect(thread?.messages.map((message) => message.id)).toEqual(['m-message-1', 'm-message-2', 't-turn-0002']);
+    expect(thread?.messages.at(-1)).toMatchObject({ parts: [{ type: 'text', text: 'On it' }] });
   });
 
   it('records why a send was refused, and clears it on the next attempt', async () => {

@@ -66,8 +66,10 @@ export interface ChatActions {
 
 /** The chat feature's actions over the contract; `store` and `now` are parameters so tests own them. */
 export function createChatActions(api: FamiliarApi, store = useChatStore, now = Date.now): ChatActions {
-  /** Conversations that saw a turn end while their snapshot was loading: the snapshot may be stale. */
-  const endedWhileLoading = new Set<string>();
+  /** Events that arrived while a conversation's snapshot was on its way, folded in once it lands. */
+  const arrivedWhileLoading = new Map<string, ChatEvent[]>();
+  /** The load in flight per conversation, so a second open waits for it instead of racing it. */
+  const inflight = new Map<string, Promise<void>>();
 
   const patch = (conversationId: string, update: (entry: ThreadEntry) => ThreadEntry) =>
     store.setState((state) => {
@@ -75,39 +77,67 @@ export function createChatActions(api: FamiliarApi, store = useChatStore, now = 
       return entry === undefined ? state : { threads: { ...state.threads, [conversationId]: update(entry) } };
     });
 
-  const actions: ChatActions = {
-    async open(conversationId, options = {}) {
-      const existing = store.getState().threads[conversationId];
-      if (existing !== undefined && options.force !== true && existing.status !== 'failed') return;
-      store.setState((state) => ({
+  async function load(conversationId: string): Promise<void> {
+    store.setState((state) => {
+      const existing = state.threads[conversationId];
+      return {
         threads: {
           ...state.threads,
           [conversationId]:
             existing === undefined || existing.status === 'failed' ? newEntry() : { ...existing, status: 'loading' },
         },
-      }));
-      endedWhileLoading.delete(conversationId);
-      const result = await api.invoke('conversations.open', { id: conversationId });
-      if (!result.ok) {
-        patch(conversationId, (entry) => ({ ...entry, status: 'failed', loadError: result.error }));
-        return;
-      }
-      const { messages, runningTurnId, skippedLines } = result.value;
-      patch(conversationId, (entry) => ({
-        ...entry,
-        status: 'ready',
-        loadError: null,
-        skippedLines,
-        thread: { messages, runningTurnId, errorReceivedAt: entry.thread.errorReceivedAt },
-        joinedMidTurn: runningTurnId !== null,
-      }));
-      store.setState((state) => {
-        const running = { ...state.running };
-        if (runningTurnId === null) delete running[conversationId];
-        else running[conversationId] = runningTurnId;
-        return { running };
-      });
-      if (endedWhileLoading.delete(conversationId)) await actions.open(conversationId, { force: true });
+      };
+    });
+    arrivedWhileLoading.set(conversationId, []);
+    const result = await api.invoke('conversations.open', { id: conversationId });
+    const arrived = arrivedWhileLoading.get(conversationId) ?? [];
+    arrivedWhileLoading.delete(conversationId);
+    if (!result.ok) {
+      patch(conversationId, (entry) => ({ ...entry, status: 'failed', loadError: result.error }));
+      return;
+    }
+    const { messages, runningTurnId, skippedLines } = result.value;
+    const inSnapshot = new Set(messages.filter((message) => message.role === 'assistant').map((message) => message.id));
+    if (runningTurnId !== null) inSnapshot.add(runningTurnId);
+    let thread: ChatThread = { messages, runningTurnId, errorReceivedAt: {} };
+    let stale = false;
+    for (const event of arrived) {
+      // A turn the snapshot already holds may hold some of these events too: replaying them could
+      // double its text. Its end means the snapshot is behind: load again instead.
+      if (inSnapshot.has(event.turnId)) stale ||= endsTurn(event);
+      else thread = foldChatEvent(thread, event, now());
+    }
+    patch(conversationId, (entry) => ({
+      ...entry,
+      status: 'ready',
+      loadError: null,
+      skippedLines,
+      thread: { ...thread, errorReceivedAt: { ...entry.thread.errorReceivedAt, ...thread.errorReceivedAt } },
+      joinedMidTurn: runningTurnId !== null,
+    }));
+    store.setState((state) => {
+      const running = { ...state.running };
+      if (thread.runningTurnId === null) delete running[conversationId];
+      else running[conversationId] = thread.runningTurnId;
+      return { running };
+    });
+    if (stale) await load(conversationId);
+  }
+
+  const actions: ChatActions = {
+    open(conversationId, options = {}) {
+      const loading = inflight.get(conversationId);
+      if (loading !== undefined && options.force !== true) return loading;
+      const existing = store.getState().threads[conversationId];
+      if (existing !== undefined && options.force !== true && existing.status !== 'failed') return Promise.resolve();
+      // Two loads at once would share the buffer of events that arrived meanwhile: a forced load waits its turn.
+      const run = (loading ?? Promise.resolve())
+        .then(() => load(conversationId))
+        .finally(() => {
+          if (inflight.get(conversationId) === run) inflight.delete(conversationId);
+        });
+      inflight.set(conversationId, run);
+      return run;
     },
 
     async send(conversationId, text) {
@@ -156,10 +186,12 @@ export function createChatActions(api: FamiliarApi, store = useChatStore, now = 
           },
         };
       });
-      if (!endsTurn(event)) return;
+      arrivedWhileLoading.get(conversationId)?.push(event);
+      // While loading, the load itself sees the end among the events that arrived and loads again.
       const entry = store.getState().threads[conversationId];
-      if (entry?.status === 'loading') endedWhileLoading.add(conversationId);
-      else if (entry?.joinedMidTurn === true) void actions.open(conversationId, { force: true });
+      if (endsTurn(event) && entry?.status === 'ready' && entry.joinedMidTurn) {
+        void actions.open(conversationId, { force: true });
+      }
     },
 
     approvalRequested: (request) =>
