@@ -1,4 +1,5 @@
 import { approvalResolvedSchema } from '../../shared/ipc/approvals';
+import type { ApprovalRequest } from '../../shared/ipc/approvals';
 import { ok } from '../../shared/result';
 import { createApprovalBroker } from '../approvals/broker';
 import type { ApprovalBroker, ApprovalOutcome, ResolvedKind } from '../approvals/broker';
@@ -34,12 +35,15 @@ export interface AssistantOptions {
   readonly workspacePath: () => string;
   readonly tools: readonly AnyTool[];
   /** Builds what a tool may use for one call, from the basics the assistant knows. */
-  readonly environment: (base: ToolEnvironment, conversationId: string) => ToolEnvironment;
+  readonly environment: (basics: EnvironmentBasics, conversationId: string) => Promise<ToolEnvironment>;
   readonly run: RegistryOptions['run'];
   readonly approvalMode: ApprovalMode;
   readonly recordRefusal: (call: RefusedCall) => void;
-  readonly recordApproval: (event: { id: string; conversationId: string; tool: string; outcome: string }) => void;
+  readonly recordApproval: (request: ApprovalRequest, outcome: 'requested' | ResolvedKind, reason?: string) => void;
 }
+
+/** What the assistant itself knows about a call's surroundings; the rest comes from the tool services. */
+export type EnvironmentBasics = Pick<ToolEnvironment, 'workspaceRoot' | 'personaDir' | 'isConcealed'>;
 
 export type AssistantHandlers = HistoryHandlers &
   Pick<
@@ -90,21 +94,11 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     });
   const broker = createApprovalBroker({
     onRequested: (request) => {
-      options.recordApproval({
-        id: request.id,
-        conversationId: request.conversationId,
-        tool: request.tool,
-        outcome: 'requested',
-      });
+      options.recordApproval(request, 'requested');
       options.events.emit('approvals.requested', request);
     },
     onResolved: (request, outcome, kind) => {
-      options.recordApproval({
-        id: request.id,
-        conversationId: request.conversationId,
-        tool: request.tool,
-        outcome: kind,
-      });
+      options.recordApproval(request, kind, outcome.approved ? undefined : outcome.reason);
       options.events.emit('approvals.resolved', resolvedEvent(request, outcome, kind));
     },
   });

@@ -20,6 +20,12 @@ import { routeAiSdkWarnings } from '../providers/sdk-warnings';
 import type { SecretCipher } from '../secrets/secret-cipher';
 import { openSecretStore } from '../secrets/secret-store';
 import type { SecretStore } from '../secrets/secret-store';
+import { createWorkspaceService } from '../workspace/workspace-service';
+import type { WorkspaceService } from '../workspace/workspace-service';
+import { createAuditLog } from '../audit/audit-log';
+import { fileTools } from '../tools';
+import { createToolRunner } from '../tools/tool-runner';
+import { createToolEnvironment, createToolServices } from '../tools/tool-services';
 import { createAppHandlers } from './app-handlers';
 import { createAssistant } from './create-assistant';
 import type { Assistant } from './create-assistant';
@@ -55,6 +61,8 @@ export interface Core {
   readonly secrets: SecretStore;
   readonly conversations: ConversationStore;
   readonly chat: ChatService;
+  /** The open folder; `open` is the hook for the desktop's native folder dialog. */
+  readonly workspace: Pick<WorkspaceService, 'current' | 'open'>;
   dispose(reason: string): Promise<void>;
 }
 
@@ -76,23 +84,51 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const settings = await openSettingsStore(paths.settingsFile, options.logger);
   settings.subscribe((next) => events.emit('settings.changed', next));
   routeAiSdkWarnings(options.logger);
-  const workspacePath = await openWorkspace(options.workspace ?? settings.get().workspace.path, paths, options.logger);
+  const workspace = await createWorkspaceService({
+    root: await openWorkspace(options.workspace ?? settings.get().workspace.path, paths, options.logger),
+    personaDir: paths.defaultWorkspace,
+    home: paths.home,
+    settings,
+    events,
+    logger: options.logger,
+  });
+  const workspacePath = () => workspace.current();
   const secrets = await openSecretStore(paths.secretsFile, options.secretCipher, options.logger);
   const conversations = await openConversationStore({ conversations: paths.conversations, trash: paths.trash });
   conversations.subscribe((change) => events.emit('conversations.changed', change));
 
+  const toolServices = createToolServices({ paths });
+  const audit = createAuditLog({ dir: paths.audit, logger: options.logger });
+  const runner = createToolRunner({ audit, logger: options.logger });
   const assistant = await createAssistant({
     paths,
     settings,
     events,
     logger: options.logger,
-    workspacePath: () => workspacePath,
-    tools: [],
-    environment: (base) => base,
-    run: (tool, args, ctx, approval) => tool.run(args, ctx, approval),
+    workspacePath,
+    tools: fileTools,
+    environment: (basics) => createToolEnvironment({ services: toolServices, ...basics }),
+    run: (tool, args, ctx, approval) => runner.run(tool, args, ctx, approval),
     approvalMode: options.approvalMode ?? 'interactive',
-    recordRefusal: () => undefined,
-    recordApproval: () => undefined,
+    recordRefusal: (call) =>
+      void runner.recordRefusal({
+        conversationId: call.conversationId,
+        tool: call.tool,
+        paths: call.paths,
+        error: { code: call.code, message: `${call.tool}: ${call.code}` },
+      }),
+    recordApproval: (request, outcome, reason) =>
+      void audit.record({
+        time: new Date().toISOString(),
+        conversation: request.conversationId,
+        tool: request.tool,
+        paths: request.paths,
+        outcome: outcome === 'rejected' || outcome === 'expired' || outcome === 'cancelled' ? 'user_rejected' : 'ok',
+        duration_ms: 0,
+        approval: outcome,
+        approval_id: request.id,
+        ...(reason === undefined ? {} : { reason }),
+      }),
   });
   const chat = createChatService({
     conversations,
@@ -108,7 +144,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       version: options.version,
       mode: options.mode,
       platform: process.platform,
-      workspacePath,
+      workspacePath: workspacePath(),
       homePath: paths.home,
     })),
     ...createSettingsHandlers(settings),
@@ -116,6 +152,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...createConversationHandlers(conversations, chat),
     ...createChatHandlers(chat),
     ...createProviderHandlers(settings, secrets),
+    ...workspace.handlers,
   };
   const dispatch = createDispatcher(handlers, {
     logError: (message, error) => options.logger.error(message, error),
@@ -130,10 +167,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     secrets,
     conversations,
     chat,
+    workspace,
     async dispose(reason) {
       events.emit('app.shutdown', { reason });
       await chat.dispose(reason);
       await conversations.close();
+      await workspace.close();
+      await toolServices.dispose();
     },
   };
 }

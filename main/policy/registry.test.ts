@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ApprovalRequest } from '../../shared/ipc/approvals';
 import { defaultPolicy } from '../../shared/policy';
@@ -9,6 +9,8 @@ import { createApprovalBroker } from '../approvals/broker';
 import { useTempDirs } from '../test-support/temp-dir';
 import { defineTool } from '../tools/define-tool';
 import type { AnyTool } from '../tools/define-tool';
+import { createToolKit } from '../tools/test-kit';
+import type { ToolKit } from '../tools/test-kit';
 import type { RefusedCall } from './registry';
 import { createToolRegistry } from './registry';
 
@@ -58,8 +60,16 @@ const memorySearch = defineTool({
   run: () => Promise.resolve(ok({ results: [] })),
 });
 
+const kits: ToolKit[] = [];
+afterEach(async () => {
+  await Promise.all(kits.splice(0).map((kit) => kit.dispose()));
+});
+
 async function setup(approvalMode: 'interactive' | 'refuse' | 'approve-all' = 'interactive') {
-  const root = await tempDir();
+  // The real tool environment, opened on the persona folder itself so SOUL.md sits at the root.
+  const kit = await createToolKit(tempDir, { openPersona: true });
+  kits.push(kit);
+  const root = kit.workspace;
   await writeFile(join(root, 'SOUL.md'), 'I am calm.\n');
   await writeFile(join(root, 'MEMORY.md'), 'Remember tea.\n');
   let memory = true;
@@ -80,7 +90,7 @@ async function setup(approvalMode: 'interactive' | 'refuse' | 'approve-all' = 'i
     tools,
     policy: defaultPolicy,
     memoryEnabled: () => memory,
-    environment: () => ({ workspaceRoot: root, personaDir: root, isConcealed: () => false }),
+    environment: () => kit.env,
     run,
     broker,
     approvalMode,

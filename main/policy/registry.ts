@@ -5,7 +5,7 @@ import type { ToolCallRequest, ToolDescriptor, ToolExecutor } from '../agent/too
 import type { ApprovalBroker } from '../approvals/broker';
 import { personaFileOf } from '../persona/persona-files';
 import type { PersonaFileName } from '../persona/persona-files';
-import type { AnyTool, Approval, ToolContext } from '../tools/define-tool';
+import type { AnyTool, Approval, ToolAccess, ToolContext } from '../tools/define-tool';
 import type { ToolEnvironment } from '../tools/tool-environment';
 import { checkAccesses } from './check-accesses';
 import { normalizePolicyPath } from './decide';
@@ -33,7 +33,8 @@ export interface RegistryOptions {
   readonly policy: () => Policy;
   /** The memory switch as it applies to this conversation (an incognito one has it off). */
   readonly memoryEnabled: (conversationId: string) => boolean;
-  readonly environment: (conversationId: string) => ToolEnvironment;
+  /** What a tool may use for this call; built per call so it follows the open folder and the switch. */
+  readonly environment: (conversationId: string) => Promise<ToolEnvironment> | ToolEnvironment;
   /** The tool runner: rate limit, timeout, audit, then the tool itself. */
   readonly run: (tool: AnyTool, args: unknown, ctx: ToolContext, approval?: Approval) => Promise<Result<unknown>>;
   readonly broker: ApprovalBroker;
@@ -49,6 +50,22 @@ export interface RegistryOptions {
 export interface ToolRegistry extends ToolExecutor {
   /** The tools registered right now for this conversation: exactly what the model is offered. */
   registered(conversationId: string): readonly AnyTool[];
+}
+
+/**
+ * The policy decides on where a path really leads too: a symlink 'notes.md' -> SOUL.md is checked
+ * as SOUL.md (the stricter rule wins, since both names stay in the list).
+ */
+async function withRealNames(env: ToolEnvironment, accesses: readonly ToolAccess[]): Promise<ToolAccess[]> {
+  const extra = await Promise.all(
+    accesses.map(async (access) => {
+      const resolved = await env.sandbox.resolve(access.path, 'read');
+      if (!resolved.ok) return [];
+      const real = env.sandbox.nameOf(resolved.value.real);
+      return real === undefined || real === resolved.value.relPath ? [] : [{ operation: access.operation, path: real }];
+    }),
+  );
+  return [...accesses, ...extra.flat()];
 }
 
 const changesFile = (operation: string) => operation !== 'read' && operation !== 'run';
@@ -98,8 +115,9 @@ export function createToolRegistry(options: RegistryOptions): ToolRegistry {
         `Invalid arguments for ${tool.name}: ${issues.slice(0, 5).join('; ')}`,
       );
     }
-    const accesses = tool.access(parsed.data);
-    const paths = accesses.map((access) => access.path);
+    const env = await options.environment(call.conversationId);
+    const accesses = await withRealNames(env, tool.access(parsed.data));
+    const paths = [...new Set(accesses.map((access) => access.path))];
     const check = checkAccesses(
       options.policy(),
       accesses,
@@ -123,7 +141,7 @@ export function createToolRegistry(options: RegistryOptions): ToolRegistry {
     const ctx: ToolContext = {
       conversationId: call.conversationId,
       signal,
-      env: options.environment(call.conversationId),
+      env,
     };
     let approval: Approval | undefined;
     let reason = `${tool.name} on ${paths.join(', ')}`;

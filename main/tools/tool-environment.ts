@@ -1,6 +1,14 @@
+import type { FsWorkerPool } from '../sandbox/fs-worker-pool';
+import type { PathLocks } from '../sandbox/path-locks';
+import type { RecoveryStore } from '../sandbox/recovery-stores';
+import type { WorkspaceSandbox } from '../sandbox/workspace-sandbox';
+import type { ReadTracker } from './read-tracker';
+import type { ToolLimits } from './tool-limits';
+
 /**
- * What a tool may use besides its arguments. Built per call by the registry, so it always reflects
- * the current workspace and memory switch. Tools reach the disk only through what is here.
+ * What a tool may use besides its arguments. Built per call by the registry (createToolEnvironment in
+ * tool-services.ts), so it always reflects the current workspace and memory switch. Tools reach the
+ * disk only through what is here.
  */
 export interface ToolEnvironment {
   /** Real (symlink-resolved) absolute path of the workspace root. */
@@ -17,4 +25,17 @@ export interface ToolEnvironment {
    * tools that enumerate (list, search) must skip them so their names and contents never leak.
    */
   readonly isConcealed: (relativePath: string) => boolean;
+  /** The one way to a path: resolveInWorkspace with the overlay, concealment, deny-list and symlink checks. */
+  readonly sandbox: WorkspaceSandbox;
+  readonly limits: ToolLimits;
+  /** Per-conversation fingerprints of what the assistant read (stale-file protection). */
+  readonly readTracker: ReadTracker;
+  /** Serializes writes per file. */
+  readonly locks: PathLocks;
+  /** Previous versions of overwritten files, in the Familiar home. */
+  readonly backups: RecoveryStore;
+  /** Deleted files and folders, in the Familiar home. */
+  readonly trash: RecoveryStore;
+  /** Worker threads for search and big listings. */
+  readonly workers: FsWorkerPool;
 }

@@ -1,9 +1,11 @@
+import { pageApi } from '../test-support/page-api';
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { AppInfo } from '../../shared/ipc/app';
-import type { FamiliarApi } from '../../shared/ipc/contract';
+import { defaultPolicy } from '../../shared/policy';
 import { err, ok } from '../../shared/result';
-import type { Result } from '../../shared/result';
+import { defaultSettings } from '../../shared/settings';
+import { App } from './App';
 import { useAppStore } from './app-store';
 
 const info: AppInfo = {
@@ -14,64 +16,91 @@ const info: AppInfo = {
   workspacePath: '/home/ada/notes',
   homePath: '/home/ada/.familiar',
 };
-let answer: Result<AppInfo> = ok(info);
-// The chat pane loads its own data too: an empty history and no provider (the first-run setup).
-const otherAnswers: Record<string, Result<unknown>> = {
-  'conversations.list': ok({ conversations: [] }),
-  'approvals.list': ok({ pending: [] }),
-  'providers.status': ok({
-    provider: null,
-    hasApiKey: false,
-    needsApiKey: false,
-    configured: false,
-    keyStorage: 'plaintext-file',
-  }),
-};
-const invoke = vi.fn((name: string) =>
-  Promise.resolve(name === 'app.info' ? answer : (otherAnswers[name] ?? err('unknown_call', name))),
-);
 
-beforeAll(() => {
-  // Stands where the preload puts the API in the desktop app.
-  const api = { invoke, on: () => () => undefined } as unknown as FamiliarApi;
-  Object.defineProperty(window, 'familiar', { value: api, configurable: true });
-  // jsdom has no modal dialogs.
-  HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
-    this.open = true;
-  };
-  HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
-    this.open = false;
-  };
+beforeEach(() => {
+  pageApi.reset();
+  useAppStore.setState({ info: null, loadError: null });
+  pageApi.answer('app.info', () => ok(info));
+  pageApi.answer('settings.get', () => ok(defaultSettings()));
+  pageApi.answer('tools.list', () => ok({ memoryEnabled: true, tools: [] }));
+  pageApi.answer('approvals.list', () => ok({ pending: [] }));
+  pageApi.answer('workspace.listDir', ({ path }) => ok({ path, entries: [], omitted: 0 }));
+  pageApi.answer('policy.get', () => ok({ policy: defaultPolicy(), loadError: null }));
+  // The chat pane loads its own data too: an empty history and no provider (the first-run setup).
+  pageApi.answer('conversations.list', () => ok({ conversations: [] }));
+  pageApi.answer('providers.status', () =>
+    ok({ provider: null, hasApiKey: false, needsApiKey: false, configured: false, keyStorage: 'plaintext-file' }),
+  );
+  pageApi.answer('persona.info', () =>
+    ok({
+      dir: '/home/ada/.familiar/workspace',
+      dailyNotesDir: '/home/ada/.familiar/workspace/memory',
+      files: [],
+      totalCap: 60_000,
+    }),
+  );
 });
 
-async function renderApp() {
-  const { App } = await import('./App');
-  return render(<App />);
-}
-
 describe('App', () => {
-  it('shows the workspace path answered by app.info', async () => {
-    await renderApp();
+  it('shows the workspace path answered by app.info and lists it', async () => {
+    render(<App />);
     expect(await screen.findByText('/home/ada/notes')).toBeTruthy();
-    expect(invoke).toHaveBeenCalledWith('app.info', {});
     expect(screen.getByRole('main', { name: 'Chat' })).toBeTruthy();
     expect(screen.getByRole('complementary', { name: 'Workspace' })).toBeTruthy();
+    expect(pageApi.calls.map((call) => call.name)).toEqual(
+      expect.arrayContaining([
+        'app.info',
+        'settings.get',
+        'tools.list',
+        'approvals.list',
+        'workspace.listDir',
+        'conversations.list',
+        'providers.status',
+      ]),
+    );
   });
 
   it('opens settings with Ctrl+, and shows the version and data folder', async () => {
-    await renderApp();
+    render(<App />);
     await screen.findByText('/home/ada/notes');
     act(() => {
       fireEvent.keyDown(window, { key: ',', ctrlKey: true });
     });
-    expect(screen.getByText('9.8.7')).toBeTruthy();
+    expect(await screen.findByText('9.8.7')).toBeTruthy();
     expect(screen.getByText('/home/ada/.familiar')).toBeTruthy();
   });
 
+  it('opens the keyboard shortcuts with ?, but not while typing', async () => {
+    render(<App />);
+    await screen.findByText('/home/ada/notes');
+    const input = document.createElement('input');
+    document.body.append(input);
+    act(() => {
+      fireEvent.keyDown(input, { key: '?' });
+    });
+    const help = document.querySelector<HTMLDialogElement>('dialog[aria-labelledby="shortcuts-title"]');
+    expect(help?.open).toBe(false);
+    act(() => {
+      fireEvent.keyDown(window, { key: '?' });
+    });
+    expect(help?.open).toBe(true);
+    expect(screen.getByRole('dialog', { name: 'Keyboard shortcuts' }).textContent).toContain(
+      'Approve the request on screen',
+    );
+    input.remove();
+  });
+
   it('says plainly when the core cannot answer', async () => {
-    useAppStore.setState({ info: null, loadError: null });
-    answer = err('internal_error', 'disk on fire');
-    await renderApp();
-    expect((await screen.findByRole('alert')).textContent).toContain('disk on fire');
+    pageApi.answer('app.info', () => err('internal_error', 'disk on fire'));
+    render(<App />);
+    expect((await screen.findByText(/disk on fire/)).textContent).toContain('Familiar could not load: disk on fire');
+  });
+
+  it('applies the theme and the language from the settings', async () => {
+    pageApi.answer('settings.get', () => ok({ ...defaultSettings(), ui: { theme: 'dark', language: 'zh' } }));
+    render(<App />);
+    expect(await screen.findByRole('button', { name: '设置' })).toBeTruthy();
+    expect(document.documentElement.dataset['theme']).toBe('dark');
+    expect(document.documentElement.lang).toBe('zh');
   });
 });

@@ -1,7 +1,17 @@
 import { useEffect, useState } from 'react';
+import { ApprovalDialog } from '../features/approvals/ApprovalDialog';
+import { ApprovalNotice } from '../features/approvals/ApprovalNotice';
+import { approvalsActions } from '../features/approvals/approvals-store';
 import { ChatPane } from '../features/chat/ChatPane';
+import { useAppearance } from '../features/settings/apply-appearance';
 import { SettingsDialog } from '../features/settings/SettingsDialog';
+import { settingsActions } from '../features/settings/settings-store';
+import { isTypingTarget } from '../features/shortcuts/shortcut-list';
+import { ShortcutsHelp } from '../features/shortcuts/ShortcutsHelp';
+import { toolsActions } from '../features/tools/tools-store';
+import { FileViewer } from '../features/workspace/FileViewer';
 import { WorkspacePane } from '../features/workspace/WorkspacePane';
+import { useWorkspaceStore, workspaceActions } from '../features/workspace/workspace-store';
 import { useT } from '../i18n/i18n';
 import { connection, familiar } from '../ipc/familiar';
 import { AppHeader } from './AppHeader';
@@ -11,19 +21,40 @@ export function App() {
   const t = useT();
   const loadError = useAppStore((state) => state.loadError);
   const status = useAppStore((state) => state.connection);
+  const viewerOpen = useWorkspaceStore((state) => state.viewer !== null);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  useAppearance();
 
   useEffect(() => {
     const { loadInfo, setConnection } = useAppStore.getState();
     setConnection(connection.status());
     void loadInfo(familiar);
+    const stops = [
+      settingsActions.connect(familiar),
+      toolsActions.connect(familiar),
+      approvalsActions.connect(familiar),
+      workspaceActions.connect(familiar),
+      // Another folder was opened: app.info carries its path.
+      familiar.on('workspace.opened', () => void loadInfo(familiar)),
+    ];
     let lostConnection = false;
-    return connection.onStatus((next) => {
+    const stopStatus = connection.onStatus((next) => {
       setConnection(next);
       if (next === 'closed') lostConnection = true;
-      // After a reconnect the server may be a new process: refresh what we show.
-      if (next === 'open' && lostConnection) void loadInfo(familiar);
+      // After a reconnect the server may be a new process: refresh everything we show.
+      if (next === 'open' && lostConnection) {
+        void loadInfo(familiar);
+        void settingsActions.load(familiar);
+        void toolsActions.load(familiar);
+        void approvalsActions.load(familiar);
+        void workspaceActions.refreshAll(familiar);
+      }
     });
+    return () => {
+      stopStatus();
+      stops.forEach((stop) => stop());
+    };
   }, []);
 
   useEffect(() => {
@@ -31,6 +62,9 @@ export function App() {
       if ((event.ctrlKey || event.metaKey) && event.key === ',') {
         event.preventDefault();
         setSettingsOpen(true);
+      } else if (event.key === '?' && !event.ctrlKey && !event.metaKey && !isTypingTarget(event.target)) {
+        event.preventDefault();
+        setShortcutsOpen(true);
       }
     };
     window.addEventListener('keydown', onKey);
@@ -39,7 +73,7 @@ export function App() {
 
   return (
     <div className="app">
-      <AppHeader onOpenSettings={() => setSettingsOpen(true)} />
+      <AppHeader onOpenSettings={() => setSettingsOpen(true)} onOpenShortcuts={() => setShortcutsOpen(true)} />
       {status !== 'open' && (
         <div className="banner" role="status">
           {t(status === 'connecting' ? 'app.connecting' : 'app.disconnected')}
@@ -50,11 +84,15 @@ export function App() {
           {t('app.loadFailed', { message: loadError.message })}
         </div>
       )}
-      <div className="app-body">
+      <div className={viewerOpen ? 'app-body app-body-with-viewer' : 'app-body'}>
         <WorkspacePane />
         <ChatPane />
+        <FileViewer />
       </div>
       <SettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+      <ShortcutsHelp open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
+      <ApprovalDialog />
+      <ApprovalNotice />
     </div>
   );
 }

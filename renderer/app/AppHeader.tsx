@@ -1,23 +1,31 @@
+import { MemoryOffIndicator } from '../features/memory/MemoryOffIndicator';
+import { MemorySwitch } from '../features/memory/MemorySwitch';
+import { ToolsPopover } from '../features/tools/ToolsPopover';
 import { useT } from '../i18n/i18n';
 
 interface AppHeaderProps {
   readonly onOpenSettings: () => void;
+  readonly onOpenShortcuts: () => void;
 }
 
-export function AppHeader({ onOpenSettings }: AppHeaderProps) {
+export function AppHeader({ onOpenSettings, onOpenShortcuts }: AppHeaderProps) {
   const t = useT();
   return (
     <header className="app-header">
       <h1 className="app-title">{t('app.title')}</h1>
       <div className="app-header-actions">
-        {/* The real switch needs the memory-aware registry; until then it says so instead of pretending. */}
-        <label className="memory-switch" title={t('header.memoryPending')}>
-          <input type="checkbox" role="switch" disabled aria-describedby="memory-pending" />
-          <span>{t('header.memory')}</span>
-          <span id="memory-pending" className="visually-hidden">
-            {t('header.memoryPending')}
-          </span>
-        </label>
+        <MemoryOffIndicator />
+        <MemorySwitch />
+        <ToolsPopover />
+        <button
+          type="button"
+          className="button"
+          onClick={onOpenShortcuts}
+          aria-keyshortcuts="?"
+          aria-label={t('shortcuts.title')}
+        >
+          ?
+        </button>
         <button type="button" className="button" onClick={onOpenSettings} aria-keyshortcuts="Control+Comma">
           {t('header.settings')}
         </button>

@@ -10,73 +10,91 @@ import type {
 import { err } from '../../shared/result';
 import type { Result } from '../../shared/result';
 
-export type CallHandler<N extends CallName> = (
+export type Answer<N extends CallName> = (
   input: ParsedCallInput<N>,
 ) => Result<CallOutput<N>> | Promise<Result<CallOutput<N>>>;
-export type CallHandlers = { [N in CallName]?: CallHandler<N> };
+/** Answers by call name, to start (or reset) with a set of them at once. */
+export type Answers = { [N in CallName]?: Answer<N> };
+
+export interface RecordedCall {
+  readonly name: CallName;
+  readonly input: unknown;
+}
 
 export interface ContractApi {
   readonly api: FamiliarApi;
-  /** Every call the page made, inputs as the contract parsed them. */
-  readonly invoked: { readonly name: CallName; readonly input: unknown }[];
-  /** Inputs of the calls named `name`. */
+  /** Every call the page made, after its input passed the contract (as main's dispatcher checks it). */
+  readonly calls: RecordedCall[];
+  /** Inputs of the calls named `name`, as the contract parsed them. */
   inputsOf<N extends CallName>(name: N): ParsedCallInput<N>[];
-  /** Pushes an event to the page, checked against the contract first. */
+  /** Sets (or replaces, mid-test) how `name` is answered. */
+  answer<N extends CallName>(name: N, answer: Answer<N>): void;
+  /** Pushes an event as main would: the payload must satisfy the contract. */
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
-  /** Replaces (or adds) a handler mid-test. */
-  handle<N extends CallName>(name: N, handler: CallHandler<N>): void;
-  /** Forgets handlers, recorded calls and listeners (between tests sharing one API). */
-  reset(next?: CallHandlers): void;
+  /**
+   * Forgets answers and recorded calls, then answers with `next` (listeners stay: components
+   * unsubscribe when unmounted).
+   */
+  reset(next?: Answers): void;
 }
 
 /**
- * The page's side of the contract for component tests: each call's input and each answer and event
- * is parsed with the contract's own zod schemas, so a test cannot feed the page anything the real
- * core could not send, and the page cannot send anything the core would refuse. Calls without a
- * handler answer `unknown_call`. (The real core is exercised end to end by the Playwright tests.)
+ * The page's side of the contract for component tests: inputs, outputs and event payloads are all
+ * parsed by the real contract schemas, so a component that sends a malformed call fails here exactly
+ * as it would against the core, and a test cannot feed the page anything the real core could not
+ * send. Calls without an answer get `unknown_call`. The answers are the test's own input data.
  */
-export function createContractApi(initial: CallHandlers = {}): ContractApi {
-  const handlers: CallHandlers = { ...initial };
-  const listeners = new Map<string, Set<(payload: unknown) => void>>();
-  const invoked: { name: CallName; input: unknown }[] = [];
+export function createContractApi(initial: Answers = {}): ContractApi {
+  const answers = new Map<CallName, (input: unknown) => Result<unknown> | Promise<Result<unknown>>>();
+  const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
+  const recorded: RecordedCall[] = [];
+  const answerAll = (all: Answers) => {
+    for (const [name, answer] of Object.entries(all)) {
+      answers.set(name as CallName, answer as (input: unknown) => Result<unknown>);
+    }
+  };
+  answerAll(initial);
 
   const api: FamiliarApi = {
     async invoke(name, input) {
-      const spec = calls[name];
-      const parsed = spec.input.safeParse(input);
-      if (!parsed.success) throw new Error(`the page sent an invalid ${name}: ${parsed.error.message}`);
-      invoked.push({ name, input: parsed.data });
-      const handler = handlers[name];
-      if (handler === undefined) return err('unknown_call', `this test does not answer ${name}`);
-      const result = await handler(parsed.data as ParsedCallInput<typeof name>);
-      if (result.ok) spec.output.parse(result.value);
-      return result;
+      const parsed = calls[name].input.safeParse(input);
+      if (!parsed.success) throw new Error(`${name} sent outside the contract: ${parsed.error.message}`);
+      recorded.push({ name, input: parsed.data });
+      const answer = answers.get(name);
+      if (answer === undefined) return err('unknown_call', `This test does not answer ${name}.`);
+      const result = await answer(parsed.data);
+      if (!result.ok) return result;
+      const output = calls[name].output.safeParse(result.value);
+      if (!output.success) throw new Error(`The test answered ${name} outside the contract: ${output.error.message}`);
+      return { ok: true, value: output.data } as never;
     },
     on(event, listener) {
       const set = listeners.get(event) ?? new Set();
       listeners.set(event, set);
       const wrapped = listener as (payload: unknown) => void;
       set.add(wrapped);
-      return () => set.delete(wrapped);
+      return () => {
+        set.delete(wrapped);
+      };
     },
   };
 
   return {
     api,
-    invoked,
+    calls: recorded,
     inputsOf: <N extends CallName>(name: N) =>
-      invoked.filter((call) => call.name === name).map((call) => call.input as ParsedCallInput<N>),
-    emit(event, payload) {
-      const checked = events[event].parse(payload);
-      for (const listener of listeners.get(event) ?? []) listener(checked);
-    },
-    handle(name, handler) {
-      (handlers as Record<string, unknown>)[name] = handler;
+      recorded.filter((call) => call.name === name).map((call) => call.input as ParsedCallInput<N>),
+    answer(name, answer) {
+      answers.set(name, answer as (input: unknown) => Result<unknown>);
     },
     reset(next = {}) {
-      for (const name of Object.keys(handlers)) delete (handlers as Record<string, unknown>)[name];
-      Object.assign(handlers, next);
-      invoked.length = 0;
+      answers.clear();
+      recorded.length = 0;
+      answerAll(next);
+    },
+    emit(event, payload) {
+      const parsed = events[event].parse(payload);
+      for (const listener of listeners.get(event) ?? []) listener(parsed);
     },
   };
 }

@@ -8,6 +8,7 @@ import { chatCalls, chatEvents } from './chat';
 import { conversationsCalls, conversationsEvents } from './conversations';
 import { providersCalls } from './providers';
 import { settingsCalls, settingsEvents } from './settings';
+import { workspaceCalls, workspaceEvents } from './workspace';
 
 /**
  * The single source of truth for everything that crosses between renderer and main.
@@ -22,6 +23,7 @@ export const calls = {
   ...conversationsCalls,
   ...chatCalls,
   ...providersCalls,
+  ...workspaceCalls,
 };
 
 export const events = {
@@ -32,6 +34,7 @@ export const events = {
   ...historyEvents,
   ...conversationsEvents,
   ...chatEvents,
+  ...workspaceEvents,
 };
 
 export type Calls = typeof calls;

@@ -1,4 +1,4 @@
-import { contract } from '../../test-support/install-contract-api';
+import { pageApi as contract } from '../../test-support/page-api';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -78,7 +78,7 @@ describe('Composer', () => {
   });
 
   it('gives the words back when the core refuses the message', async () => {
-    contract.handle('chat.send', () => err('turn_in_progress', 'busy'));
+    contract.answer('chat.send', () => err('turn_in_progress', 'busy'));
     const user = userEvent.setup();
     render(<Composer conversationId={id} />);
     await user.type(box(), 'try this{Enter}');
@@ -115,8 +115,8 @@ describe('Composer', () => {
 
   it('creates a conversation for the first message, carrying the draft over', async () => {
     const created = summary('c-created-0002', 'New conversation');
-    contract.handle('conversations.create', () => ok(created));
-    contract.handle('conversations.open', () =>
+    contract.answer('conversations.create', () => ok(created));
+    contract.answer('conversations.open', () =>
       ok({ conversation: created, messages: [], runningTurnId: null, skippedLines: 0 }),
     );
     const user = userEvent.setup();

@@ -1,4 +1,4 @@
-import '../../test-support/install-contract-api';
+import '../../test-support/page-api';
 import { render } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../../shared/ipc/conversations';

@@ -1,4 +1,4 @@
-import { contract } from '../../test-support/install-contract-api';
+import { pageApi as contract } from '../../test-support/page-api';
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -22,7 +22,7 @@ const opened = (runningTurnId: string | null, messages = [userMessage('m-message
 
 describe('chat store', () => {
   it('opens a conversation and folds live events into it', async () => {
-    contract.handle('conversations.open', () => opened(null));
+    contract.answer('conversations.open', () => opened(null));
     await actions.open(id);
     actions.handleEvent(
       event({ type: 'turn-started', userMessage: null, retryOf: null, context, turnId: 't-turn-0001' }),
@@ -43,11 +43,11 @@ describe('chat store', () => {
 
   it('reloads a conversation it joined mid-turn once that turn ends (text sent before the snapshot)', async () => {
     const running = [userMessage('m-message-1', 'Hi'), assistantMessage('t-turn-0001', 'Par', { status: 'running' })];
-    contract.handle('conversations.open', () => opened('t-turn-0001', running));
+    contract.answer('conversations.open', () => opened('t-turn-0001', running));
     await actions.open(id);
     expect(useChatStore.getState().threads[id]?.joinedMidTurn).toBe(true);
 
-    contract.handle('conversations.open', () =>
+    contract.answer('conversations.open', () =>
       opened(null, [userMessage('m-message-1', 'Hi'), assistantMessage('t-turn-0001', 'Partial and whole.')]),
     );
     actions.handleEvent(event({ type: 'turn-finished', usage: {}, finishReason: 'stop', steps: 1 }));
@@ -62,7 +62,7 @@ describe('chat store', () => {
 
   it('loads again when a turn ended while the snapshot was on its way', async () => {
     let answer!: () => void;
-    contract.handle(
+    contract.answer(
       'conversations.open',
       () =>
         new Promise((resolve) => {
@@ -78,7 +78,7 @@ describe('chat store', () => {
     const opening = actions.open(id);
     await expect.poll(() => contract.inputsOf('conversations.open').length).toBe(1);
     actions.handleEvent(event({ type: 'turn-stopped', reason: 'x' }));
-    contract.handle('conversations.open', () => opened(null));
+    contract.answer('conversations.open', () => opened(null));
     answer();
     await opening;
     expect(contract.inputsOf('conversations.open')).toHaveLength(2);
@@ -87,7 +87,7 @@ describe('chat store', () => {
 
   it('folds in a turn that started while the snapshot was on its way, and shares one load between callers', async () => {
     let answer!: () => void;
-    contract.handle(
+    contract.answer(
       'conversations.open',
       () =>
         new Promise((resolve) => {
@@ -117,20 +117,20 @@ describe('chat store', () => {
   });
 
   it('records why a send was refused, and clears it on the next attempt', async () => {
-    contract.handle('conversations.open', () => opened(null));
+    contract.answer('conversations.open', () => opened(null));
     await actions.open(id);
-    contract.handle('chat.send', () => err('provider_not_configured', 'Choose a model provider in Settings first.'));
+    contract.answer('chat.send', () => err('provider_not_configured', 'Choose a model provider in Settings first.'));
     expect(await actions.send(id, 'Hello')).toBe(false);
     expect(useChatStore.getState().threads[id]?.actionError?.code).toBe('provider_not_configured');
     expect(contract.inputsOf('chat.send')).toEqual([{ conversationId: id, text: 'Hello' }]);
 
-    contract.handle('chat.send', () => ok({ turnId: 't-turn-0002', userMessageId: 'm-message-2' }));
+    contract.answer('chat.send', () => ok({ turnId: 't-turn-0002', userMessageId: 'm-message-2' }));
     expect(await actions.send(id, 'Hello')).toBe(true);
     expect(useChatStore.getState().threads[id]?.actionError).toBeNull();
   });
 
   it('tracks which tool calls wait for an approval', async () => {
-    contract.handle('approvals.list', () => ok({ pending: [] }));
+    contract.answer('approvals.list', () => ok({ pending: [] }));
     await actions.syncApprovals();
     actions.approvalRequested({
       id: 'approval-1',
@@ -153,7 +153,7 @@ describe('chat store', () => {
   });
 
   it('forgets a conversation moved to the trash', async () => {
-    contract.handle('conversations.open', () => opened('t-turn-0001'));
+    contract.answer('conversations.open', () => opened('t-turn-0001'));
     await actions.open(id);
     actions.forget(id);
     expect(useChatStore.getState().threads[id]).toBeUndefined();

@@ -1,4 +1,4 @@
-import { contract } from '../../test-support/install-contract-api';
+import { pageApi as contract } from '../../test-support/page-api';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';

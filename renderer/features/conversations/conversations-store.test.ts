@@ -38,12 +38,12 @@ describe('conversations store', () => {
   it('creates, renames and applies changes pushed by the core', async () => {
     await actions.load();
     const created = summary('c-created-0004', 'New conversation', '2025-03-03T08:00:00.000Z');
-    contract.handle('conversations.create', () => ok(created));
+    contract.answer('conversations.create', () => ok(created));
     await actions.create();
     expect(useConversationsStore.getState().activeId).toBe(created.id);
     expect(localStorage.getItem(ACTIVE_CONVERSATION_KEY)).toBe(created.id);
 
-    contract.handle('conversations.rename', ({ id, title }) => ok({ ...created, id, title }));
+    contract.answer('conversations.rename', ({ id, title }) => ok({ ...created, id, title }));
     expect(await actions.rename(created.id, '  Trip plans  ')).toBe(true);
     expect(contract.inputsOf('conversations.rename')).toEqual([{ id: created.id, title: 'Trip plans' }]);
     expect(useConversationsStore.getState().conversations[0]?.title).toBe('Trip plans');
@@ -59,14 +59,14 @@ describe('conversations store', () => {
 
   it('moves a conversation to the trash and brings it back with undo', async () => {
     await actions.load();
-    contract.handle('conversations.delete', ({ id }) => ok({ id }));
+    contract.answer('conversations.delete', ({ id }) => ok({ id }));
     await actions.remove(newer.id);
     let state = useConversationsStore.getState();
     expect(state.conversations.map((item) => item.id)).toEqual([older.id]);
     expect(state.activeId).toBe(older.id);
     expect(state.recentlyDeleted?.id).toBe(newer.id);
 
-    contract.handle('conversations.restore', ({ id }) => ok({ ...newer, id }));
+    contract.answer('conversations.restore', ({ id }) => ok({ ...newer, id }));
     await actions.undoRemove();
     state = useConversationsStore.getState();
     expect(contract.inputsOf('conversations.restore')).toEqual([{ id: newer.id }]);
@@ -77,7 +77,7 @@ describe('conversations store', () => {
 
   it('shows only the answer to the latest search when answers arrive out of order', async () => {
     const answers = new Map<string, () => void>();
-    contract.handle(
+    contract.answer(
       'conversations.search',
       ({ query }) =>
         new Promise((resolve) =>

@@ -1,4 +1,4 @@
-import { contract } from '../../test-support/install-contract-api';
+import { pageApi as contract } from '../../test-support/page-api';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ beforeEach(() => {
 
 describe('ProviderForm', () => {
   it('suggests a running Ollama on first run and lists its models to pick from', async () => {
-    contract.handle('providers.detectOllama', () =>
+    contract.answer('providers.detectOllama', () =>
       ok({
         running: true,
         baseUrl: 'http://127.0.0.1:11434/v1',
@@ -39,7 +39,7 @@ describe('ProviderForm', () => {
 
     await user.click(screen.getByRole('button', { name: /qwen2\.5:7b/ }));
     expect(screen.getByRole('textbox', { name: 'Model' })).toHaveProperty('value', 'qwen2.5:7b');
-    contract.handle('providers.save', ({ provider }) =>
+    contract.answer('providers.save', ({ provider }) =>
       ok({ ...configuredStatus(), provider: { ...provider, maxSteps: 20, contextWindow: 128_000 } }),
     );
     await user.click(screen.getByRole('button', { name: 'Save' }));
@@ -74,7 +74,7 @@ describe('ProviderForm', () => {
   });
 
   it('tests the connection with the key as typed and explains a rejected key', async () => {
-    contract.handle('providers.test', () =>
+    contract.answer('providers.test', () =>
       err('auth_failed', 'The API key was rejected (401). The provider said: Incorrect API key provided.', {
         retryable: false,
       }),
@@ -97,7 +97,7 @@ describe('ProviderForm', () => {
   });
 
   it('reports a passing test with the model and its latency', async () => {
-    contract.handle('providers.test', () => ok({ model: 'scripted-model', latencyMs: 42, sample: 'ready' }));
+    contract.answer('providers.test', () => ok({ model: 'scripted-model', latencyMs: 42, sample: 'ready' }));
     const user = setup(configuredStatus());
     await user.click(screen.getByRole('button', { name: 'Test connection' }));
     expect(await screen.findByText('Connected: scripted-model answered in 42 ms.')).toBeTruthy();
@@ -109,7 +109,7 @@ describe('ProviderForm', () => {
       hasApiKey: true,
       needsApiKey: true,
     });
-    contract.handle('providers.save', () => ok(status));
+    contract.answer('providers.save', () => ok(status));
     const user = setup(status);
     const key = screen.getByLabelText('API key');
     expect(key).toHaveProperty('value', '');

@@ -18,7 +18,7 @@ export function ProviderSection() {
   }, []);
 
   return (
-    <section className="provider-section" aria-labelledby="provider-section-title">
+    <section className="settings-section provider-section" aria-labelledby="provider-section-title">
       <h3 id="provider-section-title">{t('provider.sectionTitle')}</h3>
       {loadError !== null && (
         <p className="error-text" role="alert">

@@ -1,17 +1,25 @@
 import { useEffect, useRef } from 'react';
-import { useAppStore } from '../../app/app-store';
+import { useFocusTrap } from '../../app/use-focus-trap';
 import { useT } from '../../i18n/i18n';
+import { AboutSection } from './AboutSection';
+import { AppearanceSection } from './AppearanceSection';
+import { MemorySection } from './MemorySection';
+import { PersonaFilesSection } from './PersonaFilesSection';
+import { PolicyEditor } from './PolicyEditor';
+import { ProviderSection } from '../providers/ProviderSection';
+import { WorkspaceFolderSection } from './WorkspaceFolderSection';
+import './settings.css';
 
 interface SettingsDialogProps {
   readonly open: boolean;
   readonly onClose: () => void;
 }
 
-/** A native modal <dialog>: the browser traps focus and closes it on Esc. */
+/** A native modal <dialog>: the page behind is inert, Esc closes it; sections mount only while open. */
 export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
   const t = useT();
-  const info = useAppStore((state) => state.info);
   const ref = useRef<HTMLDialogElement>(null);
+  useFocusTrap(ref, open);
 
   useEffect(() => {
     const dialog = ref.current;
@@ -21,28 +29,24 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
   }, [open]);
 
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby="settings-title" onClose={onClose}>
-      <h2 id="settings-title">{t('settings.title')}</h2>
-      <section aria-labelledby="settings-about">
-        <h3 id="settings-about">{t('settings.about')}</h3>
-        {info !== null && (
-          <dl className="facts">
-            <dt>{t('settings.version')}</dt>
-            <dd>{info.version}</dd>
-            <dt>{t('settings.mode')}</dt>
-            <dd>{t(info.mode === 'desktop' ? 'settings.modeDesktop' : 'settings.modeBrowser')}</dd>
-            <dt>{t('settings.platform')}</dt>
-            <dd>{info.platform}</dd>
-            <dt>{t('settings.home')}</dt>
-            <dd className="path">{info.homePath}</dd>
-          </dl>
-        )}
-      </section>
-      <div className="dialog-actions">
+    <dialog ref={ref} className="dialog settings-dialog" aria-labelledby="settings-title" onClose={onClose}>
+      <div className="settings-header">
+        <h2 id="settings-title">{t('settings.title')}</h2>
         <button type="button" className="button" onClick={onClose} autoFocus>
           {t('settings.close')}
         </button>
       </div>
+      {open && (
+        <div className="settings-body">
+          <AppearanceSection />
+          <MemorySection />
+          <WorkspaceFolderSection />
+          <PolicyEditor />
+          <PersonaFilesSection />
+          <ProviderSection />
+          <AboutSection />
+        </div>
+      )}
     </dialog>
   );
 }

@@ -1,18 +1,54 @@
+import { useEffect, useState } from 'react';
 import { useAppStore } from '../../app/app-store';
+import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
+import { OpenFolderForm } from './OpenFolderForm';
+import { WorkspaceTree } from './WorkspaceTree';
+import { useWorkspaceStore, workspaceActions } from './workspace-store';
+import './workspace.css';
 
 export function WorkspacePane() {
   const t = useT();
   const workspacePath = useAppStore((state) => state.info?.workspacePath);
+  const showIgnored = useWorkspaceStore((state) => state.showIgnored);
+  const [choosing, setChoosing] = useState(false);
+
+  useEffect(() => {
+    if (workspacePath !== undefined) void workspaceActions.openRoot(familiar, workspacePath);
+  }, [workspacePath]);
+
   return (
     <aside className="workspace-pane" aria-labelledby="workspace-title">
-      <h2 id="workspace-title" className="pane-title">
-        {t('workspace.title')}
-      </h2>
+      <div className="pane-header">
+        <h2 id="workspace-title" className="pane-title">
+          {t('workspace.title')}
+        </h2>
+        <div className="pane-actions">
+          <button
+            type="button"
+            className="button button-small"
+            aria-pressed={!showIgnored}
+            onClick={() => workspaceActions.setShowIgnored(!showIgnored)}
+            title={t('workspace.hideIgnoredHint')}
+          >
+            {t('workspace.hideIgnored')}
+          </button>
+          <button
+            type="button"
+            className="button button-small"
+            aria-expanded={choosing}
+            onClick={() => setChoosing(!choosing)}
+          >
+            {t('workspace.openFolder')}
+          </button>
+        </div>
+      </div>
       <p className="workspace-path" title={workspacePath} data-testid="workspace-path">
         <span className="visually-hidden">{t('workspace.path')}: </span>
         {workspacePath}
       </p>
+      {choosing && <OpenFolderForm onOpened={() => setChoosing(false)} />}
+      <WorkspaceTree />
     </aside>
   );
 }

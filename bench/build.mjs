@@ -1,0 +1,21 @@
+// `npm run bench` step 1: bundle bench/run.ts (TypeScript that imports the real tools) for plain
+// node. Node 20 cannot run .ts and tsx is not a dependency, so the Vite we build the app with does
+// it: an SSR build keeps node_modules external. Step 2 runs out/bench/run.mjs.
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+await build({
+  root,
+  configFile: false,
+  logLevel: 'warn',
+  build: {
+    ssr: fileURLToPath(new URL('run.ts', import.meta.url)),
+    outDir: fileURLToPath(new URL('../out/bench', import.meta.url)),
+    emptyOutDir: true,
+    target: 'node20',
+    minify: false,
+    rolldownOptions: { output: { format: 'es', entryFileNames: '[name].mjs' } },
+  },
+});

@@ -1,0 +1,108 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+export interface Timing {
+  readonly medianMs: number;
+  readonly minMs: number;
+  readonly runs: readonly number[];
+}
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+export const summarize = (runs: readonly number[]): Timing => ({
+  medianMs: median(runs),
+  minMs: Math.min(...runs),
+  runs,
+});
+
+/** One warm-up (page cache, JIT, worker threads), then `runs` timed runs. */
+export async function timeRuns(runs: number, work: () => Promise<void> | void): Promise<Timing> {
+  await work();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const start = performance.now();
+    await work();
+    times.push(performance.now() - start);
+  }
+  return summarize(times);
+}
+
+export interface External {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+}
+
+/** Runs a reference command like a shell would (stdout to a pipe); answers its time and output. */
+export function runOnce(external: External): { ms: number; stdout: string } {
+  const start = performance.now();
+  const child = spawnSync(external.command, external.args, { cwd: external.cwd, maxBuffer: 1 << 30, encoding: 'utf8' });
+  const ms = performance.now() - start;
+  if (child.error !== undefined) throw child.error;
+  if (child.status !== 0 && child.status !== 1)
+    throw new Error(`${external.command} exited with ${child.status}: ${child.stderr}`);
+  return { ms, stdout: child.stdout };
+}
+
+const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+/** Peak resident set of a command in KB (GNU time), when /usr/bin/time exists. */
+export function peakRss(external: External): number | undefined {
+  if (gnuTime === undefined) return undefined;
+  const timed = spawnSync(gnuTime, ['-f', '%M', external.command, ...external.args], {
+    cwd: external.cwd,
+    maxBuffer: 1 << 30,
+    encoding: 'utf8',
+  });
+  const last = timed.stderr.trim().split('\n').at(-1);
+  return last === undefined ? undefined : Number(last);
+}
+
+export interface Comparison {
+  readonly ours: Timing;
+  readonly reference: Timing;
+  /** Median of the per-pair ratios: robust when other processes load the machine unevenly. */
+  readonly pairedRatio: number;
+  readonly stdout: string;
+}
+
+/**
+ * Ours and the reference alternate run by run (after one warm-up each), so a burst of load from
+ * other processes hits both sides alike.
+ */
+export async function compare(runs: number, ours: () => Promise<void>, reference: External): Promise<Comparison> {
+  await ours();
+  const { stdout } = runOnce(reference);
+  const oursTimes: number[] = [];
+  const referenceTimes: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    referenceTimes.push(runOnce(reference).ms);
+    const start = performance.now();
+    await ours();
+    oursTimes.push(performance.now() - start);
+  }
+  const ratios = oursTimes.map((time, i) => time / referenceTimes[i]!);
+  return {
+    ours: summarize(oursTimes),
+    reference: summarize(referenceTimes),
+    pairedRatio: summarize(ratios).medianMs,
+    stdout,
+  };
+}
+
+export interface ChildRun {
+  readonly ms: number;
+  readonly maxRssKb: number;
+  readonly cpuMs: number;
+}
+
+/** Runs one operation in a fresh node process and reads its peak RSS (workers included). */
+export function runChild(script: string, operation: string): ChildRun {
+  const child = spawnSync(process.execPath, [script, '--child', operation], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (child.status !== 0) throw new Error(`child ${operation} failed: ${child.stderr}`);
+  return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as ChildRun;
+}

@@ -1,0 +1,167 @@
+import { readFile, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { reply, startScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
+import type { ScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
+import type { ApprovalRequest } from '../../shared/ipc/approvals';
+import { approvalRequestSchema } from '../../shared/ipc/approvals';
+import type { ChatEvent } from '../../shared/ipc/chat';
+import { chatEventSchema } from '../../shared/ipc/chat';
+import { readAuditDay } from '../audit/audit-log';
+import type { CallContext } from '../ipc/dispatcher';
+import { familiarPaths } from '../storage/paths';
+import { useTempDirs } from '../test-support/temp-dir';
+import { createCore } from './create-core';
+import type { Core } from './create-core';
+import { createStderrLogger } from './logger';
+
+/**
+ * The persona edit, end to end through the contract with no Electron: the real core, the real
+ * registry and file tools, the real OpenAI-compatible client against a scripted model.
+ */
+const tempDir = useTempDirs();
+const ctx: CallContext = { transport: 'direct', clientId: 'test' };
+const cores: Core[] = [];
+let server: ScriptedLlmServer;
+afterEach(async () => {
+  await Promise.all(cores.splice(0).map((core) => core.dispose('test over')));
+  await server.close();
+});
+
+async function start() {
+  server = await startScriptedLlmServer();
+  const home = await tempDir();
+  const core = await createCore({
+    home,
+    mode: 'browser',
+    version: '0.0.0-test',
+    logger: createStderrLogger('test', () => undefined),
+  });
+  cores.push(core);
+  const paths = familiarPaths(home);
+  const requested: ApprovalRequest[] = [];
+  const chatEvents: ChatEvent[] = [];
+  core.events.subscribe((name, payload) => {
+    if (name === 'approvals.requested') requested.push(approvalRequestSchema.parse(payload));
+    if (name === 'chat.event') chatEvents.push(chatEventSchema.parse(payload));
+  });
+  const call = async <T = unknown>(name: string, input: unknown): Promise<T> => {
+    const result = await core.dispatch(name, input, ctx);
+    if (!result.ok) throw new Error(`${name}: ${result.error.code}: ${result.error.message}`);
+    return result.value as T;
+  };
+  await call('providers.save', {
+    provider: { kind: 'openai-compatible', model: 'scripted-model', baseUrl: `${server.url}/v1` },
+  });
+  const soulPath = join(paths.defaultWorkspace, 'SOUL.md');
+  const turnEnd = () =>
+    vi.waitFor(
+      () => {
+        const last = chatEvents.at(-1);
+        if (last === undefined || !['turn-finished', 'turn-stopped', 'turn-error'].includes(last.type))
+          throw new Error('running');
+        return last;
+      },
+      { timeout: 10_000 },
+    );
+  const pending = () => vi.waitFor(() => requested.at(-1) ?? Promise.reject(new Error('no approval yet')));
+  const toolResult = () => chatEvents.find((event) => event.type === 'tool-result');
+  return { core, paths, call, soulPath, turnEnd, pending, toolResult, requested };
+}
+
+/** The model proposes replacing one line of SOUL.md, then says something once it hears back. */
+async function proposeSoulEdit(run: Awaited<ReturnType<typeof start>>, newText: string) {
+  const soul = await readFile(run.soulPath, 'utf8');
+  const oldText = soul.split('\n').find((line) => line.trim().length > 0) ?? '';
+  server.enqueue(reply.toolCall('edit_file', { path: 'SOUL.md', oldText, newText }), reply.text('Done.'));
+  const { id } = await run.call<{ id: string }>('conversations.create', {});
+  await run.call('chat.send', { conversationId: id, text: 'Please change your persona.' });
+  return { soul, oldText, conversationId: id };
+}
+
+describe('a SOUL.md edit through the contract', () => {
+  it('stays pending, untouched on disk, until approved, then lands exactly as approved', async () => {
+    const run = await start();
+    const { soul, oldText } = await proposeSoulEdit(run, '# I am a careful, cheerful companion.');
+    const request = await run.pending();
+    expect(request).toMatchObject({ tool: 'edit_file', paths: ['SOUL.md'], persona: true, before: soul });
+    expect(request.after).toBe(soul.replace(oldText, '# I am a careful, cheerful companion.'));
+    expect(request.promptPreview).toContain('I am a careful, cheerful companion.');
+    expect(await readFile(run.soulPath, 'utf8')).toBe(soul);
+    expect(server.requests).toHaveLength(1);
+
+    await run.call('approvals.answer', { id: request.id, decision: 'approve' });
+    expect(await run.turnEnd()).toMatchObject({ type: 'turn-finished' });
+    expect(await readFile(run.soulPath, 'utf8')).toBe(request.after);
+    expect(run.toolResult()).toMatchObject({ result: { ok: true } });
+
+    const audit = await readAuditDay(run.paths.audit, new Date().toISOString().slice(0, 10));
+    expect(audit.filter((line) => line.tool === 'edit_file').map((line) => line.approval ?? line.outcome)).toEqual([
+      'requested',
+      'approved',
+      'ok',
+    ]);
+    const history = await run.call<{ versions: { author: string }[] }>('history.list', { file: 'SOUL.md' });
+    expect(history.versions[0]).toMatchObject({ author: 'assistant' });
+  });
+
+  it('writes the user’s edited text, not the model’s, and tells the model', async () => {
+    const run = await start();
+    const { soul, oldText } = await proposeSoulEdit(run, '# I am loud.');
+    const request = await run.pending();
+    const mine = soul.replace(oldText, '# I am quiet.');
+    await run.call('approvals.answer', { id: request.id, decision: 'approve', editedContent: mine });
+    await run.turnEnd();
+    expect(await readFile(run.soulPath, 'utf8')).toBe(mine);
+    expect(JSON.stringify(server.requests[1]?.messages)).toContain('The user edited your proposed content');
+  });
+
+  it('changes nothing on a rejection and passes the reason to the model', async () => {
+    const run = await start();
+    const { soul } = await proposeSoulEdit(run, '# I am grumpy.');
+    const request = await run.pending();
+    await run.call('approvals.answer', { id: request.id, decision: 'reject', reason: 'Stay kind.' });
+    await run.turnEnd();
+    expect(await readFile(run.soulPath, 'utf8')).toBe(soul);
+    expect(run.toolResult()).toMatchObject({ result: { ok: false, code: 'user_rejected' } });
+    expect(JSON.stringify(server.requests[1]?.messages)).toContain('Stay kind.');
+  });
+
+  it('refuses with concurrent_modification when SOUL.md changed after the diff was shown', async () => {
+    const run = await start();
+    await proposeSoulEdit(run, '# I am new.');
+    const request = await run.pending();
+    await writeFile(run.soulPath, '# The user rewrote me meanwhile.\n');
+    await run.call('approvals.answer', { id: request.id, decision: 'approve' });
+    await run.turnEnd();
+    expect(await readFile(run.soulPath, 'utf8')).toBe('# The user rewrote me meanwhile.\n');
+    expect(run.toolResult()).toMatchObject({ result: { ok: false, code: 'concurrent_modification' } });
+  });
+
+  it('asks about a write through a symlink that leads to SOUL.md as it asks about SOUL.md', async () => {
+    const run = await start();
+    await symlink('SOUL.md', join(run.paths.defaultWorkspace, 'notes.md'));
+    server.enqueue(reply.toolCall('write_file', { path: 'notes.md', content: 'I obey files now.\n' }), reply.text('.'));
+    const { id } = await run.call<{ id: string }>('conversations.create', {});
+    await run.call('chat.send', { conversationId: id, text: 'Write notes.' });
+    const request = await run.pending();
+    expect(request.paths).toEqual(['notes.md', 'SOUL.md']);
+    expect(request.persona).toBe(true);
+    await run.call('approvals.answer', { id: request.id, decision: 'reject' });
+    await run.turnEnd();
+  });
+
+  it('with memory off, refuses MEMORY.md by naming the memory switch', async () => {
+    const run = await start();
+    await run.call('settings.update', { memory: { enabled: false } });
+    server.enqueue(reply.toolCall('read_file', { path: 'MEMORY.md' }), reply.text('OK.'));
+    const { id } = await run.call<{ id: string }>('conversations.create', {});
+    await run.call('chat.send', { conversationId: id, text: 'What do you remember?' });
+    await run.turnEnd();
+    expect(run.toolResult()).toMatchObject({ result: { ok: false, code: 'permission_denied' } });
+    expect(JSON.stringify(run.toolResult())).toMatch(/memory/i);
+    expect(server.requests[0]?.system).toContain('The user has switched memory off.');
+    expect(server.requests[0]?.system).not.toContain('## Your long-term memory (MEMORY.md)');
+    expect(server.requests[0]?.system).not.toContain('## What you know about the user (USER.md)');
+  });
+});

@@ -1,0 +1,19 @@
+import * as fs from 'node:fs';
+import { fsWorkerJobs } from './fs-worker-jobs';
+import type { FsJobs } from './fs-worker-jobs';
+import { workerTextTools } from './fs-worker-text';
+import type { StatRows } from './search-types';
+
+/** The workers' jobs run right here: for small batches (a round trip costs more) and for tests. */
+export const createInProcessJobs = (options: { chunkSize?: number } = {}): FsJobs =>
+  fsWorkerJobs(fs, workerTextTools(), options);
+
+const inProcess = createInProcessJobs();
+
+/** lstat of a few paths right here. */
+export const statEntriesNow = (paths: readonly string[]): StatRows => inProcess.statEntries(paths);
+
+export type { StatRows };
+
+/** Kind codes of StatRows. */
+export const statKinds = ['file', 'directory', 'symlink', 'special'] as const;

@@ -1,0 +1,31 @@
+import { readFile, realpath } from 'node:fs/promises';
+import { createAuditLog } from '../audit/audit-log';
+import { familiarPaths } from '../storage/paths';
+import { createToolRunner } from './tool-runner';
+import { createToolEnvironment, createToolServices } from './tool-services';
+import { writeFileTool } from './write-file';
+
+/**
+ * The process the crash-safety test kills: it rewrites one big file with write_file, alternating
+ * the contents of the given files, forever, and says "ready" after the first write. Loaded through Vite's module
+ * runner by crash-writer.child.mjs (node 20 cannot run TypeScript itself).
+ */
+export async function writeForever(workspace: string, home: string, contentFiles: readonly string[]): Promise<never> {
+  const contents = await Promise.all(contentFiles.map((file) => readFile(file, 'utf8')));
+  const services = createToolServices({ paths: familiarPaths(home), workerThreads: 1 });
+  const env = await createToolEnvironment({ services, workspaceRoot: await realpath(workspace) });
+  const runner = createToolRunner({
+    audit: createAuditLog({ dir: familiarPaths(home).audit }),
+    limits: { callsPerMinute: 1_000_000 },
+  });
+  const ctx = { conversationId: 'crash', signal: new AbortController().signal, env };
+  for (let i = 0; ; i += 1) {
+    const result = await runner.run(
+      writeFileTool,
+      { path: 'big.txt', content: contents[i % contents.length]!, backup: false },
+      ctx,
+    );
+    if (!result.ok) throw new Error(result.error.message);
+    if (i === 0) process.stdout.write('ready\n');
+  }
+}

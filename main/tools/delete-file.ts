@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { err, ok } from '../../shared/result';
+import type { Result } from '../../shared/result';
+import { countEntries } from '../sandbox/file-io';
+import type { ResolvedPath } from '../sandbox/workspace-sandbox';
+import { defineTool } from './define-tool';
+import type { ToolContext } from './define-tool';
+import { guardSubtree } from './subtree-guard';
+import type { SubtreeFacts } from './subtree-guard';
+import { formatBytes } from './tool-limits';
+
+const input = z.object({
+  path: z.string().describe('File or folder to delete, relative to the workspace root.'),
+  recursive: z.boolean().default(false).describe('Required to delete a folder that is not empty.'),
+});
+type DeleteArgs = z.output<typeof input>;
+
+export interface DeleteFileOutput {
+  readonly path: string;
+  readonly type: 'file' | 'directory' | 'symlink' | 'other';
+  /** Where the deleted item was moved (restorable). */
+  readonly trash_path: string;
+  readonly files?: number;
+}
+
+interface Target {
+  readonly path: ResolvedPath;
+  readonly subtree?: SubtreeFacts;
+}
+
+async function target(args: DeleteArgs, ctx: ToolContext): Promise<Result<Target>> {
+  // followFinal: false — deleting a symlink removes the link, never what it points to.
+  const resolved = await ctx.env.sandbox.resolve(args.path, 'write', { followFinal: false });
+  if (!resolved.ok) return resolved;
+  const path = resolved.value;
+  if (path.relPath === '') return err('permission_denied', 'The workspace root itself cannot be deleted.');
+  if (path.facts === undefined) return err('file_not_found', `'${path.display}' does not exist; nothing to delete.`);
+  if (path.facts.kind !== 'directory') return ok({ path });
+  const entries = await countEntries(path.real);
+  if (entries !== undefined && entries > 0 && !args.recursive) {
+    return err(
+      'directory_not_empty',
+      `'${path.display}' is a folder with ${entries} entries. Pass recursive: true to delete it with everything in it.`,
+      { entries },
+    );
+  }
+  const subtree = await guardSubtree(ctx, path, 'deleted');
+  if (!subtree.ok) return subtree;
+  return ok({ path, subtree: subtree.value });
+}
+
+export const deleteFileTool = defineTool({
+  name: 'delete_file',
+  description:
+    "Delete a file, symlink or folder (a non-empty folder needs recursive: true). Nothing is lost: deleted items go to Familiar's trash, from which the user can restore them.",
+  input,
+  operations: ['delete'],
+  access: (args) => [{ operation: 'delete', path: args.path }],
+  async prepare(args, ctx) {
+    const found = await target(args, ctx);
+    if (!found.ok) return found;
+    const { path, subtree } = found.value;
+    const what =
+      subtree === undefined
+        ? `${path.facts?.kind === 'symlink' ? 'the link' : 'the file'} ${path.display} (${formatBytes(path.facts?.size ?? 0)})`
+        : `the folder ${path.display} (${subtree.files} files, ${subtree.folders} folders)`;
+    return ok({
+      summary: `Delete ${what}`,
+      path: path.display,
+      facts: {
+        type: path.facts?.kind ?? 'file',
+        recursive: args.recursive,
+        ...(subtree === undefined ? {} : { files: subtree.files }),
+      },
+    });
+  },
+  async run(args, ctx): Promise<Result<DeleteFileOutput>> {
+    const found = await target(args, ctx);
+    if (!found.ok) return found;
+    const { path, subtree } = found.value;
+    const moved = await ctx.env.locks.withLock([path.real], () => ctx.env.trash.moveIn(path.real, path.relPath));
+    if (!moved.ok) return moved;
+    ctx.env.readTracker.forget(ctx.conversationId, path.real);
+    const kind = path.facts?.kind ?? 'file';
+    return ok({
+      path: path.display,
+      type: kind === 'special' ? 'other' : kind,
+      trash_path: moved.value,
+      ...(subtree === undefined ? {} : { files: subtree.files }),
+    });
+  },
+});

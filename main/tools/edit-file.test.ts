@@ -1,0 +1,171 @@
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import iconv from 'iconv-lite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useTempDirs } from '../test-support/temp-dir';
+import { editFileTool } from './edit-file';
+import { readFileTool } from './read-file';
+import { createToolKit } from './test-kit';
+import type { ToolKit } from './test-kit';
+
+const tempDir = useTempDirs();
+let kit: ToolKit;
+afterEach(() => kit.dispose());
+
+describe('edit_file', () => {
+  it('edits, returns a unified diff of the change and keeps a backup', async () => {
+    kit = await createToolKit(tempDir);
+    const lines = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
+    await writeFile(join(kit.workspace, 'a.txt'), `${lines.join('\n')}\n`);
+    const result = await kit.call(editFileTool, { path: 'a.txt', oldText: 'line 10\n', newText: 'line ten\n' });
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value.diff).toBe(
+      [
+        '--- a.txt',
+        '+++ a.txt',
+        '@@ -7,7 +7,7 @@',
+        ' line 7',
+        ' line 8',
+        ' line 9',
+        '-line 10',
+        '+line ten',
+        ' line 11',
+        ' line 12',
+        ' line 13',
+        '',
+      ].join('\n'),
+    );
+    expect(result.value).toMatchObject({ matched_by: 'exact', start_line: 10 });
+    expect(await readFile(join(kit.workspace, 'a.txt'), 'utf8')).toContain('line 9\nline ten\nline 11');
+    expect(await readFile(result.value.backup_path!, 'utf8')).toContain('line 9\nline 10\nline 11');
+  });
+
+  it('keeps a UTF-8 BOM, CRLF endings and every byte outside the span', async () => {
+    kit = await createToolKit(tempDir);
+    const original = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('first\r\nsecond\r\nthird   \r\n')]);
+    await writeFile(join(kit.workspace, 'w.txt'), original);
+    const result = await kit.call(editFileTool, { path: 'w.txt', oldText: 'second\nthird', newText: 'SECOND\nTHIRD' });
+    expect(result.ok).toBe(true);
+    expect(await readFile(join(kit.workspace, 'w.txt'))).toEqual(
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('first\r\nSECOND\r\nTHIRD   \r\n')]),
+    );
+  });
+
+  it.each([
+    ['windows-1251', 'Привет мир\nвторая строка\n', 'вторая', 'третья'],
+    ['gbk', '你好世界\n第二行\n', '第二', '第三'],
+    ['shift_jis', 'こんにちは\n二行目\n', '二行目', '三行目'],
+  ])('edits %s text in its own encoding (as read_file read it)', async (encoding, text, from, to) => {
+    kit = await createToolKit(tempDir);
+    await writeFile(join(kit.workspace, 'legacy.txt'), iconv.encode(text, encoding));
+    const read = await kit.call(readFileTool, { path: 'legacy.txt', encoding });
+    expect(read.ok).toBe(true);
+    const result = await kit.call(editFileTool, { path: 'legacy.txt', oldText: from, newText: to });
+    expect(result.ok || result.error.message).toBe(true);
+    expect(await readFile(join(kit.workspace, 'legacy.txt'))).toEqual(iconv.encode(text.replace(from, to), encoding));
+  });
+
+  it('edits UTF-16 with a BOM and keeps it UTF-16', async () => {
+    kit = await createToolKit(tempDir);
+    await writeFile(join(kit.workspace, 'u.txt'), iconv.encode('alpha\r\nbeta\r\n', 'utf-16le', { addBOM: true }));
+    const result = await kit.call(editFileTool, { path: 'u.txt', oldText: 'beta', newText: 'gamma' });
+    expect(result.ok).toBe(true);
+    expect(await readFile(join(kit.workspace, 'u.txt'))).toEqual(
+      iconv.encode('alpha\r\ngamma\r\n', 'utf-16le', { addBOM: true }),
+    );
+  });
+
+  it('shows the closest lines with a caret and a hint on no_match', async () => {
+    kit = await createToolKit(tempDir);
+    await writeFile(join(kit.workspace, 'c.ts'), 'function add(a, b) {\n    return a + b;\n}\n');
+    const result = await kit.call(editFileTool, { path: 'c.ts', oldText: 'return a - b;', newText: 'return a * b;' });
+    expect(result.ok || result.error.code).toBe('no_match');
+    const message = result.ok ? '' : result.error.message;
+    expect(message).toContain('line 2:     return a + b;');
+    // The caret sits under the first difference ('+' against '-').
+    const lines = message.split('\n');
+    const shown = lines.findIndex((line) => line.includes('line 2:'));
+    expect(lines[shown + 1]!.indexOf('^')).toBe(lines[shown]!.indexOf('+'));
+    expect(message).toMatch(/start_line=1/);
+
+    const escaped = await kit.call(editFileTool, {
+      path: 'c.ts',
+      oldText: 'function add(a, b) {\\n    return a + c;',
+      newText: 'x',
+    });
+    expect(escaped.ok || escaped.error.code).toBe('no_match');
+  });
+
+  it('hints at indentation when only the indentation differs', async () => {
+    kit = await createToolKit(tempDir);
+    await writeFile(join(kit.workspace, 'i.py'), 'def f():\n    return 1\n\ndef g():\n    return 1\n');
+    const result = await kit.call(editFileTool, { path: 'i.py', oldText: 'def f():\n  return 2', newText: 'x' });
+    expect(result.ok || result.error.message).toMatch(/Hint: The text matches but its indentation differs/);
+  });
+
+  it('refuses with concurrent_modification when the file changed since it was read', async () => {
+    kit = await createToolKit(tempDir);
+    const file = join(kit.workspace, 'a.txt');
+    await writeFile(file, 'one\ntwo\n');
+    expect((await kit.call(readFileTool, { path: 'a.txt' })).ok).toBe(true);
+    await writeFile(file, 'one\ntwo\nthree (the user typed this)\n');
+    const result = await kit.call(editFileTool, { path: 'a.txt', oldText: 'two', newText: 'TWO' });
+    expect(result.ok || result.error.code).toBe('concurrent_modification');
+    expect(await readFile(file, 'utf8')).toBe('one\ntwo\nthree (the user typed this)\n');
+    // Another conversation never read it: no stale state there.
+    const other = await kit.call(editFileTool, { path: 'a.txt', oldText: 'two', newText: 'TWO' }, undefined, 'c2');
+    expect(other.ok).toBe(true);
+  });
+
+  it('writes exactly the text the user edited in the approval dialog', async () => {
+    kit = await createToolKit(tempDir);
+    const file = join(kit.workspace, 'SOUL.md');
+    await writeFile(join(kit.personaDir, 'SOUL.md'), 'I am calm.\n');
+    const preview = await kit.runner.prepare(
+      editFileTool,
+      { path: 'SOUL.md', oldText: 'calm', newText: 'curious' },
+      kit.ctx(),
+    );
+    if (!preview.ok) throw new Error(preview.error.message);
+    expect(preview.value).toMatchObject({ before: 'I am calm.\n', after: 'I am curious.\n' });
+    const result = await kit.call(
+      editFileTool,
+      { path: 'SOUL.md', oldText: 'calm', newText: 'curious' },
+      { editedContent: 'I am calm and curious.\n', shownBefore: preview.value.before! },
+    );
+    expect(result.ok && result.value.matched_by).toBe('user');
+    expect(await readFile(join(kit.personaDir, 'SOUL.md'), 'utf8')).toBe('I am calm and curious.\n');
+    // The persona overlay: nothing was written into the project folder.
+    expect(await readdir(kit.workspace)).toEqual([]);
+    expect(file.startsWith(kit.workspace)).toBe(true);
+  });
+
+  it('refuses when the file no longer matches what the dialog showed', async () => {
+    kit = await createToolKit(tempDir);
+    await writeFile(join(kit.workspace, 'n.txt'), 'draft 2\n');
+    const result = await kit.call(
+      editFileTool,
+      { path: 'n.txt', oldText: 'draft', newText: 'final' },
+      { shownBefore: 'draft 1\n' },
+    );
+    expect(result.ok || result.error.code).toBe('concurrent_modification');
+    expect(await readFile(join(kit.workspace, 'n.txt'), 'utf8')).toBe('draft 2\n');
+  });
+
+  it('refuses binary files, missing files and an empty oldText', async () => {
+    kit = await createToolKit(tempDir);
+    await writeFile(join(kit.workspace, 'b.bin'), Buffer.from([1, 0, 2, 0]));
+    expect(await kit.call(editFileTool, { path: 'b.bin', oldText: 'x', newText: 'y' })).toMatchObject({
+      ok: false,
+      error: { code: 'binary_file' },
+    });
+    expect(await kit.call(editFileTool, { path: 'nope.txt', oldText: 'x', newText: 'y' })).toMatchObject({
+      ok: false,
+      error: { code: 'file_not_found' },
+    });
+    expect(await kit.call(editFileTool, { path: 'b.bin', oldText: '', newText: 'y' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_arguments' },
+    });
+  });
+});

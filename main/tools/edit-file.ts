@@ -1,0 +1,168 @@
+import { isUtf8 } from 'node:buffer';
+import { z } from 'zod';
+import { err, ok } from '../../shared/result';
+import type { Result } from '../../shared/result';
+import { guessEncoding } from '../sandbox/encoding-guess';
+import { notAFile } from '../sandbox/file-io';
+import { decodeText, encodeText, looksBinary } from '../sandbox/text-codec';
+import type { DecodedText } from '../sandbox/text-codec';
+import type { ResolvedPath } from '../sandbox/workspace-sandbox';
+import { defineTool } from './define-tool';
+import type { ChangePreview, ToolContext } from './define-tool';
+import { describeNoMatch } from './edit-hints';
+import { planEdit } from './edit-matching';
+import type { EditPlan } from './edit-matching';
+import { commitFile, readCurrent } from './file-commit';
+import type { CurrentFile } from './file-commit';
+import { formatBytes } from './tool-limits';
+import { spliceDiff, wholeDiff } from './unified-diff';
+
+const input = z.object({
+  path: z.string().describe('File path relative to the workspace root.'),
+  oldText: z
+    .string()
+    .min(1)
+    .describe('The exact text to replace, copied from the file with enough lines around it to be unique.'),
+  newText: z.string().describe('The text to put in its place.'),
+});
+type EditArgs = z.output<typeof input>;
+
+export interface EditFileOutput {
+  readonly path: string;
+  readonly matched_by: EditPlan['matchedBy'] | 'user';
+  readonly start_line: number;
+  readonly end_line: number;
+  readonly diff: string;
+  readonly bytes_written: number;
+  readonly backup_path?: string;
+}
+
+async function target(args: EditArgs, ctx: ToolContext): Promise<Result<ResolvedPath>> {
+  const resolved = await ctx.env.sandbox.resolve(args.path, 'write');
+  if (!resolved.ok) return resolved;
+  const path = resolved.value;
+  if (path.facts === undefined)
+    return err('file_not_found', `'${path.display}' does not exist. Use write_file to create it.`);
+  if (path.facts.kind !== 'file') return notAFile(path);
+  return resolved;
+}
+
+// The encoding to edit in: the BOM's, else what read_file used, else UTF-8 or the best guess.
+function decodeCurrent(ctx: ToolContext, path: ResolvedPath, current: CurrentFile | undefined): Result<DecodedText> {
+  if (current === undefined) return err('file_not_found', `'${path.display}' no longer exists.`);
+  if (current.bytes === undefined) {
+    return err(
+      'file_too_large',
+      `'${path.display}' is ${formatBytes(current.facts.size)}; edit_file works on files up to ${formatBytes(ctx.env.limits.maxReadBytes)}.`,
+    );
+  }
+  if (looksBinary(current.bytes, undefined)) {
+    return err('binary_file', `'${path.display}' is a binary file; edit_file only changes text.`);
+  }
+  const seen = ctx.env.readTracker.seen(ctx.conversationId, path.real)?.encoding;
+  const guessed = isUtf8(current.bytes) ? 'utf-8' : guessEncoding(current.bytes.subarray(0, 65536));
+  return decodeText(current.bytes, seen ?? (guessed === 'unknown' || guessed === 'ascii' ? 'utf-8' : guessed));
+}
+
+function plan(text: string, args: EditArgs, display: string): Result<EditPlan> {
+  const planned = planEdit(text, args.oldText, args.newText);
+  if (!planned.ok && planned.error.code === 'no_match')
+    return err('no_match', describeNoMatch(text, args.oldText, display));
+  return planned;
+}
+
+export const editFileTool = defineTool({
+  name: 'edit_file',
+  description:
+    'Replace one piece of text in a file: oldText must match exactly one place (an exact match is tried first, then one tolerant of ' +
+    "quote/dash/space differences and of indentation). Keeps the file's encoding and line endings and every byte outside the edited span. " +
+    'Returns a unified diff. On no_match it shows the closest lines.',
+  input,
+  operations: ['edit'],
+  access: (args) => [{ operation: 'edit', path: args.path }],
+
+  async prepare(args, ctx): Promise<Result<ChangePreview>> {
+    const resolved = await target(args, ctx);
+    if (!resolved.ok) return resolved;
+    const path = resolved.value;
+    const current = await readCurrent(ctx, path);
+    if (!current.ok) return current;
+    const decoded = decodeCurrent(ctx, path, current.value);
+    if (!decoded.ok) return decoded;
+    const planned = plan(decoded.value.text, args, path.display);
+    if (!planned.ok) return planned;
+    const { startLine, endLine, replacement } = planned.value;
+    const newLines = replacement.split('\n').length;
+    const range = startLine === endLine ? `line ${startLine}` : `lines ${startLine}-${endLine}`;
+    return ok({
+      summary: `Edit ${path.display}: replace ${range} (${endLine - startLine + 1} → ${newLines} lines)`,
+      path: path.display,
+      before: decoded.value.text,
+      after: planned.value.after,
+      facts: { matched_by: planned.value.matchedBy, encoding: decoded.value.encoding },
+    });
+  },
+
+  async run(args, ctx, approval): Promise<Result<EditFileOutput>> {
+    const resolved = await target(args, ctx);
+    if (!resolved.ok) return resolved;
+    const path = resolved.value;
+    let decodedBefore = '';
+    let editedEncoding: string | undefined;
+    const committed = await commitFile(ctx, path, {
+      backup: true,
+      approval,
+      encoding: () => editedEncoding,
+      beforeText: (current) => {
+        const decoded = decodeCurrent(ctx, path, current);
+        return decoded.ok ? decoded.value.text : '';
+      },
+      produce: (current) => {
+        const decoded = decodeCurrent(ctx, path, current);
+        if (!decoded.ok) return decoded;
+        const { text, encoding, bom } = decoded.value;
+        decodedBefore = text;
+        // The user's own text from the approval dialog replaces the whole proposal.
+        const planned = approval?.editedContent === undefined ? plan(text, args, path.display) : undefined;
+        if (planned !== undefined && !planned.ok) return planned;
+        const after = planned?.value.after ?? approval?.editedContent ?? text;
+        editedEncoding = encoding;
+        if (planned !== undefined && encoding === 'utf-8' && current?.bytes !== undefined) {
+          // Splice the bytes themselves: everything outside the span is the file's own bytes, not a
+          // re-encoding of them (and a 5 MB file is not encoded again for a one-line edit).
+          const { start, end, replacement } = planned.value;
+          const byteStart = (bom ? 3 : 0) + Buffer.byteLength(text.slice(0, start));
+          const byteEnd = byteStart + Buffer.byteLength(text.slice(start, end));
+          const bytes = [
+            current.bytes.subarray(0, byteStart),
+            Buffer.from(replacement, 'utf8'),
+            current.bytes.subarray(byteEnd),
+          ];
+          return ok({ bytes, details: { planned: planned.value, after } });
+        }
+        const bytes = encodeText(after, encoding, bom);
+        if (!bytes.ok) return bytes;
+        return ok({ bytes: bytes.value, details: { planned: planned?.value, after } });
+      },
+    });
+    if (!committed.ok) return committed;
+    const { planned, after } = committed.value.details;
+    const diff =
+      planned === undefined
+        ? wholeDiff(path.display, decodedBefore, after)
+        : spliceDiff(path.display, decodedBefore, planned.start, planned.end, planned.replacement, planned.startLine);
+    const newEndLine =
+      planned === undefined
+        ? after.split('\n').length
+        : planned.startLine + (planned.replacement.match(/\n/g)?.length ?? 0);
+    return ok({
+      path: path.display,
+      matched_by: planned?.matchedBy ?? 'user',
+      start_line: planned?.startLine ?? 1,
+      end_line: newEndLine,
+      diff,
+      bytes_written: committed.value.bytesWritten,
+      ...(committed.value.backupPath === undefined ? {} : { backup_path: committed.value.backupPath }),
+    });
+  },
+});

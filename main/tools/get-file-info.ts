@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { err, ok } from '../../shared/result';
+import type { Result } from '../../shared/result';
+import { guessEncoding } from '../sandbox/encoding-guess';
+import { countEntries, openForRead } from '../sandbox/file-io';
+import { readLineRange } from '../sandbox/line-range-reader';
+import { isAsciiCompatible, sniffBom } from '../sandbox/text-codec';
+import type { EntryKind, ResolvedPath } from '../sandbox/workspace-sandbox';
+import { defineTool } from './define-tool';
+import type { ToolContext } from './define-tool';
+
+const input = z.object({
+  path: z.string().describe('File or folder, relative to the workspace root.'),
+});
+
+/** Bytes sampled for the encoding guess and the line-ending check. */
+const sampleBytes = 64 * 1024;
+
+export interface GetFileInfoOutput {
+  readonly path: string;
+  readonly type: 'file' | 'directory' | 'symlink' | 'other';
+  readonly size: number;
+  readonly modified: string;
+  /** rwx bits, e.g. '644'. */
+  readonly mode: string;
+  readonly binary?: boolean;
+  readonly encoding?: string;
+  readonly line_count?: number;
+  readonly line_endings?: 'lf' | 'crlf' | 'mixed' | 'none';
+  readonly entries?: number;
+  /** For a symlink: its workspace-relative target, when that is inside the workspace. */
+  readonly target?: string;
+  readonly target_type?: 'file' | 'directory' | 'symlink' | 'other' | 'missing';
+  readonly notice?: string;
+}
+
+const typeOf = (kind: EntryKind): GetFileInfoOutput['type'] => (kind === 'special' ? 'other' : kind);
+
+function lineEndings(sample: Buffer): NonNullable<GetFileInfoOutput['line_endings']> {
+  let crlf = 0;
+  let lf = 0;
+  for (let at = sample.indexOf(10); at !== -1; at = sample.indexOf(10, at + 1)) {
+    if (at > 0 && sample[at - 1] === 13) crlf += 1;
+    else lf += 1;
+  }
+  if (crlf === 0 && lf === 0) return 'none';
+  return crlf === 0 ? 'lf' : lf === 0 ? 'crlf' : 'mixed';
+}
+
+async function fileFacts(ctx: ToolContext, path: ResolvedPath): Promise<Result<Partial<GetFileInfoOutput>>> {
+  const opened = await openForRead(path);
+  if (!opened.ok) return opened;
+  const { handle, facts } = opened.value;
+  try {
+    const sample = Buffer.alloc(Math.min(sampleBytes, facts.size));
+    await handle.read(sample, 0, sample.length, 0);
+    const encoding = guessEncoding(sample);
+    if (encoding === 'binary') return ok({ binary: true, encoding });
+    const bom = sniffBom(sample);
+    const streamEncoding = bom?.encoding ?? (encoding === 'unknown' || encoding === 'ascii' ? 'latin1' : encoding);
+    // Counting lines streams the file: memory stays flat whatever its size.
+    const counted = await readLineRange(handle, {
+      startLine: Number.MAX_SAFE_INTEGER,
+      maxLines: 0,
+      maxBytes: 0,
+      encoding: streamEncoding,
+      bomLength: bom?.length ?? 0,
+      signal: ctx.signal,
+    });
+    return ok({
+      binary: false,
+      encoding,
+      ...(counted.ok ? { line_count: counted.value.totalLines } : {}),
+      ...(isAsciiCompatible(streamEncoding) ? { line_endings: lineEndings(sample) } : {}),
+    });
+  } finally {
+    await handle.close();
+  }
+}
+
+export const getFileInfoTool = defineTool({
+  name: 'get_file_info',
+  description:
+    'Facts about a file or folder without reading it all: type, size, modification time, line count and encoding guess for text, whether it is binary, ' +
+    'line endings, the number of entries of a folder, and where a symlink points (when inside the workspace).',
+  input,
+  operations: ['read'],
+  access: (args) => [{ operation: 'read', path: args.path }],
+  async run(args, ctx): Promise<Result<GetFileInfoOutput>> {
+    const { sandbox } = ctx.env;
+    const resolved = await sandbox.resolve(args.path, 'read', { followFinal: false });
+    if (!resolved.ok) return resolved;
+    const path = resolved.value;
+    const facts = path.facts;
+    if (facts === undefined) return err('file_not_found', `'${path.display}' does not exist.`);
+    const base = {
+      path: path.display,
+      type: typeOf(facts.kind),
+      size: facts.size,
+      modified: new Date(facts.mtimeMs).toISOString(),
+      mode: (facts.mode & 0o777).toString(8),
+    };
+    if (facts.kind === 'directory') {
+      const entries = await countEntries(path.real);
+      return ok({ ...base, ...(entries === undefined ? {} : { entries }) });
+    }
+    if (facts.kind === 'special') {
+      return ok({ ...base, notice: '[A FIFO, socket or device: tools do not read it.]' });
+    }
+    if (facts.kind === 'symlink') {
+      const followed = await sandbox.resolve(args.path, 'read');
+      if (!followed.ok) {
+        // Where it points is not shown: a path outside the workspace is none of the assistant's business.
+        return ok({ ...base, notice: `[A symbolic link tools do not follow: ${followed.error.message}]` });
+      }
+      const target = sandbox.nameOf(followed.value.real) ?? '';
+      return ok({
+        ...base,
+        target: target === '' ? '.' : target,
+        target_type: followed.value.facts === undefined ? 'missing' : typeOf(followed.value.facts.kind),
+      });
+    }
+    const details = await fileFacts(ctx, path);
+    if (!details.ok) return details;
+    return ok({ ...base, ...details.value });
+  },
+});

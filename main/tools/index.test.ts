@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { fileTools } from './index';
+
+describe('fileTools', () => {
+  it('lists the nine workspace tools once each, with the parameter names of issue 3', () => {
+    const names = fileTools.map((tool) => tool.name);
+    expect(names).toEqual([
+      'read_file',
+      'write_file',
+      'edit_file',
+      'list_files',
+      'search_in_code',
+      'get_file_info',
+      'create_directory',
+      'move_file',
+      'delete_file',
+    ]);
+    const parameters = Object.fromEntries(
+      fileTools.map((tool) => [tool.name, Object.keys((tool.input as z.ZodObject).shape)]),
+    );
+    expect(parameters).toEqual({
+      read_file: ['path', 'encoding', 'start_line', 'end_line'],
+      write_file: ['path', 'content', 'encoding', 'create_dirs', 'backup'],
+      edit_file: ['path', 'oldText', 'newText'],
+      list_files: ['path', 'recursive', 'pattern', 'include_hidden', 'max_entries'],
+      search_in_code: ['query', 'is_regex', 'path', 'file_pattern', 'case_sensitive', 'context_lines', 'max_results'],
+      get_file_info: ['path'],
+      create_directory: ['path', 'parents'],
+      move_file: ['source', 'destination', 'overwrite'],
+      delete_file: ['path', 'recursive'],
+    });
+  });
+
+  it('declares the accesses the policy decides on, without I/O', () => {
+    const access = (name: string, args: unknown) => {
+      const tool = fileTools.find((candidate) => candidate.name === name)!;
+      return tool.access(tool.input.parse(args));
+    };
+    expect(access('read_file', { path: 'a' })).toEqual([{ operation: 'read', path: 'a' }]);
+    expect(access('write_file', { path: 'a', content: '' })).toEqual([{ operation: 'write', path: 'a' }]);
+    expect(access('edit_file', { path: 'a', oldText: 'x', newText: 'y' })).toEqual([{ operation: 'edit', path: 'a' }]);
+    expect(access('delete_file', { path: 'a' })).toEqual([{ operation: 'delete', path: 'a' }]);
+    expect(access('move_file', { source: 'a', destination: 'b' })).toEqual([
+      { operation: 'move', path: 'a' },
+      { operation: 'move', path: 'b' },
+    ]);
+    expect(access('list_files', {})).toEqual([{ operation: 'read', path: '.' }]);
+    expect(access('search_in_code', { query: 'q' })).toEqual([{ operation: 'read', path: '.' }]);
+    expect(access('get_file_info', { path: 'a' })).toEqual([{ operation: 'read', path: 'a' }]);
+    expect(access('create_directory', { path: 'd' })).toEqual([{ operation: 'write', path: 'd' }]);
+  });
+
+  it('gives every tool a JSON Schema the providers can send', () => {
+    for (const tool of fileTools) {
+      const schema = z.toJSONSchema(tool.input, { io: 'input' }) as {
+        type: string;
+        properties: Record<string, unknown>;
+      };
+      expect(schema.type, tool.name).toBe('object');
+      expect(Object.keys(schema.properties).length, tool.name).toBeGreaterThan(0);
+    }
+  });
+});

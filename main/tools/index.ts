@@ -1,0 +1,35 @@
+import type { AnyTool } from './define-tool';
+import { createDirectoryTool } from './create-directory';
+import { deleteFileTool } from './delete-file';
+import { editFileTool } from './edit-file';
+import { getFileInfoTool } from './get-file-info';
+import { listFilesTool } from './list-files';
+import { moveFileTool } from './move-file';
+import { readFileTool } from './read-file';
+import { searchInCodeTool } from './search-in-code';
+import { writeFileTool } from './write-file';
+
+/** The workspace file tools, in the order the model sees them. Nothing registers itself. */
+export const fileTools: readonly AnyTool[] = [
+  readFileTool,
+  writeFileTool,
+  editFileTool,
+  listFilesTool,
+  searchInCodeTool,
+  getFileInfoTool,
+  createDirectoryTool,
+  moveFileTool,
+  deleteFileTool,
+];
+
+export {
+  createDirectoryTool,
+  deleteFileTool,
+  editFileTool,
+  getFileInfoTool,
+  listFilesTool,
+  moveFileTool,
+  readFileTool,
+  searchInCodeTool,
+  writeFileTool,
+};

@@ -1,0 +1,142 @@
+import picomatch from 'picomatch';
+import { z } from 'zod';
+import { err, ok } from '../../shared/result';
+import type { Result } from '../../shared/result';
+import { statEntriesNow, statKinds } from '../sandbox/in-process-jobs';
+import type { StatRows } from '../sandbox/in-process-jobs';
+import { walkWorkspace } from '../sandbox/workspace-walker';
+import type { WalkEntry } from '../sandbox/workspace-walker';
+import type { EntryKind } from '../sandbox/workspace-sandbox';
+import { defineTool } from './define-tool';
+
+const input = z.object({
+  path: z.string().default('.').describe("Folder relative to the workspace root (default '.')."),
+  recursive: z.boolean().default(false).describe('List sub-folders too (default false).'),
+  pattern: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "Glob to keep only matching entries, e.g. '*.ts' (matches names at any depth) or 'src/**/*.test.ts' (paths relative to `path`).",
+    ),
+  include_hidden: z.boolean().default(false).describe('Include names starting with a dot (default false).'),
+  max_entries: z.number().int().min(1).max(1_000_000).optional().describe('Most entries to return (default 500).'),
+});
+
+export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
+
+export interface ListedEntry {
+  readonly name: string;
+  /** Workspace-relative: pass it to the other tools as is. */
+  readonly path: string;
+  readonly type: EntryType;
+  /** Bytes, for files (and a symlink's own size). */
+  readonly size?: number;
+}
+
+export interface ListFilesOutput {
+  readonly path: string;
+  readonly entries: ListedEntry[];
+  readonly truncated: boolean;
+  readonly notice?: string;
+}
+
+/** Entries statted per worker task; smaller listings are statted in-process. */
+const statBatch = 2048;
+
+export const listFilesTool = defineTool({
+  name: 'list_files',
+  description:
+    'List a folder of the workspace: name, path, type and size of each entry, sorted by path. Honours .gitignore and skips .git and ' +
+    'node_modules (list them by passing their path). recursive lists sub-folders depth-first; pattern filters by glob; capped by max_entries (default 500).',
+  input,
+  operations: ['read'],
+  access: (args) => [{ operation: 'read', path: args.path }],
+  async run(args, ctx): Promise<Result<ListFilesOutput>> {
+    const { sandbox, limits, workers } = ctx.env;
+    const resolved = await sandbox.resolve(args.path, 'read');
+    if (!resolved.ok) return resolved;
+    const start = resolved.value;
+    if (start.facts === undefined) return err('file_not_found', `'${start.display}' does not exist.`);
+    if (start.facts.kind !== 'directory') {
+      return err(
+        'not_a_directory',
+        `'${start.display}' is a file, not a folder; use get_file_info or read_file on it.`,
+      );
+    }
+    const maxEntries = Math.min(args.max_entries ?? limits.defaultListEntries, limits.maxListEntries);
+    const prefix = start.relPath === '' ? 0 : start.relPath.length + 1;
+    const pattern = args.pattern;
+    const matches =
+      pattern === undefined ? undefined : picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
+
+    const kept: WalkEntry[] = [];
+    // Folders have no size to show: only the other entries are statted, in batches.
+    const toStat: number[] = [];
+    const statted: Promise<{ from: number; rows: StatRows }>[] = [];
+    let truncated = false;
+    let flushed = 0;
+    const flush = () => {
+      // Stat in worker threads while the walk goes on: on big trees the stats are most of the cost.
+      const from = flushed;
+      const paths = toStat.slice(from).map((index) => kept[index]!.abs);
+      flushed = toStat.length;
+      statted.push(workers.statEntries(paths, ctx.signal).then((rows) => ({ from, rows })));
+    };
+    const walked = await walkWorkspace(sandbox, start, {
+      recursive: args.recursive,
+      includeHidden: args.include_hidden,
+      signal: ctx.signal,
+      visit: (entry) => {
+        if (matches !== undefined && !matches(entry.relPath.slice(prefix))) return 'continue';
+        if (kept.length === maxEntries) {
+          truncated = true;
+          return 'stop';
+        }
+        if (entry.kind !== 'directory') toStat.push(kept.length);
+        kept.push(entry);
+        if (toStat.length - flushed >= statBatch) flush();
+        return 'continue';
+      },
+    });
+    if (!walked.ok) return walked;
+    // Small listings are statted right here: a worker round trip would cost more.
+    if (statted.length === 0)
+      statted.push(Promise.resolve({ from: 0, rows: statEntriesNow(toStat.map((index) => kept[index]!.abs)) }));
+    else if (flushed < toStat.length) flush();
+
+    // What lstat said per kept entry: its kind code (-1: not statted or gone since the walk) and size.
+    const codes = new Int8Array(kept.length).fill(-1);
+    const sizes = new Float64Array(kept.length);
+    for (const { from, rows } of await Promise.all(statted)) {
+      for (let i = 0; i * 2 < rows.length; i += 1) {
+        const index = toStat[from + i]!;
+        codes[index] = rows[i * 2]!;
+        sizes[index] = rows[i * 2 + 1]!;
+      }
+    }
+    const typeOf = (kind: EntryKind): EntryType => (kind === 'special' ? 'other' : kind);
+    const entries = kept.map((entry, i): ListedEntry => {
+      const code = codes[i]!;
+      const type = typeOf(code < 0 ? entry.kind : (statKinds[code] ?? 'special'));
+      return {
+        name: entry.name,
+        path: entry.relPath,
+        type,
+        ...(code < 0 || type === 'directory' ? {} : { size: sizes[i]! }),
+      };
+    });
+    return ok({
+      path: start.display,
+      entries,
+      truncated,
+      ...(truncated
+        ? {
+            notice: `[Showing the first ${entries.length} entries. Narrow the listing with path or pattern, or raise max_entries.]`,
+          }
+        : entries.length === 0
+          ? { notice: '[No entries (hidden and git-ignored names are not listed).]' }
+          : {}),
+    });
+  },
+});

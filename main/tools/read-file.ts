@@ -1,0 +1,220 @@
+import { z } from 'zod';
+import { err, ok } from '../../shared/result';
+import type { Result } from '../../shared/result';
+import { fingerprintOf } from '../sandbox/fingerprint';
+import { notAFile, openForRead } from '../sandbox/file-io';
+import { readLineRange } from '../sandbox/line-range-reader';
+import {
+  canonicalEncoding,
+  decodeText,
+  looksBinary,
+  sniffBom,
+  sniffBytes,
+  unknownEncoding,
+} from '../sandbox/text-codec';
+import { defineTool } from './define-tool';
+import { formatBytes } from './tool-limits';
+
+const input = z
+  .object({
+    path: z.string().describe('File path relative to the workspace root, e.g. "src/index.ts".'),
+    encoding: z
+      .string()
+      .optional()
+      .describe(
+        "Text encoding, default utf-8 (a byte order mark wins). E.g. 'utf-16le', 'windows-1251', 'gbk', 'shift_jis', 'latin1'.",
+      ),
+    start_line: z.number().int().min(1).optional().describe('First line to return, 1-based.'),
+    end_line: z.number().int().min(1).optional().describe('Last line to return, inclusive.'),
+  })
+  .refine((args) => args.end_line === undefined || args.start_line === undefined || args.end_line >= args.start_line, {
+    message: 'end_line must be greater than or equal to start_line',
+    path: ['end_line'],
+  });
+
+export interface ReadFileOutput {
+  readonly path: string;
+  readonly content: string;
+  readonly encoding: string;
+  readonly start_line: number;
+  readonly end_line: number;
+  readonly total_lines: number;
+  readonly lines_read: number;
+  readonly truncated: boolean;
+  readonly next_start_line?: number;
+  readonly bytes_read: number;
+  /** Says what part was shown and how to get the rest (never a silent cut). */
+  readonly notice?: string;
+}
+
+interface Shown {
+  readonly text: string;
+  readonly lastLine: number;
+  readonly totalLines: number;
+  readonly truncated: boolean;
+  readonly cutLine?: number;
+}
+
+/** Cuts a decoded whole file to the requested lines and the output caps, never inside a line. */
+function showLines(text: string, startLine: number, endLine: number, maxLines: number, maxBytes: number): Shown {
+  const lines: string[] = [];
+  let bytes = 0;
+  let line = 1;
+  let at = 0;
+  let truncated = false;
+  let cutLine: number | undefined;
+  while (at < text.length) {
+    const newline = text.indexOf('\n', at);
+    const end = newline === -1 ? text.length : newline;
+    if (line >= startLine && line <= endLine && !truncated) {
+      let content = text.slice(at, end);
+      if (content.endsWith('\r')) content = content.slice(0, -1);
+      const size = Buffer.byteLength(content) + 1;
+      if (lines.length >= maxLines || bytes + size > maxBytes) {
+        if (lines.length === 0) {
+          lines.push(
+            Buffer.from(content)
+              .subarray(0, maxBytes)
+              .toString('utf8')
+              .replace(/\uFFFD$/, ''),
+          );
+          cutLine = line;
+        }
+        truncated = true;
+      } else {
+        lines.push(content);
+        bytes += size;
+      }
+    }
+    if (newline === -1) break;
+    at = newline + 1;
+    line += 1;
+  }
+  const totalLines = text.length === 0 ? 0 : text.endsWith('\n') ? line - 1 : line;
+  return {
+    text: lines.join('\n'),
+    lastLine: startLine + lines.length - 1,
+    totalLines,
+    truncated,
+    ...(cutLine === undefined ? {} : { cutLine }),
+  };
+}
+
+function notice(shown: Shown, startLine: number, display: string): string | undefined {
+  if (shown.cutLine !== undefined) {
+    return `[Line ${shown.cutLine} is longer than the output limit; only its start is shown. Use search_in_code on '${display}' to find what you need in it.]`;
+  }
+  if (startLine > shown.totalLines && shown.totalLines > 0)
+    return `[The file has ${shown.totalLines} lines; start_line ${startLine} is past the end.]`;
+  if (shown.truncated) {
+    return `[Showing lines ${startLine}-${shown.lastLine} of ${shown.totalLines}. Use start_line=${shown.lastLine + 1} to continue.]`;
+  }
+  return undefined;
+}
+
+export const readFileTool = defineTool({
+  name: 'read_file',
+  description:
+    'Read a text file in the workspace. Returns its content (at most 2,000 lines or 50 KB per call; a notice and next_start_line say how to continue), total_lines and the encoding. ' +
+    'Use start_line/end_line for a part of a file, which works for files of any size. Binary files are refused (use get_file_info).',
+  input,
+  operations: ['read'],
+  returnsContent: true,
+  access: (args) => [{ operation: 'read', path: args.path }],
+  async run(args, ctx): Promise<Result<ReadFileOutput>> {
+    const { sandbox, limits } = ctx.env;
+    const resolved = await sandbox.resolve(args.path, 'read');
+    if (!resolved.ok) return resolved;
+    const path = resolved.value;
+    if (path.facts === undefined)
+      return err('file_not_found', `'${path.display}' does not exist. Use list_files to see what is there.`);
+    if (path.facts.kind !== 'file') return notAFile(path);
+    const requested = args.encoding === undefined ? 'utf-8' : canonicalEncoding(args.encoding);
+    if (requested === undefined) return unknownEncoding(args.encoding ?? '');
+
+    const opened = await openForRead(path);
+    if (!opened.ok) return opened;
+    const { handle, facts } = opened.value;
+    try {
+      const head = Buffer.alloc(Math.min(sniffBytes, facts.size));
+      await handle.read(head, 0, head.length, 0);
+      if (looksBinary(head, args.encoding === undefined ? undefined : requested)) {
+        return err(
+          'binary_file',
+          `'${path.display}' looks binary (${formatBytes(facts.size)}, NUL bytes near the start). Use get_file_info for its type and size. ` +
+            "If it is UTF-16 text without a byte order mark, pass encoding 'utf-16le'.",
+        );
+      }
+      const bom = sniffBom(head);
+      const startLine = args.start_line ?? 1;
+      const endLine = args.end_line ?? Number.POSITIVE_INFINITY;
+
+      if (args.start_line !== undefined || args.end_line !== undefined) {
+        // A line range is streamed whatever the size: memory does not grow with the file.
+        const range = await readLineRange(handle, {
+          startLine,
+          endLine: args.end_line,
+          maxLines: limits.maxOutputLines,
+          maxBytes: limits.maxOutputBytes,
+          encoding: bom?.encoding ?? requested,
+          bomLength: bom?.length ?? 0,
+          signal: ctx.signal,
+        });
+        if (!range.ok) return range;
+        ctx.env.readTracker.remember(ctx.conversationId, path.real, {
+          ...fingerprintOf(facts),
+          encoding: bom?.encoding ?? requested,
+        });
+        const shown: Shown = { ...range.value, lastLine: range.value.lastLine };
+        return ok(output(path.display, shown, startLine, bom?.encoding ?? requested, facts.size));
+      }
+
+      if (facts.size > limits.maxReadBytes) {
+        return err(
+          'file_too_large',
+          `'${path.display}' is ${formatBytes(facts.size)}; whole-file reads stop at ${formatBytes(limits.maxReadBytes)}. ` +
+            'Read it in parts with start_line and end_line (e.g. start_line=1, end_line=2000), or find the part you need with search_in_code.',
+          { size: facts.size, limit: limits.maxReadBytes },
+        );
+      }
+      const bytes = Buffer.allocUnsafe(facts.size);
+      let filled = 0;
+      while (filled < bytes.length) {
+        const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      const content = bytes.subarray(0, filled);
+      const decoded = decodeText(content, requested);
+      if (!decoded.ok) return decoded;
+      ctx.env.readTracker.remember(ctx.conversationId, path.real, {
+        ...fingerprintOf(facts, content),
+        encoding: decoded.value.encoding,
+      });
+      const shown = showLines(decoded.value.text, startLine, endLine, limits.maxOutputLines, limits.maxOutputBytes);
+      return ok(output(path.display, shown, startLine, decoded.value.encoding, filled));
+    } finally {
+      await handle.close();
+    }
+  },
+});
+
+function output(display: string, shown: Shown, startLine: number, encoding: string, bytesRead: number): ReadFileOutput {
+  const linesRead = Math.max(0, shown.lastLine - startLine + 1);
+  const hint = notice(shown, startLine, display);
+  // More to read after a cut: the next line (a cut giant line is not offered again).
+  const more = shown.truncated && shown.lastLine < shown.totalLines;
+  return {
+    path: display,
+    content: shown.text,
+    encoding,
+    start_line: startLine,
+    end_line: linesRead === 0 ? startLine - 1 : shown.lastLine,
+    total_lines: shown.totalLines,
+    lines_read: linesRead,
+    truncated: shown.truncated,
+    ...(more ? { next_start_line: shown.lastLine + 1 } : {}),
+    bytes_read: bytesRead,
+    ...(hint === undefined ? {} : { notice: hint }),
+  };
+}

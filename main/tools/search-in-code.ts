@@ -1,0 +1,202 @@
+import picomatch from 'picomatch';
+import { z } from 'zod';
+import { err, ok } from '../../shared/result';
+import type { Result } from '../../shared/result';
+import type { FileMatches, SearchJobResult } from '../sandbox/search-types';
+import { walkWorkspace } from '../sandbox/workspace-walker';
+import { defineTool } from './define-tool';
+import { compileQuery } from './search-query';
+
+const input = z.object({
+  query: z.string().min(1).describe('Text to find (or a JavaScript regular expression with is_regex).'),
+  is_regex: z.boolean().default(false),
+  path: z.string().default('.').describe("Folder or file to search, relative to the workspace root (default '.')."),
+  file_pattern: z.string().min(1).optional().describe("Glob for the files to search, e.g. '*.ts' or 'src/**/*.py'."),
+  case_sensitive: z.boolean().default(false),
+  context_lines: z.number().int().min(0).max(10).default(0).describe('Lines of context before and after each match.'),
+  max_results: z.number().int().min(1).max(1000).default(100),
+});
+
+export interface SearchResult {
+  /** Workspace-relative path of the file. */
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly text: string;
+  readonly context?: { readonly before: string[]; readonly after: string[] };
+}
+
+export interface SearchInCodeOutput {
+  readonly query: string;
+  readonly results: SearchResult[];
+  /** Matching lines in all searched files (results are capped by max_results). */
+  readonly total_matches: number;
+  readonly files_with_matches: number;
+  readonly truncated: boolean;
+  readonly searched_files: number;
+  readonly skipped_binary: number;
+  readonly notice?: string;
+}
+
+/** Files per worker task: big enough to amortize the message, small enough to balance the cores. */
+const batchFiles = 256;
+
+/**
+ * Which files still need their matches described: true for a batch once the batches before it (in
+ * walk order) have all finished with at least `maxResults` described matches between them.
+ */
+function createDetailBudget(maxResults: number) {
+  const finished = new Map<number, { length: number; hits: number }>();
+  let prefixEnd = 0; // files [0, prefixEnd) are all finished
+  let prefixHits = 0;
+  return {
+    record(offset: number, length: number, result: SearchJobResult) {
+      finished.set(offset, { length, hits: result.files.reduce((sum, file) => sum + file.hits.length, 0) });
+      for (let next = finished.get(prefixEnd); next !== undefined; next = finished.get(prefixEnd)) {
+        finished.delete(prefixEnd);
+        prefixHits += next.hits;
+        prefixEnd += next.length;
+      }
+    },
+    satisfiedBefore: (offset: number) => offset >= prefixEnd && prefixHits >= maxResults,
+  };
+}
+
+export const searchInCodeTool = defineTool({
+  name: 'search_in_code',
+  description:
+    'Search the text of the files in a folder (or one file): one result per matching line, with file, line, column, text and optional context. ' +
+    'Case-insensitive unless case_sensitive; literal unless is_regex. Honours .gitignore, skips binary files, hidden files, .git and node_modules. ' +
+    'Reports total_matches and truncated when more than max_results matched.',
+  input,
+  operations: ['read'],
+  returnsContent: true,
+  access: (args) => [{ operation: 'read', path: args.path }],
+  async run(args, ctx): Promise<Result<SearchInCodeOutput>> {
+    const { sandbox, limits, workers } = ctx.env;
+    const spec = compileQuery(args.query, {
+      isRegex: args.is_regex,
+      caseSensitive: args.case_sensitive,
+      contextLines: args.context_lines,
+      maxLineChars: limits.maxLineChars,
+    });
+    if (!spec.ok) return spec;
+    const resolved = await sandbox.resolve(args.path, 'read');
+    if (!resolved.ok) return resolved;
+    const start = resolved.value;
+    if (start.facts === undefined) return err('file_not_found', `'${start.display}' does not exist.`);
+
+    // Files in walk order (sorted depth-first): their workspace paths and where they are on disk.
+    const files: string[] = [];
+    const absolute: string[] = [];
+    const detailed = createDetailBudget(args.max_results);
+    const batches: { offset: number; files: string[] }[] = [];
+    const jobs: Promise<{ offset: number; result: SearchJobResult }>[] = [];
+    let inFlight = 0;
+    let flushed = 0;
+    // A few jobs in flight, the rest waiting here: a job is sent with a detail budget of zero once
+    // the jobs before it already hold max_results matches, so a query matching 100k lines does not
+    // describe (and copy between threads) 100k lines to show 100.
+    const launch = () => {
+      while (inFlight < workers.size * 2 && batches.length > 0) {
+        const batch = batches.shift()!;
+        inFlight += 1;
+        const maxDetails = detailed.satisfiedBefore(batch.offset) ? 0 : args.max_results;
+        const job = workers
+          .searchFiles({ spec: spec.value, files: batch.files, maxDetails }, ctx.signal)
+          .then((result) => {
+            inFlight -= 1;
+            detailed.record(batch.offset, batch.files.length, result);
+            launch();
+            return { offset: batch.offset, result };
+          });
+        jobs.push(job);
+      }
+    };
+    const flush = () => {
+      batches.push({ offset: flushed, files: absolute.slice(flushed) });
+      flushed = absolute.length;
+      // Launched while the walk goes on, so the workers search as soon as there is something to search.
+      launch();
+    };
+
+    if (start.facts.kind === 'file') {
+      files.push(start.relPath);
+      absolute.push(start.real);
+    } else if (start.facts.kind === 'directory') {
+      const prefix = start.relPath === '' ? 0 : start.relPath.length + 1;
+      const pattern = args.file_pattern;
+      const matches =
+        pattern === undefined ? undefined : picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
+      const walked = await walkWorkspace(sandbox, start, {
+        recursive: true,
+        includeHidden: false,
+        signal: ctx.signal,
+        visit: (entry) => {
+          if (entry.kind !== 'file') return 'continue';
+          if (matches !== undefined && !matches(entry.relPath.slice(prefix))) return 'continue';
+          // Secrets (.env, keys) are never read, so never searched either.
+          if (sandbox.denyList.deniesRead(entry.relPath)) return 'continue';
+          files.push(entry.relPath);
+          absolute.push(entry.abs);
+          if (files.length - flushed >= batchFiles) flush();
+          return 'continue';
+        },
+      });
+      if (!walked.ok) return walked;
+    } else {
+      return err('not_a_file', `'${start.display}' is not a file or folder that can be searched.`);
+    }
+    if (flushed < files.length) flush();
+
+    const done: { offset: number; result: SearchJobResult }[] = [];
+    try {
+      // Jobs launch more jobs as they finish: wait until none is left.
+      while (done.length < jobs.length) done.push(...(await Promise.all(jobs.slice(done.length))));
+    } catch (error) {
+      if (ctx.signal.aborted) return err('aborted', 'The search was stopped.');
+      throw error;
+    }
+    const described: (FileMatches & { file: string; order: number })[] = [];
+    let skippedBinary = 0;
+    let total = 0;
+    let filesWithMatches = 0;
+    for (const { offset, result } of done) {
+      skippedBinary += result.binary;
+      for (let i = 1; i < result.counts.length; i += 2) total += result.counts[i]!;
+      filesWithMatches += result.counts.length / 2;
+      for (const file of result.files)
+        described.push({ ...file, file: files[offset + file.index]!, order: offset + file.index });
+    }
+    described.sort((a, b) => a.order - b.order);
+
+    const results: SearchResult[] = [];
+    for (const file of described) {
+      for (const hit of file.hits) {
+        if (results.length === args.max_results) break;
+        results.push({
+          file: file.file,
+          line: hit.line,
+          column: hit.column,
+          text: hit.text,
+          ...(args.context_lines > 0 ? { context: { before: hit.before, after: hit.after } } : {}),
+        });
+      }
+    }
+    const truncated = total > results.length;
+    return ok({
+      query: args.query,
+      results,
+      total_matches: total,
+      files_with_matches: filesWithMatches,
+      truncated,
+      searched_files: files.length,
+      skipped_binary: skippedBinary,
+      ...(truncated
+        ? {
+            notice: `[Showing ${results.length} of ${total} matching lines. Narrow the search with path or file_pattern, or raise max_results (up to 1000).]`,
+          }
+        : {}),
+    });
+  },
+});

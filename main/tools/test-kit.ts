@@ -1,0 +1,85 @@
+import { expect } from 'vitest';
+import { mkdir, realpath } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import type { Result } from '../../shared/result';
+import { createAuditLog } from '../audit/audit-log';
+import { familiarPaths } from '../storage/paths';
+import type { Approval, Tool, ToolContext } from './define-tool';
+import type { ToolEnvironment } from './tool-environment';
+import type { ToolLimits } from './tool-limits';
+import { createToolRunner } from './tool-runner';
+import type { ToolRunner } from './tool-runner';
+import { createToolEnvironment, createToolServices } from './tool-services';
+import type { ToolServices } from './tool-services';
+
+/** Real folders for a test: a Familiar home (with its persona workspace) and a separate project. */
+export interface ToolKit {
+  readonly home: string;
+  /** The open workspace (a project folder, or the persona folder itself with `openPersona`). */
+  readonly workspace: string;
+  readonly personaDir: string;
+  readonly services: ToolServices;
+  readonly env: ToolEnvironment;
+  readonly runner: ToolRunner;
+  ctx(conversationId?: string, signal?: AbortSignal): ToolContext;
+  /** Runs a tool through the runner (validation, timeout, audit) as the registry will. */
+  call<I extends z.ZodType, O>(
+    tool: Tool<I, O>,
+    args: z.input<I>,
+    approval?: Approval,
+    conversationId?: string,
+  ): Promise<Result<O>>;
+  dispose(): Promise<void>;
+}
+
+export interface ToolKitOptions {
+  readonly openPersona?: boolean;
+  readonly limits?: Partial<ToolLimits>;
+  readonly isConcealed?: (relPath: string) => boolean;
+}
+
+/** For tests of the tools (not shipped anywhere): the same wiring the registry will do. */
+export async function createToolKit(
+  makeTempDir: (prefix?: string) => Promise<string>,
+  options: ToolKitOptions = {},
+): Promise<ToolKit> {
+  const root = await realpath(await makeTempDir('familiar-tools-'));
+  const home = join(root, 'home');
+  const paths = familiarPaths(home);
+  await mkdir(paths.defaultWorkspace, { recursive: true });
+  const workspace = options.openPersona === true ? paths.defaultWorkspace : join(root, 'project');
+  await mkdir(workspace, { recursive: true });
+  const services = createToolServices({
+    paths,
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+    workerThreads: 2,
+  });
+  const env = await createToolEnvironment({
+    services,
+    workspaceRoot: workspace,
+    ...(options.isConcealed === undefined ? {} : { isConcealed: options.isConcealed }),
+  });
+  const runner = createToolRunner({ audit: createAuditLog({ dir: paths.audit }), limits: services.limits });
+  const ctx = (conversationId = 'c1', signal = new AbortController().signal): ToolContext => ({
+    conversationId,
+    signal,
+    env,
+  });
+  return {
+    home,
+    workspace,
+    personaDir: paths.defaultWorkspace,
+    services,
+    env,
+    runner,
+    ctx,
+    call: (tool, args, approval, conversationId) => runner.run(tool, args, ctx(conversationId), approval),
+    dispose: () => services.dispose(),
+  };
+}
+
+/** Vitest's asymmetric matchers are typed `any`; these give them the type they stand in for. */
+export const matching = (pattern: RegExp): string => expect.stringMatching(pattern) as string;
+export const containing = <T extends object>(value: T): T => expect.objectContaining<object>(value) as T;
+export const anyNumber = (): number => expect.any(Number) as number;

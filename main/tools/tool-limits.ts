@@ -1,0 +1,44 @@
+/** Every cap the file tools and the runner apply; all configurable, defaults from issue 3 and DESIGN.md. */
+export interface ToolLimits {
+  /** A whole-file read above this is refused with file_too_large (line ranges have no cap). */
+  readonly maxReadBytes: number;
+  /** write_file content and edit results above this are refused with file_too_large. */
+  readonly maxWriteBytes: number;
+  /** Text returned to the model by one read: lines and bytes, whichever comes first. */
+  readonly maxOutputLines: number;
+  readonly maxOutputBytes: number;
+  /** A search result line is cut to this many characters around the match. */
+  readonly maxLineChars: number;
+  /** list_files entries when the model gives no max_entries, and the most it may ask for. */
+  readonly defaultListEntries: number;
+  readonly maxListEntries: number;
+  /** Per conversation; the next call within the minute answers rate_limited. */
+  readonly callsPerMinute: number;
+  /** Every call ends by then with `timeout`, and its signal is aborted. */
+  readonly timeoutMs: number;
+}
+
+export const defaultToolLimits: ToolLimits = {
+  maxReadBytes: 10 * 1024 * 1024,
+  maxWriteBytes: 5 * 1024 * 1024,
+  // pi and OpenClaw settled on 2,000 lines / 50 KB: enough to work, small enough for the context.
+  maxOutputLines: 2000,
+  maxOutputBytes: 50 * 1024,
+  maxLineChars: 500,
+  defaultListEntries: 500,
+  maxListEntries: 10_000,
+  callsPerMinute: 100,
+  timeoutMs: 30_000,
+};
+
+export const resolveToolLimits = (overrides: Partial<ToolLimits> = {}): ToolLimits => ({
+  ...defaultToolLimits,
+  ...overrides,
+});
+
+/** "5.0 MB", "812 KB", "96 bytes": sizes in messages the model and people read. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
+}

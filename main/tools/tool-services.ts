@@ -1,0 +1,89 @@
+import { createDenyList } from '../sandbox/deny-list';
+import type { DenyList, DenyRule } from '../sandbox/deny-list';
+import { createFsWorkerPool } from '../sandbox/fs-worker-pool';
+import type { FsWorkerPool } from '../sandbox/fs-worker-pool';
+import { createPathLocks } from '../sandbox/path-locks';
+import type { PathLocks } from '../sandbox/path-locks';
+import { realOrResolved } from '../sandbox/real-location';
+import { createRecoveryStore } from '../sandbox/recovery-stores';
+import { createWorkspaceSandbox } from '../sandbox/workspace-sandbox';
+import type { FamiliarPaths } from '../storage/paths';
+import { createReadTracker } from './read-tracker';
+import type { ReadTracker } from './read-tracker';
+import type { ToolEnvironment } from './tool-environment';
+import { resolveToolLimits } from './tool-limits';
+import type { ToolLimits } from './tool-limits';
+
+/** The long-lived parts every ToolEnvironment shares: create once per app (or per MCP server). */
+export interface ToolServices {
+  readonly paths: FamiliarPaths;
+  readonly limits: ToolLimits;
+  readonly denyList: DenyList;
+  readonly readTracker: ReadTracker;
+  readonly locks: PathLocks;
+  readonly workers: FsWorkerPool;
+  /** Ends the worker threads. */
+  dispose(): Promise<void>;
+}
+
+export interface ToolServicesOptions {
+  readonly paths: FamiliarPaths;
+  readonly limits?: Partial<ToolLimits>;
+  /** Default: .env*, *.pem, *.key, id_rsa* (all access) and .git/ (writes). */
+  readonly denyRules?: readonly DenyRule[];
+  /** Worker threads; default min(4, CPUs). */
+  readonly workerThreads?: number;
+}
+
+export function createToolServices(options: ToolServicesOptions): ToolServices {
+  const workers = createFsWorkerPool(options.workerThreads === undefined ? {} : { size: options.workerThreads });
+  return {
+    paths: options.paths,
+    limits: resolveToolLimits(options.limits),
+    denyList: createDenyList(options.denyRules),
+    readTracker: createReadTracker(),
+    locks: createPathLocks(),
+    workers,
+    dispose: () => workers.dispose(),
+  };
+}
+
+export interface ToolEnvironmentOptions {
+  readonly services: ToolServices;
+  /** The folder the assistant works on. */
+  readonly workspaceRoot: string;
+  /** Default: the Familiar home's workspace (paths.defaultWorkspace). */
+  readonly personaDir?: string;
+  /** Default: nothing concealed. */
+  readonly isConcealed?: (relativePath: string) => boolean;
+}
+
+/** Cheap (three realpath calls, no other I/O): the registry may build one per call. */
+export async function createToolEnvironment(options: ToolEnvironmentOptions): Promise<ToolEnvironment> {
+  const { services } = options;
+  // A missing folder still gets an environment; tools then answer file_not_found instead of crashing.
+  const [workspaceRoot, personaDir, home] = await Promise.all([
+    realOrResolved(options.workspaceRoot),
+    realOrResolved(options.personaDir ?? services.paths.defaultWorkspace),
+    realOrResolved(services.paths.home),
+  ]);
+  const isConcealed = options.isConcealed ?? (() => false);
+  return {
+    workspaceRoot,
+    personaDir,
+    isConcealed,
+    sandbox: createWorkspaceSandbox({
+      workspaceRoot,
+      personaDir,
+      protectedDir: home,
+      isConcealed,
+      denyList: services.denyList,
+    }),
+    limits: services.limits,
+    readTracker: services.readTracker,
+    locks: services.locks,
+    backups: createRecoveryStore(services.paths.backups, 'backup'),
+    trash: createRecoveryStore(services.paths.trash, 'trash'),
+    workers: services.workers,
+  };
+}

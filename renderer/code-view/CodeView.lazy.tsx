@@ -1,0 +1,81 @@
+import { DiffEditor, Editor } from '@monaco-editor/react';
+import type { DiffOnMount } from '@monaco-editor/react';
+import { useEffect, useRef } from 'react';
+import type { CodeViewProps } from './code-view-props';
+import { languageForPath, monaco } from './monaco-setup';
+
+const shared = {
+  automaticLayout: true,
+  minimap: { enabled: false },
+  scrollBeyondLastLine: false,
+  fontSize: 13,
+  wordWrap: 'on',
+} as const;
+
+type DiffProps = Extract<CodeViewProps, { kind: 'diff' }>;
+
+function DiffView(props: DiffProps) {
+  // Monaco keeps the callbacks it was given at mount: route them through refs so they stay current.
+  const latest = useRef(props);
+  useEffect(() => {
+    latest.current = props;
+  });
+  const onMount: DiffOnMount = (editor) => {
+    // @monaco-editor/react disposes the models before the diff widget, which throws ("TextModel got
+    // disposed before DiffEditorWidget model got reset"); keep them and dispose after the widget.
+    const models = editor.getModel();
+    editor.onDidDispose(() => {
+      models?.original.dispose();
+      models?.modified.dispose();
+    });
+    const modified = editor.getModifiedEditor();
+    modified.onDidChangeModelContent(() => latest.current.onModifiedChange(modified.getValue()));
+    modified.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => latest.current.onSubmit());
+    editor
+      .getOriginalEditor()
+      .addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => latest.current.onSubmit());
+    if (props.editable) modified.focus();
+  };
+  const language = languageForPath(props.path);
+  return (
+    <DiffEditor
+      original={props.original}
+      modified={props.modified}
+      language={language}
+      originalModelPath={`inmemory://approval/${props.modelKey}/before/${props.path}`}
+      modifiedModelPath={`inmemory://approval/${props.modelKey}/after/${props.path}`}
+      keepCurrentOriginalModel
+      keepCurrentModifiedModel
+      theme={props.theme === 'dark' ? 'vs-dark' : 'vs'}
+      onMount={onMount}
+      options={{
+        ...shared,
+        renderSideBySide: props.layout === 'side-by-side',
+        useInlineViewWhenSpaceIsLimited: false,
+        originalEditable: false,
+        readOnly: !props.editable,
+        // Read-only: Tab leaves the editor (keyboard users must reach the buttons); editing: Ctrl+M toggles.
+        tabFocusMode: !props.editable,
+        ariaLabel: props.label,
+        originalAriaLabel: props.label,
+        modifiedAriaLabel: props.label,
+      }}
+    />
+  );
+}
+
+/** The lazy boundary: everything Monaco sits behind this default export (see LazyCodeView). */
+export default function CodeView(props: CodeViewProps) {
+  if (props.kind === 'diff') return <DiffView {...props} />;
+  return (
+    <Editor
+      // One editor (and one model, disposed with it) per file: switching files leaves nothing behind.
+      key={props.path}
+      value={props.text}
+      language={languageForPath(props.path)}
+      path={`inmemory://viewer/${props.path}`}
+      theme={props.theme === 'dark' ? 'vs-dark' : 'vs'}
+      options={{ ...shared, readOnly: true, domReadOnly: true, tabFocusMode: true, ariaLabel: props.label }}
+    />
+  );
+}

@@ -1,0 +1,52 @@
+import { Component, lazy, Suspense } from 'react';
+import type { ReactNode } from 'react';
+import { useT } from '../i18n/i18n';
+import type { CodeViewProps } from './code-view-props';
+
+// The one React.lazy boundary: Monaco (~1 MB gz) loads the first time a diff or a file is shown.
+const CodeView = lazy(() => import('./CodeView.lazy'));
+
+interface BoundaryProps {
+  readonly fallback: ReactNode;
+  readonly children: ReactNode;
+}
+
+/** If the editor chunk cannot load, show the plain text instead of a broken dialog. */
+class EditorErrorBoundary extends Component<BoundaryProps, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    return this.state.failed ? this.props.fallback : this.props.children;
+  }
+}
+
+function PlainText({ props }: { props: CodeViewProps }) {
+  const t = useT();
+  return (
+    <div className="code-view-plain" role="note">
+      <p className="muted">{t('code.unavailable')}</p>
+      <pre>{props.kind === 'diff' ? props.modified : props.text}</pre>
+    </div>
+  );
+}
+
+export function LazyCodeView(props: CodeViewProps) {
+  const t = useT();
+  return (
+    <div className="code-view" data-testid="code-view">
+      <EditorErrorBoundary fallback={<PlainText props={props} />}>
+        <Suspense
+          fallback={
+            <p className="code-view-loading" role="status">
+              {t('code.loading')}
+            </p>
+          }
+        >
+          <CodeView {...props} />
+        </Suspense>
+      </EditorErrorBoundary>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import type { ApprovalRequest } from '../../../shared/ipc/approvals';
+import { familiar } from '../../ipc/familiar';
+import { useT } from '../../i18n/i18n';
+import { hasDiff } from './approval-queue';
+import { approvalsActions, useApprovalsStore } from './approvals-store';
+
+export function ApprovalActions({ request }: { readonly request: ApprovalRequest }) {
+  const t = useT();
+  const draft = useApprovalsStore((state) => state.draft);
+  const sending = useApprovalsStore((state) => state.sending);
+  return (
+    <div className="approval-actions">
+      {request.canAllowForConversation && (
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={draft.allowForConversation}
+            onChange={(event) => approvalsActions.setAllowForConversation(event.target.checked)}
+          />
+          {t('approval.allowForConversation')}
+        </label>
+      )}
+      <div className="dialog-actions">
+        <button
+          type="button"
+          className="button"
+          onClick={approvalsActions.startRejecting}
+          aria-keyshortcuts="Escape"
+          disabled={sending}
+        >
+          {t('approval.reject')}
+        </button>
+        {hasDiff(request) &&
+          (draft.editing ? (
+            <button type="button" className="button" onClick={approvalsActions.stopEditing} disabled={sending}>
+              {t('approval.discardEdits')}
+            </button>
+          ) : (
+            <button type="button" className="button" onClick={approvalsActions.startEditing} disabled={sending}>
+              {t('approval.edit')}
+            </button>
+          ))}
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => void approvalsActions.approve(familiar)}
+          aria-keyshortcuts="Control+Enter Meta+Enter"
+          disabled={sending}
+        >
+          {t(draft.editing ? 'approval.approveEdited' : 'approval.approve')}
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { useEffect, useRef } from 'react';
+import type { ApprovalRequest } from '../../../shared/ipc/approvals';
+import { useT } from '../../i18n/i18n';
+import { ApprovalActions } from './ApprovalActions';
+import { ApprovalDiff } from './ApprovalDiff';
+import { ApprovalFacts } from './ApprovalFacts';
+import { ApprovalOperationSummary } from './ApprovalOperationSummary';
+import { ApprovalQueueCounter } from './ApprovalQueueCounter';
+import { ApprovalWarnings } from './ApprovalWarnings';
+import { hasDiff } from './approval-queue';
+import { useApprovalsStore } from './approvals-store';
+import { RejectForm } from './RejectForm';
+
+/** One request: what it is, why to look twice, the change itself, and the answers. */
+export function ApprovalContent({ request }: { readonly request: ApprovalRequest }) {
+  const t = useT();
+  const rejecting = useApprovalsStore((state) => state.draft.rejecting);
+  const error = useApprovalsStore((state) => state.error);
+  const title = useRef<HTMLHeadingElement>(null);
+
+  // Start on the title, not on a button: a stray Enter must not approve anything.
+  useEffect(() => title.current?.focus(), []);
+
+  return (
+    <div className="approval">
+      <header className="approval-header">
+        <h2 id="approval-title" ref={title} tabIndex={-1}>
+          {t('approval.title')}
+          {request.persona && <span className="badge badge-persona">{t('approval.personaBadge')}</span>}
+        </h2>
+        <ApprovalQueueCounter />
+      </header>
+      <p id="approval-summary" className="approval-summary">
+        {request.summary}
+      </p>
+      <ApprovalWarnings warnings={request.warnings} />
+      <ApprovalFacts request={request} />
+      {hasDiff(request) ? <ApprovalDiff request={request} /> : <ApprovalOperationSummary request={request} />}
+      {error !== null && (
+        <p className="form-error" role="alert">
+          {t('approval.answerFailed', { message: error.message })}
+        </p>
+      )}
+      {rejecting ? <RejectForm /> : <ApprovalActions request={request} />}
+    </div>
+  );
+}

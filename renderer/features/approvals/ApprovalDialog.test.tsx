@@ -1,0 +1,160 @@
+import { pageApi } from '../../test-support/page-api';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ApprovalRequest } from '../../../shared/ipc/approvals';
+import { err, ok } from '../../../shared/result';
+import { editRequest } from '../../test-support/approval-requests';
+import { ApprovalDialog } from './ApprovalDialog';
+import { ApprovalNotice } from './ApprovalNotice';
+import { approvalsActions } from './approvals-store';
+
+/**
+ * DOM tests use requests without before/after (delete, move, run_command): Monaco cannot run in
+ * jsdom, so the diff itself is driven in Chromium by the e2e tests, and the edit flow's payloads
+ * are checked on the store (approvals-store.test.ts).
+ */
+const deleteRequest = (overrides: Partial<ApprovalRequest> = {}) =>
+  editRequest({
+    tool: 'delete_file',
+    operations: ['delete'],
+    before: undefined,
+    after: undefined,
+    beforeBytes: undefined,
+    afterBytes: undefined,
+    facts: { trash: 'trash/2025-01-01/old.md' },
+    ...overrides,
+  });
+
+const answers = () => pageApi.calls.filter((call) => call.name === 'approvals.answer').map((call) => call.input);
+
+beforeEach(() => {
+  pageApi.reset();
+  approvalsActions.reset();
+  pageApi.answer('approvals.list', () => ok({ pending: [] }));
+  pageApi.answer('approvals.answer', (answer) =>
+    ok({
+      id: answer.id,
+      conversationId: 'conversation-1',
+      outcome: answer.decision === 'approve' ? 'approved' : 'rejected',
+    }),
+  );
+});
+
+async function showDialog(...requests: ApprovalRequest[]) {
+  render(
+    <>
+      <ApprovalDialog />
+      <ApprovalNotice />
+    </>,
+  );
+  const stop = approvalsActions.connect(pageApi.api);
+  await act(async () => {
+    await Promise.resolve();
+  });
+  act(() => requests.forEach((request) => pageApi.emit('approvals.requested', request)));
+  return { dialog: await screen.findByRole('dialog', { name: /asks for your approval/ }), stop };
+}
+
+describe('ApprovalDialog', () => {
+  it('shows a non-edit request as a clear summary with its facts, not a diff', async () => {
+    const { dialog } = await showDialog(
+      deleteRequest({
+        tool: 'run_command',
+        summary: 'Run npm test',
+        paths: ['.'],
+        operations: ['run'],
+        facts: { command: 'npm test', cwd: '.' },
+      }),
+    );
+    expect(within(dialog).getByText('Run npm test')).toBeTruthy();
+    expect(within(dialog).getByText('npm test')).toBeTruthy();
+    expect(within(dialog).getByText('Run')).toBeTruthy();
+    expect(within(dialog).queryByTestId('code-view')).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: 'Edit, then approve' })).toBeNull();
+  });
+
+  it('queues requests with a counter and answers them in order', async () => {
+    const first = deleteRequest();
+    const second = deleteRequest();
+    const third = deleteRequest();
+    const { dialog } = await showDialog(first, second, third);
+    expect(within(dialog).getByText('1 of 3')).toBeTruthy();
+    expect(within(dialog).getByText(first.summary)).toBeTruthy();
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Next request' }));
+    expect(within(dialog).getByText('2 of 3')).toBeTruthy();
+    expect(within(dialog).getByText(second.summary)).toBeTruthy();
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(answers()).toEqual([{ id: second.id, decision: 'approve', allowForConversation: false }]);
+    // The request that took its place comes next; the counter follows.
+    expect(within(dialog).getByText('2 of 2')).toBeTruthy();
+    expect(within(dialog).getByText(third.summary)).toBeTruthy();
+  });
+
+  it('sends allowForConversation only when offered and ticked', async () => {
+    const offered = deleteRequest();
+    const persona = deleteRequest({ persona: true, canAllowForConversation: false, paths: ['SOUL.md'] });
+    const { dialog } = await showDialog(offered, persona);
+    await userEvent.click(within(dialog).getByLabelText(/Allow changes to this file/));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(within(dialog).getByText('Persona (SOUL.md)')).toBeTruthy();
+    expect(within(dialog).queryByLabelText(/Allow changes to this file/)).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(answers()).toEqual([
+      { id: offered.id, decision: 'approve', allowForConversation: true },
+      { id: persona.id, decision: 'approve', allowForConversation: false },
+    ]);
+    expect(dialog.hasAttribute('open')).toBe(false);
+  });
+
+  it('Esc opens the rejection form; Enter sends the reason; Esc again goes back', async () => {
+    const request = deleteRequest();
+    const { dialog } = await showDialog(request);
+    fireEvent(dialog, new Event('cancel', { cancelable: true }));
+    const reason = await within(dialog).findByLabelText(/Why\?/);
+    expect(document.activeElement).toBe(reason);
+    fireEvent(dialog, new Event('cancel', { cancelable: true }));
+    expect(within(dialog).queryByLabelText(/Why\?/)).toBeNull();
+    expect(dialog.hasAttribute('open')).toBe(true);
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Reject…' }));
+    await userEvent.type(within(dialog).getByLabelText(/Why\?/), '  keep the old notes  {Enter}');
+    expect(answers()).toEqual([{ id: request.id, decision: 'reject', reason: 'keep the old notes' }]);
+  });
+
+  it('Ctrl+Enter approves; warnings are announced', async () => {
+    const request = deleteRequest({ warnings: ['notes.md was read this turn and may be steering this change'] });
+    const { dialog } = await showDialog(request);
+    expect(within(dialog).getByRole('alert').textContent).toContain('may be steering this change');
+    fireEvent.keyDown(dialog, { key: 'Enter', ctrlKey: true });
+    await act(async () => {
+      await Promise.resolve();
+    });
+    expect(answers()).toEqual([{ id: request.id, decision: 'approve', allowForConversation: false }]);
+  });
+
+  it('says so when a request closes without an answer from here, and shows failures', async () => {
+    const expiring = deleteRequest();
+    const failing = deleteRequest();
+    const { dialog } = await showDialog(expiring, failing);
+    act(() =>
+      pageApi.emit('approvals.resolved', { id: expiring.id, conversationId: 'conversation-1', outcome: 'expired' }),
+    );
+    expect(screen.getByRole('status', { name: '' }).textContent ?? '').toContain('Expired unanswered');
+    expect(within(dialog).getByText(failing.summary)).toBeTruthy();
+
+    pageApi.answer('approvals.answer', () => err('disconnected', 'Familiar is not connected.'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(within(dialog).getByRole('alert').textContent).toContain('Familiar is not connected.');
+    expect(within(dialog).getByText(failing.summary)).toBeTruthy();
+  });
+
+  it('loads the requests already pending when it starts', async () => {
+    const pending = deleteRequest();
+    pageApi.answer('approvals.list', () => ok({ pending: [pending] }));
+    const { dialog } = await showDialog();
+    expect(within(dialog).getByText(pending.summary)).toBeTruthy();
+  });
+});

@@ -1,0 +1,36 @@
+import type { ApprovalRequest } from '../../../shared/ipc/approvals';
+import { formatByteDelta, formatBytes } from '../../format/format-bytes';
+import { useI18nStore, useT } from '../../i18n/i18n';
+
+/** Where, by which tool, how big a change, and until when the assistant waits. */
+export function ApprovalFacts({ request }: { readonly request: ApprovalRequest }) {
+  const t = useT();
+  const locale = useI18nStore((state) => state.locale);
+  const { beforeBytes, afterBytes } = request;
+  const until = new Intl.DateTimeFormat(locale, { timeStyle: 'short' }).format(new Date(request.expiresAt));
+  return (
+    <dl className="facts approval-facts">
+      <dt>{t(request.paths.length > 1 ? 'approval.paths' : 'approval.path')}</dt>
+      <dd className="path" data-testid="approval-path">
+        {request.paths.join(', ')}
+      </dd>
+      <dt>{t('approval.tool')}</dt>
+      <dd>
+        <code>{request.tool}</code>
+      </dd>
+      {beforeBytes !== undefined && afterBytes !== undefined && (
+        <>
+          <dt>{t('approval.size')}</dt>
+          <dd data-testid="approval-size">
+            {formatBytes(beforeBytes, locale)} → {formatBytes(afterBytes, locale)} (
+            {formatByteDelta(afterBytes - beforeBytes, locale)})
+          </dd>
+        </>
+      )}
+      <dt>{t('approval.waitsUntil')}</dt>
+      <dd>
+        <time dateTime={request.expiresAt}>{until}</time>
+      </dd>
+    </dl>
+  );
+}

@@ -1,0 +1,58 @@
+import type { ApprovalAnswer, ApprovalRequest } from '../../../shared/ipc/approvals';
+
+/** Adds a request once (a reconnect may list one we already hold), keeping the oldest first. */
+export function enqueue(queue: readonly ApprovalRequest[], request: ApprovalRequest): ApprovalRequest[] {
+  const rest = queue.filter((held) => held.id !== request.id);
+  const index = rest.findIndex((held) => held.createdAt > request.createdAt);
+  return index === -1 ? [...rest, request] : [...rest.slice(0, index), request, ...rest.slice(index)];
+}
+
+/** Which request to show after `removedId` leaves: the one that took its place, else the one before. */
+export function nextCurrent(
+  before: readonly ApprovalRequest[],
+  after: readonly ApprovalRequest[],
+  currentId: string | null,
+  removedId: string,
+): string | null {
+  if (currentId !== removedId && after.some((request) => request.id === currentId)) return currentId;
+  const index = before.findIndex((request) => request.id === removedId);
+  return (after[Math.min(Math.max(index, 0), after.length - 1)] ?? null)?.id ?? null;
+}
+
+/** What the user has decided so far about the request on screen. */
+export interface ApprovalDraft {
+  /** The right side of the diff is editable, and `editedText` is what will be written. */
+  readonly editing: boolean;
+  readonly editedText: string | null;
+  readonly allowForConversation: boolean;
+  readonly rejecting: boolean;
+  readonly reason: string;
+}
+
+export const emptyDraft: ApprovalDraft = {
+  editing: false,
+  editedText: null,
+  allowForConversation: false,
+  rejecting: false,
+  reason: '',
+};
+
+/** The approve answer exactly as the contract wants it: edited text only when the user edited. */
+export function approveAnswer(request: ApprovalRequest, draft: ApprovalDraft): ApprovalAnswer {
+  const edited = draft.editing && draft.editedText !== null ? { editedContent: draft.editedText } : {};
+  return {
+    id: request.id,
+    decision: 'approve',
+    allowForConversation: draft.allowForConversation && request.canAllowForConversation,
+    ...edited,
+  };
+}
+
+export function rejectAnswer(request: ApprovalRequest, draft: ApprovalDraft): ApprovalAnswer {
+  const reason = draft.reason.trim();
+  return reason === '' ? { id: request.id, decision: 'reject' } : { id: request.id, decision: 'reject', reason };
+}
+
+/** A write or edit with both texts gets the diff; deletes, moves and commands get a summary. */
+export const hasDiff = (request: ApprovalRequest): boolean =>
+  request.before !== undefined && request.after !== undefined;

@@ -1,0 +1,72 @@
+import { useEffect } from 'react';
+import type { PersonaFileInfo } from '../../../shared/ipc/assistant';
+import { familiar } from '../../ipc/familiar';
+import { useI18nStore, useT } from '../../i18n/i18n';
+import { personaActions, usePersonaStore } from './persona-store';
+
+function PersonaFileMeter({ file }: { readonly file: PersonaFileInfo }) {
+  const t = useT();
+  const locale = useI18nStore((state) => state.locale);
+  const number = (value: number) => new Intl.NumberFormat(locale).format(value);
+  const truncated = file.omittedChars > 0;
+  return (
+    <li className="persona-file" data-testid="persona-file">
+      <div className="persona-file-title">
+        <strong>{file.name}</strong>
+        {!file.exists && <span className="badge">{t('persona.missing')}</span>}
+        {!file.inPrompt && <span className="badge">{t('persona.hiddenByMemory')}</span>}
+      </div>
+      <div className="path">{file.path}</div>
+      <label className="meter-label">
+        <span>
+          {t('persona.meter', {
+            chars: number(file.chars),
+            cap: number(file.cap),
+            tokens: number(file.tokens),
+          })}
+        </span>
+        <meter min={0} max={file.cap} high={file.cap * 0.9} optimum={0} value={Math.min(file.chars, file.cap)} />
+      </label>
+      {truncated && (
+        <p className="form-warning" role="alert">
+          {t('persona.truncated', { omitted: number(file.omittedChars), included: number(file.includedChars) })}
+        </p>
+      )}
+    </li>
+  );
+}
+
+/** Where each persona file lives and how much of it the model sees: never a silent truncation. */
+export function PersonaFilesSection() {
+  const t = useT();
+  const info = usePersonaStore((state) => state.info);
+  const error = usePersonaStore((state) => state.error);
+  const locale = useI18nStore((state) => state.locale);
+  useEffect(() => personaActions.follow(familiar), []);
+  return (
+    <section className="settings-section" aria-labelledby="settings-persona">
+      <h3 id="settings-persona">{t('persona.title')}</h3>
+      <p className="muted">{t('persona.explain')}</p>
+      {error !== null && (
+        <p className="form-error" role="alert">
+          {error.message}
+        </p>
+      )}
+      {info !== null && (
+        <>
+          <ul className="persona-files">
+            {info.files.map((file) => (
+              <PersonaFileMeter key={file.name} file={file} />
+            ))}
+          </ul>
+          <dl className="facts">
+            <dt>{t('persona.dailyNotes')}</dt>
+            <dd className="path">{info.dailyNotesDir}</dd>
+            <dt>{t('persona.totalCap')}</dt>
+            <dd>{new Intl.NumberFormat(locale).format(info.totalCap)}</dd>
+          </dl>
+        </>
+      )}
+    </section>
+  );
+}

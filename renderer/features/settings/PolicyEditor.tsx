@@ -1,0 +1,112 @@
+import { useEffect, useMemo, useState } from 'react';
+import { policyOperations } from '../../../shared/policy';
+import { familiar } from '../../ipc/familiar';
+import { useT } from '../../i18n/i18n';
+import { PolicyRuleRow } from './PolicyRuleRow';
+import { draftProblems, policyActions, selectDirty, usePolicyStore } from './policy-store';
+
+/** The permission table: first matching row that decides an operation wins; main validates on save. */
+export function PolicyEditor() {
+  const t = useT();
+  const draft = usePolicyStore((state) => state.draft);
+  const loadError = usePolicyStore((state) => state.loadError);
+  const saveError = usePolicyStore((state) => state.saveError);
+  const busy = usePolicyStore((state) => state.busy);
+  const savedNotice = usePolicyStore((state) => state.savedNotice);
+  const dirty = usePolicyStore(selectDirty);
+  const problems = useMemo(() => draftProblems(draft), [draft]);
+  const [confirmingReset, setConfirmingReset] = useState(false);
+
+  useEffect(() => {
+    void policyActions.load(familiar);
+  }, []);
+
+  return (
+    <section className="settings-section" aria-labelledby="settings-policy">
+      <h3 id="settings-policy">{t('policy.title')}</h3>
+      <p className="muted">{t('policy.explain')}</p>
+      {loadError !== null && (
+        <p className="form-error" role="alert" data-testid="policy-load-error">
+          {t('policy.loadError', { message: loadError })}
+        </p>
+      )}
+      <div className="policy-table-wrap">
+        <table className="policy-table">
+          <thead>
+            <tr>
+              <th scope="col">
+                <span className="visually-hidden">{t('policy.order')}</span>
+              </th>
+              <th scope="col">{t('policy.pattern')}</th>
+              {policyOperations.map((operation) => (
+                <th scope="col" key={operation}>
+                  {t(`operation.${operation}`)}
+                </th>
+              ))}
+              <th scope="col">{t('policy.memory')}</th>
+              <th scope="col">{t('policy.note')}</th>
+              <th scope="col">
+                <span className="visually-hidden">{t('policy.removeColumn')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {draft.map((rule, index) => (
+              <PolicyRuleRow key={rule.key} rule={rule} index={index} count={draft.length} problems={problems} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {saveError !== null && (
+        <p className="form-error" role="alert" data-testid="policy-error">
+          {saveError}
+        </p>
+      )}
+      {savedNotice && (
+        <p className="form-ok" role="status">
+          {t('policy.saved')}
+        </p>
+      )}
+      <div className="section-actions">
+        <button type="button" className="button" onClick={policyActions.addRule}>
+          {t('policy.add')}
+        </button>
+        <span className="spacer" />
+        {confirmingReset ? (
+          <>
+            <span>{t('policy.resetConfirmQuestion')}</span>
+            <button type="button" className="button" onClick={() => setConfirmingReset(false)}>
+              {t('policy.cancel')}
+            </button>
+            <button
+              type="button"
+              className="button button-danger"
+              disabled={busy}
+              onClick={() => {
+                setConfirmingReset(false);
+                void policyActions.reset(familiar);
+              }}
+            >
+              {t('policy.resetConfirm')}
+            </button>
+          </>
+        ) : (
+          <button type="button" className="button" onClick={() => setConfirmingReset(true)} disabled={busy}>
+            {t('policy.reset')}
+          </button>
+        )}
+        <button type="button" className="button" onClick={policyActions.discard} disabled={!dirty || busy}>
+          {t('policy.discard')}
+        </button>
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => void policyActions.save(familiar)}
+          disabled={!dirty || busy}
+        >
+          {t('policy.save')}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,57 @@
+import { LazyCodeView } from '../../code-view/LazyCodeView';
+import { formatBytes } from '../../format/format-bytes';
+import { useI18nStore, useT } from '../../i18n/i18n';
+import { useResolvedTheme } from '../settings/apply-appearance';
+import { useWorkspaceStore, workspaceActions } from './workspace-store';
+
+/** A read-only look at one workspace file, beside the chat; follows the file as it changes on disk. */
+export function FileViewer() {
+  const t = useT();
+  const locale = useI18nStore((state) => state.locale);
+  const viewer = useWorkspaceStore((state) => state.viewer);
+  const theme = useResolvedTheme();
+  if (viewer === null) return null;
+  return (
+    <section
+      className="file-viewer"
+      aria-label={t('viewer.label', { path: viewer.path })}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') workspaceActions.closeFile();
+      }}
+    >
+      <header className="file-viewer-header">
+        <h2 className="file-viewer-path path" data-testid="viewer-path">
+          {viewer.path}
+        </h2>
+        {viewer.file !== null && <span className="muted">{formatBytes(viewer.file.size, locale)}</span>}
+        <span className="badge">{t('viewer.readOnly')}</span>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={workspaceActions.closeFile}
+          aria-label={t('viewer.close')}
+        >
+          ×
+        </button>
+      </header>
+      {viewer.status === 'error' && viewer.error !== null && (
+        <p className="form-error" role="alert">
+          {t(
+            `viewer.error.${viewer.error.code === 'binary_file' || viewer.error.code === 'file_too_large' || viewer.error.code === 'encoding_error' || viewer.error.code === 'file_not_found' ? viewer.error.code : 'other'}`,
+            { message: viewer.error.message },
+          )}
+        </p>
+      )}
+      {viewer.status === 'loading' && viewer.file === null && <p role="status">{t('viewer.loading')}</p>}
+      {viewer.file !== null && (
+        <LazyCodeView
+          kind="file"
+          path={viewer.file.path}
+          text={viewer.file.text}
+          theme={theme}
+          label={t('viewer.label', { path: viewer.path })}
+        />
+      )}
+    </section>
+  );
+}
