@@ -72,7 +72,8 @@ export const ToolCallCard = memo(function ToolCallCard({ part, turnRunning }: To
             <span className="diff-del-count">−{stats.removed}</span>
           </span>
         )}
-        {result !== null && <span className="tool-summary">{summaryWithoutCode(result)}</span>}
+        {/* A diff's counts already say what its summary would. */}
+        {result !== null && stats === undefined && <span className="tool-summary">{summaryWithoutCode(result)}</span>}
       </summary>
       <div className="tool-body">
         {part.approval !== undefined && (
