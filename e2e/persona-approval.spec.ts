@@ -68,6 +68,7 @@ test('approving a persona edit writes exactly the proposed change, and not befor
   await expect(page.getByRole('article', { name: 'Familiar' })).toContainText('Understood.');
   // The card's expanded view shows the unified diff edit_file returned.
   await card.locator('summary').click();
+  await expect(card.locator('.tool-approval')).toHaveText('You approved this');
   const diffView = card.getByLabel('Changes');
   await expect(diffView.locator('.diff-del')).toHaveText([`-${oldLine}`]);
   await expect(diffView.locator('.diff-add')).toHaveText([`+${newLine}`]);
@@ -89,6 +90,8 @@ test('rejecting a persona edit leaves SOUL.md untouched and tells the model user
   await expect(page.getByRole('article', { name: 'Familiar' })).toContainText('Understood.');
   const card = page.locator('details.tool-card', { hasText: 'edit_file' });
   await expect(card.locator('.tool-outcome')).toHaveText('user_rejected');
+  await card.locator('summary').click();
+  await expect(card.locator('.tool-approval')).toHaveText('You rejected this: Keep the warm tone');
   await page.screenshot({ path: 'test-results/screens/persona-rejected.png' });
   const told = toolReply(llm.requests[1], 'call-reject');
   expect(told).toContain('user_rejected');
@@ -113,4 +116,9 @@ test('edit-then-approve writes the text the user typed, not the proposal', async
   await expect(dialog).toBeHidden();
   await expect.poll(() => soul(app)).toBe(mine);
   await expect(page.getByRole('article', { name: 'Familiar' })).toContainText('Understood.');
+  // After a reload the card still says how the user answered: it is in the conversation's transcript.
+  await page.reload();
+  const card = page.locator('details.tool-card', { hasText: 'edit_file' });
+  await card.locator('summary').click();
+  await expect(card.locator('.tool-approval')).toHaveText('You edited and approved this');
 });

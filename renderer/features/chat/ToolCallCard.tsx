@@ -22,11 +22,14 @@ function diffOf(value: unknown): string | undefined {
   return typeof diff === 'string' && diff !== '' ? diff : undefined;
 }
 
-/** A failure's summary starts with its code, which the outcome badge already shows. */
-const summaryWithoutCode = (result: ToolResultView): string =>
-  result.code !== undefined && result.summary.startsWith(`${result.code}: `)
-    ? result.summary.slice(result.code.length + 2)
-    : result.summary;
+/** A summary may start with the error code or the path, which the badge and the path already show. */
+function shortSummary(result: ToolResultView, path: string | undefined): string {
+  for (const prefix of [result.code, path]) {
+    if (prefix !== undefined && result.summary.startsWith(`${prefix}: `))
+      return result.summary.slice(prefix.length + 2);
+  }
+  return result.summary;
+}
 
 const pretty = (value: unknown): string =>
   typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
@@ -73,7 +76,7 @@ export const ToolCallCard = memo(function ToolCallCard({ part, turnRunning }: To
           </span>
         )}
         {/* A diff's counts already say what its summary would. */}
-        {result !== null && stats === undefined && <span className="tool-summary">{summaryWithoutCode(result)}</span>}
+        {result !== null && stats === undefined && <span className="tool-summary">{shortSummary(result, path)}</span>}
       </summary>
       <div className="tool-body">
         {part.approval !== undefined && (

@@ -144,3 +144,43 @@ export function lastAttempt(messages: readonly ChatMessage[]): AssistantMessage 
   const last = messages.at(-1);
   return last?.role === 'assistant' ? last : undefined;
 }
+
+type ApprovalView = NonNullable<Extract<AssistantPart, { type: 'tool' }>['approval']>;
+
+/**
+ * The user's answer to an approval, on the tool call it held (live, as the transcript records it):
+ * 'approved-edited' reads as 'edited'; expiries and stopped turns were no answer and change nothing.
+ */
+export function withApproval(
+  thread: ChatThread,
+  toolCallId: string,
+  outcome: string,
+  reason: string | undefined,
+): ChatThread {
+  const decision =
+    outcome === 'approved'
+      ? 'approved'
+      : outcome === 'approved-edited'
+        ? 'edited'
+        : outcome === 'rejected'
+          ? 'rejected'
+          : undefined;
+  if (decision === undefined) return thread;
+  const approval: ApprovalView = reason === undefined ? { decision } : { decision, reason };
+  let changed = false;
+  const messages = thread.messages.map((message) => {
+    if (
+      message.role !== 'assistant' ||
+      !message.parts.some((part) => part.type === 'tool' && part.toolCallId === toolCallId)
+    )
+      return message;
+    changed = true;
+    return {
+      ...message,
+      parts: message.parts.map((part) =>
+        part.type === 'tool' && part.toolCallId === toolCallId ? { ...part, approval } : part,
+      ),
+    };
+  });
+  return changed ? { ...thread, messages } : thread;
+}

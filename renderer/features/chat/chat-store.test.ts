@@ -129,9 +129,15 @@ describe('chat store', () => {
     expect(useChatStore.getState().threads[id]?.actionError).toBeNull();
   });
 
-  it('tracks which tool calls wait for an approval', async () => {
+  it('tracks which tool calls wait for an approval, and puts the answer on the call', async () => {
     contract.answer('approvals.list', () => ok({ pending: [] }));
+    contract.answer('conversations.open', () => opened(null));
+    await actions.open(id);
     await actions.syncApprovals();
+    actions.handleEvent(event({ type: 'turn-started', userMessage: null, retryOf: null, context }));
+    actions.handleEvent(
+      event({ type: 'tool-call', toolCallId: 'call-7', name: 'edit_file', args: { path: 'SOUL.md' } }),
+    );
     actions.approvalRequested({
       id: 'approval-1',
       conversationId: id,
@@ -148,8 +154,11 @@ describe('chat store', () => {
       expiresAt: '2025-03-01T10:10:00.000Z',
     });
     expect(useChatStore.getState().awaitingApproval).toEqual({ 'call-7': 'approval-1' });
-    actions.approvalResolved({ id: 'approval-1', conversationId: id, outcome: 'approved' });
+    actions.approvalResolved({ id: 'approval-1', conversationId: id, outcome: 'rejected', reason: 'Stay kind' });
     expect(useChatStore.getState().awaitingApproval).toEqual({});
+    expect(useChatStore.getState().threads[id]?.thread.messages.at(-1)).toMatchObject({
+      parts: [{ type: 'tool', toolCallId: 'call-7', approval: { decision: 'rejected', reason: 'Stay kind' } }],
+    });
   });
 
   it('forgets a conversation moved to the trash', async () => {

@@ -3,7 +3,7 @@ import type { FamiliarError } from '../../../shared/errors';
 import type { ApprovalRequest } from '../../../shared/ipc/approvals';
 import type { ChatEvent } from '../../../shared/ipc/chat';
 import type { EventPayload, FamiliarApi } from '../../../shared/ipc/contract';
-import { emptyThread, endsTurn, foldChatEvent } from './chat-fold';
+import { emptyThread, endsTurn, foldChatEvent, withApproval } from './chat-fold';
 import type { ChatThread } from './chat-fold';
 
 export interface ThreadEntry {
@@ -199,12 +199,21 @@ export function createChatActions(api: FamiliarApi, store = useChatStore, now = 
         awaitingApproval: { ...state.awaitingApproval, [request.toolCallId]: request.id },
       })),
 
-    approvalResolved: (resolved) =>
+    approvalResolved: (resolved) => {
+      const held = Object.entries(store.getState().awaitingApproval).find(
+        ([, approvalId]) => approvalId === resolved.id,
+      );
       store.setState((state) => ({
         awaitingApproval: Object.fromEntries(
           Object.entries(state.awaitingApproval).filter(([, approvalId]) => approvalId !== resolved.id),
         ),
-      })),
+      }));
+      if (held === undefined) return;
+      patch(resolved.conversationId, (entry) => ({
+        ...entry,
+        thread: withApproval(entry.thread, held[0], resolved.outcome, resolved.reason),
+      }));
+    },
 
     async syncApprovals() {
       const result = await api.invoke('approvals.list', {});
