@@ -53,6 +53,16 @@ test('first run: set up a provider in the UI, test the connection, save, and cha
     expect(await page.content()).not.toContain('sk-right-key');
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
+
+    // The same form is the provider section of Settings: what is saved, and the key still never shown.
+    await page.keyboard.press('Control+,');
+    const section = page.getByRole('dialog', { name: 'Settings' }).getByRole('region', { name: 'Model provider' });
+    await expect(section.getByLabel('Model', { exact: true })).toHaveValue('scripted-model');
+    await expect(section.getByLabel('Base URL')).toHaveValue(`${server.url}/v1`);
+    await expect(section.getByLabel('API key')).toHaveValue('');
+    await expect(section.getByLabel('API key')).toHaveAttribute('type', 'password');
+    await expect(section.getByText(/A key is saved/)).toBeVisible();
+    await section.screenshot({ path: 'test-results/screens/settings-provider.png' });
   } finally {
     await server.close();
   }

@@ -38,12 +38,13 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
       </div>
       {open && (
         <div className="settings-body">
+          {/* The model comes first: nothing else works without it. */}
+          <ProviderSection />
           <AppearanceSection />
           <MemorySection />
           <WorkspaceFolderSection />
           <PolicyEditor />
           <PersonaFilesSection />
-          <ProviderSection />
           <AboutSection />
         </div>
       )}
