@@ -117,7 +117,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         paths: call.paths,
         error: { code: call.code, message: `${call.tool}: ${call.code}` },
       }),
-    recordApproval: (request, outcome, reason) =>
+    recordApproval: (request, outcome, reason) => {
+      // The user's answer goes into the conversation too, so its tool card says so after a reload.
+      const decision = transcriptDecisionOf(outcome);
+      if (decision !== undefined) {
+        const record = { type: 'approval' as const, toolCallId: request.toolCallId, decision };
+        conversations
+          .append(request.conversationId, [reason === undefined ? record : { ...record, reason }])
+          .catch((error: unknown) => options.logger.error('could not record an approval in its conversation', error));
+      }
       void audit.record({
         time: new Date().toISOString(),
         conversation: request.conversationId,
@@ -128,7 +136,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         approval: outcome,
         approval_id: request.id,
         ...(reason === undefined ? {} : { reason }),
-      }),
+      });
+    },
   });
   const chat = createChatService({
     conversations,
@@ -176,4 +185,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await toolServices.dispose();
     },
   };
+}
+
+/** Answers the user gave (not expiries or stopped turns) as a transcript's approval decision. */
+function transcriptDecisionOf(outcome: string): 'approved' | 'edited' | 'rejected' | undefined {
+  if (outcome === 'approved') return 'approved';
+  if (outcome === 'approved-edited') return 'edited';
+  if (outcome === 'rejected') return 'rejected';
+  return undefined;
 }

@@ -70,6 +70,14 @@ async function start() {
 }
 
 /** The model proposes replacing one line of SOUL.md, then says something once it hears back. */
+/** The tool part of the conversation's last answer, as conversations.open gives it to the page. */
+async function toolPartOf(run: Awaited<ReturnType<typeof start>>, conversationId: string) {
+  const opened = await run.call<{ messages: { role: string; parts?: { type: string }[] }[] }>('conversations.open', {
+    id: conversationId,
+  });
+  return opened.messages.at(-1)?.parts?.find((part) => part.type === 'tool');
+}
+
 async function proposeSoulEdit(run: Awaited<ReturnType<typeof start>>, newText: string) {
   const soul = await readFile(run.soulPath, 'utf8');
   const oldText = soul.split('\n').find((line) => line.trim().length > 0) ?? '';
@@ -82,7 +90,7 @@ async function proposeSoulEdit(run: Awaited<ReturnType<typeof start>>, newText: 
 describe('a SOUL.md edit through the contract', () => {
   it('stays pending, untouched on disk, until approved, then lands exactly as approved', async () => {
     const run = await start();
-    const { soul, oldText } = await proposeSoulEdit(run, '# I am a careful, cheerful companion.');
+    const { soul, oldText, conversationId } = await proposeSoulEdit(run, '# I am a careful, cheerful companion.');
     const request = await run.pending();
     expect(request).toMatchObject({ tool: 'edit_file', paths: ['SOUL.md'], persona: true, before: soul });
     expect(request.after).toBe(soul.replace(oldText, '# I am a careful, cheerful companion.'));
@@ -94,6 +102,7 @@ describe('a SOUL.md edit through the contract', () => {
     expect(await run.turnEnd()).toMatchObject({ type: 'turn-finished' });
     expect(await readFile(run.soulPath, 'utf8')).toBe(request.after);
     expect(run.toolResult()).toMatchObject({ result: { ok: true } });
+    expect(await toolPartOf(run, conversationId)).toMatchObject({ approval: { decision: 'approved' } });
 
     const audit = await readAuditDay(run.paths.audit, new Date().toISOString().slice(0, 10));
     expect(audit.filter((line) => line.tool === 'edit_file').map((line) => line.approval ?? line.outcome)).toEqual([
@@ -118,13 +127,16 @@ describe('a SOUL.md edit through the contract', () => {
 
   it('changes nothing on a rejection and passes the reason to the model', async () => {
     const run = await start();
-    const { soul } = await proposeSoulEdit(run, '# I am grumpy.');
+    const { soul, conversationId } = await proposeSoulEdit(run, '# I am grumpy.');
     const request = await run.pending();
     await run.call('approvals.answer', { id: request.id, decision: 'reject', reason: 'Stay kind.' });
     await run.turnEnd();
     expect(await readFile(run.soulPath, 'utf8')).toBe(soul);
     expect(run.toolResult()).toMatchObject({ result: { ok: false, code: 'user_rejected' } });
     expect(JSON.stringify(server.requests[1]?.messages)).toContain('Stay kind.');
+    expect(await toolPartOf(run, conversationId)).toMatchObject({
+      approval: { decision: 'rejected', reason: 'Stay kind.' },
+    });
   });
 
   it('refuses with concurrent_modification when SOUL.md changed after the diff was shown', async () => {

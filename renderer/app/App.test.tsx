@@ -26,6 +26,11 @@ beforeEach(() => {
   pageApi.answer('approvals.list', () => ok({ pending: [] }));
   pageApi.answer('workspace.listDir', ({ path }) => ok({ path, entries: [], omitted: 0 }));
   pageApi.answer('policy.get', () => ok({ policy: defaultPolicy(), loadError: null }));
+  // The chat pane loads its own data too: an empty history and no provider (the first-run setup).
+  pageApi.answer('conversations.list', () => ok({ conversations: [] }));
+  pageApi.answer('providers.status', () =>
+    ok({ provider: null, hasApiKey: false, needsApiKey: false, configured: false, keyStorage: 'plaintext-file' }),
+  );
   pageApi.answer('persona.info', () =>
     ok({
       dir: '/home/ada/.familiar/workspace',
@@ -43,7 +48,15 @@ describe('App', () => {
     expect(screen.getByRole('main', { name: 'Chat' })).toBeTruthy();
     expect(screen.getByRole('complementary', { name: 'Workspace' })).toBeTruthy();
     expect(pageApi.calls.map((call) => call.name)).toEqual(
-      expect.arrayContaining(['app.info', 'settings.get', 'tools.list', 'approvals.list', 'workspace.listDir']),
+      expect.arrayContaining([
+        'app.info',
+        'settings.get',
+        'tools.list',
+        'approvals.list',
+        'workspace.listDir',
+        'conversations.list',
+        'providers.status',
+      ]),
     );
   });
 

@@ -10,7 +10,11 @@ import type {
 import { err } from '../../shared/result';
 import type { Result } from '../../shared/result';
 
-type Answer<N extends CallName> = (input: ParsedCallInput<N>) => Result<CallOutput<N>> | Promise<Result<CallOutput<N>>>;
+export type Answer<N extends CallName> = (
+  input: ParsedCallInput<N>,
+) => Result<CallOutput<N>> | Promise<Result<CallOutput<N>>>;
+/** Answers by call name, to start (or reset) with a set of them at once. */
+export type Answers = { [N in CallName]?: Answer<N> };
 
 export interface RecordedCall {
   readonly name: CallName;
@@ -21,22 +25,35 @@ export interface ContractApi {
   readonly api: FamiliarApi;
   /** Every call the page made, after its input passed the contract (as main's dispatcher checks it). */
   readonly calls: RecordedCall[];
+  /** Inputs of the calls named `name`, as the contract parsed them. */
+  inputsOf<N extends CallName>(name: N): ParsedCallInput<N>[];
+  /** Sets (or replaces, mid-test) how `name` is answered. */
   answer<N extends CallName>(name: N, answer: Answer<N>): void;
   /** Pushes an event as main would: the payload must satisfy the contract. */
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
-  /** Forgets answers and recorded calls (listeners stay: components unsubscribe when unmounted). */
-  reset(): void;
+  /**
+   * Forgets answers and recorded calls, then answers with `next` (listeners stay: components
+   * unsubscribe when unmounted).
+   */
+  reset(next?: Answers): void;
 }
 
 /**
  * The page's side of the contract for component tests: inputs, outputs and event payloads are all
  * parsed by the real contract schemas, so a component that sends a malformed call fails here exactly
- * as it would against the core. The answers are the test's own input data.
+ * as it would against the core, and a test cannot feed the page anything the real core could not
+ * send. Calls without an answer get `unknown_call`. The answers are the test's own input data.
  */
-export function createContractApi(): ContractApi {
+export function createContractApi(initial: Answers = {}): ContractApi {
   const answers = new Map<CallName, (input: unknown) => Result<unknown> | Promise<Result<unknown>>>();
   const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
   const recorded: RecordedCall[] = [];
+  const answerAll = (all: Answers) => {
+    for (const [name, answer] of Object.entries(all)) {
+      answers.set(name as CallName, answer as (input: unknown) => Result<unknown>);
+    }
+  };
+  answerAll(initial);
 
   const api: FamiliarApi = {
     async invoke(name, input) {
@@ -65,12 +82,15 @@ export function createContractApi(): ContractApi {
   return {
     api,
     calls: recorded,
+    inputsOf: <N extends CallName>(name: N) =>
+      recorded.filter((call) => call.name === name).map((call) => call.input as ParsedCallInput<N>),
     answer(name, answer) {
       answers.set(name, answer as (input: unknown) => Result<unknown>);
     },
-    reset() {
+    reset(next = {}) {
       answers.clear();
       recorded.length = 0;
+      answerAll(next);
     },
     emit(event, payload) {
       const parsed = events[event].parse(payload);

@@ -6,7 +6,7 @@ import { AppearanceSection } from './AppearanceSection';
 import { MemorySection } from './MemorySection';
 import { PersonaFilesSection } from './PersonaFilesSection';
 import { PolicyEditor } from './PolicyEditor';
-import { ProviderSection } from './ProviderSection';
+import { ProviderSection } from '../providers/ProviderSection';
 import { WorkspaceFolderSection } from './WorkspaceFolderSection';
 import './settings.css';
 
@@ -38,12 +38,13 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
       </div>
       {open && (
         <div className="settings-body">
+          {/* The model comes first: nothing else works without it. */}
+          <ProviderSection />
           <AppearanceSection />
           <MemorySection />
           <WorkspaceFolderSection />
           <PolicyEditor />
           <PersonaFilesSection />
-          <ProviderSection />
           <AboutSection />
         </div>
       )}

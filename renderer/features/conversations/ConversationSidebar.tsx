@@ -1,0 +1,56 @@
+import { useT } from '../../i18n/i18n';
+import { useChatStore } from '../chat/chat-store';
+import { errorMessageKey } from '../providers/provider-error-text';
+import { ConversationRow } from './ConversationRow';
+import { ConversationSearchField } from './ConversationSearchField';
+import { conversationsActions } from './conversations-actions';
+import { useConversationsStore } from './conversations-store';
+import { UndoDeleteBar } from './UndoDeleteBar';
+import './conversations.css';
+
+/** The conversation list: new, search, open, rename, delete with undo. */
+export function ConversationSidebar() {
+  const t = useT();
+  const conversations = useConversationsStore((state) => state.conversations);
+  const searchResults = useConversationsStore((state) => state.searchResults);
+  const activeId = useConversationsStore((state) => state.activeId);
+  const status = useConversationsStore((state) => state.status);
+  const error = useConversationsStore((state) => state.error);
+  const running = useChatStore((state) => state.running);
+  const shown = searchResults ?? conversations;
+
+  return (
+    <nav className="conversation-sidebar" aria-label={t('conversations.title')}>
+      <button
+        type="button"
+        className="button button-primary new-conversation"
+        aria-keyshortcuts="Control+N Meta+N"
+        onClick={() => void conversationsActions.create()}
+      >
+        {t('conversations.new')}
+      </button>
+      <ConversationSearchField />
+      {error !== null && (
+        <p className="error-text" role="alert">
+          {t(errorMessageKey(error.code), { code: error.code })} <span className="error-detail">{error.message}</span>
+        </p>
+      )}
+      {status === 'ready' && shown.length === 0 && (
+        <p className="muted sidebar-empty">
+          {searchResults === null ? t('conversations.none') : t('conversations.noMatches')}
+        </p>
+      )}
+      <ul className="conversation-list">
+        {shown.map((conversation) => (
+          <ConversationRow
+            key={conversation.id}
+            conversation={conversation}
+            active={conversation.id === activeId}
+            answering={running[conversation.id] !== undefined}
+          />
+        ))}
+      </ul>
+      <UndoDeleteBar />
+    </nav>
+  );
+}

@@ -1,0 +1,320 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import type { FormEvent, ReactNode } from 'react';
+import type { FamiliarError } from '../../../shared/errors';
+import { providerKinds } from '../../../shared/settings';
+import type { ProviderKind } from '../../../shared/settings';
+import type { MessageKey } from '../../i18n/en';
+import { useT } from '../../i18n/i18n';
+import { ConnectionTestStatus } from './ConnectionTestStatus';
+import type { ConnectionTestState } from './ConnectionTestStatus';
+import { OllamaModelPicker } from './OllamaModelPicker';
+import { providersActions } from './provider-actions';
+import { errorMessageKey } from './provider-error-text';
+import { hasSavedKeyFor, initialFormValues, toProviderDraft, withDetectedOllama } from './provider-form-model';
+import type { FieldErrors, ProviderField, ProviderFormValues } from './provider-form-model';
+import { providerKindInfo } from './provider-kinds';
+import { useProvidersStore } from './providers-store';
+import './providers.css';
+
+const kindLabels: Record<ProviderKind, MessageKey> = {
+  openai: 'provider.kindOpenai',
+  anthropic: 'provider.kindAnthropic',
+  ollama: 'provider.kindOllama',
+  'openai-compatible': 'provider.kindCompatible',
+};
+
+interface FieldProps {
+  readonly id: string;
+  readonly label: string;
+  readonly error: MessageKey | undefined;
+  readonly hint?: ReactNode;
+  readonly children: ReactNode;
+}
+
+/** A labelled field with its hint and error, wired to the input through ids. */
+function Field({ id, label, error, hint, children }: FieldProps) {
+  const t = useT();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {hint !== undefined && (
+        <div id={`${id}-hint`} className="field-hint">
+          {hint}
+        </div>
+      )}
+      {error !== undefined && (
+        <p id={`${id}-error`} className="field-error">
+          {t(error)}
+        </p>
+      )}
+    </div>
+  );
+}
+
+const describedBy = (id: string, hasHint: boolean, error: MessageKey | undefined) =>
+  [hasHint ? `${id}-hint` : '', error === undefined ? '' : `${id}-error`].filter(Boolean).join(' ') || undefined;
+
+interface ProviderFormProps {
+  /** Called after a successful save. */
+  readonly onSaved?: () => void;
+}
+
+/**
+ * Provider, model, base URL and API key, with Ollama detection, "Test connection" and Save. The key
+ * field is write-only: the core only ever says whether a key is saved.
+ */
+export function ProviderForm({ onSaved }: ProviderFormProps) {
+  const t = useT();
+  const id = useId();
+  const status = useProvidersStore((state) => state.status);
+  const ollama = useProvidersStore((state) => state.ollama);
+  const [values, setValues] = useState<ProviderFormValues>(() => initialFormValues(status));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [test, setTest] = useState<ConnectionTestState>({ state: 'idle' });
+  const [saving, setSaving] = useState(false);
+  const [saveError, setSaveError] = useState<FamiliarError | null>(null);
+  const [saved, setSaved] = useState(false);
+  const touched = useRef(false);
+  const info = providerKindInfo[values.kind];
+  const savedKey = hasSavedKeyFor(status, values.kind);
+
+  useEffect(() => {
+    if (useProvidersStore.getState().ollama.state === 'idle') void providersActions.detectOllama();
+  }, []);
+
+  // First run with a local Ollama: suggest it, unless the user already started choosing.
+  const found = ollama.found;
+  useEffect(() => {
+    if (found?.running === true && status?.provider === null && !touched.current) {
+      setValues((current) => withDetectedOllama(current, found));
+    }
+  }, [found, status?.provider]);
+
+  const change = (patch: Partial<ProviderFormValues>) => {
+    touched.current = true;
+    setValues((current) => ({ ...current, ...patch }));
+    setErrors((current) => {
+      const next = { ...current };
+      for (const field of Object.keys(patch)) delete next[field as ProviderField];
+      return next;
+    });
+    setTest({ state: 'idle' });
+    setSaved(false);
+  };
+
+  const runTest = async () => {
+    const draft = toProviderDraft(values, status, { forSave: false });
+    if (!draft.ok) {
+      setErrors(draft.errors);
+      return;
+    }
+    setTest({ state: 'testing' });
+    const result = await providersActions.test({
+      provider: draft.provider,
+      ...(draft.apiKey === undefined ? {} : { apiKey: draft.apiKey }),
+    });
+    setTest(result.ok ? { state: 'passed', outcome: result.value } : { state: 'failed', error: result.error });
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const draft = toProviderDraft(values, status, { forSave: true });
+    if (!draft.ok) {
+      setErrors(draft.errors);
+      return;
+    }
+    setSaving(true);
+    setSaveError(null);
+    const result = await providersActions.save({
+      provider: draft.provider,
+      ...(draft.apiKey === undefined ? {} : { apiKey: draft.apiKey }),
+      removeKey: draft.removeKey,
+    });
+    setSaving(false);
+    if (!result.ok) {
+      setSaveError(result.error);
+      return;
+    }
+    // The key went in; the field never shows it again.
+    setValues((current) => ({ ...current, apiKey: '', removeKey: false }));
+    setSaved(true);
+    onSaved?.();
+  };
+
+  const fieldId = (name: string) => `${id}-${name}`;
+  const detectAtTypedUrl = () =>
+    void providersActions.detectOllama(values.baseUrl.trim() === '' ? undefined : values.baseUrl.trim());
+
+  return (
+    <form className="provider-form" onSubmit={(event) => void submit(event)} noValidate>
+      <fieldset className="provider-kinds">
+        <legend>{t('provider.kind')}</legend>
+        {providerKinds.map((kind) => (
+          <label key={kind} className="provider-kind">
+            <input
+              type="radio"
+              name={fieldId('kind')}
+              value={kind}
+              checked={values.kind === kind}
+              onChange={() => change({ kind })}
+            />
+            {t(kindLabels[kind])}
+          </label>
+        ))}
+      </fieldset>
+
+      {values.kind === 'ollama' && (
+        <OllamaModelPicker model={values.model} onPick={(model) => change({ model })} onDetect={detectAtTypedUrl} />
+      )}
+
+      <Field id={fieldId('model')} label={t('provider.model')} error={errors.model}>
+        <input
+          id={fieldId('model')}
+          className="input"
+          value={values.model}
+          placeholder={info.modelHint}
+          autoComplete="off"
+          spellCheck={false}
+          aria-invalid={errors.model !== undefined}
+          aria-describedby={describedBy(fieldId('model'), false, errors.model)}
+          onChange={(event) => change({ model: event.target.value })}
+        />
+      </Field>
+
+      <Field
+        id={fieldId('baseUrl')}
+        label={t('provider.baseUrl')}
+        error={errors.baseUrl}
+        hint={info.defaultBaseUrl === null ? t('provider.baseUrlRequiredHint') : t('provider.baseUrlDefaultHint')}
+      >
+        <input
+          id={fieldId('baseUrl')}
+          className="input"
+          type="url"
+          value={values.baseUrl}
+          placeholder={info.defaultBaseUrl ?? 'http://127.0.0.1:1234/v1'}
+          autoComplete="off"
+          spellCheck={false}
+          aria-invalid={errors.baseUrl !== undefined}
+          aria-describedby={describedBy(fieldId('baseUrl'), true, errors.baseUrl)}
+          onChange={(event) => change({ baseUrl: event.target.value })}
+        />
+      </Field>
+
+      {info.keyAsked && (
+        <Field
+          id={fieldId('apiKey')}
+          label={t('provider.apiKey')}
+          error={errors.apiKey}
+          hint={
+            <>
+              <p>
+                {savedKey
+                  ? t('provider.keySaved')
+                  : info.keyRequired
+                    ? t('provider.keyNeeded')
+                    : t('provider.keyOptional')}
+              </p>
+              {status?.keyStorage === 'plaintext-file' && (
+                <p className="warning-text" role="note">
+                  {t('provider.keyPlaintextWarning')}
+                </p>
+              )}
+            </>
+          }
+        >
+          <input
+            id={fieldId('apiKey')}
+            className="input"
+            type="password"
+            value={values.apiKey}
+            placeholder={savedKey ? '••••••••' : ''}
+            autoComplete="off"
+            spellCheck={false}
+            aria-invalid={errors.apiKey !== undefined}
+            aria-describedby={describedBy(fieldId('apiKey'), true, errors.apiKey)}
+            onChange={(event) => change({ apiKey: event.target.value })}
+          />
+          {savedKey && (
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={values.removeKey}
+                disabled={values.apiKey !== ''}
+                onChange={(event) => change({ removeKey: event.target.checked })}
+              />
+              {t('provider.removeKey')}
+            </label>
+          )}
+        </Field>
+      )}
+
+      <details className="provider-advanced">
+        <summary>{t('provider.advanced')}</summary>
+        <Field id={fieldId('temperature')} label={t('provider.temperature')} error={errors.temperature}>
+          <input
+            id={fieldId('temperature')}
+            className="input input-number"
+            type="number"
+            min={0}
+            max={2}
+            step={0.1}
+            value={values.temperature}
+            placeholder={t('provider.temperatureDefault')}
+            aria-invalid={errors.temperature !== undefined}
+            onChange={(event) => change({ temperature: event.target.value })}
+          />
+        </Field>
+        <Field id={fieldId('maxSteps')} label={t('provider.maxSteps')} error={errors.maxSteps}>
+          <input
+            id={fieldId('maxSteps')}
+            className="input input-number"
+            type="number"
+            min={1}
+            max={100}
+            value={values.maxSteps}
+            placeholder="20"
+            aria-invalid={errors.maxSteps !== undefined}
+            onChange={(event) => change({ maxSteps: event.target.value })}
+          />
+        </Field>
+        <Field id={fieldId('contextWindow')} label={t('provider.contextWindow')} error={errors.contextWindow}>
+          <input
+            id={fieldId('contextWindow')}
+            className="input input-number"
+            type="number"
+            min={1024}
+            step={1024}
+            value={values.contextWindow}
+            placeholder="128000"
+            aria-invalid={errors.contextWindow !== undefined}
+            onChange={(event) => change({ contextWindow: event.target.value })}
+          />
+        </Field>
+      </details>
+
+      <ConnectionTestStatus test={test} />
+      {saveError !== null && (
+        <div className="error-text" role="alert">
+          <p>{t(errorMessageKey(saveError.code), { code: saveError.code })}</p>
+          <p className="error-detail">{saveError.message}</p>
+        </div>
+      )}
+      {saved && (
+        <p className="success" role="status">
+          {t('provider.saved')}
+        </p>
+      )}
+
+      <div className="form-actions">
+        <button type="button" className="button" onClick={() => void runTest()} disabled={test.state === 'testing'}>
+          {t('provider.test')}
+        </button>
+        <button type="submit" className="button button-primary" disabled={saving}>
+          {saving ? t('provider.saving') : t('provider.save')}
+        </button>
+      </div>
+    </form>
+  );
+}
