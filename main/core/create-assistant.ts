@@ -83,8 +83,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
   await history.snapshot(firstRun ? 'Initial version' : 'Changed outside Familiar');
   const memoryEnabled = () => options.settings.get().memory.enabled;
   // What the switch means for one conversation: an incognito one never gets memory.
-  const memoryFor = (conversationId: string) =>
-    memoryEnabled() && options.isIncognito?.(conversationId) !== true;
+  const memoryFor = (conversationId: string) => memoryEnabled() && options.isIncognito?.(conversationId) !== true;
 
   const resolvedEvent = (
     request: { id: string; conversationId: string },

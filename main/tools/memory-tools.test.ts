@@ -86,7 +86,7 @@ describe('memory_append', () => {
     await kit.call(memoryAppendTool, { text: 'Likes:\n- tea\n- maps', file: 'MEMORY.md' });
     const again = await readFile(file, 'utf8');
     expect(again.startsWith(after)).toBe(true);
-    expect(again.slice(after.length)).toMatch(/^- \[[^\]]+\] Likes:\n  - tea\n  - maps\n$/);
+    expect(again.slice(after.length)).toMatch(/^- \[[^\]]+\] Likes:\n {2}- tea\n {2}- maps\n$/);
     // No backup copies: history keeps MEMORY.md's versions.
     expect(await readdir(join(kit.home, 'backups')).catch(() => [])).toEqual([]);
   });
