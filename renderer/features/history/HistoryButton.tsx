@@ -3,7 +3,6 @@ import { useI18nStore, useT } from '../../i18n/i18n';
 import { familiar } from '../../ipc/familiar';
 import { personaActions, usePersonaStore } from '../settings/persona-store';
 import { historyActions } from './history-store';
-import type { PersonaFile } from './history-store';
 import { HistoryDialog } from './HistoryDialog';
 
 /**
@@ -35,7 +34,7 @@ function TruncationWarnings() {
         file: file.name,
         omitted: new Intl.NumberFormat(locale).format(file.omittedChars),
       })}
-      onClick={() => historyActions.show(familiar, file.name as PersonaFile)}
+      onClick={() => historyActions.show(familiar, file.name)}
     >
       ⚠ {t('history.truncatedBadge', { file: file.name })}
     </button>
