@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import type { AssistantPart, ChatMessage } from '../shared/ipc/conversations';
@@ -189,4 +189,44 @@ test('memory off: the memory tools go, MEMORY.md is refused and untouched, Histo
   expect(allowed[0]?.result).toMatchObject({ ok: true });
   expect(await readFile(memoryPath, 'utf8')).toBe(afterAppend.replace('basil', 'cactus'));
   await page.screenshot({ path: 'test-results/screens/memory-on-again.png', fullPage: true });
+});
+
+test('a persona file cut for the prompt is flagged in the header; an incognito conversation runs without memory and is never saved', async ({
+  page,
+  app,
+}) => {
+  await useScriptedModel(app);
+  await writeFile(join(app.home, 'workspace', 'SOUL.md'), `# Soul\n\n${'I am very talkative. '.repeat(1500)}\n`);
+  await page.goto(app.url);
+  const warning = page.getByTestId('prompt-truncated');
+  await expect(warning).toHaveText(/SOUL\.md is cut in the prompt/);
+  await warning.click();
+  const history = page.getByRole('dialog', { name: 'Persona and memory history' });
+  await expect(history.getByRole('alert')).toContainText('characters');
+  await expect(history.locator('meter')).toHaveAttribute('max', '20000');
+  await page.screenshot({ path: 'test-results/screens/persona-truncated-warning.png', fullPage: true });
+  await history.getByRole('button', { name: 'Close' }).click();
+
+  await page.getByRole('button', { name: 'New incognito conversation' }).click();
+  const panel = page.getByRole('dialog', { name: 'New incognito conversation' });
+  await expect(panel).toContainText('nothing of it is saved');
+  await page.screenshot({ path: 'test-results/screens/incognito-explained.png', fullPage: true });
+  await panel.getByRole('button', { name: 'Start incognito' }).click();
+  await expect(panel).toBeHidden();
+  const listed = await must(callFamiliar(app, 'conversations.list', {}));
+  const incognito = listed.conversations.find((conversation) => conversation.incognito === true);
+  expect(incognito).toBeDefined();
+  const id = incognito?.id ?? '';
+
+  llm.enqueue(reply.text('Hello, privately.'));
+  await must(callFamiliar(app, 'chat.send', { conversationId: id, text: 'Hi' }));
+  await expect
+    .poll(async () => (await must(callFamiliar(app, 'conversations.open', { id }))).messages.at(-1))
+    .toMatchObject({ role: 'assistant', status: 'complete' });
+  const request = llm.requests.at(-1);
+  expect(request?.toolNames).not.toContain('memory_append');
+  expect(request?.system).toContain('The user has switched memory off.');
+  // Memory is still on for everyone else: only this conversation runs without it.
+  await expect(page.getByRole('switch', { name: 'Memory' })).toBeChecked();
+  expect(await readdir(join(app.home, 'conversations'))).not.toContain(`${id}.jsonl`);
 });
