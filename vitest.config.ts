@@ -7,6 +7,10 @@ const { version } = JSON.parse(readFileSync(new URL('package.json', import.meta.
 export default defineConfig({
   define: { __FAMILIAR_VERSION__: JSON.stringify(version) },
   test: {
+    // Tests run real processes, worker threads and disks on 2 shared cores: a slow machine must not
+    // turn into a failure. Performance is measured in bench/, never by these limits.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
     projects: [
       {
         extends: true,

@@ -1,6 +1,7 @@
-// `npm run bench` step 1: bundle bench/run.ts (TypeScript that imports the real tools) for plain
-// node. Node 20 cannot run .ts and tsx is not a dependency, so the Vite we build the app with does
-// it: an SSR build keeps node_modules external. Step 2 runs out/bench/run.mjs.
+// `npm run bench` step 1: bundle bench/run.ts (TypeScript that imports the real tools and, in a
+// lazily loaded chunk, the stream benchmark with the chat core) for plain node. Node 20 cannot run
+// .ts and tsx is not a dependency, so the Vite we build the app with does it: an SSR build keeps
+// node_modules external. Step 2 runs out/bench/run.mjs [tools|stream].
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 

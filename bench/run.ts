@@ -108,7 +108,8 @@ const mb = (kb: number | undefined) => (kb === undefined ? '—' : `${(kb / 1024
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const lines = (text: string) => text.split('\n').filter((line) => line !== '').length;
 
-async function main(): Promise<void> {
+/** The file tools against rg, fd, find and sed; answers whether a target was missed. */
+async function toolsBench(): Promise<boolean> {
   const corpus = await ensureCorpus(corpusRoot, log);
   const f = await familiar(corpus);
   const rows: Row[] = [];
@@ -301,8 +302,21 @@ async function main(): Promise<void> {
     join(process.cwd(), 'bench', 'results', 'latest.json'),
     `${JSON.stringify({ date: new Date().toISOString(), runs, rows, rss }, null, 2)}\n`,
   );
+  return failed;
+}
+
+/** `run.mjs` runs both suites, `run.mjs tools` or `run.mjs stream` one (npm run bench:tools / bench:stream). */
+async function main(suite: string | undefined): Promise<void> {
+  if (suite !== undefined && suite !== 'tools' && suite !== 'stream') throw new Error(`unknown suite ${suite}`);
+  let failed = false;
+  if (suite !== 'stream') failed = (await toolsBench()) || failed;
+  if (suite !== 'tools') {
+    // Loaded only here, so the --child processes that measure the tools' RSS never load the chat core.
+    const { runStreamBench } = await import('./stream-bench');
+    failed = (await runStreamBench(log)) || failed;
+  }
   if (failed) process.exitCode = 1;
 }
 
 if (process.argv[2] === '--child') await child(process.argv[3] ?? 'idle');
-else await main();
+else await main(process.argv[2]);

@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { build } from 'vite';
+
+const repoRoot = join(import.meta.dirname, '..', '..');
+const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
 
 const made: string[] = [];
 afterAll(async () => {
@@ -10,18 +14,21 @@ afterAll(async () => {
 
 /**
  * Bundles a small TypeScript program (which may import project modules by absolute path) into one
- * .mjs file a child `node` can run: node 20 cannot run TypeScript itself, and crash tests need the
- * real code in a process they can SIGKILL.
+ * .mjs file a child `node` can run: node 20 cannot run TypeScript itself, and crash and protocol
+ * tests need the real code in a separate process they can talk to or SIGKILL. The one way tests
+ * make child processes from source; nothing built is checked in.
  */
 export async function bundleChildScript(source: string): Promise<string> {
   // Inside the repo, so any package left external still resolves from node_modules.
-  const dir = await mkdtemp(join(import.meta.dirname, '..', '..', 'node_modules', '.familiar-child-'));
+  const dir = await mkdtemp(join(repoRoot, 'node_modules', '.familiar-child-'));
   made.push(dir);
   const entry = join(dir, 'entry.ts');
   await writeFile(entry, source);
   await build({
     configFile: false,
     logLevel: 'silent',
+    // What electron.vite.config.ts and vitest.config.ts inject at build time.
+    define: { __FAMILIAR_VERSION__: JSON.stringify(version) },
     build: {
       ssr: entry,
       outDir: join(dir, 'out'),
@@ -33,3 +40,6 @@ export async function bundleChildScript(source: string): Promise<string> {
   });
   return join(dir, 'out', 'entry.mjs');
 }
+
+/** `import "<file>"` for bundleChildScript: a module whose top level runs the program (e.g. main/mcp.ts). */
+export const importOf = (file: string): string => `import ${JSON.stringify(file)};\n`;

@@ -1,14 +1,24 @@
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bundleChildScript } from '../test-support/child-script';
 import { useTempDirs } from '../test-support/temp-dir';
 
 const tempDir = useTempDirs();
+let writerScript = '';
+
+beforeAll(async () => {
+  writerScript = await bundleChildScript(`
+    import { writeForever } from ${JSON.stringify(join(import.meta.dirname, 'crash-writer.child.ts'))};
+    const [workspace, home, ...contentFiles] = process.argv.slice(2);
+    await writeForever(workspace, home, contentFiles);
+  `);
+}, 60_000);
 
 /** Starts the writer, waits for its first completed write, lets it run `ms` more, then SIGKILLs it. */
 async function killMidWrite(args: string[], ms: number): Promise<void> {
-  const child = spawn(process.execPath, [join(import.meta.dirname, 'crash-writer.child.mjs'), ...args], {
+  const child = spawn(process.execPath, [writerScript, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

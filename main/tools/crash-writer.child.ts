@@ -7,8 +7,8 @@ import { writeFileTool } from './write-file';
 
 /**
  * The process the crash-safety test kills: it rewrites one big file with write_file, alternating
- * the contents of the given files, forever, and says "ready" after the first write. Loaded through Vite's module
- * runner by crash-writer.child.mjs (node 20 cannot run TypeScript itself).
+ * the contents of the given files, forever, and says "ready" after the first write. The test bundles
+ * it for a plain node process with bundleChildScript (node 20 cannot run TypeScript itself).
  */
 export async function writeForever(workspace: string, home: string, contentFiles: readonly string[]): Promise<never> {
   const contents = await Promise.all(contentFiles.map((file) => readFile(file, 'utf8')));

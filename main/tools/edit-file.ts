@@ -9,6 +9,8 @@ import type { DecodedText } from '../sandbox/text-codec';
 import type { ResolvedPath } from '../sandbox/workspace-sandbox';
 import { defineTool } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';
+import { planExactByteEdit } from './edit-bytes';
+import type { ExactByteEdit } from './edit-bytes';
 import { describeNoMatch } from './edit-hints';
 import { planEdit } from './edit-matching';
 import type { EditPlan } from './edit-matching';
@@ -109,6 +111,7 @@ export const editFileTool = defineTool({
     const path = resolved.value;
     let decodedBefore = '';
     let editedEncoding: string | undefined;
+    let exact: ExactByteEdit | undefined;
     const committed = await commitFile(ctx, path, {
       backup: true,
       approval,
@@ -118,6 +121,14 @@ export const editFileTool = defineTool({
         return decoded.ok ? decoded.value.text : '';
       },
       produce: (current) => {
+        if (approval?.editedContent === undefined && current?.bytes !== undefined) {
+          const seen = ctx.env.readTracker.seen(ctx.conversationId, path.real)?.encoding;
+          exact = planExactByteEdit(current.bytes, seen, args.oldText, args.newText, path.display);
+          if (exact !== undefined) {
+            editedEncoding = 'utf-8';
+            return ok({ bytes: exact.pieces, details: { planned: undefined, after: '' } });
+          }
+        }
         const decoded = decodeCurrent(ctx, path, current);
         if (!decoded.ok) return decoded;
         const { text, encoding, bom } = decoded.value;
@@ -146,6 +157,18 @@ export const editFileTool = defineTool({
       },
     });
     if (!committed.ok) return committed;
+    const backup = committed.value.backupPath === undefined ? {} : { backup_path: committed.value.backupPath };
+    if (exact !== undefined) {
+      return ok({
+        path: path.display,
+        matched_by: 'exact',
+        start_line: exact.startLine,
+        end_line: exact.endLine,
+        diff: exact.diff,
+        bytes_written: committed.value.bytesWritten,
+        ...backup,
+      });
+    }
     const { planned, after } = committed.value.details;
     const diff =
       planned === undefined
@@ -162,7 +185,7 @@ export const editFileTool = defineTool({
       end_line: newEndLine,
       diff,
       bytes_written: committed.value.bytesWritten,
-      ...(committed.value.backupPath === undefined ? {} : { backup_path: committed.value.backupPath }),
+      ...backup,
     });
   },
 });

@@ -1,6 +1,7 @@
 import { FILE_HEADERS_ONLY, createTwoFilesPatch, formatPatch, structuredPatch } from 'diff';
 
-const contextLines = 3;
+/** Lines of context around each change, as `diff -u`. */
+export const contextLines = 3;
 
 /** Start of the line holding `offset`, moved up `lines` more lines. */
 const lineStartBefore = (text: string, offset: number, lines: number) => {

@@ -96,12 +96,12 @@ describe('resolveWorkspacePath', () => {
     });
   });
 
-  it('answers file_not_found for a missing path and invalid_path for a link loop', async () => {
+  it('answers file_not_found for a missing path, not_a_directory below a file and invalid_path for a link loop', async () => {
     const r = await roots();
     expect(await resolveWorkspacePath(r, 'nope.txt')).toMatchObject({ ok: false, error: { code: 'file_not_found' } });
     expect(await resolveWorkspacePath(r, 'src/a.ts/child')).toMatchObject({
       ok: false,
-      error: { code: 'file_not_found' },
+      error: { code: 'not_a_directory' },
     });
     await symlink(join(r.root, 'loop-b'), join(r.root, 'loop-a'));
     await symlink(join(r.root, 'loop-a'), join(r.root, 'loop-b'));

@@ -1,13 +1,15 @@
-import { realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
+import { createDenyList } from '../sandbox/deny-list';
+import { parseWorkspacePath } from '../sandbox/path-syntax';
+import { createWorkspaceSandbox, personaEntries, personaEntryOf } from '../sandbox/workspace-sandbox';
 
 /**
  * The persona overlay: these names at the workspace root live in the persona folder (the Familiar
  * home's workspace) whatever folder is open, and shadow a project's own files of the same name.
  */
-export const personaEntryNames: readonly string[] = ['SOUL.md', 'USER.md', 'MEMORY.md', 'memory'];
+export const personaEntryNames: readonly string[] = personaEntries;
 
 export interface WorkspaceRoots {
   /** Real (symlink-resolved) absolute path of the open workspace. */
@@ -28,7 +30,7 @@ export interface WorkspaceLocation {
 /** True when the overlay applies: the open folder is not the persona folder itself. */
 export const hasPersonaOverlay = (roots: WorkspaceRoots): boolean => roots.root !== roots.personaDir;
 
-export const isPersonaPath = (relPath: string): boolean => personaEntryNames.includes(relPath.split('/', 1)[0] ?? '');
+export const isPersonaPath = (relPath: string): boolean => personaEntryOf(relPath.split('/', 1)[0] ?? '') !== undefined;
 
 /** True when `path` is `base` or below it; whole segments, never a string prefix. */
 export function isInsideDir(base: string, path: string): boolean {
@@ -36,45 +38,29 @@ export function isInsideDir(base: string, path: string): boolean {
   return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`));
 }
 
-/** Syntax only: refuses what can never be inside the workspace, before any disk access. */
-export function parseRelativePath(raw: string): Result<string> {
-  if (raw.includes('\0')) return err('invalid_path', 'The path contains a NUL byte.');
-  if (raw.startsWith('/') || raw.startsWith('\\') || /^[A-Za-z]:/.test(raw)) {
-    return err('invalid_path', `'${raw}' is absolute; workspace paths are relative to the workspace folder.`);
-  }
-  const kept: string[] = [];
-  for (const segment of raw.replaceAll('\\', '/').split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') return err('invalid_path', `'${raw}' steps out with '..'; paths stay inside the workspace.`);
-    kept.push(segment);
-  }
-  return ok(kept.join('/'));
-}
+/** Syntax only: the tools' own check, with '' (the tree's name for the root) accepted. */
+export const parseRelativePath = (raw: string): Result<string> => (raw === '' ? ok('') : parseWorkspacePath(raw));
+
+// The user's own view: no deny-list (they may look at their .env), no memory concealment.
+const userDenyList = createDenyList([]);
 
 /**
- * THE path check of the workspace view (tree, viewer, watcher): syntax, persona overlay, then the
- * real location (symlinks followed) must stay inside the real root it belongs to. One function on
- * purpose: when main/sandbox/ lands, its resolver replaces this body and nothing else changes.
+ * THE path check of the workspace view (tree, viewer, watcher): the tools' sandbox resolver (syntax,
+ * persona overlay, real location inside the real root), answering file_not_found for what is not there.
  */
 export async function resolveWorkspacePath(roots: WorkspaceRoots, raw: string): Promise<Result<WorkspaceLocation>> {
   const parsed = parseRelativePath(raw);
   if (!parsed.ok) return parsed;
-  const relPath = parsed.value;
-  const inPersona = hasPersonaOverlay(roots) && isPersonaPath(relPath);
-  const base = inPersona ? roots.personaDir : roots.root;
-  let real: string;
-  try {
-    real = await realpath(relPath === '' ? base : join(base, ...relPath.split('/')));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return err('file_not_found', `'${relPath}' does not exist.`);
-    if (code === 'ELOOP') return err('invalid_path', `'${relPath}' is a loop of symbolic links.`);
-    if (code === 'EACCES' || code === 'EPERM') return err('permission_denied', `'${relPath}' cannot be read.`);
-    throw error;
-  }
-  if (!isInsideDir(base, real)) {
-    return err('permission_denied', `'${relPath}' leads outside the workspace through a symbolic link.`);
-  }
+  const sandbox = createWorkspaceSandbox({
+    workspaceRoot: roots.root,
+    personaDir: roots.personaDir,
+    isConcealed: () => false,
+    denyList: userDenyList,
+  });
+  const resolved = await sandbox.resolve(parsed.value === '' ? '.' : parsed.value, 'read');
+  if (!resolved.ok) return resolved;
+  const { relPath, real, inPersona, facts } = resolved.value;
+  if (facts === undefined) return err('file_not_found', `'${resolved.value.display}' does not exist.`);
   return ok({ relPath, real, inPersona });
 }
 
