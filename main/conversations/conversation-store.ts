@@ -9,7 +9,7 @@ import { readTranscript, TranscriptWriter } from './transcript-file';
 import { foldTranscript } from './transcript-fold';
 import type { FoldedConversation } from './transcript-fold';
 import { stamp } from './transcript-records';
-import type { NewRecord } from './transcript-records';
+import type { NewRecord, TranscriptRecord } from './transcript-records';
 import { deriveTitle, DEFAULT_TITLE, toSummary } from './transcript-view';
 
 export interface LoadedConversation {
@@ -30,7 +30,10 @@ export interface ConversationStore {
   list(): Promise<ConversationSummary[]>;
   listTrash(): Promise<ConversationSummary[]>;
   search(query: string): Promise<ConversationSummary[]>;
-  create(): Promise<ConversationSummary>;
+  /** `incognito`: kept in memory only, never on disk (the transcript is gone when the store closes). */
+  create(options?: { incognito?: boolean }): Promise<ConversationSummary>;
+  /** True for a live incognito conversation: the assistant runs it with memory off. */
+  isIncognito(id: string): boolean;
   load(id: string): Promise<Result<LoadedConversation>>;
   /**
    * Appends records (stamped with the time). The first user message also names an untitled
@@ -62,6 +65,8 @@ export async function openConversationStore(dirs: {
   const fileOf = (id: string) => join(dirs.conversations, `${id}.jsonl`);
   const trashFileOf = (id: string) => join(trashDir, `${id}.jsonl`);
   const writers = new Map<string, TranscriptWriter>();
+  // Incognito transcripts: in this map and nowhere else, so nothing of them survives a restart.
+  const incognito = new Map<string, TranscriptRecord[]>();
   const listeners = new Set<(change: ConversationChange) => void>();
   let entries: Map<string, Entry> | undefined;
 
@@ -127,16 +132,19 @@ export async function openConversationStore(dirs: {
         ? all
         : all.filter((summary) => terms.every((term) => fold(summary.title).includes(term)));
     },
-    async create() {
+    async create(options = {}) {
       const id = newId('c');
       const at = new Date();
-      await writerOf(id).append([stamp({ type: 'conversation', id }, at)], { sync: true });
+      const first = stamp({ type: 'conversation', id }, at);
+      if (options.incognito === true) incognito.set(id, [first]);
+      else await writerOf(id).append([first], { sync: true });
       const summary: ConversationSummary = {
         id,
         title: DEFAULT_TITLE,
         createdAt: at.toISOString(),
         updatedAt: at.toISOString(),
         messageCount: 0,
+        ...(options.incognito === true ? { incognito: true as const } : {}),
       };
       (await index()).set(id, { summary, titleSource: undefined });
       emit({ kind: 'upsert', conversation: summary });
@@ -145,6 +153,8 @@ export async function openConversationStore(dirs: {
     async load(id) {
       const entry = valid(id) ? (await index()).get(id) : undefined;
       if (entry === undefined) return missing(id);
+      const kept = incognito.get(id);
+      if (kept !== undefined) return ok({ summary: entry.summary, folded: foldTranscript(kept), skippedLines: 0 });
       await writers.get(id)?.flushed();
       const { folded, skippedLines } = await readEntry(fileOf(id), id);
       return ok({ summary: entry.summary, folded, skippedLines });
@@ -172,6 +182,12 @@ export async function openConversationStore(dirs: {
         }
       }
       entry.summary = { ...entry.summary, updatedAt: at.toISOString() };
+      const kept = incognito.get(id);
+      if (kept !== undefined) {
+        kept.push(...all.map((record) => stamp(record, at)));
+        if (changed) emit({ kind: 'upsert', conversation: entry.summary });
+        return;
+      }
       const writer = writerOf(id);
       await writer.append(
         all.map((record) => stamp(record, at)),
@@ -192,6 +208,12 @@ export async function openConversationStore(dirs: {
     async moveToTrash(id) {
       const all = await index();
       if (!valid(id) || !all.has(id)) return missing(id);
+      if (incognito.delete(id)) {
+        // Nothing to keep in the trash: deleting an incognito conversation forgets it.
+        all.delete(id);
+        emit({ kind: 'removed', id });
+        return ok(undefined);
+      }
       await store.append(id, [{ type: 'deleted' }], { sync: true });
       await writers.get(id)?.close();
       writers.delete(id);
@@ -220,6 +242,7 @@ export async function openConversationStore(dirs: {
       emit({ kind: 'upsert', conversation: entry.summary });
       return ok(entry.summary);
     },
+    isIncognito: (id) => incognito.has(id),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -227,6 +250,7 @@ export async function openConversationStore(dirs: {
     async close() {
       await Promise.all([...writers.values()].map((writer) => writer.close()));
       writers.clear();
+      incognito.clear();
     },
   };
   return store;

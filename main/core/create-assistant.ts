@@ -40,6 +40,8 @@ export interface AssistantOptions {
   readonly approvalMode: ApprovalMode;
   readonly recordRefusal: (call: RefusedCall) => void;
   readonly recordApproval: (request: ApprovalRequest, outcome: 'requested' | ResolvedKind, reason?: string) => void;
+  /** Incognito conversations run with memory off whatever the switch says. */
+  readonly isIncognito?: (conversationId: string) => boolean;
 }
 
 /** What the assistant itself knows about a call's surroundings; the rest comes from the tool services. */
@@ -80,6 +82,8 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
   // Edits made while Familiar was closed become versions too, so a revert can always go back to them.
   await history.snapshot(firstRun ? 'Initial version' : 'Changed outside Familiar');
   const memoryEnabled = () => options.settings.get().memory.enabled;
+  // What the switch means for one conversation: an incognito one never gets memory.
+  const memoryFor = (conversationId: string) => memoryEnabled() && options.isIncognito?.(conversationId) !== true;
 
   const resolvedEvent = (
     request: { id: string; conversationId: string },
@@ -106,13 +110,13 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
   const registry = createToolRegistry({
     tools: options.tools,
     policy: () => policy.get(),
-    memoryEnabled,
+    memoryEnabled: memoryFor,
     environment: (conversationId) =>
       options.environment(
         {
           workspaceRoot: options.workspacePath(),
           personaDir,
-          isConcealed: (path) => !memoryEnabled() && isMemoryPath(policy.get(), path),
+          isConcealed: (path) => !memoryFor(conversationId) && isMemoryPath(policy.get(), path),
         },
         conversationId,
       ),
@@ -122,9 +126,14 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     recordRefusal: options.recordRefusal,
     personaPromptPreview: (soulText) => personaSection('SOUL.md', soulText, defaultPromptCaps),
     onPersonaChanged: (change) => history.recordAssistantChange(change.file, change.conversationId, change.reason),
-    systemPrompt: async (_conversationId, tools) =>
-      (await persona.systemPrompt({ memoryEnabled: memoryEnabled(), tools, workspacePath: options.workspacePath() }))
-        .text,
+    systemPrompt: async (conversationId, tools) =>
+      (
+        await persona.systemPrompt({
+          memoryEnabled: memoryFor(conversationId),
+          tools,
+          workspacePath: options.workspacePath(),
+        })
+      ).text,
   });
 
   // Conversation-independent view for the UI: the global memory switch.

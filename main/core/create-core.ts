@@ -23,7 +23,7 @@ import type { SecretStore } from '../secrets/secret-store';
 import { createWorkspaceService } from '../workspace/workspace-service';
 import type { WorkspaceService } from '../workspace/workspace-service';
 import { createAuditLog } from '../audit/audit-log';
-import { fileTools } from '../tools';
+import { assistantTools } from '../tools';
 import { createToolRunner } from '../tools/tool-runner';
 import { createToolEnvironment, createToolServices } from '../tools/tool-services';
 import { createAppHandlers } from './app-handlers';
@@ -106,10 +106,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     events,
     logger: options.logger,
     workspacePath,
-    tools: fileTools,
+    tools: assistantTools,
     environment: (basics) => createToolEnvironment({ services: toolServices, ...basics }),
     run: (tool, args, ctx, approval) => runner.run(tool, args, ctx, approval),
     approvalMode: options.approvalMode ?? 'interactive',
+    isIncognito: (conversationId) => conversations.isIncognito(conversationId),
     recordRefusal: (call) =>
       void runner.recordRefusal({
         conversationId: call.conversationId,

@@ -8,7 +8,7 @@ import { auditEntrySchema } from '../audit/audit-log';
 import { familiarPaths } from '../storage/paths';
 import { bundleChildScript, importOf } from '../test-support/child-script';
 import { useTempDirs } from '../test-support/temp-dir';
-import { fileTools } from '../tools/index';
+import { assistantTools } from '../tools/index';
 
 /**
  * MCP mode end to end: main/mcp.ts (what `npm run mcp` and `familiar-mcp` run) bundled from source,
@@ -100,8 +100,9 @@ describe('familiar-mcp over stdio', () => {
   it('lists exactly the registry tools, with their descriptions and input schemas', async () => {
     const { client } = await startServer();
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(fileTools.map((tool) => tool.name));
-    for (const tool of fileTools) {
+    // Memory is on by default, so the memory tools are registered too (the same registry as the chat).
+    expect(tools.map((tool) => tool.name)).toEqual(assistantTools.map((tool) => tool.name));
+    for (const tool of assistantTools) {
       const listed = tools.find((candidate) => candidate.name === tool.name)!;
       expect(listed.description).toBe(tool.description);
       // The very schema the chat model is offered for this tool.
@@ -160,6 +161,15 @@ describe('familiar-mcp over stdio', () => {
     await ok('write_file', { path: 'SOUL.md', content: 'You are terse.\n' });
     expect(await readFile(join(familiarPaths(home).defaultWorkspace, 'SOUL.md'), 'utf8')).toBe('You are terse.\n');
     expect(await exists(join(workspace, 'SOUL.md'))).toBe(false);
+
+    // The memory tools act on the Familiar home's persona folder, whatever folder is open.
+    const appended = await ok('memory_append', { text: 'The project ships on Friday.' });
+    expect(appended).toMatchObject({ path: 'MEMORY.md', created: false });
+    expect(await readFile(join(familiarPaths(home).defaultWorkspace, 'MEMORY.md'), 'utf8')).toContain(
+      'The project ships on Friday.',
+    );
+    const remembered = await ok('memory_search', { query: 'ships Friday' });
+    expect(remembered['results']).toEqual([expect.objectContaining({ file: 'MEMORY.md' })]);
 
     const { tools } = await client.listTools();
     expect([...called].sort()).toEqual(tools.map((tool) => tool.name).sort());

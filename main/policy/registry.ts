@@ -8,7 +8,7 @@ import type { PersonaFileName } from '../persona/persona-files';
 import type { AnyTool, Approval, ToolAccess, ToolContext } from '../tools/define-tool';
 import type { ToolEnvironment } from '../tools/tool-environment';
 import { checkAccesses } from './check-accesses';
-import { normalizePolicyPath } from './decide';
+import { isMemoryPath, normalizePolicyPath } from './decide';
 import { createProvenanceTracker, provenanceWarning } from './provenance';
 import { requestApproval } from './request-approval';
 
@@ -133,7 +133,12 @@ export function createToolRegistry(options: RegistryOptions): ToolRegistry {
           .flatMap((access) => personaFileOf(access.path) ?? []),
       ),
     ];
-    const sources = personaTargets.length > 0 ? provenance.sources(call.conversationId) : [];
+    // Dated notes (memory/**) are memory too: a planted instruction saved there would come back
+    // through memory_search in later conversations, so they are guarded like the three files.
+    const guarded =
+      personaTargets.length > 0 ||
+      accesses.some((access) => changesFile(access.operation) && isMemoryPath(options.policy(), access.path));
+    const sources = guarded ? provenance.sources(call.conversationId) : [];
     const warnings = sources.length > 0 ? [provenanceWarning(sources)] : [];
     // A memory change is normally free; one that may be steered by content just read is not.
     const needsApproval = check.needsApproval || warnings.length > 0;

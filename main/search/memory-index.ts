@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TextIndex } from './text-index';
 
@@ -43,7 +43,8 @@ export class MemoryIndex {
   private async refresh(): Promise<void> {
     const present = new Set<string>();
     for (const file of await this.files()) {
-      const info = await stat(join(this.personaDir, file)).catch(() => null);
+      // lstat: a symlink planted in memory/ must not pull an outside file into the results.
+      const info = await lstat(join(this.personaDir, file)).catch(() => null);
       if (info === null || !info.isFile()) continue;
       present.add(file);
       // mtime and size together: an edit within the same millisecond rarely keeps both.

@@ -4,6 +4,8 @@ import { deleteFileTool } from './delete-file';
 import { editFileTool } from './edit-file';
 import { getFileInfoTool } from './get-file-info';
 import { listFilesTool } from './list-files';
+import { memoryAppendTool } from './memory-append';
+import { memorySearchTool } from './memory-search';
 import { moveFileTool } from './move-file';
 import { readFileTool } from './read-file';
 import { searchInCodeTool } from './search-in-code';
@@ -22,12 +24,20 @@ export const fileTools: readonly AnyTool[] = [
   deleteFileTool,
 ];
 
+/** Dedicated memory tools: the registry offers them only while memory is on for the conversation. */
+export const memoryTools: readonly AnyTool[] = [memorySearchTool, memoryAppendTool];
+
+/** Everything the assistant may be offered (the core's tool list). */
+export const assistantTools: readonly AnyTool[] = [...fileTools, ...memoryTools];
+
 export {
   createDirectoryTool,
   deleteFileTool,
   editFileTool,
   getFileInfoTool,
   listFilesTool,
+  memoryAppendTool,
+  memorySearchTool,
   moveFileTool,
   readFileTool,
   searchInCodeTool,

@@ -1,3 +1,5 @@
+import { HistoryButton } from '../features/history/HistoryButton';
+import { IncognitoButton } from '../features/incognito/IncognitoButton';
 import { MemoryOffIndicator } from '../features/memory/MemoryOffIndicator';
 import { MemorySwitch } from '../features/memory/MemorySwitch';
 import { ToolsPopover } from '../features/tools/ToolsPopover';
@@ -17,6 +19,8 @@ export function AppHeader({ onOpenSettings, onOpenShortcuts }: AppHeaderProps) {
         <MemoryOffIndicator />
         <MemorySwitch />
         <ToolsPopover />
+        <HistoryButton />
+        <IncognitoButton />
         <button
           type="button"
           className="button"

@@ -1,6 +1,8 @@
+import { historyRu } from '../features/history/history-strings';
 import type { Messages } from './en';
 
 export const ru: Messages = {
+  ...historyRu,
   'app.title': 'Familiar',
   'app.connecting': 'Подключение к Familiar…',
   'app.disconnected': 'Связь с Familiar потеряна. Переподключение…',

@@ -17,6 +17,11 @@ export const conversationSummarySchema = z.object({
   messageCount: z.number().int().nonnegative(),
   /** Set only in the trash listing. */
   deletedAt: z.string().optional(),
+  /**
+   * An incognito conversation: memory is off for it whatever the switch says, and its transcript
+   * lives only in memory (never written to disk, gone when Familiar quits; deleting it is final).
+   */
+  incognito: z.literal(true).optional(),
 });
 export type ConversationSummary = z.infer<typeof conversationSummarySchema>;
 
@@ -69,8 +74,14 @@ export const conversationsCalls = {
     z.object({ trash: z.boolean().default(false) }).strict(),
     z.object({ conversations: z.array(conversationSummarySchema) }),
   ),
-  /** An empty conversation titled "New conversation"; the first message names it. */
-  'conversations.create': defineCall(z.object({}).strict(), conversationSummarySchema),
+  /**
+   * An empty conversation titled "New conversation"; the first message names it. `incognito: true`
+   * makes an incognito one (see conversationSummarySchema.incognito): chosen at creation, never changed.
+   */
+  'conversations.create': defineCall(
+    z.object({ incognito: z.boolean().default(false) }).strict(),
+    conversationSummarySchema,
+  ),
   /**
    * The whole conversation for display. `runningTurnId` is set when a turn is live: its events keep
    * arriving on chat.event. `skippedLines` counts damaged transcript lines left out (a crash mid-write).

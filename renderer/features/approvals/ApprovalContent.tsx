@@ -7,6 +7,7 @@ import { ApprovalFacts } from './ApprovalFacts';
 import { ApprovalOperationSummary } from './ApprovalOperationSummary';
 import { ApprovalQueueCounter } from './ApprovalQueueCounter';
 import { ApprovalWarnings } from './ApprovalWarnings';
+import { PromptPreview } from './PromptPreview';
 import { hasDiff } from './approval-queue';
 import { useApprovalsStore } from './approvals-store';
 import { RejectForm } from './RejectForm';
@@ -36,6 +37,7 @@ export function ApprovalContent({ request }: { readonly request: ApprovalRequest
       <ApprovalWarnings warnings={request.warnings} />
       <ApprovalFacts request={request} />
       {hasDiff(request) ? <ApprovalDiff request={request} /> : <ApprovalOperationSummary request={request} />}
+      {request.promptPreview !== undefined && <PromptPreview text={request.promptPreview} />}
       {error !== null && (
         <p className="form-error" role="alert">
           {t('approval.answerFailed', { message: error.message })}

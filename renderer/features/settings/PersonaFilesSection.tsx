@@ -4,7 +4,7 @@ import { familiar } from '../../ipc/familiar';
 import { useI18nStore, useT } from '../../i18n/i18n';
 import { personaActions, usePersonaStore } from './persona-store';
 
-function PersonaFileMeter({ file }: { readonly file: PersonaFileInfo }) {
+export function PersonaFileMeter({ file }: { readonly file: PersonaFileInfo }) {
   const t = useT();
   const locale = useI18nStore((state) => state.locale);
   const number = (value: number) => new Intl.NumberFormat(locale).format(value);

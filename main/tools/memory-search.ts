@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { err, ok } from '../../shared/result';
+import type { Result } from '../../shared/result';
+import { MemoryIndex } from '../search/memory-index';
+import type { MemoryHit } from '../search/memory-index';
+import { defineTool } from './define-tool';
+
+const input = z.object({
+  query: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .describe('What to look for, in plain words (any language): "tea preferences", "project deadline".'),
+  max_results: z.number().int().min(1).max(20).default(6).describe('How many passages to return (default 6).'),
+});
+
+export interface MemorySearchOutput {
+  readonly query: string;
+  readonly results: readonly {
+    readonly file: string;
+    readonly start_line: number;
+    readonly end_line: number;
+    readonly heading?: string;
+    readonly score: number;
+    readonly snippet: string;
+  }[];
+  readonly notice?: string;
+}
+
+/**
+ * One index per persona folder, kept between calls: it re-reads only files whose mtime or size
+ * changed. Searches on one index run one at a time, so two refreshes never interleave.
+ */
+const indexes = new Map<string, { index: MemoryIndex; queue: Promise<unknown> }>();
+
+function searchSerialized(personaDir: string, query: string, max: number): Promise<MemoryHit[]> {
+  let entry = indexes.get(personaDir);
+  if (entry === undefined) {
+    entry = { index: new MemoryIndex(personaDir), queue: Promise.resolve() };
+    indexes.set(personaDir, entry);
+  }
+  const { index } = entry;
+  const next = entry.queue.then(() => index.search(query, max, new Date()));
+  entry.queue = next.catch(() => undefined);
+  return next;
+}
+
+export const memorySearchTool = defineTool({
+  name: 'memory_search',
+  description:
+    'Search your long-term memory: MEMORY.md, USER.md and the dated notes in memory/YYYY-MM-DD.md. ' +
+    'Local full-text search (word forms in English, Russian and Chinese match), ranked by relevance; older dated notes count less. ' +
+    'Returns passages with file and line numbers; read_file a file for more around a passage. Use it before saying you do not remember.',
+  input,
+  operations: ['read'],
+  memoryOnly: true,
+  access: () => [
+    { operation: 'read', path: 'MEMORY.md' },
+    { operation: 'read', path: 'USER.md' },
+    { operation: 'read', path: 'memory' },
+  ],
+  async run(args, ctx): Promise<Result<MemorySearchOutput>> {
+    // The registry does not offer this tool while memory is off; refuse anyway if it gets here.
+    if (ctx.env.isConcealed('MEMORY.md')) {
+      return err('permission_denied', 'Memory is switched off: memory_search is not available.', {
+        reason: 'memory_off',
+      });
+    }
+    const hits = await searchSerialized(ctx.env.personaDir, args.query, args.max_results);
+    return ok({
+      query: args.query,
+      results: hits.map((hit) => ({
+        file: hit.file,
+        start_line: hit.startLine,
+        end_line: hit.endLine,
+        ...(hit.heading === undefined ? {} : { heading: hit.heading }),
+        score: hit.score,
+        snippet: hit.snippet,
+      })),
+      ...(hits.length === 0
+        ? { notice: 'Nothing in memory matches. Try other words, or tell the user you do not have it noted.' }
+        : {}),
+    });
+  },
+});
