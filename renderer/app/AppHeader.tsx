@@ -1,3 +1,4 @@
+import { conversationsActions } from '../features/conversations/conversations-actions';
 import { HistoryButton } from '../features/history/HistoryButton';
 import { IncognitoButton } from '../features/incognito/IncognitoButton';
 import { MemoryOffIndicator } from '../features/memory/MemoryOffIndicator';
@@ -20,7 +21,7 @@ export function AppHeader({ onOpenSettings, onOpenShortcuts }: AppHeaderProps) {
         <MemorySwitch />
         <ToolsPopover />
         <HistoryButton />
-        <IncognitoButton />
+        <IncognitoButton onCreated={conversationsActions.adopt} />
         <button
           type="button"
           className="button"

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import type { FamiliarError } from '../../../shared/errors';
 import { useT } from '../../i18n/i18n';
 import { useConversationsStore } from '../conversations/conversations-store';
+import { IncognitoNotice } from '../incognito/IncognitoNotice';
 import { ModelButton } from '../providers/ModelButton';
 import { providersActions } from '../providers/provider-actions';
 import { errorMessageKey, fixedInProviderSettings } from '../providers/provider-error-text';
@@ -38,9 +39,10 @@ function ActionErrorNotice({ conversationId, error }: { conversationId: string; 
 export function ConversationView({ conversationId }: { readonly conversationId: string | null }) {
   const t = useT();
   const entry = useChatStore((state) => (conversationId === null ? undefined : state.threads[conversationId]));
-  const title = useConversationsStore(
-    (state) => state.conversations.find((conversation) => conversation.id === conversationId)?.title,
+  const summary = useConversationsStore((state) =>
+    state.conversations.find((conversation) => conversation.id === conversationId),
   );
+  const title = summary?.title;
 
   useEffect(() => {
     if (conversationId !== null) void chatActions.open(conversationId);
@@ -53,6 +55,7 @@ export function ConversationView({ conversationId }: { readonly conversationId: 
         <h3 id="conversation-title">{title ?? t('chat.newConversation')}</h3>
         <ModelButton />
       </header>
+      {summary !== undefined && <IncognitoNotice conversation={summary} />}
       {entry?.status === 'failed' && entry.loadError !== null && (
         <div className="action-error" role="alert">
           <span>{t('chat.loadFailed', { message: entry.loadError.message })}</span>

@@ -95,6 +95,7 @@ export const ConversationRow = memo(function ConversationRow({
           }}
         >
           <span className="conversation-title">{conversation.title}</span>
+          {conversation.incognito === true && <span className="badge">{t('incognito.badge')}</span>}
           <span className="conversation-meta">
             {answering && (
               <span className="answering-dot" title={t('conversations.answering')}>

@@ -43,6 +43,8 @@ export interface ConversationsActions {
   readonly load: () => Promise<void>;
   /** Creates an empty conversation and opens it. */
   readonly create: () => Promise<ConversationSummary | null>;
+  /** Lists and opens a conversation created elsewhere (e.g. the incognito action in the header). */
+  readonly adopt: (summary: ConversationSummary) => ConversationSummary;
   readonly select: (id: string | null) => void;
   readonly rename: (id: string, title: string) => Promise<boolean>;
   readonly remove: (id: string) => Promise<void>;
@@ -99,7 +101,10 @@ export function createConversationsActions(
         store.setState({ error: result.error });
         return null;
       }
-      const summary = result.value;
+      return actions.adopt(result.value);
+    },
+
+    adopt(summary) {
       store.setState((state) => ({
         conversations: upsert(state.conversations, summary),
         activeId: summary.id,
