@@ -3,9 +3,13 @@ import { createDirectoryTool } from './create-directory';
 import { deleteFileTool } from './delete-file';
 import { editFileTool } from './edit-file';
 import { getFileInfoTool } from './get-file-info';
+import { gitCommitTool } from './git-commit';
+import { gitDiffTool } from './git-diff';
+import { gitStatusTool } from './git-status';
 import { listFilesTool } from './list-files';
 import { moveFileTool } from './move-file';
 import { readFileTool } from './read-file';
+import { runCommandTool } from './run-command';
 import { searchInCodeTool } from './search-in-code';
 import { writeFileTool } from './write-file';
 
@@ -20,6 +24,10 @@ export const fileTools: readonly AnyTool[] = [
   createDirectoryTool,
   moveFileTool,
   deleteFileTool,
+  runCommandTool,
+  gitStatusTool,
+  gitDiffTool,
+  gitCommitTool,
 ];
 
 export {
@@ -27,9 +35,13 @@ export {
   deleteFileTool,
   editFileTool,
   getFileInfoTool,
+  gitCommitTool,
+  gitDiffTool,
+  gitStatusTool,
   listFilesTool,
   moveFileTool,
   readFileTool,
+  runCommandTool,
   searchInCodeTool,
   writeFileTool,
 };
