@@ -2,6 +2,9 @@ import type { AnyTool } from './define-tool';
 import { createDirectoryTool } from './create-directory';
 import { deleteFileTool } from './delete-file';
 import { editFileTool } from './edit-file';
+import { fileDownloadTool } from './file-download';
+import { fileSemanticSearchTool } from './file-semantic-search';
+import { fileUploadTool } from './file-upload';
 import { getFileInfoTool } from './get-file-info';
 import { gitCommitTool } from './git-commit';
 import { gitDiffTool } from './git-diff';
@@ -28,12 +31,18 @@ export const fileTools: readonly AnyTool[] = [
   gitStatusTool,
   gitDiffTool,
   gitCommitTool,
+  fileUploadTool,
+  fileDownloadTool,
+  fileSemanticSearchTool,
 ];
 
 export {
   createDirectoryTool,
   deleteFileTool,
   editFileTool,
+  fileDownloadTool,
+  fileSemanticSearchTool,
+  fileUploadTool,
   getFileInfoTool,
   gitCommitTool,
   gitDiffTool,
