@@ -1,5 +1,4 @@
 import { parse } from 'shell-quote';
-import type { ParseEntry } from 'shell-quote';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 
@@ -29,7 +28,7 @@ export function splitCommandLine(command: string): Result<string[]> {
 /** The words of each simple command in a line, split at ; && || | & and parentheses (for the deny-list). */
 function segmentsOf(command: string): string[][] {
   const segments: string[][] = [[]];
-  for (const entry of parse(command, (name) => `$${name}`) as ParseEntry[]) {
+  for (const entry of parse(command, (name) => `$${name}`)) {
     if (typeof entry === 'string') (segments.at(-1) as string[]).push(entry);
     else if ('comment' in entry) break;
     else if (entry.op === 'glob') (segments.at(-1) as string[]).push(entry.pattern);

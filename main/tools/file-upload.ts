@@ -43,15 +43,18 @@ export const fileUploadTool = defineTool({
   operations: ['write'],
   access: (args) => [{ operation: 'write', path: `${UPLOADS_DIR}/${args.name}` }],
 
-  async prepare(args, ctx): Promise<Result<ChangePreview>> {
+  prepare(args, ctx): Promise<Result<ChangePreview>> {
     const decoded = decode(args, ctx);
-    if (!decoded.ok) return decoded;
+    if (!decoded.ok) return Promise.resolve(decoded);
     const text = args.encoding === 'utf-8' ? args.content : undefined;
-    return ok({
-      summary: `Save the attachment ${decoded.value.name} into ${UPLOADS_DIR}/`,
-      path: `${UPLOADS_DIR}/${decoded.value.name}`,
-      ...(text === undefined ? {} : { before: '', after: text }),
-      facts: { bytes: decoded.value.bytes.length },
+    return Promise.resolve<Result<ChangePreview>>({
+      ok: true,
+      value: {
+        summary: `Save the attachment ${decoded.value.name} into ${UPLOADS_DIR}/`,
+        path: `${UPLOADS_DIR}/${decoded.value.name}`,
+        ...(text === undefined ? {} : { before: '', after: text }),
+        facts: { bytes: decoded.value.bytes.length },
+      },
     });
   },
 
