@@ -47,7 +47,19 @@ const engineOptions: Options<StoredChunk> = {
   },
 };
 
-const newEngine = () => new MiniSearch<StoredChunk>(engineOptions);
+/**
+ * Without fuzzy matching: for a whole workspace the vocabulary is large and edit-distance search over
+ * it dominates query time, while stemming already covers word forms.
+ */
+const exactEngineOptions: Options<StoredChunk> = {
+  ...engineOptions,
+  searchOptions: { ...engineOptions.searchOptions, fuzzy: false },
+};
+
+export interface TextIndexOptions extends ChunkOptions {
+  /** Default true: typo-tolerant terms of six letters or more (the memory index, a small corpus). */
+  readonly fuzzy?: boolean;
+}
 
 /**
  * A local full-text index (BM25 via MiniSearch) over chunks of text files: no key, no download.
@@ -55,11 +67,15 @@ const newEngine = () => new MiniSearch<StoredChunk>(engineOptions);
  * proportional to the vocabulary rather than the corpus (snippets are read from disk for the top hits).
  */
 export class TextIndex {
-  private engine = newEngine();
+  private readonly options: Options<StoredChunk>;
+  private engine: MiniSearch<StoredChunk>;
   private readonly chunkIds = new Map<string, string[]>();
   private readonly versions = new Map<string, number>();
 
-  constructor(private readonly chunking: ChunkOptions) {}
+  constructor(private readonly chunking: TextIndexOptions) {
+    this.options = chunking.fuzzy === false ? exactEngineOptions : engineOptions;
+    this.engine = new MiniSearch<StoredChunk>(this.options);
+  }
 
   get documentCount(): number {
     return this.chunkIds.size;
@@ -126,7 +142,10 @@ export class TextIndex {
   load(saved: unknown): boolean {
     try {
       const data = saved as { engine: unknown; chunkIds: [string, string[]][]; versions: [string, number][] };
-      const engine = MiniSearch.loadJSON<StoredChunk>(JSON.stringify(data.engine), engineOptions);
+      const engine = MiniSearch.loadJS<StoredChunk>(
+        data.engine as Parameters<typeof MiniSearch.loadJS>[0],
+        this.options,
+      );
       this.engine = engine;
       this.chunkIds.clear();
       this.versions.clear();
@@ -134,7 +153,7 @@ export class TextIndex {
       for (const [path, version] of data.versions) this.versions.set(path, version);
       return true;
     } catch {
-      this.engine = newEngine();
+      this.engine = new MiniSearch<StoredChunk>(this.options);
       return false;
     }
   }

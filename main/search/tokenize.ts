@@ -9,10 +9,19 @@ const CYRILLIC = /\p{Script=Cyrillic}/u;
 const LATIN = /\p{Script=Latin}/u;
 const HAN_OR_KANA = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
+// Scripts written without spaces need ICU's dictionaries; everything else splits on letters and digits.
+const NEEDS_DICTIONARY =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+// What ICU's word rules keep together in alphabetic text: "don't", "e.g", "file.txt", "3.14".
+const WORD = /[\p{L}\p{M}\p{N}_]+(?:['’.][\p{L}\p{M}\p{N}_]+)*/gu;
+
 /** Splits text into lower-cased words (NFKC, so full-width and compatibility forms match). */
 export function tokenize(text: string): string[] {
+  const normalized = text.normalize('NFKC').toLowerCase();
+  // Intl.Segmenter costs several times a regular expression: only text that needs it goes through it.
+  if (!NEEDS_DICTIONARY.test(normalized)) return normalized.match(WORD) ?? [];
   const words: string[] = [];
-  for (const segment of segmenter.segment(text.normalize('NFKC').toLowerCase())) {
+  for (const segment of segmenter.segment(normalized)) {
     if (segment.isWordLike === true) words.push(segment.segment);
   }
   return words;
@@ -24,6 +33,21 @@ export function tokenize(text: string): string[] {
  * cut a query differently from the text it was indexed from.
  */
 export function processTerm(word: string): string[] {
+  let terms = termCache.get(word);
+  if (terms === undefined) {
+    terms = termsOf(word);
+    // A vocabulary is small next to the text: stemming each distinct word once makes indexing several
+    // times faster. Bounded, so a corpus of random identifiers cannot grow it without end.
+    if (termCache.size >= MAX_CACHED_TERMS) termCache.clear();
+    termCache.set(word, terms);
+  }
+  return [...terms];
+}
+
+const MAX_CACHED_TERMS = 200_000;
+const termCache = new Map<string, readonly string[]>();
+
+function termsOf(word: string): string[] {
   if (CYRILLIC.test(word)) return [stemRussian(word.replaceAll('ё', 'е'))];
   if (HAN_OR_KANA.test(word)) return word.length > 1 ? [word, ...Array.from(word)] : [word];
   if (LATIN.test(word)) return [stemEnglish(word)];

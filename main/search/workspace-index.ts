@@ -10,6 +10,7 @@ import { createWorkspaceSandbox, personaEntryOf } from '../sandbox/workspace-san
 import type { WorkspaceSandbox } from '../sandbox/workspace-sandbox';
 import { writeFileAtomic } from '../storage/atomic-file';
 import { TextIndex } from './text-index';
+import type { ChunkHit } from './text-index';
 
 /** Files larger than this are not indexed: logs and dumps, not prose a person searches by meaning. */
 export const MAX_INDEXED_FILE_BYTES = 1024 * 1024;
@@ -44,7 +45,7 @@ const builtInSkips = new Set(['.git', 'node_modules']);
  * Freshness is checked at query time: a query re-reads only the files the watcher saw change.
  */
 export class WorkspaceIndex {
-  private readonly index = new TextIndex({ targetTokens: 300, overlapTokens: 60, splitAtHeadings: true });
+  private readonly index = new TextIndex({ targetTokens: 300, overlapTokens: 60, splitAtHeadings: true, fuzzy: false });
   private readonly sandbox: WorkspaceSandbox;
   /** Folders the full scan walked (not ignored): a new file in one of them is indexed without a rescan. */
   private readonly knownDirs = new Set<string>(['']);
@@ -81,10 +82,26 @@ export class WorkspaceIndex {
     return this.index.documentCount;
   }
 
-  /** Brings the index up to date (a full stat scan the first time, then only what changed) and searches. */
-  async search(query: string, limit: number, visible: (path: string) => boolean): Promise<SemanticHit[]> {
-    await this.refresh();
-    const hits = this.index.search(query, { limit, filter: visible });
+  /**
+   * Brings the index up to date (a full scan the first time, then only what changed) and searches.
+   * A first build of a big workspace takes a while: after `waitMs` the query answers from what is
+   * indexed so far (complete: false) and the build goes on in the background.
+   */
+  async search(
+    query: string,
+    limit: number,
+    visible: (path: string) => boolean,
+    waitMs = 10_000,
+  ): Promise<{ hits: SemanticHit[]; complete: boolean }> {
+    let timer: NodeJS.Timeout | undefined;
+    const complete = await Promise.race([
+      this.refresh().then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), waitMs))),
+    ]).finally(() => clearTimeout(timer));
+    return { hits: await this.snippets(this.index.search(query, { limit, filter: visible })), complete };
+  }
+
+  private snippets(hits: readonly ChunkHit[]): Promise<SemanticHit[]> {
     const lines = new Map<string, string[]>();
     return Promise.all(
       hits.map(async (hit) => {

@@ -24,6 +24,8 @@ export interface SemanticSearchOutput {
   }[];
   readonly indexed_files: number;
   readonly engine: 'bm25';
+  /** False while the first build of the index is still running: results cover only part of the workspace. */
+  readonly complete: boolean;
   readonly notice?: string;
 }
 
@@ -44,7 +46,7 @@ export const fileSemanticSearchTool = defineTool({
     const index = env.searchIndexes.for(env.sandbox);
     // Memory files the assistant must not see right now, and secrets, never come back.
     const visible = (path: string) => !env.isConcealed(path) && !env.sandbox.denyList.deniesRead(path);
-    const hits = await index.search(args.query, args.top_k, visible);
+    const { hits, complete } = await index.search(args.query, args.top_k, visible);
     return ok({
       results: hits.map((hit) => ({
         file: hit.file,
@@ -56,6 +58,7 @@ export const fileSemanticSearchTool = defineTool({
       })),
       indexed_files: index.fileCount,
       engine: 'bm25',
+      complete,
       ...(hits.length === 0 ? { notice: 'Nothing matched. Try other words, or search_in_code for exact text.' } : {}),
     });
   },
