@@ -48,16 +48,16 @@ const engineOptions: Options<StoredChunk> = {
 };
 
 /**
- * Without fuzzy matching: for a whole workspace the vocabulary is large and edit-distance search over
- * it dominates query time, while stemming already covers word forms.
+ * Without fuzzy or prefix matching: over a whole workspace the vocabulary is large and expanding each
+ * query word into hundreds of near terms dominates query time, while stemming already covers word forms.
  */
 const exactEngineOptions: Options<StoredChunk> = {
   ...engineOptions,
-  searchOptions: { ...engineOptions.searchOptions, fuzzy: false },
+  searchOptions: { ...engineOptions.searchOptions, fuzzy: false, prefix: false },
 };
 
 export interface TextIndexOptions extends ChunkOptions {
-  /** Default true: typo-tolerant terms of six letters or more (the memory index, a small corpus). */
+  /** Default true: prefix and typo-tolerant matching (the memory index, a small corpus). */
   readonly fuzzy?: boolean;
 }
 

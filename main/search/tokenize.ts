@@ -45,9 +45,21 @@ export function processTerm(word: string): string[] {
 }
 
 const MAX_CACHED_TERMS = 200_000;
+
+/**
+ * Words that occur in nearly every passage carry almost no BM25 weight but make every query walk
+ * every chunk: they are not indexed (nor searched). Short lists, the commonest function words only.
+ */
+const STOP_WORDS = new Set(
+  (
+    'a an and are as at be but by for from has have i if in into is it its of on or so that the their then there these they this to was were will with ' +
+    'а без бы в во вот да для до его её ее же за и из или им их к как ко ли мы на над не него нет ни но о об он она они оно от по под при с со так те то тоже только у уже что чтобы это эта этот я'
+  ).split(' '),
+);
 const termCache = new Map<string, readonly string[]>();
 
 function termsOf(word: string): string[] {
+  if (STOP_WORDS.has(word)) return [];
   if (CYRILLIC.test(word)) return [stemRussian(word.replaceAll('ё', 'е'))];
   if (HAN_OR_KANA.test(word)) return word.length > 1 ? [word, ...Array.from(word)] : [word];
   if (LATIN.test(word)) return [stemEnglish(word)];
