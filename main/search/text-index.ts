@@ -47,19 +47,7 @@ const engineOptions: Options<StoredChunk> = {
   },
 };
 
-/**
- * Without fuzzy or prefix matching: over a whole workspace the vocabulary is large and expanding each
- * query word into hundreds of near terms dominates query time, while stemming already covers word forms.
- */
-const exactEngineOptions: Options<StoredChunk> = {
-  ...engineOptions,
-  searchOptions: { ...engineOptions.searchOptions, fuzzy: false, prefix: false },
-};
-
-export interface TextIndexOptions extends ChunkOptions {
-  /** Default true: prefix and typo-tolerant matching (the memory index, a small corpus). */
-  readonly fuzzy?: boolean;
-}
+const newEngine = () => new MiniSearch<StoredChunk>(engineOptions);
 
 /**
  * A local full-text index (BM25 via MiniSearch) over chunks of text files: no key, no download.
@@ -67,15 +55,11 @@ export interface TextIndexOptions extends ChunkOptions {
  * proportional to the vocabulary rather than the corpus (snippets are read from disk for the top hits).
  */
 export class TextIndex {
-  private readonly options: Options<StoredChunk>;
-  private engine: MiniSearch<StoredChunk>;
+  private engine = newEngine();
   private readonly chunkIds = new Map<string, string[]>();
   private readonly versions = new Map<string, number>();
 
-  constructor(private readonly chunking: TextIndexOptions) {
-    this.options = chunking.fuzzy === false ? exactEngineOptions : engineOptions;
-    this.engine = new MiniSearch<StoredChunk>(this.options);
-  }
+  constructor(private readonly chunking: ChunkOptions) {}
 
   get documentCount(): number {
     return this.chunkIds.size;
@@ -142,10 +126,7 @@ export class TextIndex {
   load(saved: unknown): boolean {
     try {
       const data = saved as { engine: unknown; chunkIds: [string, string[]][]; versions: [string, number][] };
-      const engine = MiniSearch.loadJS<StoredChunk>(
-        data.engine as Parameters<typeof MiniSearch.loadJS>[0],
-        this.options,
-      );
+      const engine = MiniSearch.loadJSON<StoredChunk>(JSON.stringify(data.engine), engineOptions);
       this.engine = engine;
       this.chunkIds.clear();
       this.versions.clear();
@@ -153,7 +134,7 @@ export class TextIndex {
       for (const [path, version] of data.versions) this.versions.set(path, version);
       return true;
     } catch {
-      this.engine = new MiniSearch<StoredChunk>(this.options);
+      this.engine = newEngine();
       return false;
     }
   }

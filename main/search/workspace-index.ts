@@ -9,7 +9,7 @@ import { walkWorkspace } from '../sandbox/workspace-walker';
 import { createWorkspaceSandbox, personaEntryOf } from '../sandbox/workspace-sandbox';
 import type { WorkspaceSandbox } from '../sandbox/workspace-sandbox';
 import { writeFileAtomic } from '../storage/atomic-file';
-import { TextIndex } from './text-index';
+import { Bm25Index } from './bm25-index';
 import type { ChunkHit } from './text-index';
 
 /** Files larger than this are not indexed: logs and dumps, not prose a person searches by meaning. */
@@ -17,7 +17,7 @@ export const MAX_INDEXED_FILE_BYTES = 1024 * 1024;
 const SNIPPET_CHARS = 500;
 /** Saving a big index costs tens of milliseconds: at most this often. */
 const SAVE_DELAY_MS = 2000;
-const FORMAT = 1;
+const FORMAT = 2;
 
 export interface SemanticHit {
   readonly file: string;
@@ -45,7 +45,7 @@ const builtInSkips = new Set(['.git', 'node_modules']);
  * Freshness is checked at query time: a query re-reads only the files the watcher saw change.
  */
 export class WorkspaceIndex {
-  private readonly index = new TextIndex({ targetTokens: 300, overlapTokens: 60, splitAtHeadings: true, fuzzy: false });
+  private readonly index = new Bm25Index({ targetTokens: 300, overlapTokens: 60, splitAtHeadings: true });
   private readonly sandbox: WorkspaceSandbox;
   /** Folders the full scan walked (not ignored): a new file in one of them is indexed without a rescan. */
   private readonly knownDirs = new Set<string>(['']);
