@@ -6,13 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+// `node bench/build.mjs semantic-search` builds bench/semantic-search.ts instead of run.ts.
+const entry = process.argv[2] ?? 'run';
 
 await build({
   root,
   configFile: false,
   logLevel: 'warn',
   build: {
-    ssr: fileURLToPath(new URL('run.ts', import.meta.url)),
+    ssr: fileURLToPath(new URL(`${entry}.ts`, import.meta.url)),
     outDir: fileURLToPath(new URL('../out/bench', import.meta.url)),
     emptyOutDir: true,
     target: 'node20',

@@ -39,6 +39,8 @@ export const errorCodes = [
   // commands and git
   'command_denied',
   'not_a_git_repo',
+  'command_not_found',
+  'git_failed',
   // providers and the loop
   'provider_not_configured',
   'auth_failed',

@@ -36,6 +36,10 @@ export const settingsSchema = z.object({
   ui: z
     .object({ theme: themeSchema.default('system'), language: languageSchema.default('system') })
     .default({ theme: 'system', language: 'system' }),
+  /** Uploads into the workspace: size cap (MB, at most 20: one WebSocket frame) and whether non-text files are taken. */
+  transfers: z
+    .object({ maxUploadMB: z.number().int().min(1).max(20).default(10), allowNonText: z.boolean().default(false) })
+    .default({ maxUploadMB: 10, allowNonText: false }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -46,6 +50,7 @@ export const settingsPatchSchema = z
     memory: z.object({ enabled: z.boolean() }).partial(),
     workspace: z.object({ path: z.string().min(1).nullable() }).partial(),
     ui: z.object({ theme: themeSchema, language: languageSchema }).partial(),
+    transfers: z.object({ maxUploadMB: z.number().int().min(1).max(20), allowNonText: z.boolean() }).partial(),
   })
   .partial()
   .strict();

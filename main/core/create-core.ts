@@ -26,6 +26,8 @@ import { createAuditLog } from '../audit/audit-log';
 import { assistantTools } from '../tools';
 import { createToolRunner } from '../tools/tool-runner';
 import { createToolEnvironment, createToolServices } from '../tools/tool-services';
+import { createTransferService } from '../transfers/transfer-service';
+import { isMemoryPath } from '../policy/decide';
 import { createAppHandlers } from './app-handlers';
 import { createAssistant } from './create-assistant';
 import type { Assistant } from './create-assistant';
@@ -49,6 +51,8 @@ export interface CoreOptions {
    * Absent: the no-tools executor (a plain chat with a one-line persona).
    */
   readonly toolExecutor?: ToolExecutor | undefined;
+  /** Desktop: the native Save dialog for file_download (null when cancelled); browser mode downloads in the page. */
+  readonly chooseSavePath?: ((suggestedName: string) => Promise<string | null>) | undefined;
 }
 
 /** Everything main does, with no Electron in sight: both adapters and the tests drive this. */
@@ -97,7 +101,25 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const conversations = await openConversationStore({ conversations: paths.conversations, trash: paths.trash });
   conversations.subscribe((change) => events.emit('conversations.changed', change));
 
-  const toolServices = createToolServices({ paths });
+  const transfers = createTransferService({
+    events,
+    // Uploads land in the open workspace, with the same sandbox (and memory concealment) as the tools.
+    sandbox: async () =>
+      (
+        await createToolEnvironment({
+          services: toolServices,
+          workspaceRoot: workspacePath(),
+          isConcealed: (path) => !settings.get().memory.enabled && isMemoryPath(assistant.policy.get(), path),
+        })
+      ).sandbox,
+    uploadLimits: () => ({
+      maxBytes: settings.get().transfers.maxUploadMB * 1024 * 1024,
+      allowNonText: settings.get().transfers.allowNonText,
+    }),
+    chooseSavePath: options.chooseSavePath,
+    interactive: (options.approvalMode ?? 'interactive') === 'interactive',
+  });
+  const toolServices = createToolServices({ paths, transfers });
   const audit = createAuditLog({ dir: paths.audit, logger: options.logger });
   const runner = createToolRunner({ audit, logger: options.logger });
   const assistant = await createAssistant({
@@ -163,6 +185,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...createChatHandlers(chat),
     ...createProviderHandlers(settings, secrets),
     ...workspace.handlers,
+    ...transfers.handlers,
   };
   const dispatch = createDispatcher(handlers, {
     logError: (message, error) => options.logger.error(message, error),

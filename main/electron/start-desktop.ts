@@ -1,5 +1,6 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, ipcMain, Menu, screen, session, shell } from 'electron';
+import { join } from 'node:path';
+import { app, BrowserWindow, dialog, ipcMain, Menu, screen, session, shell } from 'electron';
 import { createCore } from '../core/create-core';
 import { createStderrLogger } from '../core/logger';
 import { familiarVersion } from '../version';
@@ -47,6 +48,14 @@ export async function startDesktop(): Promise<void> {
     version: familiarVersion,
     logger,
     secretCipher: createSafeStorageCipher(),
+    // file_download in the desktop app: the native Save dialog, starting in Downloads.
+    chooseSavePath: async (suggestedName) => {
+      const options = { defaultPath: join(app.getPath('downloads'), suggestedName) };
+      const focused = BrowserWindow.getFocusedWindow();
+      const answer =
+        focused === null ? await dialog.showSaveDialog(options) : await dialog.showSaveDialog(focused, options);
+      return answer.canceled || answer.filePath === undefined || answer.filePath === '' ? null : answer.filePath;
+    },
   });
   registerContractHandlers(ipcMain, core.dispatch, createSenderCheck(page));
 

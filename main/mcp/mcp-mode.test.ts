@@ -171,6 +171,25 @@ describe('familiar-mcp over stdio', () => {
     const remembered = await ok('memory_search', { query: 'ships Friday' });
     expect(remembered['results']).toEqual([expect.objectContaining({ file: 'MEMORY.md' })]);
 
+    // Commands and git: a real repository made by run_command, then read and committed by the git tools.
+    await ok('run_command', { command: 'git init -q' });
+    expect(await exists(join(workspace, '.git'))).toBe(true);
+    await ok('run_command', { command: 'git config user.name Test' });
+    await ok('run_command', { command: 'git config user.email test@example.com' });
+    expect(await ok('git_status', {})).toMatchObject({ clean: false });
+    const committed = await ok('git_commit', { message: 'Add the guide', paths: ['docs'] });
+    expect(committed['files']).toEqual(['docs/guide.md']);
+    await ok('write_file', { path: 'docs/guide.md', content: 'Guide\nstep 1\nstep 2\n' });
+    const diff = await ok('git_diff', {});
+    expect(diff['diff']).toContain('+step 2');
+
+    const uploaded = await ok('file_upload', { name: 'hello.txt', content: 'hi\n' });
+    expect(await readFile(join(workspace, String(uploaded['path'])), 'utf8')).toBe('hi\n');
+    // No person is attached to an MCP session: the offer is declined at once instead of waiting.
+    expect(await ok('file_download', { path: 'docs/guide.md' })).toMatchObject({ offered: false });
+    const meaning = await ok('file_semantic_search', { query: 'guide steps' });
+    expect(meaning['results']).toEqual(expect.arrayContaining([expect.objectContaining({ file: 'docs/guide.md' })]));
+
     const { tools } = await client.listTools();
     expect([...called].sort()).toEqual(tools.map((tool) => tool.name).sort());
     const audited = await auditLines(home);

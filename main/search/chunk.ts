@@ -12,6 +12,8 @@ export interface TextChunk {
 export interface ChunkOptions {
   readonly targetTokens: number;
   readonly overlapTokens: number;
+  /** Never let a chunk run across a Markdown heading (workspace search: one section, one hit). */
+  readonly splitAtHeadings?: boolean;
 }
 
 interface Block {
@@ -70,6 +72,7 @@ export function chunkText(text: string, options: ChunkOptions): TextChunk[] {
       end += 1;
     } while (
       end < pieces.length &&
+      !(options.splitAtHeadings === true && (pieces[end] as Block).heading !== (pieces[start] as Block).heading) &&
       tokens + estimateTokens((pieces[end] as Block).lines.join('\n')) <= options.targetTokens
     );
     const taken = pieces.slice(start, end);
@@ -82,6 +85,10 @@ export function chunkText(text: string, options: ChunkOptions): TextChunk[] {
       heading: first.heading,
     });
     if (end >= pieces.length) break;
+    if (options.splitAtHeadings === true && (pieces[end] as Block).heading !== first.heading) {
+      start = end; // a new section starts clean, without the previous one's tail
+      continue;
+    }
     // Step back over the tail pieces that fit in the overlap, but always move forward.
     let back = end;
     let overlap = 0;

@@ -9,10 +9,19 @@ const CYRILLIC = /\p{Script=Cyrillic}/u;
 const LATIN = /\p{Script=Latin}/u;
 const HAN_OR_KANA = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
+// Scripts written without spaces need ICU's dictionaries; everything else splits on letters and digits.
+const NEEDS_DICTIONARY =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+// What ICU's word rules keep together in alphabetic text: "don't", "e.g", "file.txt", "3.14".
+const WORD = /[\p{L}\p{M}\p{N}_]+(?:['’.][\p{L}\p{M}\p{N}_]+)*/gu;
+
 /** Splits text into lower-cased words (NFKC, so full-width and compatibility forms match). */
 export function tokenize(text: string): string[] {
+  const normalized = text.normalize('NFKC').toLowerCase();
+  // Intl.Segmenter costs several times a regular expression: only text that needs it goes through it.
+  if (!NEEDS_DICTIONARY.test(normalized)) return normalized.match(WORD) ?? [];
   const words: string[] = [];
-  for (const segment of segmenter.segment(text.normalize('NFKC').toLowerCase())) {
+  for (const segment of segmenter.segment(normalized)) {
     if (segment.isWordLike === true) words.push(segment.segment);
   }
   return words;
@@ -24,6 +33,33 @@ export function tokenize(text: string): string[] {
  * cut a query differently from the text it was indexed from.
  */
 export function processTerm(word: string): string[] {
+  let terms = termCache.get(word);
+  if (terms === undefined) {
+    terms = termsOf(word);
+    // A vocabulary is small next to the text: stemming each distinct word once makes indexing several
+    // times faster. Bounded, so a corpus of random identifiers cannot grow it without end.
+    if (termCache.size >= MAX_CACHED_TERMS) termCache.clear();
+    termCache.set(word, terms);
+  }
+  return [...terms];
+}
+
+const MAX_CACHED_TERMS = 200_000;
+
+/**
+ * Words that occur in nearly every passage carry almost no BM25 weight but make every query walk
+ * every chunk: they are not indexed (nor searched). Short lists, the commonest function words only.
+ */
+const STOP_WORDS = new Set(
+  (
+    'a an and are as at be but by for from has have i if in into is it its of on or so that the their then there these they this to was were will with ' +
+    'а без бы в во вот да для до его её ее же за и из или им их к как ко ли мы на над не него нет ни но о об он она они оно от по под при с со так те то тоже только у уже что чтобы это эта этот я'
+  ).split(' '),
+);
+const termCache = new Map<string, readonly string[]>();
+
+function termsOf(word: string): string[] {
+  if (STOP_WORDS.has(word)) return [];
   if (CYRILLIC.test(word)) return [stemRussian(word.replaceAll('ё', 'е'))];
   if (HAN_OR_KANA.test(word)) return word.length > 1 ? [word, ...Array.from(word)] : [word];
   if (LATIN.test(word)) return [stemEnglish(word)];

@@ -30,6 +30,7 @@ export async function openSettingsStore(file: string, logger: Logger): Promise<S
         memory: { ...previous.memory, ...patch.memory },
         workspace: { ...previous.workspace, ...patch.workspace },
         ui: { ...previous.ui, ...patch.ui },
+        transfers: { ...previous.transfers, ...patch.transfers },
       });
       current = next;
       // Serialize writes so an older update can never land after a newer one.

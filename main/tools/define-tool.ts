@@ -62,6 +62,11 @@ export interface Tool<Input extends z.ZodType = z.ZodType, Output = unknown> {
    * text that may hold injected instructions. A persona change proposed after it is flagged.
    */
   readonly returnsContent?: boolean;
+  /**
+   * How long a call may take, when it is not the runner's default (run_command's own timeout, a
+   * download waiting for the user to save). The runner aborts the call's signal after this.
+   */
+  timeoutMs?(args: z.output<Input>): number;
   /** The accesses a call makes. Pure: no I/O, so the policy can decide before anything runs. */
   access(args: z.output<Input>): readonly ToolAccess[];
   /** For calls the policy may ask about: what the user will see. Reads, never writes. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { fileTools } from './index';
 
 describe('fileTools', () => {
-  it('lists the nine workspace tools once each, with the parameter names of issue 3', () => {
+  it('lists the workspace tools once each, with the parameter names of issues 3 and 7', () => {
     const names = fileTools.map((tool) => tool.name);
     expect(names).toEqual([
       'read_file',
@@ -15,6 +15,13 @@ describe('fileTools', () => {
       'create_directory',
       'move_file',
       'delete_file',
+      'run_command',
+      'git_status',
+      'git_diff',
+      'git_commit',
+      'file_upload',
+      'file_download',
+      'file_semantic_search',
     ]);
     const parameters = Object.fromEntries(
       fileTools.map((tool) => [tool.name, Object.keys((tool.input as z.ZodObject).shape)]),
@@ -29,6 +36,13 @@ describe('fileTools', () => {
       create_directory: ['path', 'parents'],
       move_file: ['source', 'destination', 'overwrite'],
       delete_file: ['path', 'recursive'],
+      run_command: ['command', 'cwd', 'timeout', 'shell'],
+      git_status: [],
+      git_diff: ['path', 'staged'],
+      git_commit: ['message', 'paths'],
+      file_upload: ['name', 'content', 'encoding'],
+      file_download: ['path'],
+      file_semantic_search: ['query', 'top_k'],
     });
   });
 
@@ -49,6 +63,20 @@ describe('fileTools', () => {
     expect(access('search_in_code', { query: 'q' })).toEqual([{ operation: 'read', path: '.' }]);
     expect(access('get_file_info', { path: 'a' })).toEqual([{ operation: 'read', path: 'a' }]);
     expect(access('create_directory', { path: 'd' })).toEqual([{ operation: 'write', path: 'd' }]);
+    expect(access('run_command', { command: 'ls', cwd: 'src' })).toEqual([{ operation: 'run', path: 'src' }]);
+    expect(access('git_status', {})).toEqual([{ operation: 'read', path: '.' }]);
+    expect(access('git_diff', { path: 'a' })).toEqual([{ operation: 'read', path: 'a' }]);
+    // A commit is decided as 'run' (ask by default) on every path it takes.
+    expect(access('git_commit', { message: 'm' })).toEqual([{ operation: 'run', path: '.' }]);
+    expect(access('git_commit', { message: 'm', paths: ['a', 'b'] })).toEqual([
+      { operation: 'run', path: 'a' },
+      { operation: 'run', path: 'b' },
+    ]);
+    expect(access('file_upload', { name: 'n.txt', content: '' })).toEqual([
+      { operation: 'write', path: 'uploads/n.txt' },
+    ]);
+    expect(access('file_download', { path: 'a' })).toEqual([{ operation: 'read', path: 'a' }]);
+    expect(access('file_semantic_search', { query: 'q' })).toEqual([{ operation: 'read', path: '.' }]);
   });
 
   it('gives every tool a JSON Schema the providers can send', () => {
@@ -58,7 +86,9 @@ describe('fileTools', () => {
         properties: Record<string, unknown>;
       };
       expect(schema.type, tool.name).toBe('object');
-      expect(Object.keys(schema.properties).length, tool.name).toBeGreaterThan(0);
+      // git_status takes no parameters: an empty object schema, still a valid tool schema.
+      if (tool.name !== 'git_status') expect(Object.keys(schema.properties).length, tool.name).toBeGreaterThan(0);
+      else expect(schema.properties).toEqual({});
     }
   });
 });

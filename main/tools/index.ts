@@ -2,12 +2,19 @@ import type { AnyTool } from './define-tool';
 import { createDirectoryTool } from './create-directory';
 import { deleteFileTool } from './delete-file';
 import { editFileTool } from './edit-file';
+import { fileDownloadTool } from './file-download';
+import { fileSemanticSearchTool } from './file-semantic-search';
+import { fileUploadTool } from './file-upload';
 import { getFileInfoTool } from './get-file-info';
+import { gitCommitTool } from './git-commit';
+import { gitDiffTool } from './git-diff';
+import { gitStatusTool } from './git-status';
 import { listFilesTool } from './list-files';
 import { memoryAppendTool } from './memory-append';
 import { memorySearchTool } from './memory-search';
 import { moveFileTool } from './move-file';
 import { readFileTool } from './read-file';
+import { runCommandTool } from './run-command';
 import { searchInCodeTool } from './search-in-code';
 import { writeFileTool } from './write-file';
 
@@ -22,6 +29,13 @@ export const fileTools: readonly AnyTool[] = [
   createDirectoryTool,
   moveFileTool,
   deleteFileTool,
+  runCommandTool,
+  gitStatusTool,
+  gitDiffTool,
+  gitCommitTool,
+  fileUploadTool,
+  fileDownloadTool,
+  fileSemanticSearchTool,
 ];
 
 /** Dedicated memory tools: the registry offers them only while memory is on for the conversation. */
@@ -34,12 +48,19 @@ export {
   createDirectoryTool,
   deleteFileTool,
   editFileTool,
+  fileDownloadTool,
+  fileSemanticSearchTool,
+  fileUploadTool,
   getFileInfoTool,
+  gitCommitTool,
+  gitDiffTool,
+  gitStatusTool,
   listFilesTool,
   memoryAppendTool,
   memorySearchTool,
   moveFileTool,
   readFileTool,
+  runCommandTool,
   searchInCodeTool,
   writeFileTool,
 };

@@ -1,3 +1,5 @@
+import type { WorkspaceIndexes } from '../search/workspace-index';
+import type { TransferService } from '../transfers/transfer-service';
 import type { FsWorkerPool } from '../sandbox/fs-worker-pool';
 import type { PathLocks } from '../sandbox/path-locks';
 import type { RecoveryStore } from '../sandbox/recovery-stores';
@@ -38,4 +40,8 @@ export interface ToolEnvironment {
   readonly trash: RecoveryStore;
   /** Worker threads for search and big listings. */
   readonly workers: FsWorkerPool;
+  /** The semantic-search index of the open workspace (file_semantic_search). */
+  readonly searchIndexes?: WorkspaceIndexes;
+  /** Offers files to the user and receives uploads (file_download, file_upload). */
+  readonly transfers?: TransferService;
 }

@@ -83,6 +83,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     name: string,
     ctx: ToolContext,
     work: (ctx: ToolContext) => Promise<Result<T>>,
+    limitMs = timeoutMs,
   ): Promise<Result<T>> {
     if (ctx.signal.aborted) return err('aborted', 'The turn was stopped before this call ran.');
     const controller = new AbortController();
@@ -95,10 +96,10 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
         resolve(
           err(
             'timeout',
-            `${name} did not finish within ${seconds(timeoutMs)} and was stopped. Try a smaller request (a narrower path, a line range, a simpler pattern).`,
+            `${name} did not finish within ${seconds(limitMs)} and was stopped. Try a smaller request (a narrower path, a line range, a simpler pattern).`,
           ),
         );
-      }, timeoutMs);
+      }, limitMs);
       controller.signal.addEventListener('abort', () => {
         if (ctx.signal.aborted) resolve(err('aborted', 'The user stopped the turn; the call was cancelled.'));
       });
@@ -152,7 +153,12 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
           { retry_after_ms: wait },
         );
       } else {
-        result = await guarded<unknown>(tool.name, ctx, (guardedCtx) => tool.run(args.value, guardedCtx, approval));
+        result = await guarded<unknown>(
+          tool.name,
+          ctx,
+          (guardedCtx) => tool.run(args.value, guardedCtx, approval),
+          tool.timeoutMs?.(args.value) ?? timeoutMs,
+        );
       }
       const bytes = result.ok ? bytesOf(result.value) : undefined;
       await options.audit.record({

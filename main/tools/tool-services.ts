@@ -7,7 +7,10 @@ import type { PathLocks } from '../sandbox/path-locks';
 import { realOrResolved } from '../sandbox/real-location';
 import { createRecoveryStore } from '../sandbox/recovery-stores';
 import { createWorkspaceSandbox } from '../sandbox/workspace-sandbox';
+import { WorkspaceIndexes } from '../search/workspace-index';
 import type { FamiliarPaths } from '../storage/paths';
+import type { TransferService } from '../transfers/transfer-service';
+import { join } from 'node:path';
 import { createReadTracker } from './read-tracker';
 import type { ReadTracker } from './read-tracker';
 import type { ToolEnvironment } from './tool-environment';
@@ -22,7 +25,10 @@ export interface ToolServices {
   readonly readTracker: ReadTracker;
   readonly locks: PathLocks;
   readonly workers: FsWorkerPool;
-  /** Ends the worker threads. */
+  /** The open workspace's semantic-search index, saved under the Familiar home's search-index/. */
+  readonly searchIndexes: WorkspaceIndexes;
+  readonly transfers: TransferService | undefined;
+  /** Ends the worker threads and the index watcher. */
   dispose(): Promise<void>;
 }
 
@@ -33,10 +39,13 @@ export interface ToolServicesOptions {
   readonly denyRules?: readonly DenyRule[];
   /** Worker threads; default min(4, CPUs). */
   readonly workerThreads?: number;
+  /** Downloads offered to the user and uploads received (the core wires its events in). */
+  readonly transfers?: TransferService;
 }
 
 export function createToolServices(options: ToolServicesOptions): ToolServices {
   const workers = createFsWorkerPool(options.workerThreads === undefined ? {} : { size: options.workerThreads });
+  const searchIndexes = new WorkspaceIndexes(join(options.paths.home, 'search-index'));
   return {
     paths: options.paths,
     limits: resolveToolLimits(options.limits),
@@ -44,7 +53,12 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     readTracker: createReadTracker(),
     locks: createPathLocks(),
     workers,
-    dispose: () => workers.dispose(),
+    searchIndexes,
+    transfers: options.transfers,
+    dispose: async () => {
+      await searchIndexes.close();
+      await workers.dispose();
+    },
   };
 }
 
@@ -85,5 +99,7 @@ export async function createToolEnvironment(options: ToolEnvironmentOptions): Pr
     backups: createRecoveryStore(services.paths.backups, 'backup'),
     trash: createRecoveryStore(services.paths.trash, 'trash'),
     workers: services.workers,
+    searchIndexes: services.searchIndexes,
+    ...(services.transfers === undefined ? {} : { transfers: services.transfers }),
   };
 }

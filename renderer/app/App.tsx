@@ -9,6 +9,7 @@ import { settingsActions } from '../features/settings/settings-store';
 import { isTypingTarget } from '../features/shortcuts/shortcut-list';
 import { ShortcutsHelp } from '../features/shortcuts/ShortcutsHelp';
 import { toolsActions } from '../features/tools/tools-store';
+import { TransfersLayer } from '../features/transfers/TransfersLayer';
 import { FileViewer } from '../features/workspace/FileViewer';
 import { WorkspacePane } from '../features/workspace/WorkspacePane';
 import { useWorkspaceStore, workspaceActions } from '../features/workspace/workspace-store';
@@ -93,6 +94,7 @@ export function App() {
       <ShortcutsHelp open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
       <ApprovalDialog />
       <ApprovalNotice />
+      <TransfersLayer />
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { chatCalls, chatEvents } from './chat';
 import { conversationsCalls, conversationsEvents } from './conversations';
 import { providersCalls } from './providers';
 import { settingsCalls, settingsEvents } from './settings';
+import { transferCalls, transferEvents } from './transfers';
 import { workspaceCalls, workspaceEvents } from './workspace';
 
 /**
@@ -24,6 +25,7 @@ export const calls = {
   ...chatCalls,
   ...providersCalls,
   ...workspaceCalls,
+  ...transferCalls,
 };
 
 export const events = {
@@ -35,6 +37,7 @@ export const events = {
   ...conversationsEvents,
   ...chatEvents,
   ...workspaceEvents,
+  ...transferEvents,
 };
 
 export type Calls = typeof calls;

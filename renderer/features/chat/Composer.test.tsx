@@ -7,6 +7,7 @@ import { configuredStatus, notConfigured, summary, userMessage } from '../../tes
 import { initialConversationsState, useConversationsStore } from '../conversations/conversations-store';
 import { initialProvidersState, useProvidersStore } from '../providers/providers-store';
 import { initialChatState, useChatStore } from './chat-store';
+import { useTransfersStore } from '../transfers/transfers-store';
 import { Composer } from './Composer';
 import { DRAFTS_STORAGE_KEY, NEW_CONVERSATION_DRAFT, useDraftsStore } from './drafts-store';
 
@@ -44,6 +45,30 @@ beforeEach(() => {
 const box = () => screen.getByRole('textbox', { name: 'Message to Familiar' });
 
 describe('Composer', () => {
+  it('puts the notes of files uploaded since the last message in front of it, once', async () => {
+    const user = userEvent.setup();
+    useTransfersStore.setState({
+      uploads: [
+        {
+          name: 'report.txt',
+          path: 'uploads/report.txt',
+          bytes: 3,
+          note: "The user uploaded 'report.txt' to uploads/report.txt (3 bytes).",
+        },
+      ],
+    });
+    render(<Composer conversationId={id} />);
+    await user.type(box(), 'Summarize it{Enter}');
+    await user.type(box(), 'Thanks{Enter}');
+    expect(contract.inputsOf('chat.send')).toEqual([
+      {
+        conversationId: id,
+        text: "The user uploaded 'report.txt' to uploads/report.txt (3 bytes).\n\nSummarize it",
+      },
+      { conversationId: id, text: 'Thanks' },
+    ]);
+  });
+
   it('sends on Enter and clears the draft; Shift+Enter adds a line instead', async () => {
     const user = userEvent.setup();
     render(<Composer conversationId={id} />);

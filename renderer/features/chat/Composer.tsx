@@ -7,6 +7,7 @@ import { useProvidersStore } from '../providers/providers-store';
 import { chatActions } from './chat-actions';
 import { useChatStore } from './chat-store';
 import { draftActions, NEW_CONVERSATION_DRAFT, useDraftsStore } from './drafts-store';
+import { transfersActions } from '../transfers/transfers-store';
 
 interface ComposerProps {
   /** null before any conversation exists: sending creates one. */
@@ -46,7 +47,9 @@ export function Composer({ conversationId }: ComposerProps) {
     if (!canSend || sending.current) return;
     sending.current = true;
     try {
-      const text = draft;
+      // Files the user dropped since the last message: the model is told what arrived and where.
+      const notes = transfersActions.takeUploadNotes();
+      const text = notes.length === 0 ? draft : `${notes.join('\n')}\n\n${draft}`;
       let id = conversationId;
       if (id === null) {
         const created = await conversationsActions.create();
@@ -58,7 +61,7 @@ export function Composer({ conversationId }: ComposerProps) {
       draftActions.clearDraft(id);
       const accepted = await chatActions.send(id, text);
       // Refused (no provider, a turn already running...): give the words back unless new ones were typed.
-      if (!accepted && (useDraftsStore.getState().drafts[id] ?? '') === '') draftActions.setDraft(id, text);
+      if (!accepted && (useDraftsStore.getState().drafts[id] ?? '') === '') draftActions.setDraft(id, draft);
     } finally {
       sending.current = false;
     }

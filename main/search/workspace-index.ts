@@ -1,0 +1,338 @@
+import { createHash } from 'node:crypto';
+import { mkdir, open, readFile, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { watch } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
+import { looksBinary, sniffBytes } from '../sandbox/text-codec';
+import { walkWorkspace } from '../sandbox/workspace-walker';
+import { createWorkspaceSandbox, personaEntryOf } from '../sandbox/workspace-sandbox';
+import type { WorkspaceSandbox } from '../sandbox/workspace-sandbox';
+import { writeFileAtomic } from '../storage/atomic-file';
+import { Bm25Index } from './bm25-index';
+import type { ChunkHit } from './text-index';
+
+/** Files larger than this are not indexed: logs and dumps, not prose a person searches by meaning. */
+export const MAX_INDEXED_FILE_BYTES = 1024 * 1024;
+const SNIPPET_CHARS = 500;
+/** Saving a big index costs tens of milliseconds: at most this often. */
+const SAVE_DELAY_MS = 2000;
+const FORMAT = 2;
+const STAT_BATCH = 32;
+
+export interface SemanticHit {
+  readonly file: string;
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly heading: string | undefined;
+  readonly score: number;
+  readonly snippet: string;
+}
+
+export interface IndexStats {
+  readonly files: number;
+  /** Files read and (re)indexed by the last refresh. */
+  readonly reindexed: number;
+  readonly fullScan: boolean;
+}
+
+const builtInSkips = new Set(['.git', 'node_modules']);
+
+/**
+ * The workspace's semantic-search index: BM25 over heading/paragraph chunks (TextIndex: Russian and
+ * English stemming, CJK segmentation), incremental by file version (mtime and size), persisted in the
+ * Familiar home and kept fresh by a recursive chokidar watcher. The tree's folder watcher only follows
+ * folders the user has expanded, so it cannot tell an index about the rest of the workspace.
+ * Freshness is checked at query time: a query re-reads only the files the watcher saw change.
+ */
+export class WorkspaceIndex {
+  private readonly index = new Bm25Index({ targetTokens: 300, overlapTokens: 60, splitAtHeadings: true });
+  private readonly sandbox: WorkspaceSandbox;
+  /** Folders the full scan walked (not ignored): a new file in one of them is indexed without a rescan. */
+  private readonly knownDirs = new Set<string>(['']);
+  private readonly dirty = new Set<string>();
+  private readonly newDirs = new Set<string>();
+  private needsFullScan = true;
+  private watchers: FSWatcher[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+  private saveTimer: NodeJS.Timeout | undefined;
+  private loaded = false;
+  private closed = false;
+
+  constructor(
+    sandbox: WorkspaceSandbox,
+    private readonly storeFile: string,
+    private readonly watchChanges = true,
+  ) {
+    // Indexing ignores the memory switch (results are filtered per query), so turning memory back on
+    // needs no rescan; deny-listed files (secrets) are never read at all.
+    this.sandbox = createWorkspaceSandbox({
+      workspaceRoot: sandbox.workspaceRoot,
+      personaDir: sandbox.personaDir,
+      protectedDir: sandbox.protectedDir,
+      isConcealed: () => false,
+      denyList: sandbox.denyList,
+    });
+  }
+
+  get root(): string {
+    return this.sandbox.workspaceRoot;
+  }
+
+  get fileCount(): number {
+    return this.index.documentCount;
+  }
+
+  /**
+   * Brings the index up to date (a full scan the first time, then only what changed) and searches.
+   * A first build of a big workspace takes a while: after `waitMs` the query answers from what is
+   * indexed so far (complete: false) and the build goes on in the background.
+   */
+  async search(
+    query: string,
+    limit: number,
+    visible: (path: string) => boolean,
+    waitMs = 10_000,
+  ): Promise<{ hits: SemanticHit[]; complete: boolean }> {
+    let timer: NodeJS.Timeout | undefined;
+    const complete = await Promise.race([
+      this.refresh().then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), waitMs))),
+    ]).finally(() => clearTimeout(timer));
+    return { hits: await this.snippets(this.index.search(query, { limit, filter: visible })), complete };
+  }
+
+  private snippets(hits: readonly ChunkHit[]): Promise<SemanticHit[]> {
+    const lines = new Map<string, string[]>();
+    return Promise.all(
+      hits.map(async (hit) => {
+        let text = lines.get(hit.path);
+        if (text === undefined) {
+          text = (await readFile(this.sandbox.locate(hit.path).abs, 'utf8').catch(() => '')).split(/\r?\n/);
+          lines.set(hit.path, text);
+        }
+        const snippet = text.slice(hit.startLine - 1, hit.endLine).join('\n');
+        return {
+          file: hit.path,
+          startLine: hit.startLine,
+          endLine: hit.endLine,
+          heading: hit.heading,
+          score: Math.round(hit.score * 1000) / 1000,
+          snippet: snippet.length > SNIPPET_CHARS ? `${snippet.slice(0, SNIPPET_CHARS)}…` : snippet,
+        };
+      }),
+    );
+  }
+
+  /** One refresh at a time; concurrent queries wait for the same one. */
+  refresh(): Promise<IndexStats> {
+    const next = this.queue.then(() => this.refreshNow());
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async refreshNow(): Promise<IndexStats> {
+    if (!this.loaded) await this.load();
+    if (this.needsFullScan) {
+      this.needsFullScan = false;
+      this.dirty.clear();
+      this.newDirs.clear();
+      if (this.watchChanges && this.watchers.length === 0) await this.startWatching();
+      const reindexed = await this.fullScan();
+      return { files: this.fileCount, reindexed, fullScan: true };
+    }
+    let reindexed = 0;
+    for (const dir of [...this.newDirs]) {
+      this.newDirs.delete(dir);
+      reindexed += await this.scan(dir, false);
+    }
+    for (const path of [...this.dirty]) {
+      this.dirty.delete(path);
+      reindexed += (await this.update(path)) ? 1 : 0;
+    }
+    return { files: this.fileCount, reindexed, fullScan: false };
+  }
+
+  private async fullScan(): Promise<number> {
+    const seen = new Set<string>();
+    const reindexed = await this.scan('', true, seen);
+    for (const path of [...this.index.paths()]) if (!seen.has(path)) this.index.removeDocument(path);
+    this.scheduleSave();
+    return reindexed;
+  }
+
+  /** Walks a folder (gitignore, persona overlay and deny-list applied) and indexes what changed. */
+  private async scan(dir: string, full: boolean, seen = new Set<string>()): Promise<number> {
+    const start = await this.sandbox.resolve(dir === '' ? '.' : dir, 'read');
+    if (!start.ok || start.value.facts?.kind !== 'directory') return 0;
+    if (full) this.knownDirs.clear();
+    this.knownDirs.add(dir);
+    const files: { relPath: string; abs: string }[] = [];
+    await walkWorkspace(this.sandbox, start.value, {
+      recursive: true,
+      includeHidden: false,
+      visit: (entry) => {
+        if (entry.kind === 'directory') this.knownDirs.add(entry.relPath);
+        else if (entry.kind === 'file' && !this.sandbox.denyList.deniesRead(entry.relPath)) files.push(entry);
+        return 'continue';
+      },
+    });
+    let reindexed = 0;
+    // stat and read a few dozen files at a time: a restart checks 10,000 files, mostly unchanged.
+    for (let at = 0; at < files.length; at += STAT_BATCH) {
+      const batch = files.slice(at, at + STAT_BATCH);
+      for (const file of batch) seen.add(file.relPath);
+      const changed = await Promise.all(batch.map((file) => this.indexFile(file.relPath, file.abs)));
+      reindexed += changed.filter(Boolean).length;
+      await yieldToLoop();
+    }
+    if (reindexed > 0) this.scheduleSave();
+    return reindexed;
+  }
+
+  /** A path the watcher reported: re-read it, or drop it when it is gone or no longer indexable. */
+  private async update(relPath: string): Promise<boolean> {
+    const parent = relPath.includes('/') ? relPath.slice(0, relPath.lastIndexOf('/')) : '';
+    const indexable = this.knownDirs.has(parent) && !this.sandbox.denyList.deniesRead(relPath);
+    const changed = indexable && (await this.indexFile(relPath, this.sandbox.locate(relPath).abs));
+    if (!indexable || !changed) {
+      const info = await stat(this.sandbox.locate(relPath).abs).catch(() => null);
+      if (info === null || !info.isFile()) this.index.removeDocument(relPath);
+    }
+    this.scheduleSave();
+    return changed;
+  }
+
+  /** (Re)indexes one file when its version changed; text files only, up to MAX_INDEXED_FILE_BYTES. */
+  private async indexFile(relPath: string, abs: string): Promise<boolean> {
+    const info = await stat(abs).catch(() => null);
+    if (info === null || !info.isFile() || info.size > MAX_INDEXED_FILE_BYTES) {
+      if (this.index.versionOf(relPath) !== undefined) this.index.removeDocument(relPath);
+      return false;
+    }
+    const version = info.mtimeMs * 1e3 + (info.size % 1000);
+    if (this.index.versionOf(relPath) === version) return false;
+    const text = await readTextFile(abs, info.size);
+    if (text === undefined) {
+      this.index.removeDocument(relPath);
+      return false;
+    }
+    this.index.setDocument(relPath, text, version);
+    return true;
+  }
+
+  private async startWatching(): Promise<void> {
+    const root = this.sandbox.workspaceRoot;
+    const persona = this.sandbox.personaDir;
+    const overlay = root !== persona;
+    // The same folders the walk leaves out (.git, node_modules, hidden ones, Familiar's data) are not
+    // watched either: inotify watches are a per-user budget.
+    const skipUnder = (base: string) => (abs: string) => {
+      if (this.sandbox.protectedDir !== undefined && abs === this.sandbox.protectedDir) return true;
+      const rel = relative(base, abs);
+      return (
+        rel !== '' &&
+        rel
+          .split(sep)
+          .some((segment) => builtInSkips.has(segment) || (segment.startsWith('.') && segment !== '.gitignore'))
+      );
+    };
+    const onEvent = (base: string, accepts: (rel: string) => boolean) => (event: string, abs: string) => {
+      const rel = relative(base, abs).split(sep).join('/');
+      if (rel === '' || rel.startsWith('..') || !accepts(rel)) return;
+      if (rel === '.gitignore' || rel.endsWith('/.gitignore')) this.needsFullScan = true;
+      else if (event === 'addDir') this.newDirs.add(rel);
+      else if (event === 'unlinkDir') {
+        for (const path of [...this.index.paths()]) if (path.startsWith(`${rel}/`)) this.dirty.add(path);
+      } else this.dirty.add(rel);
+    };
+    const start = (base: string, accepts: (rel: string) => boolean) => {
+      const watcher = watch(base, { ignoreInitial: true, followSymlinks: false, ignored: skipUnder(base) });
+      watcher.on('all', onEvent(base, accepts));
+      // A watcher that fails (no inotify watches left) must not leave a stale index: rescan per query.
+      watcher.on('error', () => (this.needsFullScan = true));
+      this.watchers.push(watcher);
+      return new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    };
+    const isPersonaName = (rel: string) => personaEntryOf(rel.split('/')[0] ?? '') !== undefined;
+    await Promise.all([
+      start(root, (rel) => !overlay || !isPersonaName(rel)),
+      ...(overlay ? [start(persona, isPersonaName)] : []),
+    ]);
+  }
+
+  private async load(): Promise<void> {
+    this.loaded = true;
+    const saved = await readFile(this.storeFile, 'utf8').catch(() => undefined);
+    if (saved === undefined) return;
+    try {
+      const data = JSON.parse(saved) as { format?: number; root?: string; index?: unknown };
+      if (data.format === FORMAT && data.root === this.root) this.index.load(data.index);
+    } catch {
+      // A damaged index file is rebuilt by the scan that follows.
+    }
+  }
+
+  private scheduleSave(): void {
+    if (this.saveTimer !== undefined || this.closed) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.save();
+    }, SAVE_DELAY_MS);
+    this.saveTimer.unref();
+  }
+
+  /** Writes the index now (the bench measures its size; close() calls it). */
+  async save(): Promise<number> {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    const text = JSON.stringify({ format: FORMAT, root: this.root, index: this.index.toJSON() });
+    await mkdir(join(this.storeFile, '..'), { recursive: true });
+    await writeFileAtomic(this.storeFile, text);
+    return Buffer.byteLength(text);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all(this.watchers.map((watcher) => watcher.close()));
+    this.watchers = [];
+    if (this.saveTimer !== undefined) await this.queue.then(() => this.save()).catch(() => undefined);
+  }
+}
+
+async function readTextFile(abs: string, size: number): Promise<string | undefined> {
+  const handle = await open(abs, 'r').catch(() => null);
+  if (handle === null) return undefined;
+  try {
+    const bytes = Buffer.alloc(size);
+    const { bytesRead } = await handle.read(bytes, 0, size, 0);
+    if (looksBinary(bytes.subarray(0, Math.min(sniffBytes, bytesRead)), undefined)) return undefined;
+    return bytes.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** One index per open workspace: switching folders closes the previous one (it stays saved on disk). */
+export class WorkspaceIndexes {
+  private current: WorkspaceIndex | undefined;
+
+  constructor(
+    private readonly dir: string,
+    private readonly watchChanges = true,
+  ) {}
+
+  for(sandbox: WorkspaceSandbox): WorkspaceIndex {
+    if (this.current?.root === sandbox.workspaceRoot) return this.current;
+    void this.current?.close();
+    const name = createHash('sha256').update(sandbox.workspaceRoot).digest('hex').slice(0, 16);
+    this.current = new WorkspaceIndex(sandbox, join(this.dir, `${name}.json`), this.watchChanges);
+    return this.current;
+  }
+
+  async close(): Promise<void> {
+    await this.current?.close();
+    this.current = undefined;
+  }
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { err, ok } from '../../shared/result';
+import type { Result } from '../../shared/result';
+import { defineTool } from './define-tool';
+
+const input = z.object({
+  query: z
+    .string()
+    .trim()
+    .min(1)
+    .max(1000)
+    .describe('What you are looking for, in words (any word form; English, Russian and Chinese are understood).'),
+  top_k: z.number().int().min(1).max(10).default(3).describe('How many passages to return (1-10, default 3).'),
+});
+
+export interface SemanticSearchOutput {
+  readonly results: {
+    file: string;
+    start_line: number;
+    end_line: number;
+    heading?: string;
+    score: number;
+    snippet: string;
+  }[];
+  readonly indexed_files: number;
+  readonly engine: 'bm25';
+  /** False while the first build of the index is still running: results cover only part of the workspace. */
+  readonly complete: boolean;
+  readonly notice?: string;
+}
+
+export const fileSemanticSearchTool = defineTool({
+  name: 'file_semantic_search',
+  description:
+    "Find passages in the workspace's text files by topic rather than exact text: ranked full-text search with word-form matching (stemming), over heading/paragraph chunks. " +
+    'Returns file, start_line/end_line, score and a snippet per passage; read_file with those lines for more. For exact strings or regexes use search_in_code.',
+  input,
+  operations: ['read'],
+  returnsContent: true,
+  access: () => [{ operation: 'read', path: '.' }],
+  async run(args, ctx): Promise<Result<SemanticSearchOutput>> {
+    const { env } = ctx;
+    if (env.searchIndexes === undefined) {
+      return err('internal_error', 'The workspace search index is not available in this session.');
+    }
+    const index = env.searchIndexes.for(env.sandbox);
+    // Memory files the assistant must not see right now, and secrets, never come back.
+    const visible = (path: string) => !env.isConcealed(path) && !env.sandbox.denyList.deniesRead(path);
+    const { hits, complete } = await index.search(args.query, args.top_k, visible);
+    return ok({
+      results: hits.map((hit) => ({
+        file: hit.file,
+        start_line: hit.startLine,
+        end_line: hit.endLine,
+        ...(hit.heading === undefined ? {} : { heading: hit.heading }),
+        score: hit.score,
+        snippet: hit.snippet,
+      })),
+      indexed_files: index.fileCount,
+      engine: 'bm25',
+      complete,
+      ...(hits.length === 0 ? { notice: 'Nothing matched. Try other words, or search_in_code for exact text.' } : {}),
+    });
+  },
+});

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { ok } from '../../shared/result';
+import type { Result } from '../../shared/result';
+import { defineTool } from './define-tool';
+import { openRepository, readStatus } from './git-cli';
+import type { ChangeKind } from './git-cli';
+
+const input = z.object({});
+
+export interface GitStatusOutput {
+  readonly branch: string | null;
+  readonly upstream: string | null;
+  readonly ahead: number;
+  readonly behind: number;
+  readonly clean: boolean;
+  readonly staged: { path: string; change: ChangeKind; from?: string }[];
+  readonly unstaged: { path: string; change: ChangeKind }[];
+  readonly untracked: string[];
+  readonly conflicted: string[];
+}
+
+export const gitStatusTool = defineTool({
+  name: 'git_status',
+  description:
+    'Show the git state of the workspace: branch, upstream with ahead/behind counts, staged and unstaged changes (path and kind: modified, added, deleted, renamed...), untracked files and conflicts. Paths are workspace-relative. Fails with not_a_git_repo outside a repository.',
+  input,
+  operations: ['read'],
+  access: () => [{ operation: 'read', path: '.' }],
+  async run(_args, ctx): Promise<Result<GitStatusOutput>> {
+    const repo = await openRepository(ctx);
+    if (!repo.ok) return repo;
+    const status = await readStatus(repo.value, ctx);
+    if (!status.ok) return status;
+    const { entries } = status.value;
+    const staged = entries.flatMap((entry) =>
+      entry.staged === undefined
+        ? []
+        : [{ path: entry.path, change: entry.staged, ...(entry.from === undefined ? {} : { from: entry.from }) }],
+    );
+    const unstaged = entries.flatMap((entry) =>
+      entry.unstaged === undefined ? [] : [{ path: entry.path, change: entry.unstaged }],
+    );
+    const untracked = entries.filter((entry) => entry.untracked === true).map((entry) => entry.path);
+    const conflicted = entries.filter((entry) => entry.conflicted === true).map((entry) => entry.path);
+    return ok({
+      branch: status.value.branch ?? null,
+      upstream: status.value.upstream ?? null,
+      ahead: status.value.ahead,
+      behind: status.value.behind,
+      clean: entries.length === 0,
+      staged,
+      unstaged,
+      untracked,
+      conflicted,
+    });
+  },
+});

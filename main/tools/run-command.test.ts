@@ -1,0 +1,155 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useTempDirs } from '../test-support/temp-dir';
+import { createRegistryKit } from './registry-kit';
+import type { RegistryKit } from './registry-kit';
+import { runCommandTool } from './run-command';
+import type { RunCommandOutput } from './run-command';
+
+const tempDir = useTempDirs();
+const kits: RegistryKit[] = [];
+afterEach(async () => {
+  await Promise.all(kits.splice(0).map((kit) => kit.kit.dispose()));
+});
+
+async function setup() {
+  const kit = await createRegistryKit(tempDir, [runCommandTool]);
+  kits.push(kit);
+  return kit;
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const value = (result: { ok: boolean; value?: unknown }) => {
+  expect(result.ok).toBe(true);
+  return result.value as RunCommandOutput;
+};
+
+describe('run_command through the registry', () => {
+  it('asks first, showing the exact command and directory, then runs it without a shell', async () => {
+    const kit = await setup();
+    const result = value(
+      await kit.call('run_command', { command: `node -e "console.log(process.argv[1])" 'a b' $HOME` }),
+    );
+    expect(result.exit_code).toBe(0);
+    // Quotes group words; $HOME is literal text without a shell.
+    expect(result.stdout).toBe('a b\n');
+    expect(kit.requests).toHaveLength(1);
+    expect(kit.requests[0]?.operations).toEqual(['run']);
+    expect(kit.requests[0]?.facts).toMatchObject({
+      command: `node -e "console.log(process.argv[1])" 'a b' $HOME`,
+      directory: kit.kit.workspace,
+      shell: false,
+    });
+  });
+
+  it('runs through the shell when asked, in a sub-folder, and reports the exit code', async () => {
+    const kit = await setup();
+    await kit.call('run_command', { command: 'mkdir sub', cwd: '.' });
+    const result = value(
+      await kit.call('run_command', { command: 'pwd; echo out | tr a-z A-Z; exit 3', cwd: 'sub', shell: true }),
+    );
+    expect(result.stdout).toBe(`${join(kit.kit.workspace, 'sub')}\nOUT\n`);
+    expect(result.exit_code).toBe(3);
+    expect(result.cwd).toBe('sub');
+  });
+
+  it('refuses a shell operator without shell, and a cwd outside the workspace', async () => {
+    const kit = await setup();
+    const piped = await kit.call('run_command', { command: 'ls | wc -l' });
+    expect(piped).toMatchObject({ ok: false, error: { code: 'invalid_arguments' } });
+    const outside = await kit.call('run_command', { command: 'ls', cwd: '../..' });
+    expect(outside).toMatchObject({ ok: false, error: { code: 'invalid_path' } });
+    expect(kit.requests).toHaveLength(0);
+  });
+
+  it('refuses deny-listed commands before asking the user', async () => {
+    const kit = await setup();
+    for (const command of ['sudo ls', 'rm -rf /', 'ls && rm -fr ~', 'mkfs.ext4 /dev/sda1', ':(){ :|:& };:']) {
+      const result = await kit.call('run_command', { command, shell: true });
+      expect(result, command).toMatchObject({ ok: false, error: { code: 'command_denied' } });
+    }
+    expect(kit.requests).toHaveLength(0);
+  });
+
+  it('does not run a command the user rejected', async () => {
+    const kit = await setup();
+    kit.answer = 'reject';
+    const result = await kit.call('run_command', { command: 'touch made.txt' });
+    expect(result).toMatchObject({ ok: false, error: { code: 'user_rejected' } });
+    await expect(readFile(join(kit.kit.workspace, 'made.txt'))).rejects.toThrow();
+  });
+
+  it('answers command_not_found for a program that does not exist', async () => {
+    const kit = await setup();
+    const result = await kit.call('run_command', { command: 'no-such-program-familiar --help' });
+    expect(result).toMatchObject({ ok: false, error: { code: 'command_not_found' } });
+  });
+
+  it('on timeout kills the whole process tree: no child survives', async () => {
+    const kit = await setup();
+    // The shell starts two background sleepers and waits; each prints its pid first.
+    const result = value(
+      await kit.call('run_command', {
+        command: 'sleep 60 & echo $!; sleep 60 & echo $!; wait',
+        shell: true,
+        timeout: 1,
+      }),
+    );
+    expect(result.timed_out).toBe(true);
+    expect(result.notice).toMatch(/killed/);
+    const pids = result.stdout.trim().split('\n').map(Number);
+    expect(pids).toHaveLength(2);
+    await vi.waitFor(() => expect(pids.filter(isAlive)).toEqual([]), { timeout: 3000 });
+  });
+
+  it('stopping the turn kills the command and its children', async () => {
+    const kit = await setup();
+    const stop = new AbortController();
+    const pidFile = join(kit.kit.workspace, 'pid.txt');
+    const running = kit.call(
+      'run_command',
+      { command: 'sleep 60 & echo $! > pid.txt; wait', shell: true },
+      stop.signal,
+    );
+    const pid = await vi.waitFor(async () => Number((await readFile(pidFile, 'utf8')).trim()), { timeout: 5000 });
+    expect(isAlive(pid)).toBe(true);
+    stop.abort();
+    expect(await running).toMatchObject({ ok: false, error: { code: 'aborted' } });
+    await vi.waitFor(() => expect(isAlive(pid)).toBe(false), { timeout: 3000 });
+  });
+
+  it('children do not inherit API keys from the environment', async () => {
+    const kit = await setup();
+    vi.stubEnv('OPENAI_API_KEY', 'sk-test-must-not-leak');
+    vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-must-not-leak');
+    vi.stubEnv('FAMILIAR_PLAIN_VARIABLE', 'kept');
+    try {
+      const result = value(await kit.call('run_command', { command: 'env', timeout: 5 }));
+      expect(result.stdout).toContain('FAMILIAR_PLAIN_VARIABLE=kept');
+      expect(result.stdout).not.toContain('OPENAI_API_KEY');
+      expect(result.stdout).not.toContain('must-not-leak');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('caps each stream, keeping the head and the tail with a marker', async () => {
+    const kit = await setup();
+    const script = "for(let i=0;i<20000;i++)console.log('line '+i)";
+    const result = value(await kit.call('run_command', { command: `node -e "${script}"` }));
+    expect(result.stdout_truncated).toBe(true);
+    expect(result.stdout.startsWith('line 0\nline 1\n')).toBe(true);
+    expect(result.stdout.endsWith('line 19999\n')).toBe(true);
+    expect(result.stdout).toMatch(/\[\.\.\. \d+ bytes of output omitted/);
+    expect(Buffer.byteLength(result.stdout)).toBeLessThan(31 * 1024);
+  });
+});

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { err, ok } from '../../shared/result';
+import type { Result } from '../../shared/result';
+import { runProcess } from '../sandbox/process-runner';
+import type { ResolvedPath } from '../sandbox/workspace-sandbox';
+import { checkCommandDenyList, splitCommandLine } from './command-line';
+import { defineTool } from './define-tool';
+import type { ChangePreview, ToolContext } from './define-tool';
+
+/** stdout and stderr are each kept to this much (first and last half), with a marker in between. */
+export const COMMAND_OUTPUT_BYTES = 30 * 1024;
+/** Beyond the command's own timeout: time to kill the tree and collect its output. */
+const RUNNER_GRACE_MS = 5000;
+
+const input = z.object({
+  command: z
+    .string()
+    .trim()
+    .min(1)
+    .max(10_000)
+    .describe('The command line, e.g. "npm test -- --run" or "git log --oneline -5". Quotes are respected.'),
+  cwd: z.string().default('.').describe('Working directory relative to the workspace root (default ".").'),
+  timeout: z
+    .number()
+    .int()
+    .min(1)
+    .max(300)
+    .default(30)
+    .describe('Seconds before the command and every process it started are killed (1-300, default 30).'),
+  shell: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Run through the system shell (sh -c, cmd.exe on Windows) for pipes, redirects, globs and variables. Default false: the command is split into arguments and run directly.',
+    ),
+});
+type RunArgs = z.output<typeof input>;
+
+export interface RunCommandOutput {
+  readonly command: string;
+  readonly cwd: string;
+  readonly exit_code: number | null;
+  readonly signal?: string;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly stdout_truncated: boolean;
+  readonly stderr_truncated: boolean;
+  readonly timed_out: boolean;
+  readonly duration_ms: number;
+  readonly notice?: string;
+}
+
+interface Plan {
+  readonly dir: ResolvedPath;
+  readonly file: string;
+  readonly args: readonly string[];
+}
+
+/** Everything that can refuse the call, done before the user is asked and again before it runs. */
+async function plan(args: RunArgs, ctx: ToolContext): Promise<Result<Plan>> {
+  const denied = checkCommandDenyList(args.command);
+  if (!denied.ok) return denied;
+  const dir = await ctx.env.sandbox.resolve(args.cwd, 'read');
+  if (!dir.ok) return dir;
+  if (dir.value.facts === undefined) return err('file_not_found', `The folder '${dir.value.display}' does not exist.`);
+  if (dir.value.facts.kind !== 'directory') return err('not_a_directory', `'${dir.value.display}' is not a folder.`);
+  if (args.shell) return ok({ dir: dir.value, file: args.command, args: [] });
+  const argv = splitCommandLine(args.command);
+  if (!argv.ok) return argv;
+  const [file, ...rest] = argv.value as [string, ...string[]];
+  return ok({ dir: dir.value, file, args: rest });
+}
+
+export const runCommandTool = defineTool({
+  name: 'run_command',
+  description:
+    'Run a command in the workspace (build, tests, linters, scripts). Returns exit_code, stdout and stderr (each capped at 30 KB keeping the start and the end, with a marker), timed_out and duration_ms. ' +
+    'Without shell the line is split into arguments (quotes respected) and run directly: no pipes, redirects, globs or $VARS; set shell: true for those. ' +
+    'On timeout or stop every process it started is killed. The user approves each command unless they allowed it. Environment variables holding API keys are removed.',
+  input,
+  operations: ['run'],
+  returnsContent: true,
+  access: (args) => [{ operation: 'run', path: args.cwd }],
+  timeoutMs: (args) => args.timeout * 1000 + RUNNER_GRACE_MS,
+
+  async prepare(args, ctx): Promise<Result<ChangePreview>> {
+    const planned = await plan(args, ctx);
+    if (!planned.ok) return planned;
+    return ok({
+      summary: `Run \`${args.command}\` in ${planned.value.dir.display}`,
+      path: planned.value.dir.display,
+      facts: {
+        command: args.command,
+        directory: planned.value.dir.real,
+        shell: args.shell,
+        timeout_seconds: args.timeout,
+      },
+    });
+  },
+
+  async run(args, ctx): Promise<Result<RunCommandOutput>> {
+    const planned = await plan(args, ctx);
+    if (!planned.ok) return planned;
+    const { dir, file } = planned.value;
+    const outcome = await runProcess({
+      file,
+      args: planned.value.args,
+      shell: args.shell,
+      cwd: dir.real,
+      timeoutMs: args.timeout * 1000,
+      signal: ctx.signal,
+      maxOutputBytes: COMMAND_OUTPUT_BYTES,
+    });
+    if (!outcome.ok) return outcome;
+    const result = outcome.value;
+    if (result.aborted) return err('aborted', 'The user stopped the turn; the command and its processes were killed.');
+    return ok({
+      command: args.command,
+      cwd: dir.display,
+      exit_code: result.exitCode,
+      ...(result.signal === null ? {} : { signal: result.signal }),
+      stdout: result.stdout,
+      stderr: result.stderr,
+      stdout_truncated: result.stdoutTruncated,
+      stderr_truncated: result.stderrTruncated,
+      timed_out: result.timedOut,
+      duration_ms: result.durationMs,
+      ...(result.timedOut
+        ? {
+            notice: `The command did not finish within ${args.timeout} s; it and every process it started were killed. Raise timeout (up to 300) if it needs longer.`,
+          }
+        : {}),
+    });
+  },
+});
