@@ -28,7 +28,7 @@ afterEach(async () => {
   await server.close();
 });
 
-async function start() {
+async function start(kind: 'openai-compatible' | 'anthropic' = 'openai-compatible') {
   server = await startScriptedLlmServer();
   const home = await tempDir();
   const core = await createCore({
@@ -51,7 +51,8 @@ async function start() {
     return result.value as T;
   };
   await call('providers.save', {
-    provider: { kind: 'openai-compatible', model: 'scripted-model', baseUrl: `${server.url}/v1` },
+    provider: { kind, model: 'scripted-model', baseUrl: `${server.url}/v1` },
+    ...(kind === 'anthropic' ? { apiKey: 'sk-ant-test' } : {}),
   });
   const soulPath = join(paths.defaultWorkspace, 'SOUL.md');
   const turnEnd = () =>
@@ -175,5 +176,33 @@ describe('a SOUL.md edit through the contract', () => {
     expect(server.requests[0]?.system).toContain('The user has switched memory off.');
     expect(server.requests[0]?.system).not.toContain('## Your long-term memory (MEMORY.md)');
     expect(server.requests[0]?.system).not.toContain('## What you know about the user (USER.md)');
+  });
+});
+
+describe.each(['openai-compatible', 'anthropic'] as const)('over the %s protocol', (kind) => {
+  it('a two-step turn reads a file, then its MEMORY.md edit waits for approval as possibly influenced', async () => {
+    const run = await start(kind);
+    const project = run.core.workspace.current();
+    await writeFile(join(project, 'notes.txt'), 'The user prefers tea.\n');
+    const memoryPath = join(run.paths.defaultWorkspace, 'MEMORY.md');
+    const memory = await readFile(memoryPath, 'utf8');
+    const oldText = memory.split('\n').find((line) => line.trim().length > 0) ?? '';
+    server.enqueue(
+      reply.toolCall('read_file', { path: 'notes.txt' }),
+      reply.toolCall('edit_file', { path: 'MEMORY.md', oldText, newText: `${oldText}\n\n- Prefers tea.` }),
+      reply.text('Noted.'),
+    );
+    const { id } = await run.call<{ id: string }>('conversations.create', {});
+    await run.call('chat.send', { conversationId: id, text: 'Read my notes and remember what matters.' });
+    const request = await run.pending();
+    // Memory edits are normally free; one that follows file content needs a person, and says why.
+    expect(request).toMatchObject({ tool: 'edit_file', paths: ['MEMORY.md'], persona: false });
+    expect(request.warnings.join(' ')).toContain('notes.txt');
+    expect(await readFile(memoryPath, 'utf8')).toBe(memory);
+    await run.call('approvals.answer', { id: request.id, decision: 'approve' });
+    expect(await run.turnEnd()).toMatchObject({ type: 'turn-finished' });
+    expect(await readFile(memoryPath, 'utf8')).toBe(memory.replace(oldText, `${oldText}\n\n- Prefers tea.`));
+    expect(JSON.stringify(server.requests[1]?.messages)).toContain('The user prefers tea.');
+    expect(server.requests).toHaveLength(3);
   });
 });
