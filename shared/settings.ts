@@ -36,6 +36,14 @@ export const settingsSchema = z.object({
   ui: z
     .object({ theme: themeSchema.default('system'), language: languageSchema.default('system') })
     .default({ theme: 'system', language: 'system' }),
+  /** How many characters of each persona file reach the system prompt (the rest is cut with a marker). */
+  prompt: z
+    .object({
+      perFile: z.number().int().min(1000).max(1_000_000).default(20_000),
+      userFile: z.number().int().min(500).max(1_000_000).default(4_000),
+      total: z.number().int().min(2000).max(3_000_000).default(60_000),
+    })
+    .default({ perFile: 20_000, userFile: 4_000, total: 60_000 }),
   /** Uploads into the workspace: size cap (MB, at most 20: one WebSocket frame) and whether non-text files are taken. */
   transfers: z
     .object({ maxUploadMB: z.number().int().min(1).max(20).default(10), allowNonText: z.boolean().default(false) })
@@ -50,6 +58,13 @@ export const settingsPatchSchema = z
     memory: z.object({ enabled: z.boolean() }).partial(),
     workspace: z.object({ path: z.string().min(1).nullable() }).partial(),
     ui: z.object({ theme: themeSchema, language: languageSchema }).partial(),
+    prompt: z
+      .object({
+        perFile: z.number().int().min(1000).max(1_000_000),
+        userFile: z.number().int().min(500).max(1_000_000),
+        total: z.number().int().min(2000).max(3_000_000),
+      })
+      .partial(),
     transfers: z.object({ maxUploadMB: z.number().int().min(1).max(20), allowNonText: z.boolean() }).partial(),
   })
   .partial()

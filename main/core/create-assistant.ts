@@ -11,7 +11,6 @@ import { openHistoryStore } from '../persona/history-store';
 import { ensurePersonaFiles } from '../persona/persona-files';
 import { createPersonaHistory } from '../persona/persona-history';
 import type { PersonaHistory } from '../persona/persona-history';
-import { defaultPromptCaps } from '../persona/prompt-caps';
 import { personaSection } from '../persona/system-prompt';
 import { createPersonaService } from '../persona/persona-service';
 import type { PersonaService } from '../persona/persona-service';
@@ -73,7 +72,8 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
   const personaDir = options.paths.defaultWorkspace;
   await ensurePersonaFiles(personaDir);
   const policy = await openPolicyStore(options.paths.policyFile, options.logger);
-  const persona = createPersonaService(personaDir);
+  const promptCaps = () => options.settings.get().prompt;
+  const persona = createPersonaService(personaDir, promptCaps);
   const historyStore = await openHistoryStore(options.paths.history);
   const history = createPersonaHistory(personaDir, historyStore, (file) =>
     options.events.emit('history.changed', { file }),
@@ -124,7 +124,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     broker,
     approvalMode: options.approvalMode,
     recordRefusal: options.recordRefusal,
-    personaPromptPreview: (soulText) => personaSection('SOUL.md', soulText, defaultPromptCaps),
+    personaPromptPreview: (soulText) => personaSection('SOUL.md', soulText, promptCaps()),
     onPersonaChanged: (change) => history.recordAssistantChange(change.file, change.conversationId, change.reason),
     systemPrompt: async (conversationId, tools) =>
       (

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../shared/policy';
@@ -39,6 +39,28 @@ describe('core through the contract', () => {
       ['MEMORY.md', true, true],
     ]);
     expect(await readFile(join(home, 'workspace', 'SOUL.md'), 'utf8')).toContain('You are Familiar');
+  });
+
+  it('applies prompt caps changed in settings to the meters and the next prompt, and refuses one out of range', async () => {
+    const { home, core, call } = await start();
+    await writeFile(join(home, 'workspace', 'SOUL.md'), `# Soul\n${'Be kind and precise. '.repeat(150)}`);
+    expect(await call('settings.update', { prompt: { perFile: 500 } })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_payload' },
+    });
+    expect(await call('settings.update', { prompt: { perFile: 1000 } })).toMatchObject({
+      ok: true,
+      value: { prompt: { perFile: 1000, userFile: 4000, total: 60_000 } },
+    });
+    const info = await call('persona.info', {});
+    const soul = info.ok
+      ? (info.value as { files: { cap: number; includedChars: number; omittedChars: number }[] }).files[0]
+      : undefined;
+    expect(soul?.cap).toBe(1000);
+    expect(soul?.includedChars).toBeLessThanOrEqual(1000);
+    expect(soul?.omittedChars).toBeGreaterThan(2000);
+    const prompt = await core.assistant.registry.systemPrompt('c-test-0001');
+    expect(prompt).toMatch(/\[\.\.\.truncated: \d+ chars omitted, read_file SOUL\.md for the rest\]/);
   });
 
   it('flips the memory switch through settings and announces the new tool list', async () => {

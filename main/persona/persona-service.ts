@@ -23,7 +23,11 @@ export interface PersonaService {
 
 const isMemoryFile = (name: PersonaFileName) => name !== 'SOUL.md';
 
-export function createPersonaService(dir: string, caps: PromptCaps = defaultPromptCaps): PersonaService {
+/** `caps` is read on every use: a change in settings applies to the next request. */
+export function createPersonaService(
+  dir: string,
+  currentCaps: () => PromptCaps = () => defaultPromptCaps,
+): PersonaService {
   const promptFiles = async (memoryEnabled: boolean): Promise<PromptFile[]> => {
     const names = personaFileNames.filter((name) => memoryEnabled || !isMemoryFile(name));
     return Promise.all(names.map(async (name) => ({ name, text: await readPersonaFile(dir, name) })));
@@ -32,9 +36,11 @@ export function createPersonaService(dir: string, caps: PromptCaps = defaultProm
   return {
     dir,
     async systemPrompt({ memoryEnabled, tools, workspacePath }) {
+      const caps = currentCaps();
       return buildSystemPrompt({ files: await promptFiles(memoryEnabled), memoryEnabled, tools, workspacePath, caps });
     },
     async info(memoryEnabled) {
+      const caps = currentCaps();
       const { meters } = buildSystemPrompt({
         files: await promptFiles(memoryEnabled),
         memoryEnabled,

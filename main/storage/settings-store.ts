@@ -30,6 +30,7 @@ export async function openSettingsStore(file: string, logger: Logger): Promise<S
         memory: { ...previous.memory, ...patch.memory },
         workspace: { ...previous.workspace, ...patch.workspace },
         ui: { ...previous.ui, ...patch.ui },
+        prompt: { ...previous.prompt, ...patch.prompt },
         transfers: { ...previous.transfers, ...patch.transfers },
       });
       current = next;

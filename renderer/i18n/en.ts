@@ -293,6 +293,10 @@ export const en = {
   'persona.hiddenByMemory': 'hidden: memory off',
   'persona.dailyNotes': 'Daily notes',
   'persona.totalCap': 'Prompt cap for all three (characters)',
+  'persona.cap.perFile': 'Per file (SOUL.md, MEMORY.md)',
+  'persona.cap.userFile': 'USER.md',
+  'persona.cap.total': 'All three together',
+  'persona.capRange': 'A whole number from {min} to {max}.',
 } as const;
 
 export type MessageKey = keyof typeof en;

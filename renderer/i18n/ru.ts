@@ -292,4 +292,8 @@ export const ru: Messages = {
   'persona.hiddenByMemory': 'скрыт: память выключена',
   'persona.dailyNotes': 'Ежедневные заметки',
   'persona.totalCap': 'Общий лимит подсказки для трёх файлов (символов)',
+  'persona.cap.perFile': 'На файл (SOUL.md, MEMORY.md)',
+  'persona.cap.userFile': 'USER.md',
+  'persona.cap.total': 'Всего на три файла',
+  'persona.capRange': 'Целое число от {min} до {max}.',
 };

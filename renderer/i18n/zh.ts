@@ -287,4 +287,8 @@ export const zh: Messages = {
   'persona.hiddenByMemory': '已隐藏：记忆关闭',
   'persona.dailyNotes': '每日笔记',
   'persona.totalCap': '三个文件的提示词总上限（字符）',
+  'persona.cap.perFile': '每个文件（SOUL.md、MEMORY.md）',
+  'persona.cap.userFile': 'USER.md',
+  'persona.cap.total': '三个文件合计',
+  'persona.capRange': '{min} 到 {max} 之间的整数。',
 };

@@ -3,6 +3,7 @@ import type { PersonaFileInfo } from '../../../shared/ipc/assistant';
 import { familiar } from '../../ipc/familiar';
 import { useI18nStore, useT } from '../../i18n/i18n';
 import { personaActions, usePersonaStore } from './persona-store';
+import { PromptCapsFields } from './PromptCapsFields';
 
 export function PersonaFileMeter({ file }: { readonly file: PersonaFileInfo }) {
   const t = useT();
@@ -65,6 +66,7 @@ export function PersonaFilesSection() {
             <dt>{t('persona.totalCap')}</dt>
             <dd>{new Intl.NumberFormat(locale).format(info.totalCap)}</dd>
           </dl>
+          <PromptCapsFields />
         </>
       )}
     </section>

@@ -21,6 +21,8 @@ export const personaActions = {
     void personaActions.load(api);
     const stops = [
       api.on('tools.changed', () => void personaActions.load(api)),
+      // The caps are settings: the meters must follow a change made here or in another window.
+      api.on('settings.changed', () => void personaActions.load(api)),
       api.on('workspace.changed', (changes) => {
         const touched =
           [...changes.added, ...changes.changed].some((entry) => entry.persona) || changes.removed.length > 0;
