@@ -123,6 +123,10 @@ export const en = {
   'settings.language.ru': 'Русский',
   'settings.language.zh': '中文',
   'settings.memory': 'Memory',
+  'settings.uploads': 'Uploads',
+  'settings.uploadMax': 'Largest file you can drop',
+  'settings.uploadNonText': 'Also take files that are not text (images, archives…)',
+  'settings.uploadsExplain': 'Dropped files are copied into uploads/ in the workspace, never over an existing file.',
   'settings.memoryDefault': 'Memory on (the header switch; remembered across restarts)',
   'settings.memoryExplain':
     'Off: USER.md, MEMORY.md and memory/ leave the prompt, their tools are not registered and file tools refuse them. SOUL.md always stays.',

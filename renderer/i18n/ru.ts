@@ -123,6 +123,11 @@ export const ru: Messages = {
   'settings.language.ru': 'Русский',
   'settings.language.zh': '中文',
   'settings.memory': 'Память',
+  'settings.uploads': 'Загрузки',
+  'settings.uploadMax': 'Наибольший размер файла',
+  'settings.uploadNonText': 'Принимать и не текстовые файлы (изображения, архивы…)',
+  'settings.uploadsExplain':
+    'Перетащенные файлы копируются в папку uploads/ рабочей папки, существующие файлы не перезаписываются.',
   'settings.memoryDefault': 'Память включена (переключатель в шапке; сохраняется после перезапуска)',
   'settings.memoryExplain':
     'Выключено: USER.md, MEMORY.md и memory/ убираются из подсказки, их инструменты не регистрируются, а файловые инструменты отказывают. SOUL.md остаётся всегда.',

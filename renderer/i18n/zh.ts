@@ -123,6 +123,10 @@ export const zh: Messages = {
   'settings.language.ru': 'Русский',
   'settings.language.zh': '中文',
   'settings.memory': '记忆',
+  'settings.uploads': '上传',
+  'settings.uploadMax': '可拖入的最大文件',
+  'settings.uploadNonText': '也接受非文本文件（图片、压缩包…）',
+  'settings.uploadsExplain': '拖入的文件会复制到工作区的 uploads/ 文件夹，绝不覆盖已有文件。',
   'settings.memoryDefault': '开启记忆（即顶栏开关；重启后保持）',
   'settings.memoryExplain':
     '关闭时：USER.md、MEMORY.md 和 memory/ 从提示词中移除，相关工具不注册，文件工具拒绝访问它们。SOUL.md 始终保留。',

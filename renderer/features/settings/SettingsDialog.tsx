@@ -7,6 +7,7 @@ import { MemorySection } from './MemorySection';
 import { PersonaFilesSection } from './PersonaFilesSection';
 import { PolicyEditor } from './PolicyEditor';
 import { ProviderSection } from '../providers/ProviderSection';
+import { UploadsSection } from './UploadsSection';
 import { WorkspaceFolderSection } from './WorkspaceFolderSection';
 import './settings.css';
 
@@ -45,6 +46,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
           <WorkspaceFolderSection />
           <PolicyEditor />
           <PersonaFilesSection />
+          <UploadsSection />
           <AboutSection />
         </div>
       )}
