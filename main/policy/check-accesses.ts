@@ -2,6 +2,17 @@ import type { Policy } from '../../shared/policy';
 import type { ToolAccess } from '../tools/define-tool';
 import { decide, normalizePolicyPath } from './decide';
 
+/**
+ * An allowance covers one operation on one path in one workspace folder: allowing an edit of a file
+ * does not allow deleting it, and nothing carries over to another folder opened later.
+ */
+export const allowanceKey = (workspaceRoot: string, access: ToolAccess): string =>
+  `${workspaceRoot}\0${access.operation}\0${normalizePolicyPath(access.path)}`;
+
+/** Commands are never allowed wholesale: every run_command and git_commit is shown to the user. */
+export const canAllowForConversation = (accesses: readonly ToolAccess[], persona: boolean): boolean =>
+  !persona && accesses.every((access) => access.operation !== 'run');
+
 export type AccessCheck =
   | { readonly kind: 'refused'; readonly message: string; readonly details: Record<string, unknown> }
   | { readonly kind: 'allowed'; readonly needsApproval: boolean };
@@ -14,7 +25,8 @@ export function checkAccesses(
   policy: Policy,
   accesses: readonly ToolAccess[],
   memoryEnabled: boolean,
-  allowedForConversation: ReadonlySet<string> | undefined,
+  /** The user's "allow for this conversation" answers: which asks are already settled. */
+  allowedForConversation: (access: ToolAccess) => boolean,
 ): AccessCheck {
   let needsApproval = false;
   for (const access of accesses) {
@@ -33,7 +45,7 @@ export function checkAccesses(
         details: { path: access.path, operation: access.operation },
       };
     }
-    if (verdict.decision === 'ask' && allowedForConversation?.has(normalizePolicyPath(access.path)) !== true) {
+    if (verdict.decision === 'ask' && !allowedForConversation(access)) {
       needsApproval = true;
     }
   }

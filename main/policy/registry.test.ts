@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -120,6 +120,7 @@ async function setup(approvalMode: 'interactive' | 'refuse' | 'approve-all' = 'i
     run,
     personaChanges,
     setMemory: (on: boolean) => (memory = on),
+    addTool: (tool: AnyTool) => void tools.push(tool),
   };
 }
 
@@ -237,6 +238,54 @@ describe('tool registry: approvals', () => {
     const other = call('write_text', { path: 'notes.md', content: 'three' }, 'c2');
     broker.answer({ id: (await nthRequest(2)).id, decision: 'reject' });
     expect(await other).toMatchObject({ ok: false, error: { code: 'user_rejected' } });
+  });
+
+  it('an allowance covers its operation only, and commands can never be allowed wholesale', async () => {
+    const { root, call, broker, nthRequest, requests, addTool } = await setup();
+    addTool(
+      defineTool({
+        name: 'remove_text',
+        description: 'Delete a text file.',
+        input: z.object({ path: z.string() }),
+        operations: ['delete'],
+        access: (args) => [{ operation: 'delete', path: args.path }],
+        prepare: (args) => Promise.resolve(ok({ summary: `Delete ${args.path}`, path: args.path })),
+        run: async (args) => {
+          await rm(join(root, args.path));
+          return ok({ deleted: args.path });
+        },
+      }),
+    );
+    addTool(
+      defineTool({
+        name: 'run_here',
+        description: 'Run a command.',
+        input: z.object({ command: z.string() }),
+        operations: ['run'],
+        access: () => [{ operation: 'run', path: '.' }],
+        prepare: (args) => Promise.resolve(ok({ summary: `Run ${args.command}` })),
+        run: (args) => Promise.resolve(ok({ ran: args.command })),
+      }),
+    );
+    const write = call('write_text', { path: 'notes.md', content: 'one' });
+    broker.answer({ id: (await nthRequest(1)).id, decision: 'approve', allowForConversation: true });
+    expect(await write).toMatchObject({ ok: true });
+    // Allowed to change notes.md is not allowed to delete it.
+    const remove = call('remove_text', { path: 'notes.md' });
+    expect(await nthRequest(2)).toMatchObject({ tool: 'remove_text', canAllowForConversation: true });
+    broker.answer({ id: (await nthRequest(2)).id, decision: 'reject' });
+    expect(await remove).toMatchObject({ ok: false, error: { code: 'user_rejected' } });
+    expect(await read(root, 'notes.md')).toBe('one');
+    // A command is never offered "allow for this conversation", and a forged answer does not stick.
+    const first = call('run_here', { command: 'echo harmless' });
+    expect(await nthRequest(3)).toMatchObject({ tool: 'run_here', canAllowForConversation: false });
+    broker.answer({ id: (await nthRequest(3)).id, decision: 'approve', allowForConversation: true });
+    expect(await first).toMatchObject({ ok: true });
+    const second = call('run_here', { command: 'echo pwned > pwned.txt' });
+    expect(await nthRequest(4)).toMatchObject({ tool: 'run_here' });
+    broker.answer({ id: (await nthRequest(4)).id, decision: 'reject' });
+    expect(await second).toMatchObject({ ok: false, error: { code: 'user_rejected' } });
+    expect(requests).toHaveLength(4);
   });
 
   it('rejects pending approvals of a stopped conversation', async () => {

@@ -7,8 +7,8 @@ import { personaFileOf } from '../persona/persona-files';
 import type { PersonaFileName } from '../persona/persona-files';
 import type { AnyTool, Approval, ToolAccess, ToolContext } from '../tools/define-tool';
 import type { ToolEnvironment } from '../tools/tool-environment';
-import { checkAccesses } from './check-accesses';
-import { isMemoryPath, normalizePolicyPath } from './decide';
+import { allowanceKey, checkAccesses } from './check-accesses';
+import { isMemoryPath } from './decide';
 import { createProvenanceTracker, provenanceWarning } from './provenance';
 import { requestApproval } from './request-approval';
 
@@ -122,7 +122,7 @@ export function createToolRegistry(options: RegistryOptions): ToolRegistry {
       options.policy(),
       accesses,
       options.memoryEnabled(call.conversationId),
-      allowances.get(call.conversationId),
+      (access) => allowances.get(call.conversationId)?.has(allowanceKey(env.workspaceRoot, access)) === true,
     );
     if (check.kind === 'refused') return refuse(call, paths, 'permission_denied', check.message, check.details);
 
@@ -187,7 +187,9 @@ export function createToolRegistry(options: RegistryOptions): ToolRegistry {
       reason = answer.value.summary;
       if (answer.value.allowForConversation) {
         const set = allowances.get(call.conversationId) ?? new Set<string>();
-        for (const path of paths) if (personaFileOf(path) !== 'SOUL.md') set.add(normalizePolicyPath(path));
+        for (const access of accesses) {
+          if (personaFileOf(access.path) !== 'SOUL.md') set.add(allowanceKey(env.workspaceRoot, access));
+        }
         allowances.set(call.conversationId, set);
       }
     }

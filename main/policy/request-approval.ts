@@ -3,6 +3,7 @@ import type { Result } from '../../shared/result';
 import type { ToolCallRequest } from '../agent/tool-executor';
 import type { ApprovalBroker } from '../approvals/broker';
 import type { AnyTool, Approval, ChangePreview, ToolAccess, ToolContext } from '../tools/define-tool';
+import { canAllowForConversation } from './check-accesses';
 
 export interface ApprovalRequestInput {
   readonly tool: AnyTool;
@@ -64,7 +65,7 @@ export async function requestApproval(input: ApprovalRequestInput): Promise<Resu
       ...(afterBytes === undefined ? {} : { afterBytes }),
       facts: { ...preview.facts },
       persona: input.persona,
-      canAllowForConversation: !input.persona,
+      canAllowForConversation: canAllowForConversation(input.accesses, input.persona),
       warnings: [...(input.warnings ?? [])],
       ...(input.persona && preview.after !== undefined && input.promptPreview !== undefined
         ? { promptPreview: input.promptPreview(preview.after) }

@@ -136,6 +136,20 @@ describe('sandbox attack suite', () => {
     expect(code(await kit.call(writeFileTool, { path, content: 'x' }))).toBe('permission_denied');
   });
 
+  it('takes persona names in any case for the persona files, never the project’s own', async () => {
+    await writeFile(join(kit.personaDir, 'SOUL.md'), 'the persona\n');
+    await mkdir(join(kit.personaDir, 'memory'), { recursive: true });
+    await writeFile(join(kit.personaDir, 'memory', 'note.md'), 'a note\n');
+    await writeFile(join(kit.workspace, 'soul.md'), 'the project file\n');
+    const soul = await kit.call(readFileTool, { path: 'soul.md' });
+    expect(soul.ok && soul.value.content).toBe('the persona');
+    const note = await kit.call(readFileTool, { path: 'Memory/note.md' });
+    expect(note.ok && note.value.content).toBe('a note');
+    expect(code(await kit.call(writeFileTool, { path: 'Soul.MD', content: 'x' }))).toBe('ok');
+    expect(await readFile(join(kit.personaDir, 'SOUL.md'), 'utf8')).toBe('x');
+    expect(await readFile(join(kit.workspace, 'soul.md'), 'utf8')).toBe('the project file\n');
+  });
+
   it('refuses a symlink that gives a sensitive file another name', async () => {
     await writeFile(join(kit.workspace, '.env'), 'SECRET=1');
     await symlink('.env', join(kit.workspace, 'innocent.txt'));

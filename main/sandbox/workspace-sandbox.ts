@@ -104,6 +104,14 @@ export function createWorkspaceSandbox(options: SandboxOptions): WorkspaceSandbo
     ? ' Persona files are reached only as SOUL.md, USER.md, MEMORY.md and memory/ at the workspace root.'
     : '';
 
+  // 'soul.md' and 'Memory/x.md' name the persona entries (as the policy reads them): spell them as they are.
+  const canonicalName = (relPath: string): string => {
+    if (!overlayActive) return relPath;
+    const first = relPath.split('/', 1)[0] ?? '';
+    const entry = personaEntryOf(first);
+    return entry === undefined ? relPath : entry + relPath.slice(first.length);
+  };
+
   const locate = (relPath: string) => {
     const first = relPath.split('/', 1)[0] ?? '';
     const entry = personaEntryOf(first);
@@ -136,7 +144,7 @@ export function createWorkspaceSandbox(options: SandboxOptions): WorkspaceSandbo
   async function resolve(raw: string, access: 'read' | 'write', resolveOptions: ResolveOptions = {}) {
     const parsed = parseWorkspacePath(raw);
     if (!parsed.ok) return parsed;
-    const relPath = parsed.value;
+    const relPath = canonicalName(parsed.value);
     const display = displayPath(relPath);
     const admitted = admit(relPath, access);
     if (!admitted.ok) return admitted;

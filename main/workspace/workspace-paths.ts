@@ -66,6 +66,10 @@ export async function resolveWorkspacePath(roots: WorkspaceRoots, raw: string): 
 
 /** Where a normalized workspace path would be, overlay applied, before symlinks are followed. */
 export function lexicalLocation(roots: WorkspaceRoots, relPath: string): { abs: string; base: string } {
-  const base = hasPersonaOverlay(roots) && isPersonaPath(relPath) ? roots.personaDir : roots.root;
-  return { abs: relPath === '' ? base : join(base, ...relPath.split('/')), base };
+  if (!hasPersonaOverlay(roots) || !isPersonaPath(relPath)) {
+    return { abs: relPath === '' ? roots.root : join(roots.root, ...relPath.split('/')), base: roots.root };
+  }
+  // The persona folder spells its entries one way: 'soul.md' is its SOUL.md.
+  const [first = '', ...rest] = relPath.split('/');
+  return { abs: join(roots.personaDir, personaEntryOf(first) ?? first, ...rest), base: roots.personaDir };
 }
