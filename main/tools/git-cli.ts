@@ -11,8 +11,9 @@ const GIT_TIMEOUT_MS = 20_000;
 
 /**
  * Settings that make git safe and parseable for a tool: no fsmonitor hook (a repository's config
- * could name any program as one and `git status` would run it), no pager, no external diff or
- * textconv programs, paths printed verbatim.
+ * could name any program as one and `git status` would run it), no pager, paths printed verbatim.
+ * Filter drivers are switched off per repository (filterDriversOff); git_diff passes --no-ext-diff and
+ * --no-textconv so no diff.<driver>.command / textconv program runs either.
  */
 const safeConfig = ['-c', 'core.fsmonitor=false', '-c', 'core.quotepath=false', '-c', 'color.ui=false'];
 
@@ -46,13 +47,52 @@ export function gitRunner(ctx: ToolContext): GitRun {
 export interface Repository {
   /** The workspace root's path inside the repository ('' or 'sub/dir/'), as git prints it. */
   readonly prefix: string;
+  /** For reading without approval: no program the repository's config names runs (filter drivers off). */
   readonly git: GitRun;
+  /**
+   * For a command the user approved (git add, git commit): the repository's filter drivers run, as its
+   * hooks do, so e.g. git-lfs still stages pointer files instead of the large content.
+   */
+  readonly gitApproved: GitRun;
+}
+
+/**
+ * `-c` settings that switch off every filter driver configured in any scope (system, global, local,
+ * worktree, includes). A driver's clean/smudge/process program runs whenever git reads a file the
+ * .gitattributes maps to it, and `git status` / `git diff` read files: without this a repository's
+ * config could make a read tool run any program. An empty value means "no filter"; required=false
+ * keeps a required driver from turning that into an error.
+ */
+async function filterDriversOff(git: GitRun): Promise<Result<string[]>> {
+  const listed = await git(['config', '-z', '--name-only', '--get-regexp', '^filter\\..*\\.(clean|smudge|process)$']);
+  if (!listed.ok) return listed;
+  // Exit 1: no key matches.
+  if (listed.value.exitCode === 1) return ok([]);
+  if (listed.value.exitCode !== 0) return gitFailed('config', listed.value);
+  const drivers = new Set<string>();
+  for (const key of listed.value.stdout.split('\0')) {
+    // "filter.<name>.<variable>"; <name> may itself hold dots.
+    if (key !== '') drivers.add(key.slice('filter.'.length, key.lastIndexOf('.')));
+  }
+  const settings: string[] = [];
+  for (const driver of drivers) {
+    // `-c key=value` splits at the first '=': such a name cannot be overridden, so refuse to read at all.
+    if (driver.includes('=')) {
+      return err(
+        'git_failed',
+        `The repository configures a filter driver named '${driver}' that cannot be switched off safely.`,
+      );
+    }
+    for (const variable of ['clean', 'smudge', 'process']) settings.push('-c', `filter.${driver}.${variable}=`);
+    settings.push('-c', `filter.${driver}.required=false`);
+  }
+  return ok(settings);
 }
 
 /** The repository holding the workspace, or not_a_git_repo. */
 export async function openRepository(ctx: ToolContext): Promise<Result<Repository>> {
-  const git = gitRunner(ctx);
-  const probe = await git(['rev-parse', '--show-prefix']);
+  const gitApproved = gitRunner(ctx);
+  const probe = await gitApproved(['rev-parse', '--show-prefix']);
   if (!probe.ok) return probe;
   if (probe.value.exitCode !== 0) {
     if (/not a git repository/i.test(probe.value.stderr)) {
@@ -63,7 +103,21 @@ export async function openRepository(ctx: ToolContext): Promise<Result<Repositor
     }
     return gitFailed('rev-parse', probe.value);
   }
-  return ok({ prefix: probe.value.stdout.trim(), git });
+  const filtersOff = await filterDriversOff(gitApproved);
+  if (!filtersOff.ok) return filtersOff;
+  const git: GitRun = (args, options) => gitApproved([...filtersOff.value, ...args], options);
+  return ok({ prefix: probe.value.stdout.trim(), git, gitApproved });
+}
+
+/**
+ * Every path in the whole index that differs from HEAD (repository-relative, both sides of a rename):
+ * exactly what `git commit` without paths takes, wherever it lies.
+ */
+export async function readStagedPaths(repo: Repository): Promise<Result<string[]>> {
+  const run = await repo.git(['diff', '--cached', '--name-only', '--no-renames', '--no-ext-diff', '-z']);
+  if (!run.ok) return run;
+  if (run.value.exitCode !== 0) return gitFailed('diff', run.value);
+  return ok(run.value.stdout.split('\0').filter((path) => path !== ''));
 }
 
 export function gitFailed<T>(what: string, outcome: ProcessOutcome): Result<T> {
@@ -120,6 +174,9 @@ export async function readStatus(repo: Repository, ctx: ToolContext, pathspecs: 
     '--branch',
     '-z',
     '--untracked-files=all',
+    // Checking a submodule's work tree runs `git status` inside it under the submodule's own config,
+    // whose filter drivers filterDriversOff never listed; its new commits still show.
+    '--ignore-submodules=dirty',
     '--',
     ...pathspecs,
   ]);

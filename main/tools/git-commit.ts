@@ -3,7 +3,7 @@ import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { defineTool } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';
-import { gitFailed, literalPathspec, openRepository, readStatus } from './git-cli';
+import { gitFailed, literalPathspec, openRepository, readStagedPaths, readStatus, toWorkspacePath } from './git-cli';
 import type { Repository } from './git-cli';
 
 const input = z.object({
@@ -37,7 +37,10 @@ interface CommitPlan {
 
 /**
  * The files a commit will take. With paths, every changed file under them that the assistant may see
- * (concealed memory files and secrets are never staged); without, what the user already staged.
+ * (concealed memory files and secrets are never staged); without, what the user already staged, and
+ * only when the assistant may see all of it: `git commit` takes the whole index, so one staged entry
+ * the preview could not show (a secret, a concealed memory file, a file outside the workspace) refuses
+ * the commit rather than slipping in unseen.
  */
 async function plan(args: CommitArgs, ctx: ToolContext): Promise<Result<CommitPlan>> {
   const pathspecs: string[] = [];
@@ -54,10 +57,14 @@ async function plan(args: CommitArgs, ctx: ToolContext): Promise<Result<CommitPl
   if (entries.some((entry) => entry.conflicted === true)) {
     return err('git_failed', 'There are unresolved merge conflicts; resolve them before committing.');
   }
-  const files =
-    pathspecs.length === 0
-      ? entries.filter((entry) => entry.staged !== undefined).map((entry) => entry.path)
-      : entries.flatMap((entry) => (entry.from === undefined ? [entry.path] : [entry.path, entry.from]));
+  let files: string[];
+  if (pathspecs.length === 0) {
+    const staged = await stagedFiles(repo.value, ctx);
+    if (!staged.ok) return staged;
+    files = staged.value;
+  } else {
+    files = entries.flatMap((entry) => (entry.from === undefined ? [entry.path] : [entry.path, entry.from]));
+  }
   if (files.length === 0) {
     return err(
       'no_change',
@@ -67,6 +74,29 @@ async function plan(args: CommitArgs, ctx: ToolContext): Promise<Result<CommitPl
     );
   }
   return ok({ repo: repo.value, files, stage: pathspecs.length > 0, branch: status.value.branch });
+}
+
+/** The whole index's staged paths, workspace-relative, or permission_denied if any is hidden from the assistant. */
+async function stagedFiles(repo: Repository, ctx: ToolContext): Promise<Result<string[]>> {
+  const staged = await readStagedPaths(repo);
+  if (!staged.ok) return staged;
+  const files: string[] = [];
+  let hidden = 0;
+  for (const repoPath of staged.value) {
+    const path = toWorkspacePath(repo, repoPath);
+    if (path === undefined || ctx.env.isConcealed(path) || ctx.env.sandbox.denyList.deniesRead(path)) hidden += 1;
+    else files.push(path);
+  }
+  if (hidden > 0) {
+    // Their names stay unsaid: a concealed or denied path is itself something the assistant must not learn.
+    return err(
+      'permission_denied',
+      `${hidden} staged entr${hidden === 1 ? 'y is' : 'ies are'} hidden from the assistant (secrets, concealed memory files or files outside the workspace) and a commit without paths would take ${hidden === 1 ? 'it' : 'them'} unseen. ` +
+        'Ask the user to unstage them (git restore --staged) or to commit them themselves, or pass paths to commit only those.',
+      { hidden_staged_entries: hidden },
+    );
+  }
+  return ok(files);
 }
 
 export const gitCommitTool = defineTool({
@@ -99,12 +129,12 @@ export const gitCommitTool = defineTool({
     const { repo, files, stage } = planned.value;
     const pathspecs = stage ? files.map(literalPathspec) : [];
     if (stage) {
-      const added = await repo.git(['add', '-A', '--', ...pathspecs]);
+      const added = await repo.gitApproved(['add', '-A', '--', ...pathspecs]);
       if (!added.ok) return added;
       if (added.value.exitCode !== 0) return gitFailed('add', added.value);
     }
     // The message goes through stdin: no length limit of a command line, no quoting.
-    const committed = await repo.git(['commit', '--file=-', ...(stage ? ['--', ...pathspecs] : [])], {
+    const committed = await repo.gitApproved(['commit', '--file=-', ...(stage ? ['--', ...pathspecs] : [])], {
       stdin: args.message,
     });
     if (!committed.ok) return committed;

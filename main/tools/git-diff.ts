@@ -46,6 +46,8 @@ export const gitDiffTool = defineTool({
       '--no-color',
       '--no-ext-diff',
       '--no-textconv',
+      // As git_status: no `git status` inside a submodule under its own config (see readStatus).
+      '--ignore-submodules=dirty',
       '--relative',
       ...(args.staged ? ['--cached'] : []),
     ];

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../test-support/temp-dir';
@@ -41,6 +41,12 @@ async function setup(options: { repo?: boolean; concealMemory?: boolean } = {}) 
   }
   return { kit, root };
 }
+
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 const value = <T>(result: { ok: boolean; value?: unknown; error?: unknown }): T => {
   expect(result.ok, JSON.stringify(result.error)).toBe(true);
@@ -147,5 +153,81 @@ describe('git tools through the registry', () => {
     const result = value<GitCommitOutput>(await kit.call('git_commit', { message: 'staged one' }));
     expect(result.files).toEqual(['a.txt']);
     expect(git(root, 'log', '--format=%s').trim().split('\n')).toEqual(['staged one', 'initial']);
+  });
+
+  it('git_status and git_diff run no program the repository config names (filter, textconv, diff command)', async () => {
+    const { kit, root } = await setup();
+    const markers = await tempDir('git-markers-');
+    const marker = (name: string) => join(markers, name);
+    // A driver name with a dot and required=true: switching it off must neither misparse nor fail.
+    git(root, 'config', 'filter.x.y.clean', `touch '${marker('clean')}'; cat`);
+    git(root, 'config', 'filter.x.y.smudge', `touch '${marker('smudge')}'; cat`);
+    git(root, 'config', 'filter.x.y.required', 'true');
+    git(root, 'config', 'filter.p.process', `touch '${marker('process')}'`);
+    git(root, 'config', 'diff.x.textconv', `touch '${marker('textconv')}'; cat`);
+    git(root, 'config', 'diff.x.command', `touch '${marker('command')}'`);
+    await writeFile(join(root, '.gitattributes'), 'a.txt filter=x.y diff=x\ngone.txt filter=p\n');
+    // Same sizes as committed: git must read the contents to see the change, which is when filters run.
+    await writeFile(join(root, 'a.txt'), 'one\nTWO\n');
+    await writeFile(join(root, 'gone.txt'), 'BYE\n');
+    const status = value<GitStatusOutput>(await kit.call('git_status', {}));
+    expect(status.unstaged).toEqual([
+      { path: 'a.txt', change: 'modified' },
+      { path: 'gone.txt', change: 'modified' },
+    ]);
+    for (const staged of [false, true]) {
+      const diff = value<GitDiffOutput>(await kit.call('git_diff', { staged }));
+      if (!staged) expect(diff.diff).toContain('-two\n+TWO');
+    }
+    value<GitDiffOutput>(await kit.call('git_diff', { path: 'a.txt' }));
+    for (const name of ['clean', 'smudge', 'process', 'textconv', 'command']) {
+      expect(await exists(marker(name)), name).toBe(false);
+    }
+    // The same repository does run the filter for the user's own git: the markers above were reachable.
+    git(root, 'diff', '--no-ext-diff', '--no-textconv', '--', 'a.txt');
+    expect(await exists(marker('clean'))).toBe(true);
+  });
+
+  it('git_commit without paths refuses when the index holds entries the preview cannot show', async () => {
+    const { kit, root } = await setup();
+    await writeFile(join(root, 'a.txt'), 'visible change\n');
+    await writeFile(join(root, '.env'), 'TOKEN=secret\n');
+    git(root, 'add', 'a.txt', '.env');
+    const refused = await kit.call('git_commit', { message: 'everything staged' });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'permission_denied', details: { hidden_staged_entries: 1 } },
+    });
+    expect(JSON.stringify(refused)).not.toContain('.env');
+    // Refused before asking: the user never saw a preview that left the secret out.
+    expect(kit.requests).toHaveLength(0);
+    expect(git(root, 'log', '--format=%s').trim().split('\n')).toEqual(['initial']);
+    // Given paths, only those are committed; the secret stays staged for the user.
+    const byPath = value<GitCommitOutput>(await kit.call('git_commit', { message: 'only a', paths: ['a.txt'] }));
+    expect(byPath.files).toEqual(['a.txt']);
+    expect(git(root, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('a.txt');
+    expect(git(root, 'diff', '--cached', '--name-only').trim()).toBe('.env');
+    // Once the user unstages it, the index commit goes ahead and takes exactly what the preview listed.
+    git(root, 'restore', '--staged', '.env');
+    await writeFile(join(root, 'a.txt'), 'second change\n');
+    git(root, 'add', 'a.txt');
+    const committed = value<GitCommitOutput>(await kit.call('git_commit', { message: 'staged a' }));
+    expect(kit.requests.at(-1)?.facts).toMatchObject({ files: 'a.txt' });
+    expect(committed.files).toEqual(['a.txt']);
+    expect(git(root, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('a.txt');
+  });
+
+  it('git_commit without paths refuses a staged file outside the workspace', async () => {
+    const { kit, root } = await setup({ repo: false });
+    const top = dirname(root);
+    git(top, 'init', '-q', '-b', 'main');
+    await writeFile(join(top, 'outside.txt'), 'outside\n');
+    await writeFile(join(root, 'inside.txt'), 'inside\n');
+    git(top, 'add', 'outside.txt', 'project/inside.txt');
+    expect(await kit.call('git_commit', { message: 'both' })).toMatchObject({
+      ok: false,
+      error: { code: 'permission_denied', details: { hidden_staged_entries: 1 } },
+    });
+    expect(kit.requests).toHaveLength(0);
   });
 });
