@@ -25,7 +25,9 @@ const answer = (index: number) =>
 
 async function seed(home: string, messages: number): Promise<void> {
   const store = await openConversationStore({ conversations: join(home, 'conversations'), trash: join(home, 'trash') });
-  const { id } = await store.create();
+  const created = await store.create();
+  if (!created.ok) throw new Error(created.error.message);
+  const { id } = created.value;
   for (let index = 0; index < messages / 2; index++) {
     const userMessageId = newId('m');
     const turnId = newId('t');

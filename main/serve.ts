@@ -41,9 +41,11 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    void core
-      .dispose(`Familiar stopped (${signal}).`)
-      .then(() => server.close())
+    // The server stops taking calls first: a call arriving while the core shuts down could otherwise
+    // reach a store that is closing (and, before it refused late writes, put an incognito chat on disk).
+    void server
+      .close()
+      .then(() => core.dispose(`Familiar stopped (${signal}).`))
       .then(() => process.exit(0));
   };
   process.on('SIGINT', () => stop('SIGINT'));

@@ -88,7 +88,9 @@ async function setup(kind: ProviderKind, overrides: Partial<ProviderSettings> = 
     emit: (event) => events.push(event),
     logger: quiet,
   });
-  const { id } = await conversations.create();
+  const created = await conversations.create();
+  if (!created.ok) throw new Error(created.error.message);
+  const { id } = created.value;
   const view = async () => {
     const loaded = await conversations.load(id);
     if (!loaded.ok) throw new Error(loaded.error.message);
@@ -313,7 +315,9 @@ describe('turn management', () => {
       emit: () => undefined,
       logger: quiet,
     });
-    const { id: other } = await conversations.create();
+    const created = await conversations.create();
+    if (!created.ok) throw new Error(created.error.message);
+    const other = created.value.id;
     expect(await unconfigured.send(other, 'Hi')).toMatchObject({
       ok: false,
       error: { code: 'provider_not_configured' },
@@ -337,7 +341,7 @@ describe('turn management', () => {
       ],
       { sync: true },
     );
-    await conversations.close();
+    // A synced append has already let go of the file, so it can be torn as a crash would leave it.
     const file = join(home, 'conversations', `${id}.jsonl`);
     await writeFile(file, `${await readFile(file, 'utf8')}{"v":1,"at":"2026-11-23T00:00:00.000Z","type":"text","tur`);
 

@@ -91,7 +91,12 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       executor: deps.executor,
       signal: turn.controller.signal,
       emitter,
-      record: (records, options) => deps.conversations.append(conversationId, records, options),
+      record: async (records, options) => {
+        const appended = await deps.conversations.append(conversationId, records, options);
+        // Refused only once the store is closed (shutdown): nothing more of this turn may be written,
+        // so the turn stops rather than answering into a transcript that is gone.
+        if (!appended.ok) turn.controller.abort(appended.error.message);
+      },
       secrets: () => deps.secrets.values(),
       logger: deps.logger,
     })
@@ -149,7 +154,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         const turnId = newId('t');
         const createdAt = new Date().toISOString();
         // The user's words are durable before anything else happens.
-        await deps.conversations.append(
+        const appended = await deps.conversations.append(
           conversationId,
           [
             { type: 'user', messageId: userMessageId, text },
@@ -157,6 +162,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
           ],
           { sync: true },
         );
+        if (!appended.ok) return appended;
         const history = [...toModelMessages(loaded.value.folded), { role: 'user' as const, content: text }];
         start(
           conversationId,
@@ -178,11 +184,12 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
           return err('not_found', 'There is no failed, stopped or interrupted answer to retry in this conversation.');
         }
         const turnId = newId('t');
-        await deps.conversations.append(
+        const appended = await deps.conversations.append(
           conversationId,
           [{ type: 'turn-start', turnId, userMessageId: last.exchange.userMessageId, retryOf: last.attempt.turnId }],
           { sync: true },
         );
+        if (!appended.ok) return appended;
         const history = toModelMessages(loaded.value.folded, { supersedeLast: true });
         start(
           conversationId,

@@ -24,7 +24,7 @@ export function createConversationHandlers(store: ConversationStore, turns: Live
   return {
     'conversations.list': async ({ trash }) =>
       ok({ conversations: trash ? await store.listTrash() : await store.list() }),
-    'conversations.create': async ({ incognito }) => ok(await store.create({ incognito })),
+    'conversations.create': ({ incognito }) => store.create({ incognito }),
     'conversations.open': async ({ id }) => {
       const loaded = await store.load(id);
       if (!loaded.ok) return loaded;

@@ -30,16 +30,20 @@ export interface ConversationStore {
   list(): Promise<ConversationSummary[]>;
   listTrash(): Promise<ConversationSummary[]>;
   search(query: string): Promise<ConversationSummary[]>;
-  /** `incognito`: kept in memory only, never on disk (the transcript is gone when the store closes). */
-  create(options?: { incognito?: boolean }): Promise<ConversationSummary>;
+  /**
+   * `incognito`: kept in memory only, never on disk (the transcript is gone when the store closes).
+   * Refused with `aborted` once the store is closed.
+   */
+  create(options?: { incognito?: boolean }): Promise<Result<ConversationSummary>>;
   /** True for a live incognito conversation: the assistant runs it with memory off. */
   isIncognito(id: string): boolean;
   load(id: string): Promise<Result<LoadedConversation>>;
   /**
    * Appends records (stamped with the time). The first user message also names an untitled
-   * conversation. `sync` fsyncs before resolving (turn boundaries). Rejects on I/O failure.
+   * conversation. `sync` fsyncs before resolving (turn boundaries). Refused with `aborted` once the
+   * store is closed (a late write must not land anywhere); rejects on I/O failure.
    */
-  append(id: string, records: readonly NewRecord[], options?: { sync?: boolean }): Promise<void>;
+  append(id: string, records: readonly NewRecord[], options?: { sync?: boolean }): Promise<Result<void>>;
   rename(id: string, title: string): Promise<Result<ConversationSummary>>;
   moveToTrash(id: string): Promise<Result<void>>;
   restore(id: string): Promise<Result<ConversationSummary>>;
@@ -69,6 +73,9 @@ export async function openConversationStore(dirs: {
   const incognito = new Map<string, TranscriptRecord[]>();
   const listeners = new Set<(change: ConversationChange) => void>();
   let entries: Map<string, Entry> | undefined;
+  // Set by close(): from then on nothing is written. Without it, a write racing shutdown would reopen
+  // a transcript writer, and one for a forgotten incognito id would put that conversation on disk.
+  let closed = false;
 
   const emit = (change: ConversationChange) => {
     for (const listener of listeners) listener(change);
@@ -114,6 +121,7 @@ export async function openConversationStore(dirs: {
 
   const valid = (id: string) => idSchema.safeParse(id).success;
   const missing = (id: string) => err('not_found', `There is no conversation ${JSON.stringify(id.slice(0, 80))}.`);
+  const refusedAfterClose = () => err('aborted', 'Familiar is shutting down: the conversation was not changed.');
 
   const store: ConversationStore = {
     async list() {
@@ -133,6 +141,9 @@ export async function openConversationStore(dirs: {
         : all.filter((summary) => terms.every((term) => fold(summary.title).includes(term)));
     },
     async create(options = {}) {
+      const all = await index();
+      // Checked after the last await before the write, so close() cannot slip in between.
+      if (closed) return refusedAfterClose();
       const id = newId('c');
       const at = new Date();
       const first = stamp({ type: 'conversation', id }, at);
@@ -146,9 +157,9 @@ export async function openConversationStore(dirs: {
         messageCount: 0,
         ...(options.incognito === true ? { incognito: true as const } : {}),
       };
-      (await index()).set(id, { summary, titleSource: undefined });
+      all.set(id, { summary, titleSource: undefined });
       emit({ kind: 'upsert', conversation: summary });
-      return summary;
+      return ok(summary);
     },
     async load(id) {
       const entry = valid(id) ? (await index()).get(id) : undefined;
@@ -161,6 +172,8 @@ export async function openConversationStore(dirs: {
     },
     async append(id, records, options = {}) {
       const entry = (await index()).get(id);
+      // Checked after the last await before the write, so close() cannot slip in between.
+      if (closed) return refusedAfterClose();
       if (entry === undefined) throw new Error(`append to unknown conversation ${id}`);
       const at = new Date();
       const all = [...records];
@@ -186,7 +199,7 @@ export async function openConversationStore(dirs: {
       if (kept !== undefined) {
         kept.push(...all.map((record) => stamp(record, at)));
         if (changed) emit({ kind: 'upsert', conversation: entry.summary });
-        return;
+        return ok(undefined);
       }
       const writer = writerOf(id);
       await writer.append(
@@ -197,24 +210,28 @@ export async function openConversationStore(dirs: {
       // one descriptor per conversation ever touched. A later append reopens it.
       if (options.sync === true) await writer.close();
       if (changed) emit({ kind: 'upsert', conversation: entry.summary });
+      return ok(undefined);
     },
     async rename(id, title) {
       const entry = valid(id) ? (await index()).get(id) : undefined;
       if (entry === undefined) return missing(id);
-      await store.append(id, [{ type: 'title', title, source: 'user' }], { sync: true });
+      const appended = await store.append(id, [{ type: 'title', title, source: 'user' }], { sync: true });
+      if (!appended.ok) return appended;
       emit({ kind: 'upsert', conversation: entry.summary });
       return ok(entry.summary);
     },
     async moveToTrash(id) {
       const all = await index();
       if (!valid(id) || !all.has(id)) return missing(id);
+      if (closed) return refusedAfterClose();
       if (incognito.delete(id)) {
         // Nothing to keep in the trash: deleting an incognito conversation forgets it.
         all.delete(id);
         emit({ kind: 'removed', id });
         return ok(undefined);
       }
-      await store.append(id, [{ type: 'deleted' }], { sync: true });
+      const appended = await store.append(id, [{ type: 'deleted' }], { sync: true });
+      if (!appended.ok) return appended;
       await writers.get(id)?.close();
       writers.delete(id);
       await mkdir(trashDir, { recursive: true, mode: 0o700 });
@@ -226,6 +243,7 @@ export async function openConversationStore(dirs: {
     async restore(id) {
       const all = await index();
       if (!valid(id)) return missing(id);
+      if (closed) return refusedAfterClose();
       try {
         await rename(trashFileOf(id), fileOf(id));
       } catch {
@@ -236,7 +254,8 @@ export async function openConversationStore(dirs: {
         summary: toSummary(folded, { id, createdAt: new Date().toISOString() }),
         titleSource: folded.titleSource,
       });
-      await store.append(id, [{ type: 'restored' }], { sync: true });
+      const appended = await store.append(id, [{ type: 'restored' }], { sync: true });
+      if (!appended.ok) return appended;
       const entry = all.get(id);
       if (entry === undefined) return missing(id);
       emit({ kind: 'upsert', conversation: entry.summary });
@@ -248,9 +267,13 @@ export async function openConversationStore(dirs: {
       return () => listeners.delete(listener);
     },
     async close() {
+      closed = true;
+      // The incognito ids leave the index too: left there, they would look like ordinary conversations
+      // (isIncognito false, so memory back on) whose next write creates <id>.jsonl.
+      for (const id of incognito.keys()) entries?.delete(id);
+      incognito.clear();
       await Promise.all([...writers.values()].map((writer) => writer.close()));
       writers.clear();
-      incognito.clear();
     },
   };
   return store;

@@ -147,6 +147,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         const record = { type: 'approval' as const, toolCallId: request.toolCallId, decision };
         conversations
           .append(request.conversationId, [reason === undefined ? record : { ...record, reason }])
+          .then((appended) => {
+            if (!appended.ok) options.logger.warn(`approval not recorded: ${appended.error.message}`);
+          })
           .catch((error: unknown) => options.logger.error('could not record an approval in its conversation', error));
       }
       void audit.record({
@@ -158,7 +161,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         duration_ms: 0,
         approval: outcome,
         approval_id: request.id,
-        ...(reason === undefined ? {} : { reason }),
+        // The reason is the user's own words: an incognito conversation leaves none of them on disk.
+        // The rest of the line stays, so the trail of what was touched is whole.
+        ...(reason === undefined || conversations.isIncognito(request.conversationId) ? {} : { reason }),
       });
     },
   });

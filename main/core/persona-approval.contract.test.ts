@@ -7,7 +7,7 @@ import type { ApprovalRequest } from '../../shared/ipc/approvals';
 import { approvalRequestSchema } from '../../shared/ipc/approvals';
 import type { ChatEvent } from '../../shared/ipc/chat';
 import { chatEventSchema } from '../../shared/ipc/chat';
-import { readAuditDay } from '../audit/audit-log';
+import { auditFileFor, readAuditDay } from '../audit/audit-log';
 import type { CallContext } from '../ipc/dispatcher';
 import { familiarPaths } from '../storage/paths';
 import { useTempDirs } from '../test-support/temp-dir';
@@ -79,11 +79,15 @@ async function toolPartOf(run: Awaited<ReturnType<typeof start>>, conversationId
   return opened.messages.at(-1)?.parts?.find((part) => part.type === 'tool');
 }
 
-async function proposeSoulEdit(run: Awaited<ReturnType<typeof start>>, newText: string) {
+async function proposeSoulEdit(
+  run: Awaited<ReturnType<typeof start>>,
+  newText: string,
+  options: { incognito?: boolean } = {},
+) {
   const soul = await readFile(run.soulPath, 'utf8');
   const oldText = soul.split('\n').find((line) => line.trim().length > 0) ?? '';
   server.enqueue(reply.toolCall('edit_file', { path: 'SOUL.md', oldText, newText }), reply.text('Done.'));
-  const { id } = await run.call<{ id: string }>('conversations.create', {});
+  const { id } = await run.call<{ id: string }>('conversations.create', options);
   await run.call('chat.send', { conversationId: id, text: 'Please change your persona.' });
   return { soul, oldText, conversationId: id };
 }
@@ -138,6 +142,25 @@ describe('a SOUL.md edit through the contract', () => {
     expect(await toolPartOf(run, conversationId)).toMatchObject({
       approval: { decision: 'rejected', reason: 'Stay kind.' },
     });
+    const audit = await readAuditDay(run.paths.audit, new Date().toISOString().slice(0, 10));
+    expect(audit.find((line) => line.approval === 'rejected')).toMatchObject({ reason: 'Stay kind.' });
+  });
+
+  it('in an incognito conversation, audits the rejection without the user’s reason', async () => {
+    const run = await start();
+    const { conversationId } = await proposeSoulEdit(run, '# I am grumpy.', { incognito: true });
+    const request = await run.pending();
+    await run.call('approvals.answer', { id: request.id, decision: 'reject', reason: 'My secret reason.' });
+    await run.turnEnd();
+    // The model and the (in-memory) conversation still hear it; only the disk does not.
+    expect(JSON.stringify(server.requests[1]?.messages)).toContain('My secret reason.');
+    const audit = await readAuditDay(run.paths.audit, new Date().toISOString().slice(0, 10));
+    const rejected = audit.find((line) => line.approval === 'rejected');
+    // What was touched stays on the trail: the tool, the path, the decision.
+    expect(rejected).toMatchObject({ conversation: conversationId, tool: 'edit_file', paths: ['SOUL.md'] });
+    expect(rejected).not.toHaveProperty('reason');
+    const auditText = await readFile(auditFileFor(run.paths.audit, new Date().toISOString()), 'utf8');
+    expect(auditText).not.toContain('My secret reason.');
   });
 
   it('refuses with concurrent_modification when SOUL.md changed after the diff was shown', async () => {

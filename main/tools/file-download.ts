@@ -45,7 +45,14 @@ export const fileDownloadTool = defineTool({
     }
     const name = file.display.slice(file.display.lastIndexOf('/') + 1);
     const answer = await ctx.env.transfers.offer(
-      { conversationId: ctx.conversationId, path: file.display, name, bytes: file.facts.size, real: file.real },
+      {
+        conversationId: ctx.conversationId,
+        path: file.display,
+        name,
+        bytes: file.facts.size,
+        real: file.real,
+        ino: file.facts.ino,
+      },
       ctx.signal,
     );
     return ok({

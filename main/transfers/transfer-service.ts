@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { copyFile, readFile } from 'node:fs/promises';
 import type { DownloadOffer, UploadResult } from '../../shared/ipc/transfers';
 import { MAX_FETCHED_DOWNLOAD_BYTES } from '../../shared/ipc/transfers';
 import { err, ok } from '../../shared/result';
@@ -8,6 +7,8 @@ import type { Handlers } from '../ipc/dispatcher';
 import type { EventHub } from '../ipc/event-hub';
 import type { WorkspaceSandbox } from '../sandbox/workspace-sandbox';
 import { formatBytes } from '../tools/tool-limits';
+import { copyOfferedFile, readOfferedFile, reopenOfferedFile } from './offered-file';
+import type { OfferedFacts } from './offered-file';
 import { saveUpload, uploadNote } from './upload-file';
 import type { UploadLimits } from './upload-file';
 
@@ -22,6 +23,8 @@ export interface OfferedFile {
   readonly bytes: number;
   /** Real absolute location, already checked by the sandbox. */
   readonly real: string;
+  /** The file's inode at offer time: fetch and save refuse a different file found there later. */
+  readonly ino: number;
 }
 
 export interface OfferAnswer {
@@ -60,7 +63,7 @@ export interface TransferServiceOptions {
 
 interface Waiting {
   readonly offer: DownloadOffer;
-  readonly real: string;
+  readonly facts: OfferedFacts;
   readonly resolve: (answer: OfferAnswer) => void;
 }
 
@@ -106,7 +109,7 @@ export function createTransferService(options: TransferServiceOptions): Transfer
       };
       waiting.set(id, {
         offer: offered,
-        real: file.real,
+        facts: { path: file.path, real: file.real, ino: file.ino, bytes: file.bytes },
         resolve: (answer) => {
           clearTimeout(timer);
           signal.removeEventListener('abort', onAbort);
@@ -145,9 +148,12 @@ export function createTransferService(options: TransferServiceOptions): Transfer
           `${formatBytes(entry.value.offer.bytes)} is more than a browser download carries here (${formatBytes(MAX_FETCHED_DOWNLOAD_BYTES)}).`,
         );
       }
-      const bytes = await readFile(entry.value.real).catch(() => null);
-      if (bytes === null) return err('file_not_found', `'${entry.value.offer.path}' is gone.`);
-      return ok({ name: entry.value.offer.name, data: bytes.toString('base64'), bytes: bytes.length });
+      // Checked again now, not trusted from offer time: the file may have grown, or become a symlink.
+      const opened = await reopenOfferedFile(await options.sandbox(), entry.value.facts, MAX_FETCHED_DOWNLOAD_BYTES);
+      if (!opened.ok) return opened;
+      const bytes = await readOfferedFile(opened.value, entry.value.facts);
+      if (!bytes.ok) return bytes;
+      return ok({ name: entry.value.offer.name, data: bytes.value.toString('base64'), bytes: bytes.value.length });
     },
     'transfers.saveAs': async ({ id }) => {
       const entry = find(id);
@@ -157,11 +163,11 @@ export function createTransferService(options: TransferServiceOptions): Transfer
       }
       const target = await options.chooseSavePath(entry.value.offer.name);
       if (target === null) return ok({ saved: false });
-      try {
-        await copyFile(entry.value.real, target);
-      } catch (error) {
-        return err('permission_denied', `Could not save to ${target}: ${String(error)}`);
-      }
+      // After the dialog, which may have stayed open for minutes: what is copied is checked now.
+      const opened = await reopenOfferedFile(await options.sandbox(), entry.value.facts);
+      if (!opened.ok) return opened;
+      const copied = await copyOfferedFile(opened.value, target);
+      if (!copied.ok) return copied;
       settle(id, { offered: true, saved: true, location: target });
       return ok({ saved: true, path: target });
     },

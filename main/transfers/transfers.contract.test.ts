@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { access, appendFile, readdir, readFile, rename, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reply, startScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
@@ -6,7 +6,7 @@ import type { ScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
 import type { ChatEvent } from '../../shared/ipc/chat';
 import { chatEventSchema } from '../../shared/ipc/chat';
 import type { DownloadOffer } from '../../shared/ipc/transfers';
-import { downloadOfferSchema } from '../../shared/ipc/transfers';
+import { downloadOfferSchema, MAX_FETCHED_DOWNLOAD_BYTES } from '../../shared/ipc/transfers';
 import { createCore } from '../core/create-core';
 import type { Core } from '../core/create-core';
 import { createStderrLogger } from '../core/logger';
@@ -173,6 +173,70 @@ describe('file_download', () => {
       ok: true,
       value: { offered: true, saved: false, reason: 'The user dismissed it.' },
     });
+  });
+
+  it('fetch checks the file again: grown past the cap, written to or replaced since the offer is refused', async () => {
+    const run = await start();
+    const offerOf = async (path: string, index: number) => {
+      const downloading = run.execute('file_download', { path });
+      const offer = await vi.waitFor(() => run.offers[index] ?? Promise.reject(new Error('no offer yet')));
+      return { offer, downloading };
+    };
+    const fetchCode = async (id: string) => {
+      const fetched = await run.dispatch('transfers.fetch', { id });
+      return fetched.ok ? 'ok' : fetched.error.code;
+    };
+    await writeFile(join(run.workspace, 'grows.log'), 'small\n');
+    const grows = await offerOf('grows.log', 0);
+    // The same inode, now past what a browser download carries: refused before it is read.
+    await writeFile(join(run.workspace, 'grows.log'), Buffer.alloc(MAX_FETCHED_DOWNLOAD_BYTES + 1, 0x61));
+    expect(await fetchCode(grows.offer.id)).toBe('file_too_large');
+
+    await writeFile(join(run.workspace, 'appended.log'), 'one\n');
+    const appended = await offerOf('appended.log', 1);
+    await appendFile(join(run.workspace, 'appended.log'), 'two\n');
+    expect(await fetchCode(appended.offer.id)).toBe('concurrent_modification');
+
+    await writeFile(join(run.workspace, 'report.csv'), 'a,b\n');
+    const replaced = await offerOf('report.csv', 2);
+    // Another file of the same size renamed over it: a different inode.
+    await writeFile(join(run.workspace, 'other.csv'), 'x,y\n');
+    await rename(join(run.workspace, 'other.csv'), join(run.workspace, 'report.csv'));
+    expect(await fetchCode(replaced.offer.id)).toBe('concurrent_modification');
+
+    for (const { offer, downloading } of [grows, appended, replaced]) {
+      await run.dispatch('transfers.answer', { id: offer.id, saved: false });
+      expect(await downloading).toMatchObject({ ok: true, value: { saved: false } });
+    }
+  });
+
+  it('saveAs refuses a symlink swapped in after the offer and copies nothing', async () => {
+    const outside = await tempDir();
+    await writeFile(join(outside, 'secret.txt'), 'private\n');
+    const target = join(await tempDir(), 'saved.txt');
+    const run = await start({ chooseSavePath: () => Promise.resolve(target) });
+    await writeFile(join(run.workspace, 'notes.txt'), 'public\n');
+    await writeFile(join(run.workspace, 'diary.txt'), 'mine!!\n');
+    const saving = run.execute('file_download', { path: 'notes.txt' });
+    const offer = await vi.waitFor(() => run.offers[0] ?? Promise.reject(new Error('no offer yet')));
+
+    await unlink(join(run.workspace, 'notes.txt'));
+    await symlink(join(outside, 'secret.txt'), join(run.workspace, 'notes.txt'));
+    expect(await run.dispatch('transfers.saveAs', { id: offer.id })).toMatchObject({
+      ok: false,
+      error: { code: 'permission_denied' },
+    });
+    // A link to another workspace file of the same size is still not the file offered.
+    await unlink(join(run.workspace, 'notes.txt'));
+    await symlink('diary.txt', join(run.workspace, 'notes.txt'));
+    expect(await run.dispatch('transfers.saveAs', { id: offer.id })).toMatchObject({
+      ok: false,
+      error: { code: 'concurrent_modification' },
+    });
+    await expect(access(target)).rejects.toThrow();
+
+    await run.dispatch('transfers.answer', { id: offer.id, saved: false });
+    expect(await saving).toMatchObject({ ok: true, value: { saved: false } });
   });
 
   it('refuses paths outside the workspace and folders', async () => {

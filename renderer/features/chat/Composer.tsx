@@ -17,7 +17,8 @@ interface ComposerProps {
 /**
  * Where the user writes. Enter sends, Shift+Enter breaks the line (and Enter never sends while an
  * input method is composing, so Chinese and Japanese input works). While a turn runs, Send becomes
- * Stop and Esc in the box stops the turn; the draft is kept per conversation and survives reloads.
+ * Stop and Esc in the box stops the turn; the draft is kept per conversation and survives reloads
+ * (an incognito conversation's only in memory: see drafts-store).
  */
 export function Composer({ conversationId }: ComposerProps) {
   const t = useT();

@@ -1,4 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { ConversationSummary } from '../../../shared/ipc/conversations';
+import { initialConversationsState, useConversationsStore } from '../conversations/conversations-store';
 import {
   draftActions,
   DRAFTS_STORAGE_KEY,
@@ -9,7 +11,17 @@ import {
 
 beforeEach(() => {
   localStorage.clear();
-  useDraftsStore.setState({ drafts: {} });
+  useDraftsStore.setState({ drafts: {}, memoryOnly: new Set() });
+  useConversationsStore.setState(initialConversationsState());
+});
+
+const summary = (id: string, incognito: boolean): ConversationSummary => ({
+  id,
+  title: 'New conversation',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  messageCount: 0,
+  ...(incognito ? { incognito: true as const } : {}),
 });
 
 describe('drafts', () => {
@@ -29,6 +41,30 @@ describe('drafts', () => {
     draftActions.setDraft(NEW_CONVERSATION_DRAFT, 'hello');
     draftActions.moveDraft(NEW_CONVERSATION_DRAFT, 'c-new-cccc');
     expect(readSavedDrafts(localStorage)).toEqual({ 'c-new-cccc': 'hello' });
+  });
+
+  it('keeps an incognito conversation’s draft in memory only, even after the conversation is gone', () => {
+    useConversationsStore.setState({
+      conversations: [summary('c-secret-aaaa', true), summary('c-plain-bbbb', false)],
+    });
+    draftActions.setDraft('c-secret-aaaa', 'between us');
+    draftActions.setDraft('c-plain-bbbb', 'ordinary');
+    expect(useDraftsStore.getState().drafts).toEqual({ 'c-secret-aaaa': 'between us', 'c-plain-bbbb': 'ordinary' });
+    expect(readSavedDrafts(localStorage)).toEqual({ 'c-plain-bbbb': 'ordinary' });
+
+    // Deleted (or the app restarted): the draft left in memory must still not be written by the next change.
+    useConversationsStore.setState({ conversations: [summary('c-plain-bbbb', false)] });
+    draftActions.setDraft('c-plain-bbbb', 'ordinary, edited');
+    expect(readSavedDrafts(localStorage)).toEqual({ 'c-plain-bbbb': 'ordinary, edited' });
+    expect(localStorage.getItem(DRAFTS_STORAGE_KEY)).not.toContain('between us');
+  });
+
+  it('does not persist a draft moved to an incognito conversation', () => {
+    useConversationsStore.setState({ conversations: [summary('c-secret-cccc', true)] });
+    draftActions.setDraft(NEW_CONVERSATION_DRAFT, 'hush');
+    draftActions.moveDraft(NEW_CONVERSATION_DRAFT, 'c-secret-cccc');
+    expect(useDraftsStore.getState().drafts).toEqual({ 'c-secret-cccc': 'hush' });
+    expect(readSavedDrafts(localStorage)).toEqual({});
   });
 
   it('reads back only well-formed drafts (a damaged entry is ignored, not fatal)', () => {

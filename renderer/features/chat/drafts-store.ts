@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { useConversationsStore } from '../conversations/conversations-store';
 
 /** The draft typed before any conversation exists; sending it creates one. */
 export const NEW_CONVERSATION_DRAFT = 'new';
@@ -11,6 +12,11 @@ const MAX_PERSISTED_DRAFT_CHARS = 200_000;
 export interface DraftsState {
   /** conversationId (or NEW_CONVERSATION_DRAFT) → the composer's text. */
   readonly drafts: Readonly<Record<string, string>>;
+  /**
+   * Keys whose drafts never reach localStorage: incognito conversations'. Remembered once seen, so a
+   * draft still in memory after its conversation left the list (deleted, shutdown) stays off disk.
+   */
+  readonly memoryOnly: ReadonlySet<string>;
 }
 
 /** Reads saved drafts, ignoring anything that is not a map of strings (an old or damaged entry). */
@@ -37,11 +43,30 @@ const browserStorage = (): Storage | undefined => {
   }
 };
 
-export const useDraftsStore = create<DraftsState>(() => ({ drafts: readSavedDrafts(browserStorage()) }));
+export const useDraftsStore = create<DraftsState>(() => ({
+  drafts: readSavedDrafts(browserStorage()),
+  memoryOnly: new Set<string>(),
+}));
 
-function persist(drafts: Readonly<Record<string, string>>): void {
+/** An incognito conversation's words stay in memory, like the conversation itself. */
+function isIncognito(key: string): boolean {
+  const { conversations, searchResults } = useConversationsStore.getState();
+  return [...conversations, ...(searchResults ?? [])].some(
+    (summary) => summary.id === key && summary.incognito === true,
+  );
+}
+
+/** The memory-only keys including `key` when it belongs to an incognito conversation. */
+function memoryOnlyWith(key: string): ReadonlySet<string> {
+  const { memoryOnly } = useDraftsStore.getState();
+  return memoryOnly.has(key) || !isIncognito(key) ? memoryOnly : new Set([...memoryOnly, key]);
+}
+
+function persist(drafts: Readonly<Record<string, string>>, memoryOnly: ReadonlySet<string>): void {
   const kept = Object.fromEntries(
-    Object.entries(drafts).filter(([, text]) => text !== '' && text.length <= MAX_PERSISTED_DRAFT_CHARS),
+    Object.entries(drafts).filter(
+      ([key, text]) => text !== '' && text.length <= MAX_PERSISTED_DRAFT_CHARS && !memoryOnly.has(key),
+    ),
   );
   try {
     // Written on every change, synchronously: a crash or reload a moment later must not lose words.
@@ -56,8 +81,9 @@ export const draftActions = {
     const drafts = { ...useDraftsStore.getState().drafts };
     if (text === '') delete drafts[key];
     else drafts[key] = text;
-    useDraftsStore.setState({ drafts });
-    persist(drafts);
+    const memoryOnly = memoryOnlyWith(key);
+    useDraftsStore.setState({ drafts, memoryOnly });
+    persist(drafts, memoryOnly);
   },
   clearDraft(key: string): void {
     draftActions.setDraft(key, '');
@@ -68,7 +94,8 @@ export const draftActions = {
     if (text === undefined) return;
     const drafts = { ...useDraftsStore.getState().drafts, [to]: text };
     delete drafts[from];
-    useDraftsStore.setState({ drafts });
-    persist(drafts);
+    const memoryOnly = memoryOnlyWith(to);
+    useDraftsStore.setState({ drafts, memoryOnly });
+    persist(drafts, memoryOnly);
   },
 };
