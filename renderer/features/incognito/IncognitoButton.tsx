@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useState } from 'react';
+import { usePopover } from '../../app/use-popover';
 import type { FamiliarError } from '../../../shared/errors';
 import type { ConversationSummary } from '../../../shared/ipc/conversations';
 import { useT } from '../../i18n/i18n';
@@ -16,28 +17,9 @@ interface IncognitoButtonProps {
  */
 export function IncognitoButton({ onCreated }: IncognitoButtonProps) {
   const t = useT();
-  const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: true } | { ok: false; error: FamiliarError } | null>(null);
-  const panelId = useId();
-  const button = useRef<HTMLButtonElement>(null);
-  const panel = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    panel.current?.focus();
-    const onPointerDown = (event: PointerEvent) => {
-      const target = event.target as Node;
-      if (!panel.current?.contains(target) && !button.current?.contains(target)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', onPointerDown);
-    return () => document.removeEventListener('pointerdown', onPointerDown);
-  }, [open]);
-
-  const close = () => {
-    setOpen(false);
-    button.current?.focus();
-  };
+  const { open, setOpen, close, panelId, button, panel } = usePopover();
 
   const start = async () => {
     setBusy(true);

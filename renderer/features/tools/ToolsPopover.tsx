@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { usePopover } from '../../app/use-popover';
 import { useT } from '../../i18n/i18n';
 import { ToolCard } from './ToolCard';
 import { useToolsStore } from './tools-store';
@@ -8,26 +8,7 @@ export function ToolsPopover() {
   const t = useT();
   const list = useToolsStore((state) => state.list);
   const error = useToolsStore((state) => state.error);
-  const [open, setOpen] = useState(false);
-  const panelId = useId();
-  const button = useRef<HTMLButtonElement>(null);
-  const panel = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    panel.current?.focus();
-    const onPointerDown = (event: PointerEvent) => {
-      const target = event.target as Node;
-      if (!panel.current?.contains(target) && !button.current?.contains(target)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', onPointerDown);
-    return () => document.removeEventListener('pointerdown', onPointerDown);
-  }, [open]);
-
-  const close = () => {
-    setOpen(false);
-    button.current?.focus();
-  };
+  const { open, setOpen, close, panelId, button, panel } = usePopover();
 
   return (
     <div className="popover-anchor">
