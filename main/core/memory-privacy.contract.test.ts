@@ -3,17 +3,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reply, startScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
 import type { ScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
-import type { ApprovalRequest } from '../../shared/ipc/approvals';
-import { approvalRequestSchema } from '../../shared/ipc/approvals';
-import type { ChatEvent } from '../../shared/ipc/chat';
-import { chatEventSchema } from '../../shared/ipc/chat';
-import type { CallContext } from '../ipc/dispatcher';
-import { familiarPaths } from '../storage/paths';
+import { useContractCores } from '../test-support/contract-core';
 import { useTempDirs } from '../test-support/temp-dir';
 import { fileTools } from '../tools';
-import { createCore } from './create-core';
-import type { Core } from './create-core';
-import { createStderrLogger } from './logger';
 
 /**
  * Memory the user can trust, through the contract with the real core and a scripted model: exactly
@@ -21,13 +13,9 @@ import { createStderrLogger } from './logger';
  * conversations, and the provenance guard against instructions planted in files.
  */
 const tempDir = useTempDirs();
-const ctx: CallContext = { transport: 'direct', clientId: 'test' };
-const cores: Core[] = [];
+const startCore = useContractCores();
 let server: ScriptedLlmServer;
-afterEach(async () => {
-  await Promise.all(cores.splice(0).map((core) => core.dispose('test over')));
-  await server.close();
-});
+afterEach(() => server.close());
 
 const fileToolNames = fileTools.map((tool) => tool.name);
 const withMemoryTools = [...fileToolNames, 'memory_search', 'memory_append'];
@@ -36,38 +24,8 @@ async function start(home?: string) {
   // A restart (same home) keeps talking to the same scripted model.
   if (home === undefined) server = await startScriptedLlmServer();
   const dir = home ?? (await tempDir());
-  const core = await createCore({
-    home: dir,
-    mode: 'browser',
-    version: '0.0.0-test',
-    logger: createStderrLogger('test', () => undefined),
-  });
-  cores.push(core);
-  const paths = familiarPaths(dir);
-  const requested: ApprovalRequest[] = [];
-  const chatEvents: ChatEvent[] = [];
-  core.events.subscribe((name, payload) => {
-    if (name === 'approvals.requested') requested.push(approvalRequestSchema.parse(payload));
-    if (name === 'chat.event') chatEvents.push(chatEventSchema.parse(payload));
-  });
-  const call = async <T = unknown>(name: string, input: unknown): Promise<T> => {
-    const result = await core.dispatch(name, input, ctx);
-    if (!result.ok) throw new Error(`${name}: ${result.error.code}: ${result.error.message}`);
-    return result.value as T;
-  };
-  await call('providers.save', {
-    provider: { kind: 'openai-compatible', model: 'scripted-model', baseUrl: `${server.url}/v1` },
-  });
-  const turnEnd = () =>
-    vi.waitFor(
-      () => {
-        const last = chatEvents.at(-1);
-        if (last === undefined || !['turn-finished', 'turn-stopped', 'turn-error'].includes(last.type))
-          throw new Error('running');
-        return last;
-      },
-      { timeout: 10_000 },
-    );
+  const run = await startCore({ home: dir, llmUrl: server.url });
+  const { call, chatEvents } = run;
   const toolResults = () => chatEvents.filter((event) => event.type === 'tool-result');
   /** One user message in a new conversation, answered by the scripted replies. */
   const turn = async (text: string, options: { incognito?: boolean } = {}) => {
@@ -76,7 +34,7 @@ async function start(home?: string) {
     await call('chat.send', { conversationId: id, text });
     return id;
   };
-  return { core, dir, paths, call, turn, turnEnd, toolResults, requested };
+  return { ...run, dir, turn, toolResults };
 }
 
 describe('the tools the model is offered', () => {
@@ -165,7 +123,7 @@ describe('incognito conversations', () => {
     expect(opened.messages).toHaveLength(2);
     expect(await readdir(run.paths.conversations)).not.toContain(`${id}.jsonl`);
 
-    await Promise.all(cores.splice(0).map((core) => core.dispose('restart')));
+    await run.dispose('restart');
     const again = await start(run.dir);
     const list = await again.call<{ conversations: { id: string }[] }>('conversations.list', {});
     expect(list.conversations.map((conversation) => conversation.id)).not.toContain(id);

@@ -1,73 +1,27 @@
 import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { reply, startScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
 import type { ScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
-import type { ApprovalRequest } from '../../shared/ipc/approvals';
-import { approvalRequestSchema } from '../../shared/ipc/approvals';
-import type { ChatEvent } from '../../shared/ipc/chat';
-import { chatEventSchema } from '../../shared/ipc/chat';
 import { auditFileFor, readAuditDay } from '../audit/audit-log';
-import type { CallContext } from '../ipc/dispatcher';
-import { familiarPaths } from '../storage/paths';
+import { useContractCores } from '../test-support/contract-core';
 import { useTempDirs } from '../test-support/temp-dir';
-import { createCore } from './create-core';
-import type { Core } from './create-core';
-import { createStderrLogger } from './logger';
 
 /**
  * The persona edit, end to end through the contract with no Electron: the real core, the real
  * registry and file tools, the real OpenAI-compatible client against a scripted model.
  */
 const tempDir = useTempDirs();
-const ctx: CallContext = { transport: 'direct', clientId: 'test' };
-const cores: Core[] = [];
+const startCore = useContractCores();
 let server: ScriptedLlmServer;
-afterEach(async () => {
-  await Promise.all(cores.splice(0).map((core) => core.dispose('test over')));
-  await server.close();
-});
+afterEach(() => server.close());
 
 async function start(kind: 'openai-compatible' | 'anthropic' = 'openai-compatible') {
   server = await startScriptedLlmServer();
-  const home = await tempDir();
-  const core = await createCore({
-    home,
-    mode: 'browser',
-    version: '0.0.0-test',
-    logger: createStderrLogger('test', () => undefined),
-  });
-  cores.push(core);
-  const paths = familiarPaths(home);
-  const requested: ApprovalRequest[] = [];
-  const chatEvents: ChatEvent[] = [];
-  core.events.subscribe((name, payload) => {
-    if (name === 'approvals.requested') requested.push(approvalRequestSchema.parse(payload));
-    if (name === 'chat.event') chatEvents.push(chatEventSchema.parse(payload));
-  });
-  const call = async <T = unknown>(name: string, input: unknown): Promise<T> => {
-    const result = await core.dispatch(name, input, ctx);
-    if (!result.ok) throw new Error(`${name}: ${result.error.code}: ${result.error.message}`);
-    return result.value as T;
-  };
-  await call('providers.save', {
-    provider: { kind, model: 'scripted-model', baseUrl: `${server.url}/v1` },
-    ...(kind === 'anthropic' ? { apiKey: 'sk-ant-test' } : {}),
-  });
-  const soulPath = join(paths.defaultWorkspace, 'SOUL.md');
-  const turnEnd = () =>
-    vi.waitFor(
-      () => {
-        const last = chatEvents.at(-1);
-        if (last === undefined || !['turn-finished', 'turn-stopped', 'turn-error'].includes(last.type))
-          throw new Error('running');
-        return last;
-      },
-      { timeout: 10_000 },
-    );
-  const pending = () => vi.waitFor(() => requested.at(-1) ?? Promise.reject(new Error('no approval yet')));
-  const toolResult = () => chatEvents.find((event) => event.type === 'tool-result');
-  return { core, paths, call, soulPath, turnEnd, pending, toolResult, requested };
+  const run = await startCore({ home: await tempDir(), llmUrl: server.url, kind });
+  const soulPath = join(run.paths.defaultWorkspace, 'SOUL.md');
+  const toolResult = () => run.chatEvents.find((event) => event.type === 'tool-result');
+  return { ...run, soulPath, toolResult };
 }
 
 /** The model proposes replacing one line of SOUL.md, then says something once it hears back. */
