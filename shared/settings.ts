@@ -72,3 +72,15 @@ export const settingsPatchSchema = z
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
 export const defaultSettings = (): Settings => settingsSchema.parse({});
+
+/** A patch applied as the core applies it: the provider replaced, every other section merged. */
+export const applySettingsPatch = (previous: Settings, patch: SettingsPatch): Settings =>
+  settingsSchema.parse({
+    ...previous,
+    ...('provider' in patch ? { provider: patch.provider } : {}),
+    memory: { ...previous.memory, ...patch.memory },
+    workspace: { ...previous.workspace, ...patch.workspace },
+    ui: { ...previous.ui, ...patch.ui },
+    prompt: { ...previous.prompt, ...patch.prompt },
+    transfers: { ...previous.transfers, ...patch.transfers },
+  });

@@ -1,5 +1,5 @@
 import { readFile, rename } from 'node:fs/promises';
-import { defaultSettings, settingsSchema } from '../../shared/settings';
+import { applySettingsPatch, defaultSettings, settingsSchema } from '../../shared/settings';
 import type { Settings, SettingsPatch } from '../../shared/settings';
 import type { Logger } from '../core/logger';
 import { writeFileAtomic } from './atomic-file';
@@ -24,15 +24,7 @@ export async function openSettingsStore(file: string, logger: Logger): Promise<S
     get: () => current,
     async update(patch) {
       const previous = current;
-      const next = settingsSchema.parse({
-        ...previous,
-        ...('provider' in patch ? { provider: patch.provider } : {}),
-        memory: { ...previous.memory, ...patch.memory },
-        workspace: { ...previous.workspace, ...patch.workspace },
-        ui: { ...previous.ui, ...patch.ui },
-        prompt: { ...previous.prompt, ...patch.prompt },
-        transfers: { ...previous.transfers, ...patch.transfers },
-      });
+      const next = applySettingsPatch(previous, patch);
       current = next;
       // Serialize writes so an older update can never land after a newer one.
       writing = writing.then(() => writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`));

@@ -1,25 +1,16 @@
 import { pageApi } from '../../test-support/page-api';
+import { answerSettingsLikeTheCore } from '../../test-support/settings-answer';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { defaultSettings, settingsPatchSchema, settingsSchema } from '../../../shared/settings';
 import type { Settings } from '../../../shared/settings';
-import { err, ok } from '../../../shared/result';
-import { useSettingsStore } from './settings-store';
 import { UploadsSection } from './UploadsSection';
 
-let stored: Settings;
+let stored: () => Settings;
 
 beforeEach(() => {
   pageApi.reset();
-  stored = defaultSettings();
-  useSettingsStore.setState({ settings: stored, error: null });
-  pageApi.answer('settings.update', (patch) => {
-    const parsed = settingsPatchSchema.safeParse(patch);
-    if (!parsed.success) return err('invalid_payload', parsed.error.message);
-    stored = settingsSchema.parse({ ...stored, transfers: { ...stored.transfers, ...parsed.data.transfers } });
-    return ok(stored);
-  });
+  stored = answerSettingsLikeTheCore();
 });
 
 describe('UploadsSection', () => {
@@ -33,7 +24,7 @@ describe('UploadsSection', () => {
       { transfers: { maxUploadMB: 5 } },
       { transfers: { allowNonText: true } },
     ]);
-    expect(stored.transfers).toEqual({ maxUploadMB: 5, allowNonText: true });
+    expect(stored().transfers).toEqual({ maxUploadMB: 5, allowNonText: true });
     expect(screen.getByRole('checkbox', { name: /not text/ })).toHaveProperty('checked', true);
   });
 });
