@@ -104,21 +104,19 @@ export function createWorkspaceSandbox(options: SandboxOptions): WorkspaceSandbo
     ? ' Persona files are reached only as SOUL.md, USER.md, MEMORY.md and memory/ at the workspace root.'
     : '';
 
-  // 'soul.md' and 'Memory/x.md' name the persona entries (as the policy reads them): spell them as they are.
-  const canonicalName = (relPath: string): string => {
-    if (!overlayActive) return relPath;
+  // Case-insensitive, as the policy is: 'soul.md' and 'Memory/x.md' name the persona entries (on
+  // macOS and Windows they ARE the project's SOUL.md): spell them as the persona folder does.
+  const personaName = (relPath: string): string | undefined => {
+    if (!overlayActive) return undefined;
     const first = relPath.split('/', 1)[0] ?? '';
     const entry = personaEntryOf(first);
-    return entry === undefined ? relPath : entry + relPath.slice(first.length);
+    return entry === undefined ? undefined : entry + relPath.slice(first.length);
   };
+  const canonicalName = (relPath: string): string => personaName(relPath) ?? relPath;
 
   const locate = (relPath: string) => {
-    const first = relPath.split('/', 1)[0] ?? '';
-    const entry = personaEntryOf(first);
-    // Case-insensitive, as the policy is: on macOS and Windows 'soul.md' IS the project's SOUL.md.
-    if (overlayActive && entry !== undefined) {
-      return { abs: join(personaDir, entry + relPath.slice(first.length)), inPersona: true };
-    }
+    const persona = personaName(relPath);
+    if (persona !== undefined) return { abs: join(personaDir, persona), inPersona: true };
     return { abs: relPath === '' ? workspaceRoot : join(workspaceRoot, relPath), inPersona: false };
   };
 

@@ -1,4 +1,4 @@
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, relative, sep } from 'node:path';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { createDenyList } from '../sandbox/deny-list';
@@ -43,6 +43,13 @@ export const parseRelativePath = (raw: string): Result<string> => (raw === '' ? 
 
 // The user's own view: no deny-list (they may look at their .env), no memory concealment.
 const userDenyList = createDenyList([]);
+const userView = (roots: WorkspaceRoots) =>
+  createWorkspaceSandbox({
+    workspaceRoot: roots.root,
+    personaDir: roots.personaDir,
+    isConcealed: () => false,
+    denyList: userDenyList,
+  });
 
 /**
  * THE path check of the workspace view (tree, viewer, watcher): the tools' sandbox resolver (syntax,
@@ -51,13 +58,7 @@ const userDenyList = createDenyList([]);
 export async function resolveWorkspacePath(roots: WorkspaceRoots, raw: string): Promise<Result<WorkspaceLocation>> {
   const parsed = parseRelativePath(raw);
   if (!parsed.ok) return parsed;
-  const sandbox = createWorkspaceSandbox({
-    workspaceRoot: roots.root,
-    personaDir: roots.personaDir,
-    isConcealed: () => false,
-    denyList: userDenyList,
-  });
-  const resolved = await sandbox.resolve(parsed.value === '' ? '.' : parsed.value, 'read');
+  const resolved = await userView(roots).resolve(parsed.value === '' ? '.' : parsed.value, 'read');
   if (!resolved.ok) return resolved;
   const { relPath, real, inPersona, facts } = resolved.value;
   if (facts === undefined) return err('file_not_found', `'${resolved.value.display}' does not exist.`);
@@ -66,10 +67,6 @@ export async function resolveWorkspacePath(roots: WorkspaceRoots, raw: string): 
 
 /** Where a normalized workspace path would be, overlay applied, before symlinks are followed. */
 export function lexicalLocation(roots: WorkspaceRoots, relPath: string): { abs: string; base: string } {
-  if (!hasPersonaOverlay(roots) || !isPersonaPath(relPath)) {
-    return { abs: relPath === '' ? roots.root : join(roots.root, ...relPath.split('/')), base: roots.root };
-  }
-  // The persona folder spells its entries one way: 'soul.md' is its SOUL.md.
-  const [first = '', ...rest] = relPath.split('/');
-  return { abs: join(roots.personaDir, personaEntryOf(first) ?? first, ...rest), base: roots.personaDir };
+  const { abs, inPersona } = userView(roots).locate(relPath);
+  return { abs, base: inPersona ? roots.personaDir : roots.root };
 }
