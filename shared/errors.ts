@@ -17,6 +17,10 @@ export const errorCodes = [
   'not_a_directory',
   'permission_denied',
   'invalid_path',
+  /** A symlink (or a chain of them) leads out of the workspace. */
+  'symlink_escape',
+  /** A regular file with several hard links: its content may be an outside file's (SECURITY.md). */
+  'hard_link_refused',
   'encoding_error',
   'file_too_large',
   'binary_file',

@@ -8,6 +8,7 @@ import type { EventHub } from '../ipc/event-hub';
 import { createHistoryHandlers } from '../persona/history-handlers';
 import type { HistoryHandlers } from '../persona/history-handlers';
 import { openHistoryStore } from '../persona/history-store';
+import type { PersonaFolder } from '../persona/persona-folder';
 import { ensurePersonaFiles } from '../persona/persona-files';
 import { createPersonaHistory } from '../persona/persona-history';
 import type { PersonaHistory } from '../persona/persona-history';
@@ -32,6 +33,8 @@ export interface AssistantOptions {
   readonly events: EventHub;
   readonly logger: Logger;
   readonly workspacePath: () => string;
+  /** The persona folder through the sandbox (PersonaFolder): the prompt, history and the user's edits. */
+  readonly personaFolder: PersonaFolder;
   readonly tools: readonly AnyTool[];
   /** Builds what a tool may use for one call, from the basics the assistant knows. */
   readonly environment: (basics: EnvironmentBasics, conversationId: string) => Promise<ToolEnvironment>;
@@ -70,12 +73,13 @@ export interface Assistant {
 /** Wires the persona files, the policy, the approval broker and the tool registry together. */
 export async function createAssistant(options: AssistantOptions): Promise<Assistant> {
   const personaDir = options.paths.defaultWorkspace;
-  await ensurePersonaFiles(personaDir);
+  const { personaFolder } = options;
+  await ensurePersonaFiles(personaFolder);
   const policy = await openPolicyStore(options.paths.policyFile, options.logger);
   const promptCaps = () => options.settings.get().prompt;
-  const persona = createPersonaService(personaDir, promptCaps);
+  const persona = createPersonaService(personaFolder, promptCaps);
   const historyStore = await openHistoryStore(options.paths.history);
-  const history = createPersonaHistory(personaDir, historyStore, (file) =>
+  const history = createPersonaHistory(personaFolder, historyStore, (file) =>
     options.events.emit('history.changed', { file }),
   );
   const firstRun = (await historyStore.list('SOUL.md')).length === 0;
@@ -148,7 +152,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
   const policyState = () => ({ policy: policy.get(), loadError: policy.loadError() });
 
   const handlers: AssistantHandlers = {
-    ...createHistoryHandlers(personaDir, history, memoryEnabled),
+    ...createHistoryHandlers(personaFolder, history, memoryEnabled),
     'tools.list': () => ok(toolList()),
     'policy.get': () => ok(policyState()),
     'policy.update': async ({ policy: candidate }) => {

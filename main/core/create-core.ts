@@ -1,4 +1,4 @@
-import { mkdir, realpath, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import type { AppInfo } from '../../shared/ipc/app';
 import { createChatHandlers } from '../agent/chat-handlers';
 import { createChatService } from '../agent/chat-service';
@@ -20,6 +20,8 @@ import { routeAiSdkWarnings } from '../providers/sdk-warnings';
 import type { SecretCipher } from '../secrets/secret-cipher';
 import { openSecretStore } from '../secrets/secret-store';
 import type { SecretStore } from '../secrets/secret-store';
+import { createPersonaFolder } from '../persona/persona-folder';
+import { checkChosenFolder, realFolder } from '../sandbox/chosen-folder';
 import { createWorkspaceService } from '../workspace/workspace-service';
 import type { WorkspaceService } from '../workspace/workspace-service';
 import { createAuditLog } from '../audit/audit-log';
@@ -73,11 +75,11 @@ export interface Core {
 /** The chosen folder, symlinks resolved; the default workspace when it is gone. */
 async function openWorkspace(chosen: string | null | undefined, paths: FamiliarPaths, logger: Logger): Promise<string> {
   if (chosen !== null && chosen !== undefined) {
-    const real = await realpath(chosen).catch(() => null);
-    if (real !== null && (await stat(real)).isDirectory()) return real;
-    logger.warn(`workspace ${chosen} is not an existing folder; using the default workspace`);
+    const checked = await checkChosenFolder(chosen, { home: paths.home, personaDir: paths.defaultWorkspace });
+    if (checked.ok) return checked.value;
+    logger.warn(`workspace ${chosen} cannot be opened (${checked.error.message}); using the default workspace`);
   }
-  return realpath(paths.defaultWorkspace);
+  return realFolder(paths.defaultWorkspace);
 }
 
 export async function createCore(options: CoreOptions): Promise<Core> {
@@ -88,19 +90,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const settings = await openSettingsStore(paths.settingsFile, options.logger);
   settings.subscribe((next) => events.emit('settings.changed', next));
   routeAiSdkWarnings(options.logger);
-  const workspace = await createWorkspaceService({
-    root: await openWorkspace(options.workspace ?? settings.get().workspace.path, paths, options.logger),
-    personaDir: paths.defaultWorkspace,
-    home: paths.home,
-    settings,
-    events,
-    logger: options.logger,
-  });
-  const workspacePath = () => workspace.current();
-  const secrets = await openSecretStore(paths.secretsFile, options.secretCipher, options.logger);
-  const conversations = await openConversationStore({ conversations: paths.conversations, trash: paths.trash });
-  conversations.subscribe((change) => events.emit('conversations.changed', change));
-
   const transfers = createTransferService({
     events,
     // Uploads land in the open workspace, with the same sandbox (and memory concealment) as the tools.
@@ -120,6 +109,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     interactive: (options.approvalMode ?? 'interactive') === 'interactive',
   });
   const toolServices = createToolServices({ paths, transfers });
+  const workspace = await createWorkspaceService({
+    root: await openWorkspace(options.workspace ?? settings.get().workspace.path, paths, options.logger),
+    personaDir: paths.defaultWorkspace,
+    home: paths.home,
+    settings,
+    anchors: toolServices.roots,
+    events,
+    logger: options.logger,
+  });
+  const workspacePath = () => workspace.current();
+  const secrets = await openSecretStore(paths.secretsFile, options.secretCipher, options.logger);
+  const conversations = await openConversationStore({ conversations: paths.conversations, trash: paths.trash });
+  conversations.subscribe((change) => events.emit('conversations.changed', change));
+
   const audit = createAuditLog({ dir: paths.audit, logger: options.logger });
   const runner = createToolRunner({ audit, logger: options.logger });
   const assistant = await createAssistant({
@@ -128,6 +131,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     events,
     logger: options.logger,
     workspacePath,
+    personaFolder: createPersonaFolder(toolServices.roots, paths.defaultWorkspace, paths.home),
     tools: assistantTools,
     environment: (basics) => createToolEnvironment({ services: toolServices, ...basics }),
     run: (tool, args, ctx, approval) => runner.run(tool, args, ctx, approval),

@@ -1,6 +1,7 @@
 import { err, ok } from '../../shared/result';
 import type { Handlers } from '../ipc/dispatcher';
 import type { PersonaHistory } from './persona-history';
+import type { PersonaFolder } from './persona-folder';
 import { readPersonaFile } from './persona-files';
 
 export type HistoryHandlers = Pick<
@@ -13,7 +14,7 @@ export type HistoryHandlers = Pick<
  * off, USER.md and MEMORY.md are read-only here too, so switching memory off really freezes them.
  */
 export function createHistoryHandlers(
-  personaDir: string,
+  personaFolder: PersonaFolder,
   history: PersonaHistory,
   memoryEnabled: () => boolean,
 ): HistoryHandlers {
@@ -24,13 +25,13 @@ export function createHistoryHandlers(
     });
   return {
     'history.list': async ({ file }) =>
-      ok({ versions: await history.store.list(file), current: await readPersonaFile(personaDir, file) }),
+      ok({ versions: await history.store.list(file), current: await readPersonaFile(personaFolder, file) }),
     'history.get': async ({ file, id }) => {
       const version = await history.store.get(file, id);
       return version === undefined ? err('not_found', `There is no version ${id} of ${file}.`) : ok(version);
     },
     'history.revert': async ({ file, id }) => (frozen(file) ? frozenError(file) : history.revert(file, id)),
-    'persona.read': async ({ file }) => ok({ text: await readPersonaFile(personaDir, file) }),
+    'persona.read': async ({ file }) => ok({ text: await readPersonaFile(personaFolder, file) }),
     'persona.write': async ({ file, text }) =>
       frozen(file) ? frozenError(file) : ok(await history.writeByUser(file, text, 'Edited in Familiar')),
   };

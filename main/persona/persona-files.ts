@@ -1,6 +1,5 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { normalizePolicyPath } from '../policy/decide';
+import type { PersonaFolder } from './persona-folder';
 
 export const personaFileNames = ['SOUL.md', 'USER.md', 'MEMORY.md'] as const;
 export type PersonaFileName = (typeof personaFileNames)[number];
@@ -29,28 +28,26 @@ You can edit this file yourself at any time.)
 };
 
 /**
- * First run: create the persona files with starter text. Existing files are never touched
- * (the 'wx' flag fails on an existing file, so a race with the user cannot clobber their text).
+ * First run: create the persona files with starter text. Existing files are never touched (each is
+ * created exclusively, so a race with the user cannot clobber their text).
  */
-export async function ensurePersonaFiles(personaDir: string): Promise<void> {
-  await mkdir(join(personaDir, DAILY_NOTES_DIR), { recursive: true });
-  await Promise.all(
-    personaFileNames.map((name) =>
-      writeFile(join(personaDir, name), starters[name], { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
-      }),
-    ),
-  );
+export async function ensurePersonaFiles(folder: PersonaFolder): Promise<void> {
+  const made = await folder.makeDirectory(DAILY_NOTES_DIR);
+  if (!made.ok) throw new Error(`could not create ${DAILY_NOTES_DIR}/: ${made.error.message}`);
+  for (const name of personaFileNames) {
+    const created = await folder.create(name, starters[name]);
+    if (!created.ok) throw new Error(`could not create ${name}: ${created.error.message}`);
+  }
 }
 
-/** A persona file's text, or '' when the user deleted it: the prompt then simply lacks that part. */
-export async function readPersonaFile(personaDir: string, name: PersonaFileName): Promise<string> {
-  try {
-    return (await readFile(join(personaDir, name), 'utf8')).replace(/^\uFEFF/, '');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
-    throw error;
-  }
+/**
+ * A persona file's text, or '' when the user deleted it (the prompt then simply lacks that part)
+ * or it cannot be read safely (a symlink out of the folder, a hard link): such text never reaches
+ * the prompt.
+ */
+export async function readPersonaFile(folder: PersonaFolder, name: PersonaFileName): Promise<string> {
+  const read = await folder.read(name);
+  return read.ok ? read.value : '';
 }
 
 /** The persona file a workspace-relative path names, if any (case-insensitive, as the policy matches). */

@@ -1,9 +1,8 @@
-import { join } from 'node:path';
 import type { VersionSummary } from '../../shared/ipc/history';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { writeFileAtomic } from '../storage/atomic-file';
 import type { HistoryStore } from './history-store';
+import type { PersonaFolder } from './persona-folder';
 import { personaFileNames, readPersonaFile } from './persona-files';
 import type { PersonaFileName } from './persona-files';
 
@@ -19,7 +18,7 @@ export interface PersonaHistory {
 }
 
 export function createPersonaHistory(
-  personaDir: string,
+  folder: PersonaFolder,
   store: HistoryStore,
   onChange: (file: PersonaFileName) => void,
 ): PersonaHistory {
@@ -30,7 +29,7 @@ export function createPersonaHistory(
   };
   const recordOutsideEdit = async (file: PersonaFileName, reason: string) => {
     const [latest] = await store.list(file);
-    const text = await readPersonaFile(personaDir, file);
+    const text = await readPersonaFile(folder, file);
     const latestText = latest === undefined ? undefined : (await store.get(file, latest.id))?.text;
     if (latestText !== text) await keep(file, { text, author: 'user', reason });
   };
@@ -41,18 +40,20 @@ export function createPersonaHistory(
       for (const file of personaFileNames) await recordOutsideEdit(file, reason);
     },
     async recordAssistantChange(file, conversationId, reason) {
-      await keep(file, { text: await readPersonaFile(personaDir, file), author: 'assistant', reason, conversationId });
+      await keep(file, { text: await readPersonaFile(folder, file), author: 'assistant', reason, conversationId });
     },
     async writeByUser(file, text, reason) {
       await recordOutsideEdit(file, 'Changed outside Familiar');
-      await writeFileAtomic(join(personaDir, file), text, 0o644);
+      const written = await folder.write(file, text);
+      if (!written.ok) throw new Error(`could not write ${file}: ${written.error.message}`);
       return keep(file, { text, author: 'user', reason });
     },
     async revert(file, id) {
       const version = await store.get(file, id);
       if (version === undefined) return err('not_found', `There is no version ${id} of ${file}.`);
       await recordOutsideEdit(file, 'Changed outside Familiar');
-      await writeFileAtomic(join(personaDir, file), version.text, 0o644);
+      const written = await folder.write(file, version.text);
+      if (!written.ok) return written;
       const when = new Date(version.at).toISOString().replace('T', ' ').slice(0, 16);
       return ok(
         await keep(file, { text: version.text, author: 'user', reason: `Reverted to the version of ${when} UTC` }),

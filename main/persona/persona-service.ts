@@ -1,7 +1,7 @@
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PersonaInfo } from '../../shared/ipc/assistant';
 import { estimateTokens } from '../../shared/token-estimate';
+import type { PersonaFolder } from './persona-folder';
 import { DAILY_NOTES_DIR, personaFileNames, readPersonaFile } from './persona-files';
 import type { PersonaFileName } from './persona-files';
 import { capFor, defaultPromptCaps } from './prompt-caps';
@@ -25,12 +25,13 @@ const isMemoryFile = (name: PersonaFileName) => name !== 'SOUL.md';
 
 /** `caps` is read on every use: a change in settings applies to the next request. */
 export function createPersonaService(
-  dir: string,
+  folder: PersonaFolder,
   currentCaps: () => PromptCaps = () => defaultPromptCaps,
 ): PersonaService {
+  const { dir } = folder;
   const promptFiles = async (memoryEnabled: boolean): Promise<PromptFile[]> => {
     const names = personaFileNames.filter((name) => memoryEnabled || !isMemoryFile(name));
-    return Promise.all(names.map(async (name) => ({ name, text: await readPersonaFile(dir, name) })));
+    return Promise.all(names.map(async (name) => ({ name, text: await readPersonaFile(folder, name) })));
   };
 
   return {
@@ -51,11 +52,11 @@ export function createPersonaService(
       const files = await Promise.all(
         personaFileNames.map(async (name) => {
           const path = join(dir, name);
-          const exists = (await stat(path).catch(() => null))?.isFile() === true;
+          const exists = await folder.exists(name);
           const meter = meters.find((candidate) => candidate.name === name);
           if (meter !== undefined) return { ...meter, path, exists, inPrompt: true };
           // Hidden from the model by the memory switch: still measured for the user.
-          const text = await readPersonaFile(dir, name);
+          const text = await readPersonaFile(folder, name);
           return {
             name,
             path,

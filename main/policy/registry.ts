@@ -61,8 +61,8 @@ async function withRealNames(env: ToolEnvironment, accesses: readonly ToolAccess
     accesses.map(async (access) => {
       const resolved = await env.sandbox.resolve(access.path, 'read');
       if (!resolved.ok) return [];
-      const real = env.sandbox.nameOf(resolved.value.real);
-      return real === undefined || real === resolved.value.relPath ? [] : [{ operation: access.operation, path: real }];
+      const real = resolved.value.realRel;
+      return real === resolved.value.relPath ? [] : [{ operation: access.operation, path: real }];
     }),
   );
   return [...accesses, ...extra.flat()];

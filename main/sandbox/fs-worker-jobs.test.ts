@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileQuery } from '../tools/search-query';
 import { useTempDirs } from '../test-support/temp-dir';
+import { anchoredFilesIn } from '../test-support/anchored-files';
 import { createInProcessJobs } from './in-process-jobs';
 
 const tempDir = useTempDirs();
@@ -42,7 +43,11 @@ describe('the search job (in-process, tiny chunks to exercise segment seams)', (
           });
           if (!spec.ok) throw new Error(spec.error.message);
           const jobs = createInProcessJobs({ chunkSize });
-          const result = jobs.searchFiles({ spec: spec.value, files: [file], maxDetails: 1000 });
+          const result = jobs.searchFiles({
+            spec: spec.value,
+            files: anchoredFilesIn(dir, ['f.txt']),
+            maxDetails: 1000,
+          });
           const pattern = isRegex ? new RegExp(source.replace('\\s?', ' ?'), caseSensitive ? 'u' : 'iu') : undefined;
           const expected = naive(text, (candidate) =>
             pattern !== undefined
@@ -73,7 +78,7 @@ describe('the search job (in-process, tiny chunks to exercise segment seams)', (
     if (!spec.ok) throw new Error('spec');
     const result = createInProcessJobs().searchFiles({
       spec: spec.value,
-      files: [join(dir, 'a.txt'), join(dir, 'b.bin'), join(dir, 'gone.txt')],
+      files: anchoredFilesIn(dir, ['a.txt', 'b.bin', 'gone.txt']),
       maxDetails: 1,
     });
     expect(result.files).toEqual([
@@ -87,7 +92,8 @@ describe('the search job (in-process, tiny chunks to exercise segment seams)', (
     const dir = await tempDir();
     await writeFile(join(dir, 'f'), 'abc');
     fs.symlinkSync('f', join(dir, 'l'));
-    const rows = createInProcessJobs().statEntries([join(dir, 'f'), dir, join(dir, 'l'), join(dir, 'missing')]);
+    fs.mkdirSync(join(dir, 'd'));
+    const rows = createInProcessJobs().statEntries(anchoredFilesIn(dir, ['f', 'd', 'l', 'missing']));
     // [kind, size] per path: file of 3 bytes, folder, symlink, gone.
     expect([rows[0], rows[1], rows[2], rows[4], rows[6]]).toEqual([0, 3, 1, 2, -1]);
   });

@@ -1,6 +1,6 @@
 import type * as NodeFs from 'node:fs';
 import type { Text, TextTools } from './fs-worker-text';
-import type { FileMatches, SearchHit, SearchJob, SearchJobResult, StatRows } from './search-types';
+import type { AnchoredFiles, FileMatches, SearchHit, SearchJob, SearchJobResult, StatRows } from './search-types';
 
 /**
  * The work Familiar's file workers do: stat many entries, search many files. This function is
@@ -10,7 +10,7 @@ import type { FileMatches, SearchHit, SearchJob, SearchJobResult, StatRows } fro
  * same code in the main thread.
  */
 export interface FsJobs {
-  statEntries(paths: readonly string[]): StatRows;
+  statEntries(files: AnchoredFiles): StatRows;
   searchFiles(job: SearchJob): SearchJobResult;
 }
 
@@ -19,16 +19,120 @@ export function fsWorkerJobs(fs: typeof NodeFs, tools: TextTools, options: { chu
   const chunkSize = options.chunkSize ?? 4 << 20;
   const maxLineBytes = Math.max(chunkSize, 64 << 20);
   const sniff = 8192;
-  const { O_RDONLY, O_NONBLOCK, O_NOFOLLOW } = fs.constants;
+  const { O_RDONLY, O_NONBLOCK = 0, O_NOFOLLOW = 0, O_DIRECTORY = 0 } = fs.constants;
+  // O_PATH is not in Node's constants; the same value on every Linux architecture.
+  const O_PATH = 0o10000000;
   const openFlags = O_RDONLY | O_NONBLOCK | O_NOFOLLOW;
   let buffer: Buffer | undefined; // allocated on the first search
 
-  function statEntries(paths: readonly string[]): StatRows {
-    const rows = new Float64Array(paths.length * 2);
-    for (let i = 0; i < paths.length; i += 1) {
-      const s = fs.lstatSync(paths[i]!, { throwIfNoEntry: false });
-      rows[i * 2] = s === undefined ? -1 : s.isFile() ? 0 : s.isDirectory() ? 1 : s.isSymbolicLink() ? 2 : 3;
-      rows[i * 2 + 1] = s === undefined ? 0 : s.size;
+  /**
+   * Opens the job's files the sandbox's way (anchored-fs.ts): folders one component at a time from
+   * the root the main thread holds, never through a symlink, each checked to be the folder the walk
+   * listed (dev, ino); files with O_NOFOLLOW, regular only. A folder swapped since the walk is
+   * skipped with all its files. The chain of open folders is kept between files of nearby folders.
+   */
+  function anchoredOpener(files: AnchoredFiles) {
+    const proc = files.mode === 'proc-fd';
+    const { root } = files;
+    const chain: { name: string; fd: number }[] = [];
+    let rootOk: boolean;
+    try {
+      const s = proc ? fs.fstatSync(root.fd) : fs.lstatSync(root.path);
+      rootOk = s.isDirectory() && s.dev === root.dev && s.ino === root.ino;
+    } catch {
+      rootOk = false;
+    }
+    let current = -1;
+    let currentOk = false;
+    let prefix = '';
+    let dirPath = '';
+    const dirStillThere = (index: number) => {
+      if (proc) return true;
+      const spec = files.dirs[index]!;
+      const s = fs.lstatSync(dirPath, { throwIfNoEntry: false });
+      return s !== undefined && s.isDirectory() && s.dev === spec.dev && s.ino === spec.ino;
+    };
+    const enter = (index: number): boolean => {
+      if (index === current) return currentOk;
+      current = index;
+      currentOk = false;
+      if (!rootOk) return false;
+      const spec = files.dirs[index]!;
+      const parts = spec.rel === '' ? [] : spec.rel.split('/');
+      if (!proc) {
+        dirPath = parts.length === 0 ? root.path : `${root.path}/${parts.join('/')}`;
+        prefix = `${dirPath}/`;
+        currentOk = dirStillThere(index);
+        return currentOk;
+      }
+      let common = 0;
+      while (common < chain.length && common < parts.length && chain[common]!.name === parts[common]) common += 1;
+      while (chain.length > common) fs.closeSync(chain.pop()!.fd);
+      try {
+        for (let i = common; i < parts.length; i += 1) {
+          const parent = i === 0 ? root.fd : chain[i - 1]!.fd;
+          const fd = fs.openSync(`/proc/self/fd/${parent}/${parts[i]}`, O_PATH | O_DIRECTORY | O_NOFOLLOW);
+          chain.push({ name: parts[i]!, fd });
+        }
+      } catch {
+        return false; // swapped for a link, or gone: none of its files is read
+      }
+      const dirFd = parts.length === 0 ? root.fd : chain[parts.length - 1]!.fd;
+      const s = fs.fstatSync(dirFd);
+      if (s.dev !== spec.dev || s.ino !== spec.ino) return false;
+      prefix = `/proc/self/fd/${dirFd}/`;
+      currentOk = true;
+      return true;
+    };
+    return {
+      /** A descriptor on the regular file, or undefined when it is not (any more) one the sandbox would read. */
+      open(i: number): number | undefined {
+        const dirIndex = files.dirOf[i]!;
+        if (!enter(dirIndex)) return undefined;
+        const path = prefix + files.names[i]!;
+        const before = proc ? undefined : fs.lstatSync(path, { throwIfNoEntry: false });
+        if (!proc && before?.isFile() !== true) return undefined;
+        let fd: number;
+        try {
+          fd = fs.openSync(path, openFlags);
+        } catch {
+          return undefined; // vanished, or became a symlink / unreadable since the walk: skip like rg does
+        }
+        const s = fs.fstatSync(fd);
+        const refused =
+          !s.isFile() ||
+          (files.hardLinks === 'refuse' && s.nlink > 1) ||
+          (before !== undefined && (before.dev !== s.dev || before.ino !== s.ino)) ||
+          !dirStillThere(dirIndex);
+        if (refused) {
+          fs.closeSync(fd);
+          return undefined;
+        }
+        return fd;
+      },
+      lstat(i: number): NodeFs.Stats | undefined {
+        const dirIndex = files.dirOf[i]!;
+        if (!enter(dirIndex)) return undefined;
+        const s = fs.lstatSync(prefix + files.names[i]!, { throwIfNoEntry: false });
+        return dirStillThere(dirIndex) ? s : undefined;
+      },
+      close() {
+        while (chain.length > 0) fs.closeSync(chain.pop()!.fd);
+      },
+    };
+  }
+
+  function statEntries(files: AnchoredFiles): StatRows {
+    const rows = new Float64Array(files.names.length * 2);
+    const opener = anchoredOpener(files);
+    try {
+      for (let i = 0; i < files.names.length; i += 1) {
+        const s = opener.lstat(i);
+        rows[i * 2] = s === undefined ? -1 : s.isFile() ? 0 : s.isDirectory() ? 1 : s.isSymbolicLink() ? 2 : 3;
+        rows[i * 2 + 1] = s === undefined ? 0 : s.size;
+      }
+    } finally {
+      opener.close();
     }
     return rows;
   }
@@ -203,74 +307,75 @@ export function fsWorkerJobs(fs: typeof NodeFs, tools: TextTools, options: { chu
       }
     }
 
-    for (let index = 0; index < job.files.length; index += 1) {
-      let fd: number;
-      try {
-        fd = fs.openSync(job.files[index]!, openFlags);
-      } catch {
-        continue; // vanished, or became a symlink / unreadable since the walk: skip like rg does
-      }
-      const state: FileState = { fd, hits: [], count: 0, countedOffset: 0, countedLine: 1, tail: [], waiting: [] };
-      let isBinary = false;
-      let chunk = base;
-      try {
-        let fileOffset = 0; // file offset of the segment start
-        let carry = 0; // bytes of an unfinished line kept at the chunk's start
-        for (;;) {
-          let read = 0;
-          try {
-            read = fs.readSync(fd, chunk, carry, chunk.length - carry, fileOffset + carry);
-          } catch {
-            break; // EAGAIN on a FIFO swapped in, EISDIR...: nothing to search
-          }
-          bytes += read;
-          const filled = carry + read;
-          // A short read of a regular file is its end (saves a second read per small file).
-          const atEnd = filled < chunk.length;
-          if (fileOffset === 0) {
-            const utf16 = utf16Encoding(chunk, filled);
-            if (utf16 !== undefined) {
-              const text = readUtf16(fd, utf16, chunk.subarray(0, filled), atEnd);
-              if (text !== undefined) scanSegment(state, chunk.subarray(0, 0), text, true, 0, true);
-              else isBinary = true;
-              break;
+    const opener = anchoredOpener(job.files);
+    try {
+      for (let index = 0; index < job.files.names.length; index += 1) {
+        const fd = opener.open(index);
+        if (fd === undefined) continue;
+        const state: FileState = { fd, hits: [], count: 0, countedOffset: 0, countedLine: 1, tail: [], waiting: [] };
+        let isBinary = false;
+        let chunk = base;
+        try {
+          let fileOffset = 0; // file offset of the segment start
+          let carry = 0; // bytes of an unfinished line kept at the chunk's start
+          for (;;) {
+            let read = 0;
+            try {
+              read = fs.readSync(fd, chunk, carry, chunk.length - carry, fileOffset + carry);
+            } catch {
+              break; // EAGAIN on a FIFO swapped in, EISDIR...: nothing to search
             }
-            if (chunk.subarray(0, Math.min(filled, sniff)).includes(0)) {
-              isBinary = true;
-              break;
+            bytes += read;
+            const filled = carry + read;
+            // A short read of a regular file is its end (saves a second read per small file).
+            const atEnd = filled < chunk.length;
+            if (fileOffset === 0) {
+              const utf16 = utf16Encoding(chunk, filled);
+              if (utf16 !== undefined) {
+                const text = readUtf16(fd, utf16, chunk.subarray(0, filled), atEnd);
+                if (text !== undefined) scanSegment(state, chunk.subarray(0, 0), text, true, 0, true);
+                else isBinary = true;
+                break;
+              }
+              if (chunk.subarray(0, Math.min(filled, sniff)).includes(0)) {
+                isBinary = true;
+                break;
+              }
             }
-          }
-          // Cut at the last newline so no line straddles two segments. A line longer than the chunk
-          // grows the chunk (minified files), up to maxLineBytes; beyond that it is cut.
-          let cut = filled;
-          if (!atEnd) {
-            const last = chunk.lastIndexOf(10, filled - 1);
-            if (last === -1 && chunk.length < maxLineBytes) {
-              const grown = Buffer.allocUnsafe(chunk.length * 2);
-              chunk.copy(grown, 0, 0, filled);
-              chunk = grown;
-              carry = filled;
-              continue;
+            // Cut at the last newline so no line straddles two segments. A line longer than the chunk
+            // grows the chunk (minified files), up to maxLineBytes; beyond that it is cut.
+            let cut = filled;
+            if (!atEnd) {
+              const last = chunk.lastIndexOf(10, filled - 1);
+              if (last === -1 && chunk.length < maxLineBytes) {
+                const grown = Buffer.allocUnsafe(chunk.length * 2);
+                chunk.copy(grown, 0, 0, filled);
+                chunk = grown;
+                carry = filled;
+                continue;
+              }
+              cut = last === -1 ? filled : last + 1;
             }
-            cut = last === -1 ? filled : last + 1;
+            const seg = chunk.subarray(0, cut);
+            const decoded = spec.mode === 'utf8' && candidates === undefined;
+            const text: Text = literal || candidates !== undefined ? seg : seg.toString(decoded ? 'utf8' : 'latin1');
+            scanSegment(state, seg, text, decoded, fileOffset, atEnd);
+            if (atEnd) break;
+            chunk.copyWithin(0, cut, filled);
+            carry = filled - cut;
+            fileOffset += cut;
           }
-          const seg = chunk.subarray(0, cut);
-          const decoded = spec.mode === 'utf8' && candidates === undefined;
-          const text: Text = literal || candidates !== undefined ? seg : seg.toString(decoded ? 'utf8' : 'latin1');
-          scanSegment(state, seg, text, decoded, fileOffset, atEnd);
-          if (atEnd) break;
-          chunk.copyWithin(0, cut, filled);
-          carry = filled - cut;
-          fileOffset += cut;
+        } finally {
+          fs.closeSync(fd);
         }
-      } finally {
-        fs.closeSync(fd);
+        if (isBinary) binary += 1;
+        else if (state.count > 0) {
+          counts.push(index, state.count);
+          if (state.hits.length > 0) files.push({ index, count: state.count, hits: state.hits });
+        }
       }
-      if (isBinary) binary += 1;
-      else if (state.count > 0) {
-        counts.push(index, state.count);
-        if (state.hits.length > 0) files.push({ index, count: state.count, hits: state.hits });
-      }
+    } finally {
+      opener.close();
     }
     return { files, counts: Int32Array.from(counts), bytes, binary };
   }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { compileQuery } from '../tools/search-query';
 import { useTempDirs } from '../test-support/temp-dir';
+import { anchoredFilesIn } from '../test-support/anchored-files';
 import { createFsWorkerPool } from './fs-worker-pool';
 import type { FsWorkerPool } from './fs-worker-pool';
 
@@ -22,8 +23,8 @@ describe('the file worker pool', () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'a.txt'), 'alpha\n');
     const [rows, found] = await Promise.all([
-      pool.statEntries([join(dir, 'a.txt'), join(dir, 'nope')]),
-      pool.searchFiles({ spec: spec('alpha'), files: [join(dir, 'a.txt')], maxDetails: 10 }),
+      pool.statEntries(anchoredFilesIn(dir, ['a.txt', 'nope'])),
+      pool.searchFiles({ spec: spec('alpha'), files: anchoredFilesIn(dir, ['a.txt']), maxDetails: 10 }),
     ]);
     expect([...rows]).toEqual([0, 6, -1, 0]);
     expect(found.files[0]?.hits[0]?.text).toBe('alpha');
@@ -36,12 +37,12 @@ describe('the file worker pool', () => {
     await writeFile(join(dir, 'fine.txt'), 'fine\n');
     const stop = new AbortController();
     const runaway = pool.searchFiles(
-      { spec: spec('^(a|aa)+$', true), files: [join(dir, 'evil.txt')], maxDetails: 10 },
+      { spec: spec('^(a|aa)+$', true), files: anchoredFilesIn(dir, ['evil.txt']), maxDetails: 10 },
       stop.signal,
     );
     // Queued behind the runaway on the only worker, under another signal.
     const innocent = pool.searchFiles(
-      { spec: spec('fine'), files: [join(dir, 'fine.txt')], maxDetails: 10 },
+      { spec: spec('fine'), files: anchoredFilesIn(dir, ['fine.txt']), maxDetails: 10 },
       new AbortController().signal,
     );
     setTimeout(() => stop.abort(), 100);
@@ -51,8 +52,9 @@ describe('the file worker pool', () => {
 
   it('rejects a task whose signal is already aborted, and everything after dispose', async () => {
     pool = createFsWorkerPool({ size: 1 });
-    await expect(pool.statEntries(['/'], AbortSignal.abort())).rejects.toMatchObject({ name: 'AbortError' });
+    const files = anchoredFilesIn(await tempDir(), ['x']);
+    await expect(pool.statEntries(files, AbortSignal.abort())).rejects.toMatchObject({ name: 'AbortError' });
     await pool.dispose();
-    await expect(pool.statEntries(['/'])).rejects.toThrow(/closed/);
+    await expect(pool.statEntries(files)).rejects.toThrow(/closed/);
   });
 });

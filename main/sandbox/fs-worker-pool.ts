@@ -2,7 +2,7 @@ import { cpus } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { fsWorkerJobs } from './fs-worker-jobs';
 import { workerTextTools } from './fs-worker-text';
-import type { SearchJob, SearchJobResult, StatRows } from './search-types';
+import type { AnchoredFiles, SearchJob, SearchJobResult, StatRows } from './search-types';
 
 /**
  * Worker threads for the heavy file work (searching thousands of files, statting big listings).
@@ -11,7 +11,7 @@ import type { SearchJob, SearchJobResult, StatRows } from './search-types';
  * worker when the call's signal aborts.
  */
 export interface FsWorkerPool {
-  statEntries(paths: readonly string[], signal?: AbortSignal): Promise<StatRows>;
+  statEntries(files: AnchoredFiles, signal?: AbortSignal): Promise<StatRows>;
   searchFiles(job: SearchJob, signal?: AbortSignal): Promise<SearchJobResult>;
   /** Threads in the pool (for sizing batches). */
   readonly size: number;
@@ -182,7 +182,7 @@ export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerP
 
   return {
     size,
-    statEntries: (paths, signal) => submit<StatRows>('stat', paths, signal),
+    statEntries: (files, signal) => submit<StatRows>('stat', files, signal),
     searchFiles: (job, signal) => submit<SearchJobResult>('search', job, signal),
     async dispose() {
       disposed = true;

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import { fsWorkerJobs } from './fs-worker-jobs';
 import type { FsJobs } from './fs-worker-jobs';
 import { workerTextTools } from './fs-worker-text';
-import type { StatRows } from './search-types';
+import type { AnchoredFiles, StatRows } from './search-types';
 
 /** The workers' jobs run right here: for small batches (a round trip costs more) and for tests. */
 export const createInProcessJobs = (options: { chunkSize?: number } = {}): FsJobs =>
@@ -10,8 +10,8 @@ export const createInProcessJobs = (options: { chunkSize?: number } = {}): FsJob
 
 const inProcess = createInProcessJobs();
 
-/** lstat of a few paths right here. */
-export const statEntriesNow = (paths: readonly string[]): StatRows => inProcess.statEntries(paths);
+/** lstat of a few files right here. */
+export const statEntriesNow = (files: AnchoredFiles): StatRows => inProcess.statEntries(files);
 
 export type { StatRows };
 

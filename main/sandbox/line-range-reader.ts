@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { FileHandle } from 'node:fs/promises';
+import type { OpenedFile } from './opened-file';
 import iconv from 'iconv-lite';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
@@ -33,7 +33,7 @@ export interface LineRange {
   readonly cutLine?: number;
 }
 
-async function* fileChunks(handle: FileHandle, from: number, signal: AbortSignal | undefined): AsyncGenerator<Buffer> {
+async function* fileChunks(handle: OpenedFile, from: number, signal: AbortSignal | undefined): AsyncGenerator<Buffer> {
   const buffer = Buffer.allocUnsafe(chunkBytes);
   for (let position = from; ;) {
     if (signal?.aborted === true) return;
@@ -56,7 +56,7 @@ async function* transcoded(chunks: AsyncGenerator<Buffer>, encoding: string): As
  * Serves a line range of a file of any size by streaming: memory holds one chunk plus the returned
  * lines, never the file. Keeps scanning after the range only to count newlines for total_lines.
  */
-export async function readLineRange(handle: FileHandle, request: LineRangeRequest): Promise<Result<LineRange>> {
+export async function readLineRange(handle: OpenedFile, request: LineRangeRequest): Promise<Result<LineRange>> {
   const byteWise = isAsciiCompatible(request.encoding);
   const raw = fileChunks(handle, request.bomLength, request.signal);
   const chunks = byteWise ? raw : transcoded(raw, request.encoding);

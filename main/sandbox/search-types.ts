@@ -4,7 +4,7 @@
  */
 
 /**
- * lstat results of a list of paths, flat: [kind, size] per path (kind 0 file, 1 folder, 2 symlink,
+ * lstat results of a list of files, flat: [kind, size] per path (kind 0 file, 1 folder, 2 symlink,
  * 3 special, -1 gone). A typed array crosses threads as one copy, not one object per entry.
  */
 export type StatRows = Float64Array;
@@ -31,9 +31,26 @@ export interface SearchSpec {
   readonly prefilter?: { readonly needle: string; readonly nocase: boolean };
 }
 
+/**
+ * Files named the anchored way, for a thread that has no sandbox of its own: each by its folder's
+ * real name under a root held open by the main thread, and that folder's identity as the walk saw
+ * it. The worker opens the folders component by component without following links, checks each is
+ * still the folder walked, and opens the files with O_NOFOLLOW (anchored-fs.ts explains the modes).
+ */
+export interface AnchoredFiles {
+  readonly mode: 'proc-fd' | 'checked-path';
+  readonly root: { readonly fd: number; readonly path: string; readonly dev: number; readonly ino: number };
+  readonly dirs: readonly { readonly rel: string; readonly dev: number; readonly ino: number }[];
+  /** Per file: the index of its folder in `dirs`. */
+  readonly dirOf: Int32Array;
+  readonly names: readonly string[];
+  /** 'refuse': regular files with several hard links are skipped, as the sandbox refuses to read them. */
+  readonly hardLinks: 'refuse' | 'allow';
+}
+
 export interface SearchJob {
   readonly spec: SearchSpec;
-  readonly files: readonly string[];
+  readonly files: AnchoredFiles;
   /** Matches to describe per file (line, text, context); the rest are only counted. */
   readonly maxDetails: number;
 }

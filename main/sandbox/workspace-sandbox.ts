@@ -1,24 +1,19 @@
-import { lstat, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
+import type { AnchorRoots } from './anchor-roots';
+import { isInside, resolveBeneath } from './anchored-resolve';
+import type { AnchorRoot, IsProtected } from './anchored-resolve';
 import { createDenyList } from './deny-list';
-import { fsError } from './fs-errors';
 import type { DenyList } from './deny-list';
+import { fsError } from './fs-errors';
 import { displayPath, parseWorkspacePath } from './path-syntax';
-import { isInside, realLocation } from './real-location';
+import { isPersonaPath, personaEntryOf } from './persona-names';
+import { createSandboxIo } from './sandbox-io';
+import type { SandboxCore, SandboxIo } from './sandbox-io';
+import type { TempJournal } from './temp-journal';
 
-/**
- * The persona overlay: these names at the workspace root live in the persona folder whatever folder
- * is open, so a project is never polluted with Familiar's files (and a project's own root SOUL.md,
- * USER.md, MEMORY.md and memory/ are shadowed while it is open).
- */
-export const personaEntries: readonly string[] = ['SOUL.md', 'USER.md', 'MEMORY.md', 'memory'];
-
-/** The persona entry a root name stands for, ignoring case. */
-export const personaEntryOf = (name: string): string | undefined =>
-  personaEntries.find((entry) => entry.toLowerCase() === name.toLowerCase());
+export { personaEntries, personaEntryOf, isPersonaPath } from './persona-names';
 
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'special';
 
@@ -26,9 +21,17 @@ export interface EntryFacts {
   readonly kind: EntryKind;
   readonly size: number;
   readonly mtimeMs: number;
+  /** Changes with every write and cannot be set back (unlike mtime): part of "is it still the same". */
+  readonly ctimeMs: number;
   readonly mode: number;
+  readonly dev: number;
   readonly ino: number;
+  /** Hard links to the entry: a regular file with more than one may share its content with one outside. */
+  readonly nlink: number;
 }
+
+/** Which folder a path lives in: the open workspace, or the persona folder (the overlay). */
+export type RootName = 'workspace' | 'persona';
 
 export interface ResolvedPath {
   /** Normalized workspace-relative path as asked ('' = root). */
@@ -37,23 +40,33 @@ export interface ResolvedPath {
   readonly display: string;
   /** True when the persona overlay sent it into the persona folder. */
   readonly inPersona: boolean;
-  /** Absolute path before any symlink is followed. */
-  readonly lexical: string;
-  /** Where it really is; with followFinal:false a final symlink is the entry itself. */
-  readonly real: string;
+  /**
+   * The entry's real name in its folder once symlinks inside the workspace are followed (with
+   * followFinal:false a final symlink is the entry itself). The name policy decides on, and the name
+   * every operation walks again, strictly, without following anything.
+   */
+  readonly realRel: string;
+  /** One key per real entry: for write locks and read tracking. Never a path to open. */
+  readonly key: string;
   /** The entry's facts, or undefined when nothing is there yet. */
   readonly facts: EntryFacts | undefined;
 }
 
 export interface SandboxOptions {
-  /** Real absolute workspace root. */
+  /** Absolute workspace folder (its real path): messages and the overlay decision. */
   readonly workspaceRoot: string;
-  /** Real absolute persona folder. */
+  /** Absolute persona folder. */
   readonly personaDir: string;
-  /** Familiar's data folder: nothing in it is reachable except through the persona overlay. */
-  readonly protectedDir?: string | undefined;
+  /** Where the two folders are held open. */
+  readonly roots: AnchorRoots;
+  /** Familiar's own folders (its data home): never entered, whatever name leads there. */
+  readonly protectedDirs?: readonly string[];
   readonly isConcealed: (relPath: string) => boolean;
   readonly denyList?: DenyList | undefined;
+  /** 'refuse' (default): a regular file with several hard links is not read (see SECURITY.md). */
+  readonly hardLinks?: 'refuse' | 'allow';
+  /** Records temp files while they exist, so a crash leaves none behind for long. */
+  readonly tempJournal?: TempJournal;
 }
 
 export interface ResolveOptions {
@@ -61,22 +74,21 @@ export interface ResolveOptions {
   readonly followFinal?: boolean;
 }
 
-export interface WorkspaceSandbox {
+export interface WorkspaceSandbox extends SandboxIo {
   readonly workspaceRoot: string;
   readonly personaDir: string;
   readonly denyList: DenyList;
   readonly isConcealed: (relPath: string) => boolean;
-  /** Familiar's data folder when it lies inside the workspace: walks skip it. */
-  readonly protectedDir: string | undefined;
+  /** True when the open folder is not the persona folder itself (the overlay applies). */
+  readonly overlayActive: boolean;
   /**
    * The one path-resolution function every tool goes through: syntax, persona overlay, memory
-   * concealment, deny-list, symlinks (real location must stay inside the real root), Familiar's own data.
+   * concealment, deny-list, then the anchored walk (symlinks followed only while they stay inside;
+   * one that leaves answers symlink_escape), Familiar's own data refused.
    */
   resolve(raw: string, access: 'read' | 'write', options?: ResolveOptions): Promise<Result<ResolvedPath>>;
-  /** Absolute location of a normalized workspace-relative path, with the overlay applied (no I/O). */
-  locate(relPath: string): { readonly abs: string; readonly inPersona: boolean };
-  /** The workspace-relative name of a real absolute path, or undefined when it is outside. */
-  nameOf(real: string): string | undefined;
+  /** The same sandbox with nothing concealed (an index built once for both states of the memory switch). */
+  unconcealed(): WorkspaceSandbox;
 }
 
 export const concealedMessage = (display: string) =>
@@ -91,46 +103,65 @@ export function factsOf(stats: Stats): EntryFacts {
       : stats.isSymbolicLink()
         ? 'symlink'
         : 'special';
-  return { kind, size: stats.size, mtimeMs: stats.mtimeMs, mode: stats.mode, ino: stats.ino };
+  return {
+    kind,
+    size: stats.size,
+    mtimeMs: stats.mtimeMs,
+    ctimeMs: stats.ctimeMs,
+    mode: stats.mode,
+    dev: stats.dev,
+    ino: stats.ino,
+    nlink: stats.nlink,
+  };
 }
 
-const toPosix = (path: string) => (sep === '/' ? path : path.split(sep).join('/'));
+/** Identities (dev:ino) of folders no walk may enter. */
+function protectedIdentities(roots: AnchorRoots, dirs: readonly string[]): IsProtected {
+  const ids = new Set<string>();
+  for (const dir of dirs) {
+    const root = roots.get(dir);
+    if (root !== undefined) ids.add(`${root.dir.dev}:${root.dir.ino}`);
+  }
+  return (dev, ino) => ids.size > 0 && ids.has(`${dev}:${ino}`);
+}
 
 export function createWorkspaceSandbox(options: SandboxOptions): WorkspaceSandbox {
-  const { workspaceRoot, personaDir, isConcealed } = options;
+  const { workspaceRoot, personaDir, isConcealed, roots } = options;
   const denyList = options.denyList ?? createDenyList();
   const overlayActive = workspaceRoot !== personaDir;
   const personaHint = overlayActive
     ? ' Persona files are reached only as SOUL.md, USER.md, MEMORY.md and memory/ at the workspace root.'
     : '';
+  // The persona folder is protected too when it shows up inside the workspace under another name.
+  const isProtected = protectedIdentities(roots, [
+    ...(options.protectedDirs ?? []),
+    ...(overlayActive ? [personaDir] : []),
+  ]);
 
   // Case-insensitive, as the policy is: 'soul.md' and 'Memory/x.md' name the persona entries (on
   // macOS and Windows they ARE the project's SOUL.md): spell them as the persona folder does.
-  const personaName = (relPath: string): string | undefined => {
-    if (!overlayActive) return undefined;
+  const canonicalName = (relPath: string): string => {
+    if (!overlayActive) return relPath;
     const first = relPath.split('/', 1)[0] ?? '';
     const entry = personaEntryOf(first);
-    return entry === undefined ? undefined : entry + relPath.slice(first.length);
-  };
-  const canonicalName = (relPath: string): string => personaName(relPath) ?? relPath;
-
-  const locate = (relPath: string) => {
-    const persona = personaName(relPath);
-    if (persona !== undefined) return { abs: join(personaDir, persona), inPersona: true };
-    return { abs: relPath === '' ? workspaceRoot : join(workspaceRoot, relPath), inPersona: false };
+    return entry === undefined ? relPath : entry + relPath.slice(first.length);
   };
 
-  const nameOf = (real: string): string | undefined => {
-    if (isInside(personaDir, real)) {
-      const rel = toPosix(relative(personaDir, real));
-      const first = rel.split('/', 1)[0] ?? '';
-      if (!overlayActive || personaEntries.includes(first)) return rel;
-    }
-    if (!isInside(workspaceRoot, real)) return undefined;
-    const rel = toPosix(relative(workspaceRoot, real));
-    // With the overlay on, the project's own root SOUL.md (etc.) has no name: it is shadowed.
-    const first = rel.split('/', 1)[0] ?? '';
-    return overlayActive && personaEntryOf(first) !== undefined ? undefined : rel;
+  const rootFor = (inPersona: boolean): AnchorRoot | undefined => roots.get(inPersona ? personaDir : workspaceRoot);
+  // A workspace opened inside Familiar's own data (its home, not the persona folder) shows nothing.
+  const workspaceIsFamiliarData =
+    overlayActive &&
+    !isInside(personaDir, workspaceRoot) &&
+    (options.protectedDirs ?? []).some((dir) => isInside(dir, workspaceRoot));
+
+  const core: SandboxCore = {
+    anchored: roots.anchored,
+    isProtected,
+    hardLinks: options.hardLinks ?? 'refuse',
+    tempJournal: options.tempJournal,
+    overlayActive,
+    isConcealed,
+    rootOf: (path) => rootFor(path.inPersona),
   };
 
   // Checks one name (as asked, or where a symlink really leads) against concealment and the deny-list.
@@ -139,67 +170,66 @@ export function createWorkspaceSandbox(options: SandboxOptions): WorkspaceSandbo
     return denyList.check(relPath, access);
   };
 
-  async function resolve(raw: string, access: 'read' | 'write', resolveOptions: ResolveOptions = {}) {
+  function resolveNow(raw: string, access: 'read' | 'write', resolveOptions: ResolveOptions): Result<ResolvedPath> {
     const parsed = parseWorkspacePath(raw);
     if (!parsed.ok) return parsed;
     const relPath = canonicalName(parsed.value);
     const display = displayPath(relPath);
     const admitted = admit(relPath, access);
     if (!admitted.ok) return admitted;
+    const inPersona = overlayActive && isPersonaPath(relPath);
+    if (!inPersona && workspaceIsFamiliarData) {
+      return err(
+        'permission_denied',
+        `'${display}' is in Familiar's own data, which tools do not touch.${personaHint}`,
+      );
+    }
+    const root = rootFor(inPersona);
+    if (root === undefined) {
+      return err('file_not_found', `The folder holding '${display}' does not exist (it was moved or deleted).`);
+    }
     try {
-      return await resolveOnDisk(relPath, display, access, resolveOptions);
+      const found = resolveBeneath(core.anchored, root, relPath, resolveOptions.followFinal ?? true, isProtected);
+      switch (found.kind) {
+        case 'escape':
+          return err(
+            'symlink_escape',
+            `'${display}' leads outside the workspace through the symbolic link '${found.link}'; tools stay inside the workspace folder.`,
+            { link: found.link },
+          );
+        case 'loop':
+          return err('invalid_path', `'${display}' is a symbolic link loop.`);
+        case 'parent_not_directory':
+          return err('not_a_directory', `A parent of '${display}' ('${found.at}') is a file, not a folder.`);
+        case 'protected':
+          return err(
+            'permission_denied',
+            `'${display}' leads into Familiar's own data, which tools do not touch.${personaHint}`,
+          );
+        case 'found':
+          break;
+      }
+      const { realRel } = found;
+      if (realRel !== relPath) {
+        // Another name for a persona file would slip past the policy that guards SOUL.md: refuse it.
+        if (!inPersona && overlayActive && isPersonaPath(realRel)) {
+          return err('permission_denied', `'${display}' leads to a persona file.${personaHint}`);
+        }
+        const admittedReal = admit(realRel, access);
+        if (!admittedReal.ok) return admittedReal;
+      }
+      return ok({
+        relPath,
+        display,
+        inPersona,
+        realRel,
+        key: `${inPersona ? 'persona' : 'workspace'}:${realRel}`,
+        facts: found.stats && factsOf(found.stats),
+      });
     } catch (error) {
-      // EACCES on a parent folder and the like: an answer for the model, not a crash.
+      // EACCES on a parent folder, a folder swapped for a link mid-walk: an answer, not a crash.
       return fsError<ResolvedPath>(error, display);
     }
-  }
-
-  async function resolveOnDisk(
-    relPath: string,
-    display: string,
-    access: 'read' | 'write',
-    resolveOptions: ResolveOptions,
-  ): Promise<Result<ResolvedPath>> {
-    const { abs: lexical, inPersona } = locate(relPath);
-    const followFinal = resolveOptions.followFinal ?? true;
-    const base = inPersona ? personaDir : workspaceRoot;
-    const target = followFinal || lexical === base ? lexical : dirname(lexical);
-    const location = await realLocation(target);
-    if (location.kind === 'loop') return err<ResolvedPath>('invalid_path', `'${display}' is a symbolic link loop.`);
-    if (location.kind === 'parent_not_directory') {
-      return err<ResolvedPath>('not_a_directory', `A parent of '${display}' is a file, not a folder.`);
-    }
-    const real = target === lexical ? location.real : join(location.real, basename(lexical));
-
-    if (!isInside(base, real)) {
-      return err<ResolvedPath>(
-        'permission_denied',
-        `'${display}' leads outside the workspace through a symbolic link; tools stay inside the workspace folder.`,
-      );
-    }
-    const realName = nameOf(real);
-    const inFamiliarData =
-      options.protectedDir !== undefined && isInside(options.protectedDir, real) && !isInside(personaDir, real);
-    if (realName === undefined || inFamiliarData) {
-      return err<ResolvedPath>(
-        'permission_denied',
-        `'${display}' leads into Familiar's own data, which tools do not touch.${personaHint}`,
-      );
-    }
-    if (realName !== relPath) {
-      // Another name for a persona file would slip past the policy that guards SOUL.md: refuse it.
-      if (overlayActive && personaEntryOf(realName.split('/', 1)[0] ?? '') !== undefined) {
-        return err<ResolvedPath>('permission_denied', `'${display}' leads to a persona file.${personaHint}`);
-      }
-      const admittedReal = admit(realName, access);
-      if (!admittedReal.ok) return admittedReal;
-    }
-
-    const stats = await (followFinal ? stat(real) : lstat(real)).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
-      throw error;
-    });
-    return ok<ResolvedPath>({ relPath, display, inPersona, lexical, real, facts: stats && factsOf(stats) });
   }
 
   return {
@@ -207,19 +237,9 @@ export function createWorkspaceSandbox(options: SandboxOptions): WorkspaceSandbo
     personaDir,
     denyList,
     isConcealed,
-    protectedDir: options.protectedDir,
-    resolve,
-    locate,
-    nameOf,
+    overlayActive,
+    resolve: (raw, access, resolveOptions = {}) => Promise.resolve(resolveNow(raw, access, resolveOptions)),
+    unconcealed: () => createWorkspaceSandbox({ ...options, isConcealed: () => false }),
+    ...createSandboxIo(core),
   };
-}
-
-/**
- * The last check before a file is replaced: the folder it goes into still really is where the
- * sandbox resolved it (no symlink swapped in for a parent since). Narrows check-then-use races.
- */
-export async function parentUnchanged(real: string): Promise<boolean> {
-  const parent = dirname(real);
-  const location = await realLocation(parent);
-  return location.kind === 'found' && location.exists && location.real === parent;
 }

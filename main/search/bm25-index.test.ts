@@ -6,9 +6,9 @@ const chunking = { targetTokens: 300, overlapTokens: 60, splitAtHeadings: true }
 describe('Bm25Index', () => {
   it('ranks by BM25 over sections, stems Russian and English, and keeps only the top k', () => {
     const index = new Bm25Index(chunking);
-    index.setDocument('a.md', '# Сад\n\nМы посадили яблони.\n\n# Кухня\n\nВаренье из яблок и груш.', 1);
-    index.setDocument('b.md', 'Deploying servers on Fridays is brave.', 1);
-    index.setDocument('c.md', 'Яблоня, яблоня, яблоня в саду.', 1);
+    index.setDocument('a.md', '# Сад\n\nМы посадили яблони.\n\n# Кухня\n\nВаренье из яблок и груш.', String(1));
+    index.setDocument('b.md', 'Deploying servers on Fridays is brave.', String(1));
+    index.setDocument('c.md', 'Яблоня, яблоня, яблоня в саду.', String(1));
     const hits = index.search('яблонями', { limit: 2 });
     expect(hits.map((hit) => [hit.path, hit.startLine, hit.heading])).toEqual([
       ['c.md', 1, undefined],
@@ -20,11 +20,11 @@ describe('Bm25Index', () => {
 
   it('replaces and removes documents, compacts stale postings, filters and survives a save and load', () => {
     const index = new Bm25Index(chunking);
-    for (let n = 0; n < 1500; n += 1) index.setDocument(`f${n}.md`, `walrus number ${n}`, n);
+    for (let n = 0; n < 1500; n += 1) index.setDocument(`f${n}.md`, `walrus number ${n}`, String(n));
     for (let n = 0; n < 1200; n += 1) index.removeDocument(`f${n}.md`);
-    index.setDocument('f1499.md', 'now about otters', 2);
+    index.setDocument('f1499.md', 'now about otters', String(2));
     expect(index.documentCount).toBe(300);
-    expect(index.versionOf('f1499.md')).toBe(2);
+    expect(index.versionOf('f1499.md')).toBe('2');
     expect(index.search('walrus', { limit: 1000 })).toHaveLength(299);
     expect(index.search('walrus', { limit: 10, filter: (path) => path === 'f1300.md' }).map((hit) => hit.path)).toEqual(
       ['f1300.md'],

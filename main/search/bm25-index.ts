@@ -27,7 +27,7 @@ interface Postings {
 interface SavedIndex {
   readonly chunks: (Chunk | null)[];
   readonly postings: [string, number[], number[]][];
-  readonly files: [string, number[], number][];
+  readonly files: [string, number[], string][];
 }
 
 /**
@@ -40,8 +40,8 @@ interface SavedIndex {
 export class Bm25Index {
   private chunks: (Chunk | null)[] = [];
   private postings = new Map<string, Postings>();
-  /** Path → its chunk slots and the version (mtime and size) it was indexed at. */
-  private readonly files = new Map<string, { slots: number[]; version: number }>();
+  /** Path → its chunk slots and the version (identity and content hash) it was indexed at. */
+  private readonly files = new Map<string, { slots: number[]; version: string }>();
   private liveChunks = 0;
   private totalLength = 0;
   private deadChunks = 0;
@@ -52,7 +52,7 @@ export class Bm25Index {
     return this.files.size;
   }
 
-  versionOf(path: string): number | undefined {
+  versionOf(path: string): string | undefined {
     return this.files.get(path)?.version;
   }
 
@@ -60,7 +60,7 @@ export class Bm25Index {
     return this.files.keys();
   }
 
-  setDocument(path: string, text: string, version: number): void {
+  setDocument(path: string, text: string, version: string): void {
     this.removeDocument(path);
     const slots: number[] = [];
     for (const chunk of chunkText(text, this.chunking)) {

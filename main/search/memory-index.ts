@@ -1,5 +1,5 @@
-import { lstat, readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { WorkspaceSandbox } from '../sandbox/workspace-sandbox';
+import { linesIfUnchanged, readIndexable, sameIdentity } from './indexed-file';
 import { TextIndex } from './text-index';
 
 export interface MemoryHit {
@@ -16,6 +16,8 @@ const DAILY_NOTE = /^memory\/(\d{4})-(\d{2})-(\d{2})\.md$/;
 const HALF_LIFE_DAYS = 30;
 const DAY_MS = 86_400_000;
 const SNIPPET_CHARS = 700;
+/** Memory files are prose a person wrote; anything bigger is not read into the index. */
+const MAX_MEMORY_FILE_BYTES = 4 * 1024 * 1024;
 
 /** Dated notes fade with a 30-day half-life; MEMORY.md and USER.md are timeless. */
 export function recencyWeight(file: string, now: Date): number {
@@ -28,44 +30,65 @@ export function recencyWeight(file: string, now: Date): number {
 
 /**
  * memory_search's engine: the local full-text index over USER.md, MEMORY.md and memory/*.md,
- * refreshed from file modification times on each search (these files are small and few).
+ * refreshed from file identities on each search (these files are small and few). Every byte comes
+ * through the sandbox (the persona folder is one of its roots): a symlink planted in memory/ is
+ * never followed, and a hit is shown only if its file is still the one indexed.
  */
 export class MemoryIndex {
   private readonly index = new TextIndex({ targetTokens: 400, overlapTokens: 80 });
 
-  constructor(private readonly personaDir: string) {}
-
-  private async files(): Promise<string[]> {
-    const daily = await readdir(join(this.personaDir, 'memory')).catch(() => [] as string[]);
-    return ['MEMORY.md', 'USER.md', ...daily.filter((name) => name.endsWith('.md')).map((name) => `memory/${name}`)];
+  private async files(
+    sandbox: WorkspaceSandbox,
+  ): Promise<{ file: string; facts: Parameters<typeof sameIdentity>[1] }[]> {
+    const found: { file: string; facts: Parameters<typeof sameIdentity>[1] }[] = [];
+    for (const file of ['MEMORY.md', 'USER.md']) {
+      const resolved = await sandbox.resolve(file, 'read', { followFinal: false });
+      if (resolved.ok && resolved.value.facts?.kind === 'file') found.push({ file, facts: resolved.value.facts });
+    }
+    const folder = await sandbox.resolve('memory', 'read', { followFinal: false });
+    if (folder.ok && folder.value.facts?.kind === 'directory') {
+      const listed = sandbox.listDir(folder.value, true);
+      for (const entry of listed.ok ? listed.value : []) {
+        if (entry.kind === 'file' && entry.name.endsWith('.md') && entry.facts !== undefined) {
+          found.push({ file: `memory/${entry.name}`, facts: entry.facts });
+        }
+      }
+    }
+    return found;
   }
 
-  private async refresh(): Promise<void> {
+  private async refresh(sandbox: WorkspaceSandbox): Promise<void> {
     const present = new Set<string>();
-    for (const file of await this.files()) {
-      // lstat: a symlink planted in memory/ must not pull an outside file into the results.
-      const info = await lstat(join(this.personaDir, file)).catch(() => null);
-      if (info === null || !info.isFile()) continue;
+    for (const { file, facts } of await this.files(sandbox)) {
+      if (sameIdentity(this.index.versionOf(file), facts)) {
+        present.add(file);
+        continue;
+      }
+      const read = await readIndexable(sandbox, file, MAX_MEMORY_FILE_BYTES);
+      if (read === undefined) continue;
       present.add(file);
-      // mtime and size together: an edit within the same millisecond rarely keeps both.
-      const version = info.mtimeMs * 1e3 + (info.size % 1000);
-      if (this.index.versionOf(file) === version) continue;
-      this.index.setDocument(file, await readFile(join(this.personaDir, file), 'utf8'), version);
+      this.index.setDocument(file, read.text, read.version);
     }
     for (const file of [...this.index.paths()]) if (!present.has(file)) this.index.removeDocument(file);
   }
 
-  async search(query: string, maxResults: number, now: Date): Promise<MemoryHit[]> {
-    await this.refresh();
+  async search(sandbox: WorkspaceSandbox, query: string, maxResults: number, now: Date): Promise<MemoryHit[]> {
+    await this.refresh(sandbox);
     const hits = this.index.search(query, { limit: maxResults, weight: (file) => recencyWeight(file, now) });
-    const texts = new Map<string, string[]>();
-    return Promise.all(
+    const texts = new Map<string, string[] | undefined>();
+    const described = await Promise.all(
       hits.map(async (hit) => {
-        let lines = texts.get(hit.path);
-        if (lines === undefined) {
-          lines = (await readFile(join(this.personaDir, hit.path), 'utf8').catch(() => '')).split(/\r?\n/);
-          texts.set(hit.path, lines);
+        if (!texts.has(hit.path)) {
+          const version = this.index.versionOf(hit.path);
+          texts.set(
+            hit.path,
+            version === undefined
+              ? undefined
+              : await linesIfUnchanged(sandbox, hit.path, version, MAX_MEMORY_FILE_BYTES),
+          );
         }
+        const lines = texts.get(hit.path);
+        if (lines === undefined) return undefined;
         const snippet = lines.slice(hit.startLine - 1, hit.endLine).join('\n');
         return {
           file: hit.path,
@@ -77,5 +100,6 @@ export class MemoryIndex {
         };
       }),
     );
+    return described.filter((hit): hit is MemoryHit => hit !== undefined);
   }
 }

@@ -41,9 +41,9 @@ describe('chunkText', () => {
 describe('TextIndex', () => {
   const build = () => {
     const index = new TextIndex(chunking);
-    index.setDocument('ru.md', '# Питомцы\n\nУ нас живут две кошки и собака.', 1);
-    index.setDocument('en.md', '# Plans\n\nWe are searching for a new apartment near the river.', 1);
-    index.setDocument('zh.md', '# 爱好\n\n我喜欢喝茶，也喜欢读书。', 1);
+    index.setDocument('ru.md', '# Питомцы\n\nУ нас живут две кошки и собака.', String(1));
+    index.setDocument('en.md', '# Plans\n\nWe are searching for a new apartment near the river.', String(1));
+    index.setDocument('zh.md', '# 爱好\n\n我喜欢喝茶，也喜欢读书。', String(1));
     return index;
   };
 
@@ -59,13 +59,13 @@ describe('TextIndex', () => {
 
   it('replaces and removes documents, and weights and filters hits', () => {
     const index = build();
-    index.setDocument('en.md', 'Nothing about housing here.', 2);
+    index.setDocument('en.md', 'Nothing about housing here.', String(2));
     expect(index.search('apartment', { limit: 3 })).toEqual([]);
-    expect(index.versionOf('en.md')).toBe(2);
+    expect(index.versionOf('en.md')).toBe('2');
     index.removeDocument('ru.md');
     expect(index.search('кошка', { limit: 3 })).toEqual([]);
-    index.setDocument('a.md', 'tea ceremony', 1);
-    index.setDocument('b.md', 'tea ceremony', 1);
+    index.setDocument('a.md', 'tea ceremony', String(1));
+    index.setDocument('b.md', 'tea ceremony', String(1));
     expect(index.search('tea', { limit: 2, weight: (path) => (path === 'b.md' ? 2 : 1) })[0]?.path).toBe('b.md');
     expect(index.search('tea', { limit: 2, filter: (path) => path !== 'b.md' }).map((hit) => hit.path)).toEqual([
       'a.md',

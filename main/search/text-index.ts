@@ -57,7 +57,7 @@ const newEngine = () => new MiniSearch<StoredChunk>(engineOptions);
 export class TextIndex {
   private engine = newEngine();
   private readonly chunkIds = new Map<string, string[]>();
-  private readonly versions = new Map<string, number>();
+  private readonly versions = new Map<string, string>();
 
   constructor(private readonly chunking: ChunkOptions) {}
 
@@ -66,7 +66,7 @@ export class TextIndex {
   }
 
   /** The version (e.g. mtime) a path was indexed at, to skip unchanged files. */
-  versionOf(path: string): number | undefined {
+  versionOf(path: string): string | undefined {
     return this.versions.get(path);
   }
 
@@ -74,7 +74,7 @@ export class TextIndex {
     return this.chunkIds.keys();
   }
 
-  setDocument(path: string, text: string, version: number): void {
+  setDocument(path: string, text: string, version: string): void {
     this.removeDocument(path);
     const chunks = chunkText(text, this.chunking).map((chunk, index) => ({
       id: `${path}#${index}`,
@@ -125,7 +125,7 @@ export class TextIndex {
   /** Restores a saved index; answers false (and stays empty) when the data does not fit. */
   load(saved: unknown): boolean {
     try {
-      const data = saved as { engine: unknown; chunkIds: [string, string[]][]; versions: [string, number][] };
+      const data = saved as { engine: unknown; chunkIds: [string, string[]][]; versions: [string, string][] };
       const engine = MiniSearch.loadJSON<StoredChunk>(JSON.stringify(data.engine), engineOptions);
       this.engine = engine;
       this.chunkIds.clear();

@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { watch } from 'chokidar';
 import type { FSWatcher } from 'chokidar';
-import { looksBinary, sniffBytes } from '../sandbox/text-codec';
-import { walkWorkspace } from '../sandbox/workspace-walker';
-import { createWorkspaceSandbox, personaEntryOf } from '../sandbox/workspace-sandbox';
-import type { WorkspaceSandbox } from '../sandbox/workspace-sandbox';
+import { personaEntryOf } from '../sandbox/workspace-sandbox';
+import type { EntryFacts, WorkspaceSandbox } from '../sandbox/workspace-sandbox';
 import { writeFileAtomic } from '../storage/atomic-file';
+import { linesIfUnchanged, readIndexable, sameIdentity } from './indexed-file';
 import { Bm25Index } from './bm25-index';
 import type { ChunkHit } from './text-index';
 
@@ -17,8 +16,9 @@ export const MAX_INDEXED_FILE_BYTES = 1024 * 1024;
 const SNIPPET_CHARS = 500;
 /** Saving a big index costs tens of milliseconds: at most this often. */
 const SAVE_DELAY_MS = 2000;
-const FORMAT = 2;
-const STAT_BATCH = 32;
+// 3: versions are identity + content hash (dev:ino:size:mtime:sha1); older files are rebuilt.
+const FORMAT = 3;
+const READ_BATCH = 32;
 
 export interface SemanticHit {
   readonly file: string;
@@ -40,10 +40,11 @@ const builtInSkips = new Set(['.git', 'node_modules']);
 
 /**
  * The workspace's semantic-search index: BM25 over heading/paragraph chunks (TextIndex: Russian and
- * English stemming, CJK segmentation), incremental by file version (mtime and size), persisted in the
- * Familiar home and kept fresh by a recursive chokidar watcher. The tree's folder watcher only follows
- * folders the user has expanded, so it cannot tell an index about the rest of the workspace.
- * Freshness is checked at query time: a query re-reads only the files the watcher saw change.
+ * English stemming, CJK segmentation), incremental by file identity (dev, ino, size, mtime) with a
+ * content hash, persisted in the Familiar home and kept fresh by a recursive chokidar watcher (names
+ * only: what it reports is read again through the sandbox). It holds workspace-relative names, reads
+ * every byte through the sandbox, and re-reads each hit's lines at query time, dropping the hit when
+ * the file is no longer the one indexed (changed, replaced, or turned into a symlink).
  */
 export class WorkspaceIndex {
   private readonly index = new Bm25Index({ targetTokens: 300, overlapTokens: 60, splitAtHeadings: true });
@@ -66,13 +67,7 @@ export class WorkspaceIndex {
   ) {
     // Indexing ignores the memory switch (results are filtered per query), so turning memory back on
     // needs no rescan; deny-listed files (secrets) are never read at all.
-    this.sandbox = createWorkspaceSandbox({
-      workspaceRoot: sandbox.workspaceRoot,
-      personaDir: sandbox.personaDir,
-      protectedDir: sandbox.protectedDir,
-      isConcealed: () => false,
-      denyList: sandbox.denyList,
-    });
+    this.sandbox = sandbox.unconcealed();
   }
 
   get root(): string {
@@ -102,15 +97,22 @@ export class WorkspaceIndex {
     return { hits: await this.snippets(this.index.search(query, { limit, filter: visible })), complete };
   }
 
-  private snippets(hits: readonly ChunkHit[]): Promise<SemanticHit[]> {
-    const lines = new Map<string, string[]>();
-    return Promise.all(
+  private async snippets(hits: readonly ChunkHit[]): Promise<SemanticHit[]> {
+    const lines = new Map<string, string[] | undefined>();
+    const described = await Promise.all(
       hits.map(async (hit) => {
-        let text = lines.get(hit.path);
-        if (text === undefined) {
-          text = (await readFile(this.sandbox.locate(hit.path).abs, 'utf8').catch(() => '')).split(/\r?\n/);
-          lines.set(hit.path, text);
+        if (!lines.has(hit.path)) {
+          const version = this.index.versionOf(hit.path);
+          const now =
+            version === undefined
+              ? undefined
+              : await linesIfUnchanged(this.sandbox, hit.path, version, MAX_INDEXED_FILE_BYTES);
+          // Not the file indexed any more: no snippet from it, and the next query re-reads it.
+          if (now === undefined) this.dirty.add(hit.path);
+          lines.set(hit.path, now);
         }
+        const text = lines.get(hit.path);
+        if (text === undefined) return undefined;
         const snippet = text.slice(hit.startLine - 1, hit.endLine).join('\n');
         return {
           file: hit.path,
@@ -122,6 +124,7 @@ export class WorkspaceIndex {
         };
       }),
     );
+    return described.filter((hit): hit is SemanticHit => hit !== undefined);
   }
 
   /** One refresh at a time; concurrent queries wait for the same one. */
@@ -167,22 +170,25 @@ export class WorkspaceIndex {
     if (!start.ok || start.value.facts?.kind !== 'directory') return 0;
     if (full) this.knownDirs.clear();
     this.knownDirs.add(dir);
-    const files: { relPath: string; abs: string }[] = [];
-    await walkWorkspace(this.sandbox, start.value, {
+    const files: { relPath: string; facts: EntryFacts | undefined }[] = [];
+    await this.sandbox.walk(start.value, {
       recursive: true,
       includeHidden: false,
+      withFacts: true,
       visit: (entry) => {
         if (entry.kind === 'directory') this.knownDirs.add(entry.relPath);
-        else if (entry.kind === 'file' && !this.sandbox.denyList.deniesRead(entry.relPath)) files.push(entry);
+        else if (entry.kind === 'file' && !this.sandbox.denyList.deniesRead(entry.relPath))
+          files.push({ relPath: entry.relPath, facts: entry.facts });
         return 'continue';
       },
     });
     let reindexed = 0;
-    // stat and read a few dozen files at a time: a restart checks 10,000 files, mostly unchanged.
-    for (let at = 0; at < files.length; at += STAT_BATCH) {
-      const batch = files.slice(at, at + STAT_BATCH);
+    // Read a few dozen files at a time: a restart checks 10,000 files, mostly unchanged (the walk's
+    // lstat through the folder descriptor says so without reading them).
+    for (let at = 0; at < files.length; at += READ_BATCH) {
+      const batch = files.slice(at, at + READ_BATCH);
       for (const file of batch) seen.add(file.relPath);
-      const changed = await Promise.all(batch.map((file) => this.indexFile(file.relPath, file.abs)));
+      const changed = await Promise.all(batch.map((file) => this.indexFile(file.relPath, file.facts)));
       reindexed += changed.filter(Boolean).length;
       await yieldToLoop();
     }
@@ -194,30 +200,29 @@ export class WorkspaceIndex {
   private async update(relPath: string): Promise<boolean> {
     const parent = relPath.includes('/') ? relPath.slice(0, relPath.lastIndexOf('/')) : '';
     const indexable = this.knownDirs.has(parent) && !this.sandbox.denyList.deniesRead(relPath);
-    const changed = indexable && (await this.indexFile(relPath, this.sandbox.locate(relPath).abs));
-    if (!indexable || !changed) {
-      const info = await stat(this.sandbox.locate(relPath).abs).catch(() => null);
-      if (info === null || !info.isFile()) this.index.removeDocument(relPath);
-    }
+    if (!indexable) this.index.removeDocument(relPath);
+    const changed = indexable && (await this.indexFile(relPath, undefined));
     this.scheduleSave();
     return changed;
   }
 
-  /** (Re)indexes one file when its version changed; text files only, up to MAX_INDEXED_FILE_BYTES. */
-  private async indexFile(relPath: string, abs: string): Promise<boolean> {
-    const info = await stat(abs).catch(() => null);
-    if (info === null || !info.isFile() || info.size > MAX_INDEXED_FILE_BYTES) {
-      if (this.index.versionOf(relPath) !== undefined) this.index.removeDocument(relPath);
-      return false;
-    }
-    const version = info.mtimeMs * 1e3 + (info.size % 1000);
-    if (this.index.versionOf(relPath) === version) return false;
-    const text = await readTextFile(abs, info.size);
-    if (text === undefined) {
+  /**
+   * (Re)indexes one file unless its identity is the one indexed; text files only, up to
+   * MAX_INDEXED_FILE_BYTES. A file that is no longer readable that way leaves the index.
+   */
+  private async indexFile(relPath: string, facts: EntryFacts | undefined): Promise<boolean> {
+    if (facts !== undefined && sameIdentity(this.index.versionOf(relPath), facts)) return false;
+    if (facts !== undefined && (facts.kind !== 'file' || facts.size > MAX_INDEXED_FILE_BYTES)) {
       this.index.removeDocument(relPath);
       return false;
     }
-    this.index.setDocument(relPath, text, version);
+    const read = await readIndexable(this.sandbox, relPath, MAX_INDEXED_FILE_BYTES);
+    if (read === undefined) {
+      this.index.removeDocument(relPath);
+      return false;
+    }
+    if (this.index.versionOf(relPath) === read.version) return false;
+    this.index.setDocument(relPath, read.text, read.version);
     return true;
   }
 
@@ -228,7 +233,6 @@ export class WorkspaceIndex {
     // The same folders the walk leaves out (.git, node_modules, hidden ones, Familiar's data) are not
     // watched either: inotify watches are a per-user budget.
     const skipUnder = (base: string) => (abs: string) => {
-      if (this.sandbox.protectedDir !== undefined && abs === this.sandbox.protectedDir) return true;
       const rel = relative(base, abs);
       return (
         rel !== '' &&
@@ -298,19 +302,6 @@ export class WorkspaceIndex {
     await Promise.all(this.watchers.map((watcher) => watcher.close()));
     this.watchers = [];
     if (this.saveTimer !== undefined) await this.queue.then(() => this.save()).catch(() => undefined);
-  }
-}
-
-async function readTextFile(abs: string, size: number): Promise<string | undefined> {
-  const handle = await open(abs, 'r').catch(() => null);
-  if (handle === null) return undefined;
-  try {
-    const bytes = Buffer.alloc(size);
-    const { bytesRead } = await handle.read(bytes, 0, size, 0);
-    if (looksBinary(bytes.subarray(0, Math.min(sniffBytes, bytesRead)), undefined)) return undefined;
-    return bytes.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    await handle.close();
   }
 }
 

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { makeDirectories } from '../sandbox/file-io';
 import type { ResolvedPath } from '../sandbox/workspace-sandbox';
 import { defineTool } from './define-tool';
 import type { ToolContext } from './define-tool';
@@ -59,7 +58,9 @@ export const createDirectoryTool = defineTool({
     const resolved = await target(args, ctx);
     if (!resolved.ok) return resolved;
     const path = resolved.value;
-    const made = await ctx.env.locks.withLock([path.real], () => makeDirectories(path.real, args.parents));
+    const made = await ctx.env.locks.withLock([path.key], () =>
+      Promise.resolve(ctx.env.sandbox.makeDirectories(path, args.parents)),
+    );
     if (!made.ok) {
       if (made.error.code === 'file_not_found')
         return err('parent_dir_not_found', `The parent folder of '${path.display}' does not exist.`);

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { countEntries } from '../sandbox/file-io';
 import type { ResolvedPath } from '../sandbox/workspace-sandbox';
 import { defineTool } from './define-tool';
 import type { ToolContext } from './define-tool';
@@ -36,7 +35,8 @@ async function target(args: DeleteArgs, ctx: ToolContext): Promise<Result<Target
   if (path.relPath === '') return err('permission_denied', 'The workspace root itself cannot be deleted.');
   if (path.facts === undefined) return err('file_not_found', `'${path.display}' does not exist; nothing to delete.`);
   if (path.facts.kind !== 'directory') return ok({ path });
-  const entries = await countEntries(path.real);
+  const listed = ctx.env.sandbox.listDir(path);
+  const entries = listed.ok ? listed.value.length : undefined;
   if (entries !== undefined && entries > 0 && !args.recursive) {
     return err(
       'directory_not_empty',
@@ -78,9 +78,9 @@ export const deleteFileTool = defineTool({
     const found = await target(args, ctx);
     if (!found.ok) return found;
     const { path, subtree } = found.value;
-    const moved = await ctx.env.locks.withLock([path.real], () => ctx.env.trash.moveIn(path.real, path.relPath));
+    const moved = await ctx.env.locks.withLock([path.key], () => ctx.env.trash.moveIn(ctx.env.sandbox, path));
     if (!moved.ok) return moved;
-    ctx.env.readTracker.forget(ctx.conversationId, path.real);
+    ctx.env.readTracker.forget(ctx.conversationId, path.key);
     const kind = path.facts?.kind ?? 'file';
     return ok({
       path: path.display,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { guessEncoding } from '../sandbox/encoding-guess';
-import { notAFile } from '../sandbox/file-io';
+import { notAFile } from '../sandbox/anchored-read';
 import { decodeText, encodeText, looksBinary } from '../sandbox/text-codec';
 import type { DecodedText } from '../sandbox/text-codec';
 import type { ResolvedPath } from '../sandbox/workspace-sandbox';
@@ -61,7 +61,7 @@ function decodeCurrent(ctx: ToolContext, path: ResolvedPath, current: CurrentFil
   if (looksBinary(current.bytes, undefined)) {
     return err('binary_file', `'${path.display}' is a binary file; edit_file only changes text.`);
   }
-  const seen = ctx.env.readTracker.seen(ctx.conversationId, path.real)?.encoding;
+  const seen = ctx.env.readTracker.seen(ctx.conversationId, path.key)?.encoding;
   const guessed = isUtf8(current.bytes) ? 'utf-8' : guessEncoding(current.bytes.subarray(0, 65536));
   return decodeText(current.bytes, seen ?? (guessed === 'unknown' || guessed === 'ascii' ? 'utf-8' : guessed));
 }
@@ -122,7 +122,7 @@ export const editFileTool = defineTool({
       },
       produce: (current) => {
         if (approval?.editedContent === undefined && current?.bytes !== undefined) {
-          const seen = ctx.env.readTracker.seen(ctx.conversationId, path.real)?.encoding;
+          const seen = ctx.env.readTracker.seen(ctx.conversationId, path.key)?.encoding;
           exact = planExactByteEdit(current.bytes, seen, args.oldText, args.newText, path.display);
           if (exact !== undefined) {
             editedEncoding = 'utf-8';

@@ -175,7 +175,7 @@ describe('move_file', () => {
     await symlink(join(kit.workspace, '..'), join(kit.workspace, 'up'));
     expect(await kit.call(moveFileTool, { source: 'dir', destination: 'up/stolen' })).toMatchObject({
       ok: false,
-      error: { code: 'permission_denied' },
+      error: { code: 'symlink_escape' },
     });
   });
 

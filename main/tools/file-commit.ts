@@ -1,11 +1,9 @@
 import { dirname } from 'node:path';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { readWholeFile, writeFileAtomic } from '../sandbox/file-io';
 import { fingerprintOf, sameContent } from '../sandbox/fingerprint';
 import { decodeText } from '../sandbox/text-codec';
 import type { EntryFacts, ResolvedPath } from '../sandbox/workspace-sandbox';
-import { parentUnchanged } from '../sandbox/workspace-sandbox';
 import type { Approval, ToolContext } from './define-tool';
 import { formatBytes } from './tool-limits';
 
@@ -51,7 +49,7 @@ export async function readCurrent(ctx: ToolContext, path: ResolvedPath): Promise
   if (facts === undefined) return ok(undefined);
   if (facts.kind !== 'file') return err('not_a_file', `'${path.display}' is not a regular file.`);
   if (facts.size > ctx.env.limits.maxReadBytes) return ok({ facts, bytes: undefined });
-  const read = await readWholeFile(path, ctx.env.limits.maxReadBytes, () => err('file_too_large', ''));
+  const read = await ctx.env.sandbox.readWholeFile(path, ctx.env.limits.maxReadBytes, () => err('file_too_large', ''));
   if (!read.ok) return read;
   return ok({ facts: read.value.facts, bytes: read.value.bytes });
 }
@@ -75,10 +73,10 @@ export async function commitFile<T>(
   options: CommitOptions<T>,
 ): Promise<Result<Committed<T>>> {
   const { env } = ctx;
-  return env.locks.withLock([path.real], async () => {
+  return env.locks.withLock([path.key], async () => {
     const again = await env.sandbox.resolve(path.relPath, 'write');
     if (!again.ok) return again;
-    if (again.value.real !== path.real) {
+    if (again.value.key !== path.key) {
       return err(
         'concurrent_modification',
         `'${path.display}' was moved or relinked while being changed; nothing was written. Try again.`,
@@ -87,7 +85,7 @@ export async function commitFile<T>(
     const current = await readCurrent(ctx, again.value);
     if (!current.ok) return current;
 
-    const seen = env.readTracker.seen(ctx.conversationId, path.real);
+    const seen = env.readTracker.seen(ctx.conversationId, path.key);
     if (
       seen !== undefined &&
       (current.value === undefined || !sameContent(seen, current.value.facts, current.value.bytes))
@@ -118,38 +116,31 @@ export async function commitFile<T>(
 
     let backupPath: string | undefined;
     if (options.backup && current.value !== undefined) {
-      const kept = await env.backups.keepCopy(path.real, path.relPath);
+      const kept = await env.backups.keepCopy(env.sandbox, again.value);
       if (!kept.ok) return kept;
       backupPath = kept.value;
     }
-    const written = await writeFileAtomic(path.real, pieces, {
+    const written = await env.sandbox.writeFileAtomic(again.value, pieces, {
       mode: current.value?.facts.mode,
       signal: ctx.signal,
-      beforeCommit: async () =>
-        (await parentUnchanged(path.real))
-          ? ok(undefined)
-          : err(
-              'concurrent_modification',
-              `The folder of '${path.display}' was replaced while writing; nothing was written.`,
-            ),
     });
     if (!written.ok) return written;
 
     // Read back: what is on disk must be exactly what was meant.
     const check = await env.sandbox.resolve(path.relPath, 'read');
     const readBack = check.ok
-      ? await readWholeFile(check.value, Math.max(size, 1), () => err('file_too_large', ''))
+      ? await env.sandbox.readWholeFile(check.value, Math.max(size, 1), () => err('file_too_large', ''))
       : check;
     if (!readBack.ok || !samePieces(readBack.value.bytes, pieces)) {
-      env.readTracker.forget(ctx.conversationId, path.real);
+      env.readTracker.forget(ctx.conversationId, path.key);
       return err(
         'concurrent_modification',
         `'${path.display}' did not read back as written: something else is writing it at the same time. Read it again before retrying.`,
       );
     }
-    // Size, mtime and inode identify our own write exactly; hashing 5 MB again is not needed.
-    env.readTracker.remember(ctx.conversationId, path.real, {
-      ...fingerprintOf(readBack.value.facts),
+    // The hash of what was meant, which the read back just matched: the next change compares with it.
+    env.readTracker.remember(ctx.conversationId, path.key, {
+      ...fingerprintOf(readBack.value.facts, pieces),
       ...encodingOf(options),
     });
     return ok({

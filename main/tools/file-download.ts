@@ -50,7 +50,7 @@ export const fileDownloadTool = defineTool({
         path: file.display,
         name,
         bytes: file.facts.size,
-        real: file.real,
+        key: file.key,
         ino: file.facts.ino,
       },
       ctx.signal,

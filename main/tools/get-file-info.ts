@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { guessEncoding } from '../sandbox/encoding-guess';
-import { countEntries, openForRead } from '../sandbox/file-io';
 import { readLineRange } from '../sandbox/line-range-reader';
 import { isAsciiCompatible, sniffBom } from '../sandbox/text-codec';
 import type { EntryKind, ResolvedPath } from '../sandbox/workspace-sandbox';
@@ -48,7 +47,7 @@ function lineEndings(sample: Buffer): NonNullable<GetFileInfoOutput['line_ending
 }
 
 async function fileFacts(ctx: ToolContext, path: ResolvedPath): Promise<Result<Partial<GetFileInfoOutput>>> {
-  const opened = await openForRead(path);
+  const opened = ctx.env.sandbox.openForRead(path);
   if (!opened.ok) return opened;
   const { handle, facts } = opened.value;
   try {
@@ -101,8 +100,8 @@ export const getFileInfoTool = defineTool({
       mode: (facts.mode & 0o777).toString(8),
     };
     if (facts.kind === 'directory') {
-      const entries = await countEntries(path.real);
-      return ok({ ...base, ...(entries === undefined ? {} : { entries }) });
+      const listed = sandbox.listDir(path);
+      return ok({ ...base, ...(listed.ok ? { entries: listed.value.length } : {}) });
     }
     if (facts.kind === 'special') {
       return ok({ ...base, notice: '[A FIFO, socket or device: tools do not read it.]' });
@@ -113,7 +112,7 @@ export const getFileInfoTool = defineTool({
         // Where it points is not shown: a path outside the workspace is none of the assistant's business.
         return ok({ ...base, notice: `[A symbolic link tools do not follow: ${followed.error.message}]` });
       }
-      const target = sandbox.nameOf(followed.value.real) ?? '';
+      const target = followed.value.realRel;
       return ok({
         ...base,
         target: target === '' ? '.' : target,

@@ -4,7 +4,7 @@ import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { statEntriesNow, statKinds } from '../sandbox/in-process-jobs';
 import type { StatRows } from '../sandbox/in-process-jobs';
-import { walkWorkspace } from '../sandbox/workspace-walker';
+import { AnchoredBatch } from '../sandbox/anchored-batch';
 import type { WalkEntry } from '../sandbox/workspace-walker';
 import type { EntryKind } from '../sandbox/workspace-sandbox';
 import { defineTool } from './define-tool';
@@ -71,19 +71,25 @@ export const listFilesTool = defineTool({
       pattern === undefined ? undefined : picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
 
     const kept: WalkEntry[] = [];
-    // Folders have no size to show: only the other entries are statted, in batches.
-    const toStat: number[] = [];
-    const statted: Promise<{ from: number; rows: StatRows }>[] = [];
+    // Folders have no size to show: only the other entries are statted, in batches, through the
+    // folders the walk held (AnchoredBatch), so a name swapped since is not statted elsewhere.
+    const statted: Promise<{ indices: number[]; rows: StatRows }>[] = [];
+    const batch = new AnchoredBatch((inPersona) => sandbox.anchorOf(inPersona));
+    let indices: number[] = [];
     let truncated = false;
-    let flushed = 0;
+    const take = () => {
+      const files = batch.take();
+      const taken = indices;
+      indices = [];
+      return files === undefined ? undefined : { files, indices: taken };
+    };
     const flush = () => {
       // Stat in worker threads while the walk goes on: on big trees the stats are most of the cost.
-      const from = flushed;
-      const paths = toStat.slice(from).map((index) => kept[index]!.abs);
-      flushed = toStat.length;
-      statted.push(workers.statEntries(paths, ctx.signal).then((rows) => ({ from, rows })));
+      const next = take();
+      if (next !== undefined)
+        statted.push(workers.statEntries(next.files, ctx.signal).then((rows) => ({ indices: next.indices, rows })));
     };
-    const walked = await walkWorkspace(sandbox, start, {
+    const walked = await sandbox.walk(start, {
       recursive: args.recursive,
       includeHidden: args.include_hidden,
       signal: ctx.signal,
@@ -93,24 +99,30 @@ export const listFilesTool = defineTool({
           truncated = true;
           return 'stop';
         }
-        if (entry.kind !== 'directory') toStat.push(kept.length);
+        if (entry.kind !== 'directory') {
+          if (batch.switchesRoot(entry)) flush();
+          batch.add(entry);
+          indices.push(kept.length);
+        }
         kept.push(entry);
-        if (toStat.length - flushed >= statBatch) flush();
+        if (batch.size >= statBatch) flush();
         return 'continue';
       },
     });
     if (!walked.ok) return walked;
-    // Small listings are statted right here: a worker round trip would cost more.
-    if (statted.length === 0)
-      statted.push(Promise.resolve({ from: 0, rows: statEntriesNow(toStat.map((index) => kept[index]!.abs)) }));
-    else if (flushed < toStat.length) flush();
+    if (statted.length === 0) {
+      // Small listings are statted right here: a worker round trip would cost more.
+      const last = take();
+      if (last !== undefined)
+        statted.push(Promise.resolve({ indices: last.indices, rows: statEntriesNow(last.files) }));
+    } else flush();
 
     // What lstat said per kept entry: its kind code (-1: not statted or gone since the walk) and size.
     const codes = new Int8Array(kept.length).fill(-1);
     const sizes = new Float64Array(kept.length);
-    for (const { from, rows } of await Promise.all(statted)) {
+    for (const { indices: statIndices, rows } of await Promise.all(statted)) {
       for (let i = 0; i * 2 < rows.length; i += 1) {
-        const index = toStat[from + i]!;
+        const index = statIndices[i]!;
         codes[index] = rows[i * 2]!;
         sizes[index] = rows[i * 2 + 1]!;
       }

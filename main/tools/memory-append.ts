@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { makeDirectories } from '../sandbox/file-io';
 import { decodeText, encodeText } from '../sandbox/text-codec';
 import type { ResolvedPath } from '../sandbox/workspace-sandbox';
 import { defineTool } from './define-tool';
@@ -122,7 +121,7 @@ export const memoryAppendTool = defineTool({
       const folder = await ctx.env.sandbox.resolve('memory', 'write');
       if (!folder.ok) return folder;
       if (folder.value.facts === undefined) {
-        const made = await makeDirectories(folder.value.real);
+        const made = ctx.env.sandbox.makeDirectories(folder.value);
         if (!made.ok) return made;
         resolved = await target(args, ctx, now);
         if (!resolved.ok) return resolved;
@@ -131,7 +130,7 @@ export const memoryAppendTool = defineTool({
     const path = resolved.value;
     // An append does not depend on what the model last read, so an edit by the user since then is
     // no conflict: drop the fingerprint (commitFile records the new one after writing).
-    ctx.env.readTracker.forget(ctx.conversationId, path.real);
+    ctx.env.readTracker.forget(ctx.conversationId, path.key);
     let entry = '';
     const committed = await commitFile(ctx, path, {
       // History keeps every version of MEMORY.md, and a daily note only grows: no backup copies.

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { MemoryIndex } from '../search/memory-index';
+import type { ToolEnvironment } from './tool-environment';
 import type { MemoryHit } from '../search/memory-index';
 import { defineTool } from './define-tool';
 
@@ -34,14 +35,14 @@ export interface MemorySearchOutput {
  */
 const indexes = new Map<string, { index: MemoryIndex; queue: Promise<unknown> }>();
 
-function searchSerialized(personaDir: string, query: string, max: number): Promise<MemoryHit[]> {
-  let entry = indexes.get(personaDir);
+function searchSerialized(env: ToolEnvironment, query: string, max: number): Promise<MemoryHit[]> {
+  let entry = indexes.get(env.personaDir);
   if (entry === undefined) {
-    entry = { index: new MemoryIndex(personaDir), queue: Promise.resolve() };
-    indexes.set(personaDir, entry);
+    entry = { index: new MemoryIndex(), queue: Promise.resolve() };
+    indexes.set(env.personaDir, entry);
   }
   const { index } = entry;
-  const next = entry.queue.then(() => index.search(query, max, new Date()));
+  const next = entry.queue.then(() => index.search(env.sandbox, query, max, new Date()));
   entry.queue = next.catch(() => undefined);
   return next;
 }
@@ -67,7 +68,7 @@ export const memorySearchTool = defineTool({
         reason: 'memory_off',
       });
     }
-    const hits = await searchSerialized(ctx.env.personaDir, args.query, args.max_results);
+    const hits = await searchSerialized(ctx.env, args.query, args.max_results);
     return ok({
       query: args.query,
       results: hits.map((hit) => ({

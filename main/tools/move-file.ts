@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { makeDirectories, moveEntry } from '../sandbox/file-io';
-import { isInside } from '../sandbox/real-location';
 import type { ResolvedPath } from '../sandbox/workspace-sandbox';
-import { parentUnchanged } from '../sandbox/workspace-sandbox';
 import { defineTool } from './define-tool';
 import type { ToolContext } from './define-tool';
 import { parentOf } from './file-commit';
@@ -43,9 +40,9 @@ async function ends(args: MoveArgs, ctx: ToolContext): Promise<Result<Ends>> {
   if (from.relPath === '' || to.relPath === '')
     return err('invalid_path', 'The workspace root cannot be moved or replaced.');
   if (from.facts === undefined) return err('file_not_found', `'${from.display}' does not exist; nothing to move.`);
-  if (from.real === to.real)
+  if (from.key === to.key)
     return err('no_change', `'${from.display}' and '${to.display}' are the same path; nothing to do.`);
-  if (from.facts.kind === 'directory' && isInside(from.real, to.real)) {
+  if (from.facts.kind === 'directory' && to.key.startsWith(`${from.key}/`)) {
     return err('invalid_path', `'${to.display}' is inside '${from.display}': a folder cannot be moved into itself.`);
   }
   if (to.facts !== undefined) {
@@ -94,32 +91,27 @@ export const moveFileTool = defineTool({
     if (!found.ok) return found;
     const { source, destination } = found.value;
     const { env } = ctx;
-    return env.locks.withLock([source.real, destination.real], async () => {
+    return env.locks.withLock([source.key, destination.key], async () => {
       let trashPath: string | undefined;
       if (destination.facts === undefined) {
         const parent = await env.sandbox.resolve(parentOf(destination.relPath) || '.', 'write');
         if (!parent.ok) return parent;
         if (parent.value.facts === undefined) {
-          const made = await makeDirectories(parent.value.real);
+          const made = env.sandbox.makeDirectories(parent.value);
           if (!made.ok) return made;
         } else if (parent.value.facts.kind !== 'directory') {
           return err('not_a_directory', `'${parent.value.display}' is a file, not a folder.`);
         }
       } else {
-        const trashed = await env.trash.moveIn(destination.real, destination.relPath);
+        const trashed = await env.trash.moveIn(env.sandbox, destination);
         if (!trashed.ok) return trashed;
         trashPath = trashed.value;
       }
-      if (!(await parentUnchanged(destination.real))) {
-        return err(
-          'concurrent_modification',
-          `The folder of '${destination.display}' was replaced during the move; nothing was moved.`,
-        );
-      }
-      const moved = await moveEntry(source.real, destination.real);
+      // Both ends are walked again, strictly, by the move itself: a folder swapped meanwhile fails it.
+      const moved = env.sandbox.moveEntry(source, destination);
       if (!moved.ok) return moved;
-      env.readTracker.forget(ctx.conversationId, source.real);
-      env.readTracker.forget(ctx.conversationId, destination.real);
+      env.readTracker.forget(ctx.conversationId, source.key);
+      env.readTracker.forget(ctx.conversationId, destination.key);
       const kind = source.facts?.kind ?? 'file';
       return ok({
         source: source.display,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { fingerprintOf } from '../sandbox/fingerprint';
-import { notAFile, openForRead } from '../sandbox/file-io';
+import { notAFile } from '../sandbox/anchored-read';
 import { readLineRange } from '../sandbox/line-range-reader';
 import {
   canonicalEncoding,
@@ -132,7 +132,7 @@ export const readFileTool = defineTool({
     const requested = args.encoding === undefined ? 'utf-8' : canonicalEncoding(args.encoding);
     if (requested === undefined) return unknownEncoding(args.encoding ?? '');
 
-    const opened = await openForRead(path);
+    const opened = ctx.env.sandbox.openForRead(path);
     if (!opened.ok) return opened;
     const { handle, facts } = opened.value;
     try {
@@ -161,7 +161,7 @@ export const readFileTool = defineTool({
           signal: ctx.signal,
         });
         if (!range.ok) return range;
-        ctx.env.readTracker.remember(ctx.conversationId, path.real, {
+        ctx.env.readTracker.remember(ctx.conversationId, path.key, {
           ...fingerprintOf(facts),
           encoding: bom?.encoding ?? requested,
         });
@@ -187,7 +187,7 @@ export const readFileTool = defineTool({
       const content = bytes.subarray(0, filled);
       const decoded = decodeText(content, requested);
       if (!decoded.ok) return decoded;
-      ctx.env.readTracker.remember(ctx.conversationId, path.real, {
+      ctx.env.readTracker.remember(ctx.conversationId, path.key, {
         ...fingerprintOf(facts, content),
         encoding: decoded.value.encoding,
       });

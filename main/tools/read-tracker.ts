@@ -1,4 +1,3 @@
-import { sep } from 'node:path';
 import type { Fingerprint } from '../sandbox/fingerprint';
 
 /**
@@ -7,10 +6,10 @@ import type { Fingerprint } from '../sandbox/fingerprint';
  * instead of clobbering the user's change. Long-lived: one tracker for the whole app.
  */
 export interface ReadTracker {
-  remember(conversationId: string, realPath: string, fingerprint: Fingerprint): void;
-  seen(conversationId: string, realPath: string): Fingerprint | undefined;
-  /** Forgets a file, or a folder and everything the conversation read under it. */
-  forget(conversationId: string, realPath: string): void;
+  remember(conversationId: string, key: string, fingerprint: Fingerprint): void;
+  seen(conversationId: string, key: string): Fingerprint | undefined;
+  /** Forgets a file, or a folder and everything the conversation read under it (keys as ResolvedPath.key). */
+  forget(conversationId: string, key: string): void;
 }
 
 export interface ReadTrackerOptions {
@@ -38,18 +37,19 @@ export function createReadTracker(options: ReadTrackerOptions = {}): ReadTracker
   };
 
   return {
-    remember(conversationId, realPath, fingerprint) {
+    remember(conversationId, key, fingerprint) {
       const files = filesOf(conversationId, true)!;
-      files.delete(realPath);
-      files.set(realPath, fingerprint);
+      files.delete(key);
+      files.set(key, fingerprint);
       if (files.size > maxFiles) files.delete(files.keys().next().value!);
     },
-    seen: (conversationId, realPath) => filesOf(conversationId, false)?.get(realPath),
-    forget(conversationId, realPath) {
+    seen: (conversationId, key) => filesOf(conversationId, false)?.get(key),
+    forget(conversationId, key) {
       const files = filesOf(conversationId, false);
       if (files === undefined) return;
-      files.delete(realPath);
-      const below = realPath.endsWith(sep) ? realPath : realPath + sep;
+      files.delete(key);
+      // 'workspace:' is the root: everything of that folder is below it.
+      const below = key.endsWith(':') ? key : `${key}/`;
       for (const path of [...files.keys()]) if (path.startsWith(below)) files.delete(path);
     },
   };

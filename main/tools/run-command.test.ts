@@ -46,7 +46,7 @@ describe('run_command through the registry', () => {
     expect(kit.requests[0]?.operations).toEqual(['run']);
     expect(kit.requests[0]?.facts).toMatchObject({
       command: `node -e "console.log(process.argv[1])" 'a b' $HOME`,
-      directory: kit.kit.workspace,
+      directory: '.',
       shell: false,
     });
   });

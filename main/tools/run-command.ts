@@ -91,7 +91,7 @@ export const runCommandTool = defineTool({
       path: planned.value.dir.display,
       facts: {
         command: args.command,
-        directory: planned.value.dir.real,
+        directory: planned.value.dir.display,
         shell: args.shell,
         timeout_seconds: args.timeout,
       },
@@ -102,15 +102,18 @@ export const runCommandTool = defineTool({
     const planned = await plan(args, ctx);
     if (!planned.ok) return planned;
     const { dir, file } = planned.value;
+    // The child starts in the folder the sandbox checked, held open: a swap meanwhile cannot move it.
+    const held = ctx.env.sandbox.holdFolder(dir);
+    if (!held.ok) return held;
     const outcome = await runProcess({
       file,
       args: planned.value.args,
       shell: args.shell,
-      cwd: dir.real,
+      cwd: held.value.cwd,
       timeoutMs: args.timeout * 1000,
       signal: ctx.signal,
       maxOutputBytes: COMMAND_OUTPUT_BYTES,
-    });
+    }).finally(() => held.value.release());
     if (!outcome.ok) return outcome;
     const result = outcome.value;
     if (result.aborted) return err('aborted', 'The user stopped the turn; the command and its processes were killed.');

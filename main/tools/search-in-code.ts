@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import type { FileMatches, SearchJobResult } from '../sandbox/search-types';
-import { walkWorkspace } from '../sandbox/workspace-walker';
+import { AnchoredBatch } from '../sandbox/anchored-batch';
+import type { AnchoredFiles } from '../sandbox/search-types';
 import { defineTool } from './define-tool';
 import { compileQuery } from './search-query';
 
@@ -86,11 +87,11 @@ export const searchInCodeTool = defineTool({
     const start = resolved.value;
     if (start.facts === undefined) return err('file_not_found', `'${start.display}' does not exist.`);
 
-    // Files in walk order (sorted depth-first): their workspace paths and where they are on disk.
+    // Files in walk order (sorted depth-first): their workspace paths, and batches naming them the
+    // anchored way for the workers (AnchoredBatch).
     const files: string[] = [];
-    const absolute: string[] = [];
     const detailed = createDetailBudget(args.max_results);
-    const batches: { offset: number; files: string[] }[] = [];
+    const batches: { offset: number; files: AnchoredFiles }[] = [];
     const jobs: Promise<{ offset: number; result: SearchJobResult }>[] = [];
     let inFlight = 0;
     let flushed = 0;
@@ -106,29 +107,41 @@ export const searchInCodeTool = defineTool({
           .searchFiles({ spec: spec.value, files: batch.files, maxDetails }, ctx.signal)
           .then((result) => {
             inFlight -= 1;
-            detailed.record(batch.offset, batch.files.length, result);
+            detailed.record(batch.offset, batch.files.names.length, result);
             launch();
             return { offset: batch.offset, result };
           });
         jobs.push(job);
       }
     };
+    const gathering = new AnchoredBatch((inPersona) => sandbox.anchorOf(inPersona));
     const flush = () => {
-      batches.push({ offset: flushed, files: absolute.slice(flushed) });
-      flushed = absolute.length;
+      const taken = gathering.take();
+      // A batch whose root vanished meanwhile searches nothing; its files still count as listed.
+      if (taken !== undefined) batches.push({ offset: flushed, files: taken });
+      flushed = files.length;
       // Launched while the walk goes on, so the workers search as soon as there is something to search.
       launch();
     };
 
     if (start.facts.kind === 'file') {
       files.push(start.relPath);
-      absolute.push(start.real);
+      const slash = start.realRel.lastIndexOf('/');
+      const dirId = sandbox.parentIdOf(start);
+      if (dirId !== undefined) {
+        gathering.add({
+          inPersona: start.inPersona,
+          dirRealRel: slash === -1 ? '' : start.realRel.slice(0, slash),
+          dirId,
+          name: start.realRel.slice(slash + 1),
+        });
+      }
     } else if (start.facts.kind === 'directory') {
       const prefix = start.relPath === '' ? 0 : start.relPath.length + 1;
       const pattern = args.file_pattern;
       const matches =
         pattern === undefined ? undefined : picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
-      const walked = await walkWorkspace(sandbox, start, {
+      const walked = await sandbox.walk(start, {
         recursive: true,
         includeHidden: false,
         signal: ctx.signal,
@@ -137,9 +150,10 @@ export const searchInCodeTool = defineTool({
           if (matches !== undefined && !matches(entry.relPath.slice(prefix))) return 'continue';
           // Secrets (.env, keys) are never read, so never searched either.
           if (sandbox.denyList.deniesRead(entry.relPath)) return 'continue';
+          if (gathering.switchesRoot(entry)) flush();
           files.push(entry.relPath);
-          absolute.push(entry.abs);
-          if (files.length - flushed >= batchFiles) flush();
+          gathering.add(entry);
+          if (gathering.size >= batchFiles) flush();
           return 'continue';
         },
       });

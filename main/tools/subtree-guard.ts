@@ -1,6 +1,5 @@
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { walkWorkspace } from '../sandbox/workspace-walker';
 import type { ResolvedPath } from '../sandbox/workspace-sandbox';
 import { concealedMessage } from '../sandbox/workspace-sandbox';
 import type { ToolContext } from './define-tool';
@@ -24,16 +23,13 @@ export async function guardSubtree(
   let files = 0;
   let folders = 0;
   let refusal: Result<never> | undefined;
-  const walked = await walkWorkspace(sandbox, folder, {
+  const walked = await sandbox.walk(folder, {
     recursive: true,
     includeHidden: true,
     unfiltered: true,
     signal: ctx.signal,
     visit: (entry) => {
-      if (
-        entry.abs === sandbox.protectedDir ||
-        (sandbox.workspaceRoot !== sandbox.personaDir && entry.abs === sandbox.personaDir)
-      ) {
+      if (entry.protected) {
         refusal = err(
           'permission_denied',
           `'${folder.display}' holds Familiar's own data ('${entry.relPath}'), which tools never touch.`,

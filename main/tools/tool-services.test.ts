@@ -47,7 +47,7 @@ describe('tool environments', () => {
 describe('the read tracker', () => {
   it('forgets the least recently used conversations and files, and whole folders on request', () => {
     const tracker = createReadTracker({ maxConversations: 2, maxFilesPerConversation: 2 });
-    const print = { size: 1, mtimeMs: 1, ino: 1 };
+    const print = { size: 1, mtimeMs: 1, ctimeMs: 1, ino: 1 };
     tracker.remember('a', '/w/1', print);
     tracker.remember('b', '/w/1', print);
     tracker.remember('c', '/w/1', print);

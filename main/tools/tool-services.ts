@@ -4,13 +4,19 @@ import { createFsWorkerPool } from '../sandbox/fs-worker-pool';
 import type { FsWorkerPool } from '../sandbox/fs-worker-pool';
 import { createPathLocks } from '../sandbox/path-locks';
 import type { PathLocks } from '../sandbox/path-locks';
-import { realOrResolved } from '../sandbox/real-location';
+import { createAnchorRoots } from '../sandbox/anchor-roots';
+import type { AnchorRoots } from '../sandbox/anchor-roots';
 import { createRecoveryStore } from '../sandbox/recovery-stores';
+import type { RecoveryStore } from '../sandbox/recovery-stores';
+import { defaultBackupRetention } from '../sandbox/recovery-retention';
+import type { RecoveryRetention } from '../sandbox/recovery-retention';
+import { createTempJournal, sweepTempFiles } from '../sandbox/temp-journal';
+import type { TempJournal } from '../sandbox/temp-journal';
 import { createWorkspaceSandbox } from '../sandbox/workspace-sandbox';
 import { WorkspaceIndexes } from '../search/workspace-index';
 import type { FamiliarPaths } from '../storage/paths';
 import type { TransferService } from '../transfers/transfer-service';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createReadTracker } from './read-tracker';
 import type { ReadTracker } from './read-tracker';
 import type { ToolEnvironment } from './tool-environment';
@@ -28,6 +34,15 @@ export interface ToolServices {
   /** The open workspace's semantic-search index, saved under the Familiar home's search-index/. */
   readonly searchIndexes: WorkspaceIndexes;
   readonly transfers: TransferService | undefined;
+  /** Previous versions of overwritten files, and the trash, in the Familiar home. */
+  readonly backups: RecoveryStore;
+  readonly trash: RecoveryStore;
+  /** The workspace and persona folders held open by descriptor (sandbox roots). */
+  readonly roots: AnchorRoots;
+  /** Temp files of atomic writes while they exist (swept at start when their writer is gone). */
+  readonly tempJournal: TempJournal;
+  /** Hard-linked files: refused by default (see SECURITY.md). */
+  hardLinks(): 'refuse' | 'allow';
   /** Ends the worker threads and the index watcher. */
   dispose(): Promise<void>;
 }
@@ -41,11 +56,21 @@ export interface ToolServicesOptions {
   readonly workerThreads?: number;
   /** Downloads offered to the user and uploads received (the core wires its events in). */
   readonly transfers?: TransferService;
+  /** Read on every use: the settings may change while the app runs. */
+  readonly sandboxSettings?: () => { readonly hardLinks: 'refuse' | 'allow'; readonly backups: RecoveryRetention };
 }
 
 export function createToolServices(options: ToolServicesOptions): ToolServices {
   const workers = createFsWorkerPool(options.workerThreads === undefined ? {} : { size: options.workerThreads });
   const searchIndexes = new WorkspaceIndexes(join(options.paths.home, 'search-index'));
+  const roots = createAnchorRoots();
+  const journalFile = join(options.paths.home, 'temp-files.jsonl');
+  // Temp files a crashed run left next to its targets go before anything else is written.
+  sweepTempFiles(journalFile, roots);
+  const settings =
+    options.sandboxSettings ?? (() => ({ hardLinks: 'refuse' as const, backups: defaultBackupRetention }));
+  const backups = createRecoveryStore(options.paths.backups, 'backup', () => settings().backups);
+  const trash = createRecoveryStore(options.paths.trash, 'trash');
   return {
     paths: options.paths,
     limits: resolveToolLimits(options.limits),
@@ -55,9 +80,15 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     workers,
     searchIndexes,
     transfers: options.transfers,
+    roots,
+    tempJournal: createTempJournal(journalFile),
+    hardLinks: () => settings().hardLinks,
+    backups,
+    trash,
     dispose: async () => {
       await searchIndexes.close();
       await workers.dispose();
+      roots.closeAll();
     },
   };
 }
@@ -72,34 +103,39 @@ export interface ToolEnvironmentOptions {
   readonly isConcealed?: (relativePath: string) => boolean;
 }
 
-/** Cheap (three realpath calls, no other I/O): the registry may build one per call. */
+/** The real path of a folder held open, or its plain absolute form while it does not exist. */
+const realPathOf = (roots: AnchorRoots, path: string): string => roots.get(path)?.dir.path ?? resolve(path);
+
+/** Cheap (the folders are held open already; one fstat each): the registry may build one per call. */
 export async function createToolEnvironment(options: ToolEnvironmentOptions): Promise<ToolEnvironment> {
   const { services } = options;
+  const { roots } = services;
   // A missing folder still gets an environment; tools then answer file_not_found instead of crashing.
-  const [workspaceRoot, personaDir, home] = await Promise.all([
-    realOrResolved(options.workspaceRoot),
-    realOrResolved(options.personaDir ?? services.paths.defaultWorkspace),
-    realOrResolved(services.paths.home),
-  ]);
+  const workspaceRoot = realPathOf(roots, options.workspaceRoot);
+  const personaDir = realPathOf(roots, options.personaDir ?? services.paths.defaultWorkspace);
+  const home = realPathOf(roots, services.paths.home);
   const isConcealed = options.isConcealed ?? (() => false);
-  return {
+  return Promise.resolve({
     workspaceRoot,
     personaDir,
     isConcealed,
     sandbox: createWorkspaceSandbox({
       workspaceRoot,
       personaDir,
-      protectedDir: home,
+      roots,
+      protectedDirs: [home],
       isConcealed,
       denyList: services.denyList,
+      hardLinks: services.hardLinks(),
+      tempJournal: services.tempJournal,
     }),
     limits: services.limits,
     readTracker: services.readTracker,
     locks: services.locks,
-    backups: createRecoveryStore(services.paths.backups, 'backup'),
-    trash: createRecoveryStore(services.paths.trash, 'trash'),
+    backups: services.backups,
+    trash: services.trash,
     workers: services.workers,
     searchIndexes: services.searchIndexes,
     ...(services.transfers === undefined ? {} : { transfers: services.transfers }),
-  };
+  });
 }

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { makeDirectories } from '../sandbox/file-io';
 import { canonicalEncoding, encodeText, sniffBom, unknownEncoding } from '../sandbox/text-codec';
 import type { ResolvedPath } from '../sandbox/workspace-sandbox';
 import { defineTool } from './define-tool';
@@ -109,7 +108,7 @@ export const writeFileTool = defineTool({
             `The folder '${parent.value.display}' does not exist. Create it with create_directory, or call write_file with create_dirs: true.`,
           );
         }
-        const made = await makeDirectories(parent.value.real);
+        const made = ctx.env.sandbox.makeDirectories(parent.value);
         if (!made.ok) return made;
         resolved = await target(args, ctx);
         if (!resolved.ok) return resolved;

@@ -2,8 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { openForRead } from '../sandbox/file-io';
-import type { OpenFile } from '../sandbox/file-io';
+import type { OpenFile } from '../sandbox/anchored-read';
 import type { EntryFacts, WorkspaceSandbox } from '../sandbox/workspace-sandbox';
 import { formatBytes } from '../tools/tool-limits';
 
@@ -11,8 +10,8 @@ import { formatBytes } from '../tools/tool-limits';
 export interface OfferedFacts {
   /** Workspace-relative display path. */
   readonly path: string;
-  /** Real absolute location the sandbox resolved at offer time. */
-  readonly real: string;
+  /** The real entry the sandbox resolved at offer time (ResolvedPath.key). */
+  readonly key: string;
   readonly ino: number;
   readonly bytes: number;
 }
@@ -40,8 +39,8 @@ export async function reopenOfferedFile(
   const resolved = await sandbox.resolve(offered.path, 'read');
   if (!resolved.ok) return resolved;
   if (resolved.value.facts === undefined) return err('file_not_found', `'${offered.path}' is gone.`);
-  if (resolved.value.real !== offered.real) return changedSince(offered);
-  const opened = await openForRead(resolved.value);
+  if (resolved.value.key !== offered.key) return changedSince(offered);
+  const opened = sandbox.openForRead(resolved.value);
   if (!opened.ok) return opened;
   const { handle, facts } = opened.value;
   if (facts.kind === 'file' && facts.size > maxBytes) {
@@ -87,10 +86,7 @@ export async function copyOfferedFile(opened: OpenFile, target: string): Promise
     if (facts.size === 0) {
       await pipeline([], createWriteStream(target));
     } else {
-      await pipeline(
-        handle.createReadStream({ start: 0, end: facts.size - 1, autoClose: false }),
-        createWriteStream(target),
-      );
+      await pipeline(handle.createReadStream({ start: 0, end: facts.size - 1 }), createWriteStream(target));
     }
     return ok(undefined);
   } catch (error) {

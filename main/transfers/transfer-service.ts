@@ -21,8 +21,8 @@ export interface OfferedFile {
   readonly path: string;
   readonly name: string;
   readonly bytes: number;
-  /** Real absolute location, already checked by the sandbox. */
-  readonly real: string;
+  /** The real entry the sandbox resolved (ResolvedPath.key). */
+  readonly key: string;
   /** The file's inode at offer time: fetch and save refuse a different file found there later. */
   readonly ino: number;
 }
@@ -109,7 +109,7 @@ export function createTransferService(options: TransferServiceOptions): Transfer
       };
       waiting.set(id, {
         offer: offered,
-        facts: { path: file.path, real: file.real, ino: file.ino, bytes: file.bytes },
+        facts: { path: file.path, key: file.key, ino: file.ino, bytes: file.bytes },
         resolve: (answer) => {
           clearTimeout(timer);
           signal.removeEventListener('abort', onAbort);

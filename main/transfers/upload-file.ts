@@ -1,9 +1,7 @@
-import { open } from 'node:fs/promises';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '../../shared/ipc/transfers';
 import type { UploadResult } from '../../shared/ipc/transfers';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { makeDirectories } from '../sandbox/file-io';
 import { looksBinary, sniffBom, sniffBytes } from '../sandbox/text-codec';
 import type { WorkspaceSandbox } from '../sandbox/workspace-sandbox';
 import { formatBytes } from '../tools/tool-limits';
@@ -100,7 +98,7 @@ export async function saveUpload(
   const dir = await sandbox.resolve(UPLOADS_DIR, 'write');
   if (!dir.ok) return dir;
   if (dir.value.facts === undefined) {
-    const made = await makeDirectories(dir.value.real);
+    const made = sandbox.makeDirectories(dir.value);
     if (!made.ok) return made;
   } else if (dir.value.facts.kind !== 'directory') {
     return err('not_a_directory', `'${UPLOADS_DIR}' exists and is not a folder; uploads go there.`);
@@ -110,13 +108,14 @@ export async function saveUpload(
     const target = await sandbox.resolve(`${UPLOADS_DIR}/${candidate}`, 'write');
     if (!target.ok) return target;
     if (target.value.facts !== undefined) continue;
-    const handle = await open(target.value.real, 'wx', 0o644).catch((error: NodeJS.ErrnoException) => error);
-    if (!('write' in handle)) {
-      if (handle.code === 'EEXIST') continue;
-      return err('permission_denied', `Could not create '${target.value.display}': ${handle.message}`);
+    const created = sandbox.createNewFile(target.value, 0o644);
+    if (!created.ok) {
+      if (created.error.code === 'destination_exists') continue;
+      return created;
     }
+    const handle = created.value;
     try {
-      await handle.writeFile(bytes);
+      await handle.writeAll(bytes);
       await handle.sync();
     } finally {
       await handle.close();

@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import ignore from 'ignore';
 import type { Ignore } from 'ignore';
+import { err } from '../../shared/result';
+import { userView } from './workspace-paths';
+import type { WorkspaceRoots } from './workspace-paths';
 
 /** Git's own folder is never worth showing prominently, whatever .gitignore says. */
 const ALWAYS_IGNORED = '.git';
@@ -27,17 +28,22 @@ const splitRel = (relPath: string) => (relPath === '' ? [] : relPath.split('/'))
  * (git cannot re-include a file whose folder is excluded). Files are read lazily per folder and
  * cached until forget().
  */
-export function createIgnoreOracle(rootReal: string): IgnoreOracle {
+export function createIgnoreOracle(roots: WorkspaceRoots): IgnoreOracle {
   const rules = new Map<string, Promise<Ignore | null>>();
+
+  // Read through the sandbox like every workspace byte: a .gitignore swapped for a link is not followed out.
+  const readRules = async (dirRel: string): Promise<Ignore | null> => {
+    const view = userView(roots);
+    const file = await view.resolve(dirRel === '' ? '.gitignore' : `${dirRel}/.gitignore`, 'read');
+    if (!file.ok || file.value.facts?.kind !== 'file') return null;
+    const read = await view.readWholeFile(file.value, MAX_GITIGNORE_BYTES, () => err('file_too_large', ''));
+    return read.ok ? ignore({ allowRelativePaths: true }).add(read.value.bytes.toString('utf8')) : null;
+  };
 
   const rulesOf = (dirRel: string): Promise<Ignore | null> => {
     let pending = rules.get(dirRel);
     if (pending === undefined) {
-      const file = join(rootReal, ...splitRel(dirRel), '.gitignore');
-      pending = readFile(file, 'utf8').then(
-        (text) => (text.length > MAX_GITIGNORE_BYTES ? null : ignore({ allowRelativePaths: true }).add(text)),
-        () => null,
-      );
+      pending = readRules(dirRel);
       rules.set(dirRel, pending);
     }
     return pending;

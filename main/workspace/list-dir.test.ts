@@ -2,6 +2,7 @@ import { mkdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_LISTED_ENTRIES } from '../../shared/ipc/workspace';
+import { createAnchorRoots } from '../sandbox/anchor-roots';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createIgnoreOracle } from './gitignore';
 import { listWorkspaceDir } from './list-dir';
@@ -17,8 +18,8 @@ async function project() {
   await writeFile(join(personaDir, 'SOUL.md'), 'persona');
   await writeFile(join(personaDir, 'USER.md'), 'user');
   await writeFile(join(root, 'SOUL.md'), 'shadowed');
-  const roots = { root, personaDir };
-  const list = (path: string) => listWorkspaceDir(roots, createIgnoreOracle(root), path);
+  const roots = { root, personaDir, anchors: createAnchorRoots() };
+  const list = (path: string) => listWorkspaceDir(roots, createIgnoreOracle(roots), path);
   return { base, root, personaDir, roots, list };
 }
 
@@ -97,7 +98,7 @@ describe('listWorkspaceDir', () => {
       type: 'directory',
       link: true,
     });
-    expect(await list('escape')).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+    expect(await list('escape')).toMatchObject({ ok: false, error: { code: 'symlink_escape' } });
   });
 
   it('answers typed errors for files and missing folders', async () => {

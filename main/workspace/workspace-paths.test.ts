@@ -1,6 +1,7 @@
 import { mkdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createAnchorRoots } from '../sandbox/anchor-roots';
 import { useTempDirs } from '../test-support/temp-dir';
 import { parseRelativePath, resolveWorkspacePath } from './workspace-paths';
 import type { WorkspaceRoots } from './workspace-paths';
@@ -21,7 +22,7 @@ async function roots(): Promise<WorkspaceRoots & { outside: string }> {
   await writeFile(join(personaDir, 'SOUL.md'), 'the persona');
   await writeFile(join(personaDir, 'memory', '2025-01-01.md'), 'note');
   await writeFile(join(outside, 'secret.txt'), 'secret');
-  return { root, personaDir, outside };
+  return { root, personaDir, outside, anchors: createAnchorRoots() };
 }
 
 describe('parseRelativePath', () => {
@@ -44,15 +45,15 @@ describe('parseRelativePath', () => {
 });
 
 describe('resolveWorkspacePath', () => {
-  it('resolves a file inside the workspace to its real path', async () => {
+  it('resolves a file inside the workspace to its real name there', async () => {
     const r = await roots();
-    expect(await resolveWorkspacePath(r, 'src/a.ts')).toEqual({
+    expect(await resolveWorkspacePath(r, 'src/a.ts')).toMatchObject({
       ok: true,
-      value: { relPath: 'src/a.ts', real: join(r.root, 'src', 'a.ts'), inPersona: false },
+      value: { relPath: 'src/a.ts', realRel: 'src/a.ts', inPersona: false, facts: { kind: 'file' } },
     });
-    expect(await resolveWorkspacePath(r, '')).toEqual({
+    expect(await resolveWorkspacePath(r, '')).toMatchObject({
       ok: true,
-      value: { relPath: '', real: r.root, inPersona: false },
+      value: { relPath: '', realRel: '', inPersona: false, facts: { kind: 'directory' } },
     });
   });
 
@@ -60,11 +61,11 @@ describe('resolveWorkspacePath', () => {
     const r = await roots();
     expect(await resolveWorkspacePath(r, 'SOUL.md')).toMatchObject({
       ok: true,
-      value: { real: join(r.personaDir, 'SOUL.md'), inPersona: true },
+      value: { realRel: 'SOUL.md', inPersona: true, key: 'persona:SOUL.md' },
     });
     expect(await resolveWorkspacePath(r, 'memory/2025-01-01.md')).toMatchObject({
       ok: true,
-      value: { real: join(r.personaDir, 'memory', '2025-01-01.md'), inPersona: true },
+      value: { realRel: 'memory/2025-01-01.md', inPersona: true },
     });
     // Only at the root: a SOUL.md deeper down is an ordinary project file.
     await writeFile(join(r.root, 'src', 'SOUL.md'), 'x');
@@ -73,7 +74,7 @@ describe('resolveWorkspacePath', () => {
 
   it('has no overlay when the open folder is the persona folder itself', async () => {
     const r = await roots();
-    const same = { root: r.personaDir, personaDir: r.personaDir };
+    const same = { root: r.personaDir, personaDir: r.personaDir, anchors: r.anchors };
     expect(await resolveWorkspacePath(same, 'SOUL.md')).toMatchObject({ ok: true, value: { inPersona: false } });
   });
 
@@ -84,15 +85,15 @@ describe('resolveWorkspacePath', () => {
     await symlink(join(r.root, 'src'), join(r.root, 'src-link'));
     expect(await resolveWorkspacePath(r, 'escape/secret.txt')).toMatchObject({
       ok: false,
-      error: { code: 'permission_denied' },
+      error: { code: 'symlink_escape' },
     });
     expect(await resolveWorkspacePath(r, 'secret-link')).toMatchObject({
       ok: false,
-      error: { code: 'permission_denied' },
+      error: { code: 'symlink_escape' },
     });
     expect(await resolveWorkspacePath(r, 'src-link/a.ts')).toMatchObject({
       ok: true,
-      value: { real: join(r.root, 'src', 'a.ts') },
+      value: { realRel: 'src/a.ts' },
     });
   });
 

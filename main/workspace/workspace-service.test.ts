@@ -9,6 +9,7 @@ import { openSettingsStore } from '../storage/settings-store';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createWorkspaceService } from './workspace-service';
 import type { WorkspaceHandlers, WorkspaceService } from './workspace-service';
+import { createAnchorRoots } from '../sandbox/anchor-roots';
 
 const tempDir = useTempDirs();
 const services: WorkspaceService[] = [];
@@ -33,7 +34,16 @@ async function start() {
   });
   const received: { name: EventName; payload: unknown }[] = [];
   events.subscribe((name, payload) => received.push({ name, payload }));
-  const service = await createWorkspaceService({ root, personaDir, home, settings, events, logger, batchMs: 30 });
+  const service = await createWorkspaceService({
+    root,
+    personaDir,
+    home,
+    settings,
+    anchors: createAnchorRoots(),
+    events,
+    logger,
+    batchMs: 30,
+  });
   services.push(service);
 
   /** Every workspace.changed batch merged, once `done` holds for them (or after 3 s, failing). */

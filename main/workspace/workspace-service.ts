@@ -1,12 +1,11 @@
-import { realpath, stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
 import type { WorkspaceChanges, WorkspaceEntry } from '../../shared/ipc/workspace';
-import { err, ok } from '../../shared/result';
+import { ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import type { Logger } from '../core/logger';
 import type { Handlers } from '../ipc/dispatcher';
 import type { EventHub } from '../ipc/event-hub';
+import type { AnchorRoots } from '../sandbox/anchor-roots';
+import { checkChosenFolder, realFolder } from '../sandbox/chosen-folder';
 import type { SettingsStore } from '../storage/settings-store';
 import { createChangeBatcher } from './change-batcher';
 import type { ChangeBatch, ChangeBatcher } from './change-batcher';
@@ -16,13 +15,7 @@ import { createIgnoreOracle } from './gitignore';
 import type { IgnoreOracle } from './gitignore';
 import { describeEntry, listWorkspaceDir } from './list-dir';
 import { readWorkspaceText } from './read-text-file';
-import {
-  hasPersonaOverlay,
-  isInsideDir,
-  isPersonaPath,
-  lexicalLocation,
-  resolveWorkspacePath,
-} from './workspace-paths';
+import { hasPersonaOverlay, isPersonaPath, resolveWorkspacePath, userView } from './workspace-paths';
 import type { WorkspaceRoots } from './workspace-paths';
 
 /** How long watcher events gather before the tree hears of them: well under the 1 s users notice. */
@@ -40,6 +33,8 @@ export interface WorkspaceServiceOptions {
   /** The Familiar home: no folder inside it but the persona folder may become the workspace. */
   readonly home: string;
   readonly settings: SettingsStore;
+  /** The folders held open by descriptor, shared with the tools' sandbox. */
+  readonly anchors: AnchorRoots;
   readonly events: EventHub;
   readonly logger: Logger;
   readonly batchMs?: number;
@@ -55,7 +50,6 @@ export interface WorkspaceService {
 }
 
 const parentOf = (relPath: string) => (relPath.includes('/') ? relPath.slice(0, relPath.lastIndexOf('/')) : '');
-const expandHome = (path: string) => (path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path);
 
 interface OpenWorkspace {
   readonly roots: WorkspaceRoots;
@@ -66,8 +60,8 @@ interface OpenWorkspace {
 
 /** The user's view of the workspace: listings, the viewer, live change events, choosing a folder. */
 export async function createWorkspaceService(options: WorkspaceServiceOptions): Promise<WorkspaceService> {
-  const personaDir = await realpath(options.personaDir);
-  const home = await realpath(options.home);
+  const personaDir = await realFolder(options.personaDir);
+  const home = await realFolder(options.home);
   const batchMs = options.batchMs ?? CHANGE_BATCH_MS;
 
   const describeBatch = async (roots: WorkspaceRoots, oracle: IgnoreOracle, batch: ChangeBatch) => {
@@ -89,10 +83,8 @@ export async function createWorkspaceService(options: WorkspaceServiceOptions): 
       for (const path of [...batch.added, ...batch.changed, ...batch.removed]) reload.add(parentOf(path));
       return { ...changes, removed: [], reload: [...reload] };
     }
-    const describe = async (path: string): Promise<WorkspaceEntry | null> => {
-      const { abs, base } = lexicalLocation(roots, path);
-      return describeEntry(abs, path, base, await oracle.testerFor(parentOf(path)));
-    };
+    const describe = async (path: string): Promise<WorkspaceEntry | null> =>
+      describeEntry(roots, path, await oracle.testerFor(parentOf(path)));
     for (const path of batch.added) {
       const entry = await describe(path);
       if (entry !== null) changes.added.push(entry);
@@ -106,8 +98,8 @@ export async function createWorkspaceService(options: WorkspaceServiceOptions): 
   };
 
   const openFolder = (root: string): OpenWorkspace => {
-    const roots: WorkspaceRoots = { root, personaDir };
-    const oracle = createIgnoreOracle(root);
+    const roots: WorkspaceRoots = { root, personaDir, home, anchors: options.anchors };
+    const oracle = createIgnoreOracle(roots);
     const batcher = createChangeBatcher(batchMs, (batch) => {
       describeBatch(roots, oracle, batch).then(
         (changes) => {
@@ -125,7 +117,7 @@ export async function createWorkspaceService(options: WorkspaceServiceOptions): 
 
   let current = openFolder(options.root);
 
-  const watchListed = async (workspace: OpenWorkspace, relPath: string, real: string) => {
+  const watchListed = async (workspace: OpenWorkspace, relPath: string, realDir: string) => {
     const { roots, watcher } = workspace;
     if (relPath === '' && hasPersonaOverlay(roots)) {
       await Promise.all([
@@ -133,7 +125,7 @@ export async function createWorkspaceService(options: WorkspaceServiceOptions): 
         watcher.watch({ relDir: '', realDir: roots.personaDir, accepts: isPersonaPath }),
       ]);
     } else {
-      await watcher.watch({ relDir: relPath, realDir: real });
+      await watcher.watch({ relDir: relPath, realDir });
     }
   };
 
@@ -143,14 +135,9 @@ export async function createWorkspaceService(options: WorkspaceServiceOptions): 
   };
 
   const open: WorkspaceService['open'] = async (raw) => {
-    const chosen = expandHome(raw.trim());
-    if (!isAbsolute(chosen)) return err('invalid_path', `'${raw}' is not an absolute folder path.`);
-    const real = await realpath(chosen).catch(() => null);
-    if (real === null) return err('file_not_found', `'${raw}' does not exist.`);
-    if (!(await stat(real)).isDirectory()) return err('not_a_directory', `'${raw}' is a file, not a folder.`);
-    if (real !== personaDir && isInsideDir(home, real)) {
-      return err('permission_denied', `'${raw}' is inside Familiar's own data folder; choose another folder.`);
-    }
+    const checked = await checkChosenFolder(raw, { home, personaDir });
+    if (!checked.ok) return checked;
+    const real = checked.value;
     if (real !== current.roots.root) {
       const previous = current;
       current = openFolder(real);
@@ -167,8 +154,9 @@ export async function createWorkspaceService(options: WorkspaceServiceOptions): 
       const location = await resolveWorkspacePath(workspace.roots, path);
       if (!location.ok) return location;
       // Watch before listing: a file created while the watch starts is then in the listing or in an event.
-      const { relPath, real } = location.value;
-      if ((await stat(real).catch(() => null))?.isDirectory() === true) await watchListed(workspace, relPath, real);
+      const { relPath, facts } = location.value;
+      const watchPath = userView(workspace.roots).watchPathOf(location.value);
+      if (facts?.kind === 'directory' && watchPath !== undefined) await watchListed(workspace, relPath, watchPath);
       return listWorkspaceDir(workspace.roots, workspace.oracle, relPath);
     },
     'workspace.readFile': ({ path }) => readWorkspaceText(current.roots, path),

@@ -1,0 +1,71 @@
+import type { AnchorMode, DirRef } from './anchored-fs';
+import type { AnchoredFiles } from './search-types';
+import type { WalkEntry } from './workspace-walker';
+
+/** A root as a worker thread needs it: the descriptor the main thread holds, and how to use it. */
+export interface RootAnchor {
+  readonly mode: AnchorMode;
+  readonly dir: DirRef;
+  readonly hardLinks: 'refuse' | 'allow';
+}
+
+/**
+ * Gathers files from a walk into AnchoredFiles batches for the worker threads: one root per batch
+ * (the overlay mixes the persona folder into the workspace root), each folder listed once.
+ */
+export class AnchoredBatch {
+  #dirs: { rel: string; dev: number; ino: number }[] = [];
+  #dirIndex = new Map<string, number>();
+  #dirOf: number[] = [];
+  #names: string[] = [];
+  #inPersona: boolean | undefined;
+
+  constructor(private readonly anchorOf: (inPersona: boolean) => RootAnchor | undefined) {}
+
+  get size(): number {
+    return this.#names.length;
+  }
+
+  /** True when `entry` belongs to another root than the files gathered so far (take() first). */
+  switchesRoot(entry: Pick<WalkEntry, 'inPersona'>): boolean {
+    return this.#inPersona !== undefined && this.#inPersona !== entry.inPersona;
+  }
+
+  add(entry: Pick<WalkEntry, 'inPersona' | 'dirRealRel' | 'dirId' | 'name'>): void {
+    this.#inPersona = entry.inPersona;
+    let index = this.#dirIndex.get(entry.dirRealRel);
+    if (index === undefined) {
+      index = this.#dirs.length;
+      this.#dirs.push({ rel: entry.dirRealRel, dev: entry.dirId.dev, ino: entry.dirId.ino });
+      this.#dirIndex.set(entry.dirRealRel, index);
+    }
+    this.#dirOf.push(index);
+    this.#names.push(entry.name);
+  }
+
+  /** The files gathered so far as one batch (undefined when empty or the root is gone), and a fresh start. */
+  take(): AnchoredFiles | undefined {
+    const inPersona = this.#inPersona;
+    const batch =
+      this.#names.length === 0 || inPersona === undefined ? undefined : this.#build(this.anchorOf(inPersona));
+    this.#dirs = [];
+    this.#dirIndex = new Map();
+    this.#dirOf = [];
+    this.#names = [];
+    this.#inPersona = undefined;
+    return batch;
+  }
+
+  #build(anchor: RootAnchor | undefined): AnchoredFiles | undefined {
+    if (anchor === undefined) return undefined;
+    const { dir } = anchor;
+    return {
+      mode: anchor.mode,
+      root: { fd: dir.fd, path: dir.path, dev: dir.dev, ino: dir.ino },
+      dirs: this.#dirs,
+      dirOf: Int32Array.from(this.#dirOf),
+      names: this.#names,
+      hardLinks: anchor.hardLinks,
+    };
+  }
+}
