@@ -28,6 +28,7 @@ import { createAuditLog } from '../audit/audit-log';
 import { assistantTools } from '../tools';
 import { createToolRunner } from '../tools/tool-runner';
 import { createToolEnvironment, createToolServices } from '../tools/tool-services';
+import type { ToolLimits } from '../tools/tool-limits';
 import { createTransferService } from '../transfers/transfer-service';
 import { isMemoryPath } from '../policy/decide';
 import { createAppHandlers } from './app-handlers';
@@ -55,6 +56,8 @@ export interface CoreOptions {
   readonly toolExecutor?: ToolExecutor | undefined;
   /** Desktop: the native Save dialog for file_download (null when cancelled); browser mode downloads in the page. */
   readonly chooseSavePath?: ((suggestedName: string) => Promise<string | null>) | undefined;
+  /** Tool limits other than the defaults (automation, the race suite and benchmarks lift the rate limit). */
+  readonly toolLimits?: Partial<ToolLimits> | undefined;
 }
 
 /** Everything main does, with no Electron in sight: both adapters and the tests drive this. */
@@ -108,7 +111,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     chooseSavePath: options.chooseSavePath,
     interactive: (options.approvalMode ?? 'interactive') === 'interactive',
   });
-  const toolServices = createToolServices({ paths, transfers });
+  const toolServices = createToolServices({
+    paths,
+    transfers,
+    ...(options.toolLimits === undefined ? {} : { limits: options.toolLimits }),
+  });
   const workspace = await createWorkspaceService({
     root: await openWorkspace(options.workspace ?? settings.get().workspace.path, paths, options.logger),
     personaDir: paths.defaultWorkspace,
@@ -124,7 +131,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   conversations.subscribe((change) => events.emit('conversations.changed', change));
 
   const audit = createAuditLog({ dir: paths.audit, logger: options.logger });
-  const runner = createToolRunner({ audit, logger: options.logger });
+  const runner = createToolRunner({ audit, logger: options.logger, limits: toolServices.limits });
   const assistant = await createAssistant({
     paths,
     settings,

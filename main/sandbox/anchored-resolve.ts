@@ -4,6 +4,14 @@ import type { AnchoredFs, DirRef } from './anchored-fs';
 
 /** Linux gives up after 40 symlink hops (ELOOP); so do we. */
 const maxHops = 40;
+/** A name that keeps changing kind under the walk (a swap in progress) is looked at this often, then refused. */
+const maxRetries = 64;
+
+/** The entry changed between our lstat and our use of it: look at it again. */
+const changedMeanwhile = (error: unknown) => {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'EINVAL' || code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP';
+};
 
 /** A folder everything is resolved beneath: the open workspace, or the persona folder. */
 export interface AnchorRoot {
@@ -63,6 +71,15 @@ export function resolveBeneath(
   const dirs: DirRef[] = [];
   const top = () => dirs[dirs.length - 1] ?? root.dir;
   let hops = 0;
+  let retries = 0;
+  // The name was a symlink (or a folder) at lstat time and is not any more: retry it, a bounded number
+  // of times. Whatever it is at the next look is what the walk goes by; nothing is followed blindly.
+  const retry = (name: string, error: unknown): boolean => {
+    if (!changedMeanwhile(error) || retries >= maxRetries) return false;
+    retries += 1;
+    pending.push(name);
+    return true;
+  };
   try {
     while (pending.length > 0) {
       const name = pending.pop()!;
@@ -86,7 +103,13 @@ export function resolveBeneath(
       if (stats.isSymbolicLink() && (!last || followFinal)) {
         hops += 1;
         if (hops > maxHops) return { kind: 'loop' };
-        const target = anchored.readlink(dir, name);
+        let target: string;
+        try {
+          target = anchored.readlink(dir, name);
+        } catch (error) {
+          if (retry(name, error)) continue;
+          throw error;
+        }
         let parts: string[];
         if (isAbsolute(target)) {
           const within = insideRoot(root, target);
@@ -107,7 +130,13 @@ export function resolveBeneath(
         return { kind: 'found', realRel: [...names, name].join('/'), stats };
       }
       if (!stats.isDirectory()) return { kind: 'parent_not_directory', at: [...names, name].join('/') };
-      const next = anchored.openDir(dir, name);
+      let next: DirRef;
+      try {
+        next = anchored.openDir(dir, name);
+      } catch (error) {
+        if (retry(name, error)) continue;
+        throw error;
+      }
       dirs.push(next);
       names.push(name);
       if (isProtected(next.dev, next.ino)) return { kind: 'protected', at: names.join('/') };

@@ -16,6 +16,9 @@ export function fsError<T = never>(error: unknown, display: string): Result<T> {
       return err('not_a_file', `'${display}' is a folder; use list_files to see its content.`);
     case 'ELOOP':
       return err('invalid_path', `'${display}' changed into a symbolic link while it was being used; try again.`);
+    case 'EINVAL':
+      // readlink of a name that stopped being a symlink, and the like: it changed under us.
+      return err('invalid_path', `'${display}' changed while it was being used; try again.`);
     case 'ENOTEMPTY':
       return err('directory_not_empty', `'${display}' is a folder that is not empty.`);
     case 'EEXIST':
