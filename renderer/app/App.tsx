@@ -17,15 +17,39 @@ import { useT } from '../i18n/i18n';
 import { connection, familiar } from '../ipc/familiar';
 import { AppHeader } from './AppHeader';
 import { useAppStore } from './app-store';
+import { layoutWidths } from './layout-plan';
+import type { LayoutPlan } from './layout-plan';
+import { layoutActions, useLayoutPlan, useLayoutStore, useWindowWidth } from './layout-store';
+import { panelForShortcut } from './PanelToggles';
+
+/** Docked panels take columns; the chat keeps its minimum; collapsed or floating panels take none. */
+function gridColumns(plan: LayoutPlan): string {
+  const chatMin = layoutWidths.chatMin + (plan.conversations === 'docked' ? layoutWidths.conversations : 0);
+  return [
+    plan.workspace === 'docked' ? `${layoutWidths.workspace}px` : '',
+    `minmax(${chatMin}px, 1fr)`,
+    plan.viewer === 'docked' ? `minmax(${layoutWidths.viewerMin}px, 1fr)` : '',
+  ]
+    .filter((column) => column !== '')
+    .join(' ');
+}
 
 export function App() {
   const t = useT();
   const loadError = useAppStore((state) => state.loadError);
   const status = useAppStore((state) => state.connection);
   const viewerOpen = useWorkspaceStore((state) => state.viewer !== null);
+  const viewerPath = useWorkspaceStore((state) => state.viewer?.path ?? null);
+  const overlay = useLayoutStore((state) => state.overlay);
+  const plan = useLayoutPlan(viewerOpen);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   useAppearance();
+  useWindowWidth();
+  // A file picked from the floating tree is what the user wanted to see: the tree makes way.
+  useEffect(() => {
+    if (viewerPath !== null) layoutActions.closeOverlay();
+  }, [viewerPath]);
 
   useEffect(() => {
     const { loadInfo, setConnection } = useAppStore.getState();
@@ -60,7 +84,11 @@ export function App() {
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && event.key === ',') {
+      const panel = panelForShortcut(event);
+      if (panel !== null) {
+        event.preventDefault();
+        layoutActions.toggle(panel, useWorkspaceStore.getState().viewer !== null);
+      } else if ((event.ctrlKey || event.metaKey) && event.key === ',') {
         event.preventDefault();
         setSettingsOpen(true);
       } else if (event.key === '?' && !event.ctrlKey && !event.metaKey && !isTypingTarget(event.target)) {
@@ -85,10 +113,14 @@ export function App() {
           {t('app.loadFailed', { message: loadError.message })}
         </div>
       )}
-      <div className={viewerOpen ? 'app-body app-body-with-viewer' : 'app-body'}>
-        <WorkspacePane />
-        <ChatPane />
-        <FileViewer />
+      <div className="app-body" style={{ gridTemplateColumns: gridColumns(plan) }} data-testid="app-body">
+        <WorkspacePane placement={overlay === 'workspace' ? 'overlay' : plan.workspace} />
+        <ChatPane conversations={overlay === 'conversations' ? 'overlay' : plan.conversations} />
+        <FileViewer placement={plan.viewer === 'overlay' ? 'overlay' : 'docked'} />
+        {overlay !== null && (
+          // Clicking beside a floating panel puts it away, as Esc does.
+          <div className="panel-backdrop" aria-hidden="true" onClick={layoutActions.closeOverlay} />
+        )}
       </div>
       <SettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} />
       <ShortcutsHelp open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />

@@ -5,6 +5,7 @@ import { MemoryOffIndicator } from '../features/memory/MemoryOffIndicator';
 import { MemorySwitch } from '../features/memory/MemorySwitch';
 import { ToolsPopover } from '../features/tools/ToolsPopover';
 import { useT } from '../i18n/i18n';
+import { PanelToggles } from './PanelToggles';
 
 interface AppHeaderProps {
   readonly onOpenSettings: () => void;
@@ -15,7 +16,10 @@ export function AppHeader({ onOpenSettings, onOpenShortcuts }: AppHeaderProps) {
   const t = useT();
   return (
     <header className="app-header">
-      <h1 className="app-title">{t('app.title')}</h1>
+      <div className="app-header-start">
+        <h1 className="app-title">{t('app.title')}</h1>
+        <PanelToggles />
+      </div>
       <div className="app-header-actions">
         <MemoryOffIndicator />
         <MemorySwitch />

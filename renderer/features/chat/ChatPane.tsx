@@ -1,4 +1,7 @@
 import { useEffect } from 'react';
+import { layoutWidths } from '../../app/layout-plan';
+import type { PanelPlacement } from '../../app/layout-plan';
+import { layoutActions } from '../../app/layout-store';
 import { useT } from '../../i18n/i18n';
 import { ConversationSidebar } from '../conversations/ConversationSidebar';
 import { conversationsActions } from '../conversations/conversations-actions';
@@ -25,20 +28,31 @@ function useNewConversationShortcut(): void {
 }
 
 /** The chat: conversation list beside the open conversation; the provider setup on first run. */
-export function ChatPane() {
+export function ChatPane({ conversations }: { readonly conversations: PanelPlacement }) {
   const t = useT();
   useLiveUpdates();
   useNewConversationShortcut();
   const firstRun = useProvidersStore((state) => state.status !== null && state.status.provider === null);
   const providerError = useProvidersStore((state) => state.loadError);
   const activeId = useConversationsStore((state) => state.activeId);
+  // A conversation picked from the floating list is what the user wanted to see: the list makes way.
+  useEffect(() => layoutActions.closeOverlay(), [activeId]);
 
   return (
-    <main className="chat-layout" aria-labelledby="chat-title">
+    <main
+      className="chat-layout"
+      style={{
+        gridTemplateColumns:
+          conversations === 'docked'
+            ? `${layoutWidths.conversations}px minmax(${layoutWidths.chatMin}px, 1fr)`
+            : 'minmax(0, 1fr)',
+      }}
+      aria-labelledby="chat-title"
+    >
       <h2 id="chat-title" className="visually-hidden">
         {t('chat.title')}
       </h2>
-      <ConversationSidebar />
+      <ConversationSidebar placement={conversations} />
       <div className="chat-main">
         {providerError !== null && (
           <p className="banner banner-error" role="alert">

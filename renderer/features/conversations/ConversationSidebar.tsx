@@ -1,3 +1,5 @@
+import type { PanelPlacement } from '../../app/layout-plan';
+import { layoutActions } from '../../app/layout-store';
 import { useT } from '../../i18n/i18n';
 import { useChatStore } from '../chat/chat-store';
 import { errorMessageKey } from '../providers/provider-error-text';
@@ -9,7 +11,7 @@ import { UndoDeleteBar } from './UndoDeleteBar';
 import './conversations.css';
 
 /** The conversation list: new, search, open, rename, delete with undo. */
-export function ConversationSidebar() {
+export function ConversationSidebar({ placement = 'docked' }: { readonly placement?: PanelPlacement }) {
   const t = useT();
   const conversations = useConversationsStore((state) => state.conversations);
   const searchResults = useConversationsStore((state) => state.searchResults);
@@ -20,7 +22,17 @@ export function ConversationSidebar() {
   const shown = searchResults ?? conversations;
 
   return (
-    <nav className="conversation-sidebar" aria-label={t('conversations.title')}>
+    <nav
+      id="conversation-sidebar"
+      className={
+        placement === 'overlay' ? 'conversation-sidebar panel-overlay panel-overlay-start' : 'conversation-sidebar'
+      }
+      aria-label={t('conversations.title')}
+      hidden={placement === 'collapsed'}
+      onKeyDown={(event) => {
+        if (placement === 'overlay' && event.key === 'Escape' && !event.defaultPrevented) layoutActions.closeOverlay();
+      }}
+    >
       <button
         type="button"
         className="button button-primary new-conversation"

@@ -5,7 +5,7 @@ import { useResolvedTheme } from '../settings/apply-appearance';
 import { useWorkspaceStore, workspaceActions } from './workspace-store';
 
 /** A read-only look at one workspace file, beside the chat; follows the file as it changes on disk. */
-export function FileViewer() {
+export function FileViewer({ placement = 'docked' }: { readonly placement?: 'docked' | 'overlay' }) {
   const t = useT();
   const locale = useI18nStore((state) => state.locale);
   const viewer = useWorkspaceStore((state) => state.viewer);
@@ -13,7 +13,8 @@ export function FileViewer() {
   if (viewer === null) return null;
   return (
     <section
-      className="file-viewer"
+      // In a narrow window the file floats over the chat (Esc or × puts it away) instead of squeezing it.
+      className={placement === 'overlay' ? 'file-viewer panel-overlay panel-overlay-end' : 'file-viewer'}
       aria-label={t('viewer.label', { path: viewer.path })}
       onKeyDown={(event) => {
         if (event.key === 'Escape') workspaceActions.closeFile();

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useAppStore } from '../../app/app-store';
+import type { PanelPlacement } from '../../app/layout-plan';
+import { layoutActions } from '../../app/layout-store';
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
 import { OpenFolderForm } from './OpenFolderForm';
@@ -7,7 +9,7 @@ import { WorkspaceTree } from './WorkspaceTree';
 import { useWorkspaceStore, workspaceActions } from './workspace-store';
 import './workspace.css';
 
-export function WorkspacePane() {
+export function WorkspacePane({ placement }: { readonly placement: PanelPlacement }) {
   const t = useT();
   const workspacePath = useAppStore((state) => state.info?.workspacePath);
   const showIgnored = useWorkspaceStore((state) => state.showIgnored);
@@ -18,7 +20,16 @@ export function WorkspacePane() {
   }, [workspacePath]);
 
   return (
-    <aside className="workspace-pane" aria-labelledby="workspace-title">
+    <aside
+      id="workspace-pane"
+      className={placement === 'overlay' ? 'workspace-pane panel-overlay panel-overlay-start' : 'workspace-pane'}
+      aria-labelledby="workspace-title"
+      // Collapsed, not unmounted: the tree keeps its place and keeps following the folder.
+      hidden={placement === 'collapsed'}
+      onKeyDown={(event) => {
+        if (placement === 'overlay' && event.key === 'Escape' && !event.defaultPrevented) layoutActions.closeOverlay();
+      }}
+    >
       <div className="pane-header">
         <h2 id="workspace-title" className="pane-title">
           {t('workspace.title')}

@@ -1,0 +1,90 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures/familiar-app';
+
+test.use({ provider: 'scripted' });
+
+/** The chat column itself (the conversation list beside it does not count). */
+async function chatBox(page: Page) {
+  const box = await page.locator('.chat-main').boundingBox();
+  expect(box).not.toBeNull();
+  return box!;
+}
+
+async function openFile(page: Page, name: string) {
+  await page.getByRole('treeitem').filter({ hasText: name }).first().click();
+  // Monaco loads on first use; on two busy cores that can take more than the default 5 s.
+  await expect(page.getByRole('region', { name: `File ${name}` }).locator('.view-lines')).toContainText('answer', {
+    timeout: 20_000,
+  });
+}
+
+test('at 1280×820 a file opens beside a chat of at least 420 px; panels collapse by button and shortcut, remembered', async ({
+  page,
+  app,
+}) => {
+  await writeFile(join(app.workspace, 'main.ts'), 'export const answer = 42;\n');
+  await page.setViewportSize({ width: 1280, height: 820 });
+  await page.goto(app.url);
+  await openFile(page, 'main.ts');
+
+  const viewer = page.getByRole('region', { name: 'File main.ts' });
+  const chat = await chatBox(page);
+  expect(chat.width).toBeGreaterThanOrEqual(420);
+  // Side by side, not on top of each other.
+  const viewerBox = (await viewer.boundingBox())!;
+  expect(viewerBox.x).toBeGreaterThanOrEqual(chat.x + chat.width - 1);
+  await expect(page.getByRole('navigation', { name: 'Conversations' })).toBeVisible();
+  await expect(page.getByRole('complementary', { name: 'Workspace' })).toBeVisible();
+  await page.screenshot({ path: 'test-results/screens/layout-1280-file-open.png' });
+
+  // The buttons collapse both side panels; the chat takes the room.
+  const filesToggle = page.getByRole('button', { name: 'Files', exact: true });
+  await expect(filesToggle).toHaveAttribute('aria-expanded', 'true');
+  await filesToggle.click();
+  await expect(page.getByRole('complementary', { name: 'Workspace' })).toBeHidden();
+  await expect(filesToggle).toHaveAttribute('aria-expanded', 'false');
+  await page.keyboard.press('Control+Shift+B');
+  await expect(page.getByRole('navigation', { name: 'Conversations' })).toBeHidden();
+  expect((await chatBox(page)).width).toBeGreaterThan(chat.width + 150);
+
+  // Remembered across a reload.
+  await page.reload();
+  await expect(page.getByRole('textbox', { name: 'Message to Familiar' })).toBeVisible();
+  await expect(page.getByRole('complementary', { name: 'Workspace' })).toBeHidden();
+  await expect(page.getByRole('navigation', { name: 'Conversations' })).toBeHidden();
+  await page.keyboard.press('Control+b');
+  await expect(page.getByRole('complementary', { name: 'Workspace' })).toBeVisible();
+  await page.getByRole('button', { name: 'Conversations', exact: true }).click();
+  await expect(page.getByRole('navigation', { name: 'Conversations' })).toBeVisible();
+});
+
+test('at 760×520 the chat keeps its width: the file and the lists float over it instead', async ({ page, app }) => {
+  await writeFile(join(app.workspace, 'main.ts'), 'export const answer = 42;\n');
+  await page.setViewportSize({ width: 760, height: 520 });
+  await page.goto(app.url);
+  await openFile(page, 'main.ts');
+
+  const chat = await chatBox(page);
+  expect(chat.width).toBeGreaterThanOrEqual(420);
+  // Nothing wider than the window: no horizontal scrolling to reach the chat.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(760);
+  await page.screenshot({ path: 'test-results/screens/layout-760-file-open.png' });
+
+  // The file floats over the chat; Esc puts it away and the chat is all there.
+  const viewer = page.getByRole('region', { name: 'File main.ts' });
+  await viewer.locator('.monaco-editor').click();
+  await page.keyboard.press('Escape');
+  await expect(viewer).toBeHidden();
+
+  // The conversation list does not fit beside the chat: its toggle shows it floating, Esc hides it.
+  const list = page.getByRole('navigation', { name: 'Conversations' });
+  await expect(list).toBeHidden();
+  await page.getByRole('button', { name: 'Conversations', exact: true }).click();
+  await expect(list).toBeVisible();
+  expect((await chatBox(page)).width).toBeGreaterThanOrEqual(420);
+  await page.screenshot({ path: 'test-results/screens/layout-760-list-floating.png' });
+  await list.getByRole('searchbox', { name: 'Search conversations' }).press('Escape');
+  await expect(list).toBeHidden();
+});
