@@ -205,11 +205,13 @@ describe.each(['openai-compatible', 'anthropic'] as const)('a turn over the %s p
     server.enqueue(reply.text(full, { chunkDelayMs: 10 }));
     await chat.send(id, 'Write a lot');
     await vi.waitFor(() => expect(textOf(events).length).toBeGreaterThan(20), { timeout: 5_000 });
+    expect(chat.anyRunning()).toBe(true);
 
     expect(await chat.stop(id)).toBe(true);
     expect(events.at(-1)).toMatchObject({ type: 'turn-stopped', reason: 'Stopped by the user.' });
     expect(cancelled).toEqual(['Stopped by the user.']);
     expect(chat.runningTurnId(id)).toBeNull();
+    expect(chat.anyRunning()).toBe(false);
     await server.requests[0]?.done;
     expect(server.requests[0]?.closedEarly).toBe(true);
 

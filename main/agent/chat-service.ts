@@ -33,6 +33,8 @@ export interface ChatService {
   stop(conversationId: string, reason?: string): Promise<boolean>;
   retry(conversationId: string): Promise<Result<{ turnId: string }>>;
   runningTurnId(conversationId: string): string | null;
+  /** Is any conversation answering now? (Quitting asks first.) */
+  anyRunning(): boolean;
   /** Resolves when the conversation's running turn (if any) has ended. */
   idle(conversationId: string): Promise<void>;
   /** Stops every turn (Familiar is quitting). */
@@ -210,6 +212,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     },
 
     runningTurnId: (conversationId) => active.get(conversationId)?.turnId ?? null,
+
+    anyRunning: () => active.size > 0,
 
     async idle(conversationId) {
       await active.get(conversationId)?.done;

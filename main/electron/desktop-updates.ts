@@ -26,15 +26,31 @@ function linuxPackageType(): string | undefined {
   }
 }
 
-/** The update controller over electron-updater's autoUpdater and native dialogs on `window`. */
-export function createDesktopUpdates(window: BrowserWindow, currentVersion: string, logger: Logger): UpdateController {
+/**
+ * The update controller over electron-updater's autoUpdater and native dialogs on `window`.
+ * `onRestartToInstall` hears the user's yes to "Restart Now", so quitting does not ask a second time.
+ */
+export function createDesktopUpdates(
+  window: BrowserWindow,
+  currentVersion: string,
+  logger: Logger,
+  onRestartToInstall: () => void = () => undefined,
+): UpdateController {
   const support = updateSupport({
     isPackaged: app.isPackaged,
     platform: process.platform,
     env: process.env,
     linuxPackageType: process.platform === 'linux' ? linuxPackageType() : undefined,
   });
-  const prompts = createUpdatePrompts((options) => dialog.showMessageBox(window, options));
+  const asked = createUpdatePrompts((options) => dialog.showMessageBox(window, options));
+  const prompts = {
+    ...asked,
+    confirmRestart: async (update: Parameters<typeof asked.confirmRestart>[0]) => {
+      const yes = await asked.confirmRestart(update);
+      if (yes) onRestartToInstall();
+      return yes;
+    },
+  };
   if (!support.supported) {
     // Nothing to wire: electron-updater is not even touched in a copy that cannot update.
     const inert: UpdaterPort = {

@@ -1,12 +1,12 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
-import { applicationMenuTemplate, checkForUpdatesLabel, installApplicationMenu } from './menu';
+import { applicationMenuTemplate, checkForUpdatesLabel, installApplicationMenu, showLogFileLabel } from './menu';
 import type { MenuOptions } from './menu';
 
 const platforms = ['darwin', 'linux', 'win32'] as const;
 
 function options(platform: NodeJS.Platform, isDevelopment = false): MenuOptions {
-  return { platform, appName: 'Familiar', isDevelopment, actions: { checkForUpdates: vi.fn() } };
+  return { platform, appName: 'Familiar', isDevelopment, actions: { checkForUpdates: vi.fn(), showLogFile: vi.fn() } };
 }
 
 function submenuOf(template: MenuItemConstructorOptions[], label: string): MenuItemConstructorOptions[] {
@@ -36,12 +36,29 @@ describe.each(platforms)('the application menu on %s', (platform) => {
 
   it('offers Check for Updates… once, wired to the updater', () => {
     const checkForUpdates = vi.fn();
-    const template = applicationMenuTemplate({ ...options(platform), actions: { checkForUpdates } });
+    const template = applicationMenuTemplate({
+      ...options(platform),
+      actions: { ...options(platform).actions, checkForUpdates },
+    });
     const items = allItems(template).filter((item) => item.label === checkForUpdatesLabel);
     expect(items).toHaveLength(1);
     // Electron passes (menuItem, window, event); the handler needs none of them.
     items[0]?.click?.({} as never, undefined, {});
     expect(checkForUpdates).toHaveBeenCalledTimes(1);
+  });
+
+  it('offers Show Log File in the Help menu, wired to its action', () => {
+    const showLogFile = vi.fn();
+    const template = applicationMenuTemplate({
+      ...options(platform),
+      actions: { ...options(platform).actions, showLogFile },
+    });
+    const help = template.find((item) => item.role === 'help');
+    const item = allItems(Array.isArray(help?.submenu) ? help.submenu : []).find(
+      (entry) => entry.label === showLogFileLabel,
+    );
+    item?.click?.({} as never, undefined, {});
+    expect(showLogFile).toHaveBeenCalledTimes(1);
   });
 
   it('keeps reload and developer tools out of a packaged app', () => {

@@ -2,6 +2,8 @@ import type { Menu, MenuItemConstructorOptions } from 'electron';
 
 export interface MenuActions {
   checkForUpdates(): void;
+  /** Shows the log file in the file manager, for a bug report. */
+  showLogFile(): void;
 }
 
 export interface MenuOptions {
@@ -13,6 +15,7 @@ export interface MenuOptions {
 }
 
 export const checkForUpdatesLabel = 'Check for Updates…';
+export const showLogFileLabel = 'Show Log File';
 
 /**
  * The native menu. Its Edit and View items use Electron roles, which is what makes copy, paste,
@@ -84,13 +87,18 @@ export function applicationMenuTemplate({
       ? [{ role: 'minimize' }, { role: 'zoom' }, separator, { role: 'front' }]
       : [{ role: 'minimize' }, { role: 'close' }],
   };
-  // On macOS these two live in the app menu, where Mac users look for them.
+  const showLogFile: MenuItemConstructorOptions = {
+    id: 'show-log-file',
+    label: showLogFileLabel,
+    click: () => actions.showLogFile(),
+  };
+  // On macOS updates and About live in the app menu, where Mac users look for them.
   const helpMenu: MenuItemConstructorOptions = {
     role: 'help',
-    submenu: [checkForUpdates, separator, { role: 'about' }],
+    submenu: isMac ? [showLogFile] : [showLogFile, separator, checkForUpdates, separator, { role: 'about' }],
   };
   return isMac
-    ? [appMenu, fileMenu, editMenu, viewMenu, windowMenu]
+    ? [appMenu, fileMenu, editMenu, viewMenu, windowMenu, helpMenu]
     : [fileMenu, editMenu, viewMenu, windowMenu, helpMenu];
 }
 

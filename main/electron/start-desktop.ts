@@ -1,5 +1,6 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import type { BrowserWindow as Window } from 'electron';
 import { app, BrowserWindow, dialog, ipcMain, Menu, screen, session, shell } from 'electron';
 import { createCore } from '../core/create-core';
 import { createStderrLogger } from '../core/logger';
@@ -7,6 +8,9 @@ import { familiarVersion } from '../version';
 import { installContentSecurityPolicy } from './content-security-policy';
 import { createDesktopUpdates } from './desktop-updates';
 import { forwardEvents, registerContractHandlers } from './ipc-main';
+import { failStartup, focusOnSecondInstance, installQuitGuard, quitQuestion } from './lifecycle';
+import { createFileLogger } from './log-file';
+import type { FileLogger } from './log-file';
 import { installApplicationMenu } from './menu';
 import { createSafeStorageCipher } from './safe-storage-cipher';
 import { createSenderCheck, guardWebContents, hardenSession } from './security';
@@ -26,8 +30,31 @@ export async function startDesktop(): Promise<void> {
     app.quit();
     return;
   }
+  let window: Window | null = null;
+  focusOnSecondInstance(app, () => window);
+
+  const stderr = createStderrLogger('desktop');
+  let logger: FileLogger | undefined;
+  try {
+    app.setAppLogsPath();
+    logger = createFileLogger(app.getPath('logs'), 'desktop', stderr);
+    logger.info(`Familiar ${familiarVersion} starting (Electron ${process.versions.electron ?? '?'})`);
+    await launch(logger, (created) => (window = created));
+  } catch (error) {
+    failStartup(
+      {
+        app,
+        showErrorBox: (title, content) => dialog.showErrorBox(title, content),
+        logger: logger ?? stderr,
+        logFile: logger?.file,
+      },
+      error,
+    );
+  }
+}
+
+async function launch(logger: FileLogger, windowCreated: (window: Window) => void): Promise<void> {
   app.enableSandbox();
-  const logger = createStderrLogger('desktop');
   const rendererIndex = fileURLToPath(new URL('../renderer/index.html', import.meta.url));
   const devServer = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
   const page: TrustedPage = { url: devServer ?? pathToFileURL(rendererIndex).href };
@@ -57,6 +84,23 @@ export async function startDesktop(): Promise<void> {
       return answer.canceled || answer.filePath === undefined || answer.filePath === '' ? null : answer.filePath;
     },
   });
+  // From here on every way out disposes the core first (turns stopped, their process groups killed).
+  const quitGuard = installQuitGuard({
+    app,
+    logger,
+    blocker: () => {
+      if (core.chat.anyRunning()) return 'reply';
+      return core.assistant.broker.pending().length > 0 ? 'approval' : null;
+    },
+    confirm: async (blocker) => {
+      const focused = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
+      const question = quitQuestion(blocker);
+      const answer =
+        focused === undefined ? await dialog.showMessageBox(question) : await dialog.showMessageBox(focused, question);
+      return answer.response === 0;
+    },
+    dispose: () => core.dispose('Familiar is quitting.'),
+  });
   registerContractHandlers(ipcMain, core.dispatch, createSenderCheck(page));
 
   const stateFile = windowStateFile(home);
@@ -66,6 +110,8 @@ export async function startDesktop(): Promise<void> {
     screen.getPrimaryDisplay().workArea,
   );
   const window = createMainWindow(fileURLToPath(new URL('../preload/index.cjs', import.meta.url)), placement);
+  windowCreated(window);
+  quitGuard.guardWindow(window);
   rememberWindowState(window, (state) => {
     try {
       saveWindowState(stateFile, state);
@@ -76,25 +122,22 @@ export async function startDesktop(): Promise<void> {
   const stopForwarding = forwardEvents(core.events, window.webContents);
   window.on('closed', stopForwarding);
 
-  const updates = createDesktopUpdates(window, familiarVersion, logger);
+  const updates = createDesktopUpdates(window, familiarVersion, logger, () => quitGuard.allowQuit());
   const checkForUpdates = (trigger: 'startup' | 'menu') =>
     void updates.check(trigger).catch((error: unknown) => logger.error('Update check failed', error));
   installApplicationMenu(Menu, {
     platform: process.platform,
     appName: app.name,
     isDevelopment: !app.isPackaged,
-    actions: { checkForUpdates: () => checkForUpdates('menu') },
+    actions: {
+      checkForUpdates: () => checkForUpdates('menu'),
+      showLogFile: () => shell.showItemInFolder(logger.file),
+    },
   });
   app.setAboutPanelOptions({ applicationName: 'Familiar', applicationVersion: familiarVersion });
+  // One window and no tray: closing it quits (through before-quit, so the core is disposed first).
+  app.on('window-all-closed', () => app.quit());
 
   await (devServer === undefined ? window.loadFile(rendererIndex) : window.loadURL(devServer));
-
-  app.on('second-instance', () => {
-    if (window.isMinimized()) window.restore();
-    window.focus();
-  });
-  app.on('window-all-closed', () => {
-    void core.dispose('The Familiar window closed.').finally(() => app.quit());
-  });
   checkForUpdates('startup');
 }

@@ -1,0 +1,152 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it, vi } from 'vitest';
+import { failStartup, focusOnSecondInstance, installQuitGuard } from './lifecycle';
+import type { QuitBlocker } from './lifecycle';
+
+const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+
+/**
+ * Electron's app as far as quitting goes: quit() emits before-quit and, unless a listener prevented
+ * it, 'will-quit' and then the process would end (recorded as `ended`).
+ */
+class FakeApp extends EventEmitter {
+  ended = 0;
+  quit = vi.fn(() => {
+    let prevented = false;
+    this.emit('before-quit', { preventDefault: () => (prevented = true) });
+    if (!prevented) this.ended += 1;
+  });
+}
+
+class FakeWindow extends EventEmitter {
+  closed = 0;
+  close = vi.fn(() => {
+    let prevented = false;
+    this.emit('close', { preventDefault: () => (prevented = true) });
+    if (!prevented) this.closed += 1;
+  });
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function setup(blocking: QuitBlocker | null = null, answer = true) {
+  const app = new FakeApp();
+  const calls: string[] = [];
+  let busy = blocking;
+  const dispose = vi.fn(() => {
+    calls.push('dispose');
+    busy = null;
+    return Promise.resolve();
+  });
+  const confirm = vi.fn((what: QuitBlocker) => {
+    calls.push(`confirm ${what}`);
+    return Promise.resolve(answer);
+  });
+  const guard = installQuitGuard({ app: app as never, blocker: () => busy, confirm, dispose, logger });
+  return { app, guard, dispose, confirm, calls };
+}
+
+describe('the quit guard', () => {
+  it('disposes the core once before any quit (Cmd+Q, menu Quit, app.quit, quitAndInstall)', async () => {
+    const { app, dispose } = setup();
+    app.quit();
+    expect(app.ended).toBe(0);
+    app.quit(); // a second Cmd+Q while cleaning up joins the first
+    await settle();
+    expect(dispose).toHaveBeenCalledTimes(1);
+    expect(app.ended).toBe(1);
+  });
+
+  it('asks before cutting a reply short, and stays when the user says no', async () => {
+    const { app, dispose, confirm } = setup('reply', false);
+    app.quit();
+    await settle();
+    expect(confirm).toHaveBeenCalledWith('reply');
+    expect(dispose).not.toHaveBeenCalled();
+    expect(app.ended).toBe(0);
+  });
+
+  it('quits after the user agrees, with the core disposed first', async () => {
+    const { app, calls } = setup('approval', true);
+    app.quit();
+    await settle();
+    expect(calls).toEqual(['confirm approval', 'dispose']);
+    expect(app.ended).toBe(1);
+  });
+
+  it('does not ask again after an update restart the user already agreed to', async () => {
+    const { app, guard, confirm, dispose } = setup('reply', false);
+    guard.allowQuit();
+    app.quit();
+    await settle();
+    expect(confirm).not.toHaveBeenCalled();
+    expect(dispose).toHaveBeenCalledTimes(1);
+    expect(app.ended).toBe(1);
+  });
+
+  it('asks when the window is closed during a reply, then closes it; no second question on quit', async () => {
+    const { app, guard, confirm } = setup('reply', true);
+    const window = new FakeWindow();
+    guard.guardWindow(window as never);
+    window.close();
+    expect(window.closed).toBe(0);
+    await settle();
+    expect(window.closed).toBe(1);
+    app.quit();
+    await settle();
+    expect(confirm).toHaveBeenCalledTimes(1);
+    expect(app.ended).toBe(1);
+  });
+
+  it('quits anyway when cleanup hangs, after the timeout', async () => {
+    const app = new FakeApp();
+    installQuitGuard({
+      app: app as never,
+      blocker: () => null,
+      confirm: () => Promise.resolve(true),
+      dispose: () => new Promise(() => undefined),
+      logger,
+      timeoutMs: 20,
+    });
+    app.quit();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(app.ended).toBe(1);
+    expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('did not finish'));
+  });
+});
+
+describe('second instance', () => {
+  it('shows and focuses the window once there is one', () => {
+    const app = new EventEmitter();
+    let window: { isMinimized: () => boolean; restore: () => void; show: () => void; focus: () => void } | null = null;
+    focusOnSecondInstance(app as never, () => window);
+    app.emit('second-instance');
+    const calls: string[] = [];
+    window = {
+      isMinimized: () => true,
+      restore: () => calls.push('restore'),
+      show: () => calls.push('show'),
+      focus: () => calls.push('focus'),
+    };
+    app.emit('second-instance');
+    expect(calls).toEqual(['restore', 'show', 'focus']);
+  });
+});
+
+describe('startup failure', () => {
+  it('logs, shows the error with the log file, releases the lock and exits', () => {
+    const calls: string[] = [];
+    const app = {
+      releaseSingleInstanceLock: () => calls.push('release'),
+      exit: (code: number) => calls.push(`exit ${code}`),
+    };
+    const showErrorBox = vi.fn(() => calls.push('dialog'));
+    failStartup({ app: app, showErrorBox, logger, logFile: '/logs/main.log' }, new Error('disk full'));
+    expect(showErrorBox).toHaveBeenCalledWith(
+      'Familiar could not start',
+      expect.stringMatching(/disk full[\s\S]*\/logs\/main\.log/),
+    );
+    expect(calls).toEqual(['dialog', 'release', 'exit 1']);
+    expect(logger.error).toHaveBeenCalledWith('Familiar could not start', expect.any(Error));
+  });
+});
