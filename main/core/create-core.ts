@@ -22,6 +22,7 @@ import { openSecretStore } from '../secrets/secret-store';
 import type { SecretStore } from '../secrets/secret-store';
 import { createPersonaFolder } from '../persona/persona-folder';
 import { checkChosenFolder, realFolder } from '../sandbox/chosen-folder';
+import { createChooseFolderHandler } from '../workspace/choose-folder';
 import { createWorkspaceService } from '../workspace/workspace-service';
 import type { WorkspaceService } from '../workspace/workspace-service';
 import { createAuditLog } from '../audit/audit-log';
@@ -56,6 +57,8 @@ export interface CoreOptions {
   readonly toolExecutor?: ToolExecutor | undefined;
   /** Desktop: the native Save dialog for file_download (null when cancelled); browser mode downloads in the page. */
   readonly chooseSavePath?: ((suggestedName: string) => Promise<string | null>) | undefined;
+  /** The desktop app's native folder dialog (workspace.chooseFolder); null when cancelled. */
+  readonly chooseFolder?: (() => Promise<string | null>) | undefined;
   /** Tool limits other than the defaults (automation, the race suite and benchmarks lift the rate limit). */
   readonly toolLimits?: Partial<ToolLimits> | undefined;
 }
@@ -201,6 +204,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...createChatHandlers(chat),
     ...createProviderHandlers(settings, secrets),
     ...workspace.handlers,
+    ...createChooseFolderHandler((path) => workspace.open(path), options.chooseFolder),
     ...transfers.handlers,
   };
   const dispatch = createDispatcher(handlers, {

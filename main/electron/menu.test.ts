@@ -6,7 +6,12 @@ import type { MenuOptions } from './menu';
 const platforms = ['darwin', 'linux', 'win32'] as const;
 
 function options(platform: NodeJS.Platform, isDevelopment = false): MenuOptions {
-  return { platform, appName: 'Familiar', isDevelopment, actions: { checkForUpdates: vi.fn(), showLogFile: vi.fn() } };
+  return {
+    platform,
+    appName: 'Familiar',
+    isDevelopment,
+    actions: { checkForUpdates: vi.fn(), showLogFile: vi.fn(), command: vi.fn() },
+  };
 }
 
 function submenuOf(template: MenuItemConstructorOptions[], label: string): MenuItemConstructorOptions[] {
@@ -59,6 +64,28 @@ describe.each(platforms)('the application menu on %s', (platform) => {
     );
     item?.click?.({} as never, undefined, {});
     expect(showLogFile).toHaveBeenCalledTimes(1);
+  });
+
+  it('has New Conversation, Open Folder… and Settings with their shortcuts, handed to the page', () => {
+    const command = vi.fn();
+    const template = applicationMenuTemplate({
+      ...options(platform),
+      actions: { ...options(platform).actions, command },
+    });
+    const items = allItems(template);
+    for (const [id, accelerator] of [
+      ['new-conversation', 'CmdOrCtrl+N'],
+      ['open-folder', 'CmdOrCtrl+O'],
+      ['settings', 'CmdOrCtrl+,'],
+      ['toggle-files', 'CmdOrCtrl+B'],
+      ['toggle-conversations', 'CmdOrCtrl+Shift+B'],
+    ] as const) {
+      const found = items.filter((item) => item.id === id);
+      expect(found, id).toHaveLength(1);
+      expect(found[0]).toMatchObject({ accelerator, registerAccelerator: false });
+      found[0]?.click?.({} as never, undefined, {});
+      expect(command).toHaveBeenLastCalledWith(id);
+    }
   });
 
   it('keeps reload and developer tools out of a packaged app', () => {

@@ -1,7 +1,10 @@
 import type { Menu, MenuItemConstructorOptions } from 'electron';
+import type { AppCommand } from '../../shared/ipc/app';
 
 export interface MenuActions {
   checkForUpdates(): void;
+  /** Hands a command to the page, which owns the action (and its keyboard shortcut). */
+  command(command: AppCommand): void;
   /** Shows the log file in the file manager, for a bug report. */
   showLogFile(): void;
 }
@@ -34,12 +37,24 @@ export function applicationMenuTemplate({
     click: () => actions.checkForUpdates(),
   };
   const separator: MenuItemConstructorOptions = { type: 'separator' };
+  // The page listens for these keys itself (browser mode has no menu): the menu shows the shortcut
+  // without registering it, so one key press never acts twice.
+  const pageCommand = (command: AppCommand, label: string, accelerator: string): MenuItemConstructorOptions => ({
+    id: command,
+    label,
+    accelerator,
+    registerAccelerator: false,
+    click: () => actions.command(command),
+  });
+  const settings = pageCommand('settings', isMac ? 'Settings…' : 'Settings', 'CmdOrCtrl+,');
 
   const appMenu: MenuItemConstructorOptions = {
     label: appName,
     submenu: [
       { role: 'about' },
       checkForUpdates,
+      separator,
+      settings,
       separator,
       { role: 'services' },
       separator,
@@ -52,7 +67,12 @@ export function applicationMenuTemplate({
   };
   const fileMenu: MenuItemConstructorOptions = {
     label: 'File',
-    submenu: [isMac ? { role: 'close' } : { role: 'quit' }],
+    submenu: [
+      pageCommand('new-conversation', 'New Conversation', 'CmdOrCtrl+N'),
+      pageCommand('open-folder', 'Open Folder…', 'CmdOrCtrl+O'),
+      separator,
+      ...(isMac ? [{ role: 'close' } as const] : [settings, separator, { role: 'quit' } as const]),
+    ],
   };
   const editMenu: MenuItemConstructorOptions = {
     label: 'Edit',
@@ -74,6 +94,9 @@ export function applicationMenuTemplate({
       ...(isDevelopment
         ? ([{ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }, separator] as const)
         : []),
+      pageCommand('toggle-files', 'Show or Hide Files', 'CmdOrCtrl+B'),
+      pageCommand('toggle-conversations', 'Show or Hide Conversations', 'CmdOrCtrl+Shift+B'),
+      separator,
       { role: 'resetZoom' },
       { role: 'zoomIn' },
       { role: 'zoomOut' },

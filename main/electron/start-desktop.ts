@@ -7,6 +7,7 @@ import { createStderrLogger } from '../core/logger';
 import { familiarVersion } from '../version';
 import { installContentSecurityPolicy } from './content-security-policy';
 import { createDesktopUpdates } from './desktop-updates';
+import { chooseFolderWith } from './folder-dialog';
 import { forwardEvents, registerContractHandlers } from './ipc-main';
 import { failStartup, focusOnSecondInstance, installQuitGuard, quitQuestion } from './lifecycle';
 import { createFileLogger } from './log-file';
@@ -83,6 +84,8 @@ async function launch(logger: FileLogger, windowCreated: (window: Window) => voi
         focused === null ? await dialog.showSaveDialog(options) : await dialog.showSaveDialog(focused, options);
       return answer.canceled || answer.filePath === undefined || answer.filePath === '' ? null : answer.filePath;
     },
+    // Open Folder… in the desktop app: the native picker, starting in the user's documents.
+    chooseFolder: () => chooseFolderWith(dialog, BrowserWindow.getFocusedWindow(), app.getPath('documents')),
   });
   // From here on every way out disposes the core first (turns stopped, their process groups killed).
   const quitGuard = installQuitGuard({
@@ -132,6 +135,7 @@ async function launch(logger: FileLogger, windowCreated: (window: Window) => voi
     actions: {
       checkForUpdates: () => checkForUpdates('menu'),
       showLogFile: () => shell.showItemInFolder(logger.file),
+      command: (command) => core.events.emit('app.command', { command }),
     },
   });
   app.setAboutPanelOptions({ applicationName: 'Familiar', applicationVersion: familiarVersion });

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { ApprovalDialog } from '../features/approvals/ApprovalDialog';
 import { ApprovalNotice } from '../features/approvals/ApprovalNotice';
 import { approvalsActions } from '../features/approvals/approvals-store';
@@ -21,6 +21,7 @@ import { layoutWidths } from './layout-plan';
 import type { LayoutPlan } from './layout-plan';
 import { layoutActions, useLayoutPlan, useLayoutStore, useWindowWidth } from './layout-store';
 import { panelForShortcut } from './PanelToggles';
+import { useAppCommands } from './use-app-commands';
 
 /** Docked panels take columns; the chat keeps its minimum; collapsed or floating panels take none. */
 function gridColumns(plan: LayoutPlan): string {
@@ -46,6 +47,7 @@ export function App() {
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   useAppearance();
   useWindowWidth();
+  useAppCommands(useCallback(() => setSettingsOpen(true), []));
   // A file picked from the floating tree is what the user wanted to see: the tree makes way.
   useEffect(() => {
     if (viewerPath !== null) layoutActions.closeOverlay();

@@ -73,6 +73,12 @@ export const layoutActions = {
     else if (canDock(width, wanted, viewerOpen, panel)) remember({ ...wanted, [panel]: true });
     else set({ overlay: panel });
   },
+  /** Makes sure a panel is on screen (docked if it fits, floating otherwise), e.g. to show a form in it. */
+  reveal: (panel: SidePanel, viewerOpen: boolean): void => {
+    const { wanted, overlay, width } = get();
+    if (overlay === panel || planLayout(width, wanted, viewerOpen)[panel] === 'docked') return;
+    layoutActions.toggle(panel, viewerOpen);
+  },
   closeOverlay: (): void => {
     if (get().overlay !== null) set({ overlay: null });
   },

@@ -16,7 +16,19 @@ export const appCalls = {
   'app.info': defineCall(z.object({}).strict(), appInfoSchema),
 };
 
+/** What the desktop app's menu asks the page to do (the page owns these actions and their shortcuts). */
+export const appCommands = [
+  'new-conversation',
+  'open-folder',
+  'settings',
+  'toggle-files',
+  'toggle-conversations',
+] as const;
+export type AppCommand = (typeof appCommands)[number];
+
 export const appEvents = {
+  /** A menu item was chosen (desktop app only). */
+  'app.command': z.object({ command: z.enum(appCommands) }),
   /** Main announces it is going away (window closing, server stopping) so the page can say so. */
   'app.shutdown': z.object({ reason: z.string() }),
 };

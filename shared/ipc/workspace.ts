@@ -70,6 +70,11 @@ export const workspaceCalls = {
     z.object({ path: z.string().trim().min(1).max(4096) }).strict(),
     z.object({ path: z.string() }),
   ),
+  /**
+   * Desktop app: the native folder dialog, then opens the folder chosen; path null when the user
+   * cancelled. Browser mode has no dialog (not_found): the page asks for a typed path instead.
+   */
+  'workspace.chooseFolder': defineCall(z.object({}).strict(), z.object({ path: z.string().nullable() })),
 };
 
 export const workspaceEvents = {

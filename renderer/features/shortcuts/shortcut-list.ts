@@ -4,6 +4,8 @@ import type { MessageKey } from '../../i18n/en';
 export const shortcutList: readonly { readonly keys: string; readonly what: MessageKey }[] = [
   { keys: '?', what: 'shortcuts.help' },
   { keys: 'Ctrl/⌘ + ,', what: 'shortcuts.settings' },
+  { keys: 'Ctrl/⌘ + N', what: 'shortcuts.newConversation' },
+  { keys: 'Ctrl/⌘ + O', what: 'shortcuts.openFolder' },
   { keys: 'Ctrl/⌘ + B', what: 'shortcuts.toggleFiles' },
   { keys: 'Ctrl/⌘ + Shift + B', what: 'shortcuts.toggleConversations' },
   { keys: 'Ctrl/⌘ + Enter', what: 'shortcuts.approve' },

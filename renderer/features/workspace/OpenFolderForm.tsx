@@ -1,20 +1,24 @@
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { FamiliarError } from '../../../shared/errors';
+import { useAppStore } from '../../app/app-store';
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
 import { workspaceActions } from './workspace-store';
 
 interface OpenFolderFormProps {
   readonly onOpened?: () => void;
+  /** Shown because the user asked for it (Open folder…): typing can start at once. */
+  readonly autoFocus?: boolean;
 }
 
 /**
- * Browser mode chooses a folder by typing its path. The desktop app will add a native folder dialog
- * beside this field: main's WorkspaceService.open() is the hook it calls with the chosen path.
+ * A folder by its typed path: all browser mode can do. The desktop app adds its native folder
+ * dialog (workspace.chooseFolder) in front; the typed path stays for pasting one.
  */
-export function OpenFolderForm({ onOpened }: OpenFolderFormProps) {
+export function OpenFolderForm({ onOpened, autoFocus = false }: OpenFolderFormProps) {
   const t = useT();
+  const mode = useAppStore((state) => state.info?.mode);
   const [path, setPath] = useState('');
   const [error, setError] = useState<FamiliarError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -32,8 +36,20 @@ export function OpenFolderForm({ onOpened }: OpenFolderFormProps) {
       onOpened?.();
     }
   };
+  const choose = async () => {
+    setBusy(true);
+    const result = await familiar.invoke('workspace.chooseFolder', {});
+    setBusy(false);
+    setError(result.ok ? null : result.error);
+    if (result.ok && result.value.path !== null) onOpened?.();
+  };
   return (
     <form className="open-folder" onSubmit={(event) => void submit(event)}>
+      {mode === 'desktop' && (
+        <button type="button" className="button" disabled={busy} onClick={() => void choose()}>
+          {t('workspace.chooseFolder')}
+        </button>
+      )}
       <label htmlFor={`${id}-path`}>{t('workspace.folderPath')}</label>
       <div className="inline-form">
         <input
@@ -45,6 +61,7 @@ export function OpenFolderForm({ onOpened }: OpenFolderFormProps) {
           aria-invalid={error !== null}
           aria-describedby={error === null ? undefined : `${id}-error`}
           spellCheck={false}
+          autoFocus={autoFocus}
         />
         <button type="submit" className="button" disabled={busy || path.trim() === ''}>
           {t('workspace.open')}

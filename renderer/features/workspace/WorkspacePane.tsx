@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useAppStore } from '../../app/app-store';
 import type { PanelPlacement } from '../../app/layout-plan';
 import { layoutActions } from '../../app/layout-store';
@@ -13,7 +13,9 @@ export function WorkspacePane({ placement }: { readonly placement: PanelPlacemen
   const t = useT();
   const workspacePath = useAppStore((state) => state.info?.workspacePath);
   const showIgnored = useWorkspaceStore((state) => state.showIgnored);
-  const [choosing, setChoosing] = useState(false);
+  const mode = useAppStore((state) => state.info?.mode);
+  const choosing = useWorkspaceStore((state) => state.choosingFolder);
+  const folderError = useWorkspaceStore((state) => state.folderError);
 
   useEffect(() => {
     if (workspacePath !== undefined) void workspaceActions.openRoot(familiar, workspacePath);
@@ -47,8 +49,11 @@ export function WorkspacePane({ placement }: { readonly placement: PanelPlacemen
           <button
             type="button"
             className="button button-small"
-            aria-expanded={choosing}
-            onClick={() => setChoosing(!choosing)}
+            aria-expanded={mode === 'desktop' ? undefined : choosing}
+            aria-keyshortcuts="Control+O Meta+O"
+            onClick={() =>
+              choosing ? workspaceActions.setChoosingFolder(false) : void workspaceActions.chooseFolder(familiar, mode)
+            }
           >
             {t('workspace.openFolder')}
           </button>
@@ -58,7 +63,12 @@ export function WorkspacePane({ placement }: { readonly placement: PanelPlacemen
         <span className="visually-hidden">{t('workspace.path')}: </span>
         {workspacePath}
       </p>
-      {choosing && <OpenFolderForm onOpened={() => setChoosing(false)} />}
+      {choosing && <OpenFolderForm onOpened={() => workspaceActions.setChoosingFolder(false)} autoFocus />}
+      {folderError !== null && (
+        <p className="form-error workspace-folder-error" role="alert">
+          {t('workspace.openError.other', { message: folderError.message })}
+        </p>
+      )}
       <WorkspaceTree />
     </aside>
   );

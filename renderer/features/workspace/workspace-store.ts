@@ -22,6 +22,10 @@ export interface WorkspaceState {
   /** The row the keyboard is on. */
   readonly activePath: string | null;
   readonly viewer: FileViewerState | null;
+  /** Browser mode: the typed-path form for another folder is open. */
+  readonly choosingFolder: boolean;
+  /** The desktop folder dialog's folder could not be opened. */
+  readonly folderError: FamiliarError | null;
 }
 
 const initial: WorkspaceState = {
@@ -31,6 +35,8 @@ const initial: WorkspaceState = {
   showIgnored: true,
   activePath: null,
   viewer: null,
+  choosingFolder: false,
+  folderError: null,
 };
 
 export const useWorkspaceStore = create<WorkspaceState>()(() => initial);
@@ -123,6 +129,23 @@ export const workspaceActions = {
   },
   closeFile: (): void => {
     set({ viewer: null });
+  },
+
+  /**
+   * Open folder… (button, menu, Ctrl/⌘+O): the native folder dialog in the desktop app; in browser
+   * mode, which cannot show one, the typed-path form.
+   */
+  chooseFolder: async (api: FamiliarApi, mode: 'desktop' | 'browser' | undefined): Promise<void> => {
+    if (mode !== 'desktop') {
+      set({ choosingFolder: true });
+      return;
+    }
+    set({ folderError: null });
+    const result = await api.invoke('workspace.chooseFolder', {});
+    if (!result.ok) set({ folderError: result.error });
+  },
+  setChoosingFolder: (choosingFolder: boolean): void => {
+    set({ choosingFolder, folderError: null });
   },
 
   /** Asks main to open another folder; the tree follows on workspace.opened. */
