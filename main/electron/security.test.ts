@@ -28,14 +28,17 @@ describe('sender checks', () => {
 });
 
 describe('external links', () => {
-  it('opens only plain https URLs', () => {
+  it('opens only plain http(s) URLs', () => {
     expect(isSafeExternalUrl('https://github.com/familiar')).toBe(true);
+    expect(isSafeExternalUrl('http://example.test/page')).toBe(true);
     for (const url of [
-      'http://x.test',
       'file:///etc/passwd',
       'javascript:alert(1)',
       'https://u:p@x.test',
+      'http://user@x.test',
       'smb://host/share',
+      'vscode://open?x',
+      'not a url',
     ]) {
       expect(isSafeExternalUrl(url)).toBe(false);
     }
@@ -44,7 +47,10 @@ describe('external links', () => {
 
 describe('guardWebContents', () => {
   function setup() {
-    type Listener = (event: { preventDefault: () => void; url?: string }, url?: string) => void;
+    type Listener = (
+      event: { preventDefault: () => void; url?: string | undefined; isMainFrame?: boolean },
+      url?: string,
+    ) => void;
     const listeners = new Map<string, Listener>();
     let openHandler: ((details: { url: string }) => { action: string }) | undefined;
     const contents = {
@@ -74,25 +80,38 @@ describe('guardWebContents', () => {
     }
   });
 
-  it('blocks navigation away from our page and all webviews', () => {
+  it('blocks navigation away from our page and all webviews, reading the URL from the event', () => {
     const { listeners } = setup();
     for (const [name, url, blocked] of [
-      ['will-navigate', 'https://evil.example', true],
+      ['will-navigate', 'file:///etc/passwd', true],
       ['will-redirect', 'file:///etc/passwd', true],
+      ['will-redirect', 'https://evil.example', true],
       ['will-navigate', page.url, false],
       ['will-attach-webview', undefined, true],
     ] as const) {
       const preventDefault = vi.fn();
-      listeners.get(name)?.({ preventDefault }, url);
+      // The deprecated positional url says the opposite: only event.url may count.
+      listeners.get(name)?.({ preventDefault, url, isMainFrame: true }, blocked ? page.url : 'file:///x');
       expect(preventDefault.mock.calls.length, `${name} ${url}`).toBe(blocked ? 1 : 0);
     }
   });
 
-  it('denies every new window, handing safe https links to the system browser', () => {
+  it('hands a plain web link the page tried to follow to the system browser instead', () => {
+    const { listeners, openExternal } = setup();
+    for (const url of ['https://example.com/docs', 'http://example.com/', 'file:///etc/passwd']) {
+      const preventDefault = vi.fn();
+      listeners.get('will-navigate')?.({ preventDefault, url, isMainFrame: true });
+      expect(preventDefault).toHaveBeenCalledTimes(1);
+    }
+    expect(openExternal.mock.calls).toEqual([['https://example.com/docs'], ['http://example.com/']]);
+  });
+
+  it('denies every new window, handing web links to the system browser', () => {
     const { openHandler, openExternal } = setup();
     expect(openHandler()?.({ url: 'https://example.com' })).toEqual({ action: 'deny' });
+    expect(openHandler()?.({ url: 'http://example.com/plain' })).toEqual({ action: 'deny' });
     expect(openHandler()?.({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
-    expect(openExternal.mock.calls).toEqual([['https://example.com']]);
+    expect(openExternal.mock.calls).toEqual([['https://example.com'], ['http://example.com/plain']]);
   });
 });
 

@@ -27,11 +27,14 @@ export function createSenderCheck(page: TrustedPage): (event: IpcMainInvokeEvent
   };
 }
 
-/** Links the model writes may be opened, but only plain https ones and only in the system browser. */
+/** The schemes a link may have to leave the app: web pages only (no file:, smb:, custom handlers). */
+const externalSchemes: ReadonlySet<string> = new Set(['https:', 'http:']);
+
+/** Links the model writes may be opened, but only plain web ones and only in the system browser. */
 export function isSafeExternalUrl(candidate: string): boolean {
   try {
     const url = new URL(candidate);
-    return url.protocol === 'https:' && url.username === '' && url.password === '';
+    return externalSchemes.has(url.protocol) && url.username === '' && url.password === '';
   } catch {
     return false;
   }
@@ -48,21 +51,25 @@ export function hardenSession(
 /**
  * Every webContents Electron creates gets this (app 'web-contents-created'), so whatever the page
  * does, it can only ever show our own page: no navigation away (main frame or subframe), no new
- * windows (https links go to the system browser instead), no webviews.
+ * windows (http(s) links go to the system browser instead), no webviews.
  */
 export function guardWebContents(
   contents: Pick<WebContents, 'on' | 'setWindowOpenHandler'>,
   page: TrustedPage,
   openExternal: (url: string) => void,
 ): void {
-  contents.on('will-navigate', (event, url) => {
-    if (!isTrustedUrl(page, url)) event.preventDefault();
+  // event.url, not the positional url argument Electron deprecated. A plain link (no target) to
+  // the web goes to the system browser instead of replacing Familiar's page.
+  contents.on('will-navigate', (event) => {
+    if (isTrustedUrl(page, event.url)) return;
+    event.preventDefault();
+    if (event.isMainFrame && isSafeExternalUrl(event.url)) openExternal(event.url);
   });
   contents.on('will-frame-navigate', (event) => {
     if (!isTrustedUrl(page, event.url)) event.preventDefault();
   });
-  contents.on('will-redirect', (event, url) => {
-    if (!isTrustedUrl(page, url)) event.preventDefault();
+  contents.on('will-redirect', (event) => {
+    if (!isTrustedUrl(page, event.url)) event.preventDefault();
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {

@@ -39,7 +39,7 @@ class FakeApp extends EventEmitter {
 }
 
 class FakeWindow extends EventEmitter {
-  webContents = { send: vi.fn(), isDestroyed: () => false };
+  webContents = { send: vi.fn(), isDestroyed: () => false, on: vi.fn() };
   loadFile = () => Promise.resolve();
   loadURL = () => Promise.resolve();
   isMinimized = () => false;
@@ -72,6 +72,7 @@ vi.mock('electron', () => ({
     },
   },
   shell: { openExternal: vi.fn(), showItemInFolder: vi.fn() },
+  clipboard: { writeText: vi.fn() },
   safeStorage: {},
 }));
 // The window constructor is covered by window.test.ts; electron-updater needs the real Electron.

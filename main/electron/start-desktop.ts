@@ -1,11 +1,12 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import type { BrowserWindow as Window } from 'electron';
-import { app, BrowserWindow, dialog, ipcMain, Menu, screen, session, shell } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, screen, session, shell } from 'electron';
 import { createCore } from '../core/create-core';
 import { createStderrLogger } from '../core/logger';
 import { familiarVersion } from '../version';
 import { installContentSecurityPolicy } from './content-security-policy';
+import { installContextMenu } from './context-menu';
 import { createDesktopUpdates } from './desktop-updates';
 import { chooseFolderWith } from './folder-dialog';
 import { forwardEvents, registerContractHandlers } from './ipc-main';
@@ -121,6 +122,14 @@ async function launch(logger: FileLogger, windowCreated: (window: Window) => voi
     } catch (error) {
       logger.warn(`Could not remember the window's size and position: ${String(error)}`);
     }
+  });
+  installContextMenu(window.webContents, Menu, {
+    replaceMisspelling: (word) => window.webContents.replaceMisspelling(word),
+    addToDictionary: (word) => {
+      session.defaultSession.addWordToSpellCheckerDictionary(word);
+    },
+    openExternal: (url) => void shell.openExternal(url),
+    copyText: (text) => void clipboard.writeText(text),
   });
   const stopForwarding = forwardEvents(core.events, window.webContents);
   window.on('closed', stopForwarding);
