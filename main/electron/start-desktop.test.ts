@@ -73,6 +73,7 @@ vi.mock('electron', () => ({
   },
   shell: { openExternal: vi.fn(), showItemInFolder: vi.fn() },
   clipboard: { writeText: vi.fn() },
+  Notification: Object.assign(class {}, { isSupported: () => false }),
   safeStorage: {},
 }));
 // The window constructor is covered by window.test.ts; electron-updater needs the real Electron.

@@ -1,11 +1,12 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import type { BrowserWindow as Window } from 'electron';
-import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, screen, session, shell } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, Notification, screen, session, shell } from 'electron';
 import { createCore } from '../core/create-core';
 import { createStderrLogger } from '../core/logger';
 import { familiarVersion } from '../version';
 import { installContentSecurityPolicy } from './content-security-policy';
+import { watchApprovalAttention } from './approval-attention';
 import { installContextMenu } from './context-menu';
 import { createDesktopUpdates } from './desktop-updates';
 import { chooseFolderWith } from './folder-dialog';
@@ -133,6 +134,7 @@ async function launch(logger: FileLogger, windowCreated: (window: Window) => voi
   });
   const stopForwarding = forwardEvents(core.events, window.webContents);
   window.on('closed', stopForwarding);
+  watchAttention(window, core.events, () => core.assistant.broker.pending().length);
 
   const updates = createDesktopUpdates(window, familiarVersion, logger, () => quitGuard.allowQuit());
   const checkForUpdates = (trigger: 'startup' | 'menu') =>
@@ -153,4 +155,34 @@ async function launch(logger: FileLogger, windowCreated: (window: Window) => voi
 
   await (devServer === undefined ? window.loadFile(rendererIndex) : window.loadURL(devServer));
   checkForUpdates('startup');
+}
+
+/** Notification, badge and taskbar flash while an approval waits and the window is in the background. */
+function watchAttention(window: Window, events: Parameters<typeof watchApprovalAttention>[0], pending: () => number) {
+  // Held so the notification (and its click handler) is not garbage-collected while on screen.
+  let shown: Notification | undefined;
+  const attention = watchApprovalAttention(events, pending, {
+    isWindowFocused: () => !window.isDestroyed() && window.isFocused(),
+    notify: (title, body, onClick) => {
+      if (!Notification.isSupported()) return;
+      shown = new Notification({ title, body });
+      shown.on('click', onClick);
+      shown.show();
+    },
+    setBadge: (count) => void app.setBadgeCount(count),
+    flash: (on) => {
+      if (!window.isDestroyed()) window.flashFrame(on);
+    },
+    focusWindow: () => {
+      if (window.isDestroyed()) return;
+      if (window.isMinimized()) window.restore();
+      window.show();
+      window.focus();
+    },
+  });
+  window.on('focus', attention.windowFocused);
+  window.on('closed', () => {
+    attention.stop();
+    shown = undefined;
+  });
 }
