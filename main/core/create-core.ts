@@ -114,6 +114,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const toolServices = createToolServices({
     paths,
     transfers,
+    sandboxSettings: () => {
+      const { hardLinks, backups } = settings.get().safety;
+      return {
+        hardLinks,
+        backups: {
+          maxItems: backups.maxItems,
+          maxBytes: backups.maxSizeMB * 1024 * 1024,
+          maxAgeDays: backups.maxAgeDays,
+        },
+      };
+    },
     ...(options.toolLimits === undefined ? {} : { limits: options.toolLimits }),
   });
   const workspace = await createWorkspaceService({
