@@ -13,8 +13,9 @@ describe('app files (shipped, read-only)', () => {
     await writeFile(join(dir, 'index.html'), '<!doctype html>');
     await mkdir(join(dir, 'assets'));
     const page = await openAppFile(join(dir, 'index.html'));
-    expect(page?.size).toBe(15);
-    expect(await text(page?.stream() ?? [])).toBe('<!doctype html>');
+    if (page === null) throw new Error('index.html was not opened');
+    expect(page.size).toBe(15);
+    expect(await text(page.stream())).toBe('<!doctype html>');
     expect(await openAppFile(join(dir, 'assets'))).toBeNull();
     expect(await openAppFile(join(dir, 'missing.js'))).toBeNull();
     expect((await readAppFile(join(dir, 'index.html'))).toString()).toBe('<!doctype html>');
