@@ -21,6 +21,8 @@ const SAVE_DELAY_MS = 2000;
 // 3: versions are identity + content hash (dev:ino:size:mtime:sha1); older files are rebuilt.
 const FORMAT = 3;
 const READ_BATCH = 32;
+/** How long the first query waits for the file watcher before indexing without it. */
+const WATCH_READY_WAIT_MS = 2000;
 /** The saved file's envelope; the index itself checks its own shape as it loads (a cache: rebuilt if bad). */
 const savedIndexSchema = z.object({ format: z.unknown(), root: z.unknown(), index: z.unknown() });
 
@@ -260,7 +262,17 @@ export class WorkspaceIndex {
       // A watcher that fails (no inotify watches left) must not leave a stale index: rescan per query.
       watcher.on('error', () => (this.needsFullScan = true));
       this.watchers.push(watcher);
-      return new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+      // A folder that keeps changing (or a slow disk) can hold 'ready' back for minutes: index
+      // anyway after a while, and scan again once the watcher is ready, so nothing is missed.
+      return new Promise<void>((resolve) => {
+        let late = false;
+        const timer = setTimeout(() => ((late = true), resolve()), WATCH_READY_WAIT_MS);
+        watcher.once('ready', () => {
+          clearTimeout(timer);
+          if (late) this.needsFullScan = true;
+          resolve();
+        });
+      });
     };
     const isPersonaName = (rel: string) => personaEntryOf(rel.split('/')[0] ?? '') !== undefined;
     await Promise.all([
