@@ -4,6 +4,7 @@ import type { BrowserWindow } from 'electron';
 import { app, dialog } from 'electron';
 import * as updaterModule from 'electron-updater';
 import type { Logger } from '../core/logger';
+import { buildInfo } from './build-info';
 import { createUpdatePrompts } from './update-prompts';
 import { createUpdateController, updateSupport } from './updater';
 import type { UpdateController, UpdaterPort } from './updater';
@@ -33,6 +34,7 @@ export function createDesktopUpdates(window: BrowserWindow, currentVersion: stri
     platform: process.platform,
     env: process.env,
     linuxPackageType: process.platform === 'linux' ? linuxPackageType() : undefined,
+    signed: buildInfo.signed,
   });
   const prompts = createUpdatePrompts((options) => dialog.showMessageBox(window, options));
   if (!support.supported) {
