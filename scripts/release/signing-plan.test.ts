@@ -83,6 +83,21 @@ describe('the signing plan', () => {
     });
   });
 
+  it("hands each platform's build only its own secrets", () => {
+    const everything = { PATH: '/bin', ...macSecrets, ...winSecrets };
+    const win = signingPlan('win', everything, names);
+    expect(win.ok && Object.keys(win.value.env).sort()).toEqual([
+      'FAMILIAR_SIGNED',
+      'PATH',
+      'WIN_CSC_KEY_PASSWORD',
+      'WIN_CSC_LINK',
+    ]);
+    const mac = signingPlan('mac', everything, names);
+    expect(mac.ok && Object.keys(mac.value.env)).not.toContain('WIN_CSC_LINK');
+    const linux = signingPlan('linux', everything, names);
+    expect(linux.ok && Object.keys(linux.value.env).sort()).toEqual(['FAMILIAR_SIGNED', 'PATH']);
+  });
+
   it('never signs Linux packages', () => {
     expect(signingPlan('linux', macSecrets, names)).toMatchObject({
       ok: true,

@@ -59,10 +59,20 @@ function secretSet(env: Env, names: readonly string[], what: string): Result<boo
 }
 
 export function signingPlan(platform: ReleasePlatform, env: Env, names: ArtifactNames): Result<SigningPlan> {
-  // Only the secrets that are set reach the build, so electron-builder never sees an empty CSC_LINK.
+  // Only this platform's secrets that are set reach the build: electron-builder never sees an empty
+  // CSC_LINK, and never signs a Windows installer with the Mac certificate (it falls back to CSC_LINK
+  // when WIN_CSC_LINK is unset).
+  const own: readonly string[] =
+    platform === 'mac'
+      ? [...macSigningSecrets, ...macNotarizationSecrets]
+      : platform === 'win'
+        ? windowsSigningSecrets
+        : [];
   const clean: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && (!allSecrets.includes(name) || present(env, name))) clean[name] = value;
+    if (value !== undefined && (!allSecrets.includes(name) || (own.includes(name) && present(env, name)))) {
+      clean[name] = value;
+    }
   }
   const plan = (signed: boolean, notarized: boolean, summary: string, config: Configuration = {}) =>
     ok<SigningPlan>({ signed, notarized, summary, config, env: { ...clean, FAMILIAR_SIGNED: String(signed) } });
