@@ -79,6 +79,8 @@ const layers = [
 const fileCategories = [
   { category: 'test', pattern: '**/*.test.ts' },
   { category: 'llm-fixture', pattern: 'e2e/fixtures/scripted-llm-server.ts' },
+  // The app's own smoke test (shared and node:http only): e2e runs it against browser mode.
+  { category: 'smoke-test', pattern: 'main/smoke/**' },
 ];
 const mayImport = (from, to) => ({
   from: { element: { type: from } },
@@ -97,6 +99,7 @@ const layerPolicies = [
     allow: { to: { file: { categories: 'llm-fixture' } } },
   },
   { from: { element: { type: 'bench' } }, allow: { to: { file: { categories: 'llm-fixture' } } } },
+  { from: { element: { type: 'e2e' } }, allow: { to: { file: { categories: 'smoke-test' } } } },
 ];
 
 export default tseslint.config(

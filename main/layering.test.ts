@@ -33,6 +33,8 @@ describe('layer boundaries are enforced by lint', () => {
     ],
     // ...and tests may import only that fixture, not the rest of e2e/.
     ['main/agent/probe.test.ts', "import { test } from '../../e2e/fixtures/familiar-app';", 'boundaries/dependencies'],
+    // e2e may run the app's smoke test, and nothing else of main/.
+    ['e2e/probe.spec.ts', "import { createCore } from '../main/core/create-core';", 'boundaries/dependencies'],
     // A folder named like a layer deep inside another layer must not borrow that layer's rights.
     [
       'renderer/features/main/probe.ts',
@@ -58,6 +60,10 @@ describe('layer boundaries are enforced by lint', () => {
         "import { reply } from '../../e2e/fixtures/scripted-llm-server';\nexport const probe = reply;",
       ],
       ['bench/probe.ts', "import { reply } from '../e2e/fixtures/scripted-llm-server';\nexport const probe = reply;"],
+      [
+        'e2e/probe.spec.ts',
+        "import { runSmokeTest } from '../main/smoke/run-smoke-test';\nexport const probe = runSmokeTest;",
+      ],
     ];
     for (const [file, code] of allowed) {
       expect(await ruleIdsFor(file, `${code}\n`), file).toEqual([]);

@@ -4,6 +4,7 @@ import { app, dialog } from 'electron';
 import * as updaterModule from 'electron-updater';
 import type { Logger } from '../core/logger';
 import { readAppTextSync } from '../storage/app-files';
+import { buildInfo } from './build-info';
 import { createUpdatePrompts } from './update-prompts';
 import { createUpdateController, updateSupport } from './updater';
 import type { UpdateController, UpdaterPort } from './updater';
@@ -30,6 +31,7 @@ export function createDesktopUpdates(window: BrowserWindow, currentVersion: stri
     platform: process.platform,
     env: process.env,
     linuxPackageType: process.platform === 'linux' ? linuxPackageType() : undefined,
+    signed: buildInfo.signed,
   });
   const prompts = createUpdatePrompts((options) => dialog.showMessageBox(window, options));
   if (!support.supported) {

@@ -1,16 +1,15 @@
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu, screen, session, shell } from 'electron';
 import { createCore } from '../core/create-core';
 import { createStderrLogger } from '../core/logger';
 import { familiarVersion } from '../version';
+import { appFiles } from './app-files';
 import { installContentSecurityPolicy } from './content-security-policy';
 import { createDesktopUpdates } from './desktop-updates';
 import { forwardEvents, registerContractHandlers } from './ipc-main';
 import { installApplicationMenu } from './menu';
 import { createSafeStorageCipher } from './safe-storage-cipher';
 import { createSenderCheck, guardWebContents, hardenSession } from './security';
-import type { TrustedPage } from './security';
 import { createMainWindow } from './window';
 import {
   loadWindowState,
@@ -28,9 +27,8 @@ export async function startDesktop(): Promise<void> {
   }
   app.enableSandbox();
   const logger = createStderrLogger('desktop');
-  const rendererIndex = fileURLToPath(new URL('../renderer/index.html', import.meta.url));
   const devServer = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
-  const page: TrustedPage = { url: devServer ?? pathToFileURL(rendererIndex).href };
+  const { rendererIndex, preload, page } = appFiles(devServer);
 
   // Guard every webContents ever created, not only the ones we know about. The guard has already
   // checked the URL (https only, no credentials) before it reaches the system browser.
@@ -65,7 +63,7 @@ export async function startDesktop(): Promise<void> {
     screen.getAllDisplays().map((display) => display.workArea),
     screen.getPrimaryDisplay().workArea,
   );
-  const window = createMainWindow(fileURLToPath(new URL('../preload/index.cjs', import.meta.url)), placement);
+  const window = createMainWindow(preload, placement);
   rememberWindowState(window, (state) => {
     try {
       saveWindowState(stateFile, state);
