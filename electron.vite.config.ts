@@ -10,7 +10,11 @@ const { version } = JSON.parse(readFileSync(r('package.json'), 'utf8')) as { ver
 // electron-vite looks under src/ by default; Familiar's layout puts each runtime at the top level.
 export default defineConfig({
   main: {
-    define: { __FAMILIAR_VERSION__: JSON.stringify(version) },
+    define: {
+      __FAMILIAR_VERSION__: JSON.stringify(version),
+      // The release workflow says whether this build's installers are code-signed (main/electron/build-info.ts).
+      __FAMILIAR_BUILD__: JSON.stringify({ signed: process.env['FAMILIAR_SIGNED'] === 'true' }),
+    },
     build: {
       outDir: r('out/main'),
       rolldownOptions: {

@@ -5,11 +5,55 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-// Regexes, not globs: a glob like 'fs' would also match a relative './fs'.
+// Regexes, not globs: a glob like 'fs' would also match a relative './fs'. The file system is left to
+// banFsPaths, so that its importer hears where to go instead.
 const banNode = {
-  regex: '^(node:.*|fs|fs/promises|path|os|child_process|crypto|http|https|net|stream|url|util|worker_threads)$',
+  regex: '^(node:(?!fs(/promises)?$).*|path|os|child_process|crypto|http|https|net|stream|url|util|worker_threads)$',
   message: 'Node APIs belong in main/ (only main/ runs in Node).',
 };
+/**
+ * One way to disk (issue 15): workspace bytes go through main/sandbox/, Familiar's own data through
+ * main/storage/, and nothing else opens a file, so a new feature cannot bypass either. Tests and
+ * their helpers build fixtures and may use fs. main/layering.test.ts proves the rule fires and scans
+ * the tree for imports the rule could miss.
+ */
+const goToDiskOwners =
+  'Only main/sandbox/ and main/storage/ touch the disk. Workspace files: the WorkspaceSandbox (main/sandbox/sandbox-io.ts). ' +
+  "Familiar's own data (settings, transcripts, audit, caches, app files): main/storage/ (json-file.ts, jsonl-file.ts, folders.ts, data-files.ts, app-files.ts).";
+const fsModules = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises'];
+/** `paths` for no-restricted-imports: the four names of the file system, and createRequire (a require by another name). */
+const banFsPaths = [
+  ...fsModules.map((name) => ({ name, message: goToDiskOwners })),
+  ...['module', 'node:module'].map((name) => ({ name, importNames: ['createRequire'], message: goToDiskOwners })),
+];
+// esquery regexes end at the first '/', so the slash of fs/promises is written \x2F.
+const fsModuleRegex = '/^(node:)?fs(\\x2Fpromises)?$/';
+/** What no-restricted-imports cannot see: require(), import() and process.getBuiltinModule() of fs. */
+const banFsSyntax = [
+  { selector: `CallExpression[callee.name='require'][arguments.0.value=${fsModuleRegex}]`, message: goToDiskOwners },
+  { selector: `ImportExpression[source.value=${fsModuleRegex}]`, message: goToDiskOwners },
+  {
+    selector: "CallExpression[callee.property.name='getBuiltinModule']",
+    message: `Import Node modules statically. ${goToDiskOwners}`,
+  },
+  {
+    // A computed module name could be 'node:fs' without lint ever seeing it.
+    selector: "ImportExpression[source.type!='Literal']",
+    message: 'import() takes a literal module name, so lint can see what is loaded.',
+  },
+];
+const banRequire = { selector: "CallExpression[callee.name='require']", message: 'Use ES imports.' };
+/** The disk owners, and the files that only tests run (they build fixtures). */
+const diskOwners = ['main/sandbox/**', 'main/storage/**'];
+const testOnly = [
+  '**/*.test.ts',
+  '**/*.test.tsx',
+  'main/test-support/**',
+  // Processes the tests start (bundled by main/test-support/child-script.ts), and the tool kits tests share.
+  '**/*.child.ts',
+  'main/tools/test-kit.ts',
+  'main/tools/registry-kit.ts',
+];
 const banElectron = { regex: '^electron(/.*)?$', message: 'Only main/electron/ and preload/ may import Electron.' };
 const banUi = { regex: '^(react|react-dom|zustand)(/.*)?$', message: 'shared/ has no UI.' };
 
@@ -35,6 +79,8 @@ const layers = [
 const fileCategories = [
   { category: 'test', pattern: '**/*.test.ts' },
   { category: 'llm-fixture', pattern: 'e2e/fixtures/scripted-llm-server.ts' },
+  // The app's own smoke test (shared and node:http only): e2e runs it against browser mode.
+  { category: 'smoke-test', pattern: 'main/smoke/**' },
 ];
 const mayImport = (from, to) => ({
   from: { element: { type: from } },
@@ -53,6 +99,7 @@ const layerPolicies = [
     allow: { to: { file: { categories: 'llm-fixture' } } },
   },
   { from: { element: { type: 'bench' } }, allow: { to: { file: { categories: 'llm-fixture' } } } },
+  { from: { element: { type: 'e2e' } }, allow: { to: { file: { categories: 'smoke-test' } } } },
 ];
 
 export default tseslint.config(
@@ -86,10 +133,7 @@ export default tseslint.config(
       '@typescript-eslint/only-throw-error': 'error',
       'boundaries/dependencies': ['error', { default: 'disallow', policies: layerPolicies }],
       'no-restricted-exports': ['error', { restrictDefaultExports: { direct: true, named: true, defaultFrom: true } }],
-      'no-restricted-syntax': [
-        'error',
-        { selector: "CallExpression[callee.name='require']", message: 'Use ES imports.' },
-      ],
+      'no-restricted-syntax': ['error', banRequire],
     },
   },
   {
@@ -103,7 +147,10 @@ export default tseslint.config(
   },
   {
     files: ['shared/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [banNode, banElectron, banUi] }] },
+    rules: {
+      'no-restricted-imports': ['error', { paths: banFsPaths, patterns: [banNode, banElectron, banUi] }],
+      'no-restricted-syntax': ['error', banRequire, ...banFsSyntax],
+    },
   },
   {
     files: ['renderer/**'],
@@ -111,9 +158,11 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': ['error', { patterns: [banNode, banElectron] }],
+      'no-restricted-imports': ['error', { paths: banFsPaths, patterns: [banNode, banElectron] }],
       'no-restricted-syntax': [
         'error',
+        banRequire,
+        ...banFsSyntax,
         {
           selector: "MemberExpression[object.name='window'][property.name='familiar']",
           message: 'Only renderer/ipc/ touches window.familiar.',
@@ -123,16 +172,36 @@ export default tseslint.config(
   },
   {
     files: ['renderer/ipc/**'],
-    rules: { 'no-restricted-syntax': 'off' },
+    rules: { 'no-restricted-syntax': ['error', banRequire, ...banFsSyntax] },
   },
   {
     files: ['main/**'],
-    ignores: ['main/electron/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [banElectron] }] },
   },
   {
+    // Product code in main: the file system only through the disk owners.
+    files: ['main/**'],
+    ignores: [...diskOwners, ...testOnly],
+    rules: {
+      'no-restricted-imports': ['error', { paths: banFsPaths, patterns: [banElectron] }],
+      'no-restricted-syntax': ['error', banRequire, ...banFsSyntax],
+    },
+  },
+  {
+    files: ['main/electron/**'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['main/electron/**'],
+    ignores: testOnly,
+    rules: { 'no-restricted-imports': ['error', { paths: banFsPaths }] },
+  },
+  {
     files: ['preload/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [banNode] }] },
+    rules: {
+      'no-restricted-imports': ['error', { paths: banFsPaths, patterns: [banNode] }],
+      'no-restricted-syntax': ['error', banRequire, ...banFsSyntax],
+    },
   },
   {
     // Tools expect default exports from their config files; React.lazy needs them at lazy boundaries.

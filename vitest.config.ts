@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 const { version } = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig({
-  define: { __FAMILIAR_VERSION__: JSON.stringify(version) },
+  define: { __FAMILIAR_VERSION__: JSON.stringify(version), __FAMILIAR_BUILD__: JSON.stringify({ signed: false }) },
   test: {
     // Tests run real processes, worker threads and disks on 2 shared cores: a slow machine must not
     // turn into a failure. Performance is measured in bench/, never by these limits.

@@ -1,4 +1,6 @@
+import { isSmokeTest, startSmokeTest } from './electron/smoke-test';
 import { startDesktop } from './electron/start-desktop';
 
 // Composition root of the desktop app; browser mode starts from serve.ts instead.
-void startDesktop();
+// `--smoke-test` runs the release pipeline's check of an installed build and exits.
+void (isSmokeTest(process.argv) ? startSmokeTest() : startDesktop());

@@ -1,24 +1,10 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { ESLint } from 'eslint';
-import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
+import { lintProbe, repoRoot as root, sourceFiles } from './test-support/lint-probe';
 
-const root = join(import.meta.dirname, '..');
-
-/** Lints a probe file that does not exist on disk, as if it sat at `filePath`. */
-async function ruleIdsFor(filePath: string, code: string): Promise<string[]> {
-  const eslint = new ESLint({
-    cwd: root,
-    // Probe files are in no tsconfig: switch off only the type-aware rules, keep the layering ones.
-    overrideConfig: [
-      tseslint.configs.disableTypeChecked,
-      { languageOptions: { parserOptions: { projectService: false, project: null } } },
-    ],
-  });
-  const [result] = await eslint.lintText(code, { filePath: join(root, filePath) });
-  return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
-}
+const ruleIdsFor = async (filePath: string, code: string): Promise<string[]> =>
+  (await lintProbe(filePath, code)).map((message) => message.ruleId);
 
 describe('layer boundaries are enforced by lint', () => {
   const forbidden: [string, string, string][] = [
@@ -47,6 +33,8 @@ describe('layer boundaries are enforced by lint', () => {
     ],
     // ...and tests may import only that fixture, not the rest of e2e/.
     ['main/agent/probe.test.ts', "import { test } from '../../e2e/fixtures/familiar-app';", 'boundaries/dependencies'],
+    // e2e may run the app's smoke test, and nothing else of main/.
+    ['e2e/probe.spec.ts', "import { createCore } from '../main/core/create-core';", 'boundaries/dependencies'],
     // A folder named like a layer deep inside another layer must not borrow that layer's rights.
     [
       'renderer/features/main/probe.ts',
@@ -72,20 +60,16 @@ describe('layer boundaries are enforced by lint', () => {
         "import { reply } from '../../e2e/fixtures/scripted-llm-server';\nexport const probe = reply;",
       ],
       ['bench/probe.ts', "import { reply } from '../e2e/fixtures/scripted-llm-server';\nexport const probe = reply;"],
+      [
+        'e2e/probe.spec.ts',
+        "import { runSmokeTest } from '../main/smoke/run-smoke-test';\nexport const probe = runSmokeTest;",
+      ],
     ];
     for (const [file, code] of allowed) {
       expect(await ruleIdsFor(file, `${code}\n`), file).toEqual([]);
     }
   });
 });
-
-async function* sourceFiles(dir: string): AsyncGenerator<string> {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* sourceFiles(path);
-    else if (/\.tsx?$/.test(entry.name)) yield path;
-  }
-}
 
 describe('the tree obeys the layering (a cheap scan, independent of the lint config)', () => {
   it('imports electron only from main/electron/ and preload/, never from shared/ or renderer/', async () => {

@@ -21,6 +21,17 @@ export const providerSettingsSchema = z.object({
 });
 export type ProviderSettings = z.infer<typeof providerSettingsSchema>;
 
+/** How many backups (copies kept before each overwrite or edit) are kept, newest first. */
+const backupLimitsSchema = z.object({
+  maxItems: z.number().int().min(10).max(100_000),
+  maxSizeMB: z.number().int().min(10).max(1_000_000),
+  maxAgeDays: z.number().int().min(1).max(3650),
+});
+export const defaultBackupLimits = { maxItems: 1000, maxSizeMB: 1024, maxAgeDays: 30 } as const;
+
+/** A file with more than one name may be a link to something outside the workspace: refused unless allowed. */
+export const hardLinkPolicySchema = z.enum(['refuse', 'allow']);
+
 export const themeSchema = z.enum(['system', 'light', 'dark']);
 export const languageSchema = z.enum(['system', 'en', 'ru', 'zh']);
 
@@ -48,8 +59,16 @@ export const settingsSchema = z.object({
   transfers: z
     .object({ maxUploadMB: z.number().int().min(1).max(20).default(10), allowNonText: z.boolean().default(false) })
     .default({ maxUploadMB: 10, allowNonText: false }),
+  /** The sandbox's switches a user may want to change: hard-linked files, and how much backup is kept. */
+  safety: z
+    .object({
+      hardLinks: hardLinkPolicySchema.default('refuse'),
+      backups: backupLimitsSchema.default(defaultBackupLimits),
+    })
+    .default({ hardLinks: 'refuse', backups: defaultBackupLimits }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
+export type BackupLimits = Settings['safety']['backups'];
 
 /** A partial update: each section replaced or merged as given. */
 export const settingsPatchSchema = z
@@ -66,6 +85,12 @@ export const settingsPatchSchema = z
       })
       .partial(),
     transfers: z.object({ maxUploadMB: z.number().int().min(1).max(20), allowNonText: z.boolean() }).partial(),
+    safety: z
+      .object({
+        hardLinks: hardLinkPolicySchema,
+        backups: backupLimitsSchema.partial(),
+      })
+      .partial(),
   })
   .partial()
   .strict();
@@ -83,4 +108,9 @@ export const applySettingsPatch = (previous: Settings, patch: SettingsPatch): Se
     ui: { ...previous.ui, ...patch.ui },
     prompt: { ...previous.prompt, ...patch.prompt },
     transfers: { ...previous.transfers, ...patch.transfers },
+    safety: {
+      ...previous.safety,
+      ...patch.safety,
+      backups: { ...previous.safety.backups, ...patch.safety?.backups },
+    },
   });

@@ -1,8 +1,9 @@
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { errorCodeSchema } from '../../shared/errors';
 import type { Logger } from '../core/logger';
+import { ensureFolder } from '../storage/folders';
+import { appendJsonLines, readJsonLines } from '../storage/jsonl-file';
 
 /** One tool call, as kept in <home>/audit/YYYY-MM-DD.jsonl (UTC day of `time`). */
 export const auditEntrySchema = z.object({
@@ -44,12 +45,11 @@ export function createAuditLog(options: AuditLogOptions): AuditLog {
   let made: Promise<unknown> | undefined;
   return {
     record(entry) {
-      const line = `${JSON.stringify(entry)}\n`;
       tail = tail.then(async () => {
         try {
-          made ??= mkdir(options.dir, { recursive: true, mode: 0o700 });
+          made ??= ensureFolder(options.dir, 0o700);
           await made;
-          await appendFile(auditFileFor(options.dir, entry.time), line, { mode: 0o600 });
+          await appendJsonLines(auditFileFor(options.dir, entry.time), [entry], { mode: 0o600, sync: false });
         } catch (error) {
           made = undefined;
           options.logger?.error('could not write the audit log', error);
@@ -62,16 +62,6 @@ export function createAuditLog(options: AuditLogOptions): AuditLog {
 
 /** The entries of one UTC day ('YYYY-MM-DD'); lines that do not parse are skipped. */
 export async function readAuditDay(dir: string, day: string): Promise<AuditEntry[]> {
-  const text = await readFile(join(dir, `${day}.jsonl`), 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .flatMap((line) => {
-      try {
-        const parsed = auditEntrySchema.safeParse(JSON.parse(line));
-        return parsed.success ? [parsed.data] : [];
-      } catch {
-        return [];
-      }
-    });
+  const read = await readJsonLines(join(dir, `${day}.jsonl`), auditEntrySchema).catch(() => undefined);
+  return read?.records ?? [];
 }

@@ -1,9 +1,10 @@
-import { mkdir, readdir, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { idSchema } from '../../shared/ipc/chat';
 import type { ConversationSummary } from '../../shared/ipc/conversations';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
+import { dataFileFacts, moveDataFile } from '../storage/data-files';
+import { ensureFolder, listFolder } from '../storage/folders';
 import { newId } from './ids';
 import { readTranscript, TranscriptWriter } from './transcript-file';
 import { foldTranscript } from './transcript-fold';
@@ -65,7 +66,7 @@ export async function openConversationStore(dirs: {
   trash: string;
 }): Promise<ConversationStore> {
   const trashDir = join(dirs.trash, 'conversations');
-  await mkdir(dirs.conversations, { recursive: true, mode: 0o700 });
+  await ensureFolder(dirs.conversations, 0o700);
   const fileOf = (id: string) => join(dirs.conversations, `${id}.jsonl`);
   const trashFileOf = (id: string) => join(trashDir, `${id}.jsonl`);
   const writers = new Map<string, TranscriptWriter>();
@@ -92,7 +93,7 @@ export async function openConversationStore(dirs: {
   async function readEntry(path: string, id: string, options: { trash?: boolean } = {}) {
     const loaded = await readTranscript(path);
     const folded = foldTranscript(loaded.records);
-    const created = (await stat(path)).birthtime.toISOString();
+    const created = (await dataFileFacts(path)).createdAt.toISOString();
     return {
       folded,
       skippedLines: loaded.skippedLines.length,
@@ -101,7 +102,7 @@ export async function openConversationStore(dirs: {
   }
 
   async function idsIn(dir: string): Promise<string[]> {
-    const names = await readdir(dir).catch(() => [] as string[]);
+    const names = await listFolder(dir).catch(() => [] as string[]);
     return names
       .filter((name) => name.endsWith('.jsonl'))
       .map((name) => name.slice(0, -'.jsonl'.length))
@@ -234,8 +235,8 @@ export async function openConversationStore(dirs: {
       if (!appended.ok) return appended;
       await writers.get(id)?.close();
       writers.delete(id);
-      await mkdir(trashDir, { recursive: true, mode: 0o700 });
-      await rename(fileOf(id), trashFileOf(id));
+      await ensureFolder(trashDir, 0o700);
+      await moveDataFile(fileOf(id), trashFileOf(id));
       all.delete(id);
       emit({ kind: 'removed', id });
       return ok(undefined);
@@ -245,7 +246,7 @@ export async function openConversationStore(dirs: {
       if (!valid(id)) return missing(id);
       if (closed) return refusedAfterClose();
       try {
-        await rename(trashFileOf(id), fileOf(id));
+        await moveDataFile(trashFileOf(id), fileOf(id));
       } catch {
         return err('not_found', `There is no conversation ${id} in the trash.`);
       }

@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import type { AppInfo } from '../../shared/ipc/app';
 import { createChatHandlers } from '../agent/chat-handlers';
 import { createChatService } from '../agent/chat-service';
@@ -11,6 +10,7 @@ import { createDispatcher } from '../ipc/dispatcher';
 import type { Dispatch, Handlers } from '../ipc/dispatcher';
 import { createEventHub } from '../ipc/event-hub';
 import type { EventHub } from '../ipc/event-hub';
+import { ensureFolder } from '../storage/folders';
 import { familiarPaths } from '../storage/paths';
 import { openSettingsStore } from '../storage/settings-store';
 import type { SettingsStore } from '../storage/settings-store';
@@ -90,8 +90,9 @@ async function openWorkspace(chosen: string | null | undefined, paths: FamiliarP
 
 export async function createCore(options: CoreOptions): Promise<Core> {
   const paths = familiarPaths(options.home);
-  await mkdir(paths.home, { recursive: true, mode: 0o700 });
-  await mkdir(paths.defaultWorkspace, { recursive: true });
+  await ensureFolder(paths.home, 0o700);
+  // The persona folder is the user's folder of files, opened in their tools: the umask decides, not 0700.
+  await ensureFolder(paths.defaultWorkspace, 0o777);
   const events = createEventHub((error) => options.logger.error('event listener failed', error));
   const settings = await openSettingsStore(paths.settingsFile, options.logger);
   settings.subscribe((next) => events.emit('settings.changed', next));
@@ -117,6 +118,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const toolServices = createToolServices({
     paths,
     transfers,
+    sandboxSettings: () => {
+      const { hardLinks, backups } = settings.get().safety;
+      return {
+        hardLinks,
+        backups: {
+          maxItems: backups.maxItems,
+          maxBytes: backups.maxSizeMB * 1024 * 1024,
+          maxAgeDays: backups.maxAgeDays,
+        },
+      };
+    },
     ...(options.toolLimits === undefined ? {} : { limits: options.toolLimits }),
   });
   const workspace = await createWorkspaceService({

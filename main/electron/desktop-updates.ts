@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserWindow } from 'electron';
 import { app, dialog } from 'electron';
 import * as updaterModule from 'electron-updater';
 import type { Logger } from '../core/logger';
+import { readAppTextSync } from '../storage/app-files';
+import { buildInfo } from './build-info';
 import { createUpdatePrompts } from './update-prompts';
 import { createUpdateController, updateSupport } from './updater';
 import type { UpdateController, UpdaterPort } from './updater';
@@ -18,12 +19,9 @@ function electronAutoUpdater(): UpdaterModule['autoUpdater'] {
   return ((updaterModule as UpdaterModule & { default?: UpdaterModule }).default ?? updaterModule).autoUpdater;
 }
 
+/** electron-builder leaves a `package-type` marker (deb, rpm, …) in the resources of a Linux package. */
 function linuxPackageType(): string | undefined {
-  try {
-    return readFileSync(join(process.resourcesPath, 'package-type'), 'utf8').trim();
-  } catch {
-    return undefined;
-  }
+  return readAppTextSync(join(process.resourcesPath, 'package-type'))?.trim();
 }
 
 /**
@@ -41,6 +39,7 @@ export function createDesktopUpdates(
     platform: process.platform,
     env: process.env,
     linuxPackageType: process.platform === 'linux' ? linuxPackageType() : undefined,
+    signed: buildInfo.signed,
   });
   const asked = createUpdatePrompts((options) => dialog.showMessageBox(window, options));
   const prompts = {

@@ -1,10 +1,10 @@
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import type { BrowserWindow as Window } from 'electron';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, Notification, screen, session, shell } from 'electron';
 import { createCore } from '../core/create-core';
 import { createStderrLogger } from '../core/logger';
 import { familiarVersion } from '../version';
+import { appFiles } from './app-files';
 import { installContentSecurityPolicy } from './content-security-policy';
 import { watchApprovalAttention } from './approval-attention';
 import { installContextMenu } from './context-menu';
@@ -17,7 +17,6 @@ import type { FileLogger } from './log-file';
 import { installApplicationMenu } from './menu';
 import { createSafeStorageCipher } from './safe-storage-cipher';
 import { createSenderCheck, guardWebContents, hardenSession } from './security';
-import type { TrustedPage } from './security';
 import { createMainWindow } from './window';
 import {
   loadWindowState,
@@ -58,9 +57,8 @@ export async function startDesktop(): Promise<void> {
 
 async function launch(logger: FileLogger, windowCreated: (window: Window) => void): Promise<void> {
   app.enableSandbox();
-  const rendererIndex = fileURLToPath(new URL('../renderer/index.html', import.meta.url));
   const devServer = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
-  const page: TrustedPage = { url: devServer ?? pathToFileURL(rendererIndex).href };
+  const { rendererIndex, preload, page } = appFiles(devServer);
 
   // Guard every webContents ever created, not only the ones we know about. The guard has already
   // checked the URL (https only, no credentials) before it reaches the system browser.
@@ -114,7 +112,7 @@ async function launch(logger: FileLogger, windowCreated: (window: Window) => voi
     screen.getAllDisplays().map((display) => display.workArea),
     screen.getPrimaryDisplay().workArea,
   );
-  const window = createMainWindow(fileURLToPath(new URL('../preload/index.cjs', import.meta.url)), placement);
+  const window = createMainWindow(preload, placement);
   windowCreated(window);
   quitGuard.guardWindow(window);
   rememberWindowState(window, (state) => {

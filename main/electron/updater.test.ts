@@ -155,10 +155,13 @@ describe('the update controller', () => {
 });
 
 describe('updateSupport', () => {
-  const packaged = { isPackaged: true, env: {}, linuxPackageType: undefined };
+  const packaged = { isPackaged: true, env: {}, linuxPackageType: undefined, signed: true };
   it.each([
     [{ ...packaged, isPackaged: false, platform: 'darwin' as const }, false],
     [{ ...packaged, platform: 'darwin' as const }, true],
+    [{ ...packaged, platform: 'darwin' as const, signed: false }, false], // Squirrel.Mac cannot install it
+    [{ ...packaged, platform: 'win32' as const, signed: false }, true], // NSIS installs unsigned updates
+    [{ ...packaged, platform: 'linux' as const, signed: false, env: { APPIMAGE: '/a.AppImage' } }, true],
     [{ ...packaged, platform: 'win32' as const }, true],
     [{ ...packaged, platform: 'win32' as const, env: { PORTABLE_EXECUTABLE_DIR: 'D:\\apps' } }, false],
     [{ ...packaged, platform: 'linux' as const, env: { APPIMAGE: '/home/u/Familiar.AppImage' } }, true],

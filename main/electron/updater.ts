@@ -44,15 +44,31 @@ export interface InstallationFacts {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** electron-builder writes resources/package-type for deb/rpm/pacman builds. */
   readonly linuxPackageType: string | undefined;
+  /** The build was code-signed (build-info.ts): macOS installs updates only into a signed app. */
+  readonly signed: boolean;
 }
 
 /**
  * Which copies can update themselves: installed ones. A portable .exe or a tar.gz has no installer
- * to run, so those are told where to download instead of failing half way.
+ * to run, and an unsigned macOS app cannot take an update (Squirrel.Mac refuses to install into an
+ * app without a valid signature), so those are told where to download instead of failing half way,
+ * after the user has already agreed to a download.
  */
-export function updateSupport({ isPackaged, platform, env, linuxPackageType }: InstallationFacts): UpdateSupport {
+export function updateSupport({
+  isPackaged,
+  platform,
+  env,
+  linuxPackageType,
+  signed,
+}: InstallationFacts): UpdateSupport {
   if (!isPackaged) return { supported: false, reason: 'Updates are checked only in installed builds of Familiar.' };
   const downloadInstead = 'Download the new version from the Familiar releases page instead.';
+  if (platform === 'darwin' && !signed) {
+    return {
+      supported: false,
+      reason: `This copy of Familiar is not code-signed, and macOS installs updates only into signed apps. ${downloadInstead}`,
+    };
+  }
   if (platform === 'win32' && env['PORTABLE_EXECUTABLE_DIR'] !== undefined) {
     return { supported: false, reason: `The portable version cannot update itself. ${downloadInstead}` };
   }

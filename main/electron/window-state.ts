@@ -1,6 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
+import { readJsonFileSync, writeJsonFileSync } from '../storage/json-file';
 
 /**
  * The window's size and position, remembered in the Familiar home between runs. Restoring is pure
@@ -93,29 +93,17 @@ export function restoreWindowPlacement(
 
 /** The saved state, or undefined when there is none or it cannot be trusted. */
 export function loadWindowState(file: string): WindowState | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  try {
-    const parsed = windowStateSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  const stored = readJsonFileSync(file, windowStateSchema);
+  return stored.state === 'valid' ? stored.value : undefined;
 }
 
 /**
  * Written synchronously because it runs as the window closes, moments before the app may quit;
- * written to a temp file and renamed so a crash mid-write never leaves a half file.
+ * written atomically so a crash mid-write never leaves a half file. The home exists by then (the
+ * core made it at start-up).
  */
 export function saveWindowState(file: string, state: WindowState): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(windowStateSchema.parse(state), null, 2)}\n`);
-  renameSync(temp, file);
+  writeJsonFileSync(file, windowStateSchema, state);
 }
 
 /** What the tracker needs from a BrowserWindow. */

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { versionSchema } from '../../shared/ipc/history';
 import type { PersonaVersion, VersionSummary } from '../../shared/ipc/history';
 import { writeFileAtomic } from '../storage/atomic-file';
+import { ensureFolder } from '../storage/folders';
 import { appendJsonLines, readJsonLines } from '../storage/jsonl-file';
 import type { PersonaFileName } from './persona-files';
 
@@ -32,7 +32,7 @@ const summarize = ({ text, ...summary }: PersonaVersion): VersionSummary => summ
  * 1.5 × the limit, the newest `limit` versions are rewritten atomically (old file or new, never a mix).
  */
 export async function openHistoryStore(dir: string, limit = DEFAULT_HISTORY_LIMIT): Promise<HistoryStore> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await ensureFolder(dir, 0o700);
   const fileOf = (name: PersonaFileName) => join(dir, `${name}.jsonl`);
   // One queue per persona file: versions of one file are written strictly in order.
   const queues = new Map<PersonaFileName, Promise<unknown>>();

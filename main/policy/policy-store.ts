@@ -1,11 +1,11 @@
-import { readFile, rename } from 'node:fs/promises';
 import type { z } from 'zod';
 import { defaultPolicy, policySchema } from '../../shared/policy';
 import type { Policy } from '../../shared/policy';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import type { Logger } from '../core/logger';
-import { writeFileAtomic } from '../storage/atomic-file';
+import { keepInvalidAside } from '../storage/data-files';
+import { readJsonFile, writeJsonFile } from '../storage/json-file';
 
 export interface PolicyStore {
   get(): Policy;
@@ -29,24 +29,16 @@ export async function openPolicyStore(file: string, logger: Logger): Promise<Pol
   let startError: string | null = null;
   const listeners = new Set<(policy: Policy) => void>();
 
-  const text = await readFile(file, 'utf8').catch(() => null);
-  if (text !== null) {
-    let parsed: ReturnType<typeof policySchema.safeParse> | null = null;
-    try {
-      parsed = policySchema.safeParse(JSON.parse(text));
-    } catch {
-      startError = 'policy.json is not valid JSON';
-    }
-    if (parsed?.success === true) current = parsed.data;
-    else if (parsed !== null && !parsed.success)
-      startError = `policy.json is not a valid policy: ${describe(parsed.error)}`;
-    if (startError !== null) logger.warn(`${startError}; the default policy applies until it is fixed`);
-  }
+  const stored = await readJsonFile(file, policySchema);
+  if (stored.state === 'valid') current = stored.value;
+  else if (stored.state === 'not-json') startError = 'policy.json is not valid JSON';
+  else if (stored.state === 'invalid') startError = `policy.json is not a valid policy: ${describe(stored.error)}`;
+  if (startError !== null) logger.warn(`${startError}; the default policy applies until it is fixed`);
 
   const save = async (policy: Policy) => {
     // Keep the user's broken file instead of overwriting it silently.
-    if (startError !== null) await rename(file, `${file}.invalid-${Date.now()}`).catch(() => undefined);
-    await writeFileAtomic(file, `${JSON.stringify(policy, null, 2)}\n`);
+    if (startError !== null) await keepInvalidAside(file);
+    await writeJsonFile(file, policySchema, policy);
     current = policy;
     startError = null;
     for (const listener of listeners) listener(policy);

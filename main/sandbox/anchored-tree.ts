@@ -156,6 +156,22 @@ export function moveEntry(core: SandboxCore, from: ResolvedPath, to: ResolvedPat
   }
 }
 
+/**
+ * A file moved out that still shares its inode with another name (a hard link, perhaps to a file
+ * outside the workspace) is replaced by a private copy, so Familiar's data never holds a link to
+ * anything. `destination` is in Familiar's data, out of the workspace's reach: plain paths are safe.
+ */
+function breakHardLinks(destination: string): void {
+  const stats = fs.lstatSync(destination);
+  if (stats.isDirectory()) {
+    for (const name of fs.readdirSync(destination)) breakHardLinks(join(destination, name));
+  } else if (stats.isFile() && stats.nlink > 1) {
+    const copy = `${destination}.unlinked`;
+    fs.copyFileSync(destination, copy, fs.constants.COPYFILE_EXCL);
+    fs.renameSync(copy, destination);
+  }
+}
+
 /** Moves an entry out of the workspace into `destination`, an absolute path in Familiar's data. */
 export function moveOut(core: SandboxCore, path: ResolvedPath, destination: string): Result<void> {
   const root = core.rootOf(path);
@@ -165,6 +181,7 @@ export function moveOut(core: SandboxCore, path: ResolvedPath, destination: stri
     try {
       try {
         core.anchored.renameOut(parent.dir, parent.name, destination);
+        breakHardLinks(destination);
       } catch (error) {
         if (!isCrossDevice(error)) throw error;
         copyTreeOut(core.anchored, parent.dir, parent.name, destination);

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { watch } from 'chokidar';
 import type { FSWatcher } from 'chokidar';
 import { personaEntryOf } from '../sandbox/workspace-sandbox';
 import type { EntryFacts, WorkspaceSandbox } from '../sandbox/workspace-sandbox';
+import { z } from 'zod';
 import { writeFileAtomic } from '../storage/atomic-file';
+import { ensureFolder } from '../storage/folders';
+import { readJsonFile } from '../storage/json-file';
 import { linesIfUnchanged, readIndexable, sameIdentity } from './indexed-file';
 import { Bm25Index } from './bm25-index';
 import type { ChunkHit } from './text-index';
@@ -19,6 +21,10 @@ const SAVE_DELAY_MS = 2000;
 // 3: versions are identity + content hash (dev:ino:size:mtime:sha1); older files are rebuilt.
 const FORMAT = 3;
 const READ_BATCH = 32;
+/** How long the first query waits for the file watcher before indexing without it. */
+const WATCH_READY_WAIT_MS = 2000;
+/** The saved file's envelope; the index itself checks its own shape as it loads (a cache: rebuilt if bad). */
+const savedIndexSchema = z.object({ format: z.unknown(), root: z.unknown(), index: z.unknown() });
 
 export interface SemanticHit {
   readonly file: string;
@@ -256,7 +262,17 @@ export class WorkspaceIndex {
       // A watcher that fails (no inotify watches left) must not leave a stale index: rescan per query.
       watcher.on('error', () => (this.needsFullScan = true));
       this.watchers.push(watcher);
-      return new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+      // A folder that keeps changing (or a slow disk) can hold 'ready' back for minutes: index
+      // anyway after a while, and scan again once the watcher is ready, so nothing is missed.
+      return new Promise<void>((resolve) => {
+        let late = false;
+        const timer = setTimeout(() => ((late = true), resolve()), WATCH_READY_WAIT_MS);
+        watcher.once('ready', () => {
+          clearTimeout(timer);
+          if (late) this.needsFullScan = true;
+          resolve();
+        });
+      });
     };
     const isPersonaName = (rel: string) => personaEntryOf(rel.split('/')[0] ?? '') !== undefined;
     await Promise.all([
@@ -267,10 +283,10 @@ export class WorkspaceIndex {
 
   private async load(): Promise<void> {
     this.loaded = true;
-    const saved = await readFile(this.storeFile, 'utf8').catch(() => undefined);
-    if (saved === undefined) return;
+    const saved = await readJsonFile(this.storeFile, savedIndexSchema);
+    if (saved.state !== 'valid') return;
     try {
-      const data = JSON.parse(saved) as { format?: number; root?: string; index?: unknown };
+      const data = saved.value;
       if (data.format === FORMAT && data.root === this.root) this.index.load(data.index);
     } catch {
       // A damaged index file is rebuilt by the scan that follows.
@@ -291,7 +307,7 @@ export class WorkspaceIndex {
     clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
     const text = JSON.stringify({ format: FORMAT, root: this.root, index: this.index.toJSON() });
-    await mkdir(join(this.storeFile, '..'), { recursive: true });
+    await ensureFolder(dirname(this.storeFile));
     await writeFileAtomic(this.storeFile, text);
     return Buffer.byteLength(text);
   }

@@ -1,9 +1,9 @@
-import { chmod, readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import type { KeyStorage } from '../../shared/ipc/providers';
 import type { ProviderKind } from '../../shared/settings';
 import type { Logger } from '../core/logger';
-import { writeFileAtomic } from '../storage/atomic-file';
+import { restrictFileMode } from '../storage/data-files';
+import { readJsonFile, writeJsonFile } from '../storage/json-file';
 import type { SecretCipher } from './secret-cipher';
 
 /** Secrets are named by what they unlock; one API key per provider kind. */
@@ -54,8 +54,8 @@ export async function openSecretStore(
           ? { encoding: 'safeStorage', data: cipher.encrypt(value).toString('base64') }
           : { encoding: 'plain', data: value };
     }
-    const text = `${JSON.stringify({ version: 1, entries }, null, 2)}\n`;
-    writing = writing.catch(() => undefined).then(() => writeFileAtomic(file, text, 0o600));
+    const content = { version: 1 as const, entries };
+    writing = writing.catch(() => undefined).then(() => writeJsonFile(file, fileSchema, content, 0o600));
     return writing;
   };
 
@@ -83,21 +83,12 @@ function reveal(entry: StoredEntry, cipher: SecretCipher | undefined): string | 
 }
 
 async function load(file: string, logger: Logger): Promise<Record<string, StoredEntry>> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return {};
-  }
+  const stored = await readJsonFile(file, fileSchema);
+  if (stored.state === 'absent') return {};
   // A copy restored from a backup may have lost its mode: tighten it before anything else.
-  const mode = (await stat(file)).mode & 0o777;
-  if (process.platform !== 'win32' && mode !== 0o600) await chmod(file, 0o600);
-  try {
-    const parsed = fileSchema.safeParse(JSON.parse(text));
-    if (parsed.success) return parsed.data.entries;
-  } catch {
-    // fall through: never echo the file's text, it holds secrets
-  }
+  await restrictFileMode(file, 0o600);
+  if (stored.state === 'valid') return stored.value.entries;
+  // Never echo the file's text or the schema's complaint about it: it holds secrets.
   logger.warn('secrets.json is not valid; saved API keys must be entered again');
   return {};
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,6 +7,7 @@ import { WebSocketServer } from 'ws';
 import { WS_PATH, WS_TOKEN_PARAM } from '../../shared/ipc/ws-protocol';
 import type { Dispatch } from '../ipc/dispatcher';
 import type { EventHub } from '../ipc/event-hub';
+import { readAppFile } from '../storage/app-files';
 import { indexHtmlPath, sendStaticFile } from './static-files';
 import { bridgeSocket } from './ws-bridge';
 import { createAccessToken, tokenMatches } from './token';
@@ -76,7 +76,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       if (!tokenMatches(token, url.searchParams.get(WS_TOKEN_PARAM))) {
         return refuse(res, 401, 'Familiar needs its access token: open the full URL it printed when it started.');
       }
-      const html = await readFile(indexHtmlPath(options.rendererDir));
+      const html = await readAppFile(indexHtmlPath(options.rendererDir));
       res.writeHead(200, {
         'content-type': 'text/html; charset=utf-8',
         'cache-control': 'no-store',

@@ -1,7 +1,6 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname, join, relative, resolve, sep } from 'node:path';
+import { openAppFile } from '../storage/app-files';
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -36,19 +35,19 @@ export function resolveStaticPath(root: string, urlPath: string): string | null 
 /** Serves a built renderer asset; answers 404 for anything that is not a regular file under root. */
 export async function sendStaticFile(root: string, urlPath: string, res: ServerResponse): Promise<void> {
   const file = resolveStaticPath(root, urlPath);
-  const info = file === null ? null : await stat(file).catch(() => null);
-  if (file === null || info === null || !info.isFile()) {
+  const asset = file === null ? null : await openAppFile(file);
+  if (file === null || asset === null) {
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found');
     return;
   }
   res.writeHead(200, {
     'content-type': contentTypes[extname(file)] ?? 'application/octet-stream',
-    'content-length': info.size,
+    'content-length': asset.size,
     'x-content-type-options': 'nosniff',
     // Hashed asset names make long caching safe.
     'cache-control': file.includes(`${sep}assets${sep}`) ? 'public, max-age=31536000, immutable' : 'no-store',
   });
-  createReadStream(file).pipe(res);
+  asset.stream().pipe(res);
 }
 
 export const indexHtmlPath = (root: string): string => join(root, 'index.html');

@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
+
+const tempBeside = (path: string) => join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
 
 /**
  * Writes a small file so that a crash leaves either the old or the new content: temp file in the
  * same directory, fsync, rename over the target, fsync the directory.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = tempBeside(path);
   const handle = await open(temp, 'wx', mode);
   try {
     await handle.writeFile(data);
@@ -26,5 +29,26 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
   if (dir !== null) {
     await dir.sync().catch(() => undefined);
     await dir.close();
+  }
+}
+
+/**
+ * writeFileAtomic for the few writes that cannot wait for the event loop (the window's state as it
+ * closes, moments before the app may quit). The directory is not fsynced: the file is a convenience.
+ */
+export function writeFileAtomicSync(path: string, data: string | Uint8Array, mode = 0o600): void {
+  const temp = tempBeside(path);
+  const fd = openSync(temp, 'wx', mode);
+  try {
+    writeFileSync(fd, data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
   }
 }

@@ -72,13 +72,26 @@ export async function dropTornTail(handle: FileHandle): Promise<void> {
   await handle.truncate(0);
 }
 
-/** Appends records as lines and fsyncs, so a record reported saved survives a power cut. */
-export async function appendJsonLines(file: string, records: readonly unknown[], mode = 0o600): Promise<void> {
-  const handle = await open(file, 'a+', mode);
+export interface AppendOptions {
+  readonly mode?: number;
+  /**
+   * fsync before resolving (the default), so a record reported saved survives a power cut. The audit
+   * log opts out: one fsync per tool call costs more than a lost last line after a power cut.
+   */
+  readonly sync?: boolean;
+}
+
+/** Appends records as lines, after cutting off a torn last line. */
+export async function appendJsonLines(
+  file: string,
+  records: readonly unknown[],
+  options: AppendOptions = {},
+): Promise<void> {
+  const handle = await open(file, 'a+', options.mode ?? 0o600);
   try {
     await dropTornTail(handle);
     await handle.appendFile(records.map((record) => `${JSON.stringify(record)}\n`).join(''));
-    await handle.sync();
+    if (options.sync !== false) await handle.sync();
   } finally {
     await handle.close();
   }

@@ -17,6 +17,8 @@ export interface FamiliarPaths {
   readonly trash: string;
   /** Versions of SOUL.md, USER.md and MEMORY.md. */
   readonly history: string;
+  /** Saved semantic-search indexes, one file per workspace: a cache, rebuilt when missing or stale. */
+  readonly searchIndexes: string;
   readonly settingsFile: string;
   readonly policyFile: string;
   readonly secretsFile: string;
@@ -31,6 +33,7 @@ export function familiarPaths(home: string): FamiliarPaths {
     backups: join(home, 'backups'),
     trash: join(home, 'trash'),
     history: join(home, 'history'),
+    searchIndexes: join(home, 'search-index'),
     settingsFile: join(home, 'settings.json'),
     policyFile: join(home, 'policy.json'),
     secretsFile: join(home, 'secrets.json'),

@@ -1,8 +1,8 @@
-import { readFile, rename } from 'node:fs/promises';
 import { applySettingsPatch, defaultSettings, settingsSchema } from '../../shared/settings';
 import type { Settings, SettingsPatch } from '../../shared/settings';
 import type { Logger } from '../core/logger';
-import { writeFileAtomic } from './atomic-file';
+import { keepInvalidAside } from './data-files';
+import { readJsonFile, writeJsonFile } from './json-file';
 
 export interface SettingsStore {
   get(): Settings;
@@ -27,7 +27,7 @@ export async function openSettingsStore(file: string, logger: Logger): Promise<S
       const next = applySettingsPatch(previous, patch);
       current = next;
       // Serialize writes so an older update can never land after a newer one.
-      writing = writing.then(() => writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`));
+      writing = writing.then(() => writeJsonFile(file, settingsSchema, next));
       await writing;
       for (const listener of listeners) listener(next, previous);
       return next;
@@ -40,21 +40,15 @@ export async function openSettingsStore(file: string, logger: Logger): Promise<S
 }
 
 async function load(file: string, logger: Logger): Promise<Settings> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return defaultSettings();
-  }
-  try {
-    const parsed = settingsSchema.safeParse(JSON.parse(text));
-    if (parsed.success) return parsed.data;
-    logger.warn(`settings.json is not valid (${parsed.error.issues[0]?.message ?? 'unknown'}); using defaults`);
-  } catch {
+  const stored = await readJsonFile(file, settingsSchema);
+  if (stored.state === 'absent') return defaultSettings();
+  if (stored.state === 'valid') return stored.value;
+  if (stored.state === 'invalid') {
+    logger.warn(`settings.json is not valid (${stored.error.issues[0]?.message ?? 'unknown'}); using defaults`);
+  } else {
     logger.warn('settings.json is not valid JSON; using defaults');
   }
-  const aside = `${file}.invalid-${Date.now()}`;
-  await rename(file, aside).catch(() => undefined);
+  const aside = await keepInvalidAside(file);
   logger.warn(`the invalid settings were kept in ${aside}`);
   return defaultSettings();
 }

@@ -137,7 +137,8 @@ export async function stopSwapper(child: ChildProcess, layout: RaceLayout): Prom
   for (const name of ['new.txt', 'h.txt']) quiet(() => fs.unlinkSync(join(ws, name)));
   const restore = (link: string, saved: string) => {
     if (fs.lstatSync(link, { throwIfNoEntry: false })?.isSymbolicLink() === true) fs.unlinkSync(link);
-    if (fs.existsSync(saved)) fs.renameSync(saved, link);
+    // A tool may have made a real folder where the swapper had left the name empty: keep both then.
+    if (fs.existsSync(saved) && !fs.existsSync(link)) fs.renameSync(saved, link);
   };
   restore(join(ws, 'f.txt'), join(ws, 'f.swap'));
   restore(join(ws, 'a'), join(ws, 'a.swap'));

@@ -1,4 +1,4 @@
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { open, readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -115,6 +115,24 @@ describe('edit_file', () => {
     // Another conversation never read it: no stale state there.
     const other = await kit.call(editFileTool, { path: 'a.txt', oldText: 'two', newText: 'TWO' }, undefined, 'c2');
     expect(other.ok).toBe(true);
+  });
+
+  it('notices a same-size rewrite in place whose mtime was put back', async () => {
+    kit = await createToolKit(tempDir);
+    const file = join(kit.workspace, 'a.txt');
+    await writeFile(file, 'one\ntwo\n');
+    const stamp = 1_700_000_000; // whole seconds: put back exactly
+    await utimes(file, stamp, stamp);
+    expect((await kit.call(readFileTool, { path: 'a.txt' })).ok).toBe(true);
+    const before = await stat(file);
+    const handle = await open(file, 'r+');
+    await handle.write('ONE', 0); // same size, same inode
+    await handle.close();
+    await utimes(file, stamp, stamp);
+    expect((await stat(file)).mtimeMs).toBe(before.mtimeMs);
+    const result = await kit.call(editFileTool, { path: 'a.txt', oldText: 'two', newText: 'TWO' });
+    expect(result.ok || result.error.code).toBe('concurrent_modification');
+    expect(await readFile(file, 'utf8')).toBe('ONE\ntwo\n');
   });
 
   it('writes exactly the text the user edited in the approval dialog', async () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, readFile, readdir, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, mkdtemp, readFile, readdir, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -64,6 +64,22 @@ describe('delete_file', () => {
       string
     >;
     expect(manifest).toMatchObject({ workspacePath: 'old.txt', action: 'trash' });
+  });
+
+  it('never keeps a hard link in the trash: a linked file (or one inside a folder) is trashed as a copy', async () => {
+    kit = await createToolKit(tempDir);
+    const outside = await tempDir('outside-');
+    await writeFile(join(outside, 'secret.txt'), 'outside bytes');
+    await mkdir(join(kit.workspace, 'dir'));
+    await link(join(outside, 'secret.txt'), join(kit.workspace, 'linked.txt'));
+    await link(join(outside, 'secret.txt'), join(kit.workspace, 'dir', 'inner.txt'));
+    const file = await kit.call(deleteFileTool, { path: 'linked.txt' });
+    const folder = await kit.call(deleteFileTool, { path: 'dir', recursive: true });
+    if (!file.ok || !folder.ok) throw new Error('delete failed');
+    expect((await stat(file.value.trash_path)).nlink).toBe(1);
+    expect((await stat(join(folder.value.trash_path, 'inner.txt'))).nlink).toBe(1);
+    expect((await stat(join(outside, 'secret.txt'))).nlink).toBe(1);
+    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('outside bytes');
   });
 
   it('needs recursive for a non-empty folder, then takes it whole', async () => {

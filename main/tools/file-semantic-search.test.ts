@@ -1,4 +1,4 @@
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useTempDirs } from '../test-support/temp-dir';
@@ -88,6 +88,36 @@ describe('file_semantic_search through the registry', () => {
     );
     await rm(join(root, 'new'), { recursive: true });
     await vi.waitFor(async () => expect((await search(kit, 'lighthouse')).results).toEqual([]), {
+      timeout: 5000,
+      interval: 100,
+    });
+  });
+
+  it('never follows a symlink that appears after the index was built (new, or swapped for a file or folder)', async () => {
+    const { kit, root } = await setup();
+    const outside = await tempDir('outside-');
+    await writeFile(join(outside, 'secret.md'), 'The walrus password is hunter2.\n');
+    await mkdir(join(outside, 'dir'));
+    await writeFile(join(outside, 'dir', 'deep.md'), 'The walrus vault code is 0451.\n');
+    await mkdir(join(root, 'docs'));
+    await writeFile(join(root, 'docs', 'guide.md'), 'A walrus guide for visitors.\n');
+    await writeFile(join(root, 'note.md'), 'A note about the walrus pool.\n');
+    expect((await search(kit, 'walrus', 10)).results.map((hit) => hit.file).sort()).toEqual([
+      'docs/guide.md',
+      'note.md',
+    ]);
+    // The index is built: now a new link, a file swapped for a link and a folder swapped for one.
+    await symlink(join(outside, 'secret.md'), join(root, 'late.md'));
+    await rm(join(root, 'note.md'));
+    await symlink(join(outside, 'secret.md'), join(root, 'note.md'));
+    await rm(join(root, 'docs'), { recursive: true });
+    await symlink(join(outside, 'dir'), join(root, 'docs'));
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      const found = await search(kit, 'walrus password vault code', 10);
+      expect(JSON.stringify(found)).not.toMatch(/hunter2|0451|password is|vault code/);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await vi.waitFor(async () => expect((await search(kit, 'walrus', 10)).results).toEqual([]), {
       timeout: 5000,
       interval: 100,
     });

@@ -11,7 +11,7 @@ import type { ToolLimits } from './tool-limits';
 import { createToolRunner } from './tool-runner';
 import type { ToolRunner } from './tool-runner';
 import { createToolEnvironment, createToolServices } from './tool-services';
-import type { ToolServices } from './tool-services';
+import type { ToolServices, ToolServicesOptions } from './tool-services';
 
 /** Real folders for a test: a Familiar home (with its persona workspace) and a separate project. */
 export interface ToolKit {
@@ -37,6 +37,7 @@ export interface ToolKitOptions {
   readonly openPersona?: boolean;
   readonly limits?: Partial<ToolLimits>;
   readonly isConcealed?: (relPath: string) => boolean;
+  readonly sandboxSettings?: ToolServicesOptions['sandboxSettings'];
 }
 
 /** For tests of the tools (not shipped anywhere): the same wiring the registry will do. */
@@ -54,6 +55,7 @@ export async function createToolKit(
     paths,
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     workerThreads: 2,
+    ...(options.sandboxSettings === undefined ? {} : { sandboxSettings: options.sandboxSettings }),
   });
   const env = await createToolEnvironment({
     services,

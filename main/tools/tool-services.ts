@@ -62,7 +62,7 @@ export interface ToolServicesOptions {
 
 export function createToolServices(options: ToolServicesOptions): ToolServices {
   const workers = createFsWorkerPool(options.workerThreads === undefined ? {} : { size: options.workerThreads });
-  const searchIndexes = new WorkspaceIndexes(join(options.paths.home, 'search-index'));
+  const searchIndexes = new WorkspaceIndexes(options.paths.searchIndexes);
   const roots = createAnchorRoots();
   const journalFile = join(options.paths.home, 'temp-files.jsonl');
   // Temp files a crashed run left next to its targets go before anything else is written.

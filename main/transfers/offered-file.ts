@@ -1,8 +1,7 @@
-import { createWriteStream } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import type { OpenFile } from '../sandbox/anchored-read';
+import { copyToChosenFile } from '../sandbox/chosen-file';
 import type { EntryFacts, WorkspaceSandbox } from '../sandbox/workspace-sandbox';
 import { formatBytes } from '../tools/tool-limits';
 
@@ -81,17 +80,12 @@ export async function readOfferedFile(opened: OpenFile, offered: OfferedFacts): 
 
 /** Copies exactly the offered bytes from the open handle to where the user chose to save them. */
 export async function copyOfferedFile(opened: OpenFile, target: string): Promise<Result<void>> {
-  const { handle, facts } = opened;
   try {
-    if (facts.size === 0) {
-      await pipeline([], createWriteStream(target));
-    } else {
-      await pipeline(handle.createReadStream({ start: 0, end: facts.size - 1 }), createWriteStream(target));
-    }
+    await copyToChosenFile(opened, target);
     return ok(undefined);
   } catch (error) {
     return err('permission_denied', `Could not save to ${target}: ${String(error)}`);
   } finally {
-    await handle.close();
+    await opened.handle.close();
   }
 }

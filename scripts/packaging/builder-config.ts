@@ -14,9 +14,16 @@ const quietDebugLogger = { isEnabled: false, add: () => undefined } as unknown a
 
 export const projectRoot = join(import.meta.dirname, '..', '..');
 
-/** electron-builder.yml as electron-builder reads it, checked against its JSON schema. */
-export async function loadBuilderConfig(root: string = projectRoot): Promise<Configuration> {
-  const config = await getConfig(root, null, null);
+/**
+ * electron-builder.yml as electron-builder reads it, checked against its JSON schema; `overrides`
+ * are merged over it as `build({ config })` and `-c.x=y` merge them.
+ */
+export async function loadBuilderConfig(
+  root: string = projectRoot,
+  overrides: Configuration | null = null,
+): Promise<Configuration> {
+  // getConfig merges into the object it is given: hand it a copy.
+  const config = await getConfig(root, null, overrides === null ? null : structuredClone(overrides));
   await validateConfiguration(config, quietDebugLogger);
   return config;
 }

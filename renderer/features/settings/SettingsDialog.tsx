@@ -7,6 +7,7 @@ import { MemorySection } from './MemorySection';
 import { PersonaFilesSection } from './PersonaFilesSection';
 import { PolicyEditor } from './PolicyEditor';
 import { ProviderSection } from '../providers/ProviderSection';
+import { SafetySection } from './SafetySection';
 import { UploadsSection } from './UploadsSection';
 import { WorkspaceFolderSection } from './WorkspaceFolderSection';
 import './settings.css';
@@ -47,6 +48,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
           <PolicyEditor />
           <PersonaFilesSection />
           <UploadsSection />
+          <SafetySection />
           <AboutSection />
         </div>
       )}

@@ -1,0 +1,45 @@
+import { pageApi } from '../../test-support/page-api';
+import { answerSettingsLikeTheCore } from '../../test-support/settings-answer';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Settings } from '../../../shared/settings';
+import { SafetySection } from './SafetySection';
+
+let stored: () => Settings;
+
+beforeEach(() => {
+  pageApi.reset();
+  stored = answerSettingsLikeTheCore();
+});
+
+describe('SafetySection', () => {
+  it('shows the defaults and changes the hard-link switch and a backup limit through settings.update', async () => {
+    const user = userEvent.setup();
+    render(<SafetySection />);
+    const hardLinks = screen.getByRole('checkbox', { name: /hard links/ });
+    expect(hardLinks).toHaveProperty('checked', false);
+    const items = screen.getByRole('spinbutton', { name: 'At most this many' });
+    expect(items).toHaveProperty('value', '1000');
+    expect(screen.getByRole('spinbutton', { name: 'For at most this many days' })).toHaveProperty('value', '30');
+    await user.click(hardLinks);
+    await user.clear(items);
+    await user.type(items, '50{Enter}');
+    expect(pageApi.inputsOf('settings.update')).toEqual([
+      { safety: { hardLinks: 'allow' } },
+      { safety: { backups: { maxItems: 50 } } },
+    ]);
+    expect(stored().safety).toEqual({ hardLinks: 'allow', backups: { maxItems: 50, maxSizeMB: 1024, maxAgeDays: 30 } });
+  });
+
+  it('keeps the old limit and says why when the number is out of range', async () => {
+    const user = userEvent.setup();
+    render(<SafetySection />);
+    const days = screen.getByRole('spinbutton', { name: 'For at most this many days' });
+    await user.clear(days);
+    await user.type(days, '0{Enter}');
+    expect(screen.getByRole('alert').textContent).toMatch(/1/);
+    expect(pageApi.inputsOf('settings.update')).toEqual([]);
+    expect(stored().safety.backups.maxAgeDays).toBe(30);
+  });
+});
