@@ -5,10 +5,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 const state = { available: true, backend: 'gnome_libsecret' };
 vi.mock('electron', () => ({
   safeStorage: {
-    isEncryptionAvailable: () => state.available,
+    // Only the asynchronous API exists here: a call to a deprecated sync one fails the test.
+    isAsyncEncryptionAvailable: () => Promise.resolve(state.available),
     getSelectedStorageBackend: () => state.backend,
-    encryptString: (text: string) => Buffer.from(`enc:${text}`),
-    decryptString: (data: Buffer) => data.toString().slice('enc:'.length),
+    encryptStringAsync: (text: string) => Promise.resolve(Buffer.from(`enc:${text}`)),
+    decryptStringAsync: (data: Buffer) =>
+      Promise.resolve({ result: data.toString().slice('enc:'.length), shouldReEncrypt: false }),
   },
 }));
 
@@ -20,17 +22,17 @@ afterEach(() => {
 });
 
 describe('safeStorage cipher', () => {
-  it('encrypts through safeStorage when a real key store backs it', () => {
+  it('encrypts through safeStorage when a real key store backs it', async () => {
     const cipher = createSafeStorageCipher();
-    expect(cipher.isAvailable()).toBe(true);
-    expect(cipher.decrypt(cipher.encrypt('sk-1'))).toBe('sk-1');
+    expect(await cipher.isAvailable()).toBe(true);
+    expect(await cipher.decrypt(await cipher.encrypt('sk-1'))).toBe('sk-1');
   });
 
-  it('counts as unavailable when encryption is off, or on Linux with the hard-coded basic_text password', () => {
+  it('counts as unavailable when encryption is off, or on Linux with the hard-coded basic_text password', async () => {
     state.available = false;
-    expect(createSafeStorageCipher().isAvailable()).toBe(false);
+    expect(await createSafeStorageCipher().isAvailable()).toBe(false);
     state.available = true;
     state.backend = 'basic_text';
-    expect(createSafeStorageCipher().isAvailable()).toBe(process.platform !== 'linux');
+    expect(await createSafeStorageCipher().isAvailable()).toBe(process.platform !== 'linux');
   });
 });

@@ -8,7 +8,8 @@ export interface SecretCipher {
    * False when the OS offers no real key store (e.g. Linux without a keyring, where Electron would
    * fall back to a hard-coded password): the store then keeps keys in a 0600 file and says so.
    */
-  isAvailable(): boolean;
-  encrypt(plainText: string): Buffer;
-  decrypt(cipherText: Buffer): string;
+  isAvailable(): Promise<boolean>;
+  /** Asynchronous like Electron's safeStorage API (the sync calls are deprecated): the OS may prompt. */
+  encrypt(plainText: string): Promise<Buffer>;
+  decrypt(cipherText: Buffer): Promise<string>;
 }

@@ -15,17 +15,21 @@ const KEY = 'sk-ant-api03-abcdefghijklmnop';
 /** A real AES-256-GCM cipher standing in for the OS key store (safeStorage needs Electron). */
 function aesCipher(key = randomBytes(32)): SecretCipher {
   return {
-    isAvailable: () => true,
+    isAvailable: () => Promise.resolve(true),
     encrypt(plainText) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       const body = Buffer.concat([cipher.update(plainText, 'utf8'), cipher.final()]);
-      return Buffer.concat([iv, cipher.getAuthTag(), body]);
+      return Promise.resolve(Buffer.concat([iv, cipher.getAuthTag(), body]));
     },
     decrypt(data) {
-      const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12));
-      decipher.setAuthTag(data.subarray(12, 28));
-      return Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8');
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12));
+        decipher.setAuthTag(data.subarray(12, 28));
+        return Promise.resolve(Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8'));
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
     },
   };
 }
@@ -62,7 +66,7 @@ describe('secret store', () => {
   });
 
   it('falls back to the 0600 file when the OS key store is unavailable', async () => {
-    const unavailable: SecretCipher = { ...aesCipher(), isAvailable: () => false };
+    const unavailable: SecretCipher = { ...aesCipher(), isAvailable: () => Promise.resolve(false) };
     const store = await openSecretStore(join(await tempDir(), 'secrets.json'), unavailable, captureLogger().logger);
     expect(store.keyStorage).toBe('plaintext-file');
   });

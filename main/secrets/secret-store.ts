@@ -35,27 +35,32 @@ export async function openSecretStore(
   cipher: SecretCipher | undefined,
   logger: Logger,
 ): Promise<SecretStore> {
-  const encrypting = cipher?.isAvailable() === true;
+  const encrypting = cipher !== undefined && (await cipher.isAvailable());
   const stored = await load(file, logger);
   const plain = new Map<string, string>();
   for (const [name, entry] of Object.entries(stored)) {
-    const value = reveal(entry, encrypting ? cipher : undefined);
+    const value = await reveal(entry, encrypting ? cipher : undefined);
     if (value === undefined)
       logger.warn(`the saved secret ${name} could not be decrypted here; it must be entered again`);
     else plain.set(name, value);
   }
   let writing = Promise.resolve();
 
-  const persist = () => {
+  /** The values as they are now, encrypted if the OS can; taken before the write waits its turn. */
+  const encode = async (values: readonly (readonly [string, string])[]) => {
     const entries: Record<string, StoredEntry> = {};
-    for (const [name, value] of plain) {
+    for (const [name, value] of values) {
       entries[name] =
         encrypting && cipher !== undefined
-          ? { encoding: 'safeStorage', data: cipher.encrypt(value).toString('base64') }
+          ? { encoding: 'safeStorage', data: (await cipher.encrypt(value)).toString('base64') }
           : { encoding: 'plain', data: value };
     }
-    const content = { version: 1 as const, entries };
-    writing = writing.catch(() => undefined).then(() => writeJsonFile(file, fileSchema, content, 0o600));
+    return { version: 1 as const, entries };
+  };
+
+  const persist = () => {
+    const content = encode([...plain]);
+    writing = writing.catch(() => undefined).then(async () => writeJsonFile(file, fileSchema, await content, 0o600));
     return writing;
   };
 
@@ -72,11 +77,11 @@ export async function openSecretStore(
   };
 }
 
-function reveal(entry: StoredEntry, cipher: SecretCipher | undefined): string | undefined {
+async function reveal(entry: StoredEntry, cipher: SecretCipher | undefined): Promise<string | undefined> {
   if (entry.encoding === 'plain') return entry.data;
   if (cipher === undefined) return undefined;
   try {
-    return cipher.decrypt(Buffer.from(entry.data, 'base64'));
+    return await cipher.decrypt(Buffer.from(entry.data, 'base64'));
   } catch {
     return undefined;
   }
