@@ -24,6 +24,11 @@ describe('the Content-Security-Policy header', () => {
     expect(directives(contentSecurityPolicy)).toEqual([...contentSecurityPolicyDirectives, "frame-ancestors 'none'"]);
   });
 
+  it('lets the desktop page open no WebSocket or other connection beyond its own origin', () => {
+    expect(contentSecurityPolicy).not.toMatch(/ws:|wss:|\*/);
+    expect(directives(contentSecurityPolicy)).toContain("connect-src 'self'");
+  });
+
   it('never allows inline or evaluated script, plugins or foreign frames', () => {
     expect(contentSecurityPolicy).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
     expect(directives(contentSecurityPolicy)).toEqual(

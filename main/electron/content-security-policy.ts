@@ -13,7 +13,9 @@ export const contentSecurityPolicyDirectives = [
   "style-src 'self' 'unsafe-inline'",
   "font-src 'self' data:",
   "img-src 'self' data: blob:",
-  "connect-src 'self' ws://127.0.0.1:* ws://localhost:*",
+  // No ws: the desktop page talks to main over IPC only. Browser mode's bridge is same-origin
+  // (ws:// to the page's own host and port), which 'self' covers (CSP Level 3).
+  "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",
