@@ -57,6 +57,26 @@ describe('conversations store', () => {
     expect(useConversationsStore.getState().conversations[0]?.id).toBe(older.id);
   });
 
+  it('reuses the open conversation while it is untouched instead of saving another empty one', async () => {
+    await actions.load();
+    const fresh = { ...summary('c-fresh-0005', 'New conversation'), updatedAt: '2025-03-01T09:00:00.000Z' };
+    contract.answer('conversations.create', () => ok(fresh));
+    await actions.create();
+    await actions.create();
+    expect(contract.inputsOf('conversations.create')).toHaveLength(1);
+    expect(useConversationsStore.getState().activeId).toBe(fresh.id);
+
+    // A message, a rename (both move updatedAt) or a draft make it a conversation worth keeping.
+    actions.applyChange({ kind: 'upsert', conversation: { ...fresh, messageCount: 1 } });
+    await actions.create();
+    expect(contract.inputsOf('conversations.create')).toHaveLength(2);
+    const withDraft = createConversationsActions(contract.api, useConversationsStore, localStorage, () => true);
+    actions.applyChange({ kind: 'upsert', conversation: fresh });
+    actions.select(fresh.id);
+    await withDraft.create();
+    expect(contract.inputsOf('conversations.create')).toHaveLength(3);
+  });
+
   it('moves a conversation to the trash and brings it back with undo', async () => {
     await actions.load();
     contract.answer('conversations.delete', ({ id }) => ok({ id }));

@@ -41,7 +41,10 @@ function upsert(list: readonly ConversationSummary[], summary: ConversationSumma
 export interface ConversationsActions {
   /** Loads the list and reopens the remembered conversation when it still exists. */
   readonly load: () => Promise<void>;
-  /** Creates an empty conversation and opens it. */
+  /**
+   * Opens an empty conversation: the one on screen if it is still untouched (so clicking "New
+   * conversation" twice does not leave empty ones behind), otherwise a new one.
+   */
   readonly create: () => Promise<ConversationSummary | null>;
   /** Lists and opens a conversation created elsewhere (e.g. the incognito action in the header). */
   readonly adopt: (summary: ConversationSummary) => ConversationSummary;
@@ -55,10 +58,24 @@ export interface ConversationsActions {
   readonly applyChange: (change: EventPayload<'conversations.changed'>) => void;
 }
 
+/**
+ * Nothing was ever written to it: no message, no rename (either would move updatedAt), and no
+ * draft waiting in the composer. Incognito ones are a deliberate choice and never reused.
+ */
+export function isUntouched(summary: ConversationSummary, hasDraft: (id: string) => boolean): boolean {
+  return (
+    summary.messageCount === 0 &&
+    summary.incognito !== true &&
+    summary.updatedAt === summary.createdAt &&
+    !hasDraft(summary.id)
+  );
+}
+
 export function createConversationsActions(
   api: FamiliarApi,
   store = useConversationsStore,
   storage: Storage | undefined = globalThis.localStorage,
+  hasDraft: (id: string) => boolean = () => false,
 ): ConversationsActions {
   const remember = (id: string | null) => {
     try {
@@ -96,6 +113,9 @@ export function createConversationsActions(
     },
 
     async create() {
+      const { activeId, conversations } = store.getState();
+      const current = conversations.find((item) => item.id === activeId);
+      if (current !== undefined && isUntouched(current, hasDraft)) return actions.adopt(current);
       const result = await api.invoke('conversations.create', {});
       if (!result.ok) {
         store.setState({ error: result.error });
