@@ -37,6 +37,40 @@ describe('ToolCallCard', () => {
     expect(screen.getByText(/"path": "notes\/today.md"/)).toBeTruthy();
   });
 
+  it('tells what write_file did in words, with no absolute backup path in sight until the raw result is opened', async () => {
+    const backup = '/home/me/.config/Familiar/backups/2025-03-01/notes-today.md';
+    const { container } = render(
+      <ToolCallCard
+        part={call({
+          name: 'write_file',
+          args: { path: 'notes/today.md', content: 'hello' },
+          result: {
+            ok: true,
+            summary: 'notes/today.md: 2,048 bytes',
+            value: {
+              path: 'notes/today.md',
+              bytes_written: 2048,
+              created: false,
+              encoding: 'utf-8',
+              backup_path: backup,
+            },
+          },
+        })}
+        turnRunning={false}
+      />,
+    );
+    await userEvent.setup().click(container.querySelector('summary') as HTMLElement);
+    const facts = container.querySelector('.tool-facts');
+    expect(facts?.textContent).toContain('Written2 kB');
+    expect(facts?.textContent).toContain('replaced the previous content');
+    expect(facts?.textContent).toContain('the previous version was kept in Familiar’s backups');
+    const raw = container.querySelector<HTMLDetailsElement>('.tool-raw');
+    expect(raw?.open).toBe(false);
+    expect(raw?.textContent).toContain(backup);
+    raw?.remove();
+    expect(container.textContent).not.toContain(backup);
+  });
+
   it('shows the error code of a failed call', () => {
     const { container } = render(
       <ToolCallCard

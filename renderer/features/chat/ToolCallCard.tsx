@@ -1,8 +1,9 @@
 import { memo } from 'react';
 import type { ToolResultView } from '../../../shared/ipc/chat';
 import type { AssistantPart } from '../../../shared/ipc/conversations';
-import { useT } from '../../i18n/i18n';
+import { useI18nStore, useT } from '../../i18n/i18n';
 import { useChatStore } from './chat-store';
+import { resultFacts } from './tool-result-facts';
 import { diffStats, UnifiedDiff } from './UnifiedDiff';
 
 type ToolPart = Extract<AssistantPart, { type: 'tool' }>;
@@ -46,11 +47,13 @@ interface ToolCallCardProps {
  */
 export const ToolCallCard = memo(function ToolCallCard({ part, turnRunning }: ToolCallCardProps) {
   const t = useT();
+  const locale = useI18nStore((state) => state.locale);
   const awaitingApproval = useChatStore((state) => state.awaitingApproval[part.toolCallId] !== undefined);
   const { result } = part;
   const path = pathOf(part.args);
   const diff = result?.ok === true ? diffOf(result.value) : undefined;
   const stats = diff === undefined ? undefined : diffStats(diff);
+  const facts = result?.ok === true && diff === undefined ? resultFacts(result.value, t, locale) : [];
 
   const outcome =
     result === null
@@ -94,6 +97,23 @@ export const ToolCallCard = memo(function ToolCallCard({ part, turnRunning }: To
             <h4>{t('tool.result')}</h4>
             {diff !== undefined ? (
               <UnifiedDiff diff={diff} />
+            ) : facts.length > 0 ? (
+              <>
+                <dl className="facts tool-facts">
+                  {facts.map((fact) => (
+                    <div key={fact.label} className="facts-row">
+                      <dt>{t(fact.label)}</dt>
+                      <dd>{fact.text}</dd>
+                    </div>
+                  ))}
+                </dl>
+                <details className="tool-raw">
+                  <summary>{t('tool.raw')}</summary>
+                  <pre className="tool-json" tabIndex={0}>
+                    {pretty(result.value)}
+                  </pre>
+                </details>
+              </>
             ) : (
               <pre className="tool-json" tabIndex={0}>
                 {result.value === undefined ? result.summary : pretty(result.value)}
