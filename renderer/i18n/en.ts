@@ -110,6 +110,8 @@ export const en = {
   'shortcuts.treeOpen': 'Open the file or folder',
   'shortcuts.treeEnds': 'First or last file in the tree',
   'shortcuts.tabFocus': 'In an editable editor: make Tab move focus instead of indenting',
+  'shortcuts.renameConversation': 'In the conversation list: rename the conversation',
+  'shortcuts.trashConversation': 'In the conversation list: move the conversation to the trash',
   'workspace.chooseFolder': 'Choose a folder…',
   'shortcuts.openFolder': 'Open another folder',
   'shortcuts.newConversation': 'Start a new conversation',
@@ -182,6 +184,8 @@ export const en = {
   'composer.placeholder': 'Ask Familiar…',
   'composer.hint': 'Enter to send, Shift+Enter for a new line.',
   'composer.hintRunning': 'Familiar is answering. Esc or Stop ends the answer; your draft is kept.',
+  'composer.heldBack':
+    'Not sent yet: Familiar is still answering. Your message stays here; press Enter again when the answer ends, or Stop first.',
   'composer.send': 'Send',
   'composer.stop': 'Stop',
   'composer.noProvider': 'Choose a model provider before the first message.',

@@ -110,6 +110,8 @@ export const ru: Messages = {
   'shortcuts.treeOpen': 'Открыть файл или папку',
   'shortcuts.treeEnds': 'Первый или последний файл в дереве',
   'shortcuts.tabFocus': 'В редактируемом редакторе: Tab переводит фокус вместо отступа',
+  'shortcuts.renameConversation': 'В списке разговоров: переименовать разговор',
+  'shortcuts.trashConversation': 'В списке разговоров: переместить разговор в корзину',
   'workspace.chooseFolder': 'Выбрать папку…',
   'shortcuts.openFolder': 'Открыть другую папку',
   'shortcuts.newConversation': 'Начать новый разговор',
@@ -183,6 +185,8 @@ export const ru: Messages = {
   'composer.placeholder': 'Спросите Familiar…',
   'composer.hint': 'Enter — отправить, Shift+Enter — новая строка.',
   'composer.hintRunning': 'Familiar отвечает. Esc или «Стоп» прерывает ответ; черновик сохранится.',
+  'composer.heldBack':
+    'Пока не отправлено: Familiar ещё отвечает. Сообщение останется здесь; нажмите Enter, когда ответ закончится, или сначала «Стоп».',
   'composer.send': 'Отправить',
   'composer.stop': 'Стоп',
   'composer.noProvider': 'Перед первым сообщением выберите провайдера модели.',

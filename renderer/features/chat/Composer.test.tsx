@@ -117,13 +117,18 @@ describe('Composer', () => {
     const user = userEvent.setup();
     render(<Composer conversationId={id} />);
     expect(screen.queryByRole('button', { name: 'Send' })).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe('');
     await user.type(box(), 'next question{Enter}');
     expect(contract.inputsOf('chat.send')).toEqual([]);
+    // Enter did nothing visible before: now it says why, and that the words stay.
+    expect(screen.getByRole('status').textContent).toContain('Not sent yet: Familiar is still answering.');
     await user.keyboard('{Escape}');
     expect(contract.inputsOf('chat.stop')).toEqual([{ conversationId: id }]);
     await user.click(screen.getByRole('button', { name: 'Stop' }));
     expect(contract.inputsOf('chat.stop')).toHaveLength(2);
     expect(box()).toHaveProperty('value', 'next question');
+    act(() => readyThread(null));
+    expect(screen.getByRole('status').textContent).toBe('');
   });
 
   it('explains, and offers the setup, when no provider is configured', async () => {

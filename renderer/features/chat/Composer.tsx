@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { useT } from '../../i18n/i18n';
 import { conversationsActions } from '../conversations/conversations-actions';
@@ -25,9 +25,10 @@ export function Composer({ conversationId }: ComposerProps) {
   const hintId = useId();
   const draftKey = conversationId ?? NEW_CONVERSATION_DRAFT;
   const draft = useDraftsStore((state) => state.drafts[draftKey] ?? '');
-  const running = useChatStore((state) =>
-    conversationId === null ? false : state.threads[conversationId]?.thread.runningTurnId != null,
+  const runningTurnId = useChatStore((state) =>
+    conversationId === null ? null : (state.threads[conversationId]?.thread.runningTurnId ?? null),
   );
+  const running = runningTurnId !== null;
   const busy = useChatStore((state) =>
     conversationId === null ? null : (state.threads[conversationId]?.busy ?? null),
   );
@@ -36,6 +37,9 @@ export function Composer({ conversationId }: ComposerProps) {
   const box = useRef<HTMLTextAreaElement>(null);
   /** Guards the moment between Enter and the core's answer (a conversation may be created first). */
   const sending = useRef(false);
+  /** Enter was pressed during this turn: say why nothing was sent, until the turn ends. */
+  const [heldDuring, setHeldDuring] = useState<string | null>(null);
+  const heldBack = running && heldDuring === runningTurnId;
 
   // A newly opened conversation gets the keyboard.
   useEffect(() => {
@@ -76,6 +80,7 @@ export function Composer({ conversationId }: ComposerProps) {
     if (event.nativeEvent.isComposing || event.keyCode === 229) return;
     if (event.key === 'Enter' && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey) {
       event.preventDefault();
+      if (running && draft.trim() !== '') setHeldDuring(runningTurnId);
       void send();
     } else if (event.key === 'Escape' && running) {
       event.preventDefault();
@@ -125,8 +130,12 @@ export function Composer({ conversationId }: ComposerProps) {
           </button>
         )}
       </div>
-      <p id={hintId} className="composer-hint">
+      <p id={hintId} className={heldBack ? 'composer-hint composer-hint-held' : 'composer-hint'}>
         {running ? t('composer.hintRunning') : t('composer.hint')}
+      </p>
+      {/* Announced, and visible next to the hint: Enter did not send, and the words are not lost. */}
+      <p className="composer-held" role="status">
+        {heldBack ? t('composer.heldBack') : ''}
       </p>
     </div>
   );

@@ -8,6 +8,8 @@ export const shortcutList: readonly { readonly keys: string; readonly what: Mess
   { keys: 'Ctrl/⌘ + O', what: 'shortcuts.openFolder' },
   { keys: 'Ctrl/⌘ + B', what: 'shortcuts.toggleFiles' },
   { keys: 'Ctrl/⌘ + Shift + B', what: 'shortcuts.toggleConversations' },
+  { keys: 'F2', what: 'shortcuts.renameConversation' },
+  { keys: 'Delete', what: 'shortcuts.trashConversation' },
   { keys: 'Ctrl/⌘ + Enter', what: 'shortcuts.approve' },
   { keys: 'Esc', what: 'shortcuts.reject' },
   { keys: '↑ ↓', what: 'shortcuts.treeMove' },
