@@ -29,7 +29,8 @@ export function ToolsPopover() {
           className="popover tools-popover"
           role="dialog"
           aria-label={t('tools.title')}
-          tabIndex={-1}
+          // In the tab order: the list scrolls, and only a focusable region scrolls by keyboard.
+          tabIndex={0}
           onKeyDown={(event) => {
             if (event.key === 'Escape') {
               event.stopPropagation();
