@@ -48,7 +48,8 @@ export const ru: Messages = {
   'workspace.status.loading': 'Загрузка…',
   'workspace.status.empty': 'Пустая папка',
   'workspace.status.error': 'Не удалось показать: {detail}',
-  'workspace.status.omitted': 'Ещё {detail} элементов не показано',
+  'workspace.status.omitted':
+    '{detail, plural, one {Ещё # элемент не показан} few {Ещё # элемента не показано} other {Ещё # элементов не показано}}',
   'viewer.label': 'Файл {path}',
   'viewer.readOnly': 'только чтение',
   'viewer.close': 'Закрыть файл',
@@ -164,7 +165,8 @@ export const ru: Messages = {
   'chat.newConversation': 'Новый разговор',
   'chat.loading': 'Загрузка разговора…',
   'chat.loadFailed': 'Не удалось открыть разговор: {message}',
-  'chat.skippedLines': 'Повреждённых строк в этом разговоре: {count}. Их не удалось прочитать, они пропущены.',
+  'chat.skippedLines':
+    '{count, plural, one {# повреждённую строку этого разговора не удалось прочитать, она пропущена.} few {# повреждённые строки этого разговора не удалось прочитать, они пропущены.} other {# повреждённых строк этого разговора не удалось прочитать, они пропущены.}}',
   'chat.youSaid': 'Вы',
   'chat.assistantSaid': 'Familiar',
   'chat.stopped': 'Остановлено',
@@ -223,8 +225,9 @@ export const ru: Messages = {
   'tool.failed': 'ошибка',
   'tool.truncated': 'Результат длиннее, чем показано здесь.',
   'tool.diff': 'Изменения',
-  'tool.diffCut': '… ещё строк: {count}',
-  'tool.diffStats': 'добавлено строк: {added}, удалено: {removed}',
+  'tool.diffCut': '{count, plural, one {… ещё # строка} few {… ещё # строки} other {… ещё # строк}}',
+  'tool.diffStats':
+    '{added, plural, one {добавлена # строка} few {добавлено # строки} other {добавлено # строк}}, удалено: {removed}',
   'tool.approval.approved': 'Вы одобрили это',
   'tool.approval.rejected': 'Вы отклонили это',
   'tool.approval.edited': 'Вы отредактировали и одобрили это',
@@ -277,7 +280,8 @@ export const ru: Messages = {
   'provider.maxSteps': 'Шагов на сообщение (вызовы модели, включая вызовы инструментов)',
   'provider.contextWindow': 'Контекстное окно (токены)',
   'provider.ollamaDetecting': 'Ищем Ollama на этом компьютере…',
-  'provider.ollamaFound': 'Ollama работает по адресу {url}, моделей: {count}.',
+  'provider.ollamaFound':
+    'Ollama работает по адресу {url}, {count, plural, one {# модель} few {# модели} other {# моделей}}:',
   'provider.ollamaMissing':
     'Запущенный Ollama не найден. Запустите его (ollama serve) или введите его базовый URL и поищите снова.',
   'provider.ollamaDetect': 'Поискать Ollama снова',

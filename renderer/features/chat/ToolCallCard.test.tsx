@@ -95,7 +95,7 @@ describe('ToolCallCard', () => {
         turnRunning={false}
       />,
     );
-    expect(container.querySelector('.tool-diff-stats')?.getAttribute('aria-label')).toBe('1 lines added, 1 removed');
+    expect(container.querySelector('.tool-diff-stats')?.getAttribute('aria-label')).toBe('1 line added, 1 removed');
     expect(container.querySelector('.diff-add')?.textContent).toBe('+likes green tea\n');
     expect(container.querySelector('.diff-del')?.textContent).toBe('-likes tea\n');
     expect(container.querySelectorAll('.diff-hunk')).toHaveLength(1);
