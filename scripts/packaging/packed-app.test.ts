@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { listPackage, extractFile } from '@electron/asar';
@@ -155,6 +155,20 @@ describe('the packed app', () => {
     ]) {
       expect(topLevel, name).not.toContain(`node_modules/${name}`);
     }
+  });
+
+  it("leaves the dependencies' TypeScript sources, docs and readmes out, but keeps their licences", async () => {
+    // For the record (the issue measured 32 MB, with the real out/, before these exclusions).
+    console.info(`app.asar: ${((await stat(asarPath)).size / 1024 / 1024).toFixed(1)} MB`);
+    const files = entries().filter((path) => path.includes('/node_modules/'));
+    const deadWeight = files.filter(
+      (path) =>
+        /\.(ts|mts|cts|tsx|mdx)$/.test(path) ||
+        /\/(README|CHANGELOG|HISTORY|CONTRIBUTING|SECURITY)\.md$/i.test(path) ||
+        /\/(docs|doc|examples?|__tests__)\//.test(path),
+    );
+    expect(deadWeight.slice(0, 10)).toEqual([]);
+    expect(files.some((path) => /\/LICEN[CS]E(\.md|\.txt)?$/i.test(path))).toBe(true);
   });
 
   it('ships package.json without scripts or devDependencies', () => {
