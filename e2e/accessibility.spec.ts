@@ -54,6 +54,10 @@ test('axe finds nothing serious in the settings and shortcuts dialogs', async ({
   await expect(page.getByRole('textbox', { name: 'Message to Familiar' })).toBeVisible();
   await page.keyboard.press('Control+,');
   await expect(page.getByRole('dialog', { name: 'Settings' })).toBeVisible();
+  // The section list beside the page takes the keyboard to a section's heading.
+  await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('button', { name: 'About' }).click();
+  await expect(page.locator('#settings-about')).toBeFocused();
+  await page.screenshot({ path: 'test-results/screens/settings-sections.png' });
   expect(await seriousFindings(page)).toEqual([]);
   await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();

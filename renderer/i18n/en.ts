@@ -122,6 +122,7 @@ export const en = {
   'layout.show': 'Show {panel}',
   'layout.hide': 'Hide {panel}',
   'settings.title': 'Settings',
+  'settings.sections': 'Settings sections',
   'settings.close': 'Close',
   'settings.appearance': 'Appearance',
   'settings.theme': 'Theme',

@@ -123,6 +123,7 @@ export const ru: Messages = {
   'layout.show': 'Показать: {panel}',
   'layout.hide': 'Скрыть: {panel}',
   'settings.title': 'Настройки',
+  'settings.sections': 'Разделы настроек',
   'settings.close': 'Закрыть',
   'settings.appearance': 'Внешний вид',
   'settings.theme': 'Тема',

@@ -122,6 +122,7 @@ export const zh: Messages = {
   'layout.show': '显示{panel}',
   'layout.hide': '隐藏{panel}',
   'settings.title': '设置',
+  'settings.sections': '设置分区',
   'settings.close': '关闭',
   'settings.appearance': '外观',
   'settings.theme': '主题',

@@ -8,6 +8,7 @@ import { PersonaFilesSection } from './PersonaFilesSection';
 import { PolicyEditor } from './PolicyEditor';
 import { ProviderSection } from '../providers/ProviderSection';
 import { SafetySection } from './SafetySection';
+import { SettingsNav } from './SettingsNav';
 import { UploadsSection } from './UploadsSection';
 import { WorkspaceFolderSection } from './WorkspaceFolderSection';
 import './settings.css';
@@ -39,17 +40,20 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
         </button>
       </div>
       {open && (
-        <div className="settings-body">
-          {/* The model comes first: nothing else works without it. */}
-          <ProviderSection />
-          <AppearanceSection />
-          <MemorySection />
-          <WorkspaceFolderSection />
-          <PolicyEditor />
-          <PersonaFilesSection />
-          <UploadsSection />
-          <SafetySection />
-          <AboutSection />
+        <div className="settings-layout">
+          <SettingsNav />
+          <div className="settings-body">
+            {/* The model comes first: nothing else works without it. */}
+            <ProviderSection />
+            <AppearanceSection />
+            <MemorySection />
+            <WorkspaceFolderSection />
+            <PolicyEditor />
+            <PersonaFilesSection />
+            <UploadsSection />
+            <SafetySection />
+            <AboutSection />
+          </div>
         </div>
       )}
     </dialog>
