@@ -106,7 +106,7 @@ vi.mock('electron', () => {
       },
     },
     shell: { openExternal: () => Promise.resolve() },
-    safeStorage: { isEncryptionAvailable: () => false },
+    safeStorage: { isAsyncEncryptionAvailable: () => Promise.resolve(false) },
   };
 });
 
