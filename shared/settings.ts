@@ -24,6 +24,13 @@ export type ProviderSettings = z.infer<typeof providerSettingsSchema>;
 export const themeSchema = z.enum(['system', 'light', 'dark']);
 export const languageSchema = z.enum(['system', 'en', 'ru', 'zh']);
 
+/** An environment variable's name as shells and Windows spell them (ProgramFiles(x86) has parentheses). */
+export const envNameSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z_][A-Za-z0-9_()]*$/)
+  .max(200);
+
 /**
  * Everything the user can set, persisted as settings.json in the Familiar home. Secrets (API keys)
  * never live here: they are stored apart and never sent back to the page.
@@ -48,6 +55,11 @@ export const settingsSchema = z.object({
   transfers: z
     .object({ maxUploadMB: z.number().int().min(1).max(20).default(10), allowNonText: z.boolean().default(false) })
     .default({ maxUploadMB: 10, allowNonText: false }),
+  /**
+   * Child processes (run_command, git) start from an allow-listed environment (PATH, HOME, locale...);
+   * these names pass too, with the values the app was started with. Names only: values never live here.
+   */
+  commands: z.object({ passEnvironment: z.array(envNameSchema).max(100).default([]) }).default({ passEnvironment: [] }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -66,6 +78,7 @@ export const settingsPatchSchema = z
       })
       .partial(),
     transfers: z.object({ maxUploadMB: z.number().int().min(1).max(20), allowNonText: z.boolean() }).partial(),
+    commands: z.object({ passEnvironment: z.array(envNameSchema).max(100) }).partial(),
   })
   .partial()
   .strict();
@@ -83,4 +96,5 @@ export const applySettingsPatch = (previous: Settings, patch: SettingsPatch): Se
     ui: { ...previous.ui, ...patch.ui },
     prompt: { ...previous.prompt, ...patch.prompt },
     transfers: { ...previous.transfers, ...patch.transfers },
+    commands: { ...previous.commands, ...patch.commands },
   });

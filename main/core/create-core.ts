@@ -114,6 +114,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const toolServices = createToolServices({
     paths,
     transfers,
+    passEnvironment: () => settings.get().commands.passEnvironment,
     ...(options.toolLimits === undefined ? {} : { limits: options.toolLimits }),
   });
   const workspace = await createWorkspaceService({

@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { withoutSecretEnv } from '../secrets/secret-env';
 import { HeadTailBuffer } from './capped-output';
+import { childEnvironment } from './child-environment';
+import type { ChildEnvironmentOptions } from './child-environment';
 
 export interface ProcessSpec {
   /** Without a shell: the program and its arguments. With `shell`, one command line for the platform shell. */
@@ -16,8 +17,11 @@ export interface ProcessSpec {
   readonly signal: AbortSignal;
   /** Per stream: stdout and stderr are each kept to this many bytes (head and tail). */
   readonly maxOutputBytes: number;
-  /** Default: this process's environment minus Familiar's secrets. */
-  readonly env?: NodeJS.ProcessEnv;
+  /**
+   * How the child's environment is built (childEnvironment: an allow-list plus the user's names).
+   * There is no way to hand a child this process's environment as it is.
+   */
+  readonly environment: ChildEnvironmentOptions;
   /** Written to the child's stdin, then closed; default: stdin closed at once. */
   readonly stdin?: string;
 }
@@ -79,7 +83,7 @@ export function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
     try {
       child = spawn(spec.file, [...spec.args], {
         cwd: spec.cwd,
-        env: spec.env ?? withoutSecretEnv(process.env),
+        env: childEnvironment(spec.environment),
         shell: spec.shell,
         detached: process.platform !== 'win32',
         windowsHide: true,

@@ -1,6 +1,5 @@
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { withoutSecretEnv } from '../secrets/secret-env';
 import { runProcess } from '../sandbox/process-runner';
 import type { ProcessOutcome } from '../sandbox/process-runner';
 import type { ToolContext } from './define-tool';
@@ -32,13 +31,16 @@ export function gitRunner(ctx: ToolContext): GitRun {
       timeoutMs: GIT_TIMEOUT_MS,
       signal: ctx.signal,
       maxOutputBytes: GIT_OUTPUT_BYTES,
-      env: {
-        ...withoutSecretEnv(process.env),
-        GIT_TERMINAL_PROMPT: '0',
-        GIT_PAGER: 'cat',
-        // Reading commands must not take the index lock from the user's own git.
-        GIT_OPTIONAL_LOCKS: '0',
-        LC_ALL: 'C',
+      environment: {
+        pass: ctx.env.passEnvironment(),
+        drop: (name) => name.toUpperCase().startsWith('GIT_'),
+        set: {
+          GIT_TERMINAL_PROMPT: '0',
+          GIT_PAGER: 'cat',
+          // Reading commands must not take the index lock from the user's own git.
+          GIT_OPTIONAL_LOCKS: '0',
+          LC_ALL: 'C',
+        },
       },
       ...(options?.stdin === undefined ? {} : { stdin: options.stdin }),
     });

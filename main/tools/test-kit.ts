@@ -37,6 +37,8 @@ export interface ToolKitOptions {
   readonly openPersona?: boolean;
   readonly limits?: Partial<ToolLimits>;
   readonly isConcealed?: (relPath: string) => boolean;
+  /** Variables passed to child processes by name, as settings.commands.passEnvironment. */
+  readonly passEnvironment?: () => readonly string[];
 }
 
 /** For tests of the tools (not shipped anywhere): the same wiring the registry will do. */
@@ -53,6 +55,7 @@ export async function createToolKit(
   const services = createToolServices({
     paths,
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.passEnvironment === undefined ? {} : { passEnvironment: options.passEnvironment }),
     workerThreads: 2,
   });
   const env = await createToolEnvironment({
