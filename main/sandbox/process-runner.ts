@@ -23,7 +23,11 @@ export interface ProcessSpec {
    */
   readonly environment: ChildEnvironmentOptions;
   /** Written to the child's stdin, then closed; default: stdin closed at once. */
-  readonly stdin?: string;
+  readonly stdin?: string | Uint8Array;
+  /** Descriptors the child inherits as 3, 4, ... (a folder held open, named /proc/self/fd/3 there). */
+  readonly inheritFds?: readonly number[];
+  /** Keep stdout as bytes too (binary output: git cat-file); undefined in the outcome if it was cut. */
+  readonly stdoutBytes?: boolean;
 }
 
 export interface ProcessOutcome {
@@ -31,6 +35,8 @@ export interface ProcessOutcome {
   /** The signal that ended the process, if one did. */
   readonly signal: string | null;
   readonly stdout: string;
+  /** With spec.stdoutBytes, stdout whole as bytes; undefined when it exceeded maxOutputBytes. */
+  readonly stdoutBytes?: Buffer | undefined;
   readonly stderr: string;
   readonly stdoutTruncated: boolean;
   readonly stderrTruncated: boolean;
@@ -87,7 +93,7 @@ export function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
         shell: spec.shell,
         detached: process.platform !== 'win32',
         windowsHide: true,
-        stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(spec.inheritFds ?? [])],
       });
     } catch (error) {
       resolve(err('internal_error', `Could not start ${spec.file}: ${String(error)}`));
@@ -97,7 +103,12 @@ export function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
     const stderr = new HeadTailBuffer(spec.maxOutputBytes);
     child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
-    if (spec.stdin !== undefined) child.stdin?.end(spec.stdin);
+    if (spec.stdin !== undefined) {
+      // A child that exits without reading its input (git refusing early) makes the write fail with
+      // EPIPE: an 'error' nobody listened to would end the whole process.
+      child.stdin?.on('error', () => undefined);
+      child.stdin?.end(spec.stdin);
+    }
 
     let timedOut = false;
     let aborted = false;
@@ -136,6 +147,7 @@ export function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
           exitCode: exit?.code ?? null,
           signal: exit?.signal ?? null,
           stdout: out.text,
+          ...(spec.stdoutBytes === true ? { stdoutBytes: stdout.bytes() } : {}),
           stderr: errText.text,
           stdoutTruncated: out.truncated,
           stderrTruncated: errText.truncated,

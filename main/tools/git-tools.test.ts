@@ -96,25 +96,43 @@ describe('git tools through the registry', () => {
     expect(await kit.call('git_diff', { path: '../x' })).toMatchObject({ ok: false, error: { code: 'invalid_path' } });
   });
 
-  it('git_status and git_diff work from a workspace inside a bigger repository and leave concealed files out', async () => {
-    const { kit, root } = await setup({ repo: false, concealMemory: true });
+  it('refuses a workspace inside a bigger repository: git never reaches the parent folder', async () => {
+    const { kit, root } = await setup({ repo: false });
     // The repository is the workspace's parent; the workspace is its 'project/' folder.
     const top = dirname(root);
     git(top, 'init', '-q', '-b', 'main');
     await writeFile(join(top, 'outside.txt'), 'outside\n');
+    await writeFile(join(root, 'inside.txt'), 'inside\n');
+    git(top, 'add', 'outside.txt', 'project/inside.txt');
+    git(top, 'commit', '-q', '-m', 'both');
+    await writeFile(join(top, 'outside.txt'), 'changed outside the workspace\n');
+    for (const name of ['git_status', 'git_diff', 'git_commit']) {
+      const result = await kit.call(name, name === 'git_commit' ? { message: 'x', paths: ['inside.txt'] } : {});
+      expect(result, name).toMatchObject({ ok: false, error: { code: 'not_a_git_repo' } });
+      expect(JSON.stringify(result)).not.toContain('outside');
+    }
+    expect(kit.requests).toHaveLength(0);
+  });
+
+  it('git_status and git_diff leave concealed files out', async () => {
+    const { kit, root } = await setup({ concealMemory: true });
     await mkdir(join(root, 'notes'));
     await writeFile(join(root, 'notes', 'private.md'), 'secret plans\n');
     await writeFile(join(root, 'notes', 'public.md'), 'hello\n');
-    git(top, 'add', 'outside.txt', 'project');
-    git(top, 'commit', '-q', '-m', 'notes');
-    await writeFile(join(top, 'outside.txt'), 'changed outside the workspace\n');
+    git(root, 'add', 'notes');
+    git(root, 'commit', '-q', '-m', 'notes');
     await writeFile(join(root, 'notes', 'private.md'), 'more secret plans\n');
     await writeFile(join(root, 'notes', 'public.md'), 'hello world\n');
     const status = value<GitStatusOutput>(await kit.call('git_status', {}));
     expect(status.unstaged).toEqual([{ path: 'notes/public.md', change: 'modified' }]);
     const diff = value<GitDiffOutput>(await kit.call('git_diff', {}));
     expect(diff.files.map((file) => file.path)).toEqual(['notes/public.md']);
+    expect(diff.diff).toContain('+hello world');
     expect(diff.diff).not.toContain('secret');
+    git(root, 'add', 'notes');
+    const staged = value<GitDiffOutput>(await kit.call('git_diff', { staged: true }));
+    expect(staged.files.map((file) => file.path)).toEqual(['notes/public.md']);
+    expect(staged.diff).not.toContain('secret');
   });
 
   it('git_commit asks first, then stages and commits exactly the given paths', async () => {
@@ -215,19 +233,5 @@ describe('git tools through the registry', () => {
     expect(kit.requests.at(-1)?.facts).toMatchObject({ files: 'a.txt' });
     expect(committed.files).toEqual(['a.txt']);
     expect(git(root, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('a.txt');
-  });
-
-  it('git_commit without paths refuses a staged file outside the workspace', async () => {
-    const { kit, root } = await setup({ repo: false });
-    const top = dirname(root);
-    git(top, 'init', '-q', '-b', 'main');
-    await writeFile(join(top, 'outside.txt'), 'outside\n');
-    await writeFile(join(root, 'inside.txt'), 'inside\n');
-    git(top, 'add', 'outside.txt', 'project/inside.txt');
-    expect(await kit.call('git_commit', { message: 'both' })).toMatchObject({
-      ok: false,
-      error: { code: 'permission_denied', details: { hidden_staged_entries: 1 } },
-    });
-    expect(kit.requests).toHaveLength(0);
   });
 });
