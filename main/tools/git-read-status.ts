@@ -64,7 +64,7 @@ export async function readStatus(
       const path = line.slice(2);
       // Untracked names come from reading folders: one swapped for a link lists outside names.
       if ((await confirmGitPath(sandbox, path, true)) !== undefined) {
-        report.entries.push({ path: path.replace(/\/$/, ''), untracked: true });
+        report.entries.push({ path, untracked: true });
       }
     } else if (line.startsWith('1 ') || line.startsWith('2 ') || line.startsWith('u ')) {
       const parts = line.split(' ');

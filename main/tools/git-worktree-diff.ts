@@ -67,7 +67,8 @@ async function normalizedPaths(repo: Repository, paths: readonly string[]): Prom
 
 const isBinary = (bytes: Buffer | undefined) => bytes !== undefined && bytes.subarray(0, BINARY_SNIFF).includes(0);
 
-const range = (start: number, lines: number) => (lines === 1 ? `${start}` : `${start},${lines}`);
+/** As git prints a hunk range: the count left out when 1, and an empty side (a new or deleted file) as 0,0. */
+const range = (start: number, lines: number) => (lines === 1 ? `${start}` : `${lines === 0 ? 0 : start},${lines}`);
 
 function formatHunks(hunks: readonly StructuredPatchHunk[]): string {
   return hunks
