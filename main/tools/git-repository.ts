@@ -7,6 +7,22 @@ import { gitFailed } from './git-output';
 import { gitDirArgument, gitRunner } from './git-runner';
 import type { GitRun } from './git-runner';
 
+/*
+ * What git may still do that these checks do not reach (for SECURITY.md):
+ * - It reads config files the repository's config includes (include.path, includeIf) and the files
+ *   core.excludesFile / core.attributesFile name, wherever they are. Their values can change which
+ *   paths are listed or how line endings are treated; their content is never returned, and every
+ *   setting that would run a program is overridden on the command line.
+ * - Inside the repository folder it reads by path: a process that can write in .git and swaps, say,
+ *   .git/objects for a link while git runs can make it read another object store. The folder itself
+ *   is held by descriptor on Linux (/proc/self/fd/3); elsewhere it is checked, then named by path.
+ * - Filter drivers are switched off by name, as listed just before: one added to the config in between
+ *   (again by a writer inside .git) would run.
+ * - GIT_CONFIG_NOSYSTEM: the system config is not read, so Git for Windows' system-wide
+ *   core.autocrlf does not apply (set it in the global config).
+ * - Submodules are not entered (--ignore-submodules=all): their changes are not shown.
+ */
+
 export interface Repository {
   /** For reading: no program the repository's config names runs (hooks, fsmonitor, filters, diff drivers). */
   readonly git: GitRun;
