@@ -20,8 +20,8 @@ import type { RaceLayout } from '../test-support/race-layout';
  * outside is unchanged (nothing created, changed, moved, linked; no temp files), and legitimate
  * calls on untouched paths still succeed every time.
  */
-// `npm test` runs a few hundred calls per tool to stay quick; `npm run test:race` runs 5,000.
-const operations = Number(process.env['FAMILIAR_RACE_OPS'] ?? 300);
+// `npm test` runs 150 calls per tool to stay quick; `npm run test:race` runs 5,000.
+const operations = Number(process.env['FAMILIAR_RACE_OPS'] ?? 150);
 
 type Args = (i: number) => unknown;
 const pick = <T>(i: number, values: readonly T[]): T => values[i % values.length]!;
