@@ -35,6 +35,13 @@ export const hardLinkPolicySchema = z.enum(['refuse', 'allow']);
 export const themeSchema = z.enum(['system', 'light', 'dark']);
 export const languageSchema = z.enum(['system', 'en', 'ru', 'zh']);
 
+/** An environment variable's name as shells and Windows spell them (ProgramFiles(x86) has parentheses). */
+export const envNameSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z_][A-Za-z0-9_()]*$/)
+  .max(200);
+
 /**
  * Everything the user can set, persisted as settings.json in the Familiar home. Secrets (API keys)
  * never live here: they are stored apart and never sent back to the page.
@@ -66,6 +73,11 @@ export const settingsSchema = z.object({
       backups: backupLimitsSchema.default(defaultBackupLimits),
     })
     .default({ hardLinks: 'refuse', backups: defaultBackupLimits }),
+  /**
+   * Child processes (run_command, git) start from an allow-listed environment (PATH, HOME, locale...);
+   * these names pass too, with the values the app was started with. Names only: values never live here.
+   */
+  commands: z.object({ passEnvironment: z.array(envNameSchema).max(100).default([]) }).default({ passEnvironment: [] }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type BackupLimits = Settings['safety']['backups'];
@@ -91,6 +103,7 @@ export const settingsPatchSchema = z
         backups: backupLimitsSchema.partial(),
       })
       .partial(),
+    commands: z.object({ passEnvironment: z.array(envNameSchema).max(100) }).partial(),
   })
   .partial()
   .strict();
@@ -113,4 +126,5 @@ export const applySettingsPatch = (previous: Settings, patch: SettingsPatch): Se
       ...patch.safety,
       backups: { ...previous.safety.backups, ...patch.safety?.backups },
     },
+    commands: { ...previous.commands, ...patch.commands },
   });

@@ -1,17 +1,19 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defaultPolicy } from '../../shared/policy';
 import type { EventName } from '../../shared/ipc/contract';
+import { decoySecrets } from '../test-support/decoy-secrets';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createCore } from './create-core';
 import { createStderrLogger } from './logger';
 
 const tempDir = useTempDirs();
 
-async function start() {
+async function start(options: { approveAll?: boolean } = {}) {
   const home = await tempDir();
   const core = await createCore({
+    ...(options.approveAll === true ? { approvalMode: 'approve-all' as const } : {}),
     home,
     mode: 'browser',
     version: '0.0.0',
@@ -61,6 +63,33 @@ describe('core through the contract', () => {
     expect(soul?.omittedChars).toBeGreaterThan(2000);
     const prompt = await core.assistant.registry.systemPrompt('c-test-0001');
     expect(prompt).toMatch(/\[\.\.\.truncated: \d+ chars omitted, read_file SOUL\.md for the rest\]/);
+  });
+
+  it('hands run_command none of twenty secrets in its environment, and one the user names in settings', async () => {
+    for (const [name, secret] of Object.entries(decoySecrets)) vi.stubEnv(name, secret);
+    try {
+      const { core, call } = await start({ approveAll: true });
+      const env = async () => {
+        const result = await core.assistant.registry.execute(
+          { conversationId: 'c-env', toolCallId: `t${Math.random()}`, name: 'run_command', args: { command: 'env' } },
+          new AbortController().signal,
+        );
+        expect(result.ok, JSON.stringify(result)).toBe(true);
+        return result.ok ? (result.value as { stdout: string }).stdout : '';
+      };
+      const before = await env();
+      expect(before).toMatch(/^PATH=/m);
+      for (const [name, secret] of Object.entries(decoySecrets)) {
+        expect(before, name).not.toContain(name);
+        expect(before, name).not.toContain(secret);
+      }
+      await call('settings.update', { commands: { passEnvironment: ['GH_TOKEN'] } });
+      const after = await env();
+      expect(after).toContain('GH_TOKEN=decoy-gh\n');
+      expect(after).not.toContain('GEMINI_API_KEY');
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it('flips the memory switch through settings and announces the new tool list', async () => {

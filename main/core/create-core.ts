@@ -129,6 +129,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         },
       };
     },
+    passEnvironment: () => settings.get().commands.passEnvironment,
     ...(options.toolLimits === undefined ? {} : { limits: options.toolLimits }),
   });
   const workspace = await createWorkspaceService({

@@ -34,6 +34,12 @@ export class HeadTailBuffer {
     }
   }
 
+  /** Every byte, or undefined once some were cut (binary output must be whole or not at all). */
+  bytes(): Buffer | undefined {
+    const all = Buffer.concat([...this.head, ...this.tail]);
+    return all.length === this.total ? all : undefined;
+  }
+
   /** The text, with a marker saying how much was cut from the middle (never a silent cut). */
   text(): { readonly text: string; readonly truncated: boolean } {
     const head = Buffer.concat(this.head);

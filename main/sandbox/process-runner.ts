@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { withoutSecretEnv } from '../secrets/secret-env';
 import { HeadTailBuffer } from './capped-output';
+import { childEnvironment } from './child-environment';
+import type { ChildEnvironmentOptions } from './child-environment';
 
 export interface ProcessSpec {
   /** Without a shell: the program and its arguments. With `shell`, one command line for the platform shell. */
@@ -16,10 +17,17 @@ export interface ProcessSpec {
   readonly signal: AbortSignal;
   /** Per stream: stdout and stderr are each kept to this many bytes (head and tail). */
   readonly maxOutputBytes: number;
-  /** Default: this process's environment minus Familiar's secrets. */
-  readonly env?: NodeJS.ProcessEnv;
+  /**
+   * How the child's environment is built (childEnvironment: an allow-list plus the user's names).
+   * There is no way to hand a child this process's environment as it is.
+   */
+  readonly environment: ChildEnvironmentOptions;
   /** Written to the child's stdin, then closed; default: stdin closed at once. */
-  readonly stdin?: string;
+  readonly stdin?: string | Uint8Array;
+  /** Descriptors the child inherits as 3, 4, ... (a folder held open, named /proc/self/fd/3 there). */
+  readonly inheritFds?: readonly number[];
+  /** Keep stdout as bytes too (binary output: git cat-file); undefined in the outcome if it was cut. */
+  readonly stdoutBytes?: boolean;
 }
 
 export interface ProcessOutcome {
@@ -27,6 +35,8 @@ export interface ProcessOutcome {
   /** The signal that ended the process, if one did. */
   readonly signal: string | null;
   readonly stdout: string;
+  /** With spec.stdoutBytes, stdout whole as bytes; undefined when it exceeded maxOutputBytes. */
+  readonly stdoutBytes?: Buffer | undefined;
   readonly stderr: string;
   readonly stdoutTruncated: boolean;
   readonly stderrTruncated: boolean;
@@ -52,7 +62,11 @@ export function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
   const pid = child.pid;
   if (pid === undefined) return;
   if (process.platform === 'win32') {
-    spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on('error', () => {
+    spawn('taskkill', ['/pid', String(pid), '/T', '/F'], {
+      windowsHide: true,
+      stdio: 'ignore',
+      env: childEnvironment({ pass: [] }),
+    }).on('error', () => {
       child.kill(signal);
     });
     return;
@@ -79,11 +93,11 @@ export function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
     try {
       child = spawn(spec.file, [...spec.args], {
         cwd: spec.cwd,
-        env: spec.env ?? withoutSecretEnv(process.env),
+        env: childEnvironment(spec.environment),
         shell: spec.shell,
         detached: process.platform !== 'win32',
         windowsHide: true,
-        stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(spec.inheritFds ?? [])],
       });
     } catch (error) {
       resolve(err('internal_error', `Could not start ${spec.file}: ${String(error)}`));
@@ -93,7 +107,12 @@ export function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
     const stderr = new HeadTailBuffer(spec.maxOutputBytes);
     child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
-    if (spec.stdin !== undefined) child.stdin?.end(spec.stdin);
+    if (spec.stdin !== undefined) {
+      // A child that exits without reading its input (git refusing early) makes the write fail with
+      // EPIPE: an 'error' nobody listened to would end the whole process.
+      child.stdin?.on('error', () => undefined);
+      child.stdin?.end(spec.stdin);
+    }
 
     let timedOut = false;
     let aborted = false;
@@ -132,6 +151,7 @@ export function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
           exitCode: exit?.code ?? null,
           signal: exit?.signal ?? null,
           stdout: out.text,
+          ...(spec.stdoutBytes === true ? { stdoutBytes: stdout.bytes() } : {}),
           stderr: errText.text,
           stdoutTruncated: out.truncated,
           stderrTruncated: errText.truncated,

@@ -78,6 +78,11 @@ export interface SandboxIo {
 export interface HeldFolder {
   /** What to pass as `cwd`. */
   readonly cwd: string;
+  /**
+   * The descriptor holding it (Linux), for a child to inherit and name as `/proc/self/fd/<n>`
+   * after exec (git's --git-dir); undefined where folders are checked by path.
+   */
+  readonly fd: number | undefined;
   release(): void;
 }
 
@@ -101,7 +106,11 @@ export function createSandboxIo(core: SandboxCore): SandboxIo {
       try {
         const held = openDirStrict(core.anchored, root, path.realRel, core.isProtected);
         const dir = held.dir === root.dir ? core.anchored.reopen(root.dir) : held.dir;
-        return ok({ cwd: core.anchored.at(dir, ''), release: () => core.anchored.close(dir) });
+        return ok({
+          cwd: core.anchored.at(dir, ''),
+          fd: dir.fd >= 0 ? dir.fd : undefined,
+          release: () => core.anchored.close(dir),
+        });
       } catch (error) {
         return fsError(error, path.display);
       }

@@ -23,6 +23,15 @@ const FORMAT = 3;
 const READ_BATCH = 32;
 /** How long the first query waits for the file watcher before indexing without it. */
 const WATCH_READY_WAIT_MS = 2000;
+/**
+ * More watcher events than this in one second is a storm (a checkout, a build, a process swapping
+ * folders in a loop): chokidar would spend the app's time and memory on it. The index then drops its
+ * watchers for STORM_PAUSE_MS (doubling while it goes on) and every query rescans (by identity:
+ * unchanged files are not read).
+ */
+const STORM_EVENTS_PER_SECOND = 1000;
+const STORM_PAUSE_MS = 5000;
+const MAX_UNWATCHED_MS = 5 * 60 * 1000;
 /** The saved file's envelope; the index itself checks its own shape as it loads (a cache: rebuilt if bad). */
 const savedIndexSchema = z.object({ format: z.unknown(), root: z.unknown(), index: z.unknown() });
 
@@ -65,6 +74,10 @@ export class WorkspaceIndex {
   private saveTimer: NodeJS.Timeout | undefined;
   private loaded = false;
   private closed = false;
+  private eventWindowStart = 0;
+  private eventsInWindow = 0;
+  private unwatchedUntil = 0;
+  private watchFailures = 0;
 
   constructor(
     sandbox: WorkspaceSandbox,
@@ -142,11 +155,13 @@ export class WorkspaceIndex {
 
   private async refreshNow(): Promise<IndexStats> {
     if (!this.loaded) await this.load();
-    if (this.needsFullScan) {
+    // Without watchers (not started yet, or dropped in a storm) only a full scan can be trusted.
+    const unwatched = this.watchChanges && this.watchers.length === 0;
+    if (this.needsFullScan || unwatched) {
       this.needsFullScan = false;
       this.dirty.clear();
       this.newDirs.clear();
-      if (this.watchChanges && this.watchers.length === 0) await this.startWatching();
+      if (unwatched && !this.closed && Date.now() >= this.unwatchedUntil) await this.startWatching();
       const reindexed = await this.fullScan();
       return { files: this.fileCount, reindexed, fullScan: true };
     }
@@ -248,6 +263,7 @@ export class WorkspaceIndex {
       );
     };
     const onEvent = (base: string, accepts: (rel: string) => boolean) => (event: string, abs: string) => {
+      if (this.watchers.length === 0 || this.stormed()) return;
       const rel = relative(base, abs).split(sep).join('/');
       if (rel === '' || rel.startsWith('..') || !accepts(rel)) return;
       if (rel === '.gitignore' || rel.endsWith('/.gitignore')) this.needsFullScan = true;
@@ -262,23 +278,48 @@ export class WorkspaceIndex {
       // A watcher that fails (no inotify watches left) must not leave a stale index: rescan per query.
       watcher.on('error', () => (this.needsFullScan = true));
       this.watchers.push(watcher);
-      // A folder that keeps changing (or a slow disk) can hold 'ready' back for minutes: index
-      // anyway after a while, and scan again once the watcher is ready, so nothing is missed.
-      return new Promise<void>((resolve) => {
-        let late = false;
-        const timer = setTimeout(() => ((late = true), resolve()), WATCH_READY_WAIT_MS);
+      // A folder that keeps changing (or a very slow disk) can hold 'ready' back for minutes while
+      // chokidar spends the app's time on it: answers whether it was ready in time.
+      return new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), WATCH_READY_WAIT_MS);
         watcher.once('ready', () => {
           clearTimeout(timer);
-          if (late) this.needsFullScan = true;
-          resolve();
+          resolve(true);
         });
       });
     };
     const isPersonaName = (rel: string) => personaEntryOf(rel.split('/')[0] ?? '') !== undefined;
-    await Promise.all([
+    const ready = await Promise.all([
       start(root, (rel) => !overlay || !isPersonaName(rel)),
       ...(overlay ? [start(persona, isPersonaName)] : []),
     ]);
+    if (ready.every(Boolean)) this.watchFailures = 0;
+    else this.dropWatchers();
+  }
+
+  /**
+   * Goes without watchers for a while (every query rescans meanwhile), longer each time in a row:
+   * a folder that never settles must not keep chokidar busy.
+   */
+  private dropWatchers(): void {
+    const watchers = this.watchers;
+    this.watchers = [];
+    this.watchFailures += 1;
+    this.unwatchedUntil = Date.now() + Math.min(STORM_PAUSE_MS * 2 ** (this.watchFailures - 1), MAX_UNWATCHED_MS);
+    void Promise.all(watchers.map((watcher) => watcher.close())).catch(() => undefined);
+  }
+
+  /** Counts an event; in a storm drops the watchers (queries rescan until they are back). */
+  private stormed(): boolean {
+    const now = Date.now();
+    if (now - this.eventWindowStart > 1000) {
+      this.eventWindowStart = now;
+      this.eventsInWindow = 0;
+    }
+    this.eventsInWindow += 1;
+    if (this.eventsInWindow <= STORM_EVENTS_PER_SECOND) return false;
+    this.dropWatchers();
+    return true;
   }
 
   private async load(): Promise<void> {

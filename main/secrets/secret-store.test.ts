@@ -6,7 +6,6 @@ import { createStderrLogger } from '../core/logger';
 import { useTempDirs } from '../test-support/temp-dir';
 import { redactSecrets } from './redact';
 import type { SecretCipher } from './secret-cipher';
-import { secretEnvNames, withoutSecretEnv } from './secret-env';
 import { apiKeySecret, openSecretStore } from './secret-store';
 
 const tempDir = useTempDirs();
@@ -102,14 +101,5 @@ describe('redactSecrets', () => {
     );
     expect(redactSecrets('header was Bearer abcdefgh12345678', [])).toBe('header was [redacted]');
     expect(redactSecrets('nothing secret here', ['abc'])).toBe('nothing secret here');
-  });
-});
-
-describe('secret environment variables', () => {
-  it('strips provider credentials from a child environment and keeps the rest', () => {
-    const env = { PATH: '/usr/bin', OPENAI_API_KEY: 'sk-1', ANTHROPIC_API_KEY: 'sk-2', HOME: '/home/u' };
-    expect(withoutSecretEnv(env)).toEqual({ PATH: '/usr/bin', HOME: '/home/u' });
-    expect(env.OPENAI_API_KEY).toBe('sk-1');
-    expect(secretEnvNames()).toContain('OPENAI_API_KEY');
   });
 });

@@ -31,8 +31,9 @@ export interface BrowserServer {
 
 // Only loopback: browser mode is for the person at this machine, never the network.
 const HOST = '127.0.0.1';
-// Uploads of 10 MB arrive base64-encoded inside JSON; leave room for that and no more.
-const MAX_FRAME_BYTES = 32 * 1024 * 1024;
+// The largest legitimate message is an upload: at most 20 MB (transfers.maxUploadMB), base64-encoded
+// (×4/3 ≈ 26.7 MB) inside a JSON call frame. Anything bigger is closed with 1009 before it is buffered.
+export const MAX_FRAME_BYTES = 32 * 1024 * 1024;
 
 const contentSecurityPolicy = (port: number) =>
   [
@@ -93,6 +94,8 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   };
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  // With noServer nothing should reach it, but an 'error' without a listener would end the process.
+  sockets.on('error', () => undefined);
   const server = createServer((req, res) => {
     handleRequest(req, res).catch(() => {
       if (!res.headersSent) refuse(res, 500, 'Internal error');
@@ -100,6 +103,9 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     });
   });
   server.on('upgrade', (req, socket, head) => {
+    // Node's HTTP server lets go of an upgraded socket: a reset by the client (during a refusal or
+    // the handshake) would be an 'error' nobody listens to, which ends the process.
+    socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', `http://${HOST}:${port}`);
     if (!allowedHosts().has(req.headers.host ?? '')) return refuseUpgrade(socket, 421, 'Misdirected Request');
     if (url.pathname !== WS_PATH) return refuseUpgrade(socket, 404, 'Not Found');

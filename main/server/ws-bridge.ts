@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import { isEventName } from '../../shared/ipc/contract';
+import { err } from '../../shared/result';
 import { clientFrameSchema, WS_POLICY_VIOLATION } from '../../shared/ipc/ws-protocol';
 import type { ServerFrame } from '../../shared/ipc/ws-protocol';
 import type { Dispatch } from '../ipc/dispatcher';
@@ -17,6 +18,12 @@ export function bridgeSocket(socket: WebSocket, clientId: string, dispatch: Disp
     if (isEventName(name)) send({ kind: 'event', name, payload });
   });
   socket.on('close', unsubscribe);
+  // A malformed frame (bad opcode, reserved bits, unmasked, invalid UTF-8, over maxPayload) makes ws
+  // close this socket with the matching code (1002, 1007, 1009) and then emit 'error'. Without a
+  // listener that error would be thrown and take the whole process, every other client with it.
+  // Nothing more to do here: ws has sent the close frame and destroys the socket once the peer
+  // answers or its close timeout passes; terminating now could drop the close frame unsent.
+  socket.on('error', () => undefined);
   socket.on('message', (data, isBinary) => {
     let frame: unknown;
     try {
@@ -31,8 +38,9 @@ export function bridgeSocket(socket: WebSocket, clientId: string, dispatch: Disp
       return;
     }
     const { id, name, input } = parsed.data;
-    void dispatch(name, input, { transport: 'browser', clientId }).then((result) =>
-      send({ kind: 'result', id, result }),
-    );
+    dispatch(name, input, { transport: 'browser', clientId })
+      .then((result) => send({ kind: 'result', id, result }))
+      // An unhandled rejection ends a Node process: a failing call answers its caller instead.
+      .catch((error: unknown) => send({ kind: 'result', id, result: err('internal_error', String(error)) }));
   });
 }

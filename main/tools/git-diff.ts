@@ -3,7 +3,13 @@ import { ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { HeadTailBuffer } from '../sandbox/capped-output';
 import { defineTool } from './define-tool';
-import { gitFailed, literalPathspec, openRepository } from './git-cli';
+import type { ToolContext } from './define-tool';
+import { confirmGitPath } from './git-confirm';
+import { gitFailed, literalPathspec } from './git-output';
+import { withRepository } from './git-repository';
+import type { Repository } from './git-repository';
+import { diffWorktree } from './git-worktree-diff';
+import type { DiffFile } from './git-worktree-diff';
 
 /** The diff text the model gets: like a command's output, first and last half kept. */
 const DIFF_BYTES = 50 * 1024;
@@ -18,10 +24,54 @@ const input = z.object({
 
 export interface GitDiffOutput {
   readonly staged: boolean;
-  readonly files: { path: string; additions: number | null; deletions: number | null }[];
+  readonly files: DiffFile[];
   readonly diff: string;
   readonly truncated: boolean;
   readonly notice?: string;
+}
+
+/** `--numstat -z`: "added\tdeleted\tpath\0" (renames are off). */
+function parseNumstat(text: string): DiffFile[] {
+  const files: DiffFile[] = [];
+  for (const field of text.split('\0')) {
+    if (field === '') continue;
+    const [added, deleted, ...path] = field.split('\t');
+    const count = (value: string | undefined) => (value === undefined || value === '-' ? null : Number(value));
+    files.push({ path: path.join('\t'), additions: count(added), deletions: count(deleted) });
+  }
+  return files;
+}
+
+/**
+ * HEAD → index: both sides are objects of the repository (inside the workspace, checked when it was
+ * opened); git reads no work-tree file for it. The paths are still confirmed like every git answer.
+ */
+async function diffStaged(
+  repo: Repository,
+  ctx: ToolContext,
+  pathspec: string,
+): Promise<Result<{ files: DiffFile[]; text: string }>> {
+  const base = [
+    'diff',
+    '--cached',
+    '--no-color',
+    '--no-ext-diff',
+    '--no-textconv',
+    '--no-renames',
+    '--ignore-submodules=all',
+  ];
+  const numstat = await repo.git([...base, '--numstat', '-z', '--', pathspec]);
+  if (!numstat.ok) return numstat;
+  if (numstat.value.exitCode !== 0) return gitFailed('diff', numstat.value);
+  const files: DiffFile[] = [];
+  for (const file of parseNumstat(numstat.value.stdout)) {
+    if ((await confirmGitPath(ctx.env.sandbox, file.path, false)) !== undefined) files.push(file);
+  }
+  if (files.length === 0) return ok({ files, text: '' });
+  const diff = await repo.git([...base, '--', ...files.map((file) => literalPathspec(file.path))]);
+  if (!diff.ok) return diff;
+  if (diff.value.exitCode !== 0) return gitFailed('diff', diff.value);
+  return ok({ files, text: diff.value.stdout });
 }
 
 export const gitDiffTool = defineTool({
@@ -39,59 +89,19 @@ export const gitDiffTool = defineTool({
       if (!resolved.ok) return resolved;
       pathspec = literalPathspec(resolved.value.relPath);
     }
-    const repo = await openRepository(ctx);
-    if (!repo.ok) return repo;
-    const base = [
-      'diff',
-      '--no-color',
-      '--no-ext-diff',
-      '--no-textconv',
-      // As git_status: no `git status` inside a submodule under its own config (see readStatus).
-      '--ignore-submodules=dirty',
-      '--relative',
-      ...(args.staged ? ['--cached'] : []),
-    ];
-    const numstat = await repo.value.git([...base, '--numstat', '-z', '--', pathspec]);
-    if (!numstat.ok) return numstat;
-    if (numstat.value.exitCode !== 0) return gitFailed('diff', numstat.value);
-    const files = parseNumstat(numstat.value.stdout);
-    // Files the assistant must not see (memory while it is off, secrets) are left out of the text too.
-    const visible = files.filter(
-      (file) => !ctx.env.isConcealed(file.path) && !ctx.env.sandbox.denyList.deniesRead(file.path),
+    const diff = await withRepository(ctx, (repo) =>
+      args.staged ? diffStaged(repo, ctx, pathspec) : diffWorktree(repo, ctx, pathspec),
     );
-    if (visible.length === 0) return ok({ staged: args.staged, files: [], diff: '', truncated: false });
-    const pathspecs = visible.length === files.length ? [pathspec] : visible.map((file) => literalPathspec(file.path));
-    const diff = await repo.value.git([...base, '--', ...pathspecs]);
     if (!diff.ok) return diff;
-    if (diff.value.exitCode !== 0) return gitFailed('diff', diff.value);
     const capped = new HeadTailBuffer(DIFF_BYTES);
-    capped.push(Buffer.from(diff.value.stdout));
+    capped.push(Buffer.from(diff.value.text));
     const shown = capped.text();
     return ok({
       staged: args.staged,
-      files: visible,
+      files: diff.value.files,
       diff: shown.text,
       truncated: shown.truncated,
       ...(shown.truncated ? { notice: 'The diff was cut in the middle; pass path for one file at a time.' } : {}),
     });
   },
 });
-
-/** `--numstat -z`: "added\tdeleted\tpath\0", or for renames "added\tdeleted\t\0from\0to\0". */
-function parseNumstat(text: string): GitDiffOutput['files'] {
-  const fields = text.split('\0');
-  const files: GitDiffOutput['files'] = [];
-  for (let index = 0; index < fields.length; index += 1) {
-    const field = fields[index] as string;
-    if (field === '') continue;
-    const [added, deleted, path] = field.split('\t');
-    let name = path ?? '';
-    if (name === '') {
-      index += 2;
-      name = fields[index] ?? '';
-    }
-    const count = (value: string | undefined) => (value === undefined || value === '-' ? null : Number(value));
-    files.push({ path: name, additions: count(added), deletions: count(deleted) });
-  }
-  return files;
-}

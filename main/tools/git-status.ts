@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { defineTool } from './define-tool';
-import { openRepository, readStatus } from './git-cli';
-import type { ChangeKind } from './git-cli';
+import type { ChangeKind } from './git-output';
+import { withRepository } from './git-repository';
+import { readStatus } from './git-read-status';
 
 const input = z.object({});
 
@@ -22,14 +23,12 @@ export interface GitStatusOutput {
 export const gitStatusTool = defineTool({
   name: 'git_status',
   description:
-    'Show the git state of the workspace: branch, upstream with ahead/behind counts, staged and unstaged changes (path and kind: modified, added, deleted, renamed...), untracked files and conflicts. Paths are workspace-relative. Fails with not_a_git_repo outside a repository.',
+    'Show the git state of the workspace: branch, upstream with ahead/behind counts, staged and unstaged changes (path and kind: modified, added, deleted, renamed...), untracked files and conflicts. Paths are workspace-relative. Fails with not_a_git_repo unless the .git folder of a repository is at the workspace root.',
   input,
   operations: ['read'],
   access: () => [{ operation: 'read', path: '.' }],
   async run(_args, ctx): Promise<Result<GitStatusOutput>> {
-    const repo = await openRepository(ctx);
-    if (!repo.ok) return repo;
-    const status = await readStatus(repo.value, ctx);
+    const status = await withRepository(ctx, (repo) => readStatus(repo, ctx));
     if (!status.ok) return status;
     const { entries } = status.value;
     const staged = entries.flatMap((entry) =>

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { access, mkdir, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../test-support/temp-dir';
@@ -96,25 +96,100 @@ describe('git tools through the registry', () => {
     expect(await kit.call('git_diff', { path: '../x' })).toMatchObject({ ok: false, error: { code: 'invalid_path' } });
   });
 
-  it('git_status and git_diff work from a workspace inside a bigger repository and leave concealed files out', async () => {
-    const { kit, root } = await setup({ repo: false, concealMemory: true });
+  it('git_diff computes the unstaged diff from sandbox reads, as git prints it', async () => {
+    const { kit, root } = await setup();
+    await writeFile(join(root, 'script.sh'), 'echo hi\n');
+    await writeFile(join(root, 'bin.dat'), Buffer.from([1, 0, 2, 3]));
+    await symlink('a.txt', join(root, 'link'));
+    git(root, 'add', '.');
+    git(root, 'commit', '-q', '-m', 'more');
+    await writeFile(join(root, 'a.txt'), 'one\nTWO\nthree\n');
+    await rm(join(root, 'gone.txt'));
+    await chmod(join(root, 'script.sh'), 0o755);
+    await writeFile(join(root, 'bin.dat'), Buffer.from([1, 0, 9, 3]));
+    await rm(join(root, 'link'));
+    await symlink('script.sh', join(root, 'link'));
+    await writeFile(join(root, 'intent.txt'), 'intended\n');
+    git(root, 'add', '-N', 'intent.txt');
+    const diff = value<GitDiffOutput>(await kit.call('git_diff', {}));
+    expect(diff.diff).toBe(git(root, 'diff', '--no-ext-diff', '--no-color'));
+    expect(diff.files).toEqual([
+      { path: 'a.txt', additions: 2, deletions: 1 },
+      { path: 'bin.dat', additions: null, deletions: null },
+      { path: 'gone.txt', additions: 0, deletions: 1 },
+      { path: 'intent.txt', additions: 1, deletions: 0 },
+      { path: 'link', additions: 1, deletions: 1 },
+      { path: 'script.sh', additions: 0, deletions: 0 },
+    ]);
+  });
+
+  it('git_commit takes deletions, renames, executable bits, symlinks and line endings as git add would', async () => {
+    const { kit, root } = await setup();
+    git(root, 'config', 'core.autocrlf', 'true');
+    await writeFile(join(root, 'a.txt'), 'one\r\nTWO\r\n');
+    // Only the changed line shows: the work tree's CRLF is what git stores as LF.
+    const diff = value<GitDiffOutput>(await kit.call('git_diff', { path: 'a.txt' }));
+    expect(diff.files).toEqual([{ path: 'a.txt', additions: 1, deletions: 1 }]);
+    git(root, 'mv', 'gone.txt', 'moved.txt');
+    await writeFile(join(root, 'run.sh'), '#!/bin/sh\n');
+    await chmod(join(root, 'run.sh'), 0o755);
+    await symlink('run.sh', join(root, 'link'));
+    const result = value<GitCommitOutput>(await kit.call('git_commit', { message: 'all kinds', paths: ['.'] }));
+    expect([...result.files].sort()).toEqual(['a.txt', 'gone.txt', 'link', 'moved.txt', 'run.sh']);
+    expect(result.summary).toMatch(/^\[main [0-9a-f]{7}\] all kinds$/);
+    // Index and HEAD now agree with the work tree in content, mode and kind.
+    expect(git(root, 'status', '--porcelain')).toBe('');
+    expect(git(root, 'ls-tree', 'HEAD', 'run.sh', 'link')).toMatch(
+      /^120000 blob \w+\tlink\n100755 blob \w+\trun\.sh\n$/,
+    );
+    expect(git(root, 'show', 'HEAD:a.txt')).toBe('one\nTWO\n');
+    // A file a configured filter driver owns (git-lfs and the like) is not staged raw behind its back.
+    git(root, 'config', 'filter.lfs.clean', 'git-lfs clean -- %f');
+    await writeFile(join(root, '.gitattributes'), 'big.bin filter=lfs\n');
+    await writeFile(join(root, 'big.bin'), 'large\n');
+    const refused = await kit.call('git_commit', { message: 'lfs', paths: ['big.bin'] });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'git_failed' } });
+    expect(JSON.stringify(refused)).toContain("filter driver 'lfs'");
+    expect(git(root, 'log', '--format=%s')).toBe('all kinds\ninitial\n');
+  });
+
+  it('refuses a workspace inside a bigger repository: git never reaches the parent folder', async () => {
+    const { kit, root } = await setup({ repo: false });
     // The repository is the workspace's parent; the workspace is its 'project/' folder.
     const top = dirname(root);
     git(top, 'init', '-q', '-b', 'main');
     await writeFile(join(top, 'outside.txt'), 'outside\n');
+    await writeFile(join(root, 'inside.txt'), 'inside\n');
+    git(top, 'add', 'outside.txt', 'project/inside.txt');
+    git(top, 'commit', '-q', '-m', 'both');
+    await writeFile(join(top, 'outside.txt'), 'changed outside the workspace\n');
+    for (const name of ['git_status', 'git_diff', 'git_commit']) {
+      const result = await kit.call(name, name === 'git_commit' ? { message: 'x', paths: ['inside.txt'] } : {});
+      expect(result, name).toMatchObject({ ok: false, error: { code: 'not_a_git_repo' } });
+      expect(JSON.stringify(result)).not.toContain('outside');
+    }
+    expect(kit.requests).toHaveLength(0);
+  });
+
+  it('git_status and git_diff leave concealed files out', async () => {
+    const { kit, root } = await setup({ concealMemory: true });
     await mkdir(join(root, 'notes'));
     await writeFile(join(root, 'notes', 'private.md'), 'secret plans\n');
     await writeFile(join(root, 'notes', 'public.md'), 'hello\n');
-    git(top, 'add', 'outside.txt', 'project');
-    git(top, 'commit', '-q', '-m', 'notes');
-    await writeFile(join(top, 'outside.txt'), 'changed outside the workspace\n');
+    git(root, 'add', 'notes');
+    git(root, 'commit', '-q', '-m', 'notes');
     await writeFile(join(root, 'notes', 'private.md'), 'more secret plans\n');
     await writeFile(join(root, 'notes', 'public.md'), 'hello world\n');
     const status = value<GitStatusOutput>(await kit.call('git_status', {}));
     expect(status.unstaged).toEqual([{ path: 'notes/public.md', change: 'modified' }]);
     const diff = value<GitDiffOutput>(await kit.call('git_diff', {}));
     expect(diff.files.map((file) => file.path)).toEqual(['notes/public.md']);
+    expect(diff.diff).toContain('+hello world');
     expect(diff.diff).not.toContain('secret');
+    git(root, 'add', 'notes');
+    const staged = value<GitDiffOutput>(await kit.call('git_diff', { staged: true }));
+    expect(staged.files.map((file) => file.path)).toEqual(['notes/public.md']);
+    expect(staged.diff).not.toContain('secret');
   });
 
   it('git_commit asks first, then stages and commits exactly the given paths', async () => {
@@ -215,19 +290,5 @@ describe('git tools through the registry', () => {
     expect(kit.requests.at(-1)?.facts).toMatchObject({ files: 'a.txt' });
     expect(committed.files).toEqual(['a.txt']);
     expect(git(root, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('a.txt');
-  });
-
-  it('git_commit without paths refuses a staged file outside the workspace', async () => {
-    const { kit, root } = await setup({ repo: false });
-    const top = dirname(root);
-    git(top, 'init', '-q', '-b', 'main');
-    await writeFile(join(top, 'outside.txt'), 'outside\n');
-    await writeFile(join(root, 'inside.txt'), 'inside\n');
-    git(top, 'add', 'outside.txt', 'project/inside.txt');
-    expect(await kit.call('git_commit', { message: 'both' })).toMatchObject({
-      ok: false,
-      error: { code: 'permission_denied', details: { hidden_staged_entries: 1 } },
-    });
-    expect(kit.requests).toHaveLength(0);
   });
 });

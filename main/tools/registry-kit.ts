@@ -3,7 +3,7 @@ import { defaultPolicy } from '../../shared/policy';
 import type { Result } from '../../shared/result';
 import { createApprovalBroker } from '../approvals/broker';
 import { createToolRegistry } from '../policy/registry';
-import type { RefusedCall, ToolRegistry } from '../policy/registry';
+import type { ApprovalMode, RefusedCall, ToolRegistry } from '../policy/registry';
 import type { AnyTool } from './define-tool';
 import { createToolKit } from './test-kit';
 import type { ToolKit, ToolKitOptions } from './test-kit';
@@ -23,7 +23,7 @@ export interface RegistryKit {
 export async function createRegistryKit(
   makeTempDir: (prefix?: string) => Promise<string>,
   tools: readonly AnyTool[],
-  options: ToolKitOptions = {},
+  options: ToolKitOptions & { readonly approvalMode?: ApprovalMode } = {},
 ): Promise<RegistryKit> {
   const kit = await createToolKit(makeTempDir, options);
   const requests: ApprovalRequest[] = [];
@@ -50,7 +50,7 @@ export async function createRegistryKit(
     environment: () => kit.env,
     run: (tool, args, ctx, approval) => kit.runner.run(tool, args, ctx, approval),
     broker,
-    approvalMode: 'interactive',
+    approvalMode: options.approvalMode ?? 'interactive',
     recordRefusal: (call) => refusals.push(call),
     systemPrompt: () => Promise.resolve(''),
   });

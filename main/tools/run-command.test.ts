@@ -127,16 +127,27 @@ describe('run_command through the registry', () => {
     await vi.waitFor(() => expect(isAlive(pid)).toBe(false), { timeout: 3000 });
   });
 
-  it('children do not inherit API keys from the environment', async () => {
-    const kit = await setup();
+  it('children get the allow-listed environment plus the names the user passes, never other keys', async () => {
+    const passed: string[] = [];
+    const kit = await createRegistryKit(tempDir, [runCommandTool], { passEnvironment: () => passed });
+    kits.push(kit);
     vi.stubEnv('OPENAI_API_KEY', 'sk-test-must-not-leak');
     vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-must-not-leak');
-    vi.stubEnv('FAMILIAR_PLAIN_VARIABLE', 'kept');
+    vi.stubEnv('FAMILIAR_PLAIN_VARIABLE', 'named');
+    vi.stubEnv('LC_TIME', 'C');
     try {
-      const result = value(await kit.call('run_command', { command: 'env', timeout: 5 }));
-      expect(result.stdout).toContain('FAMILIAR_PLAIN_VARIABLE=kept');
-      expect(result.stdout).not.toContain('OPENAI_API_KEY');
-      expect(result.stdout).not.toContain('must-not-leak');
+      const before = value(await kit.call('run_command', { command: 'env', timeout: 5 }));
+      expect(before.stdout).toMatch(/^PATH=/m);
+      expect(before.stdout).toContain('LC_TIME=C\n');
+      expect(before.stdout).not.toContain('FAMILIAR_PLAIN_VARIABLE');
+      expect(before.stdout).not.toContain('OPENAI_API_KEY');
+      expect(before.stdout).not.toContain('must-not-leak');
+      // The setting is read at each start: no restart needed.
+      passed.push('FAMILIAR_PLAIN_VARIABLE', 'ANTHROPIC_API_KEY');
+      const after = value(await kit.call('run_command', { command: 'env', timeout: 5 }));
+      expect(after.stdout).toContain('FAMILIAR_PLAIN_VARIABLE=named\n');
+      expect(after.stdout).toContain('ANTHROPIC_API_KEY=sk-ant-must-not-leak\n');
+      expect(after.stdout).not.toContain('OPENAI_API_KEY');
     } finally {
       vi.unstubAllEnvs();
     }

@@ -76,7 +76,7 @@ export const runCommandTool = defineTool({
   description:
     'Run a command in the workspace (build, tests, linters, scripts). Returns exit_code, stdout and stderr (each capped at 30 KB keeping the start and the end, with a marker), timed_out and duration_ms. ' +
     'Without shell the line is split into arguments (quotes respected) and run directly: no pipes, redirects, globs or $VARS; set shell: true for those. ' +
-    'On timeout or stop every process it started is killed. The user approves each command unless they allowed it. Environment variables holding API keys are removed.',
+    'On timeout or stop every process it started is killed. The user approves each command unless they allowed it. The command gets a minimal environment (PATH, HOME, locale, temp folders...) plus variables the user allowed in settings; API keys and tokens are not passed.',
   input,
   operations: ['run'],
   returnsContent: true,
@@ -113,6 +113,7 @@ export const runCommandTool = defineTool({
       timeoutMs: args.timeout * 1000,
       signal: ctx.signal,
       maxOutputBytes: COMMAND_OUTPUT_BYTES,
+      environment: { pass: ctx.env.passEnvironment() },
     }).finally(() => held.value.release());
     if (!outcome.ok) return outcome;
     const result = outcome.value;

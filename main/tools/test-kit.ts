@@ -38,6 +38,8 @@ export interface ToolKitOptions {
   readonly limits?: Partial<ToolLimits>;
   readonly isConcealed?: (relPath: string) => boolean;
   readonly sandboxSettings?: ToolServicesOptions['sandboxSettings'];
+  /** Variables passed to child processes by name, as settings.commands.passEnvironment. */
+  readonly passEnvironment?: () => readonly string[];
 }
 
 /** For tests of the tools (not shipped anywhere): the same wiring the registry will do. */
@@ -54,6 +56,7 @@ export async function createToolKit(
   const services = createToolServices({
     paths,
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.passEnvironment === undefined ? {} : { passEnvironment: options.passEnvironment }),
     workerThreads: 2,
     ...(options.sandboxSettings === undefined ? {} : { sandboxSettings: options.sandboxSettings }),
   });

@@ -44,4 +44,9 @@ export interface ToolEnvironment {
   readonly searchIndexes?: WorkspaceIndexes;
   /** Offers files to the user and receives uploads (file_download, file_upload). */
   readonly transfers?: TransferService;
+  /**
+   * Environment variables the user chose to hand to child processes beyond the allow-list
+   * (settings: commands.passEnvironment). Read at each start: the setting may change meanwhile.
+   */
+  passEnvironment(): readonly string[];
 }

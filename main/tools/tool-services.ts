@@ -43,6 +43,8 @@ export interface ToolServices {
   readonly tempJournal: TempJournal;
   /** Hard-linked files: refused by default (see SECURITY.md). */
   hardLinks(): 'refuse' | 'allow';
+  /** Variables the user passes to child processes by name (settings: commands.passEnvironment). */
+  passEnvironment(): readonly string[];
   /** Ends the worker threads and the index watcher. */
   dispose(): Promise<void>;
 }
@@ -58,6 +60,8 @@ export interface ToolServicesOptions {
   readonly transfers?: TransferService;
   /** Read on every use: the settings may change while the app runs. */
   readonly sandboxSettings?: () => { readonly hardLinks: 'refuse' | 'allow'; readonly backups: RecoveryRetention };
+  /** Read on every child process start; default none (the allow-list alone). */
+  readonly passEnvironment?: () => readonly string[];
 }
 
 export function createToolServices(options: ToolServicesOptions): ToolServices {
@@ -83,6 +87,7 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     roots,
     tempJournal: createTempJournal(journalFile),
     hardLinks: () => settings().hardLinks,
+    passEnvironment: options.passEnvironment ?? (() => []),
     backups,
     trash,
     dispose: async () => {
@@ -137,5 +142,6 @@ export async function createToolEnvironment(options: ToolEnvironmentOptions): Pr
     workers: services.workers,
     searchIndexes: services.searchIndexes,
     ...(services.transfers === undefined ? {} : { transfers: services.transfers }),
+    passEnvironment: () => services.passEnvironment(),
   });
 }

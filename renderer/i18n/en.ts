@@ -148,6 +148,11 @@ export const en = {
   'settings.uploadMax': 'Largest file you can drop',
   'settings.uploadNonText': 'Also take files that are not text (images, archives…)',
   'settings.uploadsExplain': 'Dropped files are copied into uploads/ in the workspace, never over an existing file.',
+  'settings.commands': 'Commands',
+  'settings.passEnvironment': 'Environment variables commands may see',
+  'settings.passEnvironmentExplain':
+    'Commands and git start with a minimal environment (PATH, HOME, language, temp folders). Name any other variable here, separated by spaces, and it is passed with the value Familiar was started with. API keys, tokens and passwords pass only when named here.',
+  'settings.passEnvironmentInvalid': 'Not a variable name: {names}',
   'settings.memoryDefault': 'Memory on (the header switch; remembered across restarts)',
   'settings.memoryExplain':
     'Off: USER.md, MEMORY.md and memory/ leave the prompt, their tools are not registered and file tools refuse them. SOUL.md always stays.',

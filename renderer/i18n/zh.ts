@@ -147,6 +147,11 @@ export const zh: Messages = {
   'settings.uploadMax': '可拖入的最大文件',
   'settings.uploadNonText': '也接受非文本文件（图片、压缩包…）',
   'settings.uploadsExplain': '拖入的文件会复制到工作区的 uploads/ 文件夹，绝不覆盖已有文件。',
+  'settings.commands': '命令',
+  'settings.passEnvironment': '命令可见的环境变量',
+  'settings.passEnvironmentExplain':
+    '命令和 git 以最小的环境启动（PATH、HOME、语言、临时文件夹）。在此列出其他变量（以空格分隔），它们将以 Familiar 启动时的值传入。API 密钥、令牌和密码只有在此列出时才会传入。',
+  'settings.passEnvironmentInvalid': '不是变量名：{names}',
   'settings.memoryDefault': '开启记忆（即顶栏开关；重启后保持）',
   'settings.memoryExplain':
     '关闭时：USER.md、MEMORY.md 和 memory/ 从提示词中移除，相关工具不注册，文件工具拒绝访问它们。SOUL.md 始终保留。',

@@ -3,6 +3,7 @@ import { useFocusTrap } from '../../app/use-focus-trap';
 import { useT } from '../../i18n/i18n';
 import { AboutSection } from './AboutSection';
 import { AppearanceSection } from './AppearanceSection';
+import { CommandsSection } from './CommandsSection';
 import { MemorySection } from './MemorySection';
 import { PersonaFilesSection } from './PersonaFilesSection';
 import { PolicyEditor } from './PolicyEditor';
@@ -52,6 +53,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
             <PersonaFilesSection />
             <UploadsSection />
             <SafetySection />
+            <CommandsSection />
             <AboutSection />
           </div>
         </div>

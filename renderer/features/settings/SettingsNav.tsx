@@ -12,6 +12,7 @@ export const settingsSections: readonly { readonly id: string; readonly label: M
   { id: 'settings-persona', label: 'persona.title' },
   { id: 'settings-uploads', label: 'settings.uploads' },
   { id: 'settings-safety', label: 'settings.safety' },
+  { id: 'settings-commands', label: 'settings.commands' },
   { id: 'settings-about', label: 'settings.about' },
 ];
 

@@ -1,0 +1,23 @@
+/** Twenty variables a developer's shell really exports; not one may reach a command. */
+export const decoySecrets: Readonly<Record<string, string>> = {
+  GEMINI_API_KEY: 'decoy-gemini',
+  GOOGLE_API_KEY: 'decoy-google',
+  MISTRAL_API_KEY: 'decoy-mistral',
+  GROQ_API_KEY: 'decoy-groq',
+  OPENAI_API_KEY: 'decoy-openai',
+  ANTHROPIC_API_KEY: 'decoy-anthropic',
+  AWS_ACCESS_KEY_ID: 'decoy-aws-id',
+  AWS_SECRET_ACCESS_KEY: 'decoy-aws-secret',
+  AWS_SESSION_TOKEN: 'decoy-aws-session',
+  AWS_PROFILE: 'decoy-aws-profile',
+  GOOGLE_APPLICATION_CREDENTIALS: '/decoy/gcp.json',
+  GH_TOKEN: 'decoy-gh',
+  GITHUB_TOKEN: 'decoy-github',
+  NPM_TOKEN: 'decoy-npm',
+  SSH_AUTH_SOCK: '/decoy/agent.sock',
+  MY_DB_PASSWORD: 'decoy-db-password',
+  STRIPE_SECRET: 'decoy-stripe',
+  AZURE_CREDENTIALS: 'decoy-azure',
+  DATABASE_URL: 'postgres://decoy:decoy@db/prod',
+  VAULT_ADDR: 'https://decoy-vault',
+};

@@ -1,0 +1,68 @@
+import { useState } from 'react';
+import { envNameSchema } from '../../../shared/settings';
+import { familiar } from '../../ipc/familiar';
+import { useT } from '../../i18n/i18n';
+import { settingsActions, useSettingsStore } from './settings-store';
+
+/** "GH_TOKEN, DATABASE_URL" or one per line → the names; invalid ones are reported, not saved. */
+function parseNames(text: string): { names: string[]; invalid: string[] } {
+  const words = text.split(/[\s,;]+/).filter((word) => word !== '');
+  const names = [...new Set(words.filter((word) => envNameSchema.safeParse(word).success))];
+  return { names, invalid: words.filter((word) => !envNameSchema.safeParse(word).success) };
+}
+
+function PassEnvironmentField({ value }: { readonly value: readonly string[] }) {
+  const t = useT();
+  const [text, setText] = useState(value.join(' '));
+  const [invalid, setInvalid] = useState<string[]>([]);
+  const commit = () => {
+    const parsed = parseNames(text);
+    setInvalid(parsed.invalid);
+    if (parsed.invalid.length > 0) return;
+    if (parsed.names.join(' ') !== value.join(' ')) {
+      void settingsActions.update(familiar, { commands: { passEnvironment: parsed.names } });
+    }
+  };
+  return (
+    <div className="field-column">
+      <label htmlFor="settings-pass-env">{t('settings.passEnvironment')}</label>
+      <input
+        id="settings-pass-env"
+        className="input"
+        type="text"
+        spellCheck={false}
+        autoComplete="off"
+        placeholder="GH_TOKEN DATABASE_URL"
+        value={text}
+        aria-invalid={invalid.length > 0}
+        aria-describedby="settings-pass-env-explain"
+        onChange={(event) => setText(event.target.value)}
+        onBlur={commit}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') commit();
+        }}
+      />
+      {invalid.length > 0 && (
+        <span className="form-error" role="alert">
+          {t('settings.passEnvironmentInvalid', { names: invalid.join(', ') })}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** Which environment variables commands and git see beyond the safe minimum. */
+export function CommandsSection() {
+  const t = useT();
+  const commands = useSettingsStore((state) => state.settings?.commands);
+  if (commands === undefined) return null;
+  return (
+    <section className="settings-section" aria-labelledby="settings-commands">
+      <h3 id="settings-commands">{t('settings.commands')}</h3>
+      <PassEnvironmentField key={commands.passEnvironment.join(' ')} value={commands.passEnvironment} />
+      <p className="muted" id="settings-pass-env-explain">
+        {t('settings.passEnvironmentExplain')}
+      </p>
+    </section>
+  );
+}
