@@ -16,7 +16,7 @@ import { createFileLogger } from './log-file';
 import type { FileLogger } from './log-file';
 import { installApplicationMenu } from './menu';
 import { createSafeStorageCipher } from './safe-storage-cipher';
-import { createSenderCheck, guardWebContents, hardenSession } from './security';
+import { createSenderCheck, guardWebContents, hardenSession, isSafeExternalUrl } from './security';
 import { createMainWindow } from './window';
 import {
   loadWindowState,
@@ -127,7 +127,9 @@ async function launch(logger: FileLogger, windowCreated: (window: Window) => voi
     addToDictionary: (word) => {
       session.defaultSession.addWordToSpellCheckerDictionary(word);
     },
-    openExternal: (url) => void shell.openExternal(url),
+    openExternal: (url) => {
+      if (isSafeExternalUrl(url)) void shell.openExternal(url);
+    },
     copyText: (text) => void clipboard.writeText(text),
   });
   const stopForwarding = forwardEvents(core.events, window.webContents);
