@@ -47,6 +47,13 @@ export interface AnchoredFs {
   readdir(dir: DirRef): Dirent[];
   /** Opens a file (never through a final symlink); the descriptor is the entry that was checked. */
   openFile(dir: DirRef, name: string, flags: number, mode?: number): number;
+  /**
+   * True while the file `fd` was opened by is still linked at `name` in `dir`. Asked AFTER an fstat
+   * that found one link: together they prove that at the fstat the file's only name was the one we
+   * opened (a hard link to an outside file, unlinked between open and fstat, also shows one link:
+   * the outside name). See isSoleName.
+   */
+  stillNamed(fd: number, dir: DirRef, name: string): boolean;
   mkdir(dir: DirRef, name: string, mode?: number): void;
   rename(fromDir: DirRef, fromName: string, toDir: DirRef, toName: string): void;
   /** Moves an entry out of the workspace into an absolute path of Familiar's own data (trash). */
@@ -75,6 +82,20 @@ function syncPath(path: string): void {
     // Some file systems refuse fsync on folders; the rename itself already happened.
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/**
+ * Returns once no unlink, rename or link in the folder is half done: reading a folder's entries
+ * takes the folder's lock (iterate_dir), which those hold from start to end (Linux). One batch of
+ * entries is enough to have held it.
+ */
+export function waitForNameChanges(dirPath: string): void {
+  const dir = fs.opendirSync(dirPath);
+  try {
+    dir.readSync();
+  } finally {
+    dir.closeSync();
   }
 }
 
@@ -107,6 +128,19 @@ function procFdFs(): AnchoredFs {
     readlink: (dir, name) => fs.readlinkSync(at(dir, name)),
     readdir: (dir) => fs.readdirSync(at(dir, ''), { withFileTypes: true }),
     openFile: (dir, name, flags, mode) => fs.openSync(at(dir, name), flags | O_NOFOLLOW, mode),
+    // The kernel names a descriptor by the directory entry it was opened through, and appends
+    // ' (deleted)' once that entry is unlinked; an unlinked entry never comes back (a new link is a
+    // new entry). But unlink drops the link count BEFORE it marks the entry deleted, both under the
+    // folder's lock: waitForNameChanges takes that lock once, so an unlink the count already showed
+    // has finished marking when the name is read.
+    stillNamed(fd, dir, name) {
+      try {
+        waitForNameChanges(at(dir, ''));
+        return fs.readlinkSync(`/proc/self/fd/${fd}`).endsWith(`/${name}`);
+      } catch {
+        return false;
+      }
+    },
     mkdir: (dir, name, mode) => fs.mkdirSync(at(dir, name), mode === undefined ? undefined : { mode }),
     rename: (fromDir, fromName, toDir, toName) => fs.renameSync(at(fromDir, fromName), at(toDir, toName)),
     renameOut: (dir, name, destination) => fs.renameSync(at(dir, name), destination),
@@ -168,6 +202,17 @@ function checkedPathFs(): AnchoredFs {
         }
         return fd;
       });
+    },
+    // No descriptor names here: the name must still be the file (a window remains, SECURITY.md).
+    stillNamed(fd, dir, name) {
+      try {
+        return inDir(dir, () => {
+          const now = fs.lstatSync(at(dir, name), { throwIfNoEntry: false });
+          return now !== undefined && now.isFile() && now.nlink <= 1 && sameIdentity(now, fs.fstatSync(fd));
+        });
+      } catch {
+        return false;
+      }
     },
     mkdir: (dir, name, mode) =>
       inDir(dir, () => fs.mkdirSync(at(dir, name), mode === undefined ? undefined : { mode })),

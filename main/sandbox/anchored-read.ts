@@ -35,6 +35,19 @@ export const hardLinkRefused = (display: string, links: number) =>
     { links },
   );
 
+/**
+ * The link count (one) was taken after the name we opened was unlinked: the file may be a hard link
+ * to an outside file that someone unlinked from the workspace between our open and our fstat — one
+ * link left, the outside one. Asked in that order (count, then name), a name still linked proves it
+ * was the only one when counted.
+ */
+const unlinkedWhileOpened = (display: string) =>
+  err<never>(
+    'hard_link_refused',
+    `'${display}' was unlinked or replaced while it was being opened, so it may be a hard link to a file outside the workspace; tools do not read it. Try again.`,
+    { links: 1 },
+  );
+
 const missingRoot = (display: string) =>
   err<never>('file_not_found', `The folder holding '${display}' does not exist (it was moved or deleted).`);
 
@@ -47,36 +60,45 @@ export function openForRead(core: SandboxCore, path: ResolvedPath): Result<OpenF
   if (path.facts.kind !== 'file') return notAFile(path);
   const root = core.rootOf(path);
   if (root === undefined) return missingRoot(path.display);
+  let parent: ReturnType<typeof openParentStrict>;
   let fd: number;
   try {
-    const parent = openParentStrict(core.anchored, root, path.realRel, core.isProtected);
+    parent = openParentStrict(core.anchored, root, path.realRel, core.isProtected);
+  } catch (error) {
+    return fsError(error, path.display);
+  }
+  try {
     try {
       fd = core.anchored.openFile(parent.dir, parent.name, readFlags);
-    } finally {
-      parent.release();
+    } catch (error) {
+      return fsError(error, path.display);
     }
-  } catch (error) {
-    return fsError(error, path.display);
+    const handle = new OpenedFile(fd);
+    let facts: EntryFacts;
+    try {
+      facts = factsFromFd(fd);
+    } catch (error) {
+      void handle.close();
+      return fsError(error, path.display);
+    }
+    const refused: Result<never> | undefined =
+      facts.kind !== 'file'
+        ? notAFile({ display: path.display, facts })
+        : core.hardLinks !== 'refuse'
+          ? undefined
+          : facts.nlink > 1
+            ? hardLinkRefused(path.display, facts.nlink)
+            : !core.anchored.stillNamed(fd, parent.dir, parent.name)
+              ? unlinkedWhileOpened(path.display)
+              : undefined;
+    if (refused !== undefined) {
+      void handle.close();
+      return refused;
+    }
+    return ok({ handle, facts });
+  } finally {
+    parent.release();
   }
-  const handle = new OpenedFile(fd);
-  let facts: EntryFacts;
-  try {
-    facts = factsFromFd(fd);
-  } catch (error) {
-    void handle.close();
-    return fsError(error, path.display);
-  }
-  const refused: Result<never> | undefined =
-    facts.kind !== 'file'
-      ? notAFile({ display: path.display, facts })
-      : facts.nlink > 1 && core.hardLinks === 'refuse'
-        ? hardLinkRefused(path.display, facts.nlink)
-        : undefined;
-  if (refused !== undefined) {
-    void handle.close();
-    return refused;
-  }
-  return ok({ handle, facts });
 }
 
 function factsFromFd(fd: number): EntryFacts {

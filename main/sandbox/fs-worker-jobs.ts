@@ -23,6 +23,8 @@ export function fsWorkerJobs(fs: typeof NodeFs, tools: TextTools, options: { chu
   // O_PATH is not in Node's constants; the same value on every Linux architecture.
   const O_PATH = 0o10000000;
   const openFlags = O_RDONLY | O_NONBLOCK | O_NOFOLLOW;
+  // Files read but not yet confirmed (their descriptors open) per folder: one folder lock for these.
+  const confirmBatch = 64;
   let buffer: Buffer | undefined; // allocated on the first search
 
   /**
@@ -54,6 +56,7 @@ export function fsWorkerJobs(fs: typeof NodeFs, tools: TextTools, options: { chu
     };
     const enter = (index: number): boolean => {
       if (index === current) return currentOk;
+      confirmPending(); // their folder's descriptor is about to be closed
       current = index;
       currentOk = false;
       if (!rootOk) return false;
@@ -84,6 +87,59 @@ export function fsWorkerJobs(fs: typeof NodeFs, tools: TextTools, options: { chu
       currentOk = true;
       return true;
     };
+    /**
+     * A file opened with one link is read, but what was read is kept only once that link is
+     * confirmed to be the name we opened (anchored-fs.ts stillNamed): a hard link to an outside file
+     * unlinked from the workspace between our open and our fstat shows one link too, the outside
+     * one. On Linux the kernel marks a descriptor's name ' (deleted)' once its entry is unlinked, but
+     * only after dropping the count, both under the folder's lock; so the folder's lock is taken
+     * (a read of its entries) AFTER the fstat and before the names are read: once per folder for up
+     * to `confirmBatch` files, the descriptors held open meanwhile. Elsewhere the name must still be
+     * this file with one link (a window remains, SECURITY.md).
+     */
+    const confirming = files.hardLinks === 'refuse';
+    const pending: { fd: number; name: string; keep: () => void }[] = [];
+    const closeAll = (entries: { fd: number }[]) => {
+      for (const entry of entries) fs.closeSync(entry.fd);
+    };
+    const confirmPending = () => {
+      if (pending.length === 0) return;
+      const batch = pending.splice(0);
+      let settled = false;
+      try {
+        const dir = fs.opendirSync(prefix.slice(0, -1));
+        try {
+          dir.readSync();
+        } finally {
+          dir.closeSync();
+        }
+        settled = true;
+      } catch {
+        // The folder is gone or unreadable: nothing of it is confirmed.
+      }
+      for (const { fd, name, keep } of batch) {
+        const named = settled && nameOf(fd).endsWith(`/${name}`);
+        fs.closeSync(fd);
+        if (named) keep();
+      }
+    };
+    // What the kernel calls the descriptor ('' when it cannot say).
+    const nameOf = (fd: number): string => {
+      try {
+        return fs.readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return '';
+      }
+    };
+    const soleNameHere = (fd: number, path: string): boolean => {
+      try {
+        const now = fs.lstatSync(path, { throwIfNoEntry: false });
+        const s = fs.fstatSync(fd);
+        return now !== undefined && now.isFile() && now.nlink <= 1 && now.dev === s.dev && now.ino === s.ino;
+      } catch {
+        return false;
+      }
+    };
     return {
       /** A descriptor on the regular file, or undefined when it is not (any more) one the sandbox would read. */
       open(i: number): number | undefined {
@@ -110,13 +166,36 @@ export function fsWorkerJobs(fs: typeof NodeFs, tools: TextTools, options: { chu
         }
         return fd;
       },
+      /**
+       * Done reading `fd` (from open(i)): `keep` runs once the file is confirmed to be one the
+       * sandbox would read (now, or at a later settle/finish); the descriptor is closed either way.
+       */
+      settle(i: number, fd: number, keep: () => void): void {
+        if (!confirming) {
+          fs.closeSync(fd);
+          keep();
+        } else if (proc) {
+          pending.push({ fd, name: files.names[i]!, keep });
+          if (pending.length >= confirmBatch) confirmPending();
+        } else {
+          const sole = soleNameHere(fd, prefix + files.names[i]!);
+          fs.closeSync(fd);
+          if (sole) keep();
+        }
+      },
+      /** Confirms what is still pending (the end of a job). */
+      finish(): void {
+        confirmPending();
+      },
       lstat(i: number): NodeFs.Stats | undefined {
         const dirIndex = files.dirOf[i]!;
         if (!enter(dirIndex)) return undefined;
         const s = fs.lstatSync(prefix + files.names[i]!, { throwIfNoEntry: false });
         return dirStillThere(dirIndex) ? s : undefined;
       },
+      /** Releases everything; what was not confirmed by finish() is dropped. */
       close() {
+        closeAll(pending.splice(0));
         while (chain.length > 0) fs.closeSync(chain.pop()!.fd);
       },
     };
@@ -365,15 +444,19 @@ export function fsWorkerJobs(fs: typeof NodeFs, tools: TextTools, options: { chu
             carry = filled - cut;
             fileOffset += cut;
           }
-        } finally {
+        } catch (error) {
           fs.closeSync(fd);
+          throw error;
         }
-        if (isBinary) binary += 1;
-        else if (state.count > 0) {
-          counts.push(index, state.count);
-          if (state.hits.length > 0) files.push({ index, count: state.count, hits: state.hits });
-        }
+        opener.settle(index, fd, () => {
+          if (isBinary) binary += 1;
+          else if (state.count > 0) {
+            counts.push(index, state.count);
+            if (state.hits.length > 0) files.push({ index, count: state.count, hits: state.hits });
+          }
+        });
       }
+      opener.finish(); // confirmations run in the order files were read: results stay in job order
     } finally {
       opener.close();
     }
