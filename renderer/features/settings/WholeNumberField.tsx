@@ -1,0 +1,53 @@
+import { useState } from 'react';
+import { useT } from '../../i18n/i18n';
+
+export interface WholeNumberFieldProps {
+  readonly label: string;
+  readonly value: number;
+  readonly min: number;
+  readonly max: number;
+  readonly step?: number;
+  /** Called with a new value only: a whole number in range that differs from `value`. */
+  readonly onCommit: (next: number) => void;
+}
+
+/** A whole number saved on blur or Enter when it is in range; otherwise says why and keeps the old one. */
+export function WholeNumberField({ label, value, min, max, step, onCommit }: WholeNumberFieldProps) {
+  const t = useT();
+  const [text, setText] = useState(String(value));
+  const [invalid, setInvalid] = useState(false);
+  const commit = () => {
+    const next = Number(text);
+    if (!Number.isInteger(next) || next < min || next > max) {
+      setInvalid(true);
+      return;
+    }
+    setInvalid(false);
+    if (next !== value) onCommit(next);
+  };
+  return (
+    <label className="cap-field">
+      <span>{label}</span>
+      <input
+        className="input"
+        type="number"
+        inputMode="numeric"
+        min={min}
+        max={max}
+        step={step}
+        value={text}
+        aria-invalid={invalid}
+        onChange={(event) => setText(event.target.value)}
+        onBlur={commit}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') commit();
+        }}
+      />
+      {invalid && (
+        <span className="form-error" role="alert">
+          {t('persona.capRange', { min, max })}
+        </span>
+      )}
+    </label>
+  );
+}
