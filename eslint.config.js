@@ -49,10 +49,8 @@ const testOnly = [
   '**/*.test.ts',
   '**/*.test.tsx',
   'main/test-support/**',
-  // Processes the tests start (bundled by main/test-support/child-script.ts), and the tool kits tests share.
+  // Processes the tests start (bundled by main/test-support/child-script.ts).
   '**/*.child.ts',
-  'main/tools/test-kit.ts',
-  'main/tools/registry-kit.ts',
 ];
 const banElectron = { regex: '^electron(/.*)?$', message: 'Only main/electron/ and preload/ may import Electron.' };
 const banUi = { regex: '^(react|react-dom|zustand)(/.*)?$', message: 'shared/ has no UI.' };

@@ -2,22 +2,20 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAuditLog } from '../main/audit/audit-log';
 import { familiarPaths } from '../main/storage/paths';
-import type { Tool } from '../main/tools/define-tool';
+import type { AnyTool } from '../main/tools/define-tool';
 import { editFileTool, listFilesTool, readFileTool, searchInCodeTool } from '../main/tools/index';
-import { createToolRunner } from '../main/tools/tool-runner';
 import { createToolEnvironment, createToolServices } from '../main/tools/tool-services';
-import type { z } from 'zod';
 import { corpusLayout, ensureCorpus } from './corpus';
 import type { Corpus } from './corpus';
 import { compare, peakRss, runChild, timeRuns } from './measure';
 import type { ChildRun, Timing } from './measure';
+import { benchToolCalls } from './tool-calls';
 
 /**
  * `npm run bench`: Familiar's file tools against the command-line tools people trust, side by side
- * on one generated corpus. Our figures are the tool calls as the app makes them (through the runner:
- * validation, timeout, audit line), in a warm process; the references are spawned processes.
+ * on one generated corpus. Our figures are the tool calls as the app makes them (through the whole
+ * tool-call pipeline: validation, policy, run guard, audit line), in a warm process; the references are spawned processes.
  */
 
 const runs = Number(process.env['BENCH_RUNS'] ?? 5);
@@ -34,13 +32,12 @@ async function familiar(corpus: Corpus) {
     limits: { maxListEntries: 1_000_000, callsPerMinute: 1_000_000, timeoutMs: 600_000 },
   });
   const env = await createToolEnvironment({ services, workspaceRoot: corpus.root });
-  const runner = createToolRunner({ audit: createAuditLog({ dir: paths.audit }), limits: services.limits });
-  const ctx = { conversationId: 'bench', signal: new AbortController().signal, env };
-  const call = async <I extends z.ZodType, O>(tool: Tool<I, O>, args: z.input<I>): Promise<O> => {
-    const result = await runner.run(tool, args, ctx);
-    if (!result.ok) throw new Error(`${tool.name}: ${result.error.code} ${result.error.message}`);
-    return result.value;
-  };
+  const call = benchToolCalls(
+    [editFileTool, listFilesTool, readFileTool, searchInCodeTool] as AnyTool[],
+    env,
+    paths.audit,
+    services.limits,
+  );
   return { call, dispose: async () => (await services.dispose(), await rm(home, { recursive: true, force: true })) };
 }
 

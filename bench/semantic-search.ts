@@ -1,19 +1,18 @@
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createAuditLog } from '../main/audit/audit-log';
 import { familiarPaths } from '../main/storage/paths';
 import { WorkspaceIndex } from '../main/search/workspace-index';
 import { fileSemanticSearchTool } from '../main/tools/index';
-import { createToolRunner } from '../main/tools/tool-runner';
 import { createToolEnvironment, createToolServices } from '../main/tools/tool-services';
 import { summarize } from './measure';
 import { ensureNotesCorpus } from './notes-corpus';
+import { benchToolCalls } from './tool-calls';
 
 /**
  * `npm run bench:search`: file_semantic_search on a 10,000-note workspace. Index build time from
  * nothing, index size on disk, reopening a saved index (a restart: stat scan, nothing re-read),
- * query time through the tool runner after indexing (target ≤ 100 ms), and a query right after an
+ * query time through the tool-call pipeline after indexing (target ≤ 100 ms), and a query right after an
  * edit (watcher + re-indexing one file).
  */
 const queries = [
@@ -39,13 +38,8 @@ async function main(): Promise<void> {
   const paths = familiarPaths(home);
   const services = createToolServices({ paths, limits: { callsPerMinute: 1_000_000 } });
   const env = await createToolEnvironment({ services, workspaceRoot: corpus.root });
-  const runner = createToolRunner({ audit: createAuditLog({ dir: paths.audit }), limits: services.limits });
-  const ctx = { conversationId: 'bench', signal: new AbortController().signal, env };
-  const search = async (query: string) => {
-    const result = await runner.run(fileSemanticSearchTool, { query, top_k: 3 }, ctx);
-    if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-    return result.value;
-  };
+  const call = benchToolCalls([fileSemanticSearchTool], env, paths.audit, services.limits);
+  const search = (query: string) => call(fileSemanticSearchTool, { query, top_k: 3 });
   try {
     const rssBefore = process.memoryUsage().rss;
     const index = services.searchIndexes.for(env.sandbox);
@@ -110,7 +104,7 @@ async function main(): Promise<void> {
       ['index size on disk', `${(sizeBytes / 1024 / 1024).toFixed(1)} MB (JSON; saved in ${ms(saveMs)})`],
       ['heap/RSS growth while building', `${((rssAfter - rssBefore) / 1024 / 1024).toFixed(0)} MB RSS`],
       [
-        `query through the runner (${times.length} queries, top 3)`,
+        `query through the pipeline (${times.length} queries, top 3)`,
         `median ${ms(query.medianMs)}, p95 ${ms(p95)}, min ${ms(query.minMs)}; target ≤ 100 ms: ${p95 <= 100 ? 'met' : 'NOT met'} (${hits} hits)`,
       ],
       ['  CPU time per query', `median ${ms(cpuQuery.medianMs)}, max ${ms(Math.max(...cpuTimes))}`],

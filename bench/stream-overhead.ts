@@ -7,9 +7,9 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { experimental_streamTextLowMemory as streamText } from 'ai';
 import { reply, startScriptedLlmServer } from '../e2e/fixtures/scripted-llm-server';
 import type { ScriptedLlmServer, ScriptedResponse, ScriptPart } from '../e2e/fixtures/scripted-llm-server';
-import type { ToolExecutor } from '../main/agent/tool-executor';
+import type { ToolExecutor } from '../main/tool-calls/tool-executor';
 import { createCore } from '../main/core/create-core';
-import { createStderrLogger } from '../main/core/logger';
+import { createStderrLogger } from '../main/logging/logger';
 import { ok } from '../shared/result';
 
 /**

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createCore } from './core/create-core';
-import { createStderrLogger } from './core/logger';
+import { createStderrLogger } from './logging/logger';
 import { createMcpServer } from './mcp/mcp-server';
 import { defaultFamiliarHome } from './storage/paths';
 import { familiarVersion } from './version';
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     approvalMode: values.approve === 'all' ? 'approve-all' : 'refuse',
   });
   const server = createMcpServer({
-    executor: core.assistant.registry,
+    executor: core.assistant.toolCalls,
     version: familiarVersion,
     conversationId: 'mcp',
   });

@@ -57,7 +57,6 @@ describe('lint keeps the file system inside main/sandbox/ and main/storage/', ()
       'main/electron/probe.test.ts',
       'main/test-support/probe.ts',
       'main/tools/probe.child.ts',
-      'main/tools/test-kit.ts',
       'e2e/fixtures/probe.ts',
       'bench/probe.ts',
       'scripts/probe.ts',
@@ -80,18 +79,14 @@ describe('lint keeps the file system inside main/sandbox/ and main/storage/', ()
 
 /** Files only tests run (the lint config exempts the same ones): they build fixtures. */
 const testOnly = (rel: string) =>
-  /\.test\.tsx?$/.test(rel) ||
-  /\.child\.ts$/.test(rel) ||
-  rel.startsWith(`main${sep}test-support${sep}`) ||
-  rel === join('main', 'tools', 'test-kit.ts') ||
-  rel === join('main', 'tools', 'registry-kit.ts');
+  /\.test\.tsx?$/.test(rel) || /\.child\.ts$/.test(rel) || rel.startsWith(`main${sep}test-support${sep}`);
 const diskOwner = (rel: string) =>
   rel.startsWith(`main${sep}sandbox${sep}`) || rel.startsWith(`main${sep}storage${sep}`);
 
 /** Any way of loading the file system a source file could spell (static, re-export, require, import(), builtins). */
 const fsAccess =
   /(from\s+|import\s+|require\(\s*|import\(\s*)['"`](node:)?fs(\/promises)?['"`]|getBuiltinModule\(|createRequire\b/;
-const testOnlyImport = /from\s+'[^']*(\/test-support\/|\/test-kit'|\/registry-kit'|\.child')/;
+const testOnlyImport = /from\s+'[^']*(\/test-support\/|\.child')/;
 
 /** Each way of reaching fs the lint rule forbids, spelled as a file would. */
 const spellings = [

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createCore } from './core/create-core';
-import { createStderrLogger } from './core/logger';
+import { createStderrLogger } from './logging/logger';
 import { startBrowserServer } from './server/browser-server';
 import { defaultFamiliarHome } from './storage/paths';
 import { familiarVersion } from './version';

@@ -9,10 +9,10 @@ import { chatEventSchema } from '../../shared/ipc/chat';
 import { err, ok } from '../../shared/result';
 import { createCore } from '../core/create-core';
 import type { Core } from '../core/create-core';
-import { createStderrLogger } from '../core/logger';
+import { createStderrLogger } from '../logging/logger';
 import type { CallContext } from '../ipc/dispatcher';
 import { useTempDirs } from '../test-support/temp-dir';
-import type { ToolExecutor } from './tool-executor';
+import type { ToolExecutor } from '../tool-calls/tool-executor';
 
 const tempDir = useTempDirs();
 const ctx: CallContext = { transport: 'direct', clientId: 'test' };
@@ -126,7 +126,7 @@ describe('chat through the contract (dispatcher, event hub, real core)', () => {
     await turnEnd();
     expect(server.requests[0]?.system).toContain('You are Familiar');
     expect(server.requests[0]?.system).toContain('## Tools');
-    expect(server.requests[0]?.toolNames).toEqual(core.assistant.registry.list(id).map((tool) => tool.name));
+    expect(server.requests[0]?.toolNames).toEqual(core.assistant.toolCalls.list(id).map((tool) => tool.name));
   });
 
   it('stops, renames, searches, deletes to the trash and restores', async () => {

@@ -10,12 +10,12 @@ import { err, ok } from '../../shared/result';
 import type { ProviderKind, ProviderSettings } from '../../shared/settings';
 import { openConversationStore } from '../conversations/conversation-store';
 import { toChatMessages } from '../conversations/transcript-view';
-import { createStderrLogger } from '../core/logger';
+import { createStderrLogger } from '../logging/logger';
 import { routeAiSdkWarnings } from '../providers/sdk-warnings';
 import { apiKeySecret, openSecretStore } from '../secrets/secret-store';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createChatService } from './chat-service';
-import type { ToolExecutor } from './tool-executor';
+import type { ToolExecutor } from '../tool-calls/tool-executor';
 
 const tempDir = useTempDirs();
 const quiet = createStderrLogger('test', () => undefined);

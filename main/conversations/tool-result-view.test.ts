@@ -5,8 +5,8 @@ import { useTempDirs } from '../test-support/temp-dir';
 import { editFileTool } from '../tools/edit-file';
 import { listFilesTool } from '../tools/list-files';
 import { readFileTool } from '../tools/read-file';
-import { createToolKit } from '../tools/test-kit';
-import type { ToolKit } from '../tools/test-kit';
+import { createToolKit } from '../test-support/tool-kit';
+import type { ToolKit } from '../test-support/tool-kit';
 import { writeFileTool } from '../tools/write-file';
 import { toToolResultView, VIEW_VALUE_CAP_CHARS } from './tool-result-view';
 

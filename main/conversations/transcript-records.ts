@@ -56,7 +56,7 @@ export const transcriptRecordSchema = z.discriminatedUnion('type', [
     name: z.string(),
     result: storedToolResultSchema,
   }),
-  /** Written by the tool registry when the user answers an approval (see ConversationStore.append). */
+  /** Written by the tool-call pipeline when the user answers an approval (see ConversationStore.append). */
   z.object({
     ...base,
     type: z.literal('approval'),

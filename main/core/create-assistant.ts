@@ -15,17 +15,19 @@ import type { PersonaHistory } from '../persona/persona-history';
 import { personaSection } from '../persona/system-prompt';
 import { createPersonaService } from '../persona/persona-service';
 import type { PersonaService } from '../persona/persona-service';
-import { isMemoryPath } from '../policy/decide';
 import { openPolicyStore } from '../policy/policy-store';
 import type { PolicyStore } from '../policy/policy-store';
-import { createToolRegistry } from '../policy/registry';
-import type { ApprovalMode, RefusedCall, RegistryOptions, ToolRegistry } from '../policy/registry';
-import { describeTools } from '../policy/tool-info';
+import { concealedWhileMemoryOff, memoryOn } from '../policy/persona-rules';
+import type { AuditLog } from '../audit/audit-log';
+import type { ApprovalMode } from '../tool-calls/ask';
+import { createToolCalls } from '../tool-calls/tool-calls';
+import type { ToolCalls, ToolCallsOptions } from '../tool-calls/tool-calls';
+import { describeTools } from '../tool-calls/tool-info';
 import type { FamiliarPaths } from '../storage/paths';
 import type { SettingsStore } from '../storage/settings-store';
 import type { AnyTool } from '../tools/define-tool';
 import type { ToolEnvironment } from '../tools/tool-environment';
-import type { Logger } from './logger';
+import type { Logger } from '../logging/logger';
 
 export interface AssistantOptions {
   readonly paths: FamiliarPaths;
@@ -38,9 +40,9 @@ export interface AssistantOptions {
   readonly tools: readonly AnyTool[];
   /** Builds what a tool may use for one call, from the basics the assistant knows. */
   readonly environment: (basics: EnvironmentBasics, conversationId: string) => Promise<ToolEnvironment>;
-  readonly run: RegistryOptions['run'];
+  readonly audit: AuditLog;
+  readonly limits?: ToolCallsOptions['limits'];
   readonly approvalMode: ApprovalMode;
-  readonly recordRefusal: (call: RefusedCall) => void;
   readonly recordApproval: (request: ApprovalRequest, outcome: 'requested' | ResolvedKind, reason?: string) => void;
   /** Incognito conversations run with memory off whatever the switch says. */
   readonly isIncognito?: (conversationId: string) => boolean;
@@ -62,7 +64,8 @@ export type AssistantHandlers = HistoryHandlers &
   >;
 
 export interface Assistant {
-  readonly registry: ToolRegistry;
+  /** The tool-call pipeline: every tool call, from the chat or MCP mode, goes through it. */
+  readonly toolCalls: ToolCalls;
   readonly broker: ApprovalBroker;
   readonly policy: PolicyStore;
   readonly persona: PersonaService;
@@ -70,7 +73,7 @@ export interface Assistant {
   readonly handlers: AssistantHandlers;
 }
 
-/** Wires the persona files, the policy, the approval broker and the tool registry together. */
+/** Wires the persona files, the policy, the approval broker and the tool-call pipeline together. */
 export async function createAssistant(options: AssistantOptions): Promise<Assistant> {
   const personaDir = options.paths.defaultWorkspace;
   const { personaFolder } = options;
@@ -87,7 +90,8 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
   await history.snapshot(firstRun ? 'Initial version' : 'Changed outside Familiar');
   const memoryEnabled = () => options.settings.get().memory.enabled;
   // What the switch means for one conversation: an incognito one never gets memory.
-  const memoryFor = (conversationId: string) => memoryEnabled() && options.isIncognito?.(conversationId) !== true;
+  const memoryFor = (conversationId: string) =>
+    memoryOn(memoryEnabled(), options.isIncognito?.(conversationId) === true);
 
   const resolvedEvent = (
     request: { id: string; conversationId: string },
@@ -111,23 +115,24 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     },
   });
 
-  const registry = createToolRegistry({
+  const toolCalls = createToolCalls({
     tools: options.tools,
     policy: () => policy.get(),
-    memoryEnabled: memoryFor,
+    memoryOn: memoryFor,
     environment: (conversationId) =>
       options.environment(
         {
           workspaceRoot: options.workspacePath(),
           personaDir,
-          isConcealed: (path) => !memoryFor(conversationId) && isMemoryPath(policy.get(), path),
+          isConcealed: (path) => concealedWhileMemoryOff(policy.get(), memoryFor(conversationId), path),
         },
         conversationId,
       ),
-    run: options.run,
     broker,
     approvalMode: options.approvalMode,
-    recordRefusal: options.recordRefusal,
+    audit: options.audit,
+    logger: options.logger,
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
     personaPromptPreview: (soulText) => personaSection('SOUL.md', soulText, promptCaps()),
     onPersonaChanged: (change) => history.recordAssistantChange(change.file, change.conversationId, change.reason),
     systemPrompt: async (conversationId, tools) =>
@@ -143,7 +148,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
   // Conversation-independent view for the UI: the global memory switch.
   const toolList = () => ({
     memoryEnabled: memoryEnabled(),
-    tools: describeTools(registry.registered(''), policy.get(), memoryEnabled()),
+    tools: describeTools(toolCalls.registered(''), policy.get(), memoryEnabled()),
   });
   options.settings.subscribe((next, previous) => {
     if (next.memory.enabled !== previous.memory.enabled) options.events.emit('tools.changed', toolList());
@@ -179,5 +184,5 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
         : ok({ id: request.id, conversationId: request.conversationId, outcome: kind });
     },
   };
-  return { registry, broker, policy, persona, history, handlers };
+  return { toolCalls, broker, policy, persona, history, handlers };
 }

@@ -6,7 +6,7 @@ import type { EventName } from '../../shared/ipc/contract';
 import { decoySecrets } from '../test-support/decoy-secrets';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createCore } from './create-core';
-import { createStderrLogger } from './logger';
+import { createStderrLogger } from '../logging/logger';
 
 const tempDir = useTempDirs();
 
@@ -61,7 +61,7 @@ describe('core through the contract', () => {
     expect(soul?.cap).toBe(1000);
     expect(soul?.includedChars).toBeLessThanOrEqual(1000);
     expect(soul?.omittedChars).toBeGreaterThan(2000);
-    const prompt = await core.assistant.registry.systemPrompt('c-test-0001');
+    const prompt = await core.assistant.toolCalls.systemPrompt('c-test-0001');
     expect(prompt).toMatch(/\[\.\.\.truncated: \d+ chars omitted, read_file SOUL\.md for the rest\]/);
   });
 
@@ -70,7 +70,7 @@ describe('core through the contract', () => {
     try {
       const { core, call } = await start({ approveAll: true });
       const env = async () => {
-        const result = await core.assistant.registry.execute(
+        const result = await core.assistant.toolCalls.execute(
           { conversationId: 'c-env', toolCallId: `t${Math.random()}`, name: 'run_command', args: { command: 'env' } },
           new AbortController().signal,
         );

@@ -2,7 +2,7 @@ import type { AppInfo } from '../../shared/ipc/app';
 import { createChatHandlers } from '../agent/chat-handlers';
 import { createChatService } from '../agent/chat-service';
 import type { ChatService } from '../agent/chat-service';
-import type { ToolExecutor } from '../agent/tool-executor';
+import type { ToolExecutor } from '../tool-calls/tool-executor';
 import { createConversationHandlers } from '../conversations/conversation-handlers';
 import { openConversationStore } from '../conversations/conversation-store';
 import type { ConversationStore } from '../conversations/conversation-store';
@@ -27,16 +27,15 @@ import { createWorkspaceService } from '../workspace/workspace-service';
 import type { WorkspaceService } from '../workspace/workspace-service';
 import { createAuditLog } from '../audit/audit-log';
 import { assistantTools } from '../tools';
-import { createToolRunner } from '../tools/tool-runner';
 import { createToolEnvironment, createToolServices } from '../tools/tool-services';
 import type { ToolLimits } from '../tools/tool-limits';
 import { createTransferService } from '../transfers/transfer-service';
-import { isMemoryPath } from '../policy/decide';
+import { concealedWhileMemoryOff } from '../policy/persona-rules';
 import { createAppHandlers } from './app-handlers';
 import { createAssistant } from './create-assistant';
 import type { Assistant } from './create-assistant';
-import type { ApprovalMode } from '../policy/registry';
-import type { Logger } from './logger';
+import type { ApprovalMode } from '../tool-calls/ask';
+import type { Logger } from '../logging/logger';
 import { createSettingsHandlers } from './settings-handlers';
 
 export interface CoreOptions {
@@ -51,7 +50,7 @@ export interface CoreOptions {
   /** Encrypts API keys at rest (Electron safeStorage in the desktop app); absent: a 0600 file. */
   readonly secretCipher?: SecretCipher | undefined;
   /**
-   * The tools the model may call and the system prompt (the policy registry, main/policy).
+   * The tools the model may call and the system prompt (the tool-call pipeline, main/tool-calls).
    * Absent: the no-tools executor (a plain chat with a one-line persona).
    */
   readonly toolExecutor?: ToolExecutor | undefined;
@@ -105,7 +104,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         await createToolEnvironment({
           services: toolServices,
           workspaceRoot: workspacePath(),
-          isConcealed: (path) => !settings.get().memory.enabled && isMemoryPath(assistant.policy.get(), path),
+          isConcealed: (path) => concealedWhileMemoryOff(assistant.policy.get(), settings.get().memory.enabled, path),
         })
       ).sandbox,
     uploadLimits: () => ({
@@ -147,7 +146,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   conversations.subscribe((change) => events.emit('conversations.changed', change));
 
   const audit = createAuditLog({ dir: paths.audit, logger: options.logger });
-  const runner = createToolRunner({ audit, logger: options.logger, limits: toolServices.limits });
   const assistant = await createAssistant({
     paths,
     settings,
@@ -157,16 +155,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     personaFolder: createPersonaFolder(toolServices.roots, paths.defaultWorkspace, paths.home),
     tools: assistantTools,
     environment: (basics) => createToolEnvironment({ services: toolServices, ...basics }),
-    run: (tool, args, ctx, approval) => runner.run(tool, args, ctx, approval),
+    audit,
+    limits: toolServices.limits,
     approvalMode: options.approvalMode ?? 'interactive',
     isIncognito: (conversationId) => conversations.isIncognito(conversationId),
-    recordRefusal: (call) =>
-      void runner.recordRefusal({
-        conversationId: call.conversationId,
-        tool: call.tool,
-        paths: call.paths,
-        error: { code: call.code, message: `${call.tool}: ${call.code}` },
-      }),
     recordApproval: (request, outcome, reason) => {
       // The user's answer goes into the conversation too, so its tool card says so after a reload.
       const decision = transcriptDecisionOf(outcome);
@@ -198,7 +190,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     conversations,
     provider: () => settings.get().provider,
     secrets,
-    executor: options.toolExecutor ?? assistant.registry,
+    executor: options.toolExecutor ?? assistant.toolCalls,
     emit: (event) => events.emit('chat.event', event),
     logger: options.logger,
   });

@@ -1,6 +1,6 @@
 import type { BrowserWindow, MessageBoxOptions } from 'electron';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../logging/logger';
 
 // The Electron binary cannot run here (and importing it would try to download it): stand in for it,
 // for electron-updater, and for the build facts the release pipeline bakes in.

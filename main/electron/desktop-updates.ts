@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { BrowserWindow } from 'electron';
 import { app, dialog } from 'electron';
 import * as updaterModule from 'electron-updater';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../logging/logger';
 import { readAppTextSync } from '../storage/app-files';
 import { buildInfo } from './build-info';
 import { createUpdatePrompts } from './update-prompts';

@@ -1,5 +1,5 @@
 import type { App, BrowserWindow, Event, MessageBoxOptions } from 'electron';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../logging/logger';
 
 /** What quitting now would cut short. */
 export type QuitBlocker = 'reply' | 'approval';

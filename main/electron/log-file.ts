@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import electronLog from 'electron-log/node';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../logging/logger';
 
 /** Past this the file is renamed to main.old.log and a new one starts: two files, bounded. */
 export const logFileMaxBytes = 1024 * 1024;

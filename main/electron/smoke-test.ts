@@ -3,7 +3,7 @@ import type { BrowserWindow } from 'electron';
 import type { FamiliarApi } from '../../shared/ipc/contract';
 import { createCore } from '../core/create-core';
 import type { Core } from '../core/create-core';
-import { createStderrLogger } from '../core/logger';
+import { createStderrLogger } from '../logging/logger';
 import { runSmokeTest } from '../smoke/run-smoke-test';
 import type { SmokeSummary } from '../smoke/run-smoke-test';
 import { createScratchHome } from '../storage/scratch-home';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { BrowserWindow as Window } from 'electron';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, Notification, screen, session, shell } from 'electron';
 import { createCore } from '../core/create-core';
-import { createStderrLogger } from '../core/logger';
+import { createStderrLogger } from '../logging/logger';
 import { familiarVersion } from '../version';
 import { appFiles } from './app-files';
 import { installContentSecurityPolicy } from './content-security-policy';

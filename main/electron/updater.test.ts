@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { MessageBoxOptions } from 'electron';
 import { describe, expect, it } from 'vitest';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../logging/logger';
 import { createUpdatePrompts, downloadQuestion, restartQuestion } from './update-prompts';
 import { createUpdateController, updateSupport } from './updater';
 import type { UpdateInfo, UpdateNotice, UpdatePrompts, UpdaterPort } from './updater';

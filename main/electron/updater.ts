@@ -1,4 +1,4 @@
-import type { Logger } from '../core/logger';
+import type { Logger } from '../logging/logger';
 
 /**
  * Updates from GitHub Releases (electron-builder.yml `publish`), checked at start and from the menu,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { toolJsonSchema } from '../agent/tool-set';
+import { toolJsonSchema } from '../tool-calls/tool-schema';
 import { auditEntrySchema } from '../audit/audit-log';
 import { familiarPaths } from '../storage/paths';
 import { bundleChildScript, importOf } from '../test-support/child-script';

@@ -5,7 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../core/create-core';
 import type { Core } from '../core/create-core';
-import { createStderrLogger } from '../core/logger';
+import { createStderrLogger } from '../logging/logger';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createMcpServer } from './mcp-server';
 
@@ -28,7 +28,7 @@ async function connect() {
     approvalMode: 'refuse',
   });
   cores.push(core);
-  const server = createMcpServer({ executor: core.assistant.registry, version: '0.0.0-test', conversationId: 'mcp' });
+  const server = createMcpServer({ executor: core.assistant.toolCalls, version: '0.0.0-test', conversationId: 'mcp' });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'test', version: '1.0.0' });

@@ -3,8 +3,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { Result } from '../../shared/result';
-import type { ToolExecutor } from '../agent/tool-executor';
-import { toolJsonSchema } from '../agent/tool-set';
+import type { ToolExecutor } from '../tool-calls/tool-executor';
+import { toolJsonSchema } from '../tool-calls/tool-schema';
 
 export interface McpServerOptions {
   readonly executor: ToolExecutor;
@@ -31,13 +31,13 @@ function toCallToolResult(result: Result<unknown>): CallToolResult {
 }
 
 /**
- * Familiar's tools over the Model Context Protocol: the same registry, so the same sandbox,
+ * Familiar's tools over the Model Context Protocol: the same tool-call pipeline, so the same sandbox,
  * policy, rate limit and audit log as the chat. Results carry the tool's object as
  * structuredContent plus a text rendering; failures are isError with {code, message}.
  *
  * Built on the SDK's low-level Server rather than McpServer on purpose: McpServer validates
  * arguments and looks tools up itself and answers bad calls with a bare text error, which would
- * bypass the registry. Here, as in the chat (agent/tool-set.ts), the call reaches the registry as
+ * bypass the pipeline. Here, as in the chat (agent/tool-set.ts), the call reaches the pipeline as
  * sent, so unknown tools and invalid arguments get their stable codes and an audit line too.
  */
 export function createMcpServer(options: McpServerOptions): Server {
@@ -57,13 +57,8 @@ export function createMcpServer(options: McpServerOptions): Server {
       name: request.params.name,
       args: request.params.arguments ?? {},
     };
-    try {
-      return toCallToolResult(await options.executor.execute(call, extra.signal));
-    } catch (error) {
-      // A throw is a bug; the client still gets a typed answer, as the chat's model does.
-      const message = `The tool failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
-      return toCallToolResult({ ok: false, error: { code: 'internal_error', message } });
-    }
+    // The pipeline answers every call with a Result, exceptions included (tool-calls/call-errors.ts).
+    return toCallToolResult(await options.executor.execute(call, extra.signal));
   });
   return server;
 }

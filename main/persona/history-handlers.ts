@@ -1,5 +1,7 @@
 import { err, ok } from '../../shared/result';
 import type { Handlers } from '../ipc/dispatcher';
+import { frozenForUser } from '../policy/persona-rules';
+import type { PersonaFileName } from '../policy/persona-rules';
 import type { PersonaHistory } from './persona-history';
 import type { PersonaFolder } from './persona-folder';
 import { readPersonaFile } from './persona-files';
@@ -18,8 +20,8 @@ export function createHistoryHandlers(
   history: PersonaHistory,
   memoryEnabled: () => boolean,
 ): HistoryHandlers {
-  const frozen = (file: string) => file !== 'SOUL.md' && !memoryEnabled();
-  const frozenError = (file: string) =>
+  const frozen = (file: PersonaFileName) => frozenForUser(file, memoryEnabled());
+  const frozenError = (file: PersonaFileName) =>
     err('permission_denied', `${file} is read-only while memory is switched off. Switch memory on to change it.`, {
       reason: 'memory_off',
     });

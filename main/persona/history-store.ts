@@ -5,7 +5,7 @@ import type { PersonaVersion, VersionSummary } from '../../shared/ipc/history';
 import { writeFileAtomic } from '../storage/atomic-file';
 import { ensureFolder } from '../storage/folders';
 import { appendJsonLines, readJsonLines } from '../storage/jsonl-file';
-import type { PersonaFileName } from './persona-files';
+import type { PersonaFileName } from '../policy/persona-rules';
 
 export interface NewVersion {
   readonly text: string;

@@ -1,10 +1,6 @@
-import { normalizePolicyPath } from '../policy/decide';
+import { DAILY_NOTES_DIR, personaFileNames } from '../policy/persona-rules';
+import type { PersonaFileName } from '../policy/persona-rules';
 import type { PersonaFolder } from './persona-folder';
-
-export const personaFileNames = ['SOUL.md', 'USER.md', 'MEMORY.md'] as const;
-export type PersonaFileName = (typeof personaFileNames)[number];
-/** Dated notes (memory/YYYY-MM-DD.md) live here, beside the three files. */
-export const DAILY_NOTES_DIR = 'memory';
 
 const starters: Record<PersonaFileName, string> = {
   'SOUL.md': `# Soul
@@ -48,10 +44,4 @@ export async function ensurePersonaFiles(folder: PersonaFolder): Promise<void> {
 export async function readPersonaFile(folder: PersonaFolder, name: PersonaFileName): Promise<string> {
   const read = await folder.read(name);
   return read.ok ? read.value : '';
-}
-
-/** The persona file a workspace-relative path names, if any (case-insensitive, as the policy matches). */
-export function personaFileOf(path: string): PersonaFileName | undefined {
-  const normalized = normalizePolicyPath(path).toLowerCase();
-  return personaFileNames.find((name) => name.toLowerCase() === normalized);
 }

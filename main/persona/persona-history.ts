@@ -3,8 +3,9 @@ import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import type { HistoryStore } from './history-store';
 import type { PersonaFolder } from './persona-folder';
-import { personaFileNames, readPersonaFile } from './persona-files';
-import type { PersonaFileName } from './persona-files';
+import { personaFileNames } from '../policy/persona-rules';
+import type { PersonaFileName } from '../policy/persona-rules';
+import { readPersonaFile } from './persona-files';
 
 export interface PersonaHistory {
   readonly store: HistoryStore;

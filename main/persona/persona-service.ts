@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import type { PersonaInfo } from '../../shared/ipc/assistant';
 import { estimateTokens } from '../../shared/token-estimate';
 import type { PersonaFolder } from './persona-folder';
-import { DAILY_NOTES_DIR, personaFileNames, readPersonaFile } from './persona-files';
-import type { PersonaFileName } from './persona-files';
+import { DAILY_NOTES_DIR, isMemoryFile, personaFileNames } from '../policy/persona-rules';
+import { readPersonaFile } from './persona-files';
 import { capFor, defaultPromptCaps } from './prompt-caps';
 import type { PromptCaps } from './prompt-caps';
 import { buildSystemPrompt } from './system-prompt';
@@ -20,8 +20,6 @@ export interface PersonaService {
   /** Sizes against caps for the meters; what the model sees with the memory switch as it is. */
   info(memoryEnabled: boolean): Promise<PersonaInfo>;
 }
-
-const isMemoryFile = (name: PersonaFileName) => name !== 'SOUL.md';
 
 /** `caps` is read on every use: a change in settings applies to the next request. */
 export function createPersonaService(

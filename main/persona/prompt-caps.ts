@@ -1,4 +1,4 @@
-import type { PersonaFileName } from './persona-files';
+import type { PersonaFileName } from '../policy/persona-rules';
 
 /** How much of each persona file reaches the system prompt (OpenClaw's proven defaults). */
 export interface PromptCaps {

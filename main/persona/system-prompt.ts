@@ -1,5 +1,5 @@
 import { estimateTokens } from '../../shared/token-estimate';
-import type { PersonaFileName } from './persona-files';
+import type { PersonaFileName } from '../policy/persona-rules';
 import { capFor, truncateForPrompt } from './prompt-caps';
 import type { PromptCaps } from './prompt-caps';
 

@@ -1,6 +1,7 @@
 import type { Policy } from '../../shared/policy';
-import type { ToolAccess } from '../tools/define-tool';
+import type { ToolAccess } from './access';
 import { decide, normalizePolicyPath } from './decide';
+import { alwaysAsked } from './persona-rules';
 
 /**
  * An allowance covers one operation on one path in one workspace folder: allowing an edit of a file
@@ -9,9 +10,12 @@ import { decide, normalizePolicyPath } from './decide';
 export const allowanceKey = (workspaceRoot: string, access: ToolAccess): string =>
   `${workspaceRoot}\0${access.operation}\0${normalizePolicyPath(access.path)}`;
 
-/** Commands are never allowed wholesale: every run_command and git_commit is shown to the user. */
-export const canAllowForConversation = (accesses: readonly ToolAccess[], persona: boolean): boolean =>
-  !persona && accesses.every((access) => access.operation !== 'run');
+/**
+ * Commands are never allowed wholesale (every run_command and git_commit is shown to the user), and
+ * neither is a SOUL.md change (persona-rules.ts).
+ */
+export const canAllowForConversation = (accesses: readonly ToolAccess[]): boolean =>
+  accesses.every((access) => access.operation !== 'run' && !alwaysAsked(access));
 
 export type AccessCheck =
   | { readonly kind: 'refused'; readonly message: string; readonly details: Record<string, unknown> }

@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../shared/policy';
-import { createStderrLogger } from '../core/logger';
+import { createStderrLogger } from '../logging/logger';
 import { useTempDirs } from '../test-support/temp-dir';
 import { openPolicyStore } from './policy-store';
 

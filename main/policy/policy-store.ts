@@ -3,7 +3,7 @@ import { defaultPolicy, policySchema } from '../../shared/policy';
 import type { Policy } from '../../shared/policy';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../logging/logger';
 import { keepInvalidAside } from '../storage/data-files';
 import { readJsonFile, writeJsonFile } from '../storage/json-file';
 

@@ -1,5 +1,5 @@
-import type { ToolAccess } from '../tools/define-tool';
-import { personaFileOf } from '../persona/persona-files';
+import type { ToolAccess } from './access';
+import { personaFileOf } from './persona-rules';
 
 /**
  * Prompt-injection guard: remembers, per conversation and turn, which workspace files and command

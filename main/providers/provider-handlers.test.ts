@@ -5,7 +5,7 @@ import { reply, startScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-s
 import type { ScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
 import { createCore } from '../core/create-core';
 import type { Core } from '../core/create-core';
-import { createStderrLogger } from '../core/logger';
+import { createStderrLogger } from '../logging/logger';
 import type { CallContext } from '../ipc/dispatcher';
 import { useTempDirs } from '../test-support/temp-dir';
 

@@ -1,4 +1,4 @@
-import type { Logger } from '../core/logger';
+import type { Logger } from '../logging/logger';
 
 /**
  * The AI SDK prints its warnings with process.emitWarning by default; send them to Familiar's

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDenyList } from './deny-list';
-import { matching } from '../tools/test-kit';
+import { matching } from '../test-support/tool-kit';
 
 describe('the deny-list', () => {
   const list = createDenyList();

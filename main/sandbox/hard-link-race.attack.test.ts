@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { compileQuery } from '../tools/search-query';
 import { readFileTool } from '../tools/read-file';
 import { searchInCodeTool } from '../tools/search-in-code';
-import { createToolKit } from '../tools/test-kit';
+import { createToolKit } from '../test-support/tool-kit';
 import { anchoredFilesIn } from '../test-support/anchored-files';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createAnchoredFs } from './anchored-fs';

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../core/create-core';
 import type { Core } from '../core/create-core';
-import { createStderrLogger } from '../core/logger';
-import type { ApprovalMode } from '../policy/registry';
+import { createStderrLogger } from '../logging/logger';
+import type { ApprovalMode } from '../tool-calls/ask';
 import { createRaceLayout, snapshotOutside, startSwapper, stopSwapper } from '../test-support/race-layout';
 import type { RaceLayout } from '../test-support/race-layout';
 
@@ -147,7 +147,7 @@ for (const mode of ['refuse', 'approve-all'] as const) {
           everySetup[tool]?.(layout);
           if (isLegit) legitSetup[tool]?.(layout, i);
           const args = (isLegit ? legit : attacks)[tool]!(i);
-          const result = await core.assistant.registry.execute(
+          const result = await core.assistant.toolCalls.execute(
             { conversationId: `race-${tool}`, toolCallId: `${tool}-${i}`, name: tool, args },
             new AbortController().signal,
           );

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createStderrLogger } from '../core/logger';
+import { createStderrLogger } from '../logging/logger';
 import { useTempDirs } from '../test-support/temp-dir';
 import { redactSecrets } from './redact';
 import type { SecretCipher } from './secret-cipher';

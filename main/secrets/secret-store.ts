@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { KeyStorage } from '../../shared/ipc/providers';
 import type { ProviderKind } from '../../shared/settings';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../logging/logger';
 import { restrictFileMode } from '../storage/data-files';
 import { readJsonFile, writeJsonFile } from '../storage/json-file';
 import type { SecretCipher } from './secret-cipher';

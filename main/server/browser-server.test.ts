@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createCore } from '../core/create-core';
 import type { Core } from '../core/create-core';
-import { createStderrLogger } from '../core/logger';
+import { createStderrLogger } from '../logging/logger';
 import { useTempDirs } from '../test-support/temp-dir';
 import { startBrowserServer } from './browser-server';
 import type { BrowserServer } from './browser-server';

@@ -1,6 +1,6 @@
 import { applySettingsPatch, defaultSettings, settingsSchema } from '../../shared/settings';
 import type { Settings, SettingsPatch } from '../../shared/settings';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../logging/logger';
 import { keepInvalidAside } from './data-files';
 import { readJsonFile, writeJsonFile } from './json-file';
 

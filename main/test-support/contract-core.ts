@@ -5,7 +5,7 @@ import type { ChatEvent } from '../../shared/ipc/chat';
 import { chatEventSchema } from '../../shared/ipc/chat';
 import { createCore } from '../core/create-core';
 import type { Core } from '../core/create-core';
-import { createStderrLogger } from '../core/logger';
+import { createStderrLogger } from '../logging/logger';
 import type { CallContext } from '../ipc/dispatcher';
 import { familiarPaths } from '../storage/paths';
 import type { FamiliarPaths } from '../storage/paths';

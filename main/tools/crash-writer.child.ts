@@ -1,7 +1,6 @@
 import { readFile, realpath } from 'node:fs/promises';
-import { createAuditLog } from '../audit/audit-log';
 import { familiarPaths } from '../storage/paths';
-import { createToolRunner } from './tool-runner';
+import { createDirectRunner } from '../test-support/direct-runner';
 import { createToolEnvironment, createToolServices } from './tool-services';
 import { writeFileTool } from './write-file';
 
@@ -14,10 +13,7 @@ export async function writeForever(workspace: string, home: string, contentFiles
   const contents = await Promise.all(contentFiles.map((file) => readFile(file, 'utf8')));
   const services = createToolServices({ paths: familiarPaths(home), workerThreads: 1 });
   const env = await createToolEnvironment({ services, workspaceRoot: await realpath(workspace) });
-  const runner = createToolRunner({
-    audit: createAuditLog({ dir: familiarPaths(home).audit }),
-    limits: { callsPerMinute: 1_000_000 },
-  });
+  const runner = createDirectRunner();
   const ctx = { conversationId: 'crash', signal: new AbortController().signal, env };
   for (let i = 0; ; i += 1) {
     const result = await runner.run(

@@ -1,18 +1,8 @@
 import type { z } from 'zod';
+import type { PolicyOperation } from '../../shared/policy';
 import type { Result } from '../../shared/result';
+import type { ToolAccess } from '../policy/access';
 import type { ToolEnvironment } from './tool-environment';
-
-/**
- * The operations the permission policy decides on (main/policy). Every tool call is described
- * as a list of accesses so the policy, not the tool, says allow / ask / deny.
- */
-export type ToolOperation = 'read' | 'write' | 'edit' | 'delete' | 'move' | 'run';
-
-/** One thing a call will do to one path: workspace-relative, POSIX separators, as the model wrote it. */
-export interface ToolAccess {
-  readonly operation: ToolOperation;
-  readonly path: string;
-}
 
 /** What the approval dialog shows for a call the policy says to ask about. */
 export interface ChangePreview {
@@ -54,7 +44,7 @@ export interface Tool<Input extends z.ZodType = z.ZodType, Output = unknown> {
   /** Both the model's JSON Schema and the runtime validator. */
   readonly input: Input;
   /** Every operation a call of this tool can make: what the tools panel shows next to the policy. */
-  readonly operations: readonly ToolOperation[];
+  readonly operations: readonly PolicyOperation[];
   /** Dedicated memory tools (memory_search, memory_append) exist for the model only while memory is on. */
   readonly memoryOnly?: boolean;
   /**

@@ -6,7 +6,7 @@ import { defineTool } from './define-tool';
 import type { ToolContext } from './define-tool';
 import { guardSubtree } from './subtree-guard';
 import type { SubtreeFacts } from './subtree-guard';
-import { formatBytes } from './tool-limits';
+import { formatBytes } from '../../shared/format-bytes';
 
 const input = z.object({
   path: z.string().describe('File or folder to delete, relative to the workspace root.'),

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../test-support/temp-dir';
 import { editFileTool } from './edit-file';
 import { readFileTool } from './read-file';
-import { createToolKit } from './test-kit';
-import type { ToolKit } from './test-kit';
+import { createToolKit } from '../test-support/tool-kit';
+import type { ToolKit } from '../test-support/tool-kit';
 
 const tempDir = useTempDirs();
 let kit: ToolKit;

@@ -16,7 +16,7 @@ import { planEdit } from './edit-matching';
 import type { EditPlan } from './edit-matching';
 import { commitFile, readCurrent } from './file-commit';
 import type { CurrentFile } from './file-commit';
-import { formatBytes } from './tool-limits';
+import { formatBytes } from '../../shared/format-bytes';
 import { spliceDiff, wholeDiff } from './unified-diff';
 
 const input = z.object({

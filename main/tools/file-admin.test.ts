@@ -15,7 +15,6 @@ import {
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAuditLog } from '../audit/audit-log';
 import { familiarPaths } from '../storage/paths';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createDirectoryTool } from './create-directory';
@@ -23,9 +22,9 @@ import { deleteFileTool } from './delete-file';
 import { getFileInfoTool } from './get-file-info';
 import { moveFileTool } from './move-file';
 import { readFileTool } from './read-file';
-import { containing, createToolKit, matching } from './test-kit';
-import type { ToolKit } from './test-kit';
-import { createToolRunner } from './tool-runner';
+import { containing, createToolKit, matching } from '../test-support/tool-kit';
+import type { ToolKit } from '../test-support/tool-kit';
+import { createDirectRunner } from '../test-support/direct-runner';
 import { createToolEnvironment, createToolServices } from './tool-services';
 import { writeFileTool } from './write-file';
 
@@ -314,7 +313,7 @@ describe('across file systems', () => {
     try {
       await mkdir(familiarPaths(home).defaultWorkspace, { recursive: true });
       const env = await createToolEnvironment({ services, workspaceRoot: project });
-      const runner = createToolRunner({ audit: createAuditLog({ dir: familiarPaths(home).audit }) });
+      const runner = createDirectRunner();
       const ctx = { conversationId: 'c', signal: new AbortController().signal, env };
       expect((await stat(home)).dev).not.toBe((await stat(project)).dev);
       await mkdir(join(project, 'notes'));

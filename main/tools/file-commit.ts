@@ -5,7 +5,7 @@ import { fingerprintOf, sameContent } from '../sandbox/fingerprint';
 import { decodeText } from '../sandbox/text-codec';
 import type { EntryFacts, ResolvedPath } from '../sandbox/workspace-sandbox';
 import type { Approval, ToolContext } from './define-tool';
-import { formatBytes } from './tool-limits';
+import { formatBytes } from '../../shared/format-bytes';
 
 /** The file as it is on disk right before a change: bytes only when small enough to hold. */
 export interface CurrentFile {

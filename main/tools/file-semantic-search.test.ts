@@ -4,17 +4,17 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useTempDirs } from '../test-support/temp-dir';
 import { fileSemanticSearchTool } from './file-semantic-search';
 import type { SemanticSearchOutput } from './file-semantic-search';
-import { createRegistryKit } from './registry-kit';
-import type { RegistryKit } from './registry-kit';
+import { createToolCallsKit } from '../test-support/tool-calls-kit';
+import type { ToolCallsKit } from '../test-support/tool-calls-kit';
 
 const tempDir = useTempDirs();
-const kits: RegistryKit[] = [];
+const kits: ToolCallsKit[] = [];
 afterEach(async () => {
   await Promise.all(kits.splice(0).map((kit) => kit.kit.dispose()));
 });
 
 async function setup(isConcealed?: (path: string) => boolean) {
-  const kit = await createRegistryKit(
+  const kit = await createToolCallsKit(
     tempDir,
     [fileSemanticSearchTool],
     isConcealed === undefined ? {} : { isConcealed },
@@ -23,7 +23,7 @@ async function setup(isConcealed?: (path: string) => boolean) {
   return { kit, root: kit.kit.workspace };
 }
 
-const search = async (kit: RegistryKit, query: string, topK = 3) => {
+const search = async (kit: ToolCallsKit, query: string, topK = 3) => {
   const result = await kit.call('file_semantic_search', { query, top_k: topK });
   expect(result.ok, JSON.stringify(result)).toBe(true);
   return (result as { value: SemanticSearchOutput }).value;

@@ -9,8 +9,8 @@ import { gitDiffTool } from './git-diff';
 import type { GitDiffOutput } from './git-diff';
 import { gitStatusTool } from './git-status';
 import type { GitStatusOutput } from './git-status';
-import { createRegistryKit } from './registry-kit';
-import type { RegistryKit } from './registry-kit';
+import { createToolCallsKit } from '../test-support/tool-calls-kit';
+import type { ToolCallsKit } from '../test-support/tool-calls-kit';
 
 /**
  * A repository set up by an attacker: its config points the work tree outside, names an fsmonitor,
@@ -21,7 +21,7 @@ import type { RegistryKit } from './registry-kit';
  */
 
 const tempDir = useTempDirs();
-const kits: RegistryKit[] = [];
+const kits: ToolCallsKit[] = [];
 afterEach(async () => {
   vi.unstubAllEnvs();
   await Promise.all(kits.splice(0).map((kit) => kit.kit.dispose()));
@@ -49,7 +49,7 @@ const OUTSIDE_TEXT = 'OUTSIDE-CONTENT-7f3a';
 const HARD_TEXT = 'OUTSIDE-HARDLINK-91c2';
 
 async function hostileSetup() {
-  const kit = await createRegistryKit(tempDir, [gitStatusTool, gitDiffTool, gitCommitTool], {
+  const kit = await createToolCallsKit(tempDir, [gitStatusTool, gitDiffTool, gitCommitTool], {
     approvalMode: 'approve-all',
   });
   kits.push(kit);
@@ -183,7 +183,7 @@ describe('git tools against a hostile repository', () => {
   });
 
   it('refuses a .git that leads outside: a link, a gitdir file or borrowed objects', async () => {
-    const kit = await createRegistryKit(tempDir, [gitStatusTool, gitDiffTool, gitCommitTool], {
+    const kit = await createToolCallsKit(tempDir, [gitStatusTool, gitDiffTool, gitCommitTool], {
       approvalMode: 'approve-all',
     });
     kits.push(kit);

@@ -9,11 +9,11 @@ import { gitDiffTool } from './git-diff';
 import type { GitDiffOutput } from './git-diff';
 import { gitStatusTool } from './git-status';
 import type { GitStatusOutput } from './git-status';
-import { createRegistryKit } from './registry-kit';
-import type { RegistryKit } from './registry-kit';
+import { createToolCallsKit } from '../test-support/tool-calls-kit';
+import type { ToolCallsKit } from '../test-support/tool-calls-kit';
 
 const tempDir = useTempDirs();
-const kits: RegistryKit[] = [];
+const kits: ToolCallsKit[] = [];
 afterEach(async () => {
   await Promise.all(kits.splice(0).map((kit) => kit.kit.dispose()));
 });
@@ -25,7 +25,7 @@ const git = (cwd: string, ...args: string[]) =>
   });
 
 async function setup(options: { repo?: boolean; concealMemory?: boolean } = {}) {
-  const kit = await createRegistryKit(tempDir, [gitStatusTool, gitDiffTool, gitCommitTool], {
+  const kit = await createToolCallsKit(tempDir, [gitStatusTool, gitDiffTool, gitCommitTool], {
     ...(options.concealMemory === true ? { isConcealed: (path: string) => path === 'notes/private.md' } : {}),
   });
   kits.push(kit);

@@ -5,8 +5,8 @@ import { defaultBackupRetention } from '../sandbox/recovery-retention';
 import { useTempDirs } from '../test-support/temp-dir';
 import { readFileTool } from './read-file';
 import { searchInCodeTool } from './search-in-code';
-import { createToolKit } from './test-kit';
-import type { ToolKit } from './test-kit';
+import { createToolKit } from '../test-support/tool-kit';
+import type { ToolKit } from '../test-support/tool-kit';
 
 const tempDir = useTempDirs();
 let kit: ToolKit;

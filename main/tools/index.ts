@@ -38,7 +38,7 @@ export const fileTools: readonly AnyTool[] = [
   fileSemanticSearchTool,
 ];
 
-/** Dedicated memory tools: the registry offers them only while memory is on for the conversation. */
+/** Dedicated memory tools: the tool-call pipeline offers them only while memory is on for the conversation. */
 export const memoryTools: readonly AnyTool[] = [memorySearchTool, memoryAppendTool];
 
 /** Everything the assistant may be offered (the core's tool list). */

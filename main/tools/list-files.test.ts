@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../test-support/temp-dir';
 import { listFilesTool } from './list-files';
-import { createToolKit, matching } from './test-kit';
-import type { ToolKit } from './test-kit';
+import { createToolKit, matching } from '../test-support/tool-kit';
+import type { ToolKit } from '../test-support/tool-kit';
 
 const tempDir = useTempDirs();
 let kit: ToolKit;

@@ -62,7 +62,7 @@ export const memorySearchTool = defineTool({
     { operation: 'read', path: 'memory' },
   ],
   async run(args, ctx): Promise<Result<MemorySearchOutput>> {
-    // The registry does not offer this tool while memory is off; refuse anyway if it gets here.
+    // The tool-call pipeline does not offer this tool while memory is off; refuse anyway if it gets here.
     if (ctx.env.isConcealed('MEMORY.md')) {
       return err('permission_denied', 'Memory is switched off: memory_search is not available.', {
         reason: 'memory_off',

@@ -5,8 +5,8 @@ import { useTempDirs } from '../test-support/temp-dir';
 import { assistantTools, fileTools, memoryTools } from './index';
 import { appendTarget, memoryAppendTool, memoryEntry } from './memory-append';
 import { memorySearchTool } from './memory-search';
-import { createToolKit } from './test-kit';
-import type { ToolKit } from './test-kit';
+import { createToolKit } from '../test-support/tool-kit';
+import type { ToolKit } from '../test-support/tool-kit';
 
 const tempDir = useTempDirs();
 let kit: ToolKit;

@@ -13,7 +13,7 @@ import {
   unknownEncoding,
 } from '../sandbox/text-codec';
 import { defineTool } from './define-tool';
-import { formatBytes } from './tool-limits';
+import { formatBytes } from '../../shared/format-bytes';
 
 const input = z
   .object({

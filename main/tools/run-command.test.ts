@@ -2,19 +2,19 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useTempDirs } from '../test-support/temp-dir';
-import { createRegistryKit } from './registry-kit';
-import type { RegistryKit } from './registry-kit';
+import { createToolCallsKit } from '../test-support/tool-calls-kit';
+import type { ToolCallsKit } from '../test-support/tool-calls-kit';
 import { runCommandTool } from './run-command';
 import type { RunCommandOutput } from './run-command';
 
 const tempDir = useTempDirs();
-const kits: RegistryKit[] = [];
+const kits: ToolCallsKit[] = [];
 afterEach(async () => {
   await Promise.all(kits.splice(0).map((kit) => kit.kit.dispose()));
 });
 
 async function setup() {
-  const kit = await createRegistryKit(tempDir, [runCommandTool]);
+  const kit = await createToolCallsKit(tempDir, [runCommandTool]);
   kits.push(kit);
   return kit;
 }
@@ -129,7 +129,7 @@ describe('run_command through the registry', () => {
 
   it('children get the allow-listed environment plus the names the user passes, never other keys', async () => {
     const passed: string[] = [];
-    const kit = await createRegistryKit(tempDir, [runCommandTool], { passEnvironment: () => passed });
+    const kit = await createToolCallsKit(tempDir, [runCommandTool], { passEnvironment: () => passed });
     kits.push(kit);
     vi.stubEnv('OPENAI_API_KEY', 'sk-test-must-not-leak');
     vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-must-not-leak');

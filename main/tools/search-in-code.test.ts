@@ -4,10 +4,9 @@ import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../test-support/temp-dir';
 import { searchInCodeTool } from './search-in-code';
-import { containing, createToolKit, matching } from './test-kit';
-import type { ToolKit } from './test-kit';
-import { createAuditLog } from '../audit/audit-log';
-import { createToolRunner } from './tool-runner';
+import { containing, createToolKit, matching } from '../test-support/tool-kit';
+import type { ToolKit } from '../test-support/tool-kit';
+import { createDirectRunner } from '../test-support/direct-runner';
 
 const tempDir = useTempDirs();
 let kit: ToolKit;
@@ -176,7 +175,7 @@ describe('search_in_code', () => {
     const result = await kit.call(searchInCodeTool, { query: '^(a|aa)+$', is_regex: true });
     expect(result.ok || result.error.code).toBe('timeout');
     // The pool recovers: the next search works (given the usual time: a loaded machine needs more than 300 ms).
-    const patient = createToolRunner({ audit: createAuditLog({ dir: join(kit.home, 'audit') }) });
+    const patient = createDirectRunner();
     const next = await patient.run(searchInCodeTool, { query: 'aaa' }, kit.ctx());
     expect(next.ok ? next.value.total_matches : next.error).toBe(1);
   });

@@ -8,7 +8,7 @@ import type { ReadTracker } from './read-tracker';
 import type { ToolLimits } from './tool-limits';
 
 /**
- * What a tool may use besides its arguments. Built per call by the registry (createToolEnvironment in
+ * What a tool may use besides its arguments. Built per call by the tool-call pipeline (createToolEnvironment in
  * tool-services.ts), so it always reflects the current workspace and memory switch. Tools reach the
  * disk only through what is here.
  */
@@ -23,7 +23,7 @@ export interface ToolEnvironment {
   readonly personaDir: string;
   /**
    * True for workspace-relative paths the assistant must not see right now (USER.md, MEMORY.md and
-   * memory/ while memory is off). The registry refuses direct access to them before a tool runs;
+   * memory/ while memory is off). The tool-call pipeline refuses direct access to them before a tool runs;
    * tools that enumerate (list, search) must skip them so their names and contents never leak.
    */
   readonly isConcealed: (relativePath: string) => boolean;

@@ -35,10 +35,3 @@ export const resolveToolLimits = (overrides: Partial<ToolLimits> = {}): ToolLimi
   ...defaultToolLimits,
   ...overrides,
 });
-
-/** "5.0 MB", "812 KB", "96 bytes": sizes in messages the model and people read. */
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${bytes} bytes`;
-}

@@ -111,7 +111,7 @@ export interface ToolEnvironmentOptions {
 /** The real path of a folder held open, or its plain absolute form while it does not exist. */
 const realPathOf = (roots: AnchorRoots, path: string): string => roots.get(path)?.dir.path ?? resolve(path);
 
-/** Cheap (the folders are held open already; one fstat each): the registry may build one per call. */
+/** Cheap (the folders are held open already; one fstat each): the tool-call pipeline builds one per call. */
 export async function createToolEnvironment(options: ToolEnvironmentOptions): Promise<ToolEnvironment> {
   const { services } = options;
   const { roots } = services;

@@ -4,8 +4,8 @@ import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../test-support/temp-dir';
 import { readFileTool } from './read-file';
-import { containing, createToolKit } from './test-kit';
-import type { ToolKit } from './test-kit';
+import { containing, createToolKit } from '../test-support/tool-kit';
+import type { ToolKit } from '../test-support/tool-kit';
 import { writeFileTool } from './write-file';
 
 const tempDir = useTempDirs();

@@ -7,7 +7,7 @@ import { defineTool } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';
 import { commitFile, currentText, parentOf, readCurrent } from './file-commit';
 import type { CurrentFile } from './file-commit';
-import { formatBytes } from './tool-limits';
+import { formatBytes } from '../../shared/format-bytes';
 
 const input = z.object({
   path: z.string().describe('File path relative to the workspace root.'),

@@ -3,7 +3,7 @@ import type { Result } from '../../shared/result';
 import type { OpenFile } from '../sandbox/anchored-read';
 import { copyToChosenFile } from '../sandbox/chosen-file';
 import type { EntryFacts, WorkspaceSandbox } from '../sandbox/workspace-sandbox';
-import { formatBytes } from '../tools/tool-limits';
+import { formatBytes } from '../../shared/format-bytes';
 
 /** What was checked when the file was offered; the user may act on the offer minutes later. */
 export interface OfferedFacts {

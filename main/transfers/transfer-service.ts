@@ -6,7 +6,7 @@ import type { Result } from '../../shared/result';
 import type { Handlers } from '../ipc/dispatcher';
 import type { EventHub } from '../ipc/event-hub';
 import type { WorkspaceSandbox } from '../sandbox/workspace-sandbox';
-import { formatBytes } from '../tools/tool-limits';
+import { formatBytes } from '../../shared/format-bytes';
 import { copyOfferedFile, readOfferedFile, reopenOfferedFile } from './offered-file';
 import type { OfferedFacts } from './offered-file';
 import { saveUpload, uploadNote } from './upload-file';

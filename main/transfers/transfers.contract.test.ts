@@ -9,7 +9,7 @@ import type { DownloadOffer } from '../../shared/ipc/transfers';
 import { downloadOfferSchema, MAX_FETCHED_DOWNLOAD_BYTES } from '../../shared/ipc/transfers';
 import { createCore } from '../core/create-core';
 import type { Core } from '../core/create-core';
-import { createStderrLogger } from '../core/logger';
+import { createStderrLogger } from '../logging/logger';
 import type { CallContext } from '../ipc/dispatcher';
 import { useTempDirs } from '../test-support/temp-dir';
 
@@ -46,7 +46,7 @@ async function start(options: { chooseSavePath?: (name: string) => Promise<strin
   });
   const dispatch = (name: string, input: unknown) => core.dispatch(name, input, ctx);
   const execute = (name: string, args: unknown) =>
-    core.assistant.registry.execute(
+    core.assistant.toolCalls.execute(
       { conversationId: 'c1', toolCallId: 't1', name, args },
       new AbortController().signal,
     );

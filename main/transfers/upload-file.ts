@@ -4,7 +4,7 @@ import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { looksBinary, sniffBom, sniffBytes } from '../sandbox/text-codec';
 import type { WorkspaceSandbox } from '../sandbox/workspace-sandbox';
-import { formatBytes } from '../tools/tool-limits';
+import { formatBytes } from '../../shared/format-bytes';
 
 /** Where uploads land, workspace-relative. */
 export const UPLOADS_DIR = 'uploads';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventName, EventPayload } from '../../shared/ipc/contract';
 import type { WorkspaceChanges } from '../../shared/ipc/workspace';
-import { createStderrLogger } from '../core/logger';
+import { createStderrLogger } from '../logging/logger';
 import { createEventHub } from '../ipc/event-hub';
 import { openSettingsStore } from '../storage/settings-store';
 import { useTempDirs } from '../test-support/temp-dir';

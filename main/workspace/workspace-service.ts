@@ -1,7 +1,7 @@
 import type { WorkspaceChanges, WorkspaceEntry } from '../../shared/ipc/workspace';
 import { ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../logging/logger';
 import type { Handlers } from '../ipc/dispatcher';
 import type { EventHub } from '../ipc/event-hub';
 import type { AnchorRoots } from '../sandbox/anchor-roots';

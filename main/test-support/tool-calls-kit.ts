@@ -2,32 +2,35 @@ import type { ApprovalRequest } from '../../shared/ipc/approvals';
 import { defaultPolicy } from '../../shared/policy';
 import type { Result } from '../../shared/result';
 import { createApprovalBroker } from '../approvals/broker';
-import { createToolRegistry } from '../policy/registry';
-import type { ApprovalMode, RefusedCall, ToolRegistry } from '../policy/registry';
-import type { AnyTool } from './define-tool';
-import { createToolKit } from './test-kit';
-import type { ToolKit, ToolKitOptions } from './test-kit';
+import type { AuditEntry } from '../audit/audit-log';
+import type { ApprovalMode } from '../tool-calls/ask';
+import { createToolCalls } from '../tool-calls/tool-calls';
+import type { ToolCalls } from '../tool-calls/tool-calls';
+import type { AnyTool } from '../tools/define-tool';
+import { createToolKit } from './tool-kit';
+import type { ToolKit, ToolKitOptions } from './tool-kit';
 
-/** For tests (not shipped): real tools behind the real registry, the user answering every approval. */
-export interface RegistryKit {
+/** For tests (not shipped): real tools behind the real tool-call pipeline, the user answering every approval. */
+export interface ToolCallsKit {
   readonly kit: ToolKit;
-  readonly registry: ToolRegistry;
+  readonly toolCalls: ToolCalls;
   /** Every approval request raised, in order. */
   readonly requests: ApprovalRequest[];
-  readonly refusals: RefusedCall[];
+  /** Every audit line the pipeline wrote, in order (refusals included). */
+  readonly audit: AuditEntry[];
   /** How the simulated user answers; default approve. */
   answer: 'approve' | 'reject';
   call(name: string, args: unknown, signal?: AbortSignal): Promise<Result<unknown>>;
 }
 
-export async function createRegistryKit(
+export async function createToolCallsKit(
   makeTempDir: (prefix?: string) => Promise<string>,
   tools: readonly AnyTool[],
   options: ToolKitOptions & { readonly approvalMode?: ApprovalMode } = {},
-): Promise<RegistryKit> {
+): Promise<ToolCallsKit> {
   const kit = await createToolKit(makeTempDir, options);
   const requests: ApprovalRequest[] = [];
-  const refusals: RefusedCall[] = [];
+  const audit: AuditEntry[] = [];
   const state: { answer: 'approve' | 'reject' } = { answer: 'approve' };
   const broker = createApprovalBroker({
     onRequested: (request) => {
@@ -43,23 +46,23 @@ export async function createRegistryKit(
     },
     onResolved: () => undefined,
   });
-  const registry = createToolRegistry({
+  const toolCalls = createToolCalls({
     tools,
     policy: defaultPolicy,
-    memoryEnabled: () => true,
+    memoryOn: () => true,
     environment: () => kit.env,
-    run: (tool, args, ctx, approval) => kit.runner.run(tool, args, ctx, approval),
     broker,
     approvalMode: options.approvalMode ?? 'interactive',
-    recordRefusal: (call) => refusals.push(call),
+    audit: { record: (entry) => Promise.resolve(void audit.push(entry)) },
+    limits: kit.services.limits,
     systemPrompt: () => Promise.resolve(''),
   });
   let counter = 0;
   return {
     kit,
-    registry,
+    toolCalls,
     requests,
-    refusals,
+    audit,
     get answer() {
       return state.answer;
     },
@@ -67,6 +70,6 @@ export async function createRegistryKit(
       state.answer = value;
     },
     call: (name, args, signal = new AbortController().signal) =>
-      registry.execute({ conversationId: 'c1', toolCallId: `t${(counter += 1)}`, name, args }, signal),
+      toolCalls.execute({ conversationId: 'c1', toolCallId: `t${(counter += 1)}`, name, args }, signal),
   };
 }

@@ -1,4 +1,4 @@
-import type { StoredToolResult } from './transcript-records';
+import type { Result } from '../../shared/result';
 
 /**
  * The most of one tool value that is kept (transcript) and sent back to the model. Tools cap their
@@ -7,7 +7,7 @@ import type { StoredToolResult } from './transcript-records';
  */
 export const TOOL_RESULT_CAP_CHARS = 200_000;
 
-export function capToolResult(result: StoredToolResult, cap = TOOL_RESULT_CAP_CHARS): StoredToolResult {
+export function capToolResult(result: Result<unknown>, cap = TOOL_RESULT_CAP_CHARS): Result<unknown> {
   if (!result.ok) return result;
   const { value } = result;
   if (typeof value === 'string') {

@@ -18,10 +18,10 @@ export interface ToolCallRequest {
 }
 
 /**
- * The seam between the LLM loop (main/agent) and the tool registry (main/policy). The loop asks
- * which tools exist for this request and hands every call over; the executor applies the memory
- * switch, the policy, approvals, rate limits, timeouts and the audit log. Errors come back as values
- * for the model to read; a failing tool never ends the turn.
+ * The seam between the callers of tools (the LLM loop in main/agent, MCP mode) and the tool-call
+ * pipeline (tool-calls.ts). A caller asks which tools exist for this request and hands every call
+ * over; the pipeline applies the memory switch, the policy, approvals, rate limits, timeouts and
+ * the audit log. Errors come back as values for the model to read; a failing tool never ends the turn.
  */
 export interface ToolExecutor {
   /** The exact tool list for the next request of this conversation. */

@@ -3,15 +3,14 @@ import { mkdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import type { Result } from '../../shared/result';
-import { createAuditLog } from '../audit/audit-log';
 import { familiarPaths } from '../storage/paths';
-import type { Approval, Tool, ToolContext } from './define-tool';
-import type { ToolEnvironment } from './tool-environment';
-import type { ToolLimits } from './tool-limits';
-import { createToolRunner } from './tool-runner';
-import type { ToolRunner } from './tool-runner';
-import { createToolEnvironment, createToolServices } from './tool-services';
-import type { ToolServices, ToolServicesOptions } from './tool-services';
+import type { Approval, Tool, ToolContext } from '../tools/define-tool';
+import type { ToolEnvironment } from '../tools/tool-environment';
+import type { ToolLimits } from '../tools/tool-limits';
+import { createToolEnvironment, createToolServices } from '../tools/tool-services';
+import type { ToolServices, ToolServicesOptions } from '../tools/tool-services';
+import { createDirectRunner } from './direct-runner';
+import type { DirectRunner } from './direct-runner';
 
 /** Real folders for a test: a Familiar home (with its persona workspace) and a separate project. */
 export interface ToolKit {
@@ -21,9 +20,9 @@ export interface ToolKit {
   readonly personaDir: string;
   readonly services: ToolServices;
   readonly env: ToolEnvironment;
-  readonly runner: ToolRunner;
+  readonly runner: DirectRunner;
   ctx(conversationId?: string, signal?: AbortSignal): ToolContext;
-  /** Runs a tool through the runner (validation, timeout, audit) as the registry will. */
+  /** Runs a tool as the pipeline's run stage does (parsed arguments, timeout, abort); no policy. */
   call<I extends z.ZodType, O>(
     tool: Tool<I, O>,
     args: z.input<I>,
@@ -42,7 +41,7 @@ export interface ToolKitOptions {
   readonly passEnvironment?: () => readonly string[];
 }
 
-/** For tests of the tools (not shipped anywhere): the same wiring the registry will do. */
+/** For tests of the tools (not shipped anywhere): the environment the tool-call pipeline builds per call. */
 export async function createToolKit(
   makeTempDir: (prefix?: string) => Promise<string>,
   options: ToolKitOptions = {},
@@ -65,7 +64,7 @@ export async function createToolKit(
     workspaceRoot: workspace,
     ...(options.isConcealed === undefined ? {} : { isConcealed: options.isConcealed }),
   });
-  const runner = createToolRunner({ audit: createAuditLog({ dir: paths.audit }), limits: services.limits });
+  const runner = createDirectRunner(services.limits);
   const ctx = (conversationId = 'c1', signal = new AbortController().signal): ToolContext => ({
     conversationId,
     signal,

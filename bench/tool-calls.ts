@@ -1,0 +1,36 @@
+import type { z } from 'zod';
+import { defaultPolicy } from '../shared/policy';
+import { createApprovalBroker } from '../main/approvals/broker';
+import { createAuditLog } from '../main/audit/audit-log';
+import { createToolCalls } from '../main/tool-calls/tool-calls';
+import type { AnyTool, Tool } from '../main/tools/define-tool';
+import type { ToolEnvironment } from '../main/tools/tool-environment';
+import type { ToolLimits } from '../main/tools/tool-limits';
+
+/**
+ * Tool calls exactly as the app makes them: through the whole pipeline (arguments parsed, paths
+ * located, the default policy, the approval stage in MCP's --approve mode, the run guard, the audit
+ * line). Throws on an error result: a bench figure of a failed call would be a lie.
+ */
+export function benchToolCalls(tools: readonly AnyTool[], env: ToolEnvironment, auditDir: string, limits: ToolLimits) {
+  const toolCalls = createToolCalls({
+    tools,
+    policy: defaultPolicy,
+    memoryOn: () => true,
+    environment: () => env,
+    broker: createApprovalBroker({ onRequested: () => undefined, onResolved: () => undefined }),
+    approvalMode: 'approve-all',
+    audit: createAuditLog({ dir: auditDir }),
+    limits,
+    systemPrompt: () => Promise.resolve(''),
+  });
+  let counter = 0;
+  return async <I extends z.ZodType, O>(tool: Tool<I, O>, args: z.input<I>): Promise<O> => {
+    const result = await toolCalls.execute(
+      { conversationId: 'bench', toolCallId: `bench-${(counter += 1)}`, name: tool.name, args },
+      new AbortController().signal,
+    );
+    if (!result.ok) throw new Error(`${tool.name}: ${result.error.code} ${result.error.message}`);
+    return result.value as O;
+  };
+}

@@ -1,0 +1,95 @@
+import { err, ok } from '../../shared/result';
+import type { Result } from '../../shared/result';
+import type { ApprovalBroker } from '../approvals/broker';
+import { canAllowForConversation } from '../policy/check-accesses';
+import type { AnyTool, ChangePreview } from '../tools/define-tool';
+import type { Allowances } from './allowances';
+import type { Approved, Decided } from './call-session';
+import { guarded } from './run';
+import type { RunLimits } from './run';
+
+/** 'interactive' asks the user; MCP mode refuses ('refuse') or trusts its caller ('approve-all'). */
+export type ApprovalMode = 'interactive' | 'refuse' | 'approve-all';
+
+export interface AskInputs {
+  readonly mode: ApprovalMode;
+  readonly broker: ApprovalBroker;
+  readonly allowances: Allowances;
+  readonly limits: RunLimits;
+  /** The SOUL.md section of the system prompt as it would read with this text (for the dialog). */
+  readonly promptPreview?: (soulText: string) => string;
+}
+
+const bytes = (text: string | undefined) => (text === undefined ? undefined : Buffer.byteLength(text, 'utf8'));
+
+/** Without a prepare(), the user still sees exactly what the model asked for. */
+function fallbackPreview(tool: AnyTool, args: unknown): ChangePreview {
+  const shown = JSON.stringify(args);
+  return { summary: `${tool.name} ${shown.length > 300 ? `${shown.slice(0, 300)}…` : shown}` };
+}
+
+const pathSummary = (decided: Decided) => `${decided.tool.name} on ${decided.paths.join(', ')}`;
+
+/**
+ * ask: when the policy wants a person, prepare() says what would change (reading, never writing;
+ * guarded like run, so a throwing or hanging preview is a typed error), and the broker waits for
+ * the answer. A prepare() that fails (file missing, binary...) fails the call the way the tool
+ * would, before anyone is bothered.
+ */
+export async function ask(decided: Decided, inputs: AskInputs): Promise<Result<Approved>> {
+  const { tool, args, ctx, request, accesses } = decided;
+  if (!decided.needsApproval || inputs.mode === 'approve-all') return ok({ ...decided, summary: pathSummary(decided) });
+  if (inputs.mode === 'refuse') {
+    return err(
+      'approval_required',
+      `${pathSummary(decided)} needs a person's approval, which this session cannot ask for.`,
+    );
+  }
+  const prepare = tool.prepare?.bind(tool);
+  const prepared =
+    prepare === undefined
+      ? ok(fallbackPreview(tool, args))
+      : await guarded(`${tool.name} (preview)`, ctx, (previewCtx) => prepare(args, previewCtx), inputs.limits);
+  if (!prepared.ok) return prepared;
+  const preview = prepared.value;
+  const persona = decided.personaTargets.includes('SOUL.md');
+  const beforeBytes = bytes(preview.before);
+  const afterBytes = bytes(preview.after);
+  const outcome = await inputs.broker.request(
+    {
+      conversationId: request.conversationId,
+      toolCallId: request.toolCallId,
+      tool: tool.name,
+      summary: preview.summary,
+      paths: accesses.map((access) => access.path),
+      operations: [...new Set(accesses.map((access) => access.operation))],
+      ...(preview.before === undefined ? {} : { before: preview.before }),
+      ...(preview.after === undefined ? {} : { after: preview.after }),
+      ...(beforeBytes === undefined ? {} : { beforeBytes }),
+      ...(afterBytes === undefined ? {} : { afterBytes }),
+      facts: { ...preview.facts },
+      persona,
+      canAllowForConversation: canAllowForConversation(accesses),
+      warnings: [...decided.warnings],
+      ...(persona && preview.after !== undefined && inputs.promptPreview !== undefined
+        ? { promptPreview: inputs.promptPreview(preview.after) }
+        : {}),
+    },
+    ctx.signal,
+  );
+  if (!outcome.approved) {
+    return err('user_rejected', `The user rejected this call. Their reason: ${outcome.reason}`, {
+      reason: outcome.reason,
+      expired: outcome.expired,
+    });
+  }
+  if (outcome.allowForConversation) inputs.allowances.grant(ctx.conversationId, ctx.env.workspaceRoot, accesses);
+  return ok({
+    ...decided,
+    summary: preview.summary,
+    approval: {
+      ...(outcome.editedContent === undefined ? {} : { editedContent: outcome.editedContent }),
+      ...(preview.before === undefined ? {} : { shownBefore: preview.before }),
+    },
+  });
+}

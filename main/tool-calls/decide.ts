@@ -1,0 +1,38 @@
+import type { Policy } from '../../shared/policy';
+import { err, ok } from '../../shared/result';
+import type { Result } from '../../shared/result';
+import { changesFile } from '../policy/access';
+import { checkAccesses } from '../policy/check-accesses';
+import { guardedAgainstInjection, personaFileOf } from '../policy/persona-rules';
+import { provenanceWarning } from '../policy/provenance';
+import type { Allowances } from './allowances';
+import type { Decided, Located } from './call-session';
+
+export interface DecideInputs {
+  readonly policy: Policy;
+  readonly memoryOn: boolean;
+  readonly allowances: Allowances;
+  /** Workspace files and command output the model read this turn (provenance.ts). */
+  readonly sourcesReadThisTurn: readonly string[];
+}
+
+/**
+ * decide: the policy's verdict on every access. A denied access refuses the whole call; an 'ask'
+ * not yet allowed for the conversation needs the user; a persona or memory change made after the
+ * model read outside content needs the user too, with a warning naming what was read.
+ */
+export function decide(located: Located, inputs: DecideInputs): Result<Decided> {
+  const { accesses, ctx } = located;
+  const check = checkAccesses(inputs.policy, accesses, inputs.memoryOn, (access) =>
+    inputs.allowances.covers(ctx.conversationId, ctx.env.workspaceRoot, access),
+  );
+  if (check.kind === 'refused') return err('permission_denied', check.message, check.details);
+
+  const personaTargets = [
+    ...new Set(accesses.filter(changesFile).flatMap((access) => personaFileOf(access.path) ?? [])),
+  ];
+  const guarded = accesses.some((access) => guardedAgainstInjection(inputs.policy, access));
+  const warnings =
+    guarded && inputs.sourcesReadThisTurn.length > 0 ? [provenanceWarning(inputs.sourcesReadThisTurn)] : [];
+  return ok({ ...located, personaTargets, warnings, needsApproval: check.needsApproval || warnings.length > 0 });
+}

@@ -1,0 +1,119 @@
+import type { Policy } from '../../shared/policy';
+import type { Result } from '../../shared/result';
+import type { ApprovalBroker } from '../approvals/broker';
+import type { AuditLog } from '../audit/audit-log';
+import type { Logger } from '../logging/logger';
+import { createProvenanceTracker } from '../policy/provenance';
+import type { AnyTool } from '../tools/define-tool';
+import type { ToolEnvironment } from '../tools/tool-environment';
+import { defaultToolLimits } from '../tools/tool-limits';
+import { admit } from './admit';
+import { createAllowances } from './allowances';
+import { ask } from './ask';
+import type { ApprovalMode } from './ask';
+import type { CallSession } from './call-session';
+import { internalError } from './call-errors';
+import { decide } from './decide';
+import { locate } from './locate';
+import { createRateLimiter } from './rate-limiter';
+import { record } from './record';
+import type { PersonaChange } from './record';
+import { run } from './run';
+import type { ToolCallRequest, ToolDescriptor, ToolExecutor } from './tool-executor';
+
+export interface ToolCallsOptions {
+  readonly tools: readonly AnyTool[];
+  readonly policy: () => Policy;
+  /** The memory switch as it applies to this conversation (persona-rules.ts: memoryOn). */
+  readonly memoryOn: (conversationId: string) => boolean;
+  /** What a tool may use for this call; built per call so it follows the open folder and the switch. */
+  readonly environment: (conversationId: string) => Promise<ToolEnvironment> | ToolEnvironment;
+  readonly broker: ApprovalBroker;
+  readonly approvalMode: ApprovalMode;
+  readonly audit: Pick<AuditLog, 'record'>;
+  readonly limits?: { readonly callsPerMinute?: number; readonly timeoutMs?: number };
+  readonly logger?: Logger;
+  readonly now?: () => number;
+  readonly systemPrompt: (conversationId: string, tools: readonly ToolDescriptor[]) => Promise<string>;
+  /** The SOUL.md section of the prompt as it would read with this text (for the approval dialog). */
+  readonly personaPromptPreview?: (soulText: string) => string;
+  readonly onPersonaChanged?: (change: PersonaChange) => Promise<void>;
+}
+
+export interface ToolCalls extends ToolExecutor {
+  /** The tools registered right now for this conversation: exactly what the model is offered. */
+  registered(conversationId: string): readonly AnyTool[];
+}
+
+/**
+ * The one way a tool call happens, for the chat, MCP mode and anything else that runs a tool:
+ *   admit → locate → decide → ask → run → record.
+ * Each stage is a small function of the CallSession so far; a stage that refuses ends the call
+ * with a typed error, and record runs whatever happened. Nothing here throws: an exception
+ * anywhere becomes internal_error (call-errors.ts), so a tool can never end a turn.
+ */
+export function createToolCalls(options: ToolCallsOptions): ToolCalls {
+  const now = options.now ?? Date.now;
+  const callsPerMinute = options.limits?.callsPerMinute ?? defaultToolLimits.callsPerMinute;
+  const limits = {
+    timeoutMs: options.limits?.timeoutMs ?? defaultToolLimits.timeoutMs,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  };
+  const limiter = createRateLimiter(callsPerMinute, now);
+  const allowances = createAllowances();
+  const provenance = createProvenanceTracker();
+
+  const registered = (conversationId: string) =>
+    options.tools.filter((tool) => tool.memoryOnly !== true || options.memoryOn(conversationId));
+  const describe = (conversationId: string): ToolDescriptor[] =>
+    registered(conversationId).map((tool) => ({ name: tool.name, description: tool.description, input: tool.input }));
+
+  async function walk(start: CallSession, advance: (session: CallSession) => void): Promise<Result<unknown>> {
+    const admitted = admit(start, { registered, all: options.tools, limiter, callsPerMinute });
+    if (!admitted.ok) return admitted;
+    advance(admitted.value);
+    const located = await locate(admitted.value, await options.environment(start.request.conversationId));
+    advance(located);
+    const decided = decide(located, {
+      policy: options.policy(),
+      memoryOn: options.memoryOn(start.request.conversationId),
+      allowances,
+      sourcesReadThisTurn: provenance.sources(start.request.conversationId),
+    });
+    if (!decided.ok) return decided;
+    advance(decided.value);
+    const approved = await ask(decided.value, {
+      mode: options.approvalMode,
+      broker: options.broker,
+      allowances,
+      limits,
+      ...(options.personaPromptPreview === undefined ? {} : { promptPreview: options.personaPromptPreview }),
+    });
+    if (!approved.ok) return approved;
+    advance(approved.value);
+    return run(approved.value, limits);
+  }
+
+  async function call(request: ToolCallRequest, signal: AbortSignal): Promise<Result<unknown>> {
+    let session: CallSession = { request, signal, startedAt: now() };
+    const result = await walk(session, (next) => (session = next)).catch((error: unknown) => {
+      options.logger?.error(`tool call ${request.name} failed`, error);
+      return internalError(request.name, error);
+    });
+    return record(session, result, {
+      audit: options.audit,
+      provenance,
+      now,
+      ...(options.onPersonaChanged === undefined ? {} : { onPersonaChanged: options.onPersonaChanged }),
+    });
+  }
+
+  return {
+    registered,
+    list: describe,
+    systemPrompt: (conversationId) => options.systemPrompt(conversationId, describe(conversationId)),
+    execute: call,
+    beginTurn: (conversationId) => provenance.beginTurn(conversationId),
+    cancelPending: (conversationId, reason) => options.broker.cancelConversation(conversationId, reason),
+  };
+}
