@@ -59,9 +59,34 @@ const banUi = { regex: '^(react|react-dom|zustand)(/.*)?$', message: 'shared/ ha
  * The layers point one way: renderer → preload → shared ← main. eslint-plugin-boundaries makes the
  * linter, not memory, hold that line (main/layering.test.ts proves each rule fires).
  */
+/**
+ * Inside main/ the layers point one way too, from the front doors down to the platform (ARCHITECTURE.md).
+ * A folder may import its own layer and the layers below it, never above. A new folder is in no
+ * layer until it is listed here: 'main-unlisted' may import nothing of main, so lint says where it goes.
+ */
+const mainLayers = [
+  ['main-platform', ['logging', 'storage', 'sandbox', 'ipc', 'secrets', 'audit']],
+  ['main-domain', ['policy', 'approvals', 'persona', 'search', 'conversations', 'workspace', 'providers', 'transfers']],
+  ['main-tools', ['tools']],
+  ['main-tool-calls', ['tool-calls']],
+  ['main-agent', ['agent']],
+  ['main-core', ['core']],
+  ['main-front-doors', ['electron', 'server', 'mcp', 'smoke']],
+];
+const mainLayerTypes = mainLayers.map(([type]) => type);
+/** Every element of main/: the layers, the tests' own helpers, and the files in no layer (main/*.ts). */
+const mainTypes = [...mainLayerTypes, 'main-test-support', 'main-unlisted'];
 const layers = [
   { type: 'shared', pattern: 'shared/**', partialMatch: false },
-  { type: 'main', pattern: 'main/**', partialMatch: false },
+  // partialMatch false: the pattern is matched against each file's whole path.
+  ...mainLayers.map(([type, folders]) => ({
+    type,
+    pattern: folders.length === 1 ? `main/${folders[0]}/**` : `main/{${folders.join(',')}}/**`,
+    partialMatch: false,
+  })),
+  { type: 'main-test-support', pattern: 'main/test-support/**', partialMatch: false },
+  // main/*.ts: the entry points (file category 'entry' below) and the repository-wide tests.
+  { type: 'main-unlisted', pattern: 'main/**', partialMatch: false },
   { type: 'preload', pattern: 'preload/**', partialMatch: false },
   { type: 'renderer', pattern: 'renderer/**', partialMatch: false },
   { type: 'e2e', pattern: 'e2e/**', partialMatch: false },
@@ -76,6 +101,8 @@ const layers = [
  */
 const fileCategories = [
   { category: 'test', pattern: '**/*.test.ts' },
+  { category: 'test-child', pattern: '**/*.child.ts' },
+  { category: 'entry', pattern: 'main/*.ts' },
   { category: 'llm-fixture', pattern: 'e2e/fixtures/scripted-llm-server.ts' },
   // The app's own smoke test (shared and node:http only): e2e runs it against browser mode.
   { category: 'smoke-test', pattern: 'main/smoke/**' },
@@ -86,14 +113,27 @@ const mayImport = (from, to) => ({
 });
 const layerPolicies = [
   mayImport('shared', ['shared']),
-  mayImport('main', ['main', 'shared']),
+  ...mainLayerTypes.map((type, level) => mayImport(type, [...mainLayerTypes.slice(0, level + 1), 'shared'])),
+  // The tests' helpers build whatever a test needs; the entry points (main/index.ts, serve.ts, mcp.ts)
+  // start a front door.
+  mayImport('main-test-support', [...mainTypes, 'shared']),
+  mayImport('main-unlisted', ['shared']),
+  {
+    from: { element: { type: 'main-unlisted' }, file: { categories: 'entry' } },
+    allow: { to: { element: { types: { anyOf: mainLayerTypes } } } },
+  },
+  // Tests (and the processes they start) may reach any part of main, and the tests' helpers.
+  {
+    from: { element: { types: { anyOf: mainTypes } }, file: { categories: { anyOf: ['test', 'test-child'] } } },
+    allow: { to: { element: { types: { anyOf: mainTypes } } } },
+  },
   mayImport('preload', ['preload', 'shared']),
   mayImport('renderer', ['renderer', 'shared']),
   mayImport('e2e', ['e2e', 'shared']),
-  mayImport('bench', ['bench', 'main', 'shared']),
-  mayImport('scripts', ['scripts', 'main', 'shared']),
+  mayImport('bench', ['bench', ...mainTypes, 'shared']),
+  mayImport('scripts', ['scripts', ...mainTypes, 'shared']),
   {
-    from: { element: { type: 'main' }, file: { categories: 'test' } },
+    from: { element: { types: { anyOf: mainTypes } }, file: { categories: 'test' } },
     allow: { to: { file: { categories: 'llm-fixture' } } },
   },
   { from: { element: { type: 'bench' } }, allow: { to: { file: { categories: 'llm-fixture' } } } },

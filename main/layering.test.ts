@@ -35,6 +35,17 @@ describe('layer boundaries are enforced by lint', () => {
     ['main/agent/probe.test.ts', "import { test } from '../../e2e/fixtures/familiar-app';", 'boundaries/dependencies'],
     // e2e may run the app's smoke test, and nothing else of main/.
     ['e2e/probe.spec.ts', "import { createCore } from '../main/core/create-core';", 'boundaries/dependencies'],
+    // Inside main/, from the front doors down to the platform (ARCHITECTURE.md): never upward.
+    ['main/sandbox/probe.ts', "import { defineTool } from '../tools/define-tool';", 'boundaries/dependencies'],
+    ['main/storage/probe.ts', "import { createCore } from '../core/create-core';", 'boundaries/dependencies'],
+    ['main/policy/probe.ts', "import { createToolCalls } from '../tool-calls/tool-calls';", 'boundaries/dependencies'],
+    ['main/tools/probe.ts', "import { createToolCalls } from '../tool-calls/tool-calls';", 'boundaries/dependencies'],
+    ['main/tool-calls/probe.ts', "import { runTurn } from '../agent/run-turn';", 'boundaries/dependencies'],
+    ['main/agent/probe.ts', "import { createCore } from '../core/create-core';", 'boundaries/dependencies'],
+    ['main/core/probe.ts', "import { createMcpServer } from '../mcp/mcp-server';", 'boundaries/dependencies'],
+    // Shipped code never leans on the tests' helpers; a new folder must be given a layer first.
+    ['main/tools/probe.ts', "import { createToolKit } from '../test-support/tool-kit';", 'boundaries/dependencies'],
+    ['main/new-folder/probe.ts', "import { familiarPaths } from '../storage/paths';", 'boundaries/dependencies'],
     // A folder named like a layer deep inside another layer must not borrow that layer's rights.
     [
       'renderer/features/main/probe.ts',
@@ -55,6 +66,17 @@ describe('layer boundaries are enforced by lint', () => {
       ['main/probe.ts', "import { calls } from '../shared/ipc/contract';\nexport const probe = calls;"],
       ['renderer/probe.ts', "import { calls } from '../shared/ipc/contract';\nexport const probe = calls;"],
       ['renderer/features/main/probe.ts', "import { App } from '../../app/App';\nexport const probe = App;"],
+      [
+        'main/tool-calls/probe.ts',
+        "import { defineTool } from '../tools/define-tool';\nexport const probe = defineTool;",
+      ],
+      ['main/tools/probe.ts', "import { familiarPaths } from '../storage/paths';\nexport const probe = familiarPaths;"],
+      ['main/electron/probe.ts', "import { createCore } from '../core/create-core';\nexport const probe = createCore;"],
+      ['main/probe.ts', "import { createCore } from './core/create-core';\nexport const probe = createCore;"],
+      [
+        'main/tools/probe.test.ts',
+        "import { createToolKit } from '../test-support/tool-kit';\nexport const probe = createToolKit;",
+      ],
       [
         'main/agent/probe.test.ts',
         "import { reply } from '../../e2e/fixtures/scripted-llm-server';\nexport const probe = reply;",

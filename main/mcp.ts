@@ -5,7 +5,7 @@ import { createCore } from './core/create-core';
 import { createStderrLogger } from './logging/logger';
 import { createMcpServer } from './mcp/mcp-server';
 import { defaultFamiliarHome } from './storage/paths';
-import { familiarVersion } from './version';
+import { familiarVersion } from './core/version';
 
 const usage = `Usage: familiar-mcp --workspace DIR [--home DIR] [--approve all]
 

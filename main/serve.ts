@@ -5,7 +5,7 @@ import { createCore } from './core/create-core';
 import { createStderrLogger } from './logging/logger';
 import { startBrowserServer } from './server/browser-server';
 import { defaultFamiliarHome } from './storage/paths';
-import { familiarVersion } from './version';
+import { familiarVersion } from './core/version';
 
 /** Browser mode: the same core as the desktop app, its renderer served on loopback. */
 async function main(): Promise<void> {

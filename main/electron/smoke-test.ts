@@ -8,7 +8,7 @@ import { runSmokeTest } from '../smoke/run-smoke-test';
 import type { SmokeSummary } from '../smoke/run-smoke-test';
 import { createScratchHome } from '../storage/scratch-home';
 import type { ScratchHome } from '../storage/scratch-home';
-import { familiarVersion } from '../version';
+import { familiarVersion } from '../core/version';
 import { appFiles } from './app-files';
 import { buildInfo } from './build-info';
 import { installContentSecurityPolicy } from './content-security-policy';

@@ -3,7 +3,7 @@ import type { BrowserWindow as Window } from 'electron';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, Notification, screen, session, shell } from 'electron';
 import { createCore } from '../core/create-core';
 import { createStderrLogger } from '../logging/logger';
-import { familiarVersion } from '../version';
+import { familiarVersion } from '../core/version';
 import { appFiles } from './app-files';
 import { installContentSecurityPolicy } from './content-security-policy';
 import { watchApprovalAttention } from './approval-attention';

@@ -64,6 +64,17 @@ const brokenPreviewTool = defineTool({
   run: () => Promise.resolve(ok({ written: true })),
 });
 
+/** A write whose preview never answers: only the guard around prepare() ends it. */
+const hangingPreviewTool = defineTool({
+  name: 'hanging_preview',
+  description: 'test',
+  input: z.object({ path: z.string() }),
+  operations: ['write'],
+  access: (args) => [{ operation: 'write', path: args.path }],
+  prepare: () => new Promise(() => undefined),
+  run: () => Promise.resolve(ok({ written: true })),
+});
+
 const brokenAccessTool = defineTool({
   name: 'broken_access',
   description: 'test',
@@ -84,7 +95,15 @@ const hugeTool = defineTool({
   run: () => Promise.resolve(ok({ text: 'x'.repeat(TOOL_RESULT_CAP_CHARS * 2) })),
 });
 
-const allTools = [readFileTool, slowTool, throwingTool, brokenPreviewTool, brokenAccessTool, hugeTool] as AnyTool[];
+const allTools = [
+  readFileTool,
+  slowTool,
+  throwingTool,
+  brokenPreviewTool,
+  hangingPreviewTool,
+  brokenAccessTool,
+  hugeTool,
+] as AnyTool[];
 
 function pipeline(overrides: Partial<ToolCallsOptions> = {}, requests: ApprovalRequest[] = []) {
   const broker = createApprovalBroker({
@@ -229,6 +248,14 @@ describe('the tool-call pipeline: ask', () => {
     const requests: ApprovalRequest[] = [];
     const result = await pipeline({}, requests)('broken_preview', { path: 'a.txt' });
     expect(result.ok || result.error).toMatchObject({ code: 'internal_error', message: matching(/preview exploded/) });
+    expect(requests).toEqual([]);
+  });
+
+  it('ends a preview that never answers with timeout, under the same limit as a run', async () => {
+    kit = await createToolKit(tempDir);
+    const requests: ApprovalRequest[] = [];
+    const result = await pipeline({ limits: { timeoutMs: 50 } }, requests)('hanging_preview', { path: 'a.txt' });
+    expect(result.ok || result.error.code).toBe('timeout');
     expect(requests).toEqual([]);
   });
 
