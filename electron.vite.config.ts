@@ -12,7 +12,7 @@ export default defineConfig({
   main: {
     define: {
       __FAMILIAR_VERSION__: JSON.stringify(version),
-      // The release workflow says whether this build's installers are code-signed (main/electron/build-info.ts).
+      // The release workflow says whether this build's installers are code-signed (main/front-doors/electron/build-info.ts).
       __FAMILIAR_BUILD__: JSON.stringify({ signed: process.env['FAMILIAR_SIGNED'] === 'true' }),
     },
     build: {

@@ -12,14 +12,14 @@ const banNode = {
   message: 'Node APIs belong in main/ (only main/ runs in Node).',
 };
 /**
- * One way to disk (issue 15): workspace bytes go through main/sandbox/, Familiar's own data through
- * main/storage/, and nothing else opens a file, so a new feature cannot bypass either. Tests and
+ * One way to disk (issue 15): workspace bytes go through main/platform/sandbox/, Familiar's own data through
+ * main/platform/storage/, and nothing else opens a file, so a new feature cannot bypass either. Tests and
  * their helpers build fixtures and may use fs. main/layering.test.ts proves the rule fires and scans
  * the tree for imports the rule could miss.
  */
 const goToDiskOwners =
-  'Only main/sandbox/ and main/storage/ touch the disk. Workspace files: the WorkspaceSandbox (main/sandbox/sandbox-io.ts). ' +
-  "Familiar's own data (settings, transcripts, audit, caches, app files): main/storage/ (json-file.ts, jsonl-file.ts, folders.ts, data-files.ts, app-files.ts).";
+  'Only main/platform/sandbox/ and main/platform/storage/ touch the disk. Workspace files: the WorkspaceSandbox (main/platform/sandbox/sandbox-io.ts). ' +
+  "Familiar's own data (settings, transcripts, audit, caches, app files): main/platform/storage/ (json-file.ts, jsonl-file.ts, folders.ts, data-files.ts, app-files.ts).";
 const fsModules = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises'];
 /** `paths` for no-restricted-imports: the four names of the file system, and createRequire (a require by another name). */
 const banFsPaths = [
@@ -44,7 +44,7 @@ const banFsSyntax = [
 ];
 const banRequire = { selector: "CallExpression[callee.name='require']", message: 'Use ES imports.' };
 /** The disk owners, and the files that only tests run (they build fixtures). */
-const diskOwners = ['main/sandbox/**', 'main/storage/**'];
+const diskOwners = ['main/platform/sandbox/**', 'main/platform/storage/**'];
 const testOnly = [
   '**/*.test.ts',
   '**/*.test.tsx',
@@ -52,7 +52,10 @@ const testOnly = [
   // Processes the tests start (bundled by main/test-support/child-script.ts).
   '**/*.child.ts',
 ];
-const banElectron = { regex: '^electron(/.*)?$', message: 'Only main/electron/ and preload/ may import Electron.' };
+const banElectron = {
+  regex: '^electron(/.*)?$',
+  message: 'Only main/front-doors/electron/ and preload/ may import Electron.',
+};
 const banUi = { regex: '^(react|react-dom|zustand)(/.*)?$', message: 'shared/ has no UI.' };
 
 /**
@@ -65,13 +68,16 @@ const banUi = { regex: '^(react|react-dom|zustand)(/.*)?$', message: 'shared/ ha
  * layer until it is listed here: 'main-unlisted' may import nothing of main, so lint says where it goes.
  */
 const mainLayers = [
-  ['main-platform', ['logging', 'storage', 'sandbox', 'ipc', 'secrets', 'audit']],
-  ['main-domain', ['policy', 'approvals', 'persona', 'search', 'conversations', 'workspace', 'providers', 'transfers']],
-  ['main-tools', ['tools']],
-  ['main-tool-calls', ['tool-calls']],
-  ['main-agent', ['agent']],
-  ['main-core', ['core']],
-  ['main-front-doors', ['electron', 'server', 'mcp', 'smoke']],
+  // logging, storage, sandbox, ipc, secrets, audit: what every feature stands on.
+  ['main-platform', 'main/platform/**'],
+  // policy, approvals, persona, search, conversations, workspace, providers, transfers.
+  ['main-domain', 'main/domain/**'],
+  ['main-tools', 'main/tools/**'],
+  ['main-tool-calls', 'main/tool-calls/**'],
+  ['main-agent', 'main/agent/**'],
+  ['main-core', 'main/core/**'],
+  // electron, server (browser mode), mcp, smoke.
+  ['main-front-doors', 'main/front-doors/**'],
 ];
 const mainLayerTypes = mainLayers.map(([type]) => type);
 /** Every element of main/: the layers, the tests' own helpers, and the files in no layer (main/*.ts). */
@@ -79,11 +85,7 @@ const mainTypes = [...mainLayerTypes, 'main-test-support', 'main-unlisted'];
 const layers = [
   { type: 'shared', pattern: 'shared/**', partialMatch: false },
   // partialMatch false: the pattern is matched against each file's whole path.
-  ...mainLayers.map(([type, folders]) => ({
-    type,
-    pattern: folders.length === 1 ? `main/${folders[0]}/**` : `main/{${folders.join(',')}}/**`,
-    partialMatch: false,
-  })),
+  ...mainLayers.map(([type, pattern]) => ({ type, pattern, partialMatch: false })),
   { type: 'main-test-support', pattern: 'main/test-support/**', partialMatch: false },
   // main/*.ts: the entry points (file category 'entry' below) and the repository-wide tests.
   { type: 'main-unlisted', pattern: 'main/**', partialMatch: false },
@@ -105,7 +107,7 @@ const fileCategories = [
   { category: 'entry', pattern: 'main/*.ts' },
   { category: 'llm-fixture', pattern: 'e2e/fixtures/scripted-llm-server.ts' },
   // The app's own smoke test (shared and node:http only): e2e runs it against browser mode.
-  { category: 'smoke-test', pattern: 'main/smoke/**' },
+  { category: 'smoke-test', pattern: 'main/front-doors/smoke/**' },
 ];
 const mayImport = (from, to) => ({
   from: { element: { type: from } },
@@ -226,11 +228,11 @@ export default tseslint.config(
     },
   },
   {
-    files: ['main/electron/**'],
+    files: ['main/front-doors/electron/**'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {
-    files: ['main/electron/**'],
+    files: ['main/front-doors/electron/**'],
     ignores: testOnly,
     rules: { 'no-restricted-imports': ['error', { paths: banFsPaths }] },
   },

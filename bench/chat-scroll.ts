@@ -3,8 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
-import { openConversationStore } from '../main/conversations/conversation-store';
-import { newId } from '../main/conversations/ids';
+import { openConversationStore } from '../main/domain/conversations/conversation-store';
+import { newId } from '../main/domain/conversations/ids';
 
 /**
  * Issue 6's "a 1,000-message conversation scrolls smoothly", measured: the built app (browser mode)

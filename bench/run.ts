@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { familiarPaths } from '../main/storage/paths';
+import { familiarPaths } from '../main/platform/storage/paths';
 import type { AnyTool } from '../main/tools/define-tool';
 import { editFileTool, listFilesTool, readFileTool, searchInCodeTool } from '../main/tools/index';
 import { createToolEnvironment, createToolServices } from '../main/tools/tool-services';

@@ -1,8 +1,8 @@
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { familiarPaths } from '../main/storage/paths';
-import { WorkspaceIndex } from '../main/search/workspace-index';
+import { familiarPaths } from '../main/platform/storage/paths';
+import { WorkspaceIndex } from '../main/domain/search/workspace-index';
 import { fileSemanticSearchTool } from '../main/tools/index';
 import { createToolEnvironment, createToolServices } from '../main/tools/tool-services';
 import { summarize } from './measure';

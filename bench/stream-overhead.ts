@@ -9,7 +9,7 @@ import { reply, startScriptedLlmServer } from '../e2e/fixtures/scripted-llm-serv
 import type { ScriptedLlmServer, ScriptedResponse, ScriptPart } from '../e2e/fixtures/scripted-llm-server';
 import type { ToolExecutor } from '../main/tool-calls/tool-executor';
 import { createCore } from '../main/core/create-core';
-import { createStderrLogger } from '../main/logging/logger';
+import { createStderrLogger } from '../main/platform/logging/logger';
 import { ok } from '../shared/result';
 
 /**

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { defaultPolicy } from '../shared/policy';
-import { createApprovalBroker } from '../main/approvals/broker';
-import { createAuditLog } from '../main/audit/audit-log';
+import { createApprovalBroker } from '../main/domain/approvals/broker';
+import { createAuditLog } from '../main/platform/audit/audit-log';
 import { createToolCalls } from '../main/tool-calls/tool-calls';
 import type { AnyTool, Tool } from '../main/tools/define-tool';
 import type { ToolEnvironment } from '../main/tools/tool-environment';

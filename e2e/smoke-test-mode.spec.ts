@@ -1,9 +1,9 @@
-import { runSmokeTest } from '../main/smoke/run-smoke-test';
+import { runSmokeTest } from '../main/front-doors/smoke/run-smoke-test';
 import { callFamiliar, expect, startFamiliar, test } from './fixtures/familiar-app';
 
 /**
  * `Familiar --smoke-test` is what the release workflow starts on every runner. Electron cannot run
- * here, so the same smoke test (main/smoke) runs against browser mode: the built core in its own
+ * here, so the same smoke test (main/front-doors/smoke) runs against browser mode: the built core in its own
  * process, the built renderer in Chromium. Only the page differs from the desktop run: Playwright's
  * instead of the Electron window, and no preload bridge (window.familiar must be absent).
  */

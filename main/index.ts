@@ -1,5 +1,5 @@
-import { isSmokeTest, startSmokeTest } from './electron/smoke-test';
-import { startDesktop } from './electron/start-desktop';
+import { isSmokeTest, startSmokeTest } from './front-doors/electron/smoke-test';
+import { startDesktop } from './front-doors/electron/start-desktop';
 
 // Composition root of the desktop app; browser mode starts from serve.ts instead.
 // `--smoke-test` runs the release pipeline's check of an installed build and exits.

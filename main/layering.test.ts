@@ -36,16 +36,36 @@ describe('layer boundaries are enforced by lint', () => {
     // e2e may run the app's smoke test, and nothing else of main/.
     ['e2e/probe.spec.ts', "import { createCore } from '../main/core/create-core';", 'boundaries/dependencies'],
     // Inside main/, from the front doors down to the platform (ARCHITECTURE.md): never upward.
-    ['main/sandbox/probe.ts', "import { defineTool } from '../tools/define-tool';", 'boundaries/dependencies'],
-    ['main/storage/probe.ts', "import { createCore } from '../core/create-core';", 'boundaries/dependencies'],
-    ['main/policy/probe.ts', "import { createToolCalls } from '../tool-calls/tool-calls';", 'boundaries/dependencies'],
+    [
+      'main/platform/sandbox/probe.ts',
+      "import { defineTool } from '../../tools/define-tool';",
+      'boundaries/dependencies',
+    ],
+    [
+      'main/platform/storage/probe.ts',
+      "import { createCore } from '../../core/create-core';",
+      'boundaries/dependencies',
+    ],
+    [
+      'main/domain/policy/probe.ts',
+      "import { createToolCalls } from '../../tool-calls/tool-calls';",
+      'boundaries/dependencies',
+    ],
     ['main/tools/probe.ts', "import { createToolCalls } from '../tool-calls/tool-calls';", 'boundaries/dependencies'],
     ['main/tool-calls/probe.ts', "import { runTurn } from '../agent/run-turn';", 'boundaries/dependencies'],
     ['main/agent/probe.ts', "import { createCore } from '../core/create-core';", 'boundaries/dependencies'],
-    ['main/core/probe.ts', "import { createMcpServer } from '../mcp/mcp-server';", 'boundaries/dependencies'],
+    [
+      'main/core/probe.ts',
+      "import { createMcpServer } from '../front-doors/mcp/mcp-server';",
+      'boundaries/dependencies',
+    ],
     // Shipped code never leans on the tests' helpers; a new folder must be given a layer first.
     ['main/tools/probe.ts', "import { createToolKit } from '../test-support/tool-kit';", 'boundaries/dependencies'],
-    ['main/new-folder/probe.ts', "import { familiarPaths } from '../storage/paths';", 'boundaries/dependencies'],
+    [
+      'main/new-folder/probe.ts',
+      "import { familiarPaths } from '../platform/storage/paths';",
+      'boundaries/dependencies',
+    ],
     // A folder named like a layer deep inside another layer must not borrow that layer's rights.
     [
       'renderer/features/main/probe.ts',
@@ -60,7 +80,7 @@ describe('layer boundaries are enforced by lint', () => {
 
   it('allows what the layering permits', async () => {
     const allowed: [string, string][] = [
-      ['main/electron/probe.ts', "import { app } from 'electron';\nexport const probe = app;"],
+      ['main/front-doors/electron/probe.ts', "import { app } from 'electron';\nexport const probe = app;"],
       ['preload/probe.ts', "import { contextBridge } from 'electron';\nexport const probe = contextBridge;"],
       ['renderer/ipc/probe.ts', 'export const probe = window.familiar;'],
       ['main/probe.ts', "import { calls } from '../shared/ipc/contract';\nexport const probe = calls;"],
@@ -70,8 +90,14 @@ describe('layer boundaries are enforced by lint', () => {
         'main/tool-calls/probe.ts',
         "import { defineTool } from '../tools/define-tool';\nexport const probe = defineTool;",
       ],
-      ['main/tools/probe.ts', "import { familiarPaths } from '../storage/paths';\nexport const probe = familiarPaths;"],
-      ['main/electron/probe.ts', "import { createCore } from '../core/create-core';\nexport const probe = createCore;"],
+      [
+        'main/tools/probe.ts',
+        "import { familiarPaths } from '../platform/storage/paths';\nexport const probe = familiarPaths;",
+      ],
+      [
+        'main/front-doors/electron/probe.ts',
+        "import { createCore } from '../../core/create-core';\nexport const probe = createCore;",
+      ],
       ['main/probe.ts', "import { createCore } from './core/create-core';\nexport const probe = createCore;"],
       [
         'main/tools/probe.test.ts',
@@ -84,7 +110,7 @@ describe('layer boundaries are enforced by lint', () => {
       ['bench/probe.ts', "import { reply } from '../e2e/fixtures/scripted-llm-server';\nexport const probe = reply;"],
       [
         'e2e/probe.spec.ts',
-        "import { runSmokeTest } from '../main/smoke/run-smoke-test';\nexport const probe = runSmokeTest;",
+        "import { runSmokeTest } from '../main/front-doors/smoke/run-smoke-test';\nexport const probe = runSmokeTest;",
       ],
     ];
     for (const [file, code] of allowed) {
@@ -94,12 +120,12 @@ describe('layer boundaries are enforced by lint', () => {
 });
 
 describe('the tree obeys the layering (a cheap scan, independent of the lint config)', () => {
-  it('imports electron only from main/electron/ and preload/, never from shared/ or renderer/', async () => {
+  it('imports electron only from main/front-doors/electron/ and preload/, never from shared/ or renderer/', async () => {
     const offenders: string[] = [];
     for (const layer of ['main', 'shared', 'renderer']) {
       for await (const file of sourceFiles(join(root, layer))) {
         const rel = relative(root, file);
-        if (rel.startsWith(join('main', 'electron'))) continue;
+        if (rel.startsWith(join('main', 'front-doors', 'electron'))) continue;
         const text = await readFile(file, 'utf8');
         if (/from '(electron|node:[^']+)'/.test(text) && !rel.startsWith('main')) offenders.push(rel);
         if (/^import (?!type)[^;]*from 'electron'/m.test(text)) offenders.push(rel);

@@ -2,9 +2,9 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createCore } from './core/create-core';
-import { createStderrLogger } from './logging/logger';
-import { createMcpServer } from './mcp/mcp-server';
-import { defaultFamiliarHome } from './storage/paths';
+import { createStderrLogger } from './platform/logging/logger';
+import { createMcpServer } from './front-doors/mcp/mcp-server';
+import { defaultFamiliarHome } from './platform/storage/paths';
 import { familiarVersion } from './core/version';
 
 const usage = `Usage: familiar-mcp --workspace DIR [--home DIR] [--approve all]

@@ -4,21 +4,21 @@ import { describe, expect, it } from 'vitest';
 import { lintProbe, repoRoot, sourceFiles } from './test-support/lint-probe';
 
 /**
- * One way to disk (issue 15): only main/sandbox/ (workspace bytes) and main/storage/ (Familiar's
+ * One way to disk (issue 15): only main/platform/sandbox/ (workspace bytes) and main/platform/storage/ (Familiar's
  * own data) may reach the file system. Lint holds the line (eslint.config.js); the probes below
  * prove each rule fires, and the scan proves the tree obeys even where a lint override could hide it.
  */
 const probe = (code: string) => `${code}\nexport const probe = 1;\n`;
 
-describe('lint keeps the file system inside main/sandbox/ and main/storage/', () => {
+describe('lint keeps the file system inside main/platform/sandbox/ and main/platform/storage/', () => {
   const forbidden: [string, string][] = [
     ['main/tools/probe.ts', "import { readFile } from 'node:fs/promises';"],
     ['main/core/probe.ts', "import { readFileSync } from 'fs';"],
-    ['main/search/probe.ts', "import * as fs from 'fs/promises';\nvoid fs;"],
-    ['main/conversations/probe.ts', "import type { Stats } from 'node:fs';\nexport type S = Stats;"],
+    ['main/domain/search/probe.ts', "import * as fs from 'fs/promises';\nvoid fs;"],
+    ['main/domain/conversations/probe.ts', "import type { Stats } from 'node:fs';\nexport type S = Stats;"],
     ['main/agent/probe.ts', "export { readFile } from 'node:fs/promises';"],
     ['main/agent/probe.ts', "import { createRequire } from 'node:module';\nvoid createRequire;"],
-    ['main/electron/probe.ts', "import { readFileSync } from 'node:fs';"],
+    ['main/front-doors/electron/probe.ts', "import { readFileSync } from 'node:fs';"],
     ['main/sandboxed/probe.ts', "import { open } from 'node:fs/promises';"],
     ['shared/probe.ts', "import { readFile } from 'node:fs/promises';"],
     ['preload/probe.ts', "import { readFileSync } from 'node:fs';"],
@@ -26,7 +26,7 @@ describe('lint keeps the file system inside main/sandbox/ and main/storage/', ()
     // What import statements do not show.
     ['main/agent/probe.ts', "const fs = require('node:fs');\nvoid fs;"],
     ['main/agent/probe.ts', "export const load = () => import('node:fs/promises');"],
-    ['main/electron/probe.ts', "export const load = () => import('fs');"],
+    ['main/front-doors/electron/probe.ts', "export const load = () => import('fs');"],
     ['main/agent/probe.ts', "export const fs = process.getBuiltinModule('fs');"],
     ['renderer/probe.ts', "export const load = () => import('fs/promises');"],
   ];
@@ -36,7 +36,7 @@ describe('lint keeps the file system inside main/sandbox/ and main/storage/', ()
     // The message says where to go instead.
     expect(messages).toContainEqual({
       ruleId: expect.stringMatching(/^no-restricted-(imports|syntax)$/) as string,
-      message: expect.stringMatching(/main\/sandbox\/.*main\/storage\//) as string,
+      message: expect.stringMatching(/main\/platform\/sandbox\/.*main\/platform\/storage\//) as string,
     });
   });
 
@@ -50,11 +50,11 @@ describe('lint keeps the file system inside main/sandbox/ and main/storage/', ()
 
   it('lets the two disk owners, tests and the files only tests run use the file system', async () => {
     const allowed = [
-      'main/sandbox/probe.ts',
-      'main/sandbox/deeper/probe.ts',
-      'main/storage/probe.ts',
+      'main/platform/sandbox/probe.ts',
+      'main/platform/sandbox/deeper/probe.ts',
+      'main/platform/storage/probe.ts',
       'main/tools/probe.test.ts',
-      'main/electron/probe.test.ts',
+      'main/front-doors/electron/probe.test.ts',
       'main/test-support/probe.ts',
       'main/tools/probe.child.ts',
       'e2e/fixtures/probe.ts',
@@ -65,14 +65,17 @@ describe('lint keeps the file system inside main/sandbox/ and main/storage/', ()
       const code = "import { readFile } from 'node:fs/promises';\nexport const probe = readFile;\n";
       const messages = await lintProbe(file, code);
       expect(
-        messages.filter((message) => message.message.includes('main/storage/')),
+        messages.filter((message) => message.message.includes('main/platform/storage/')),
         file,
       ).toEqual([]);
     }
   });
 
   it('still keeps Electron out of the disk owners', async () => {
-    const messages = await lintProbe('main/storage/probe.ts', probe("import { app } from 'electron';\nvoid app;"));
+    const messages = await lintProbe(
+      'main/platform/storage/probe.ts',
+      probe("import { app } from 'electron';\nvoid app;"),
+    );
     expect(messages.map((message) => message.ruleId)).toContain('no-restricted-imports');
   });
 });
@@ -81,7 +84,7 @@ describe('lint keeps the file system inside main/sandbox/ and main/storage/', ()
 const testOnly = (rel: string) =>
   /\.test\.tsx?$/.test(rel) || /\.child\.ts$/.test(rel) || rel.startsWith(`main${sep}test-support${sep}`);
 const diskOwner = (rel: string) =>
-  rel.startsWith(`main${sep}sandbox${sep}`) || rel.startsWith(`main${sep}storage${sep}`);
+  rel.startsWith(`main${sep}platform${sep}sandbox${sep}`) || rel.startsWith(`main${sep}platform${sep}storage${sep}`);
 
 /** Any way of loading the file system a source file could spell (static, re-export, require, import(), builtins). */
 const fsAccess =
@@ -117,7 +120,7 @@ async function fsOffenders(layers: readonly string[] = ['main', 'shared', 'prelo
 }
 
 describe('the tree keeps one way to disk (a scan, independent of the lint config)', () => {
-  it('no product file outside main/sandbox/ and main/storage/ reaches the file system', async () => {
+  it('no product file outside main/platform/sandbox/ and main/platform/storage/ reaches the file system', async () => {
     expect(await fsOffenders()).toEqual([]);
   });
 

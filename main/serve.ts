@@ -2,9 +2,9 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createCore } from './core/create-core';
-import { createStderrLogger } from './logging/logger';
-import { startBrowserServer } from './server/browser-server';
-import { defaultFamiliarHome } from './storage/paths';
+import { createStderrLogger } from './platform/logging/logger';
+import { startBrowserServer } from './front-doors/server/browser-server';
+import { defaultFamiliarHome } from './platform/storage/paths';
 import { familiarVersion } from './core/version';
 
 /** Browser mode: the same core as the desktop app, its renderer served on loopback. */

@@ -9,8 +9,8 @@ import { chatEventSchema } from '../../shared/ipc/chat';
 import { err, ok } from '../../shared/result';
 import { createCore } from '../core/create-core';
 import type { Core } from '../core/create-core';
-import { createStderrLogger } from '../logging/logger';
-import type { CallContext } from '../ipc/dispatcher';
+import { createStderrLogger } from '../platform/logging/logger';
+import type { CallContext } from '../platform/ipc/dispatcher';
 import { useTempDirs } from '../test-support/temp-dir';
 import type { ToolExecutor } from '../tool-calls/tool-executor';
 

@@ -1,5 +1,5 @@
 import { ok } from '../../shared/result';
-import type { Handlers } from '../ipc/dispatcher';
+import type { Handlers } from '../platform/ipc/dispatcher';
 import type { ChatService } from './chat-service';
 
 export type ChatHandlers = Pick<Handlers, 'chat.send' | 'chat.stop' | 'chat.retry'>;

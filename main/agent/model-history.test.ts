@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { foldTranscript } from '../conversations/transcript-fold';
-import { stamp } from '../conversations/transcript-records';
-import type { NewRecord } from '../conversations/transcript-records';
-import { toChatMessages } from '../conversations/transcript-view';
+import { foldTranscript } from '../domain/conversations/transcript-fold';
+import { stamp } from '../domain/conversations/transcript-records';
+import type { NewRecord } from '../domain/conversations/transcript-records';
+import { toChatMessages } from '../domain/conversations/transcript-view';
 import { toModelMessages } from './model-history';
 
 const T1 = 't0000000-one';

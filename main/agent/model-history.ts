@@ -1,6 +1,6 @@
 import type { AssistantContent, ModelMessage, ToolResultPart } from 'ai';
-import type { FoldedAttempt, FoldedConversation } from '../conversations/transcript-fold';
-import type { StoredToolResult } from '../conversations/transcript-records';
+import type { FoldedAttempt, FoldedConversation } from '../domain/conversations/transcript-fold';
+import type { StoredToolResult } from '../domain/conversations/transcript-records';
 import { toModelOutput } from './model-output';
 
 /** What the model is told for a call that never answered: the turn was stopped or Familiar died. */

@@ -1,5 +1,5 @@
 import type { JSONValue, ToolResultPart } from 'ai';
-import type { StoredToolResult } from '../conversations/transcript-records';
+import type { StoredToolResult } from '../domain/conversations/transcript-records';
 
 type ToolResultOutput = ToolResultPart['output'];
 

@@ -7,10 +7,10 @@ import {
 import type { LanguageModel, LanguageModelUsage, ModelMessage } from 'ai';
 import type { ContextReport, TurnError, Usage, UserMessage } from '../../shared/ipc/chat';
 import type { ProviderSettings } from '../../shared/settings';
-import { toToolResultView } from '../conversations/tool-result-view';
-import type { NewRecord, StoredToolResult } from '../conversations/transcript-records';
-import type { Logger } from '../logging/logger';
-import { toTurnError } from '../providers/provider-errors';
+import { toToolResultView } from '../domain/conversations/tool-result-view';
+import type { NewRecord, StoredToolResult } from '../domain/conversations/transcript-records';
+import type { Logger } from '../platform/logging/logger';
+import { toTurnError } from '../domain/providers/provider-errors';
 import { fitToContext } from './context-budget';
 import { unansweredResult } from './model-history';
 import { estimateTextTokens } from './token-estimate';

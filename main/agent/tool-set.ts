@@ -2,7 +2,7 @@ import { dynamicTool, jsonSchema } from 'ai';
 import type { ToolSet } from 'ai';
 import type { ToolDescriptor, ToolExecutor } from '../tool-calls/tool-executor';
 import { toolJsonSchema } from '../tool-calls/tool-schema';
-import type { StoredToolResult } from '../conversations/transcript-records';
+import type { StoredToolResult } from '../domain/conversations/transcript-records';
 import { toModelOutput } from './model-output';
 
 /**

@@ -1,6 +1,6 @@
 import type { AppInfo } from '../../shared/ipc/app';
 import { ok } from '../../shared/result';
-import type { Handlers } from '../ipc/dispatcher';
+import type { Handlers } from '../platform/ipc/dispatcher';
 
 export type AppHandlers = Pick<Handlers, 'app.info'>;
 

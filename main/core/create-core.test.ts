@@ -6,7 +6,7 @@ import type { EventName } from '../../shared/ipc/contract';
 import { decoySecrets } from '../test-support/decoy-secrets';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createCore } from './create-core';
-import { createStderrLogger } from '../logging/logger';
+import { createStderrLogger } from '../platform/logging/logger';
 
 const tempDir = useTempDirs();
 

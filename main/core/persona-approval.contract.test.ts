@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, startScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
 import type { ScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
-import { auditFileFor, readAuditDay } from '../audit/audit-log';
+import { auditFileFor, readAuditDay } from '../platform/audit/audit-log';
 import { useContractCores } from '../test-support/contract-core';
 import { useTempDirs } from '../test-support/temp-dir';
 

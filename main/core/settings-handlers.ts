@@ -1,6 +1,6 @@
 import { ok } from '../../shared/result';
-import type { Handlers } from '../ipc/dispatcher';
-import type { SettingsStore } from '../storage/settings-store';
+import type { Handlers } from '../platform/ipc/dispatcher';
+import type { SettingsStore } from '../platform/storage/settings-store';
 
 export type SettingsHandlers = Pick<Handlers, 'settings.get' | 'settings.update'>;
 

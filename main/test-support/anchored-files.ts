@@ -1,8 +1,8 @@
-import { AnchoredBatch } from '../sandbox/anchored-batch';
-import { createAnchorRoots } from '../sandbox/anchor-roots';
-import type { AnchorRoots } from '../sandbox/anchor-roots';
-import { openDirStrict } from '../sandbox/anchored-resolve';
-import type { AnchoredFiles } from '../sandbox/search-types';
+import { AnchoredBatch } from '../platform/sandbox/anchored-batch';
+import { createAnchorRoots } from '../platform/sandbox/anchor-roots';
+import type { AnchorRoots } from '../platform/sandbox/anchor-roots';
+import { openDirStrict } from '../platform/sandbox/anchored-resolve';
+import type { AnchoredFiles } from '../platform/sandbox/search-types';
 
 /**
  * Names files under `rootDir` the way the walk hands them to the workers (for tests of the worker

@@ -5,10 +5,10 @@ import type { ChatEvent } from '../../shared/ipc/chat';
 import { chatEventSchema } from '../../shared/ipc/chat';
 import { createCore } from '../core/create-core';
 import type { Core } from '../core/create-core';
-import { createStderrLogger } from '../logging/logger';
-import type { CallContext } from '../ipc/dispatcher';
-import { familiarPaths } from '../storage/paths';
-import type { FamiliarPaths } from '../storage/paths';
+import { createStderrLogger } from '../platform/logging/logger';
+import type { CallContext } from '../platform/ipc/dispatcher';
+import { familiarPaths } from '../platform/storage/paths';
+import type { FamiliarPaths } from '../platform/storage/paths';
 
 const ctx: CallContext = { transport: 'direct', clientId: 'test' };
 

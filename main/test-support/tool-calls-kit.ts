@@ -1,8 +1,8 @@
 import type { ApprovalRequest } from '../../shared/ipc/approvals';
 import { defaultPolicy } from '../../shared/policy';
 import type { Result } from '../../shared/result';
-import { createApprovalBroker } from '../approvals/broker';
-import type { AuditEntry } from '../audit/audit-log';
+import { createApprovalBroker } from '../domain/approvals/broker';
+import type { AuditEntry } from '../platform/audit/audit-log';
 import type { ApprovalMode } from '../tool-calls/ask';
 import { createToolCalls } from '../tool-calls/tool-calls';
 import type { ToolCalls } from '../tool-calls/tool-calls';

@@ -3,7 +3,7 @@ import { mkdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import type { Result } from '../../shared/result';
-import { familiarPaths } from '../storage/paths';
+import { familiarPaths } from '../platform/storage/paths';
 import type { Approval, Tool, ToolContext } from '../tools/define-tool';
 import type { ToolEnvironment } from '../tools/tool-environment';
 import type { ToolLimits } from '../tools/tool-limits';

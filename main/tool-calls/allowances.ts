@@ -1,6 +1,6 @@
-import type { ToolAccess } from '../policy/access';
-import { allowanceKey } from '../policy/check-accesses';
-import { alwaysAsked } from '../policy/persona-rules';
+import type { ToolAccess } from '../domain/policy/access';
+import { allowanceKey } from '../domain/policy/check-accesses';
+import { alwaysAsked } from '../domain/policy/persona-rules';
 
 /** The user's "allow this for the rest of the conversation" answers, per conversation. */
 export interface Allowances {

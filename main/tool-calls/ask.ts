@@ -1,7 +1,7 @@
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import type { ApprovalBroker } from '../approvals/broker';
-import { canAllowForConversation } from '../policy/check-accesses';
+import type { ApprovalBroker } from '../domain/approvals/broker';
+import { canAllowForConversation } from '../domain/policy/check-accesses';
 import type { AnyTool, ChangePreview } from '../tools/define-tool';
 import type { Allowances } from './allowances';
 import type { Approved, Decided } from './call-session';

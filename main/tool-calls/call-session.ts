@@ -1,5 +1,5 @@
-import type { ToolAccess } from '../policy/access';
-import type { PersonaFileName } from '../policy/persona-rules';
+import type { ToolAccess } from '../domain/policy/access';
+import type { PersonaFileName } from '../domain/policy/persona-rules';
 import type { AnyTool, Approval, ToolContext } from '../tools/define-tool';
 import type { ToolCallRequest } from './tool-executor';
 

@@ -1,10 +1,10 @@
 import type { Policy } from '../../shared/policy';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { changesFile } from '../policy/access';
-import { checkAccesses } from '../policy/check-accesses';
-import { guardedAgainstInjection, personaFileOf } from '../policy/persona-rules';
-import { provenanceWarning } from '../policy/provenance';
+import { changesFile } from '../domain/policy/access';
+import { checkAccesses } from '../domain/policy/check-accesses';
+import { guardedAgainstInjection, personaFileOf } from '../domain/policy/persona-rules';
+import { provenanceWarning } from '../domain/policy/provenance';
 import type { Allowances } from './allowances';
 import type { Decided, Located } from './call-session';
 

@@ -1,4 +1,4 @@
-import type { ToolAccess } from '../policy/access';
+import type { ToolAccess } from '../domain/policy/access';
 import type { ToolEnvironment } from '../tools/tool-environment';
 import type { Admitted, Located } from './call-session';
 

@@ -5,13 +5,13 @@ import { z } from 'zod';
 import type { ApprovalRequest } from '../../shared/ipc/approvals';
 import { defaultPolicy } from '../../shared/policy';
 import { err, ok } from '../../shared/result';
-import { createApprovalBroker } from '../approvals/broker';
+import { createApprovalBroker } from '../domain/approvals/broker';
 import { useTempDirs } from '../test-support/temp-dir';
 import { defineTool } from '../tools/define-tool';
 import type { AnyTool } from '../tools/define-tool';
 import { createToolKit } from '../test-support/tool-kit';
 import type { ToolKit } from '../test-support/tool-kit';
-import type { AuditEntry } from '../audit/audit-log';
+import type { AuditEntry } from '../platform/audit/audit-log';
 import { createToolCalls } from './tool-calls';
 
 const tempDir = useTempDirs();

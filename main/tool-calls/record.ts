@@ -1,7 +1,7 @@
 import type { Result } from '../../shared/result';
-import type { AuditLog } from '../audit/audit-log';
-import type { PersonaFileName } from '../policy/persona-rules';
-import type { ProvenanceTracker } from '../policy/provenance';
+import type { AuditLog } from '../platform/audit/audit-log';
+import type { PersonaFileName } from '../domain/policy/persona-rules';
+import type { ProvenanceTracker } from '../domain/policy/provenance';
 import type { CallSession } from './call-session';
 
 export interface PersonaChange {

@@ -1,6 +1,6 @@
 import { err } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../platform/logging/logger';
 import type { ToolContext } from '../tools/define-tool';
 import type { Approved } from './call-session';
 import { internalError, seconds } from './call-errors';

@@ -1,9 +1,9 @@
 import type { Policy } from '../../shared/policy';
 import type { Result } from '../../shared/result';
-import type { ApprovalBroker } from '../approvals/broker';
-import type { AuditLog } from '../audit/audit-log';
-import type { Logger } from '../logging/logger';
-import { createProvenanceTracker } from '../policy/provenance';
+import type { ApprovalBroker } from '../domain/approvals/broker';
+import type { AuditLog } from '../platform/audit/audit-log';
+import type { Logger } from '../platform/logging/logger';
+import { createProvenanceTracker } from '../domain/policy/provenance';
 import type { AnyTool } from '../tools/define-tool';
 import type { ToolEnvironment } from '../tools/tool-environment';
 import { defaultToolLimits } from '../tools/tool-limits';

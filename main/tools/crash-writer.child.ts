@@ -1,5 +1,5 @@
 import { readFile, realpath } from 'node:fs/promises';
-import { familiarPaths } from '../storage/paths';
+import { familiarPaths } from '../platform/storage/paths';
 import { createDirectRunner } from '../test-support/direct-runner';
 import { createToolEnvironment, createToolServices } from './tool-services';
 import { writeFileTool } from './write-file';

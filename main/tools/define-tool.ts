@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { PolicyOperation } from '../../shared/policy';
 import type { Result } from '../../shared/result';
-import type { ToolAccess } from '../policy/access';
+import type { ToolAccess } from '../domain/policy/access';
 import type { ToolEnvironment } from './tool-environment';
 
 /** What the approval dialog shows for a call the policy says to ask about. */

@@ -15,7 +15,7 @@ import {
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { familiarPaths } from '../storage/paths';
+import { familiarPaths } from '../platform/storage/paths';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createDirectoryTool } from './create-directory';
 import { deleteFileTool } from './delete-file';

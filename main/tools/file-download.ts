@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { OFFER_TIMEOUT_MS } from '../transfers/transfer-service';
+import { OFFER_TIMEOUT_MS } from '../domain/transfers/transfer-service';
 import { defineTool } from './define-tool';
 
 const input = z.object({

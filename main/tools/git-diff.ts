@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { HeadTailBuffer } from '../sandbox/capped-output';
+import { HeadTailBuffer } from '../platform/sandbox/capped-output';
 import { defineTool } from './define-tool';
 import type { ToolContext } from './define-tool';
 import { confirmGitPath } from './git-confirm';

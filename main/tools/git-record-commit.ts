@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { withScratchDir } from '../storage/scratch-dir';
+import { withScratchDir } from '../platform/storage/scratch-dir';
 import type { ToolContext } from './define-tool';
 import { gitFailed } from './git-output';
 import type { Repository } from './git-repository';

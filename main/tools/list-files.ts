@@ -2,11 +2,11 @@ import picomatch from 'picomatch';
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { statEntriesNow, statKinds } from '../sandbox/in-process-jobs';
-import type { StatRows } from '../sandbox/in-process-jobs';
-import { AnchoredBatch } from '../sandbox/anchored-batch';
-import type { WalkEntry } from '../sandbox/workspace-walker';
-import type { EntryKind } from '../sandbox/workspace-sandbox';
+import { statEntriesNow, statKinds } from '../platform/sandbox/in-process-jobs';
+import type { StatRows } from '../platform/sandbox/in-process-jobs';
+import { AnchoredBatch } from '../platform/sandbox/anchored-batch';
+import type { WalkEntry } from '../platform/sandbox/workspace-walker';
+import type { EntryKind } from '../platform/sandbox/workspace-sandbox';
 import { defineTool } from './define-tool';
 
 const input = z.object({

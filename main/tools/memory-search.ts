@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { MemoryIndex } from '../search/memory-index';
+import { MemoryIndex } from '../domain/search/memory-index';
 import type { ToolEnvironment } from './tool-environment';
-import type { MemoryHit } from '../search/memory-index';
+import type { MemoryHit } from '../domain/search/memory-index';
 import { defineTool } from './define-tool';
 
 const input = z.object({

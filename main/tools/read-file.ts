@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { fingerprintOf } from '../sandbox/fingerprint';
-import { notAFile } from '../sandbox/anchored-read';
-import { readLineRange } from '../sandbox/line-range-reader';
+import { fingerprintOf } from '../platform/sandbox/fingerprint';
+import { notAFile } from '../platform/sandbox/anchored-read';
+import { readLineRange } from '../platform/sandbox/line-range-reader';
 import {
   canonicalEncoding,
   decodeText,
@@ -11,7 +11,7 @@ import {
   sniffBom,
   sniffBytes,
   unknownEncoding,
-} from '../sandbox/text-codec';
+} from '../platform/sandbox/text-codec';
 import { defineTool } from './define-tool';
 import { formatBytes } from '../../shared/format-bytes';
 

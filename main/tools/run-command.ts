@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { runProcess } from '../sandbox/process-runner';
-import type { ResolvedPath } from '../sandbox/workspace-sandbox';
+import { runProcess } from '../platform/sandbox/process-runner';
+import type { ResolvedPath } from '../platform/sandbox/workspace-sandbox';
 import { checkCommandDenyList, splitCommandLine } from './command-line';
 import { defineTool } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';

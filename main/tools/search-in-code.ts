@@ -2,9 +2,9 @@ import picomatch from 'picomatch';
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import type { FileMatches, SearchJobResult } from '../sandbox/search-types';
-import { AnchoredBatch } from '../sandbox/anchored-batch';
-import type { AnchoredFiles } from '../sandbox/search-types';
+import type { FileMatches, SearchJobResult } from '../platform/sandbox/search-types';
+import { AnchoredBatch } from '../platform/sandbox/anchored-batch';
+import type { AnchoredFiles } from '../platform/sandbox/search-types';
 import { defineTool } from './define-tool';
 import { compileQuery } from './search-query';
 

@@ -1,9 +1,9 @@
-import type { WorkspaceIndexes } from '../search/workspace-index';
-import type { TransferService } from '../transfers/transfer-service';
-import type { FsWorkerPool } from '../sandbox/fs-worker-pool';
-import type { PathLocks } from '../sandbox/path-locks';
-import type { RecoveryStore } from '../sandbox/recovery-stores';
-import type { WorkspaceSandbox } from '../sandbox/workspace-sandbox';
+import type { WorkspaceIndexes } from '../domain/search/workspace-index';
+import type { TransferService } from '../domain/transfers/transfer-service';
+import type { FsWorkerPool } from '../platform/sandbox/fs-worker-pool';
+import type { PathLocks } from '../platform/sandbox/path-locks';
+import type { RecoveryStore } from '../platform/sandbox/recovery-stores';
+import type { WorkspaceSandbox } from '../platform/sandbox/workspace-sandbox';
 import type { ReadTracker } from './read-tracker';
 import type { ToolLimits } from './tool-limits';
 

@@ -1,7 +1,7 @@
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { familiarPaths } from '../storage/paths';
+import { familiarPaths } from '../platform/storage/paths';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createReadTracker } from './read-tracker';
 import { readFileTool } from './read-file';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { canonicalEncoding, encodeText, sniffBom, unknownEncoding } from '../sandbox/text-codec';
-import type { ResolvedPath } from '../sandbox/workspace-sandbox';
+import { canonicalEncoding, encodeText, sniffBom, unknownEncoding } from '../platform/sandbox/text-codec';
+import type { ResolvedPath } from '../platform/sandbox/workspace-sandbox';
 import { defineTool } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';
 import { commitFile, currentText, parentOf, readCurrent } from './file-commit';

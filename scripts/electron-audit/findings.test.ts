@@ -7,7 +7,7 @@ const finding = (overrides: Partial<Finding>): Finding => ({
   check: 'OPEN_EXTERNAL_JS_CHECK',
   severity: 'MEDIUM',
   confidence: 'TENTATIVE',
-  file: 'main/electron/start-desktop.ts',
+  file: 'main/front-doors/electron/start-desktop.ts',
   line: 36,
   code: 'guardWebContents(contents, page, (url) => void shell.openExternal(url)),',
   description: 'Review the use of openExternal',
@@ -15,7 +15,7 @@ const finding = (overrides: Partial<Finding>): Finding => ({
 });
 const entry: AllowListEntry = {
   check: 'OPEN_EXTERNAL_JS_CHECK',
-  file: 'main/electron/start-desktop.ts',
+  file: 'main/front-doors/electron/start-desktop.ts',
   code: 'shell.openExternal(url)',
   justification: 'Only https URLs checked by isSafeExternalUrl reach it.',
 };
@@ -50,7 +50,7 @@ describe('judgeFindings', () => {
   it('matches on check, file and code together', () => {
     for (const other of [
       finding({ check: 'PRELOAD_JS_CHECK' }),
-      finding({ file: 'main/electron/menu.ts' }),
+      finding({ file: 'main/front-doors/electron/menu.ts' }),
       finding({ code: 'shell.openExternal(link)' }),
     ]) {
       expect(judgeFindings([other], [entry]).passed).toBe(false);
@@ -64,9 +64,9 @@ describe('judgeFindings', () => {
   });
 
   it('fails when a file could not be parsed, because it was never checked', () => {
-    const verdict = judgeFindings([], [], [{ file: 'main/electron/window.ts', message: 'Unexpected token' }]);
+    const verdict = judgeFindings([], [], [{ file: 'main/front-doors/electron/window.ts', message: 'Unexpected token' }]);
     expect(verdict.passed).toBe(false);
-    expect(describeVerdict(verdict, 10).join('\n')).toContain('UNSCANNED main/electron/window.ts');
+    expect(describeVerdict(verdict, 10).join('\n')).toContain('UNSCANNED main/front-doors/electron/window.ts');
   });
 });
 

@@ -6,7 +6,7 @@ import type { Result } from '../../shared/result';
  * How the release workflow signs each platform's installers, decided from the repository secrets it
  * was given (electron-builder's own variable names). All of a platform's secrets, or none: with
  * none the build still completes, its installers are named `-unsigned`, and the app is told
- * (FAMILIAR_SIGNED → main/electron/build-info.ts) so its updater does not offer what cannot install.
+ * (FAMILIAR_SIGNED → main/front-doors/electron/build-info.ts) so its updater does not offer what cannot install.
  * Half a set is a mistake in the repository settings and stops the release.
  */
 

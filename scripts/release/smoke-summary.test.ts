@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SmokeSummary } from '../../main/smoke/run-smoke-test';
+import type { SmokeSummary } from '../../main/front-doors/smoke/run-smoke-test';
 import { useTempDirs } from '../../main/test-support/temp-dir';
 import { projectRoot } from '../packaging/builder-config';
 import { judgeSmokeRun, readSmokeSummary } from './smoke-summary';

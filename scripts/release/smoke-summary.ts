@@ -1,4 +1,4 @@
-import type { SmokeSummary } from '../../main/smoke/run-smoke-test';
+import type { SmokeSummary } from '../../main/front-doors/smoke/run-smoke-test';
 
 /**
  * The summary `Familiar --smoke-test` prints: one JSON line on stdout. Electron or the system may

@@ -2,7 +2,7 @@ import type { ProviderKind } from '../../../shared/settings';
 
 /**
  * What the form shows per kind. The base URLs are only placeholders: when the field is left empty the
- * core applies its own default (main/providers/language-model.ts), so these must not drift from it.
+ * core applies its own default (main/domain/providers/language-model.ts), so these must not drift from it.
  */
 export const providerKindInfo: Record<
   ProviderKind,

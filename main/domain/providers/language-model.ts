@@ -1,0 +1,54 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModel } from 'ai';
+import { err, ok } from '../../../shared/result';
+import type { Result } from '../../../shared/result';
+import type { ProviderKind, ProviderSettings } from '../../../shared/settings';
+
+/** Where each kind talks to when the settings give no base URL. */
+export const defaultBaseUrls: Record<ProviderKind, string | undefined> = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+  ollama: 'http://127.0.0.1:11434/v1',
+  // No sensible default: LM Studio, llama.cpp, vLLM and OpenRouter all live elsewhere.
+  'openai-compatible': undefined,
+};
+
+/** Kinds that cannot work without a key (local servers and most gateways accept none). */
+export const needsApiKey = (kind: ProviderKind): boolean => kind === 'openai' || kind === 'anthropic';
+
+/**
+ * Builds the AI SDK model for the settings. Base URLs are always passed explicitly so the SDK never
+ * picks up OPENAI_BASE_URL / ANTHROPIC_BASE_URL, and keys only ever come from the secret store,
+ * never from the environment.
+ */
+export function createLanguageModel(settings: ProviderSettings, apiKey: string | undefined): Result<LanguageModel> {
+  const baseURL = (settings.baseUrl ?? defaultBaseUrls[settings.kind])?.replace(/\/+$/, '');
+  if (baseURL === undefined) {
+    return err(
+      'provider_not_configured',
+      'An OpenAI-compatible provider needs a base URL (for example http://127.0.0.1:1234/v1).',
+    );
+  }
+  if (needsApiKey(settings.kind) && (apiKey === undefined || apiKey === '')) {
+    return err('provider_not_configured', `No API key is saved for ${settings.kind}. Add one in Settings.`);
+  }
+  switch (settings.kind) {
+    case 'openai':
+      // Chat Completions rather than the Responses API: the one protocol every compatible server shares.
+      return ok(createOpenAI({ baseURL, apiKey: apiKey ?? '' }).chat(settings.model));
+    case 'anthropic':
+      return ok(createAnthropic({ baseURL, apiKey: apiKey ?? '' })(settings.model));
+    case 'ollama':
+    case 'openai-compatible':
+      return ok(
+        createOpenAICompatible({
+          name: settings.kind,
+          baseURL,
+          ...(apiKey === undefined ? {} : { apiKey }),
+          includeUsage: true,
+        }).chatModel(settings.model),
+      );
+  }
+}

@@ -1,0 +1,386 @@
+import { createHash } from 'node:crypto';
+import { dirname, join, relative, sep } from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { watch } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
+import { personaEntryOf } from '../../platform/sandbox/workspace-sandbox';
+import type { EntryFacts, WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import { z } from 'zod';
+import { writeFileAtomic } from '../../platform/storage/atomic-file';
+import { ensureFolder } from '../../platform/storage/folders';
+import { readJsonFile } from '../../platform/storage/json-file';
+import { linesIfUnchanged, readIndexable, sameIdentity } from './indexed-file';
+import { Bm25Index } from './bm25-index';
+import type { ChunkHit } from './text-index';
+
+/** Files larger than this are not indexed: logs and dumps, not prose a person searches by meaning. */
+export const MAX_INDEXED_FILE_BYTES = 1024 * 1024;
+const SNIPPET_CHARS = 500;
+/** Saving a big index costs tens of milliseconds: at most this often. */
+const SAVE_DELAY_MS = 2000;
+// 3: versions are identity + content hash (dev:ino:size:mtime:sha1); older files are rebuilt.
+const FORMAT = 3;
+const READ_BATCH = 32;
+/** How long the first query waits for the file watcher before indexing without it. */
+const WATCH_READY_WAIT_MS = 2000;
+/**
+ * More watcher events than this in one second is a storm (a checkout, a build, a process swapping
+ * folders in a loop): chokidar would spend the app's time and memory on it. The index then drops its
+ * watchers for STORM_PAUSE_MS (doubling while it goes on) and every query rescans (by identity:
+ * unchanged files are not read).
+ */
+const STORM_EVENTS_PER_SECOND = 1000;
+const STORM_PAUSE_MS = 5000;
+const MAX_UNWATCHED_MS = 5 * 60 * 1000;
+/** The saved file's envelope; the index itself checks its own shape as it loads (a cache: rebuilt if bad). */
+const savedIndexSchema = z.object({ format: z.unknown(), root: z.unknown(), index: z.unknown() });
+
+export interface SemanticHit {
+  readonly file: string;
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly heading: string | undefined;
+  readonly score: number;
+  readonly snippet: string;
+}
+
+export interface IndexStats {
+  readonly files: number;
+  /** Files read and (re)indexed by the last refresh. */
+  readonly reindexed: number;
+  readonly fullScan: boolean;
+}
+
+const builtInSkips = new Set(['.git', 'node_modules']);
+
+/**
+ * The workspace's semantic-search index: BM25 over heading/paragraph chunks (TextIndex: Russian and
+ * English stemming, CJK segmentation), incremental by file identity (dev, ino, size, mtime) with a
+ * content hash, persisted in the Familiar home and kept fresh by a recursive chokidar watcher (names
+ * only: what it reports is read again through the sandbox). It holds workspace-relative names, reads
+ * every byte through the sandbox, and re-reads each hit's lines at query time, dropping the hit when
+ * the file is no longer the one indexed (changed, replaced, or turned into a symlink).
+ */
+export class WorkspaceIndex {
+  private readonly index = new Bm25Index({ targetTokens: 300, overlapTokens: 60, splitAtHeadings: true });
+  private readonly sandbox: WorkspaceSandbox;
+  /** Folders the full scan walked (not ignored): a new file in one of them is indexed without a rescan. */
+  private readonly knownDirs = new Set<string>(['']);
+  private readonly dirty = new Set<string>();
+  private readonly newDirs = new Set<string>();
+  private needsFullScan = true;
+  private watchers: FSWatcher[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+  private saveTimer: NodeJS.Timeout | undefined;
+  private loaded = false;
+  private closed = false;
+  private eventWindowStart = 0;
+  private eventsInWindow = 0;
+  private unwatchedUntil = 0;
+  private watchFailures = 0;
+
+  constructor(
+    sandbox: WorkspaceSandbox,
+    private readonly storeFile: string,
+    private readonly watchChanges = true,
+  ) {
+    // Indexing ignores the memory switch (results are filtered per query), so turning memory back on
+    // needs no rescan; deny-listed files (secrets) are never read at all.
+    this.sandbox = sandbox.unconcealed();
+  }
+
+  get root(): string {
+    return this.sandbox.workspaceRoot;
+  }
+
+  get fileCount(): number {
+    return this.index.documentCount;
+  }
+
+  /**
+   * Brings the index up to date (a full scan the first time, then only what changed) and searches.
+   * A first build of a big workspace takes a while: after `waitMs` the query answers from what is
+   * indexed so far (complete: false) and the build goes on in the background.
+   */
+  async search(
+    query: string,
+    limit: number,
+    visible: (path: string) => boolean,
+    waitMs = 10_000,
+  ): Promise<{ hits: SemanticHit[]; complete: boolean }> {
+    let timer: NodeJS.Timeout | undefined;
+    const complete = await Promise.race([
+      this.refresh().then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), waitMs))),
+    ]).finally(() => clearTimeout(timer));
+    return { hits: await this.snippets(this.index.search(query, { limit, filter: visible })), complete };
+  }
+
+  private async snippets(hits: readonly ChunkHit[]): Promise<SemanticHit[]> {
+    const lines = new Map<string, string[] | undefined>();
+    const described = await Promise.all(
+      hits.map(async (hit) => {
+        if (!lines.has(hit.path)) {
+          const version = this.index.versionOf(hit.path);
+          const now =
+            version === undefined
+              ? undefined
+              : await linesIfUnchanged(this.sandbox, hit.path, version, MAX_INDEXED_FILE_BYTES);
+          // Not the file indexed any more: no snippet from it, and the next query re-reads it.
+          if (now === undefined) this.dirty.add(hit.path);
+          lines.set(hit.path, now);
+        }
+        const text = lines.get(hit.path);
+        if (text === undefined) return undefined;
+        const snippet = text.slice(hit.startLine - 1, hit.endLine).join('\n');
+        return {
+          file: hit.path,
+          startLine: hit.startLine,
+          endLine: hit.endLine,
+          heading: hit.heading,
+          score: Math.round(hit.score * 1000) / 1000,
+          snippet: snippet.length > SNIPPET_CHARS ? `${snippet.slice(0, SNIPPET_CHARS)}…` : snippet,
+        };
+      }),
+    );
+    return described.filter((hit): hit is SemanticHit => hit !== undefined);
+  }
+
+  /** One refresh at a time; concurrent queries wait for the same one. */
+  refresh(): Promise<IndexStats> {
+    const next = this.queue.then(() => this.refreshNow());
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async refreshNow(): Promise<IndexStats> {
+    if (!this.loaded) await this.load();
+    // Without watchers (not started yet, or dropped in a storm) only a full scan can be trusted.
+    const unwatched = this.watchChanges && this.watchers.length === 0;
+    if (this.needsFullScan || unwatched) {
+      this.needsFullScan = false;
+      this.dirty.clear();
+      this.newDirs.clear();
+      if (unwatched && !this.closed && Date.now() >= this.unwatchedUntil) await this.startWatching();
+      const reindexed = await this.fullScan();
+      return { files: this.fileCount, reindexed, fullScan: true };
+    }
+    let reindexed = 0;
+    for (const dir of [...this.newDirs]) {
+      this.newDirs.delete(dir);
+      reindexed += await this.scan(dir, false);
+    }
+    for (const path of [...this.dirty]) {
+      this.dirty.delete(path);
+      reindexed += (await this.update(path)) ? 1 : 0;
+    }
+    return { files: this.fileCount, reindexed, fullScan: false };
+  }
+
+  private async fullScan(): Promise<number> {
+    const seen = new Set<string>();
+    const reindexed = await this.scan('', true, seen);
+    for (const path of [...this.index.paths()]) if (!seen.has(path)) this.index.removeDocument(path);
+    this.scheduleSave();
+    return reindexed;
+  }
+
+  /** Walks a folder (gitignore, persona overlay and deny-list applied) and indexes what changed. */
+  private async scan(dir: string, full: boolean, seen = new Set<string>()): Promise<number> {
+    const start = await this.sandbox.resolve(dir === '' ? '.' : dir, 'read');
+    if (!start.ok || start.value.facts?.kind !== 'directory') return 0;
+    if (full) this.knownDirs.clear();
+    this.knownDirs.add(dir);
+    const files: { relPath: string; facts: EntryFacts | undefined }[] = [];
+    await this.sandbox.walk(start.value, {
+      recursive: true,
+      includeHidden: false,
+      withFacts: true,
+      visit: (entry) => {
+        if (entry.kind === 'directory') this.knownDirs.add(entry.relPath);
+        else if (entry.kind === 'file' && !this.sandbox.denyList.deniesRead(entry.relPath))
+          files.push({ relPath: entry.relPath, facts: entry.facts });
+        return 'continue';
+      },
+    });
+    let reindexed = 0;
+    // Read a few dozen files at a time: a restart checks 10,000 files, mostly unchanged (the walk's
+    // lstat through the folder descriptor says so without reading them).
+    for (let at = 0; at < files.length; at += READ_BATCH) {
+      const batch = files.slice(at, at + READ_BATCH);
+      for (const file of batch) seen.add(file.relPath);
+      const changed = await Promise.all(batch.map((file) => this.indexFile(file.relPath, file.facts)));
+      reindexed += changed.filter(Boolean).length;
+      await yieldToLoop();
+    }
+    if (reindexed > 0) this.scheduleSave();
+    return reindexed;
+  }
+
+  /** A path the watcher reported: re-read it, or drop it when it is gone or no longer indexable. */
+  private async update(relPath: string): Promise<boolean> {
+    const parent = relPath.includes('/') ? relPath.slice(0, relPath.lastIndexOf('/')) : '';
+    const indexable = this.knownDirs.has(parent) && !this.sandbox.denyList.deniesRead(relPath);
+    if (!indexable) this.index.removeDocument(relPath);
+    const changed = indexable && (await this.indexFile(relPath, undefined));
+    this.scheduleSave();
+    return changed;
+  }
+
+  /**
+   * (Re)indexes one file unless its identity is the one indexed; text files only, up to
+   * MAX_INDEXED_FILE_BYTES. A file that is no longer readable that way leaves the index.
+   */
+  private async indexFile(relPath: string, facts: EntryFacts | undefined): Promise<boolean> {
+    if (facts !== undefined && sameIdentity(this.index.versionOf(relPath), facts)) return false;
+    if (facts !== undefined && (facts.kind !== 'file' || facts.size > MAX_INDEXED_FILE_BYTES)) {
+      this.index.removeDocument(relPath);
+      return false;
+    }
+    const read = await readIndexable(this.sandbox, relPath, MAX_INDEXED_FILE_BYTES);
+    if (read === undefined) {
+      this.index.removeDocument(relPath);
+      return false;
+    }
+    if (this.index.versionOf(relPath) === read.version) return false;
+    this.index.setDocument(relPath, read.text, read.version);
+    return true;
+  }
+
+  private async startWatching(): Promise<void> {
+    const root = this.sandbox.workspaceRoot;
+    const persona = this.sandbox.personaDir;
+    const overlay = root !== persona;
+    // The same folders the walk leaves out (.git, node_modules, hidden ones, Familiar's data) are not
+    // watched either: inotify watches are a per-user budget.
+    const skipUnder = (base: string) => (abs: string) => {
+      const rel = relative(base, abs);
+      return (
+        rel !== '' &&
+        rel
+          .split(sep)
+          .some((segment) => builtInSkips.has(segment) || (segment.startsWith('.') && segment !== '.gitignore'))
+      );
+    };
+    const onEvent = (base: string, accepts: (rel: string) => boolean) => (event: string, abs: string) => {
+      if (this.watchers.length === 0 || this.stormed()) return;
+      const rel = relative(base, abs).split(sep).join('/');
+      if (rel === '' || rel.startsWith('..') || !accepts(rel)) return;
+      if (rel === '.gitignore' || rel.endsWith('/.gitignore')) this.needsFullScan = true;
+      else if (event === 'addDir') this.newDirs.add(rel);
+      else if (event === 'unlinkDir') {
+        for (const path of [...this.index.paths()]) if (path.startsWith(`${rel}/`)) this.dirty.add(path);
+      } else this.dirty.add(rel);
+    };
+    const start = (base: string, accepts: (rel: string) => boolean) => {
+      const watcher = watch(base, { ignoreInitial: true, followSymlinks: false, ignored: skipUnder(base) });
+      watcher.on('all', onEvent(base, accepts));
+      // A watcher that fails (no inotify watches left) must not leave a stale index: rescan per query.
+      watcher.on('error', () => (this.needsFullScan = true));
+      this.watchers.push(watcher);
+      // A folder that keeps changing (or a very slow disk) can hold 'ready' back for minutes while
+      // chokidar spends the app's time on it: answers whether it was ready in time.
+      return new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), WATCH_READY_WAIT_MS);
+        watcher.once('ready', () => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+    };
+    const isPersonaName = (rel: string) => personaEntryOf(rel.split('/')[0] ?? '') !== undefined;
+    const ready = await Promise.all([
+      start(root, (rel) => !overlay || !isPersonaName(rel)),
+      ...(overlay ? [start(persona, isPersonaName)] : []),
+    ]);
+    if (ready.every(Boolean)) this.watchFailures = 0;
+    else this.dropWatchers();
+  }
+
+  /**
+   * Goes without watchers for a while (every query rescans meanwhile), longer each time in a row:
+   * a folder that never settles must not keep chokidar busy.
+   */
+  private dropWatchers(): void {
+    const watchers = this.watchers;
+    this.watchers = [];
+    this.watchFailures += 1;
+    this.unwatchedUntil = Date.now() + Math.min(STORM_PAUSE_MS * 2 ** (this.watchFailures - 1), MAX_UNWATCHED_MS);
+    void Promise.all(watchers.map((watcher) => watcher.close())).catch(() => undefined);
+  }
+
+  /** Counts an event; in a storm drops the watchers (queries rescan until they are back). */
+  private stormed(): boolean {
+    const now = Date.now();
+    if (now - this.eventWindowStart > 1000) {
+      this.eventWindowStart = now;
+      this.eventsInWindow = 0;
+    }
+    this.eventsInWindow += 1;
+    if (this.eventsInWindow <= STORM_EVENTS_PER_SECOND) return false;
+    this.dropWatchers();
+    return true;
+  }
+
+  private async load(): Promise<void> {
+    this.loaded = true;
+    const saved = await readJsonFile(this.storeFile, savedIndexSchema);
+    if (saved.state !== 'valid') return;
+    try {
+      const data = saved.value;
+      if (data.format === FORMAT && data.root === this.root) this.index.load(data.index);
+    } catch {
+      // A damaged index file is rebuilt by the scan that follows.
+    }
+  }
+
+  private scheduleSave(): void {
+    if (this.saveTimer !== undefined || this.closed) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.save();
+    }, SAVE_DELAY_MS);
+    this.saveTimer.unref();
+  }
+
+  /** Writes the index now (the bench measures its size; close() calls it). */
+  async save(): Promise<number> {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    const text = JSON.stringify({ format: FORMAT, root: this.root, index: this.index.toJSON() });
+    await ensureFolder(dirname(this.storeFile));
+    await writeFileAtomic(this.storeFile, text);
+    return Buffer.byteLength(text);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all(this.watchers.map((watcher) => watcher.close()));
+    this.watchers = [];
+    if (this.saveTimer !== undefined) await this.queue.then(() => this.save()).catch(() => undefined);
+  }
+}
+
+/** One index per open workspace: switching folders closes the previous one (it stays saved on disk). */
+export class WorkspaceIndexes {
+  private current: WorkspaceIndex | undefined;
+
+  constructor(
+    private readonly dir: string,
+    private readonly watchChanges = true,
+  ) {}
+
+  for(sandbox: WorkspaceSandbox): WorkspaceIndex {
+    if (this.current?.root === sandbox.workspaceRoot) return this.current;
+    void this.current?.close();
+    const name = createHash('sha256').update(sandbox.workspaceRoot).digest('hex').slice(0, 16);
+    this.current = new WorkspaceIndex(sandbox, join(this.dir, `${name}.json`), this.watchChanges);
+    return this.current;
+  }
+
+  async close(): Promise<void> {
+    await this.current?.close();
+    this.current = undefined;
+  }
+}

@@ -1,0 +1,155 @@
+import { EventEmitter } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+
+const logs = await mkdtemp(join(tmpdir(), 'familiar-start-'));
+afterAll(() => rm(logs, { recursive: true, force: true }));
+
+/** The order things happened in, across the fakes below. */
+const calls: string[] = [];
+
+class FakeApp extends EventEmitter {
+  isPackaged = true;
+  name = 'Familiar';
+  ended = false;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- EventEmitter's own listener type.
+  override on(name: string, listener: (...args: any[]) => void): this {
+    calls.push(`on ${name}`);
+    return super.on(name, listener);
+  }
+  requestSingleInstanceLock = () => true;
+  releaseSingleInstanceLock = () => void calls.push('release lock');
+  exit = (code: number) => void calls.push(`exit ${code}`);
+  quit = () => {
+    calls.push('quit');
+    let prevented = false;
+    this.emit('before-quit', { preventDefault: () => (prevented = true) });
+    if (!prevented) this.ended = true;
+  };
+  enableSandbox = () => undefined;
+  setAppLogsPath = () => undefined;
+  getPath = (name: string) => (name === 'logs' ? logs : join(logs, name));
+  whenReady = () => {
+    calls.push('whenReady');
+    return Promise.resolve();
+  };
+  setAboutPanelOptions = () => undefined;
+}
+
+class FakeWindow extends EventEmitter {
+  webContents = { send: vi.fn(), isDestroyed: () => false, on: vi.fn() };
+  loadFile = () => Promise.resolve();
+  loadURL = () => Promise.resolve();
+  isMinimized = () => false;
+  getNormalBounds = () => ({ x: 0, y: 0, width: 1280, height: 820 });
+  isMaximized = () => false;
+  isFullScreen = () => false;
+}
+
+let app = new FakeApp();
+const showErrorBox = vi.fn((title: string, content: string) => void calls.push(`error box ${title}: ${content}`));
+const showMessageBox = vi.fn(() => Promise.resolve({ response: 1 }));
+
+vi.mock('electron', () => ({
+  get app() {
+    return app;
+  },
+  BrowserWindow: Object.assign(FakeWindow, { getFocusedWindow: () => null, getAllWindows: () => [] }),
+  dialog: { showErrorBox, showMessageBox },
+  ipcMain: { handle: () => undefined },
+  Menu: { buildFromTemplate: () => ({}), setApplicationMenu: () => undefined },
+  screen: {
+    getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }],
+    getPrimaryDisplay: () => ({ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }),
+  },
+  session: {
+    defaultSession: {
+      setPermissionRequestHandler: () => undefined,
+      setPermissionCheckHandler: () => undefined,
+      webRequest: { onHeadersReceived: () => undefined },
+    },
+  },
+  shell: { openExternal: vi.fn(), showItemInFolder: vi.fn() },
+  clipboard: { writeText: vi.fn() },
+  Notification: Object.assign(class {}, { isSupported: () => false }),
+  safeStorage: {},
+}));
+// The window constructor is covered by window.test.ts; electron-updater needs the real Electron.
+vi.mock('./window', () => ({ createMainWindow: () => new FakeWindow() }));
+vi.mock('./desktop-updates', () => ({
+  createDesktopUpdates: () => ({ check: () => Promise.resolve() }),
+}));
+
+const createCore = vi.fn<(...args: unknown[]) => Promise<unknown>>();
+vi.mock('../../core/create-core', () => ({ createCore: (...args: unknown[]) => createCore(...args) }));
+
+const { startDesktop } = await import('./start-desktop');
+
+function fakeCore(running: { reply: boolean }) {
+  return {
+    dispatch: vi.fn(),
+    events: { subscribe: () => () => undefined, emit: vi.fn() },
+    chat: { anyRunning: () => running.reply },
+    assistant: { broker: { pending: () => [] } },
+    dispose: vi.fn(() => {
+      calls.push('dispose');
+      return Promise.resolve();
+    }),
+  };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+beforeEach(() => {
+  calls.length = 0;
+  app = new FakeApp();
+  createCore.mockReset();
+  showMessageBox.mockClear();
+});
+
+describe('startDesktop', () => {
+  it('listens for a second instance before anything async', async () => {
+    createCore.mockResolvedValue(fakeCore({ reply: false }));
+    await startDesktop();
+    expect(calls.indexOf('on second-instance')).toBeGreaterThanOrEqual(0);
+    expect(calls.indexOf('on second-instance')).toBeLessThan(calls.indexOf('whenReady'));
+  });
+
+  it('shows a failed start in a dialog naming the log file, releases the lock and exits', async () => {
+    createCore.mockRejectedValue(new Error('settings.json is not valid JSON'));
+    await startDesktop();
+    const box = calls.find((call) => call.startsWith('error box'));
+    expect(box).toContain('settings.json is not valid JSON');
+    expect(box).toContain(join(logs, 'main.log'));
+    expect(calls.slice(-2)).toEqual(['release lock', 'exit 1']);
+    expect(await readFile(join(logs, 'main.log'), 'utf8')).toContain('settings.json is not valid JSON');
+  });
+
+  it('disposes the core once before quitting, whichever way the quit came', async () => {
+    const core = fakeCore({ reply: false });
+    createCore.mockResolvedValue(core);
+    await startDesktop();
+    app.quit();
+    // Held back until the core is disposed.
+    expect(app.ended).toBe(false);
+    await settle();
+    expect(core.dispose).toHaveBeenCalledTimes(1);
+    expect(app.ended).toBe(true);
+    expect(calls.filter((call) => call === 'dispose' || call === 'quit')).toEqual(['quit', 'dispose', 'quit']);
+  });
+
+  it('asks before quitting during a reply; Cancel keeps Familiar running', async () => {
+    const core = fakeCore({ reply: true });
+    createCore.mockResolvedValue(core);
+    await startDesktop();
+    app.quit();
+    await settle();
+    expect(showMessageBox).toHaveBeenCalledWith(
+      expect.objectContaining({ message: 'Familiar is still writing a reply.' }),
+    );
+    expect(core.dispose).not.toHaveBeenCalled();
+    expect(app.ended).toBe(false);
+  });
+});

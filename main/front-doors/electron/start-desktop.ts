@@ -1,0 +1,188 @@
+import { join } from 'node:path';
+import type { BrowserWindow as Window } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, Notification, screen, session, shell } from 'electron';
+import { createCore } from '../../core/create-core';
+import { createStderrLogger } from '../../platform/logging/logger';
+import { familiarVersion } from '../../core/version';
+import { appFiles } from './app-files';
+import { installContentSecurityPolicy } from './content-security-policy';
+import { watchApprovalAttention } from './approval-attention';
+import { installContextMenu } from './context-menu';
+import { createDesktopUpdates } from './desktop-updates';
+import { chooseFolderWith } from './folder-dialog';
+import { forwardEvents, registerContractHandlers } from './ipc-main';
+import { failStartup, focusOnSecondInstance, installQuitGuard, quitQuestion } from './lifecycle';
+import { createFileLogger } from './log-file';
+import type { FileLogger } from './log-file';
+import { installApplicationMenu } from './menu';
+import { createSafeStorageCipher } from './safe-storage-cipher';
+import { createSenderCheck, guardWebContents, hardenSession, isSafeExternalUrl } from './security';
+import { createMainWindow } from './window';
+import {
+  loadWindowState,
+  rememberWindowState,
+  restoreWindowPlacement,
+  saveWindowState,
+  windowStateFile,
+} from './window-state';
+
+/** The desktop shell: one window (no tray) over the same core browser mode serves. */
+export async function startDesktop(): Promise<void> {
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
+  let window: Window | null = null;
+  focusOnSecondInstance(app, () => window);
+
+  const stderr = createStderrLogger('desktop');
+  let logger: FileLogger | undefined;
+  try {
+    app.setAppLogsPath();
+    logger = createFileLogger(app.getPath('logs'), 'desktop', stderr);
+    logger.info(`Familiar ${familiarVersion} starting (Electron ${process.versions.electron ?? '?'})`);
+    await launch(logger, (created) => (window = created));
+  } catch (error) {
+    failStartup(
+      {
+        app,
+        showErrorBox: (title, content) => dialog.showErrorBox(title, content),
+        logger: logger ?? stderr,
+        logFile: logger?.file,
+      },
+      error,
+    );
+  }
+}
+
+async function launch(logger: FileLogger, windowCreated: (window: Window) => void): Promise<void> {
+  app.enableSandbox();
+  const devServer = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
+  const { rendererIndex, preload, page } = appFiles(devServer);
+
+  // Guard every webContents ever created, not only the ones we know about. The guard has already
+  // checked the URL (https only, no credentials) before it reaches the system browser.
+  app.on('web-contents-created', (_event, contents) =>
+    guardWebContents(contents, page, (url) => void shell.openExternal(url)),
+  );
+
+  await app.whenReady();
+  hardenSession(session.defaultSession);
+  installContentSecurityPolicy(session.defaultSession.webRequest);
+  const home = app.getPath('userData');
+  const core = await createCore({
+    home,
+    mode: 'desktop',
+    version: familiarVersion,
+    logger,
+    secretCipher: createSafeStorageCipher(),
+    // file_download in the desktop app: the native Save dialog, starting in Downloads.
+    chooseSavePath: async (suggestedName) => {
+      const options = { defaultPath: join(app.getPath('downloads'), suggestedName) };
+      const focused = BrowserWindow.getFocusedWindow();
+      const answer =
+        focused === null ? await dialog.showSaveDialog(options) : await dialog.showSaveDialog(focused, options);
+      return answer.canceled || answer.filePath === undefined || answer.filePath === '' ? null : answer.filePath;
+    },
+    // Open Folder… in the desktop app: the native picker, starting in the user's documents.
+    chooseFolder: () => chooseFolderWith(dialog, BrowserWindow.getFocusedWindow(), app.getPath('documents')),
+  });
+  // From here on every way out disposes the core first (turns stopped, their process groups killed).
+  const quitGuard = installQuitGuard({
+    app,
+    logger,
+    blocker: () => {
+      if (core.chat.anyRunning()) return 'reply';
+      return core.assistant.broker.pending().length > 0 ? 'approval' : null;
+    },
+    confirm: async (blocker) => {
+      const focused = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
+      const question = quitQuestion(blocker);
+      const answer =
+        focused === undefined ? await dialog.showMessageBox(question) : await dialog.showMessageBox(focused, question);
+      return answer.response === 0;
+    },
+    dispose: () => core.dispose('Familiar is quitting.'),
+  });
+  registerContractHandlers(ipcMain, core.dispatch, createSenderCheck(page));
+
+  const stateFile = windowStateFile(home);
+  const placement = restoreWindowPlacement(
+    loadWindowState(stateFile),
+    screen.getAllDisplays().map((display) => display.workArea),
+    screen.getPrimaryDisplay().workArea,
+  );
+  const window = createMainWindow(preload, placement);
+  windowCreated(window);
+  quitGuard.guardWindow(window);
+  rememberWindowState(window, (state) => {
+    try {
+      saveWindowState(stateFile, state);
+    } catch (error) {
+      logger.warn(`Could not remember the window's size and position: ${String(error)}`);
+    }
+  });
+  installContextMenu(window.webContents, Menu, {
+    replaceMisspelling: (word) => window.webContents.replaceMisspelling(word),
+    addToDictionary: (word) => {
+      session.defaultSession.addWordToSpellCheckerDictionary(word);
+    },
+    openExternal: (url) => {
+      if (isSafeExternalUrl(url)) void shell.openExternal(url);
+    },
+    copyText: (text) => void clipboard.writeText(text),
+  });
+  const stopForwarding = forwardEvents(core.events, window.webContents);
+  window.on('closed', stopForwarding);
+  watchAttention(window, core.events, () => core.assistant.broker.pending().length);
+
+  const updates = createDesktopUpdates(window, familiarVersion, logger, () => quitGuard.allowQuit());
+  const checkForUpdates = (trigger: 'startup' | 'menu') =>
+    void updates.check(trigger).catch((error: unknown) => logger.error('Update check failed', error));
+  installApplicationMenu(Menu, {
+    platform: process.platform,
+    appName: app.name,
+    isDevelopment: !app.isPackaged,
+    actions: {
+      checkForUpdates: () => checkForUpdates('menu'),
+      showLogFile: () => shell.showItemInFolder(logger.file),
+      command: (command) => core.events.emit('app.command', { command }),
+    },
+  });
+  app.setAboutPanelOptions({ applicationName: 'Familiar', applicationVersion: familiarVersion });
+  // One window and no tray: closing it quits (through before-quit, so the core is disposed first).
+  app.on('window-all-closed', () => app.quit());
+
+  await (devServer === undefined ? window.loadFile(rendererIndex) : window.loadURL(devServer));
+  checkForUpdates('startup');
+}
+
+/** Notification, badge and taskbar flash while an approval waits and the window is in the background. */
+function watchAttention(window: Window, events: Parameters<typeof watchApprovalAttention>[0], pending: () => number) {
+  // Held so the notification (and its click handler) is not garbage-collected while on screen.
+  let shown: Notification | undefined;
+  const attention = watchApprovalAttention(events, pending, {
+    isWindowFocused: () => !window.isDestroyed() && window.isFocused(),
+    notify: (title, body, onClick) => {
+      if (!Notification.isSupported()) return;
+      shown = new Notification({ title, body });
+      shown.on('click', onClick);
+      shown.show();
+    },
+    setBadge: (count) => void app.setBadgeCount(count),
+    flash: (on) => {
+      if (!window.isDestroyed()) window.flashFrame(on);
+    },
+    focusWindow: () => {
+      if (window.isDestroyed()) return;
+      if (window.isMinimized()) window.restore();
+      window.show();
+      window.focus();
+    },
+  });
+  window.on('focus', attention.windowFocused);
+  window.on('closed', () => {
+    attention.stop();
+    shown = undefined;
+  });
+}

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { Result } from '../../../shared/result';
+import type { ToolExecutor } from '../../tool-calls/tool-executor';
+import { toolJsonSchema } from '../../tool-calls/tool-schema';
+
+export interface McpServerOptions {
+  readonly executor: ToolExecutor;
+  readonly version: string;
+  /** Every MCP call belongs to this conversation: rate limits, audit and read tracking use it. */
+  readonly conversationId: string;
+}
+
+const asRecord = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
+
+/** A tool's Result as MCP content: the object as structuredContent plus a text rendering. */
+function toCallToolResult(result: Result<unknown>): CallToolResult {
+  if (result.ok) {
+    const structured = asRecord(result.value);
+    return { content: [{ type: 'text', text: JSON.stringify(structured, null, 2) }], structuredContent: structured };
+  }
+  const { code, message, details } = result.error;
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${code}: ${message}` }],
+    structuredContent: { code, message, ...(details === undefined ? {} : { details }) },
+  };
+}
+
+/**
+ * Familiar's tools over the Model Context Protocol: the same tool-call pipeline, so the same sandbox,
+ * policy, rate limit and audit log as the chat. Results carry the tool's object as
+ * structuredContent plus a text rendering; failures are isError with {code, message}.
+ *
+ * Built on the SDK's low-level Server rather than McpServer on purpose: McpServer validates
+ * arguments and looks tools up itself and answers bad calls with a bare text error, which would
+ * bypass the pipeline. Here, as in the chat (agent/tool-set.ts), the call reaches the pipeline as
+ * sent, so unknown tools and invalid arguments get their stable codes and an audit line too.
+ */
+export function createMcpServer(options: McpServerOptions): Server {
+  const server = new Server({ name: 'familiar', version: options.version }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: options.executor.list(options.conversationId).map((tool): McpTool => ({
+      name: tool.name,
+      description: tool.description,
+      // The JSON Schema the chat model sees, from the same zod input.
+      inputSchema: toolJsonSchema(tool) as McpTool['inputSchema'],
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const call = {
+      conversationId: options.conversationId,
+      toolCallId: randomUUID(),
+      name: request.params.name,
+      args: request.params.arguments ?? {},
+    };
+    // The pipeline answers every call with a Result, exceptions included (tool-calls/call-errors.ts).
+    return toCallToolResult(await options.executor.execute(call, extra.signal));
+  });
+  return server;
+}

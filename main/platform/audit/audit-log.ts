@@ -1,0 +1,67 @@
+import { join } from 'node:path';
+import { z } from 'zod';
+import { errorCodeSchema } from '../../../shared/errors';
+import type { Logger } from '../logging/logger';
+import { ensureFolder } from '../storage/folders';
+import { appendJsonLines, readJsonLines } from '../storage/jsonl-file';
+
+/** One tool call, as kept in <home>/audit/YYYY-MM-DD.jsonl (UTC day of `time`). */
+export const auditEntrySchema = z.object({
+  /** When the call started, ISO 8601 UTC. */
+  time: z.string(),
+  conversation: z.string(),
+  tool: z.string(),
+  /** Workspace-relative paths the call named (from the tool's access()). */
+  paths: z.array(z.string()),
+  /** 'ok' or the error code it ended with (permission_denied and user_rejected included). */
+  outcome: z.union([z.literal('ok'), errorCodeSchema]),
+  /** Bytes read or written, when the tool reports them. */
+  bytes: z.number().int().nonnegative().optional(),
+  duration_ms: z.number().nonnegative(),
+  /** Set on the lines of the approval trail: the request ('requested') and how it was answered. */
+  approval: z.enum(['requested', 'approved', 'approved-edited', 'rejected', 'expired', 'cancelled']).optional(),
+  approval_id: z.string().optional(),
+  /** The user's reason for a rejection, passed to the model too. */
+  reason: z.string().optional(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export interface AuditLog {
+  /** Appends one line; never throws (a failing audit is logged, the call goes on). */
+  record(entry: AuditEntry): Promise<void>;
+}
+
+export interface AuditLogOptions {
+  /** <home>/audit (FamiliarPaths.audit). */
+  readonly dir: string;
+  readonly logger?: Logger;
+}
+
+export const auditFileFor = (dir: string, time: string) => join(dir, `${time.slice(0, 10)}.jsonl`);
+
+/** Lines are appended one at a time, in call order, so concurrent calls never interleave a line. */
+export function createAuditLog(options: AuditLogOptions): AuditLog {
+  let tail: Promise<void> = Promise.resolve();
+  let made: Promise<unknown> | undefined;
+  return {
+    record(entry) {
+      tail = tail.then(async () => {
+        try {
+          made ??= ensureFolder(options.dir, 0o700);
+          await made;
+          await appendJsonLines(auditFileFor(options.dir, entry.time), [entry], { mode: 0o600, sync: false });
+        } catch (error) {
+          made = undefined;
+          options.logger?.error('could not write the audit log', error);
+        }
+      });
+      return tail;
+    },
+  };
+}
+
+/** The entries of one UTC day ('YYYY-MM-DD'); lines that do not parse are skipped. */
+export async function readAuditDay(dir: string, day: string): Promise<AuditEntry[]> {
+  const read = await readJsonLines(join(dir, `${day}.jsonl`), auditEntrySchema).catch(() => undefined);
+  return read?.records ?? [];
+}

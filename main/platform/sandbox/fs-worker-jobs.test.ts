@@ -1,0 +1,100 @@
+import * as fs from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compileQuery } from '../../tools/search-query';
+import { useTempDirs } from '../../test-support/temp-dir';
+import { anchoredFilesIn } from '../../test-support/anchored-files';
+import { createInProcessJobs } from './in-process-jobs';
+
+const tempDir = useTempDirs();
+
+/** What a line-by-line grep would say: 1-based numbers of the matching lines. */
+function naive(text: string, matches: (line: string) => boolean): number[] {
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines.flatMap((line, i) => (matches(line) ? [i + 1] : []));
+}
+
+describe('the search job (in-process, tiny chunks to exercise segment seams)', () => {
+  it('agrees with a line-by-line search for literals and regexes, any chunk size (property)', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'f.txt');
+    const word = fc.constantFrom('foo', 'Foo', 'FOO', 'bar', 'x', 'ünï', '日本', ' ', '  ', 'fo', 'o', '\r');
+    const line = fc.array(word, { maxLength: 8 }).map((words) => words.join(''));
+    const query = fc.constantFrom('foo', 'Foo', 'oo', 'ar x', 'ünï', 'o b', 'FOO');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(line, { maxLength: 40 }),
+        query,
+        fc.boolean(),
+        fc.boolean(),
+        fc.integer({ min: 16, max: 200 }),
+        async (lines, needle, caseSensitive, isRegex, chunkSize) => {
+          const text = lines.join('\n') + (lines.length > 0 ? '\n' : '');
+          await writeFile(file, text);
+          const source = isRegex ? `${needle.replace(' ', '\\s?')}` : needle;
+          const spec = compileQuery(isRegex ? source.replace('\\s?', ' ?') : needle, {
+            isRegex,
+            caseSensitive,
+            contextLines: 1,
+            maxLineChars: 500,
+          });
+          if (!spec.ok) throw new Error(spec.error.message);
+          const jobs = createInProcessJobs({ chunkSize });
+          const result = jobs.searchFiles({
+            spec: spec.value,
+            files: anchoredFilesIn(dir, ['f.txt']),
+            maxDetails: 1000,
+          });
+          const pattern = isRegex ? new RegExp(source.replace('\\s?', ' ?'), caseSensitive ? 'u' : 'iu') : undefined;
+          const expected = naive(text, (candidate) =>
+            pattern !== undefined
+              ? pattern.test(candidate)
+              : caseSensitive
+                ? candidate.includes(needle)
+                : candidate.toLowerCase().includes(needle.toLowerCase()),
+          );
+          const hits = result.files[0]?.hits ?? [];
+          expect(hits.map((hit) => hit.line)).toEqual(expected);
+          expect(result.files[0]?.count ?? 0).toBe(expected.length);
+          const all = text.split('\n');
+          for (const hit of hits) {
+            expect(hit.text).toBe(all[hit.line - 1]!.replace(/\r$/, ''));
+            expect(hit.before).toEqual(hit.line > 1 ? [all[hit.line - 2]!.replace(/\r$/, '')] : []);
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('counts matches beyond maxDetails without describing them, and skips binary files', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'a.txt'), 'hit\nhit\nhit\n');
+    await writeFile(join(dir, 'b.bin'), Buffer.from('hit\0hit'));
+    const spec = compileQuery('hit', { isRegex: false, caseSensitive: true, contextLines: 0, maxLineChars: 500 });
+    if (!spec.ok) throw new Error('spec');
+    const result = createInProcessJobs().searchFiles({
+      spec: spec.value,
+      files: anchoredFilesIn(dir, ['a.txt', 'b.bin', 'gone.txt']),
+      maxDetails: 1,
+    });
+    expect(result.files).toEqual([
+      { index: 0, count: 3, hits: [{ line: 1, column: 1, text: 'hit', before: [], after: [] }] },
+    ]);
+    expect([...result.counts]).toEqual([0, 3]);
+    expect(result.binary).toBe(1);
+  });
+
+  it('stats entries: kind, size, missing', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'f'), 'abc');
+    fs.symlinkSync('f', join(dir, 'l'));
+    fs.mkdirSync(join(dir, 'd'));
+    const rows = createInProcessJobs().statEntries(anchoredFilesIn(dir, ['f', 'd', 'l', 'missing']));
+    // [kind, size] per path: file of 3 bytes, folder, symlink, gone.
+    expect([rows[0], rows[1], rows[2], rows[4], rows[6]]).toEqual([0, 3, 1, 2, -1]);
+  });
+});

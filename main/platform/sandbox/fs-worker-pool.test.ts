@@ -1,0 +1,60 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { compileQuery } from '../../tools/search-query';
+import { useTempDirs } from '../../test-support/temp-dir';
+import { anchoredFilesIn } from '../../test-support/anchored-files';
+import { createFsWorkerPool } from './fs-worker-pool';
+import type { FsWorkerPool } from './fs-worker-pool';
+
+const tempDir = useTempDirs();
+let pool: FsWorkerPool;
+afterEach(() => pool.dispose());
+
+const spec = (query: string, isRegex = false) => {
+  const compiled = compileQuery(query, { isRegex, caseSensitive: true, contextLines: 0, maxLineChars: 500 });
+  if (!compiled.ok) throw new Error(compiled.error.message);
+  return compiled.value;
+};
+
+describe('the file worker pool', () => {
+  it('runs jobs in worker threads and answers in order per task', async () => {
+    pool = createFsWorkerPool({ size: 2 });
+    const dir = await tempDir();
+    await writeFile(join(dir, 'a.txt'), 'alpha\n');
+    const [rows, found] = await Promise.all([
+      pool.statEntries(anchoredFilesIn(dir, ['a.txt', 'nope'])),
+      pool.searchFiles({ spec: spec('alpha'), files: anchoredFilesIn(dir, ['a.txt']), maxDetails: 10 }),
+    ]);
+    expect([...rows]).toEqual([0, 6, -1, 0]);
+    expect(found.files[0]?.hits[0]?.text).toBe('alpha');
+  });
+
+  it('ends a runaway regex by terminating its worker; other calls’ tasks survive', async () => {
+    pool = createFsWorkerPool({ size: 1 });
+    const dir = await tempDir();
+    await writeFile(join(dir, 'evil.txt'), `${'a'.repeat(34)}!\n`);
+    await writeFile(join(dir, 'fine.txt'), 'fine\n');
+    const stop = new AbortController();
+    const runaway = pool.searchFiles(
+      { spec: spec('^(a|aa)+$', true), files: anchoredFilesIn(dir, ['evil.txt']), maxDetails: 10 },
+      stop.signal,
+    );
+    // Queued behind the runaway on the only worker, under another signal.
+    const innocent = pool.searchFiles(
+      { spec: spec('fine'), files: anchoredFilesIn(dir, ['fine.txt']), maxDetails: 10 },
+      new AbortController().signal,
+    );
+    setTimeout(() => stop.abort(), 100);
+    await expect(runaway).rejects.toMatchObject({ name: 'AbortError' });
+    expect((await innocent).files[0]?.count).toBe(1);
+  });
+
+  it('rejects a task whose signal is already aborted, and everything after dispose', async () => {
+    pool = createFsWorkerPool({ size: 1 });
+    const files = anchoredFilesIn(await tempDir(), ['x']);
+    await expect(pool.statEntries(files, AbortSignal.abort())).rejects.toMatchObject({ name: 'AbortError' });
+    await pool.dispose();
+    await expect(pool.statEntries(files)).rejects.toThrow(/closed/);
+  });
+});

@@ -1,0 +1,104 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { compileQuery } from '../../tools/search-query';
+import { readFileTool } from '../../tools/read-file';
+import { searchInCodeTool } from '../../tools/search-in-code';
+import { createToolKit } from '../../test-support/tool-kit';
+import { anchoredFilesIn } from '../../test-support/anchored-files';
+import { useTempDirs } from '../../test-support/temp-dir';
+import { createAnchoredFs } from './anchored-fs';
+import { createInProcessJobs } from './in-process-jobs';
+
+/**
+ * Issue 15's one leak in 300 (search_in_code on 'h.txt' answered the outside file): a hard link to
+ * an outside file, opened through its workspace name and unlinked by another process before the
+ * fstat, shows ONE link — the outside name — so a link-count check alone lets it through. Here a
+ * swapper only links and unlinks that one name as fast as it can, which hits the window within a
+ * few thousand opens; the sandbox must refuse every time, and still read the untouched file.
+ */
+const tempDir = useTempDirs();
+const iterations = Number(process.env['FAMILIAR_HARDLINK_OPS'] ?? 20_000);
+const secretText = 'needle OUTSIDE-7c1e alpha\n';
+const leaked = (answer: unknown) => JSON.stringify(answer).includes('OUTSIDE-7c1e');
+
+let swapper: ChildProcess | undefined;
+afterEach(() => {
+  swapper?.kill('SIGKILL');
+  swapper = undefined;
+});
+
+/** An outside secret, and a child process that keeps hard-linking it as `<workspace>/h.txt` and unlinking it. */
+async function startLinker(root: string, workspace: string): Promise<void> {
+  const outside = join(root, 'outside');
+  mkdirSync(outside, { recursive: true });
+  writeFileSync(join(outside, 'secret.txt'), secretText);
+  const script = join(root, 'linker.cjs');
+  writeFileSync(
+    script,
+    `const fs = require('node:fs');
+const [secret, name] = process.argv.slice(2);
+for (let n = 0; ; n += 1) {
+  try { fs.linkSync(secret, name); } catch {}
+  try { fs.unlinkSync(name); } catch {}
+  if (n === 64) process.send('started');
+}`,
+  );
+  const child = spawn(process.execPath, [script, join(outside, 'secret.txt'), join(workspace, 'h.txt')], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  swapper = child;
+  await new Promise((resolve) => child.once('message', resolve));
+}
+
+// Linux only: the proof needs the descriptor's name and the folder's lock (proc-fd mode). The portable
+// mode narrows this window but cannot close it; SECURITY.md says so.
+describe.runIf(createAnchoredFs().mode === 'proc-fd')(
+  'a hard link to an outside file, unlinked between open and fstat',
+  () => {
+    it('is never searched by the file workers (the opener of fs-worker-jobs.ts)', async () => {
+      const root = await tempDir();
+      const workspace = join(root, 'ws');
+      mkdirSync(workspace);
+      writeFileSync(join(workspace, 'inside.txt'), 'needle inside alpha\n');
+      await startLinker(root, workspace);
+      const spec = compileQuery('needle', { isRegex: false, caseSensitive: false, contextLines: 0, maxLineChars: 500 });
+      if (!spec.ok) throw new Error(spec.error.message);
+      const jobs = createInProcessJobs();
+      const files = anchoredFilesIn(workspace, ['h.txt', 'inside.txt']);
+      let leaks = 0;
+      for (let i = 0; i < iterations; i += 1) {
+        const result = jobs.searchFiles({ spec: spec.value, files, maxDetails: 10 });
+        if (leaked(result)) leaks += 1;
+        // The untouched file is still searched every time.
+        expect(result.files.map((file) => file.index)).toEqual([1]);
+      }
+      expect(leaks).toBe(0);
+    }, 300_000);
+
+    it('is never answered by read_file or search_in_code (openForRead, the worker pool)', async () => {
+      const kit = await createToolKit(tempDir, { limits: { callsPerMinute: 1_000_000 } });
+      try {
+        writeFileSync(join(kit.workspace, 'inside.txt'), 'needle inside alpha\n');
+        await startLinker(join(kit.workspace, '..'), kit.workspace);
+        let leaks = 0;
+        const outcomes = new Map<string, number>();
+        for (let i = 0; i < iterations / 10; i += 1) {
+          const read = await kit.call(readFileTool, { path: 'h.txt' });
+          const search = await kit.call(searchInCodeTool, { query: 'needle', path: i % 2 === 0 ? 'h.txt' : '.' });
+          if (leaked(read) || leaked(search)) leaks += 1;
+          const code = read.ok ? 'ok' : read.error.code;
+          outcomes.set(code, (outcomes.get(code) ?? 0) + 1);
+        }
+        expect(leaks).toBe(0);
+        // The linker was seen (refusals), and a file it never touches is still read.
+        expect(outcomes.get('hard_link_refused') ?? 0).toBeGreaterThan(0);
+        expect((await kit.call(readFileTool, { path: 'inside.txt' })).ok).toBe(true);
+      } finally {
+        await kit.dispose();
+      }
+    }, 300_000);
+  },
+);

@@ -1,0 +1,149 @@
+import { isUtf8 } from 'node:buffer';
+import type { OpenedFile } from './opened-file';
+import iconv from 'iconv-lite';
+import { err, ok } from '../../../shared/result';
+import type { Result } from '../../../shared/result';
+import { decodeText, isAsciiCompatible } from './text-codec';
+
+/** Read size: big enough that syscalls do not dominate, small enough that memory stays flat. */
+const chunkBytes = 1 << 20;
+
+export interface LineRangeRequest {
+  /** 1-based, inclusive. */
+  readonly startLine: number;
+  readonly endLine?: number | undefined;
+  readonly maxLines: number;
+  readonly maxBytes: number;
+  /** Canonical encoding (after BOM detection) and the BOM's length to skip. */
+  readonly encoding: string;
+  readonly bomLength: number;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface LineRange {
+  /** The lines, joined with '\n' (CRLF shown as LF), without a final newline. */
+  readonly text: string;
+  readonly firstLine: number;
+  /** Last line returned (firstLine - 1 when none). */
+  readonly lastLine: number;
+  readonly totalLines: number;
+  /** True when the caps (not end_line or the end of the file) stopped the read. */
+  readonly truncated: boolean;
+  /** Set when a single line was longer than the byte cap and only its start is shown. */
+  readonly cutLine?: number;
+}
+
+async function* fileChunks(handle: OpenedFile, from: number, signal: AbortSignal | undefined): AsyncGenerator<Buffer> {
+  const buffer = Buffer.allocUnsafe(chunkBytes);
+  for (let position = from; ;) {
+    if (signal?.aborted === true) return;
+    const { bytesRead } = await handle.read(buffer, 0, chunkBytes, position);
+    if (bytesRead === 0) return;
+    position += bytesRead;
+    yield buffer.subarray(0, bytesRead);
+  }
+}
+
+// UTF-16/32 newlines are not the single byte 0x0A: transcode to UTF-8 on the fly and scan that.
+async function* transcoded(chunks: AsyncGenerator<Buffer>, encoding: string): AsyncGenerator<Buffer> {
+  const decoder = iconv.getDecoder(encoding, { stripBOM: false });
+  for await (const chunk of chunks) yield Buffer.from(decoder.write(chunk), 'utf8');
+  const rest = decoder.end();
+  if (rest !== undefined && rest !== '') yield Buffer.from(rest, 'utf8');
+}
+
+/**
+ * Serves a line range of a file of any size by streaming: memory holds one chunk plus the returned
+ * lines, never the file. Keeps scanning after the range only to count newlines for total_lines.
+ */
+export async function readLineRange(handle: OpenedFile, request: LineRangeRequest): Promise<Result<LineRange>> {
+  const byteWise = isAsciiCompatible(request.encoding);
+  const raw = fileChunks(handle, request.bomLength, request.signal);
+  const chunks = byteWise ? raw : transcoded(raw, request.encoding);
+  const endLine = request.endLine ?? Number.POSITIVE_INFINITY;
+
+  let line = 1; // the line the next unscanned byte belongs to
+  let newlines = 0;
+  let lastByte = -1;
+  let collecting = request.startLine <= 1;
+  let finished = false; // collection over; only counting remains
+  let truncated = false;
+  let cutLine: number | undefined;
+  const lines: Buffer[] = [];
+  let keptBytes = 0;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+
+  const takeLine = (parts: Buffer[]) => {
+    let bytes = Buffer.concat(parts);
+    if (bytes.at(-1) === 0x0d) bytes = bytes.subarray(0, -1);
+    if (lines.length >= request.maxLines || keptBytes + bytes.length > request.maxBytes) {
+      if (lines.length === 0) {
+        // One line longer than the whole budget: show its start rather than nothing.
+        lines.push(bytes.subarray(0, request.maxBytes));
+        cutLine = line;
+      }
+      truncated = true;
+      finished = true;
+      return;
+    }
+    lines.push(bytes);
+    keptBytes += bytes.length + 1;
+    if (line >= endLine) finished = true;
+  };
+
+  for await (const chunk of chunks) {
+    lastByte = chunk[chunk.length - 1] ?? lastByte;
+    let at = 0;
+    while (at < chunk.length) {
+      const newline = chunk.indexOf(0x0a, at);
+      if (finished || !collecting) {
+        if (newline === -1) break;
+        newlines += 1;
+        line += 1;
+        at = newline + 1;
+        if (!finished && line >= request.startLine) collecting = true;
+        continue;
+      }
+      const end = newline === -1 ? chunk.length : newline;
+      // Keep at most a little more than the budget of a giant line: memory stays bounded.
+      if (pendingBytes <= request.maxBytes) {
+        const piece = Buffer.from(chunk.subarray(at, Math.min(end, at + request.maxBytes + 4 - pendingBytes)));
+        pending.push(piece);
+        pendingBytes += piece.length;
+      }
+      if (newline === -1) break;
+      takeLine(pending);
+      pending = [];
+      pendingBytes = 0;
+      newlines += 1;
+      line += 1;
+      at = newline + 1;
+    }
+  }
+  if (request.signal?.aborted === true) return err('aborted', 'The read was stopped.');
+  if (collecting && !finished && pendingBytes > 0) takeLine(pending);
+  const totalLines = newlines + (lastByte !== -1 && lastByte !== 0x0a ? 1 : 0);
+
+  const joined = Buffer.concat(lines.flatMap((bytes, i) => (i === 0 ? [bytes] : [Buffer.from([0x0a]), bytes])));
+  let text: string;
+  if (cutLine !== undefined) {
+    let end = joined.length;
+    while (byteWise && request.encoding === 'utf-8' && end > 0 && !isUtf8(joined.subarray(0, end))) end -= 1;
+    text = byteWise ? iconv.decode(joined.subarray(0, end), request.encoding) : joined.toString('utf8');
+  } else if (byteWise) {
+    const decoded = decodeText(joined, request.encoding);
+    if (!decoded.ok) return decoded;
+    text = decoded.value.text;
+  } else {
+    text = joined.toString('utf8');
+  }
+  return ok({
+    text,
+    firstLine: request.startLine,
+    lastLine: request.startLine + lines.length - 1,
+    totalLines,
+    truncated,
+    ...(cutLine === undefined ? {} : { cutLine }),
+  });
+}

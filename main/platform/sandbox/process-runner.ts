@@ -1,0 +1,191 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { err, ok } from '../../../shared/result';
+import type { Result } from '../../../shared/result';
+import { HeadTailBuffer } from './capped-output';
+import { childEnvironment } from './child-environment';
+import type { ChildEnvironmentOptions } from './child-environment';
+
+export interface ProcessSpec {
+  /** Without a shell: the program and its arguments. With `shell`, one command line for the platform shell. */
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly shell: boolean;
+  /** Real absolute directory, already checked by the sandbox. */
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
+  /** Per stream: stdout and stderr are each kept to this many bytes (head and tail). */
+  readonly maxOutputBytes: number;
+  /**
+   * How the child's environment is built (childEnvironment: an allow-list plus the user's names).
+   * There is no way to hand a child this process's environment as it is.
+   */
+  readonly environment: ChildEnvironmentOptions;
+  /** Written to the child's stdin, then closed; default: stdin closed at once. */
+  readonly stdin?: string | Uint8Array;
+  /** Descriptors the child inherits as 3, 4, ... (a folder held open, named /proc/self/fd/3 there). */
+  readonly inheritFds?: readonly number[];
+  /** Keep stdout as bytes too (binary output: git cat-file); undefined in the outcome if it was cut. */
+  readonly stdoutBytes?: boolean;
+}
+
+export interface ProcessOutcome {
+  readonly exitCode: number | null;
+  /** The signal that ended the process, if one did. */
+  readonly signal: string | null;
+  readonly stdout: string;
+  /** With spec.stdoutBytes, stdout whole as bytes; undefined when it exceeded maxOutputBytes. */
+  readonly stdoutBytes?: Buffer | undefined;
+  readonly stderr: string;
+  readonly stdoutTruncated: boolean;
+  readonly stderrTruncated: boolean;
+  readonly timedOut: boolean;
+  /** The turn was stopped while it ran. */
+  readonly aborted: boolean;
+  readonly durationMs: number;
+  readonly pid: number | undefined;
+}
+
+/** After the main process exits, how long its output pipes may stay open before the rest is killed. */
+const DRAIN_MS = 300;
+/** Between the polite and the forced kill of a tree. */
+const KILL_GRACE_MS = 1000;
+
+/**
+ * Ends the whole tree, not just the child: a shell's `sleep 100 &` or a test runner's workers would
+ * otherwise outlive the timeout. POSIX: the child leads its own process group (spawned detached),
+ * so one signal to -pid reaches every descendant that did not leave the group on purpose. Windows:
+ * taskkill /T walks the tree.
+ */
+export function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
+  const pid = child.pid;
+  if (pid === undefined) return;
+  if (process.platform === 'win32') {
+    spawn('taskkill', ['/pid', String(pid), '/T', '/F'], {
+      windowsHide: true,
+      stdio: 'ignore',
+      env: childEnvironment({ pass: [] }),
+    }).on('error', () => {
+      child.kill(signal);
+    });
+    return;
+  }
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+/**
+ * Runs one process with bounded output, a timeout and stop support; every ending kills what is left of
+ * its tree. Never rejects: a program that cannot start is `command_not_found` / `permission_denied`.
+ */
+export function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    if (spec.signal.aborted) {
+      resolve(err('aborted', 'The turn was stopped before the command started.'));
+      return;
+    }
+    let child: ChildProcess;
+    try {
+      child = spawn(spec.file, [...spec.args], {
+        cwd: spec.cwd,
+        env: childEnvironment(spec.environment),
+        shell: spec.shell,
+        detached: process.platform !== 'win32',
+        windowsHide: true,
+        stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(spec.inheritFds ?? [])],
+      });
+    } catch (error) {
+      resolve(err('internal_error', `Could not start ${spec.file}: ${String(error)}`));
+      return;
+    }
+    const stdout = new HeadTailBuffer(spec.maxOutputBytes);
+    const stderr = new HeadTailBuffer(spec.maxOutputBytes);
+    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+    if (spec.stdin !== undefined) {
+      // A child that exits without reading its input (git refusing early) makes the write fail with
+      // EPIPE: an 'error' nobody listened to would end the whole process.
+      child.stdin?.on('error', () => undefined);
+      child.stdin?.end(spec.stdin);
+    }
+
+    let timedOut = false;
+    let aborted = false;
+    let exit: { code: number | null; signal: string | null } | undefined;
+    let settled = false;
+    let forceTimer: NodeJS.Timeout | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
+
+    const terminate = () => {
+      killTree(child, 'SIGTERM');
+      forceTimer ??= setTimeout(() => killTree(child, 'SIGKILL'), KILL_GRACE_MS);
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      terminate();
+    }, spec.timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      terminate();
+    };
+    spec.signal.addEventListener('abort', onAbort, { once: true });
+
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(drainTimer);
+      spec.signal.removeEventListener('abort', onAbort);
+      // Whatever the main process left running (background jobs holding the pipes) goes too.
+      killTree(child, 'SIGKILL');
+      clearTimeout(forceTimer);
+      const out = stdout.text();
+      const errText = stderr.text();
+      resolve(
+        ok({
+          exitCode: exit?.code ?? null,
+          signal: exit?.signal ?? null,
+          stdout: out.text,
+          ...(spec.stdoutBytes === true ? { stdoutBytes: stdout.bytes() } : {}),
+          stderr: errText.text,
+          stdoutTruncated: out.truncated,
+          stderrTruncated: errText.truncated,
+          timedOut,
+          aborted,
+          durationMs: Date.now() - started,
+          pid: child.pid,
+        }),
+      );
+    };
+
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      if (settled || exit !== undefined) return;
+      settled = true;
+      clearTimeout(timer);
+      spec.signal.removeEventListener('abort', onAbort);
+      if (error.code === 'ENOENT') {
+        resolve(
+          err('command_not_found', `'${spec.file}' was not found (not installed, or not on PATH).`, {
+            command: spec.file,
+          }),
+        );
+      } else if (error.code === 'EACCES') {
+        resolve(err('permission_denied', `'${spec.file}' cannot be executed (permission denied).`));
+      } else {
+        resolve(err('internal_error', `Could not start '${spec.file}': ${error.message}`));
+      }
+    });
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      drainTimer = setTimeout(finish, DRAIN_MS);
+    });
+    child.on('close', () => {
+      if (exit !== undefined) finish();
+    });
+  });
+}

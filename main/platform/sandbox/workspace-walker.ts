@@ -1,0 +1,274 @@
+import * as fs from 'node:fs';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { err, ok } from '../../../shared/result';
+import type { Result } from '../../../shared/result';
+import type { AnchoredFs, DirRef } from './anchored-fs';
+import { openDirStrict } from './anchored-resolve';
+import { fsError } from './fs-errors';
+import { isIgnored, parseGitignore } from './gitignore-rules';
+import type { IgnoreFrame } from './gitignore-rules';
+import { joinRel } from './path-syntax';
+import { personaEntries, personaEntryOf } from './persona-names';
+import type { SandboxCore } from './sandbox-io';
+import type { EntryFacts, EntryKind, ResolvedPath } from './workspace-sandbox';
+import { factsOf } from './workspace-sandbox';
+
+export interface WalkEntry {
+  /** Workspace-relative path, as the assistant names it. */
+  readonly relPath: string;
+  readonly name: string;
+  readonly kind: EntryKind;
+  /** 1 for the start folder's children. */
+  readonly depth: number;
+  /** The entry lives in the persona folder (the overlay). */
+  readonly inPersona: boolean;
+  /** Its folder's real name within its root, and that folder's identity as the walk held it. */
+  readonly dirRealRel: string;
+  readonly dirId: { readonly dev: number; readonly ino: number };
+  /** A folder of Familiar's own data: shown only to unfiltered walks, never entered. */
+  readonly protected: boolean;
+  /** With `withFacts`: lstat of the entry through its folder's descriptor (undefined if gone meanwhile). */
+  readonly facts?: EntryFacts | undefined;
+  /**
+   * The folder held open, valid only during `visit`: lstat-ing the entry through it (a list's sizes)
+   * costs one lookup and cannot be redirected.
+   */
+  readonly dir: DirRef;
+}
+
+/** What the visitor wants next: go on, do not descend into this folder, or end the walk. */
+export type WalkStep = 'continue' | 'skip' | 'stop';
+
+export interface WalkOptions {
+  readonly recursive: boolean;
+  readonly includeHidden: boolean;
+  /**
+   * Every entry, with no hidden/.gitignore/.git/node_modules filtering and no concealment: for
+   * checks over a whole subtree (what a recursive delete or move would take along), never for output.
+   */
+  readonly unfiltered?: boolean;
+  readonly signal?: AbortSignal | undefined;
+  /** lstat every entry that is not a folder, through the folder held open (sizes, versions). */
+  readonly withFacts?: boolean;
+  readonly visit: (entry: WalkEntry) => WalkStep;
+}
+
+/** Folders nobody wants listed or searched unless they ask for them by path. */
+const builtInIgnores = new Set(['.git', 'node_modules']);
+
+const maxGitignoreBytes = 1024 * 1024;
+
+/** How long the walk may hold the event loop before letting IPC and timers run. */
+const sliceMs = 8;
+
+interface DirEntry {
+  readonly name: string;
+  readonly kind: EntryKind;
+  /** Root entries of the overlay come from the persona folder. */
+  readonly persona: boolean;
+}
+
+interface Frame {
+  readonly relPath: string;
+  readonly realRel: string;
+  readonly dir: DirRef;
+  readonly depth: number;
+  readonly inPersona: boolean;
+  readonly ignores: readonly IgnoreFrame[];
+  readonly entries: readonly DirEntry[];
+  index: number;
+}
+
+const compareNames = (a: DirEntry, b: DirEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+const kindOfDirent = (entry: fs.Dirent): EntryKind =>
+  entry.isFile() ? 'file' : entry.isDirectory() ? 'directory' : entry.isSymbolicLink() ? 'symlink' : 'special';
+
+const kindOfStats = (stats: fs.Stats): EntryKind =>
+  stats.isFile() ? 'file' : stats.isDirectory() ? 'directory' : stats.isSymbolicLink() ? 'symlink' : 'special';
+
+/** A .gitignore that is a regular file of sane size (a FIFO planted there must not hang the walk). */
+function readGitignore(anchored: AnchoredFs, dir: DirRef): string | undefined {
+  let fd: number;
+  try {
+    fd = anchored.openFile(dir, '.gitignore', fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    const stats = fs.fstatSync(fd);
+    if (!stats.isFile() || stats.size > maxGitignoreBytes) return undefined;
+    const bytes = Buffer.allocUnsafe(stats.size);
+    const read = fs.readSync(fd, bytes, 0, bytes.length, 0);
+    return bytes.toString('utf8', 0, read);
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Walks the workspace as the assistant sees it, depth-first in sorted order (so a capped result is
+ * the first N paths), every folder opened through its parent's descriptor without following links:
+ * a folder swapped for a symlink mid-walk is skipped, never entered. The persona overlay at the
+ * root, .gitignore files at every level (and above the start folder), hidden names and
+ * .git/node_modules skipped unless asked for, memory files concealed while memory is off, Familiar's
+ * own folders never entered, symlinks reported but never followed. Synchronous directory reads in
+ * slices of a few milliseconds: faster than async fs for many small folders; the loop still runs.
+ */
+export async function walkWorkspace(
+  core: SandboxCore,
+  start: ResolvedPath,
+  options: WalkOptions,
+): Promise<Result<{ stopped: boolean }>> {
+  if (start.facts?.kind !== 'directory') {
+    return err('not_a_directory', `'${start.display}' is not a folder.`);
+  }
+  const { anchored } = core;
+  const root = core.rootOf(start);
+  const personaRoot = core.rootOf({ inPersona: true });
+  if (root === undefined) return fsError({ code: 'ENOENT' }, start.display);
+  const startSegments = start.realRel === '' ? [] : start.realRel.split('/');
+  const asked = new Set(startSegments.filter((segment) => builtInIgnores.has(segment)));
+  const overlayActive = core.overlayActive;
+  const stack: Frame[] = [];
+
+  const readEntries = (dir: DirRef, relPath: string, inPersona: boolean): DirEntry[] | undefined => {
+    let entries: DirEntry[];
+    try {
+      entries = anchored.readdir(dir).map((entry) => ({ name: entry.name, kind: kindOfDirent(entry), persona: false }));
+    } catch {
+      return undefined; // vanished or unreadable while walking: nothing to show
+    }
+    if (relPath === '' && overlayActive && !inPersona && personaRoot !== undefined) {
+      // The persona overlay: the project's own persona names are shadowed by the persona folder's.
+      entries = entries.filter((entry) => personaEntryOf(entry.name) === undefined);
+      for (const name of personaEntries) {
+        const stats = anchored.lstat(personaRoot.dir, name);
+        if (stats !== undefined) entries.push({ name, kind: kindOfStats(stats), persona: true });
+      }
+    }
+    return entries.sort(compareNames);
+  };
+
+  const push = (
+    relPath: string,
+    realRel: string,
+    dir: DirRef,
+    depth: number,
+    inPersona: boolean,
+    ignores: readonly IgnoreFrame[],
+  ): void => {
+    const entries = readEntries(dir, relPath, inPersona);
+    if (entries === undefined) {
+      anchored.close(dir);
+      return;
+    }
+    const hasGitignore =
+      !inPersona && entries.some((entry) => entry.name === '.gitignore' && entry.kind === 'file' && !entry.persona);
+    const gitignore = hasGitignore ? readGitignore(anchored, dir) : undefined;
+    const frames = gitignore === undefined ? ignores : [...ignores, parseGitignore(relPath, gitignore)];
+    stack.push({ relPath, realRel, dir, depth, inPersona, ignores: frames, entries, index: 0 });
+  };
+
+  // Rules from .gitignore files above the start folder, unless they exclude the start folder itself:
+  // a folder the user asked for by path is listed even when git ignores it.
+  let inherited: IgnoreFrame[] = [];
+  let startDir: DirRef;
+  try {
+    if (!start.inPersona) {
+      for (let depth = 0; depth < startSegments.length; depth += 1) {
+        const dirRel = startSegments.slice(0, depth).join('/');
+        const opened = openDirStrict(anchored, root, dirRel, core.isProtected);
+        try {
+          const text = readGitignore(anchored, opened.dir);
+          if (text !== undefined) inherited.push(parseGitignore(dirRel, text));
+        } finally {
+          opened.release();
+        }
+      }
+      if (start.realRel !== '' && isIgnored(inherited, start.realRel, true)) inherited = [];
+    }
+    // The start folder is held by its own descriptor (even the root: frames close what they hold).
+    startDir =
+      start.realRel === ''
+        ? anchored.reopen(root.dir)
+        : openDirStrict(anchored, root, start.realRel, core.isProtected).dir;
+  } catch (error) {
+    return fsError(error, start.display);
+  }
+  push(start.relPath, start.realRel, startDir, 1, start.inPersona, inherited);
+
+  let sliceStart = performance.now();
+  try {
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1]!;
+      const entry = frame.entries[frame.index];
+      if (entry === undefined) {
+        stack.pop();
+        anchored.close(frame.dir);
+        // Checked once per folder, not per entry: cheap enough, and folders are small time units.
+        if (performance.now() - sliceStart > sliceMs) {
+          await yieldToLoop();
+          if (options.signal?.aborted === true) return err('aborted', 'The walk was stopped.');
+          sliceStart = performance.now();
+        }
+        continue;
+      }
+      frame.index += 1;
+      const relPath = joinRel(frame.relPath, entry.name);
+      const inPersona = frame.inPersona || entry.persona;
+      const parentDir = entry.persona ? personaRoot!.dir : frame.dir;
+      const dirRealRel = entry.persona ? '' : frame.realRel;
+      if (options.unfiltered !== true && core.isConcealed(relPath)) continue;
+      if (!inPersona && options.unfiltered !== true) {
+        if (entry.name.startsWith('.') && !options.includeHidden) continue;
+        if (builtInIgnores.has(entry.name) && !asked.has(entry.name)) continue;
+        if (isIgnored(frame.ignores, relPath, entry.kind === 'directory')) continue;
+      }
+      // A folder is opened (strictly) before it is shown: that is where its identity comes from.
+      let child: DirRef | undefined;
+      let isProtected = false;
+      if (entry.kind === 'directory') {
+        try {
+          child = anchored.openDir(parentDir, entry.name);
+          isProtected = core.isProtected(child.dev, child.ino);
+        } catch {
+          continue; // swapped for a symlink or removed since the listing: not entered, not shown
+        }
+        if (isProtected && options.unfiltered !== true) {
+          anchored.close(child);
+          continue; // Familiar's own data never shows up in a walk
+        }
+      }
+      const stats =
+        options.withFacts === true && child === undefined ? anchored.lstat(parentDir, entry.name) : undefined;
+      const step = options.visit({
+        ...(stats === undefined ? {} : { facts: factsOf(stats) }),
+        relPath,
+        name: entry.name,
+        kind: entry.kind,
+        depth: frame.depth,
+        inPersona,
+        dirRealRel,
+        dirId: { dev: parentDir.dev, ino: parentDir.ino },
+        protected: isProtected,
+        dir: parentDir,
+      });
+      if (step === 'stop') {
+        if (child !== undefined) anchored.close(child);
+        return ok({ stopped: true });
+      }
+      if (child === undefined) continue;
+      if (step === 'continue' && options.recursive && !isProtected) {
+        push(relPath, joinRel(dirRealRel, entry.name), child, frame.depth + 1, inPersona, frame.ignores);
+      } else {
+        anchored.close(child);
+      }
+    }
+    return ok({ stopped: false });
+  } finally {
+    for (const frame of stack) anchored.close(frame.dir);
+  }
+}

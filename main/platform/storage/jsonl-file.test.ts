@@ -1,0 +1,60 @@
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { useTempDirs } from '../../test-support/temp-dir';
+import { appendJsonLines, readJsonLines } from './jsonl-file';
+
+const tempDir = useTempDirs();
+const record = z.object({ n: z.number() });
+
+describe('JSON lines', () => {
+  it('reads back what was appended, in order', async () => {
+    const file = join(await tempDir(), 'log.jsonl');
+    await appendJsonLines(file, [{ n: 1 }, { n: 2 }]);
+    await appendJsonLines(file, [{ n: 3 }]);
+    expect(await readJsonLines(file, record)).toEqual({
+      records: [{ n: 1 }, { n: 2 }, { n: 3 }],
+      skippedLines: [],
+      tornTail: false,
+    });
+  });
+
+  it('treats a missing file as empty', async () => {
+    expect(await readJsonLines(join(await tempDir(), 'none.jsonl'), record)).toEqual({
+      records: [],
+      skippedLines: [],
+      tornTail: false,
+    });
+  });
+
+  it('skips a torn last line and keeps appending cleanly after it', async () => {
+    const file = join(await tempDir(), 'log.jsonl');
+    await appendJsonLines(file, [{ n: 1 }, { n: 2 }]);
+    const whole = await readFile(file, 'utf8');
+    // A crash in the middle of writing the third record.
+    await writeFile(file, `${whole}{"n": 3`);
+    expect(await readJsonLines(file, record)).toEqual({
+      records: [{ n: 1 }, { n: 2 }],
+      skippedLines: [3],
+      tornTail: true,
+    });
+    // The torn line was never acknowledged: the next append cuts it off instead of gluing onto it.
+    await appendJsonLines(file, [{ n: 4 }]);
+    expect(await readJsonLines(file, record)).toEqual({
+      records: [{ n: 1 }, { n: 2 }, { n: 4 }],
+      skippedLines: [],
+      tornTail: false,
+    });
+  });
+
+  it('skips lines that are JSON but not records', async () => {
+    const file = join(await tempDir(), 'log.jsonl');
+    await appendFile(file, '{"n":1}\n{"x":2}\n[]\n{"n":5}\n');
+    expect(await readJsonLines(file, record)).toEqual({
+      records: [{ n: 1 }, { n: 5 }],
+      skippedLines: [2, 3],
+      tornTail: false,
+    });
+  });
+});
