@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { defaultUploadLimits, saveUpload, UPLOADS_DIR, uploadNote, validateUpload } from '../domain/transfers/upload-file';
+import {
+  defaultUploadLimits,
+  saveUpload,
+  UPLOADS_DIR,
+  uploadNote,
+  validateUpload,
+} from '../domain/transfers/upload-file';
 import { defineTool } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';
 

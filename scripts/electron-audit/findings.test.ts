@@ -64,7 +64,11 @@ describe('judgeFindings', () => {
   });
 
   it('fails when a file could not be parsed, because it was never checked', () => {
-    const verdict = judgeFindings([], [], [{ file: 'main/front-doors/electron/window.ts', message: 'Unexpected token' }]);
+    const verdict = judgeFindings(
+      [],
+      [],
+      [{ file: 'main/front-doors/electron/window.ts', message: 'Unexpected token' }],
+    );
     expect(verdict.passed).toBe(false);
     expect(describeVerdict(verdict, 10).join('\n')).toContain('UNSCANNED main/front-doors/electron/window.ts');
   });

@@ -1,4 +1,9 @@
-import type { AssistantMessage, AssistantPart, ChatMessage, ConversationSummary } from '../../../shared/ipc/conversations';
+import type {
+  AssistantMessage,
+  AssistantPart,
+  ChatMessage,
+  ConversationSummary,
+} from '../../../shared/ipc/conversations';
 import { toToolResultView } from './tool-result-view';
 import type { FoldedAttempt, FoldedConversation } from './transcript-fold';
 
