@@ -10,6 +10,7 @@ import { createDispatcher } from '../ipc/dispatcher';
 import type { Dispatch, Handlers } from '../ipc/dispatcher';
 import { createEventHub } from '../ipc/event-hub';
 import type { EventHub } from '../ipc/event-hub';
+import { chooseDefaultWorkspace } from '../storage/default-workspace';
 import { ensureFolder } from '../storage/folders';
 import { familiarPaths } from '../storage/paths';
 import { openSettingsStore } from '../storage/settings-store';
@@ -43,6 +44,11 @@ export interface CoreOptions {
   readonly home: string;
   /** The folder the assistant works on; defaults to the workspace inside the Familiar home. */
   readonly workspace?: string | undefined;
+  /**
+   * A default workspace the user can see (the desktop app: ~/Familiar), created on first run; it
+   * also holds the persona files. Without it the default workspace lives in the home, as in tests.
+   */
+  readonly visibleDefaultWorkspace?: string | undefined;
   readonly mode: AppInfo['mode'];
   readonly version: string;
   readonly logger: Logger;
@@ -89,7 +95,12 @@ async function openWorkspace(chosen: string | null | undefined, paths: FamiliarP
 }
 
 export async function createCore(options: CoreOptions): Promise<Core> {
-  const paths = familiarPaths(options.home);
+  const paths = familiarPaths(
+    options.home,
+    options.visibleDefaultWorkspace === undefined
+      ? undefined
+      : await chooseDefaultWorkspace(options.home, options.visibleDefaultWorkspace),
+  );
   await ensureFolder(paths.home, 0o700);
   // The persona folder is the user's folder of files, opened in their tools: the umask decides, not 0700.
   await ensureFolder(paths.defaultWorkspace, 0o777);

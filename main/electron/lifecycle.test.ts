@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
-import { failStartup, focusOnSecondInstance, installQuitGuard } from './lifecycle';
+import { nativeText } from '../../shared/i18n/native-strings';
+import { failStartup, focusOnSecondInstance, installQuitGuard, quitQuestion } from './lifecycle';
 import type { QuitBlocker } from './lifecycle';
 
 const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
@@ -148,5 +149,26 @@ describe('startup failure', () => {
     );
     expect(calls).toEqual(['dialog', 'release', 'exit 1']);
     expect(logger.error).toHaveBeenCalledWith('Familiar could not start', expect.any(Error));
+  });
+
+  it('speaks the chosen language', () => {
+    const app = { releaseSingleInstanceLock: vi.fn(), exit: vi.fn() };
+    const showErrorBox = vi.fn();
+    failStartup({ app, showErrorBox, logger, logFile: '/l.log', t: nativeText('zh') }, new Error('x'));
+    expect(showErrorBox).toHaveBeenCalledWith('Familiar 无法启动', 'x\n\n详细信息见日志文件：\n/l.log');
+  });
+});
+
+describe('the quit question', () => {
+  it('is asked in the chosen language, Cancel being the cautious default', () => {
+    const question = quitQuestion('approval', nativeText('ru'));
+    expect(question).toMatchObject({
+      title: 'Завершить Familiar?',
+      message: 'Запрос ждёт вашего разрешения.',
+      buttons: ['Завершить', 'Отмена'],
+      defaultId: 1,
+      cancelId: 1,
+    });
+    expect(quitQuestion('reply').message).toBe('Familiar is still writing a reply.');
   });
 });

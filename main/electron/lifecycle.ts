@@ -1,4 +1,6 @@
 import type { App, BrowserWindow, Event, MessageBoxOptions } from 'electron';
+import { nativeText } from '../../shared/i18n/native-strings';
+import type { NativeText } from '../../shared/i18n/native-strings';
 import type { Logger } from '../core/logger';
 
 /** What quitting now would cut short. */
@@ -115,18 +117,23 @@ export interface StartupFailureDeps {
   readonly showErrorBox: (title: string, content: string) => void;
   readonly logger: Logger;
   readonly logFile: string | undefined;
+  /** The language of the moment: the system's until the settings are read. */
+  readonly t?: NativeText;
 }
 
 /**
  * A start that failed must not leave an invisible process holding the single-instance lock (every
  * later launch would then quietly exit): say what happened, where the log is, and exit.
  */
-export function failStartup({ app, showErrorBox, logger, logFile }: StartupFailureDeps, error: unknown): void {
+export function failStartup(
+  { app, showErrorBox, logger, logFile, t = nativeText('en') }: StartupFailureDeps,
+  error: unknown,
+): void {
   logger.error('Familiar could not start', error);
   const reason = error instanceof Error ? error.message : String(error);
-  const where = logFile === undefined ? '' : `\n\nDetails are in the log file:\n${logFile}`;
+  const where = logFile === undefined ? '' : `\n\n${t('startup.logFile', { file: logFile })}`;
   try {
-    showErrorBox('Familiar could not start', `${reason}${where}`);
+    showErrorBox(t('startup.failed'), `${reason}${where}`);
   } finally {
     app.releaseSingleInstanceLock();
     app.exit(1);
@@ -134,16 +141,13 @@ export function failStartup({ app, showErrorBox, logger, logFile }: StartupFailu
 }
 
 /** The question before quitting would cut something short; the cautious answer is the cancel button. */
-export function quitQuestion(blocker: QuitBlocker): MessageBoxOptions {
+export function quitQuestion(blocker: QuitBlocker, t: NativeText = nativeText('en')): MessageBoxOptions {
   return {
     type: 'question',
-    title: 'Quit Familiar?',
-    message: blocker === 'reply' ? 'Familiar is still writing a reply.' : 'A request is waiting for your approval.',
-    detail:
-      blocker === 'reply'
-        ? 'Quitting stops the reply where it is (what was written is kept) and any command it started.'
-        : 'Quitting rejects it; the assistant will not make that change.',
-    buttons: ['Quit', 'Cancel'],
+    title: t('quit.title'),
+    message: t(blocker === 'reply' ? 'quit.replyMessage' : 'quit.approvalMessage'),
+    detail: t(blocker === 'reply' ? 'quit.replyDetail' : 'quit.approvalDetail'),
+    buttons: [t('quit.quit'), t('quit.cancel')],
     defaultId: 1,
     cancelId: 1,
     noLink: true,
