@@ -17,6 +17,8 @@ import { openSettingsStore } from '../storage/settings-store';
 import type { SettingsStore } from '../storage/settings-store';
 import type { FamiliarPaths } from '../storage/paths';
 import { createProviderHandlers } from '../providers/provider-handlers';
+import { createLanguageModel } from '../providers/language-model';
+import type { ProviderFetch } from '../providers/language-model';
 import { routeAiSdkWarnings } from '../providers/sdk-warnings';
 import type { SecretCipher } from '../secrets/secret-cipher';
 import { openSecretStore } from '../secrets/secret-store';
@@ -49,6 +51,8 @@ export interface CoreOptions {
    * also holds the persona files. Without it the default workspace lives in the home, as in tests.
    */
   readonly visibleDefaultWorkspace?: string | undefined;
+  /** Provider HTTP (turns, the connection test, Ollama detection); default Node's fetch. The desktop passes net.fetch. */
+  readonly fetch?: ProviderFetch | undefined;
   readonly mode: AppInfo['mode'];
   readonly version: string;
   readonly logger: Logger;
@@ -209,6 +213,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     conversations,
     provider: () => settings.get().provider,
     secrets,
+    ...(options.fetch === undefined
+      ? {}
+      : { createModel: (provider, apiKey) => createLanguageModel(provider, apiKey, options.fetch) }),
     executor: options.toolExecutor ?? assistant.registry,
     emit: (event) => events.emit('chat.event', event),
     logger: options.logger,
@@ -226,7 +233,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...assistant.handlers,
     ...createConversationHandlers(conversations, chat),
     ...createChatHandlers(chat),
-    ...createProviderHandlers(settings, secrets),
+    ...createProviderHandlers(settings, secrets, options.fetch),
     ...workspace.handlers,
     ...createChooseFolderHandler((path) => workspace.open(path), options.chooseFolder),
     ...transfers.handlers,

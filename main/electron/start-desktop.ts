@@ -1,6 +1,18 @@
 import { join } from 'node:path';
 import type { BrowserWindow as Window } from 'electron';
-import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, Notification, screen, session, shell } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  clipboard,
+  dialog,
+  ipcMain,
+  Menu,
+  net,
+  Notification,
+  screen,
+  session,
+  shell,
+} from 'electron';
 import { createCore } from '../core/create-core';
 import { createStderrLogger } from '../core/logger';
 import { adoptLoginShellPath } from '../sandbox/child-environment';
@@ -89,6 +101,9 @@ async function launch(
     // Not hidden in the app data folder: a folder the user finds in their file manager.
     visibleDefaultWorkspace: join(app.getPath('home'), 'Familiar'),
     mode: 'desktop',
+    // Chromium's network stack: the system proxy (PAC too) and the OS certificate store, which Node's
+    // fetch ignores (a corporate proxy or TLS-inspecting gateway would otherwise break every reply).
+    fetch: (input, init) => net.fetch(input instanceof URL ? input.href : input, init),
     version: familiarVersion,
     logger,
     secretCipher: createSafeStorageCipher(),
