@@ -21,7 +21,7 @@ describe('the native folder picker', () => {
 
   it('titles the dialog and its button in the chosen language', async () => {
     const showOpenDialog = vi.fn((_options: OpenDialogOptions) => Promise.resolve({ canceled: true, filePaths: [] }));
-    await chooseFolderWith({ showOpenDialog } as never, null, '/', nativeText('ru'));
+    await chooseFolderWith({ showOpenDialog }, null, '/', nativeText('ru'));
     expect(showOpenDialog.mock.calls[0]?.[0]).toMatchObject({ title: 'Открыть папку', buttonLabel: 'Открыть' });
   });
 });

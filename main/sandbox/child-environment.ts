@@ -105,7 +105,9 @@ export function adoptLoginShellPath(path: string | undefined): void {
 
 /** The login shell's entries first (where the user's terminal finds `node`), then the rest, each once. */
 export function mergePath(loginPath: string, inherited: string | undefined, delimiter = ':'): string {
-  const entries = [...loginPath.split(delimiter), ...(inherited ?? '').split(delimiter)].filter((entry) => entry !== '');
+  const entries = [...loginPath.split(delimiter), ...(inherited ?? '').split(delimiter)].filter(
+    (entry) => entry !== '',
+  );
   return [...new Set(entries)].join(delimiter);
 }
 

@@ -67,7 +67,9 @@ export function readLoginShellPath(options: LoginShellOptions): Promise<Result<s
       finish(err('timeout', `${options.shell} did not print its PATH within ${timeoutMs} ms.`));
     }, timeoutMs);
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-    child.on('error', (error) => finish(err('command_not_found', `${options.shell} could not start: ${error.message}`)));
+    child.on('error', (error) =>
+      finish(err('command_not_found', `${options.shell} could not start: ${error.message}`)),
+    );
     child.on('close', () => {
       const path = parseLoginShellPath(Buffer.concat(chunks).toString('utf8'));
       finish(path === undefined ? err('not_found', `${options.shell} printed no PATH.`) : ok(path));
