@@ -48,6 +48,24 @@ function setup(blocking: QuitBlocker | null = null, answer = true) {
 }
 
 describe('the quit guard', () => {
+  it('cleans up once, without asking, when Windows ends the session; not when it only asks', async () => {
+    const { app, guard, dispose, confirm } = setup('reply');
+    const window = new FakeWindow();
+    guard.endSession(window as never);
+    const asked = { reasons: ['shutdown'], preventDefault: vi.fn() };
+    window.emit('query-session-end', asked);
+    await settle();
+    // Another program may still call the shutdown off: the reply goes on, the shutdown is not held up.
+    expect(dispose).not.toHaveBeenCalled();
+    expect(asked.preventDefault).not.toHaveBeenCalled();
+    window.emit('session-end', { reasons: ['logoff'], preventDefault: vi.fn() });
+    window.emit('session-end', { reasons: ['logoff'], preventDefault: vi.fn() });
+    await settle();
+    expect(confirm).not.toHaveBeenCalled();
+    expect(dispose).toHaveBeenCalledTimes(1);
+    expect(app.ended).toBe(1);
+  });
+
   it('disposes the core once before any quit (Cmd+Q, menu Quit, app.quit, quitAndInstall)', async () => {
     const { app, dispose } = setup();
     app.quit();

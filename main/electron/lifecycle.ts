@@ -1,4 +1,4 @@
-import type { App, BrowserWindow, Event, MessageBoxOptions } from 'electron';
+import type { App, BrowserWindow, Event, MessageBoxOptions, WindowSessionEndEvent } from 'electron';
 import { nativeText } from '../../shared/i18n/native-strings';
 import type { NativeText } from '../../shared/i18n/native-strings';
 import type { Logger } from '../core/logger';
@@ -25,6 +25,11 @@ export interface QuitGuard {
   guardWindow(this: void, window: Pick<BrowserWindow, 'on' | 'close'>): void;
   /** The user already agreed elsewhere (restart to install an update): quit without asking. */
   allowQuit(this: void): void;
+  /**
+   * Windows is ending the session (shutdown, restart, log-off): no question can be asked any more.
+   * Quits through before-quit, so the core is disposed (turns stopped, transcripts flushed) once.
+   */
+  endSession(this: void, window: Pick<BrowserWindow, 'on'>): void;
 }
 
 /**
@@ -91,6 +96,19 @@ export function installQuitGuard(options: QuitGuardOptions): QuitGuard {
     },
     allowQuit() {
       agreed = true;
+    },
+    endSession(window) {
+      // Asked first, and may still be called off by another program: nothing is stopped yet, and
+      // nothing delays the shutdown (Windows would show Familiar as "preventing" it).
+      window.on('query-session-end', (event: WindowSessionEndEvent) => {
+        logger.info(`Windows asks to end the session (${event.reasons.join(', ')})`);
+      });
+      // Final: the process has seconds left. Start the cleanup now rather than wait to be killed.
+      window.on('session-end', (event: WindowSessionEndEvent) => {
+        logger.info(`Windows is ending the session (${event.reasons.join(', ')}); cleaning up`);
+        agreed = true;
+        app.quit();
+      });
     },
   };
 }

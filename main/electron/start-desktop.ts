@@ -148,6 +148,7 @@ async function launch(
   const window = createMainWindow(preload, placement);
   windowCreated(window);
   quitGuard.guardWindow(window);
+  quitGuard.endSession(window);
   rememberWindowState(window, (state) => {
     try {
       saveWindowState(stateFile, state);
