@@ -8,6 +8,7 @@ describe('childEnvironment', () => {
   it("puts the login shell's PATH first and keeps the inherited entries it lacks, each once", () => {
     expect(mergePath('/opt/homebrew/bin:/usr/bin', '/usr/bin:/bin')).toBe('/opt/homebrew/bin:/usr/bin:/bin');
     expect(mergePath('/a::/b', undefined)).toBe('/a:/b');
+    expect(mergePath('.:bin:/usr/local/bin', '/bin')).toBe('/usr/local/bin:/bin');
     const env = childEnvironment({ pass: [], source: base, platform: 'darwin', loginPath: '/opt/homebrew/bin:/bin' });
     expect(env['PATH']).toBe('/opt/homebrew/bin:/bin:/usr/bin');
     // Windows takes its PATH from the registry at launch: nothing to merge.

@@ -103,11 +103,14 @@ export function adoptLoginShellPath(path: string | undefined): void {
   adoptedLoginPath = path;
 }
 
-/** The login shell's entries first (where the user's terminal finds `node`), then the rest, each once. */
+/**
+ * The login shell's entries first (where the user's terminal finds `node`), then the rest, each once.
+ * Relative entries ('.', 'bin') of the login PATH are dropped: commands run in the workspace, where
+ * they would make a file the assistant wrote win over the real `git` or `ls`.
+ */
 export function mergePath(loginPath: string, inherited: string | undefined, delimiter = ':'): string {
-  const entries = [...loginPath.split(delimiter), ...(inherited ?? '').split(delimiter)].filter(
-    (entry) => entry !== '',
-  );
+  const login = loginPath.split(delimiter).filter((entry) => entry.startsWith('/'));
+  const entries = [...login, ...(inherited ?? '').split(delimiter)].filter((entry) => entry !== '');
   return [...new Set(entries)].join(delimiter);
 }
 
