@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { reply } from './fixtures/scripted-llm-server';
 import { expect, test } from './fixtures/familiar-app';
 
 // The app's CSP (rightly) refuses axe's injected script: let the test context bypass it.
@@ -62,5 +63,30 @@ test('axe finds nothing serious in the settings and shortcuts dialogs', async ({
   await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
   await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+  expect(await seriousFindings(page)).toEqual([]);
+});
+
+test('axe finds nothing serious in the approval dialog, its diff included', async ({ page, app, llm }) => {
+  await writeFile(join(app.workspace, 'notes.md'), '# Notes\n\nBuy milk.\n');
+  llm.enqueue(
+    reply.toolCall(
+      'edit_file',
+      { path: 'notes.md', oldText: 'Buy milk.', newText: 'Buy oat milk.' },
+      'Fixing it.',
+      'c1',
+    ),
+    reply.text('Done.'),
+  );
+  await page.goto(app.url);
+  const composer = page.getByRole('textbox', { name: 'Message to Familiar' });
+  await composer.fill('Make it oat milk.');
+  await composer.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'The assistant asks for your approval' });
+  await expect(dialog.locator('.monaco-diff-editor .editor.modified .view-lines')).toContainText('Buy oat milk.', {
+    timeout: 20_000,
+  });
+  expect(await seriousFindings(page)).toEqual([]);
+  // Editing the proposal (the right side becomes writable) changes the editors' names: still named.
+  await dialog.getByRole('button', { name: 'Edit, then approve' }).click();
   expect(await seriousFindings(page)).toEqual([]);
 });

@@ -88,3 +88,43 @@ test('at 760×520 the chat keeps its width: the file and the lists float over it
   await list.getByRole('searchbox', { name: 'Search conversations' }).press('Escape');
   await expect(list).toBeHidden();
 });
+
+test('the file pane resizes by drag and by keyboard, never below the chat minimum, and keeps its width', async ({
+  page,
+  app,
+}) => {
+  await writeFile(join(app.workspace, 'main.ts'), 'export const answer = 42;\n');
+  await page.setViewportSize({ width: 1600, height: 900 });
+  await page.goto(app.url);
+  await openFile(page, 'main.ts');
+  const viewer = page.getByRole('region', { name: 'File main.ts' });
+  const handle = page.getByRole('separator', { name: /file pane/ });
+  const value = async () => Number(await handle.getAttribute('aria-valuenow'));
+  const start = await value();
+  expect(Math.abs((await viewer.boundingBox())!.width - start)).toBeLessThanOrEqual(1);
+
+  // Keyboard: Left moves the handle left, widening the file; End goes as far as the chat allows.
+  await handle.focus();
+  await page.keyboard.press('ArrowRight');
+  expect(await value()).toBe(start - 16);
+  await page.keyboard.press('End');
+  expect(await value()).toBe(Number(await handle.getAttribute('aria-valuemax')));
+  expect((await chatBox(page)).width).toBeGreaterThanOrEqual(420);
+
+  // Drag: 100 px to the right narrows the file by 100 px.
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Shift+ArrowLeft');
+  const before = await value();
+  const box = (await handle.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + 200);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 100, box.y + 200, { steps: 5 });
+  await page.mouse.up();
+  expect(await value()).toBe(Math.max(360, before - 100));
+  const chosen = await value();
+
+  await page.reload();
+  await openFile(page, 'main.ts');
+  expect(await value()).toBe(chosen);
+  await page.screenshot({ path: 'test-results/screens/layout-file-pane-resized.png' });
+});

@@ -10,9 +10,10 @@ import { createStderrLogger } from '../platform/logging/logger';
 
 const tempDir = useTempDirs();
 
-async function start(options: { approveAll?: boolean } = {}) {
+async function start(options: { approveAll?: boolean; visibleDefaultWorkspace?: string } = {}) {
   const home = await tempDir();
   const core = await createCore({
+    visibleDefaultWorkspace: options.visibleDefaultWorkspace,
     ...(options.approveAll === true ? { approvalMode: 'approve-all' as const } : {}),
     home,
     mode: 'browser',
@@ -41,6 +42,15 @@ describe('core through the contract', () => {
       ['MEMORY.md', true, true],
     ]);
     expect(await readFile(join(home, 'workspace', 'SOUL.md'), 'utf8')).toContain('You are Familiar');
+  });
+
+  it('makes a visible default workspace on first run, with the persona files, and opens it', async () => {
+    const visible = join(await tempDir(), 'Familiar');
+    const { core, call } = await start({ visibleDefaultWorkspace: visible });
+    expect(core.workspace.current()).toBe(visible);
+    expect(await call('persona.info', {})).toMatchObject({ ok: true, value: { dir: visible } });
+    expect(await readFile(join(visible, 'SOUL.md'), 'utf8')).toContain('You are Familiar');
+    await core.dispose('test over');
   });
 
   it('applies prompt caps changed in settings to the meters and the next prompt, and refuses one out of range', async () => {

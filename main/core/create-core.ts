@@ -26,6 +26,9 @@ import { createChooseFolderHandler } from '../domain/workspace/choose-folder';
 import { createWorkspaceService } from '../domain/workspace/workspace-service';
 import type { WorkspaceService } from '../domain/workspace/workspace-service';
 import { createAuditLog } from '../platform/audit/audit-log';
+import { chooseDefaultWorkspace } from '../platform/storage/default-workspace';
+import { createLanguageModel } from '../domain/providers/language-model';
+import type { ProviderFetch } from '../domain/providers/language-model';
 import { assistantTools } from '../tools';
 import { createToolEnvironment, createToolServices } from '../tools/tool-services';
 import type { ToolLimits } from '../tools/tool-limits';
@@ -42,6 +45,13 @@ export interface CoreOptions {
   readonly home: string;
   /** The folder the assistant works on; defaults to the workspace inside the Familiar home. */
   readonly workspace?: string | undefined;
+  /**
+   * A default workspace the user can see (the desktop app: ~/Familiar), created on first run; it
+   * also holds the persona files. Without it the default workspace lives in the home, as in tests.
+   */
+  readonly visibleDefaultWorkspace?: string | undefined;
+  /** Provider HTTP (turns, the connection test, Ollama detection); default Node's fetch. The desktop passes net.fetch. */
+  readonly fetch?: ProviderFetch | undefined;
   readonly mode: AppInfo['mode'];
   readonly version: string;
   readonly logger: Logger;
@@ -88,7 +98,12 @@ async function openWorkspace(chosen: string | null | undefined, paths: FamiliarP
 }
 
 export async function createCore(options: CoreOptions): Promise<Core> {
-  const paths = familiarPaths(options.home);
+  const paths = familiarPaths(
+    options.home,
+    options.visibleDefaultWorkspace === undefined
+      ? undefined
+      : await chooseDefaultWorkspace(options.home, options.visibleDefaultWorkspace),
+  );
   await ensureFolder(paths.home, 0o700);
   // The persona folder is the user's folder of files, opened in their tools: the umask decides, not 0700.
   await ensureFolder(paths.defaultWorkspace, 0o777);
@@ -190,6 +205,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     conversations,
     provider: () => settings.get().provider,
     secrets,
+    ...(options.fetch === undefined
+      ? {}
+      : { createModel: (provider, apiKey) => createLanguageModel(provider, apiKey, options.fetch) }),
     executor: options.toolExecutor ?? assistant.toolCalls,
     emit: (event) => events.emit('chat.event', event),
     logger: options.logger,
@@ -207,7 +225,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...assistant.handlers,
     ...createConversationHandlers(conversations, chat),
     ...createChatHandlers(chat),
-    ...createProviderHandlers(settings, secrets),
+    ...createProviderHandlers(settings, secrets, options.fetch),
     ...workspace.handlers,
     ...createChooseFolderHandler((path) => workspace.open(path), options.chooseFolder),
     ...transfers.handlers,

@@ -19,17 +19,21 @@ import { AppHeader } from './AppHeader';
 import { useAppStore } from './app-store';
 import { layoutWidths } from './layout-plan';
 import type { LayoutPlan } from './layout-plan';
-import { layoutActions, useLayoutPlan, useLayoutStore, useWindowWidth } from './layout-store';
+import { layoutActions, useLayoutPlan, useLayoutStore, useViewerWidth, useWindowWidth } from './layout-store';
+import { PaneResizer } from './PaneResizer';
 import { panelForShortcut } from './PanelToggles';
 import { useAppCommands } from './use-app-commands';
 
-/** Docked panels take columns; the chat keeps its minimum; collapsed or floating panels take none. */
-function gridColumns(plan: LayoutPlan): string {
+/**
+ * Docked panels take columns; the chat keeps its minimum; collapsed or floating panels take none.
+ * The resize handle sits in a 0 px column between the chat and the file (it overhangs both).
+ */
+function gridColumns(plan: LayoutPlan, viewerWidth: number): string {
   const chatMin = layoutWidths.chatMin + (plan.conversations === 'docked' ? layoutWidths.conversations : 0);
   return [
     plan.workspace === 'docked' ? `${layoutWidths.workspace}px` : '',
     `minmax(${chatMin}px, 1fr)`,
-    plan.viewer === 'docked' ? `minmax(${layoutWidths.viewerMin}px, 1fr)` : '',
+    plan.viewer === 'docked' ? `0px ${viewerWidth}px` : '',
   ]
     .filter((column) => column !== '')
     .join(' ');
@@ -43,6 +47,7 @@ export function App() {
   const viewerPath = useWorkspaceStore((state) => state.viewer?.path ?? null);
   const overlay = useLayoutStore((state) => state.overlay);
   const plan = useLayoutPlan(viewerOpen);
+  const viewer = useViewerWidth(plan);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   useAppearance();
@@ -115,9 +120,12 @@ export function App() {
           {t('app.loadFailed', { message: loadError.message })}
         </div>
       )}
-      <div className="app-body" style={{ gridTemplateColumns: gridColumns(plan) }} data-testid="app-body">
+      <div className="app-body" style={{ gridTemplateColumns: gridColumns(plan, viewer.width) }} data-testid="app-body">
         <WorkspacePane placement={overlay === 'workspace' ? 'overlay' : plan.workspace} />
         <ChatPane conversations={overlay === 'conversations' ? 'overlay' : plan.conversations} />
+        {plan.viewer === 'docked' && (
+          <PaneResizer value={viewer.width} min={viewer.min} max={viewer.max} controls="file-viewer" />
+        )}
         <FileViewer placement={plan.viewer === 'overlay' ? 'overlay' : 'docked'} />
         {overlay !== null && (
           // Clicking beside a floating panel puts it away, as Esc does.

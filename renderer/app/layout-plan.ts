@@ -53,3 +53,23 @@ export function canDock(width: number, wanted: PanelPreferences, viewerOpen: boo
 
 /** Where a side panel is drawn: beside the chat, floating over it (narrow window), or not at all. */
 export type PanelPlacement = 'docked' | 'collapsed' | 'overlay';
+
+/** The docked file pane's width limits: at least viewerMin, at most what leaves the chat its minimum. */
+export function viewerWidthRange(width: number, plan: LayoutPlan): { readonly min: number; readonly max: number } {
+  const taken =
+    layoutWidths.chatMin +
+    (plan.workspace === 'docked' ? layoutWidths.workspace : 0) +
+    (plan.conversations === 'docked' ? layoutWidths.conversations : 0);
+  return { min: layoutWidths.viewerMin, max: Math.max(layoutWidths.viewerMin, width - taken) };
+}
+
+/**
+ * The docked file pane's width: the one the user dragged or keyed to (remembered), else half of
+ * what the docked tree leaves; always inside viewerWidthRange, so a narrower window shrinks it
+ * before it could squeeze the chat.
+ */
+export function viewerWidthFor(wanted: number | null, width: number, plan: LayoutPlan): number {
+  const { min, max } = viewerWidthRange(width, plan);
+  const preferred = wanted ?? Math.round((width - (plan.workspace === 'docked' ? layoutWidths.workspace : 0)) / 2);
+  return Math.min(max, Math.max(min, Math.round(preferred)));
+}

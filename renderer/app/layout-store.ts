@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
 import { create } from 'zustand';
-import { canDock, planLayout } from './layout-plan';
+import { canDock, planLayout, viewerWidthFor, viewerWidthRange } from './layout-plan';
 import type { LayoutPlan, PanelPreferences, SidePanel } from './layout-plan';
 
 export const LAYOUT_STORAGE_KEY = 'familiar.layout.v1';
+export const VIEWER_WIDTH_STORAGE_KEY = 'familiar.viewerWidth.v1';
 
 export interface LayoutState {
   /** The toggles' state, remembered in this window's storage between runs. */
@@ -11,6 +12,8 @@ export interface LayoutState {
   /** A collapsed panel shown over the chat for a moment (narrow window), or none. */
   readonly overlay: SidePanel | null;
   readonly width: number;
+  /** The docked file pane's width as the user set it (remembered); null until they resize it. */
+  readonly viewerWidth: number | null;
 }
 
 const shownByDefault: PanelPreferences = { workspace: true, conversations: true };
@@ -39,8 +42,19 @@ export function readSavedLayout(storage: Storage | undefined): PanelPreferences 
   }
 }
 
+/** The remembered file pane width, or null (never resized, damaged entry). */
+export function readSavedViewerWidth(storage: Storage | undefined): number | null {
+  try {
+    const saved = Number(storage?.getItem(VIEWER_WIDTH_STORAGE_KEY) ?? Number.NaN);
+    return Number.isFinite(saved) && saved > 0 ? saved : null;
+  } catch {
+    return null;
+  }
+}
+
 export const useLayoutStore = create<LayoutState>()(() => ({
   wanted: readSavedLayout(browserStorage()),
+  viewerWidth: readSavedViewerWidth(browserStorage()),
   overlay: null,
   width: typeof window === 'undefined' ? 1280 : window.innerWidth,
 }));
@@ -85,6 +99,16 @@ export const layoutActions = {
   setWidth: (width: number): void => {
     set({ width });
   },
+  /** The resize handle: follows a drag as it goes; `remember` when the drag ends or on a key press. */
+  setViewerWidth: (viewerWidth: number, remember: boolean): void => {
+    set({ viewerWidth });
+    if (!remember) return;
+    try {
+      browserStorage()?.setItem(VIEWER_WIDTH_STORAGE_KEY, String(viewerWidth));
+    } catch {
+      // A full or disabled storage only costs remembering the width.
+    }
+  },
 };
 
 /** Follows the window's width (panels dock or collapse with it). */
@@ -102,4 +126,15 @@ export function useLayoutPlan(viewerOpen: boolean): LayoutPlan {
   const width = useLayoutStore((state) => state.width);
   const wanted = useLayoutStore((state) => state.wanted);
   return planLayout(width, wanted, viewerOpen);
+}
+
+/** The docked file pane's width now (the user's, clamped to the window) and its limits. */
+export function useViewerWidth(plan: LayoutPlan): {
+  readonly width: number;
+  readonly min: number;
+  readonly max: number;
+} {
+  const width = useLayoutStore((state) => state.width);
+  const wanted = useLayoutStore((state) => state.viewerWidth);
+  return { width: viewerWidthFor(wanted, width, plan), ...viewerWidthRange(width, plan) };
 }

@@ -13,6 +13,7 @@ const shared = {
 } as const;
 
 type DiffProps = Extract<CodeViewProps, { kind: 'diff' }>;
+type MonacoDiffEditor = Parameters<DiffOnMount>[0];
 
 function DiffView(props: DiffProps) {
   // Monaco keeps the callbacks it was given at mount: route them through refs so they stay current.
@@ -20,7 +21,19 @@ function DiffView(props: DiffProps) {
   useEffect(() => {
     latest.current = props;
   });
+  // The diff widget does not hand originalAriaLabel/modifiedAriaLabel to its two inner editors (their
+  // inputs had no name: axe aria-input-field-name): name each editor itself, again when the label changes.
+  const diffEditor = useRef<MonacoDiffEditor | null>(null);
+  const nameEditors = (editor: MonacoDiffEditor, label: string) => {
+    editor.getOriginalEditor().updateOptions({ ariaLabel: label });
+    editor.getModifiedEditor().updateOptions({ ariaLabel: label });
+  };
+  useEffect(() => {
+    if (diffEditor.current !== null) nameEditors(diffEditor.current, props.label);
+  }, [props.label]);
   const onMount: DiffOnMount = (editor) => {
+    diffEditor.current = editor;
+    nameEditors(editor, props.label);
     // @monaco-editor/react disposes the models before the diff widget, which throws ("TextModel got
     // disposed before DiffEditorWidget model got reset"); keep them and dispose after the widget.
     const models = editor.getModel();

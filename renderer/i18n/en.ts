@@ -121,6 +121,7 @@ export const en = {
   'layout.conversations': 'Conversations',
   'layout.show': 'Show {panel}',
   'layout.hide': 'Hide {panel}',
+  'layout.resizeViewer': 'Width of the file pane (arrow keys resize it)',
   'settings.title': 'Settings',
   'settings.sections': 'Settings sections',
   'settings.close': 'Close',

@@ -122,6 +122,7 @@ export const ru: Messages = {
   'layout.conversations': 'Разговоры',
   'layout.show': 'Показать: {panel}',
   'layout.hide': 'Скрыть: {panel}',
+  'layout.resizeViewer': 'Ширина панели файла (меняется стрелками)',
   'settings.title': 'Настройки',
   'settings.sections': 'Разделы настроек',
   'settings.close': 'Закрыть',

@@ -121,6 +121,7 @@ export const zh: Messages = {
   'layout.conversations': '对话',
   'layout.show': '显示{panel}',
   'layout.hide': '隐藏{panel}',
+  'layout.resizeViewer': '文件窗格宽度（可用方向键调整）',
   'settings.title': '设置',
   'settings.sections': '设置分区',
   'settings.close': '关闭',

@@ -3,6 +3,7 @@ import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import type { ProviderSettings } from '../../../shared/settings';
 import { createLanguageModel } from './language-model';
+import type { ProviderFetch } from './language-model';
 import { toTurnError } from './provider-errors';
 
 export interface ConnectionTestResult {
@@ -21,8 +22,9 @@ export async function testConnection(
   apiKey: string | undefined,
   secrets: readonly string[],
   timeoutMs = 30_000,
+  fetch?: ProviderFetch,
 ): Promise<Result<ConnectionTestResult>> {
-  const model = createLanguageModel(settings, apiKey);
+  const model = createLanguageModel(settings, apiKey, fetch);
   if (!model.ok) return model;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort('timeout'), timeoutMs);

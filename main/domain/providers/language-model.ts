@@ -23,7 +23,17 @@ export const needsApiKey = (kind: ProviderKind): boolean => kind === 'openai' ||
  * picks up OPENAI_BASE_URL / ANTHROPIC_BASE_URL, and keys only ever come from the secret store,
  * never from the environment.
  */
-export function createLanguageModel(settings: ProviderSettings, apiKey: string | undefined): Result<LanguageModel> {
+/**
+ * How provider requests reach the network. The desktop app passes Electron's net.fetch (Chromium's
+ * stack: the system proxy, PAC, OS certificate store); browser and MCP mode and the tests use Node's.
+ */
+export type ProviderFetch = typeof globalThis.fetch;
+
+export function createLanguageModel(
+  settings: ProviderSettings,
+  apiKey: string | undefined,
+  fetch?: ProviderFetch,
+): Result<LanguageModel> {
   const baseURL = (settings.baseUrl ?? defaultBaseUrls[settings.kind])?.replace(/\/+$/, '');
   if (baseURL === undefined) {
     return err(
@@ -34,12 +44,13 @@ export function createLanguageModel(settings: ProviderSettings, apiKey: string |
   if (needsApiKey(settings.kind) && (apiKey === undefined || apiKey === '')) {
     return err('provider_not_configured', `No API key is saved for ${settings.kind}. Add one in Settings.`);
   }
+  const transport = fetch === undefined ? {} : { fetch };
   switch (settings.kind) {
     case 'openai':
       // Chat Completions rather than the Responses API: the one protocol every compatible server shares.
-      return ok(createOpenAI({ baseURL, apiKey: apiKey ?? '' }).chat(settings.model));
+      return ok(createOpenAI({ baseURL, apiKey: apiKey ?? '', ...transport }).chat(settings.model));
     case 'anthropic':
-      return ok(createAnthropic({ baseURL, apiKey: apiKey ?? '' })(settings.model));
+      return ok(createAnthropic({ baseURL, apiKey: apiKey ?? '', ...transport })(settings.model));
     case 'ollama':
     case 'openai-compatible':
       return ok(
@@ -48,6 +59,7 @@ export function createLanguageModel(settings: ProviderSettings, apiKey: string |
           baseURL,
           ...(apiKey === undefined ? {} : { apiKey }),
           includeUsage: true,
+          ...transport,
         }).chatModel(settings.model),
       );
   }

@@ -23,7 +23,11 @@ export interface OllamaDetection {
  * Asks Ollama's own API (GET /api/tags) which models are installed. Accepts the server root or its
  * /v1 URL. Not running, not Ollama, or too slow (local: 1.5 s is plenty) all mean `running: false`.
  */
-export async function detectOllama(baseUrl = DEFAULT_OLLAMA_URL, timeoutMs = 1_500): Promise<OllamaDetection> {
+export async function detectOllama(
+  baseUrl = DEFAULT_OLLAMA_URL,
+  timeoutMs = 1_500,
+  fetch: typeof globalThis.fetch = globalThis.fetch,
+): Promise<OllamaDetection> {
   const root = baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
   const notRunning: OllamaDetection = { running: false, baseUrl: `${root}/v1`, models: [] };
   try {

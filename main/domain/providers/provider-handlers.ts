@@ -6,6 +6,7 @@ import type { SecretStore } from '../../platform/secrets/secret-store';
 import type { SettingsStore } from '../../platform/storage/settings-store';
 import { testConnection } from './connection-test';
 import { needsApiKey } from './language-model';
+import type { ProviderFetch } from './language-model';
 import { detectOllama } from './ollama';
 
 export type ProviderHandlers = Pick<
@@ -27,7 +28,11 @@ export function providerStatus(settings: SettingsStore, secrets: SecretStore): P
   };
 }
 
-export function createProviderHandlers(settings: SettingsStore, secrets: SecretStore): ProviderHandlers {
+export function createProviderHandlers(
+  settings: SettingsStore,
+  secrets: SecretStore,
+  fetch?: ProviderFetch,
+): ProviderHandlers {
   return {
     'providers.status': () => ok(providerStatus(settings, secrets)),
     'providers.save': async ({ provider, apiKey }) => {
@@ -44,8 +49,8 @@ export function createProviderHandlers(settings: SettingsStore, secrets: SecretS
       if (provider === null) return err('provider_not_configured', 'Choose a model provider first.');
       const apiKey = input.apiKey ?? secrets.get(apiKeySecret(provider.kind));
       const secretsToHide = input.apiKey === undefined ? secrets.values() : [...secrets.values(), input.apiKey];
-      return testConnection(provider, apiKey, secretsToHide);
+      return testConnection(provider, apiKey, secretsToHide, undefined, fetch);
     },
-    'providers.detectOllama': async ({ baseUrl }) => ok(await detectOllama(baseUrl)),
+    'providers.detectOllama': async ({ baseUrl }) => ok(await detectOllama(baseUrl, undefined, fetch)),
   };
 }

@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createEventHub } from '../../platform/ipc/event-hub';
 import type { ApprovalRequest } from '../../../shared/ipc/approvals';
+import { nativeText } from '../../../shared/i18n/native-strings';
 import { watchApprovalAttention } from './approval-attention';
 
-function setup(focused: boolean) {
+function setup(focused: boolean, t = nativeText('en')) {
   const events = createEventHub((error) => {
     throw error;
   });
@@ -20,7 +21,7 @@ function setup(focused: boolean) {
     flash: (on: boolean) => calls.push(`flash ${on}`),
     focusWindow: () => calls.push('focus'),
   };
-  const attention = watchApprovalAttention(events, () => pending, ports);
+  const attention = watchApprovalAttention(events, () => pending, ports, t);
   const ask = () => {
     pending += 1;
     events.emit('approvals.requested', request);
@@ -74,5 +75,11 @@ describe('approval attention', () => {
     attention.stop();
     request();
     expect(calls).toEqual([]);
+  });
+
+  it('words the notification in the chosen language', () => {
+    const { calls, request } = setup(false, nativeText('ru'));
+    request();
+    expect(calls).toContain('notify Familiar ждёт вашего разрешения: Edit SOUL.md');
   });
 });

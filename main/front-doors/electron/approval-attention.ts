@@ -1,4 +1,6 @@
 import type { EventHub } from '../../platform/ipc/event-hub';
+import { nativeText } from '../../../shared/i18n/native-strings';
+import type { NativeText } from '../../../shared/i18n/native-strings';
 
 /** What the OS can do to draw the user back; the Electron calls live in start-desktop. */
 export interface AttentionPorts {
@@ -21,13 +23,14 @@ export function watchApprovalAttention(
   events: Pick<EventHub, 'subscribe'>,
   pendingCount: () => number,
   ports: AttentionPorts,
+  t: NativeText = nativeText('en'),
 ): { readonly windowFocused: () => void; readonly stop: () => void } {
   const stop = events.subscribe((name, payload) => {
     if (name === 'approvals.requested') {
       ports.setBadge(pendingCount());
       if (ports.isWindowFocused()) return;
       const request = payload as { readonly summary: string };
-      ports.notify('Familiar is waiting for your approval', request.summary, () => ports.focusWindow());
+      ports.notify(t('attention.title'), request.summary, () => ports.focusWindow());
       ports.flash(true);
     } else if (name === 'approvals.resolved') {
       const left = pendingCount();

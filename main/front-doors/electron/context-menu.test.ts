@@ -1,5 +1,6 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
+import { nativeText } from '../../../shared/i18n/native-strings';
 import { contextMenuTemplate, installContextMenu } from './context-menu';
 import type { MenuParams } from './context-menu';
 
@@ -32,7 +33,7 @@ const actions = () => ({
 });
 
 const click = (item: MenuItemConstructorOptions | undefined) => item?.click?.({} as never, undefined, {});
-const labels = (items: MenuItemConstructorOptions[]) => items.map((item) => item.label ?? item.role ?? item.type);
+const labels = (items: MenuItemConstructorOptions[]) => items.map((item) => item.role ?? item.label ?? item.type);
 
 describe('the context menu', () => {
   it('offers spelling suggestions in a text field, replacing the word or learning it', () => {
@@ -84,6 +85,15 @@ describe('the context menu', () => {
       'copy',
       'selectAll',
     ]);
+  });
+
+  it('speaks the chosen language, the edit roles included', () => {
+    const zh = nativeText('zh');
+    const spelling = contextMenuTemplate(params({ isEditable: true, misspelledWord: 'zzqx' }), actions(), zh);
+    expect(spelling[0]).toMatchObject({ label: '无拼写建议' });
+    expect(spelling.find((item) => item.role === 'paste')).toMatchObject({ label: '粘贴' });
+    const link = contextMenuTemplate(params({ linkURL: 'https://example.com' }), actions(), nativeText('ru'));
+    expect(link.map((item) => item.label)).toEqual(['Открыть ссылку в браузере', 'Копировать ссылку']);
   });
 
   it('shows nothing on a blank spot of the page', () => {

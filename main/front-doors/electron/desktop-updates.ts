@@ -4,6 +4,7 @@ import { app, dialog } from 'electron';
 import * as updaterModule from 'electron-updater';
 import type { Logger } from '../../platform/logging/logger';
 import { readAppTextSync } from '../../platform/storage/app-files';
+import type { NativeText } from '../../../shared/i18n/native-strings';
 import { buildInfo } from './build-info';
 import { createUpdatePrompts } from './update-prompts';
 import { createUpdateController, updateSupport } from './updater';
@@ -33,6 +34,7 @@ export function createDesktopUpdates(
   currentVersion: string,
   logger: Logger,
   onRestartToInstall: () => void = () => undefined,
+  t?: NativeText,
 ): UpdateController {
   const support = updateSupport({
     isPackaged: app.isPackaged,
@@ -41,7 +43,7 @@ export function createDesktopUpdates(
     linuxPackageType: process.platform === 'linux' ? linuxPackageType() : undefined,
     signed: buildInfo.signed,
   });
-  const asked = createUpdatePrompts((options) => dialog.showMessageBox(window, options));
+  const asked = createUpdatePrompts((options) => dialog.showMessageBox(window, options), t);
   const prompts = {
     ...asked,
     confirmRestart: async (update: Parameters<typeof asked.confirmRestart>[0]) => {

@@ -1,5 +1,6 @@
 import type { OpenDialogOptions } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
+import { nativeText } from '../../../shared/i18n/native-strings';
 import { chooseFolderWith } from './folder-dialog';
 
 describe('the native folder picker', () => {
@@ -16,5 +17,11 @@ describe('the native folder picker', () => {
   it('answers null when cancelled', async () => {
     const showOpenDialog = vi.fn(() => Promise.resolve({ canceled: true, filePaths: [] }));
     expect(await chooseFolderWith({ showOpenDialog }, null, '/')).toBeNull();
+  });
+
+  it('titles the dialog and its button in the chosen language', async () => {
+    const showOpenDialog = vi.fn((_options: OpenDialogOptions) => Promise.resolve({ canceled: true, filePaths: [] }));
+    await chooseFolderWith({ showOpenDialog }, null, '/', nativeText('ru'));
+    expect(showOpenDialog.mock.calls[0]?.[0]).toMatchObject({ title: 'Открыть папку', buttonLabel: 'Открыть' });
   });
 });

@@ -1,8 +1,10 @@
 import type { BrowserWindow, Dialog, OpenDialogOptions } from 'electron';
+import { nativeText } from '../../../shared/i18n/native-strings';
+import type { NativeText } from '../../../shared/i18n/native-strings';
 
-export const folderDialogOptions = (defaultPath: string): OpenDialogOptions => ({
-  title: 'Open Folder',
-  buttonLabel: 'Open',
+export const folderDialogOptions = (defaultPath: string, t: NativeText = nativeText('en')): OpenDialogOptions => ({
+  title: t('folderDialog.title'),
+  buttonLabel: t('folderDialog.button'),
   defaultPath,
   // createDirectory: macOS offers "New Folder" in the dialog; other systems always do.
   properties: ['openDirectory', 'createDirectory'],
@@ -13,8 +15,9 @@ export async function chooseFolderWith(
   dialog: Pick<Dialog, 'showOpenDialog'>,
   parent: BrowserWindow | null,
   defaultPath: string,
+  t: NativeText = nativeText('en'),
 ): Promise<string | null> {
-  const options = folderDialogOptions(defaultPath);
+  const options = folderDialogOptions(defaultPath, t);
   const answer = parent === null ? await dialog.showOpenDialog(options) : await dialog.showOpenDialog(parent, options);
   return answer.canceled ? null : (answer.filePaths[0] ?? null);
 }

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
-import { failStartup, focusOnSecondInstance, installQuitGuard } from './lifecycle';
+import { nativeText } from '../../../shared/i18n/native-strings';
+import { failStartup, focusOnSecondInstance, installQuitGuard, quitQuestion } from './lifecycle';
 import type { QuitBlocker } from './lifecycle';
 
 const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
@@ -47,6 +48,24 @@ function setup(blocking: QuitBlocker | null = null, answer = true) {
 }
 
 describe('the quit guard', () => {
+  it('cleans up once, without asking, when Windows ends the session; not when it only asks', async () => {
+    const { app, guard, dispose, confirm } = setup('reply');
+    const window = new FakeWindow();
+    guard.endSession(window as never);
+    const asked = { reasons: ['shutdown'], preventDefault: vi.fn() };
+    window.emit('query-session-end', asked);
+    await settle();
+    // Another program may still call the shutdown off: the reply goes on, the shutdown is not held up.
+    expect(dispose).not.toHaveBeenCalled();
+    expect(asked.preventDefault).not.toHaveBeenCalled();
+    window.emit('session-end', { reasons: ['logoff'], preventDefault: vi.fn() });
+    window.emit('session-end', { reasons: ['logoff'], preventDefault: vi.fn() });
+    await settle();
+    expect(confirm).not.toHaveBeenCalled();
+    expect(dispose).toHaveBeenCalledTimes(1);
+    expect(app.ended).toBe(1);
+  });
+
   it('disposes the core once before any quit (Cmd+Q, menu Quit, app.quit, quitAndInstall)', async () => {
     const { app, dispose } = setup();
     app.quit();
@@ -148,5 +167,26 @@ describe('startup failure', () => {
     );
     expect(calls).toEqual(['dialog', 'release', 'exit 1']);
     expect(logger.error).toHaveBeenCalledWith('Familiar could not start', expect.any(Error));
+  });
+
+  it('speaks the chosen language', () => {
+    const app = { releaseSingleInstanceLock: vi.fn(), exit: vi.fn() };
+    const showErrorBox = vi.fn();
+    failStartup({ app, showErrorBox, logger, logFile: '/l.log', t: nativeText('zh') }, new Error('x'));
+    expect(showErrorBox).toHaveBeenCalledWith('Familiar 无法启动', 'x\n\n详细信息见日志文件：\n/l.log');
+  });
+});
+
+describe('the quit question', () => {
+  it('is asked in the chosen language, Cancel being the cautious default', () => {
+    const question = quitQuestion('approval', nativeText('ru'));
+    expect(question).toMatchObject({
+      title: 'Завершить Familiar?',
+      message: 'Запрос ждёт вашего разрешения.',
+      buttons: ['Завершить', 'Отмена'],
+      defaultId: 1,
+      cancelId: 1,
+    });
+    expect(quitQuestion('reply').message).toBe('Familiar is still writing a reply.');
   });
 });

@@ -1,4 +1,6 @@
-import type { App, BrowserWindow, Event, MessageBoxOptions } from 'electron';
+import type { App, BrowserWindow, Event, MessageBoxOptions, WindowSessionEndEvent } from 'electron';
+import { nativeText } from '../../../shared/i18n/native-strings';
+import type { NativeText } from '../../../shared/i18n/native-strings';
 import type { Logger } from '../../platform/logging/logger';
 
 /** What quitting now would cut short. */
@@ -23,6 +25,11 @@ export interface QuitGuard {
   guardWindow(this: void, window: Pick<BrowserWindow, 'on' | 'close'>): void;
   /** The user already agreed elsewhere (restart to install an update): quit without asking. */
   allowQuit(this: void): void;
+  /**
+   * Windows is ending the session (shutdown, restart, log-off): no question can be asked any more.
+   * Quits through before-quit, so the core is disposed (turns stopped, transcripts flushed) once.
+   */
+  endSession(this: void, window: Pick<BrowserWindow, 'on'>): void;
 }
 
 /**
@@ -90,6 +97,19 @@ export function installQuitGuard(options: QuitGuardOptions): QuitGuard {
     allowQuit() {
       agreed = true;
     },
+    endSession(window) {
+      // Asked first, and may still be called off by another program: nothing is stopped yet, and
+      // nothing delays the shutdown (Windows would show Familiar as "preventing" it).
+      window.on('query-session-end', (event: WindowSessionEndEvent) => {
+        logger.info(`Windows asks to end the session (${event.reasons.join(', ')})`);
+      });
+      // Final: the process has seconds left. Start the cleanup now rather than wait to be killed.
+      window.on('session-end', (event: WindowSessionEndEvent) => {
+        logger.info(`Windows is ending the session (${event.reasons.join(', ')}); cleaning up`);
+        agreed = true;
+        app.quit();
+      });
+    },
   };
 }
 
@@ -115,18 +135,23 @@ export interface StartupFailureDeps {
   readonly showErrorBox: (title: string, content: string) => void;
   readonly logger: Logger;
   readonly logFile: string | undefined;
+  /** The language of the moment: the system's until the settings are read. */
+  readonly t?: NativeText;
 }
 
 /**
  * A start that failed must not leave an invisible process holding the single-instance lock (every
  * later launch would then quietly exit): say what happened, where the log is, and exit.
  */
-export function failStartup({ app, showErrorBox, logger, logFile }: StartupFailureDeps, error: unknown): void {
+export function failStartup(
+  { app, showErrorBox, logger, logFile, t = nativeText('en') }: StartupFailureDeps,
+  error: unknown,
+): void {
   logger.error('Familiar could not start', error);
   const reason = error instanceof Error ? error.message : String(error);
-  const where = logFile === undefined ? '' : `\n\nDetails are in the log file:\n${logFile}`;
+  const where = logFile === undefined ? '' : `\n\n${t('startup.logFile', { file: logFile })}`;
   try {
-    showErrorBox('Familiar could not start', `${reason}${where}`);
+    showErrorBox(t('startup.failed'), `${reason}${where}`);
   } finally {
     app.releaseSingleInstanceLock();
     app.exit(1);
@@ -134,16 +159,13 @@ export function failStartup({ app, showErrorBox, logger, logFile }: StartupFailu
 }
 
 /** The question before quitting would cut something short; the cautious answer is the cancel button. */
-export function quitQuestion(blocker: QuitBlocker): MessageBoxOptions {
+export function quitQuestion(blocker: QuitBlocker, t: NativeText = nativeText('en')): MessageBoxOptions {
   return {
     type: 'question',
-    title: 'Quit Familiar?',
-    message: blocker === 'reply' ? 'Familiar is still writing a reply.' : 'A request is waiting for your approval.',
-    detail:
-      blocker === 'reply'
-        ? 'Quitting stops the reply where it is (what was written is kept) and any command it started.'
-        : 'Quitting rejects it; the assistant will not make that change.',
-    buttons: ['Quit', 'Cancel'],
+    title: t('quit.title'),
+    message: t(blocker === 'reply' ? 'quit.replyMessage' : 'quit.approvalMessage'),
+    detail: t(blocker === 'reply' ? 'quit.replyDetail' : 'quit.approvalDetail'),
+    buttons: [t('quit.quit'), t('quit.cancel')],
     defaultId: 1,
     cancelId: 1,
     noLink: true,

@@ -1,9 +1,12 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
-import { applicationMenuTemplate, checkForUpdatesLabel, installApplicationMenu, showLogFileLabel } from './menu';
+import { nativeEn, nativeText } from '../../../shared/i18n/native-strings';
+import { applicationMenuTemplate, installApplicationMenu } from './menu';
 import type { MenuOptions } from './menu';
 
 const platforms = ['darwin', 'linux', 'win32'] as const;
+const checkForUpdatesLabel = nativeEn['menu.checkForUpdates'];
+const showLogFileLabel = nativeEn['menu.showLogFile'];
 
 function options(platform: NodeJS.Platform, isDevelopment = false): MenuOptions {
   return {
@@ -11,6 +14,7 @@ function options(platform: NodeJS.Platform, isDevelopment = false): MenuOptions 
     appName: 'Familiar',
     isDevelopment,
     actions: { checkForUpdates: vi.fn(), showLogFile: vi.fn(), command: vi.fn() },
+    t: nativeText('en'),
   };
 }
 
@@ -101,6 +105,17 @@ describe.each(platforms)('the application menu on %s', (platform) => {
   it('can always quit', () => {
     expect(rolesIn(allItems(applicationMenuTemplate(options(platform))))).toContain('quit');
   });
+
+  it('speaks the chosen language, role items included (Electron labels those in English)', () => {
+    const template = applicationMenuTemplate({ ...options(platform), t: nativeText('ru') });
+    const items = allItems(template);
+    expect(template.map((item) => item.label)).toEqual(expect.arrayContaining(['Файл', 'Правка', 'Справка']));
+    expect(items.find((item) => item.role === 'copy')?.label).toBe('Копировать');
+    expect(items.find((item) => item.role === 'quit')?.label).toBe('Завершить Familiar');
+    expect(items.find((item) => item.id === 'new-conversation')?.label).toBe('Новый разговор');
+    // Every item a person reads has a label: none is left to Electron's English default.
+    for (const item of items) if (item.type !== 'separator') expect(item.label, item.role ?? item.id).toBeTruthy();
+  });
 });
 
 describe('installApplicationMenu', () => {
@@ -112,7 +127,7 @@ describe('installApplicationMenu', () => {
     };
     installApplicationMenu(menu as never, options('linux'));
     const template = menu.buildFromTemplate.mock.calls[0]?.[0] ?? [];
-    expect(template.map((item) => item.label ?? item.role)).toEqual(['File', 'Edit', 'View', 'Window', 'help']);
+    expect(template.map((item) => item.label ?? item.role)).toEqual(['File', 'Edit', 'View', 'Window', 'Help']);
     expect(menu.setApplicationMenu).toHaveBeenCalledWith(built);
   });
 });

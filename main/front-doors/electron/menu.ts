@@ -1,5 +1,6 @@
 import type { Menu, MenuItemConstructorOptions } from 'electron';
 import type { AppCommand } from '../../../shared/ipc/app';
+import type { NativeKey, NativeText } from '../../../shared/i18n/native-strings';
 
 export interface MenuActions {
   checkForUpdates(): void;
@@ -15,10 +16,9 @@ export interface MenuOptions {
   /** Reload and developer tools only while developing: a packaged app keeps the page as built. */
   readonly isDevelopment: boolean;
   readonly actions: MenuActions;
+  /** The chosen language's strings; the menu is rebuilt when the language changes. */
+  readonly t: NativeText;
 }
-
-export const checkForUpdatesLabel = 'Check for Updates…';
-export const showLogFileLabel = 'Show Log File';
 
 /**
  * The native menu. Its Edit and View items use Electron roles, which is what makes copy, paste,
@@ -29,96 +29,126 @@ export function applicationMenuTemplate({
   appName,
   isDevelopment,
   actions,
+  t,
 }: MenuOptions): MenuItemConstructorOptions[] {
   const isMac = platform === 'darwin';
   const checkForUpdates: MenuItemConstructorOptions = {
     id: 'check-for-updates',
-    label: checkForUpdatesLabel,
+    label: t('menu.checkForUpdates'),
     click: () => actions.checkForUpdates(),
   };
   const separator: MenuItemConstructorOptions = { type: 'separator' };
+  // Electron's role labels are English whatever the language: each role gets its label from `t`.
+  const roleLabels: Partial<Record<NonNullable<MenuItemConstructorOptions['role']>, string>> = {
+    about: t('menu.about', { app: appName }),
+    services: t('menu.services'),
+    hide: t('menu.hide', { app: appName }),
+    hideOthers: t('menu.hideOthers'),
+    unhide: t('menu.unhide'),
+    quit: t('menu.quit', { app: appName }),
+    close: t('menu.close'),
+    undo: t('menu.undo'),
+    redo: t('menu.redo'),
+    cut: t('menu.cut'),
+    copy: t('menu.copy'),
+    paste: t('menu.paste'),
+    pasteAndMatchStyle: t('menu.pasteAndMatchStyle'),
+    delete: t('menu.delete'),
+    selectAll: t('menu.selectAll'),
+    reload: t('menu.reload'),
+    forceReload: t('menu.forceReload'),
+    toggleDevTools: t('menu.toggleDevTools'),
+    resetZoom: t('menu.resetZoom'),
+    zoomIn: t('menu.zoomIn'),
+    zoomOut: t('menu.zoomOut'),
+    togglefullscreen: t('menu.toggleFullScreen'),
+    minimize: t('menu.minimize'),
+    zoom: t('menu.zoom'),
+    front: t('menu.front'),
+  };
+  const role = (name: NonNullable<MenuItemConstructorOptions['role']>): MenuItemConstructorOptions => ({
+    role: name,
+    ...(roleLabels[name] === undefined ? {} : { label: roleLabels[name] }),
+  });
   // The page listens for these keys itself (browser mode has no menu): the menu shows the shortcut
   // without registering it, so one key press never acts twice.
-  const pageCommand = (command: AppCommand, label: string, accelerator: string): MenuItemConstructorOptions => ({
+  const pageCommand = (command: AppCommand, label: NativeKey, accelerator: string): MenuItemConstructorOptions => ({
     id: command,
-    label,
+    label: t(label),
     accelerator,
     registerAccelerator: false,
     click: () => actions.command(command),
   });
-  const settings = pageCommand('settings', isMac ? 'Settings…' : 'Settings', 'CmdOrCtrl+,');
+  const settings = pageCommand('settings', isMac ? 'menu.settingsMac' : 'menu.settings', 'CmdOrCtrl+,');
 
   const appMenu: MenuItemConstructorOptions = {
     label: appName,
     submenu: [
-      { role: 'about' },
+      role('about'),
       checkForUpdates,
       separator,
       settings,
       separator,
-      { role: 'services' },
+      role('services'),
       separator,
-      { role: 'hide' },
-      { role: 'hideOthers' },
-      { role: 'unhide' },
+      role('hide'),
+      role('hideOthers'),
+      role('unhide'),
       separator,
-      { role: 'quit' },
+      role('quit'),
     ],
   };
   const fileMenu: MenuItemConstructorOptions = {
-    label: 'File',
+    label: t('menu.file'),
     submenu: [
-      pageCommand('new-conversation', 'New Conversation', 'CmdOrCtrl+N'),
-      pageCommand('open-folder', 'Open Folder…', 'CmdOrCtrl+O'),
+      pageCommand('new-conversation', 'menu.newConversation', 'CmdOrCtrl+N'),
+      pageCommand('open-folder', 'menu.openFolder', 'CmdOrCtrl+O'),
       separator,
-      ...(isMac ? [{ role: 'close' } as const] : [settings, separator, { role: 'quit' } as const]),
+      ...(isMac ? [role('close')] : [settings, separator, role('quit')]),
     ],
   };
   const editMenu: MenuItemConstructorOptions = {
-    label: 'Edit',
+    label: t('menu.edit'),
     submenu: [
-      { role: 'undo' },
-      { role: 'redo' },
+      role('undo'),
+      role('redo'),
       separator,
-      { role: 'cut' },
-      { role: 'copy' },
-      { role: 'paste' },
-      { role: 'pasteAndMatchStyle' },
-      { role: 'delete' },
-      { role: 'selectAll' },
+      role('cut'),
+      role('copy'),
+      role('paste'),
+      role('pasteAndMatchStyle'),
+      role('delete'),
+      role('selectAll'),
     ],
   };
   const viewMenu: MenuItemConstructorOptions = {
-    label: 'View',
+    label: t('menu.view'),
     submenu: [
-      ...(isDevelopment
-        ? ([{ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }, separator] as const)
-        : []),
-      pageCommand('toggle-files', 'Show or Hide Files', 'CmdOrCtrl+B'),
-      pageCommand('toggle-conversations', 'Show or Hide Conversations', 'CmdOrCtrl+Shift+B'),
+      ...(isDevelopment ? ([role('reload'), role('forceReload'), role('toggleDevTools'), separator] as const) : []),
+      pageCommand('toggle-files', 'menu.toggleFiles', 'CmdOrCtrl+B'),
+      pageCommand('toggle-conversations', 'menu.toggleConversations', 'CmdOrCtrl+Shift+B'),
       separator,
-      { role: 'resetZoom' },
-      { role: 'zoomIn' },
-      { role: 'zoomOut' },
+      role('resetZoom'),
+      role('zoomIn'),
+      role('zoomOut'),
       separator,
-      { role: 'togglefullscreen' },
+      role('togglefullscreen'),
     ],
   };
   const windowMenu: MenuItemConstructorOptions = {
-    label: 'Window',
-    submenu: isMac
-      ? [{ role: 'minimize' }, { role: 'zoom' }, separator, { role: 'front' }]
-      : [{ role: 'minimize' }, { role: 'close' }],
+    label: t('menu.window'),
+    submenu: isMac ? [role('minimize'), role('zoom'), separator, role('front')] : [role('minimize'), role('close')],
   };
   const showLogFile: MenuItemConstructorOptions = {
     id: 'show-log-file',
-    label: showLogFileLabel,
+    label: t('menu.showLogFile'),
     click: () => actions.showLogFile(),
   };
   // On macOS updates and About live in the app menu, where Mac users look for them.
   const helpMenu: MenuItemConstructorOptions = {
     role: 'help',
-    submenu: isMac ? [showLogFile] : [showLogFile, separator, checkForUpdates, separator, { role: 'about' }],
+    label: t('menu.help'),
+    submenu: isMac ? [showLogFile] : [showLogFile, separator, checkForUpdates, separator, role('about')],
   };
   return isMac
     ? [appMenu, fileMenu, editMenu, viewMenu, windowMenu, helpMenu]

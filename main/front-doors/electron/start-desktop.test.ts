@@ -36,6 +36,7 @@ class FakeApp extends EventEmitter {
     return Promise.resolve();
   };
   setAboutPanelOptions = () => undefined;
+  getPreferredSystemLanguages = () => ['en-US'];
 }
 
 class FakeWindow extends EventEmitter {
@@ -75,9 +76,14 @@ vi.mock('electron', () => ({
   clipboard: { writeText: vi.fn() },
   Notification: Object.assign(class {}, { isSupported: () => false }),
   safeStorage: {},
+  net: { fetch: vi.fn() },
 }));
 // The window constructor is covered by window.test.ts; electron-updater needs the real Electron.
 vi.mock('./window', () => ({ createMainWindow: () => new FakeWindow() }));
+// No real login shell in a unit test: the adapter then keeps the PATH it has.
+vi.mock('../../platform/sandbox/login-shell-path', () => ({
+  readLoginShellPath: () => Promise.resolve({ ok: false, error: { code: 'not_found', message: 'not in tests' } }),
+}));
 vi.mock('./desktop-updates', () => ({
   createDesktopUpdates: () => ({ check: () => Promise.resolve() }),
 }));
@@ -92,6 +98,7 @@ function fakeCore(running: { reply: boolean }) {
     dispatch: vi.fn(),
     events: { subscribe: () => () => undefined, emit: vi.fn() },
     chat: { anyRunning: () => running.reply },
+    settings: { get: () => ({ ui: { language: 'system' } }) },
     assistant: { broker: { pending: () => [] } },
     dispose: vi.fn(() => {
       calls.push('dispose');
@@ -151,5 +158,22 @@ describe('startDesktop', () => {
     );
     expect(core.dispose).not.toHaveBeenCalled();
     expect(app.ended).toBe(false);
+  });
+
+  it('hands the core a visible default workspace and Electron net.fetch for provider requests', async () => {
+    createCore.mockResolvedValue(fakeCore({ reply: false }));
+    await startDesktop();
+    const options = createCore.mock.calls[0]?.[0] as { visibleDefaultWorkspace?: string; fetch?: unknown };
+    expect(options.visibleDefaultWorkspace).toBe(join(logs, 'home', 'Familiar'));
+    expect(typeof options.fetch).toBe('function');
+  });
+
+  it('asks in the language the settings chose', async () => {
+    const core = { ...fakeCore({ reply: true }), settings: { get: () => ({ ui: { language: 'ru' } }) } };
+    createCore.mockResolvedValue(core);
+    await startDesktop();
+    app.quit();
+    await settle();
+    expect(showMessageBox).toHaveBeenCalledWith(expect.objectContaining({ message: 'Familiar ещё пишет ответ.' }));
   });
 });

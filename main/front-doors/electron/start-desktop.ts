@@ -1,8 +1,22 @@
 import { join } from 'node:path';
 import type { BrowserWindow as Window } from 'electron';
-import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, Notification, screen, session, shell } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  clipboard,
+  dialog,
+  ipcMain,
+  Menu,
+  net,
+  Notification,
+  screen,
+  session,
+  shell,
+} from 'electron';
 import { createCore } from '../../core/create-core';
 import { createStderrLogger } from '../../platform/logging/logger';
+import { adoptLoginShellPath } from '../../platform/sandbox/child-environment';
+import { readLoginShellPath } from '../../platform/sandbox/login-shell-path';
 import { familiarVersion } from '../../core/version';
 import { appFiles } from './app-files';
 import { installContentSecurityPolicy } from './content-security-policy';
@@ -15,6 +29,8 @@ import { failStartup, focusOnSecondInstance, installQuitGuard, quitQuestion } fr
 import { createFileLogger } from './log-file';
 import type { FileLogger } from './log-file';
 import { installApplicationMenu } from './menu';
+import { createNativeLanguage, followLanguageSetting } from './native-language';
+import type { NativeLanguage } from './native-language';
 import { createSafeStorageCipher } from './safe-storage-cipher';
 import { createSenderCheck, guardWebContents, hardenSession, isSafeExternalUrl } from './security';
 import { createMainWindow } from './window';
@@ -36,12 +52,14 @@ export async function startDesktop(): Promise<void> {
   focusOnSecondInstance(app, () => window);
 
   const stderr = createStderrLogger('desktop');
+  // The system's language until the settings are read (a startup failure may come before that).
+  const language = createNativeLanguage(() => app.getPreferredSystemLanguages());
   let logger: FileLogger | undefined;
   try {
     app.setAppLogsPath();
     logger = createFileLogger(app.getPath('logs'), 'desktop', stderr);
     logger.info(`Familiar ${familiarVersion} starting (Electron ${process.versions.electron ?? '?'})`);
-    await launch(logger, (created) => (window = created));
+    await launch(logger, language, (created) => (window = created));
   } catch (error) {
     failStartup(
       {
@@ -49,13 +67,18 @@ export async function startDesktop(): Promise<void> {
         showErrorBox: (title, content) => dialog.showErrorBox(title, content),
         logger: logger ?? stderr,
         logFile: logger?.file,
+        t: language.t,
       },
       error,
     );
   }
 }
 
-async function launch(logger: FileLogger, windowCreated: (window: Window) => void): Promise<void> {
+async function launch(
+  logger: FileLogger,
+  language: NativeLanguage,
+  windowCreated: (window: Window) => void,
+): Promise<void> {
   app.enableSandbox();
   const devServer = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
   const { rendererIndex, preload, page } = appFiles(devServer);
@@ -66,13 +89,21 @@ async function launch(logger: FileLogger, windowCreated: (window: Window) => voi
     guardWebContents(contents, page, (url) => void shell.openExternal(url)),
   );
 
+  // Started before whenReady so the shell's profile runs while Electron starts up.
+  const loginPath = adoptLoginPath(logger);
   await app.whenReady();
+  await loginPath;
   hardenSession(session.defaultSession);
   installContentSecurityPolicy(session.defaultSession.webRequest);
   const home = app.getPath('userData');
   const core = await createCore({
     home,
+    // Not hidden in the app data folder: a folder the user finds in their file manager.
+    visibleDefaultWorkspace: join(app.getPath('home'), 'Familiar'),
     mode: 'desktop',
+    // Chromium's network stack: the system proxy (PAC too) and the OS certificate store, which Node's
+    // fetch ignores (a corporate proxy or TLS-inspecting gateway would otherwise break every reply).
+    fetch: (input, init) => net.fetch(input instanceof URL ? input.href : input, init),
     version: familiarVersion,
     logger,
     secretCipher: createSafeStorageCipher(),
@@ -85,8 +116,10 @@ async function launch(logger: FileLogger, windowCreated: (window: Window) => voi
       return answer.canceled || answer.filePath === undefined || answer.filePath === '' ? null : answer.filePath;
     },
     // Open Folder… in the desktop app: the native picker, starting in the user's documents.
-    chooseFolder: () => chooseFolderWith(dialog, BrowserWindow.getFocusedWindow(), app.getPath('documents')),
+    chooseFolder: () =>
+      chooseFolderWith(dialog, BrowserWindow.getFocusedWindow(), app.getPath('documents'), language.t),
   });
+  language.apply(core.settings.get().ui.language);
   // From here on every way out disposes the core first (turns stopped, their process groups killed).
   const quitGuard = installQuitGuard({
     app,
@@ -97,7 +130,7 @@ async function launch(logger: FileLogger, windowCreated: (window: Window) => voi
     },
     confirm: async (blocker) => {
       const focused = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
-      const question = quitQuestion(blocker);
+      const question = quitQuestion(blocker, language.t);
       const answer =
         focused === undefined ? await dialog.showMessageBox(question) : await dialog.showMessageBox(focused, question);
       return answer.response === 0;
@@ -115,6 +148,7 @@ async function launch(logger: FileLogger, windowCreated: (window: Window) => voi
   const window = createMainWindow(preload, placement);
   windowCreated(window);
   quitGuard.guardWindow(window);
+  quitGuard.endSession(window);
   rememberWindowState(window, (state) => {
     try {
       saveWindowState(stateFile, state);
@@ -122,33 +156,43 @@ async function launch(logger: FileLogger, windowCreated: (window: Window) => voi
       logger.warn(`Could not remember the window's size and position: ${String(error)}`);
     }
   });
-  installContextMenu(window.webContents, Menu, {
-    replaceMisspelling: (word) => window.webContents.replaceMisspelling(word),
-    addToDictionary: (word) => {
-      session.defaultSession.addWordToSpellCheckerDictionary(word);
+  installContextMenu(
+    window.webContents,
+    Menu,
+    {
+      replaceMisspelling: (word) => window.webContents.replaceMisspelling(word),
+      addToDictionary: (word) => {
+        session.defaultSession.addWordToSpellCheckerDictionary(word);
+      },
+      openExternal: (url) => {
+        if (isSafeExternalUrl(url)) void shell.openExternal(url);
+      },
+      copyText: (text) => void clipboard.writeText(text),
     },
-    openExternal: (url) => {
-      if (isSafeExternalUrl(url)) void shell.openExternal(url);
-    },
-    copyText: (text) => void clipboard.writeText(text),
-  });
+    language.t,
+  );
   const stopForwarding = forwardEvents(core.events, window.webContents);
   window.on('closed', stopForwarding);
-  watchAttention(window, core.events, () => core.assistant.broker.pending().length);
+  watchAttention(window, core.events, () => core.assistant.broker.pending().length, language);
 
-  const updates = createDesktopUpdates(window, familiarVersion, logger, () => quitGuard.allowQuit());
+  const updates = createDesktopUpdates(window, familiarVersion, logger, () => quitGuard.allowQuit(), language.t);
   const checkForUpdates = (trigger: 'startup' | 'menu') =>
     void updates.check(trigger).catch((error: unknown) => logger.error('Update check failed', error));
-  installApplicationMenu(Menu, {
-    platform: process.platform,
-    appName: app.name,
-    isDevelopment: !app.isPackaged,
-    actions: {
-      checkForUpdates: () => checkForUpdates('menu'),
-      showLogFile: () => shell.showItemInFolder(logger.file),
-      command: (command) => core.events.emit('app.command', { command }),
-    },
-  });
+  const installMenu = () =>
+    installApplicationMenu(Menu, {
+      platform: process.platform,
+      appName: app.name,
+      isDevelopment: !app.isPackaged,
+      t: language.t,
+      actions: {
+        checkForUpdates: () => checkForUpdates('menu'),
+        showLogFile: () => shell.showItemInFolder(logger.file),
+        command: (command) => core.events.emit('app.command', { command }),
+      },
+    });
+  installMenu();
+  // Electron never re-reads a menu: a new language needs a new one.
+  followLanguageSetting(core.events, language, installMenu);
   app.setAboutPanelOptions({ applicationName: 'Familiar', applicationVersion: familiarVersion });
   // One window and no tray: closing it quits (through before-quit, so the core is disposed first).
   app.on('window-all-closed', () => app.quit());
@@ -157,29 +201,51 @@ async function launch(logger: FileLogger, windowCreated: (window: Window) => voi
   checkForUpdates('startup');
 }
 
+/**
+ * Launched from the Dock or a desktop menu, Familiar has the GUI session's bare PATH: commands and
+ * git get the login shell's instead (read once; on failure they keep the PATH there is).
+ */
+async function adoptLoginPath(logger: FileLogger): Promise<void> {
+  if (process.platform === 'win32') return;
+  const shell = process.env['SHELL'] ?? (process.platform === 'darwin' ? '/bin/zsh' : '/bin/sh');
+  const path = await readLoginShellPath({ shell });
+  if (path.ok) adoptLoginShellPath(path.value);
+  else logger.warn(`Commands keep the PATH Familiar was started with: ${path.error.message}`);
+}
+
 /** Notification, badge and taskbar flash while an approval waits and the window is in the background. */
-function watchAttention(window: Window, events: Parameters<typeof watchApprovalAttention>[0], pending: () => number) {
+function watchAttention(
+  window: Window,
+  events: Parameters<typeof watchApprovalAttention>[0],
+  pending: () => number,
+  language: NativeLanguage,
+) {
   // Held so the notification (and its click handler) is not garbage-collected while on screen.
   let shown: Notification | undefined;
-  const attention = watchApprovalAttention(events, pending, {
-    isWindowFocused: () => !window.isDestroyed() && window.isFocused(),
-    notify: (title, body, onClick) => {
-      if (!Notification.isSupported()) return;
-      shown = new Notification({ title, body });
-      shown.on('click', onClick);
-      shown.show();
+  const attention = watchApprovalAttention(
+    events,
+    pending,
+    {
+      isWindowFocused: () => !window.isDestroyed() && window.isFocused(),
+      notify: (title, body, onClick) => {
+        if (!Notification.isSupported()) return;
+        shown = new Notification({ title, body });
+        shown.on('click', onClick);
+        shown.show();
+      },
+      setBadge: (count) => void app.setBadgeCount(count),
+      flash: (on) => {
+        if (!window.isDestroyed()) window.flashFrame(on);
+      },
+      focusWindow: () => {
+        if (window.isDestroyed()) return;
+        if (window.isMinimized()) window.restore();
+        window.show();
+        window.focus();
+      },
     },
-    setBadge: (count) => void app.setBadgeCount(count),
-    flash: (on) => {
-      if (!window.isDestroyed()) window.flashFrame(on);
-    },
-    focusWindow: () => {
-      if (window.isDestroyed()) return;
-      if (window.isMinimized()) window.restore();
-      window.show();
-      window.focus();
-    },
-  });
+    language.t,
+  );
   window.on('focus', attention.windowFocused);
   window.on('closed', () => {
     attention.stop();

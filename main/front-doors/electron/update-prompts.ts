@@ -1,63 +1,69 @@
 import type { MessageBoxOptions } from 'electron';
+import { nativeText } from '../../../shared/i18n/native-strings';
+import type { NativeText } from '../../../shared/i18n/native-strings';
 import type { UpdateInfo, UpdateNotice, UpdatePrompts } from './updater';
 
 /**
  * The native dialogs of the update flow. Each question puts the cautious answer on the cancel
  * button, so closing the dialog or pressing Escape never counts as consent.
  */
-export const downloadQuestion = (update: UpdateInfo, currentVersion: string): MessageBoxOptions => ({
+export const downloadQuestion = (
+  update: UpdateInfo,
+  currentVersion: string,
+  t: NativeText = nativeText('en'),
+): MessageBoxOptions => ({
   type: 'info',
-  title: 'Update available',
-  message: `Familiar ${update.version} is available.`,
-  detail: `You have ${currentVersion}. Download it now? Nothing is downloaded unless you choose Download.`,
-  buttons: ['Download', 'Not Now'],
+  title: t('update.availableTitle'),
+  message: t('update.availableMessage', { version: update.version }),
+  detail: t('update.availableDetail', { current: currentVersion }),
+  buttons: [t('update.download'), t('update.notNow')],
   defaultId: 0,
   cancelId: 1,
   noLink: true,
 });
 
-export const restartQuestion = (update: UpdateInfo): MessageBoxOptions => ({
+export const restartQuestion = (update: UpdateInfo, t: NativeText = nativeText('en')): MessageBoxOptions => ({
   type: 'info',
-  title: 'Update ready',
-  message: `Familiar ${update.version} has been downloaded.`,
-  detail: 'Restart now to install it, or it will be installed the next time you quit Familiar.',
-  buttons: ['Restart Now', 'Later'],
+  title: t('update.readyTitle'),
+  message: t('update.readyMessage', { version: update.version }),
+  detail: t('update.readyDetail'),
+  buttons: [t('update.restartNow'), t('update.later')],
   defaultId: 0,
   cancelId: 1,
   noLink: true,
 });
 
-export function noticeDialog(notice: UpdateNotice): MessageBoxOptions {
-  const base = { buttons: ['OK'], defaultId: 0, cancelId: 0, noLink: true };
+export function noticeDialog(notice: UpdateNotice, t: NativeText = nativeText('en')): MessageBoxOptions {
+  const base = { buttons: [t('update.ok')], defaultId: 0, cancelId: 0, noLink: true };
   switch (notice.kind) {
     case 'up-to-date':
       return {
         ...base,
         type: 'info',
-        title: 'No updates',
-        message: `Familiar ${notice.currentVersion} is the latest version.`,
+        title: t('update.upToDateTitle'),
+        message: t('update.upToDateMessage', { version: notice.currentVersion }),
       };
     case 'unsupported':
       return {
         ...base,
         type: 'info',
-        title: 'Updates',
-        message: 'This copy of Familiar does not update itself.',
+        title: t('update.title'),
+        message: t('update.unsupported'),
         detail: notice.reason,
       };
     case 'busy':
       return {
         ...base,
         type: 'info',
-        title: 'Updates',
-        message: 'Familiar is already checking for or downloading an update.',
+        title: t('update.title'),
+        message: t('update.busy'),
       };
     case 'failed':
       return {
         ...base,
         type: 'warning',
-        title: 'Update failed',
-        message: 'Familiar could not update.',
+        title: t('update.failedTitle'),
+        message: t('update.failedMessage'),
         detail: notice.message,
       };
   }
@@ -69,13 +75,13 @@ export type ShowMessageBox = (options: MessageBoxOptions) => Promise<{ response:
 /** In both questions the first button is the yes; any other answer, or none, is a no. */
 const yesButton = 0;
 
-export function createUpdatePrompts(show: ShowMessageBox): UpdatePrompts {
+export function createUpdatePrompts(show: ShowMessageBox, t: NativeText = nativeText('en')): UpdatePrompts {
   const isYes = async (options: MessageBoxOptions) => (await show(options)).response === yesButton;
   return {
-    confirmDownload: (update, currentVersion) => isYes(downloadQuestion(update, currentVersion)),
-    confirmRestart: (update) => isYes(restartQuestion(update)),
+    confirmDownload: (update, currentVersion) => isYes(downloadQuestion(update, currentVersion, t)),
+    confirmRestart: (update) => isYes(restartQuestion(update, t)),
     notify: async (notice) => {
-      await show(noticeDialog(notice));
+      await show(noticeDialog(notice, t));
     },
   };
 }

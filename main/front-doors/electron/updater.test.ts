@@ -3,6 +3,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { MessageBoxOptions } from 'electron';
 import { describe, expect, it } from 'vitest';
 import type { Logger } from '../../platform/logging/logger';
+import { nativeText } from '../../../shared/i18n/native-strings';
 import { createUpdatePrompts, downloadQuestion, restartQuestion } from './update-prompts';
 import { createUpdateController, updateSupport } from './updater';
 import type { UpdateInfo, UpdateNotice, UpdatePrompts, UpdaterPort } from './updater';
@@ -194,6 +195,18 @@ describe('the update dialogs', () => {
   it('name the versions involved', () => {
     expect(downloadQuestion(next, '0.1.0')).toMatchObject({ message: 'Familiar 0.2.0 is available.' });
     expect(downloadQuestion(next, '0.1.0').detail).toContain('0.1.0');
+  });
+
+  it('speak the chosen language', async () => {
+    const shown: MessageBoxOptions[] = [];
+    const prompts = createUpdatePrompts(
+      (options) => (shown.push(options), Promise.resolve({ response: 1 })),
+      nativeText('ru'),
+    );
+    await prompts.confirmDownload(next, '0.1.0');
+    await prompts.notify({ kind: 'busy' });
+    expect(shown[0]).toMatchObject({ message: 'Доступен Familiar 0.2.0.', buttons: ['Скачать', 'Не сейчас'] });
+    expect(shown[1]).toMatchObject({ title: 'Обновления', buttons: ['OK'] });
   });
 });
 

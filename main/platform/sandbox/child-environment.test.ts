@@ -1,10 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { decoySecrets } from '../../test-support/decoy-secrets';
-import { childEnvironment, looksSecret } from './child-environment';
+import { adoptLoginShellPath, childEnvironment, looksSecret, mergePath } from './child-environment';
 
 const base = { PATH: '/usr/bin:/bin', HOME: '/home/u', LANG: 'C.UTF-8', LC_TIME: 'de_DE.UTF-8', TERM: 'xterm' };
 
 describe('childEnvironment', () => {
+  it("puts the login shell's PATH first and keeps the inherited entries it lacks, each once", () => {
+    expect(mergePath('/opt/homebrew/bin:/usr/bin', '/usr/bin:/bin')).toBe('/opt/homebrew/bin:/usr/bin:/bin');
+    expect(mergePath('/a::/b', undefined)).toBe('/a:/b');
+    expect(mergePath('.:bin:/usr/local/bin', '/bin')).toBe('/usr/local/bin:/bin');
+    const env = childEnvironment({ pass: [], source: base, platform: 'darwin', loginPath: '/opt/homebrew/bin:/bin' });
+    expect(env['PATH']).toBe('/opt/homebrew/bin:/bin:/usr/bin');
+    // Windows takes its PATH from the registry at launch: nothing to merge.
+    expect(childEnvironment({ pass: [], source: base, platform: 'win32', loginPath: '/x' })['PATH']).toBe(base.PATH);
+  });
+
+  it('uses the login PATH the desktop app adopted at start', () => {
+    adoptLoginShellPath('/home/u/.nvm/bin');
+    try {
+      expect(childEnvironment({ pass: [], source: base, platform: 'linux' })['PATH']).toBe(
+        '/home/u/.nvm/bin:/usr/bin:/bin',
+      );
+    } finally {
+      adoptLoginShellPath(undefined);
+    }
+    expect(childEnvironment({ pass: [], source: base, platform: 'linux' })['PATH']).toBe(base.PATH);
+  });
+
   it('passes the allow-list and nothing of twenty decoy secrets', () => {
     const env = childEnvironment({ pass: [], source: { ...base, ...decoySecrets }, platform: 'linux' });
     expect(env).toEqual(base);

@@ -88,6 +88,30 @@ export interface ChildEnvironmentOptions {
   readonly source?: NodeJS.ProcessEnv;
   /** Default: this platform. Windows names are case-insensitive. */
   readonly platform?: NodeJS.Platform;
+  /** The login shell's PATH, put before the inherited one; default: the one adopted at start, if any. */
+  readonly loginPath?: string | undefined;
+}
+
+/**
+ * The desktop app reads the user's login-shell PATH once at start (login-shell-path.ts) and adopts
+ * it here; process-wide, as the environment it extends is. Browser and MCP mode start from a
+ * terminal, whose PATH is the login one already, and never set it.
+ */
+let adoptedLoginPath: string | undefined;
+
+export function adoptLoginShellPath(path: string | undefined): void {
+  adoptedLoginPath = path;
+}
+
+/**
+ * The login shell's entries first (where the user's terminal finds `node`), then the rest, each once.
+ * Relative entries ('.', 'bin') of the login PATH are dropped: commands run in the workspace, where
+ * they would make a file the assistant wrote win over the real `git` or `ls`.
+ */
+export function mergePath(loginPath: string, inherited: string | undefined, delimiter = ':'): string {
+  const login = loginPath.split(delimiter).filter((entry) => entry.startsWith('/'));
+  const entries = [...login, ...(inherited ?? '').split(delimiter)].filter((entry) => entry !== '');
+  return [...new Set(entries)].join(delimiter);
 }
 
 /** The environment a child process starts with: allow-list, then the user's names, then `set`. */
@@ -108,5 +132,8 @@ export function childEnvironment(options: ChildEnvironmentOptions): Record<strin
     if (value === undefined || !passes(name) || options.drop?.(name) === true) continue;
     env[name] = value;
   }
+  const loginPath = 'loginPath' in options ? options.loginPath : adoptedLoginPath;
+  // Windows has no login shell to ask: its PATH comes from the registry, complete, at every launch.
+  if (loginPath !== undefined && !windows) env['PATH'] = mergePath(loginPath, env['PATH']);
   return { ...env, ...options.set };
 }

@@ -24,10 +24,11 @@ export interface FamiliarPaths {
   readonly secretsFile: string;
 }
 
-export function familiarPaths(home: string): FamiliarPaths {
+/** `defaultWorkspace`: the desktop app's visible folder (see default-workspace.ts); otherwise inside the home. */
+export function familiarPaths(home: string, defaultWorkspace = join(home, 'workspace')): FamiliarPaths {
   return {
     home,
-    defaultWorkspace: join(home, 'workspace'),
+    defaultWorkspace,
     conversations: join(home, 'conversations'),
     audit: join(home, 'audit'),
     backups: join(home, 'backups'),

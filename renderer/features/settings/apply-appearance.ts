@@ -1,6 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import type { Settings } from '../../../shared/settings';
-import { detectLocale, useI18nStore } from '../../i18n/i18n';
+import { chooseLocale } from '../../../shared/i18n/locale';
+import { useI18nStore } from '../../i18n/i18n';
 import { useSettingsStore } from './settings-store';
 
 const DARK_QUERY = '(prefers-color-scheme: dark)';
@@ -11,13 +12,10 @@ export function applyAppearance(ui: Settings['ui']): void {
   const root = document.documentElement;
   if (ui.theme === 'system') delete root.dataset['theme'];
   else root.dataset['theme'] = ui.theme;
+  // The same choice main makes for the native menus and dialogs (shared/i18n/locale.ts).
   useI18nStore
     .getState()
-    .setLocale(
-      ui.language === 'system'
-        ? detectLocale(typeof navigator === 'undefined' ? [] : navigator.languages)
-        : ui.language,
-    );
+    .setLocale(chooseLocale(ui.language, typeof navigator === 'undefined' ? [] : navigator.languages));
 }
 
 /** Keeps the page's theme and language in step with the settings. */

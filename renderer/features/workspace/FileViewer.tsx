@@ -13,6 +13,7 @@ export function FileViewer({ placement = 'docked' }: { readonly placement?: 'doc
   if (viewer === null) return null;
   return (
     <section
+      id="file-viewer"
       // In a narrow window the file floats over the chat (Esc or × puts it away) instead of squeezing it.
       className={placement === 'overlay' ? 'file-viewer panel-overlay panel-overlay-end' : 'file-viewer'}
       aria-label={t('viewer.label', { path: viewer.path })}
