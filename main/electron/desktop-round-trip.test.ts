@@ -33,6 +33,7 @@ vi.mock('electron', async () => {
   const { EventEmitter: Emitter } = await import('node:events');
   const path = await import('node:path');
   const url = await import('node:url');
+  const { quietElectron } = await import('../test-support/electron-fakes');
 
   const webContents = {
     id: 1,
@@ -127,21 +128,9 @@ vi.mock('electron', async () => {
       showOpenDialog: () => Promise.resolve({ canceled: true, filePaths: [] }),
       showSaveDialog: () => Promise.resolve({ canceled: true }),
     },
-    Menu: { buildFromTemplate: () => ({}), setApplicationMenu: () => undefined },
-    screen: {
-      getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }],
-      getPrimaryDisplay: () => ({ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }),
-    },
-    session: {
-      defaultSession: {
-        setPermissionRequestHandler: () => undefined,
-        setPermissionCheckHandler: () => undefined,
-        webRequest: { onHeadersReceived: () => undefined },
-      },
-    },
+    ...quietElectron,
     shell: { openExternal: () => Promise.resolve(), showItemInFolder: () => undefined },
     clipboard: { writeText: () => undefined },
-    Notification: Object.assign(class {}, { isSupported: () => false }),
     safeStorage: { isAsyncEncryptionAvailable: () => Promise.resolve(false) },
   };
 });
