@@ -2,6 +2,7 @@ import { languageSchema, themeSchema } from '../../../shared/settings';
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
 import { settingsActions, useSettingsStore } from './settings-store';
+import { SettingsSection } from './SettingsSection';
 
 /** Theme and language apply at once (useAppearance) and are kept in settings.json. */
 export function AppearanceSection() {
@@ -9,8 +10,7 @@ export function AppearanceSection() {
   const ui = useSettingsStore((state) => state.settings?.ui);
   if (ui === undefined) return null;
   return (
-    <section className="settings-section" aria-labelledby="settings-appearance">
-      <h3 id="settings-appearance">{t('settings.appearance')}</h3>
+    <SettingsSection id="settings-appearance" title={t('settings.appearance')}>
       <div className="field-row">
         <label htmlFor="settings-theme">{t('settings.theme')}</label>
         <select
@@ -45,6 +45,6 @@ export function AppearanceSection() {
           ))}
         </select>
       </div>
-    </section>
+    </SettingsSection>
   );
 }

@@ -1,6 +1,7 @@
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
 import { settingsActions, useSettingsStore } from './settings-store';
+import { SettingCheckbox, SettingsSection } from './SettingsSection';
 
 const uploadSizes = [1, 2, 5, 10, 15, 20] as const;
 
@@ -10,8 +11,7 @@ export function UploadsSection() {
   const transfers = useSettingsStore((state) => state.settings?.transfers);
   if (transfers === undefined) return null;
   return (
-    <section className="settings-section" aria-labelledby="settings-uploads">
-      <h3 id="settings-uploads">{t('settings.uploads')}</h3>
+    <SettingsSection id="settings-uploads" title={t('settings.uploads')}>
       <div className="field-row">
         <label htmlFor="settings-upload-max">{t('settings.uploadMax')}</label>
         <select
@@ -29,17 +29,10 @@ export function UploadsSection() {
           ))}
         </select>
       </div>
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={transfers.allowNonText}
-          onChange={(event) =>
-            void settingsActions.update(familiar, { transfers: { allowNonText: event.target.checked } })
-          }
-        />
+      <SettingCheckbox checked={transfers.allowNonText} patch={(checked) => ({ transfers: { allowNonText: checked } })}>
         {t('settings.uploadNonText')}
-      </label>
+      </SettingCheckbox>
       <p className="muted">{t('settings.uploadsExplain')}</p>
-    </section>
+    </SettingsSection>
   );
 }
