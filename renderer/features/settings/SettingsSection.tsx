@@ -40,3 +40,39 @@ export function SettingCheckbox({ checked, patch, children }: SettingCheckboxPro
     </label>
   );
 }
+
+interface SettingSelectProps<T extends string | number> {
+  readonly id: string;
+  readonly label: ReactNode;
+  readonly value: T;
+  readonly options: readonly T[];
+  readonly optionLabel: (option: T) => ReactNode;
+  /** The settings.update patch for the chosen option. */
+  readonly patch: (option: T) => SettingsPatch;
+}
+
+/** A choice among fixed options, saved through settings.update as soon as it is made. */
+export function SettingSelect<T extends string | number>(props: SettingSelectProps<T>) {
+  const { id, label, value, options, optionLabel, patch } = props;
+  return (
+    <div className="field-row">
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        className="select"
+        value={value}
+        onChange={(event) => {
+          // The options are this very list: the index finds the typed value again.
+          const chosen = options[event.target.selectedIndex];
+          if (chosen !== undefined) void settingsActions.update(familiar, patch(chosen));
+        }}
+      >
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {optionLabel(option)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

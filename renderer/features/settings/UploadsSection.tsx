@@ -1,7 +1,6 @@
-import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
-import { settingsActions, useSettingsStore } from './settings-store';
-import { SettingCheckbox, SettingsSection } from './SettingsSection';
+import { useSettingsStore } from './settings-store';
+import { SettingCheckbox, SettingSelect, SettingsSection } from './SettingsSection';
 
 const uploadSizes = [1, 2, 5, 10, 15, 20] as const;
 
@@ -12,23 +11,14 @@ export function UploadsSection() {
   if (transfers === undefined) return null;
   return (
     <SettingsSection id="settings-uploads" title={t('settings.uploads')}>
-      <div className="field-row">
-        <label htmlFor="settings-upload-max">{t('settings.uploadMax')}</label>
-        <select
-          id="settings-upload-max"
-          className="select"
-          value={transfers.maxUploadMB}
-          onChange={(event) =>
-            void settingsActions.update(familiar, { transfers: { maxUploadMB: Number(event.target.value) } })
-          }
-        >
-          {uploadSizes.map((size) => (
-            <option key={size} value={size}>
-              {size} MB
-            </option>
-          ))}
-        </select>
-      </div>
+      <SettingSelect
+        id="settings-upload-max"
+        label={t('settings.uploadMax')}
+        value={transfers.maxUploadMB}
+        options={uploadSizes}
+        optionLabel={(size) => `${size} MB`}
+        patch={(maxUploadMB) => ({ transfers: { maxUploadMB } })}
+      />
       <SettingCheckbox checked={transfers.allowNonText} patch={(checked) => ({ transfers: { allowNonText: checked } })}>
         {t('settings.uploadNonText')}
       </SettingCheckbox>
