@@ -108,6 +108,8 @@ const fileCategories = [
   { category: 'llm-fixture', pattern: 'e2e/fixtures/scripted-llm-server.ts' },
   // The app's own smoke test (shared and node:http only): e2e runs it against browser mode.
   { category: 'smoke-test', pattern: 'main/front-doors/smoke/**' },
+  // The desktop round trip runs the real preload against the real main process in one test.
+  { category: 'desktop-round-trip', pattern: 'main/front-doors/electron/desktop-round-trip.test.ts' },
 ];
 const mayImport = (from, to) => ({
   from: { element: { type: from } },
@@ -140,6 +142,7 @@ const layerPolicies = [
   },
   { from: { element: { type: 'bench' } }, allow: { to: { file: { categories: 'llm-fixture' } } } },
   { from: { element: { type: 'e2e' } }, allow: { to: { file: { categories: 'smoke-test' } } } },
+  { from: { file: { categories: 'desktop-round-trip' } }, allow: { to: { element: { type: 'preload' } } } },
 ];
 
 export default tseslint.config(

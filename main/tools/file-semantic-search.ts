@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { defineTool } from './define-tool';
+import { passageOutput } from './search-passages';
+import type { PassageOutput } from './search-passages';
 
 const input = z.object({
   query: z
@@ -14,14 +16,7 @@ const input = z.object({
 });
 
 export interface SemanticSearchOutput {
-  readonly results: {
-    file: string;
-    start_line: number;
-    end_line: number;
-    heading?: string;
-    score: number;
-    snippet: string;
-  }[];
+  readonly results: PassageOutput[];
   readonly indexed_files: number;
   readonly engine: 'bm25';
   /** False while the first build of the index is still running: results cover only part of the workspace. */
@@ -48,14 +43,7 @@ export const fileSemanticSearchTool = defineTool({
     const visible = (path: string) => !env.isConcealed(path) && !env.sandbox.denyList.deniesRead(path);
     const { hits, complete } = await index.search(args.query, args.top_k, visible);
     return ok({
-      results: hits.map((hit) => ({
-        file: hit.file,
-        start_line: hit.startLine,
-        end_line: hit.endLine,
-        ...(hit.heading === undefined ? {} : { heading: hit.heading }),
-        score: hit.score,
-        snippet: hit.snippet,
-      })),
+      results: hits.map(passageOutput),
       indexed_files: index.fileCount,
       engine: 'bm25',
       complete,

@@ -5,6 +5,8 @@ import { MemoryIndex } from '../domain/search/memory-index';
 import type { ToolEnvironment } from './tool-environment';
 import type { MemoryHit } from '../domain/search/memory-index';
 import { defineTool } from './define-tool';
+import { passageOutput } from './search-passages';
+import type { PassageOutput } from './search-passages';
 
 const input = z.object({
   query: z
@@ -18,14 +20,7 @@ const input = z.object({
 
 export interface MemorySearchOutput {
   readonly query: string;
-  readonly results: readonly {
-    readonly file: string;
-    readonly start_line: number;
-    readonly end_line: number;
-    readonly heading?: string;
-    readonly score: number;
-    readonly snippet: string;
-  }[];
+  readonly results: readonly PassageOutput[];
   readonly notice?: string;
 }
 
@@ -71,14 +66,7 @@ export const memorySearchTool = defineTool({
     const hits = await searchSerialized(ctx.env, args.query, args.max_results);
     return ok({
       query: args.query,
-      results: hits.map((hit) => ({
-        file: hit.file,
-        start_line: hit.startLine,
-        end_line: hit.endLine,
-        ...(hit.heading === undefined ? {} : { heading: hit.heading }),
-        score: hit.score,
-        snippet: hit.snippet,
-      })),
+      results: hits.map(passageOutput),
       ...(hits.length === 0
         ? { notice: 'Nothing in memory matches. Try other words, or tell the user you do not have it noted.' }
         : {}),

@@ -1,8 +1,10 @@
-import type { CallInput, CallName, CallOutput, EventName, EventPayload, FamiliarApi } from '../../shared/ipc/contract';
+import type { CallInput, CallName, CallOutput, FamiliarApi } from '../../shared/ipc/contract';
 import { serverFrameSchema } from '../../shared/ipc/ws-protocol';
 import type { ClientFrame } from '../../shared/ipc/ws-protocol';
 import { err } from '../../shared/result';
 import type { Result } from '../../shared/result';
+import { addEventListener } from './event-listeners';
+import type { EventListeners } from './event-listeners';
 
 export type BridgeStatus = 'connecting' | 'open' | 'closed';
 
@@ -27,7 +29,7 @@ export function createBridgeClient(url: string, makeSocket = (target: string) =>
   let closedByUs = false;
   const pending = new Map<number, (result: Result<unknown>) => void>();
   const queued: ClientFrame[] = [];
-  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const listeners: EventListeners = new Map();
   const statusListeners = new Set<(status: BridgeStatus) => void>();
 
   const setStatus = (next: BridgeStatus) => {
@@ -85,15 +87,7 @@ export function createBridgeClient(url: string, makeSocket = (target: string) =>
         else queued.push(frame);
       });
     },
-    on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void) {
-      const set = listeners.get(event) ?? new Set();
-      listeners.set(event, set);
-      const wrapped = listener as (payload: unknown) => void;
-      set.add(wrapped);
-      return () => {
-        set.delete(wrapped);
-      };
-    },
+    on: (event, listener) => addEventListener(listeners, event, listener),
     status: () => status,
     onStatus(listener) {
       statusListeners.add(listener);

@@ -9,6 +9,8 @@ import type {
 } from '../../shared/ipc/contract';
 import { err } from '../../shared/result';
 import type { Result } from '../../shared/result';
+import { addEventListener } from '../ipc/event-listeners';
+import type { EventListeners } from '../ipc/event-listeners';
 
 export type Answer<N extends CallName> = (
   input: ParsedCallInput<N>,
@@ -46,7 +48,7 @@ export interface ContractApi {
  */
 export function createContractApi(initial: Answers = {}): ContractApi {
   const answers = new Map<CallName, (input: unknown) => Result<unknown> | Promise<Result<unknown>>>();
-  const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
+  const listeners: EventListeners = new Map();
   const recorded: RecordedCall[] = [];
   const answerAll = (all: Answers) => {
     for (const [name, answer] of Object.entries(all)) {
@@ -68,15 +70,7 @@ export function createContractApi(initial: Answers = {}): ContractApi {
       if (!output.success) throw new Error(`The test answered ${name} outside the contract: ${output.error.message}`);
       return { ok: true, value: output.data } as never;
     },
-    on(event, listener) {
-      const set = listeners.get(event) ?? new Set();
-      listeners.set(event, set);
-      const wrapped = listener as (payload: unknown) => void;
-      set.add(wrapped);
-      return () => {
-        set.delete(wrapped);
-      };
-    },
+    on: (event, listener) => addEventListener(listeners, event, listener),
   };
 
   return {

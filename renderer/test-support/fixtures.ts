@@ -1,5 +1,6 @@
 import type { ChatMessage, ConversationSummary } from '../../shared/ipc/conversations';
 import type { ProviderStatus } from '../../shared/ipc/providers';
+import type { WorkspaceEntry } from '../../shared/ipc/workspace';
 
 /** Small builders for contract values, so tests state only what matters to them. */
 
@@ -53,4 +54,20 @@ export const assistantMessage = (
   status: 'complete',
   parts: text === '' ? [] : [{ type: 'text', text }],
   ...overrides,
+});
+
+/** A workspace entry named by its path: a plain file unless the test says otherwise. */
+export const workspaceEntry = (
+  path: string,
+  type: WorkspaceEntry['type'] = 'file',
+  extra: Partial<WorkspaceEntry> = {},
+): WorkspaceEntry => ({
+  name: path.slice(path.lastIndexOf('/') + 1),
+  path,
+  type,
+  link: false,
+  size: 0,
+  ignored: false,
+  persona: false,
+  ...extra,
 });

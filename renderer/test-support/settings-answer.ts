@@ -1,3 +1,4 @@
+import { beforeEach } from 'vitest';
 import { applySettingsPatch, defaultSettings, settingsPatchSchema } from '../../shared/settings';
 import type { Settings } from '../../shared/settings';
 import { err, ok } from '../../shared/result';
@@ -18,4 +19,19 @@ export function answerSettingsLikeTheCore(): () => Settings {
     return ok(stored);
   });
   return () => stored;
+}
+
+/**
+ * For a settings section's test file: before each test the page API is reset and settings are
+ * answered like the core; the getter returns what is stored now.
+ */
+export function settingsLikeTheCoreInEachTest(): () => Settings {
+  let stored: () => Settings = () => {
+    throw new Error('Settings are answered from beforeEach on.');
+  };
+  beforeEach(() => {
+    pageApi.reset();
+    stored = answerSettingsLikeTheCore();
+  });
+  return () => stored();
 }

@@ -1,16 +1,11 @@
 import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
 import { linesIfUnchanged, readIndexable, sameIdentity } from './indexed-file';
+import { withSnippets } from './snippets';
+import type { SearchHit } from './snippets';
 import { TextIndex } from './text-index';
 
-export interface MemoryHit {
-  /** Persona-relative: MEMORY.md, USER.md or memory/YYYY-MM-DD.md. */
-  readonly file: string;
-  readonly startLine: number;
-  readonly endLine: number;
-  readonly heading: string | undefined;
-  readonly score: number;
-  readonly snippet: string;
-}
+/** file is persona-relative: MEMORY.md, USER.md or memory/YYYY-MM-DD.md. */
+export type MemoryHit = SearchHit;
 
 const DAILY_NOTE = /^memory\/(\d{4})-(\d{2})-(\d{2})\.md$/;
 const HALF_LIFE_DAYS = 30;
@@ -75,31 +70,13 @@ export class MemoryIndex {
   async search(sandbox: WorkspaceSandbox, query: string, maxResults: number, now: Date): Promise<MemoryHit[]> {
     await this.refresh(sandbox);
     const hits = this.index.search(query, { limit: maxResults, weight: (file) => recencyWeight(file, now) });
-    const texts = new Map<string, string[] | undefined>();
-    const described = await Promise.all(
-      hits.map(async (hit) => {
-        if (!texts.has(hit.path)) {
-          const version = this.index.versionOf(hit.path);
-          texts.set(
-            hit.path,
-            version === undefined
-              ? undefined
-              : await linesIfUnchanged(sandbox, hit.path, version, MAX_MEMORY_FILE_BYTES),
-          );
-        }
-        const lines = texts.get(hit.path);
-        if (lines === undefined) return undefined;
-        const snippet = lines.slice(hit.startLine - 1, hit.endLine).join('\n');
-        return {
-          file: hit.path,
-          startLine: hit.startLine,
-          endLine: hit.endLine,
-          heading: hit.heading,
-          score: Math.round(hit.score * 1000) / 1000,
-          snippet: snippet.length > SNIPPET_CHARS ? `${snippet.slice(0, SNIPPET_CHARS)}…` : snippet,
-        };
-      }),
+    return withSnippets(
+      hits,
+      async (path) => {
+        const version = this.index.versionOf(path);
+        return version === undefined ? undefined : linesIfUnchanged(sandbox, path, version, MAX_MEMORY_FILE_BYTES);
+      },
+      SNIPPET_CHARS,
     );
-    return described.filter((hit): hit is MemoryHit => hit !== undefined);
   }
 }

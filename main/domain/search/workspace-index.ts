@@ -11,6 +11,8 @@ import { ensureFolder } from '../../platform/storage/folders';
 import { readJsonFile } from '../../platform/storage/json-file';
 import { linesIfUnchanged, readIndexable, sameIdentity } from './indexed-file';
 import { Bm25Index } from './bm25-index';
+import { withSnippets } from './snippets';
+import type { SearchHit } from './snippets';
 import type { ChunkHit } from './text-index';
 
 /** Files larger than this are not indexed: logs and dumps, not prose a person searches by meaning. */
@@ -35,14 +37,7 @@ const MAX_UNWATCHED_MS = 5 * 60 * 1000;
 /** The saved file's envelope; the index itself checks its own shape as it loads (a cache: rebuilt if bad). */
 const savedIndexSchema = z.object({ format: z.unknown(), root: z.unknown(), index: z.unknown() });
 
-export interface SemanticHit {
-  readonly file: string;
-  readonly startLine: number;
-  readonly endLine: number;
-  readonly heading: string | undefined;
-  readonly score: number;
-  readonly snippet: string;
-}
+export type SemanticHit = SearchHit;
 
 export interface IndexStats {
   readonly files: number;
@@ -117,33 +112,20 @@ export class WorkspaceIndex {
   }
 
   private async snippets(hits: readonly ChunkHit[]): Promise<SemanticHit[]> {
-    const lines = new Map<string, string[] | undefined>();
-    const described = await Promise.all(
-      hits.map(async (hit) => {
-        if (!lines.has(hit.path)) {
-          const version = this.index.versionOf(hit.path);
-          const now =
-            version === undefined
-              ? undefined
-              : await linesIfUnchanged(this.sandbox, hit.path, version, MAX_INDEXED_FILE_BYTES);
-          // Not the file indexed any more: no snippet from it, and the next query re-reads it.
-          if (now === undefined) this.dirty.add(hit.path);
-          lines.set(hit.path, now);
-        }
-        const text = lines.get(hit.path);
-        if (text === undefined) return undefined;
-        const snippet = text.slice(hit.startLine - 1, hit.endLine).join('\n');
-        return {
-          file: hit.path,
-          startLine: hit.startLine,
-          endLine: hit.endLine,
-          heading: hit.heading,
-          score: Math.round(hit.score * 1000) / 1000,
-          snippet: snippet.length > SNIPPET_CHARS ? `${snippet.slice(0, SNIPPET_CHARS)}…` : snippet,
-        };
-      }),
+    return withSnippets(
+      hits,
+      async (path) => {
+        const version = this.index.versionOf(path);
+        const now =
+          version === undefined
+            ? undefined
+            : await linesIfUnchanged(this.sandbox, path, version, MAX_INDEXED_FILE_BYTES);
+        // Not the file indexed any more: no snippet from it, and the next query re-reads it.
+        if (now === undefined) this.dirty.add(path);
+        return now;
+      },
+      SNIPPET_CHARS,
     );
-    return described.filter((hit): hit is SemanticHit => hit !== undefined);
   }
 
   /** One refresh at a time; concurrent queries wait for the same one. */

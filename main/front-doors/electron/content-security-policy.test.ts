@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HeadersReceivedResponse, OnHeadersReceivedListenerDetails } from 'electron';
 import { describe, expect, it } from 'vitest';
+import { pageDirectives } from '../../../shared/content-security-policy';
 import {
   contentSecurityPolicy,
-  contentSecurityPolicyDirectives,
   installContentSecurityPolicy,
   withContentSecurityPolicy,
 } from './content-security-policy';
@@ -20,8 +20,8 @@ describe('the Content-Security-Policy header', () => {
     const html = await readFile(join(import.meta.dirname, '..', '..', '..', 'renderer', 'index.html'), 'utf8');
     const meta = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/i.exec(html)?.[1];
     expect(meta, 'renderer/index.html has a CSP meta tag').toBeDefined();
-    expect(directives(meta ?? '')).toEqual([...contentSecurityPolicyDirectives]);
-    expect(directives(contentSecurityPolicy)).toEqual([...contentSecurityPolicyDirectives, "frame-ancestors 'none'"]);
+    expect(directives(meta ?? '')).toEqual([...pageDirectives]);
+    expect(directives(contentSecurityPolicy)).toEqual([...pageDirectives, "frame-ancestors 'none'"]);
   });
 
   it('lets the desktop page open no WebSocket or other connection beyond its own origin', () => {

@@ -1,29 +1,14 @@
 import type { OnHeadersReceivedListenerDetails, HeadersReceivedResponse, WebRequest } from 'electron';
+import { contentSecurityPolicyHeader } from '../../../shared/content-security-policy';
 
 /**
- * The page's policy, as renderer/index.html's meta tag declares it (a test keeps the two equal),
- * plus frame-ancestors, which only a header can carry. The meta tag is the layer that always holds:
- * whether webRequest sees file:// responses has varied between Electron versions. The header adds
- * the same policy wherever it does (the dev server always). Both apply, so it can only narrow.
+ * The desktop window's header: the page's policy (shared/content-security-policy.ts, the same as
+ * renderer/index.html's meta tag and browser mode's header) plus frame-ancestors. The meta tag is the
+ * layer that always holds: whether webRequest sees file:// responses has varied between Electron
+ * versions. The header adds the same policy wherever it does (the dev server always). Both apply,
+ * so it can only narrow.
  */
-export const contentSecurityPolicyDirectives = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "worker-src 'self' blob:",
-  "style-src 'self' 'unsafe-inline'",
-  "font-src 'self' data:",
-  "img-src 'self' data: blob:",
-  // No ws: the desktop page talks to main over IPC only. Browser mode's bridge is same-origin
-  // (ws:// to the page's own host and port), which 'self' covers (CSP Level 3).
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-] as const;
-
-export const headerOnlyDirectives = ["frame-ancestors 'none'"] as const;
-
-export const contentSecurityPolicy = [...contentSecurityPolicyDirectives, ...headerOnlyDirectives].join('; ');
+export const contentSecurityPolicy = contentSecurityPolicyHeader();
 
 /** Adds the policy to every document response (frames); other resources are governed by their document. */
 export function withContentSecurityPolicy(

@@ -53,28 +53,16 @@ let app = new FakeApp();
 const showErrorBox = vi.fn((title: string, content: string) => void calls.push(`error box ${title}: ${content}`));
 const showMessageBox = vi.fn(() => Promise.resolve({ response: 1 }));
 
-vi.mock('electron', () => ({
+vi.mock('electron', async () => ({
+  ...(await import('../../test-support/electron-fakes')).quietElectron,
   get app() {
     return app;
   },
   BrowserWindow: Object.assign(FakeWindow, { getFocusedWindow: () => null, getAllWindows: () => [] }),
   dialog: { showErrorBox, showMessageBox },
   ipcMain: { handle: () => undefined },
-  Menu: { buildFromTemplate: () => ({}), setApplicationMenu: () => undefined },
-  screen: {
-    getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }],
-    getPrimaryDisplay: () => ({ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }),
-  },
-  session: {
-    defaultSession: {
-      setPermissionRequestHandler: () => undefined,
-      setPermissionCheckHandler: () => undefined,
-      webRequest: { onHeadersReceived: () => undefined },
-    },
-  },
   shell: { openExternal: vi.fn(), showItemInFolder: vi.fn() },
   clipboard: { writeText: vi.fn() },
-  Notification: Object.assign(class {}, { isSupported: () => false }),
   safeStorage: {},
   net: { fetch: vi.fn() },
 }));

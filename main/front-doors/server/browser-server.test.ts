@@ -6,6 +6,7 @@ import { createCore } from '../../core/create-core';
 import type { Core } from '../../core/create-core';
 import { createStderrLogger } from '../../platform/logging/logger';
 import { useTempDirs } from '../../test-support/temp-dir';
+import { headerOnlyDirectives, pageDirectives } from '../../../shared/content-security-policy';
 import { startBrowserServer } from './browser-server';
 import type { BrowserServer } from './browser-server';
 
@@ -58,7 +59,16 @@ describe('browser server', () => {
     expect((await fetch(`${origin(server)}/?token=wrong`)).status).toBe(401);
     expect((await fetch(`${origin(server)}/assets/app.js`)).status).toBe(200);
     const page = await fetch(server.url);
-    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    // The page's one policy, as the desktop window sends it, with the bridge's own origins named.
+    const policy = (page.headers.get('content-security-policy') ?? '').split('; ');
+    expect(policy).toEqual([
+      ...pageDirectives.map((directive) =>
+        directive === "connect-src 'self'"
+          ? `connect-src 'self' ws://127.0.0.1:${server.port} ws://localhost:${server.port}`
+          : directive,
+      ),
+      ...headerOnlyDirectives,
+    ]);
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
   });
 

@@ -8,6 +8,7 @@ import { WS_PATH, WS_TOKEN_PARAM } from '../../../shared/ipc/ws-protocol';
 import type { Dispatch } from '../../platform/ipc/dispatcher';
 import type { EventHub } from '../../platform/ipc/event-hub';
 import { readAppFile } from '../../platform/storage/app-files';
+import { contentSecurityPolicyHeader } from '../../../shared/content-security-policy';
 import { indexHtmlPath, sendStaticFile } from './static-files';
 import { bridgeSocket } from './ws-bridge';
 import { createAccessToken, tokenMatches } from './token';
@@ -35,20 +36,10 @@ const HOST = '127.0.0.1';
 // (×4/3 ≈ 26.7 MB) inside a JSON call frame. Anything bigger is closed with 1009 before it is buffered.
 export const MAX_FRAME_BYTES = 32 * 1024 * 1024;
 
+// The page's one policy (the desktop window sends it too); the bridge's loopback origins are named
+// in connect-src as well, for browsers that do not count ws:// to the page's own origin as 'self'.
 const contentSecurityPolicy = (port: number) =>
-  [
-    "default-src 'self'",
-    "script-src 'self'",
-    "worker-src 'self' blob:",
-    "style-src 'self' 'unsafe-inline'",
-    "font-src 'self' data:",
-    "img-src 'self' data: blob:",
-    `connect-src 'self' ws://${HOST}:${port} ws://localhost:${port}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-    "form-action 'none'",
-  ].join('; ');
+  contentSecurityPolicyHeader([`ws://${HOST}:${port}`, `ws://localhost:${port}`]);
 
 function refuse(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(message);

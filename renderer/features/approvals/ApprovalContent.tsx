@@ -19,13 +19,14 @@ export function ApprovalContent({ request }: { readonly request: ApprovalRequest
   const error = useApprovalsStore((state) => state.error);
   const title = useRef<HTMLHeadingElement>(null);
 
-  // Start on the title, not on a button: a stray Enter must not approve anything.
+  // Start on the title, not on a button: a stray Enter must not approve anything. The Modal focuses
+  // it when it opens (data-autofocus); this does when the next request replaces this one.
   useEffect(() => title.current?.focus(), []);
 
   return (
     <div className="approval">
       <header className="approval-header">
-        <h2 id="approval-title" ref={title} tabIndex={-1}>
+        <h2 id="approval-title" ref={title} tabIndex={-1} data-autofocus>
           {t('approval.title')}
           {request.persona && <span className="badge badge-persona">{t('approval.personaBadge')}</span>}
         </h2>

@@ -1,5 +1,5 @@
-import { useEffect, useRef } from 'react';
-import { useFocusTrap } from '../../app/use-focus-trap';
+import { useEffect } from 'react';
+import { Modal } from '../../app/Modal';
 import { useT } from '../../i18n/i18n';
 import { familiar } from '../../ipc/familiar';
 import { PersonaFileMeter } from '../settings/PersonaFilesSection';
@@ -23,60 +23,48 @@ function FileMeter() {
 
 /**
  * The History panel: versions of SOUL.md, USER.md and MEMORY.md with a diff against the file now
- * and one-click revert. A native modal <dialog> like Settings; its content mounts only while open.
+ * and one-click revert. A Modal like Settings; its content mounts only while open.
  */
 export function HistoryDialog() {
   const t = useT();
-  const ref = useRef<HTMLDialogElement>(null);
   const open = useHistoryStore((state) => state.open);
   const file = useHistoryStore((state) => state.file);
   const error = useHistoryStore((state) => state.error);
-  useFocusTrap(ref, open);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog === null) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
-
   useEffect(() => (open ? historyActions.connect(familiar) : undefined), [open]);
 
   return (
-    <dialog ref={ref} className="dialog history-dialog" aria-labelledby="history-title" onClose={historyActions.hide}>
-      <div className="settings-header">
-        <h2 id="history-title">{t('history.title')}</h2>
-        <button type="button" className="button" onClick={historyActions.hide} autoFocus>
-          {t('history.close')}
-        </button>
-      </div>
-      {open && (
-        <div className="history-body">
-          <div role="group" aria-label={t('history.files')} className="segmented">
-            {personaFiles.map((name) => (
-              <button
-                key={name}
-                type="button"
-                className="button button-small"
-                aria-pressed={name === file}
-                onClick={() => historyActions.chooseFile(familiar, name)}
-              >
-                {name}
-              </button>
-            ))}
-          </div>
-          <FileMeter />
-          {error !== null && (
-            <p className="form-error" role="alert">
-              {t('history.loadFailed', { message: error.message })}
-            </p>
-          )}
-          <div className="history-columns">
-            <HistoryVersionList />
-            <HistoryDiff />
-          </div>
+    <Modal
+      open={open}
+      onClose={historyActions.hide}
+      title={t('history.title')}
+      closeLabel={t('history.close')}
+      className="history-dialog"
+    >
+      <div className="history-body">
+        <div role="group" aria-label={t('history.files')} className="segmented">
+          {personaFiles.map((name) => (
+            <button
+              key={name}
+              type="button"
+              className="button button-small"
+              aria-pressed={name === file}
+              onClick={() => historyActions.chooseFile(familiar, name)}
+            >
+              {name}
+            </button>
+          ))}
         </div>
-      )}
-    </dialog>
+        <FileMeter />
+        {error !== null && (
+          <p className="form-error" role="alert">
+            {t('history.loadFailed', { message: error.message })}
+          </p>
+        )}
+        <div className="history-columns">
+          <HistoryVersionList />
+          <HistoryDiff />
+        </div>
+      </div>
+    </Modal>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { usePopover } from '../../app/use-popover';
+import { Popover } from '../../app/Popover';
 import type { FamiliarError } from '../../../shared/errors';
 import type { ConversationSummary } from '../../../shared/ipc/conversations';
 import { useT } from '../../i18n/i18n';
@@ -19,9 +19,8 @@ export function IncognitoButton({ onCreated }: IncognitoButtonProps) {
   const t = useT();
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: true } | { ok: false; error: FamiliarError } | null>(null);
-  const { open, setOpen, close, panelId, button, panel } = usePopover();
 
-  const start = async () => {
+  const start = async (close: () => void) => {
     setBusy(true);
     const result = await familiar.invoke('conversations.create', { incognito: true });
     setBusy(false);
@@ -35,41 +34,21 @@ export function IncognitoButton({ onCreated }: IncognitoButtonProps) {
   };
 
   return (
-    <div className="popover-anchor">
-      <button
-        ref={button}
-        type="button"
-        className="button"
-        aria-expanded={open}
-        aria-controls={panelId}
-        onClick={() => {
-          setOutcome(null);
-          setOpen(!open);
-        }}
-      >
-        {t('incognito.new')}
-      </button>
-      {outcome?.ok === true && (
-        <span className="visually-hidden" role="status">
-          {t('incognito.created')}
-        </span>
-      )}
-      {open && (
-        <div
-          ref={panel}
-          id={panelId}
-          className="popover incognito-popover"
-          role="dialog"
-          aria-label={t('incognito.new')}
-          tabIndex={-1}
-          onKeyDown={(event) => {
-            if (event.key === 'Escape') {
-              event.stopPropagation();
-              close();
-            }
-          }}
-        >
-          <h2 className="popover-title">{t('incognito.new')}</h2>
+    <Popover
+      label={t('incognito.new')}
+      title={t('incognito.new')}
+      className="incognito-popover"
+      onToggle={() => setOutcome(null)}
+      beside={
+        outcome?.ok === true && (
+          <span className="visually-hidden" role="status">
+            {t('incognito.created')}
+          </span>
+        )
+      }
+    >
+      {(close) => (
+        <>
           <p>{t('incognito.explain')}</p>
           {outcome?.ok === false && (
             <p className="form-error" role="alert">
@@ -77,15 +56,15 @@ export function IncognitoButton({ onCreated }: IncognitoButtonProps) {
             </p>
           )}
           <div className="incognito-actions">
-            <button type="button" className="button button-primary" disabled={busy} onClick={() => void start()}>
+            <button type="button" className="button button-primary" disabled={busy} onClick={() => void start(close)}>
               {t('incognito.create')}
             </button>
             <button type="button" className="button" onClick={close}>
               {t('incognito.cancel')}
             </button>
           </div>
-        </div>
+        </>
       )}
-    </div>
+    </Popover>
   );
 }

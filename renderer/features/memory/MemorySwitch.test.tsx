@@ -107,4 +107,13 @@ describe('memory switch and tools popover', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Tools (2)' }));
   });
+
+  it('says so when no tool is registered, and lists none', async () => {
+    await renderHeader();
+    act(() => pageApi.emit('tools.changed', { memoryEnabled: false, tools: [] }));
+    await userEvent.click(screen.getByRole('button', { name: 'Tools (0)' }));
+    const popover = screen.getByRole('dialog', { name: 'Tools the assistant can use now' });
+    expect(within(popover).getByText('No tools are registered right now.')).toBeTruthy();
+    expect(within(popover).queryAllByTestId('tool-card')).toEqual([]);
+  });
 });

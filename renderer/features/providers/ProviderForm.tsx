@@ -55,6 +55,29 @@ function Field({ id, label, error, hint, children }: FieldProps) {
 const describedBy = (id: string, hasHint: boolean, error: MessageKey | undefined) =>
   [hasHint ? `${id}-hint` : '', error === undefined ? '' : `${id}-error`].filter(Boolean).join(' ') || undefined;
 
+/** The advanced numbers: each an optional number field with its own bounds. */
+const advancedFields: readonly {
+  readonly name: 'temperature' | 'maxSteps' | 'contextWindow';
+  readonly label: MessageKey;
+  readonly min: number;
+  readonly max?: number;
+  readonly step?: number;
+  /** The default, as a number or (placeholderKey) in words. */
+  readonly placeholder?: string;
+  readonly placeholderKey?: MessageKey;
+}[] = [
+  {
+    name: 'temperature',
+    label: 'provider.temperature',
+    min: 0,
+    max: 2,
+    step: 0.1,
+    placeholderKey: 'provider.temperatureDefault',
+  },
+  { name: 'maxSteps', label: 'provider.maxSteps', min: 1, max: 100, placeholder: '20' },
+  { name: 'contextWindow', label: 'provider.contextWindow', min: 1024, step: 1024, placeholder: '128000' },
+];
+
 interface ProviderFormProps {
   /** Called after a successful save. */
   readonly onSaved?: () => void;
@@ -252,46 +275,22 @@ export function ProviderForm({ onSaved }: ProviderFormProps) {
 
       <details className="provider-advanced">
         <summary>{t('provider.advanced')}</summary>
-        <Field id={fieldId('temperature')} label={t('provider.temperature')} error={errors.temperature}>
-          <input
-            id={fieldId('temperature')}
-            className="input input-number"
-            type="number"
-            min={0}
-            max={2}
-            step={0.1}
-            value={values.temperature}
-            placeholder={t('provider.temperatureDefault')}
-            aria-invalid={errors.temperature !== undefined}
-            onChange={(event) => change({ temperature: event.target.value })}
-          />
-        </Field>
-        <Field id={fieldId('maxSteps')} label={t('provider.maxSteps')} error={errors.maxSteps}>
-          <input
-            id={fieldId('maxSteps')}
-            className="input input-number"
-            type="number"
-            min={1}
-            max={100}
-            value={values.maxSteps}
-            placeholder="20"
-            aria-invalid={errors.maxSteps !== undefined}
-            onChange={(event) => change({ maxSteps: event.target.value })}
-          />
-        </Field>
-        <Field id={fieldId('contextWindow')} label={t('provider.contextWindow')} error={errors.contextWindow}>
-          <input
-            id={fieldId('contextWindow')}
-            className="input input-number"
-            type="number"
-            min={1024}
-            step={1024}
-            value={values.contextWindow}
-            placeholder="128000"
-            aria-invalid={errors.contextWindow !== undefined}
-            onChange={(event) => change({ contextWindow: event.target.value })}
-          />
-        </Field>
+        {advancedFields.map(({ name, label, min, max, step, placeholder, placeholderKey }) => (
+          <Field key={name} id={fieldId(name)} label={t(label)} error={errors[name]}>
+            <input
+              id={fieldId(name)}
+              className="input input-number"
+              type="number"
+              min={min}
+              max={max}
+              step={step}
+              value={values[name]}
+              placeholder={placeholderKey === undefined ? placeholder : t(placeholderKey)}
+              aria-invalid={errors[name] !== undefined}
+              onChange={(event) => change({ [name]: event.target.value })}
+            />
+          </Field>
+        ))}
       </details>
 
       <ConnectionTestStatus test={test} />

@@ -1,12 +1,12 @@
 import { useAppStore } from '../../app/app-store';
 import { useT } from '../../i18n/i18n';
+import { SettingsSection } from './SettingsSection';
 
 export function AboutSection() {
   const t = useT();
   const info = useAppStore((state) => state.info);
   return (
-    <section className="settings-section" aria-labelledby="settings-about">
-      <h3 id="settings-about">{t('settings.about')}</h3>
+    <SettingsSection id="settings-about" title={t('settings.about')}>
       {info !== null && (
         <dl className="facts">
           <dt>{t('settings.version')}</dt>
@@ -19,6 +19,6 @@ export function AboutSection() {
           <dd className="path">{info.homePath}</dd>
         </dl>
       )}
-    </section>
+    </SettingsSection>
   );
 }

@@ -3,6 +3,7 @@ import { envNameSchema } from '../../../shared/settings';
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
 import { settingsActions, useSettingsStore } from './settings-store';
+import { SettingsSection } from './SettingsSection';
 
 /** "GH_TOKEN, DATABASE_URL" or one per line → the names; invalid ones are reported, not saved. */
 function parseNames(text: string): { names: string[]; invalid: string[] } {
@@ -57,12 +58,11 @@ export function CommandsSection() {
   const commands = useSettingsStore((state) => state.settings?.commands);
   if (commands === undefined) return null;
   return (
-    <section className="settings-section" aria-labelledby="settings-commands">
-      <h3 id="settings-commands">{t('settings.commands')}</h3>
+    <SettingsSection id="settings-commands" title={t('settings.commands')}>
       <PassEnvironmentField key={commands.passEnvironment.join(' ')} value={commands.passEnvironment} />
       <p className="muted" id="settings-pass-env-explain">
         {t('settings.passEnvironmentExplain')}
       </p>
-    </section>
+    </SettingsSection>
   );
 }

@@ -1,6 +1,6 @@
-import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
-import { settingsActions, useSettingsStore } from './settings-store';
+import { useSettingsStore } from './settings-store';
+import { SettingCheckbox, SettingsSection } from './SettingsSection';
 
 /** The same setting as the header switch, explained: it is remembered and applies to every new turn. */
 export function MemorySection() {
@@ -8,17 +8,11 @@ export function MemorySection() {
   const enabled = useSettingsStore((state) => state.settings?.memory.enabled);
   if (enabled === undefined) return null;
   return (
-    <section className="settings-section" aria-labelledby="settings-memory">
-      <h3 id="settings-memory">{t('settings.memory')}</h3>
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={enabled}
-          onChange={(event) => void settingsActions.update(familiar, { memory: { enabled: event.target.checked } })}
-        />
+    <SettingsSection id="settings-memory" title={t('settings.memory')}>
+      <SettingCheckbox checked={enabled} patch={(checked) => ({ memory: { enabled: checked } })}>
         {t('settings.memoryDefault')}
-      </label>
+      </SettingCheckbox>
       <p className="muted">{t('settings.memoryExplain')}</p>
-    </section>
+    </SettingsSection>
   );
 }

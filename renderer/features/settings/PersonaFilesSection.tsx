@@ -4,6 +4,7 @@ import { familiar } from '../../ipc/familiar';
 import { useI18nStore, useT } from '../../i18n/i18n';
 import { personaActions, usePersonaStore } from './persona-store';
 import { PromptCapsFields } from './PromptCapsFields';
+import { SettingsSection } from './SettingsSection';
 
 export function PersonaFileMeter({ file }: { readonly file: PersonaFileInfo }) {
   const t = useT();
@@ -45,8 +46,7 @@ export function PersonaFilesSection() {
   const locale = useI18nStore((state) => state.locale);
   useEffect(() => personaActions.follow(familiar), []);
   return (
-    <section className="settings-section" aria-labelledby="settings-persona">
-      <h3 id="settings-persona">{t('persona.title')}</h3>
+    <SettingsSection id="settings-persona" title={t('persona.title')}>
       <p className="muted">{t('persona.explain')}</p>
       {error !== null && (
         <p className="form-error" role="alert">
@@ -69,6 +69,6 @@ export function PersonaFilesSection() {
           <PromptCapsFields />
         </>
       )}
-    </section>
+    </SettingsSection>
   );
 }

@@ -4,6 +4,7 @@ import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
 import { PolicyRuleRow } from './PolicyRuleRow';
 import { draftProblems, policyActions, selectDirty, usePolicyStore } from './policy-store';
+import { SettingsSection } from './SettingsSection';
 
 /** The permission table: first matching row that decides an operation wins; main validates on save. */
 export function PolicyEditor() {
@@ -22,8 +23,7 @@ export function PolicyEditor() {
   }, []);
 
   return (
-    <section className="settings-section" aria-labelledby="settings-policy">
-      <h3 id="settings-policy">{t('policy.title')}</h3>
+    <SettingsSection id="settings-policy" title={t('policy.title')}>
       <p className="muted">{t('policy.explain')}</p>
       {loadError !== null && (
         <p className="form-error" role="alert" data-testid="policy-load-error">
@@ -107,6 +107,6 @@ export function PolicyEditor() {
           {t('policy.save')}
         </button>
       </div>
-    </section>
+    </SettingsSection>
   );
 }

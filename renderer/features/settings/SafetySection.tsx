@@ -3,6 +3,7 @@ import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
 import { settingsActions, useSettingsStore } from './settings-store';
 import { WholeNumberField } from './WholeNumberField';
+import { SettingCheckbox, SettingsSection } from './SettingsSection';
 
 type LimitName = keyof BackupLimits;
 const limitNames: readonly LimitName[] = ['maxItems', 'maxSizeMB', 'maxAgeDays'];
@@ -18,18 +19,13 @@ export function SafetySection() {
   const safety = useSettingsStore((state) => state.settings?.safety);
   if (safety === undefined) return null;
   return (
-    <section className="settings-section" aria-labelledby="settings-safety">
-      <h3 id="settings-safety">{t('settings.safety')}</h3>
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={safety.hardLinks === 'allow'}
-          onChange={(event) =>
-            void settingsActions.update(familiar, { safety: { hardLinks: event.target.checked ? 'allow' : 'refuse' } })
-          }
-        />
+    <SettingsSection id="settings-safety" title={t('settings.safety')}>
+      <SettingCheckbox
+        checked={safety.hardLinks === 'allow'}
+        patch={(checked) => ({ safety: { hardLinks: checked ? 'allow' : 'refuse' } })}
+      >
         {t('settings.hardLinks')}
-      </label>
+      </SettingCheckbox>
       <p className="muted">{t('settings.hardLinksExplain')}</p>
       <fieldset className="cap-fields">
         <legend>{t('settings.backups')}</legend>
@@ -44,6 +40,6 @@ export function SafetySection() {
         ))}
       </fieldset>
       <p className="muted">{t('settings.backupsExplain')}</p>
-    </section>
+    </SettingsSection>
   );
 }

@@ -1,5 +1,4 @@
-import { useEffect, useRef } from 'react';
-import { useFocusTrap } from '../../app/use-focus-trap';
+import { Modal } from '../../app/Modal';
 import { useT } from '../../i18n/i18n';
 import { AboutSection } from './AboutSection';
 import { AppearanceSection } from './AppearanceSection';
@@ -19,45 +18,33 @@ interface SettingsDialogProps {
   readonly onClose: () => void;
 }
 
-/** A native modal <dialog>: the page behind is inert, Esc closes it; sections mount only while open. */
+/** Every setting in one Modal (Esc closes it); the sections mount only while it is open. */
 export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
   const t = useT();
-  const ref = useRef<HTMLDialogElement>(null);
-  useFocusTrap(ref, open);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog === null) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
-
   return (
-    <dialog ref={ref} className="dialog settings-dialog" aria-labelledby="settings-title" onClose={onClose}>
-      <div className="settings-header">
-        <h2 id="settings-title">{t('settings.title')}</h2>
-        <button type="button" className="button" onClick={onClose} autoFocus>
-          {t('settings.close')}
-        </button>
-      </div>
-      {open && (
-        <div className="settings-layout">
-          <SettingsNav />
-          <div className="settings-body">
-            {/* The model comes first: nothing else works without it. */}
-            <ProviderSection />
-            <AppearanceSection />
-            <MemorySection />
-            <WorkspaceFolderSection />
-            <PolicyEditor />
-            <PersonaFilesSection />
-            <UploadsSection />
-            <SafetySection />
-            <CommandsSection />
-            <AboutSection />
-          </div>
+    <Modal
+      open={open}
+      onClose={onClose}
+      title={t('settings.title')}
+      closeLabel={t('settings.close')}
+      className="settings-dialog"
+    >
+      <div className="settings-layout">
+        <SettingsNav />
+        <div className="settings-body">
+          {/* The model comes first: nothing else works without it. */}
+          <ProviderSection />
+          <AppearanceSection />
+          <MemorySection />
+          <WorkspaceFolderSection />
+          <PolicyEditor />
+          <PersonaFilesSection />
+          <UploadsSection />
+          <SafetySection />
+          <CommandsSection />
+          <AboutSection />
         </div>
-      )}
-    </dialog>
+      </div>
+    </Modal>
   );
 }

@@ -1,17 +1,11 @@
 import { pageApi } from '../../test-support/page-api';
-import { answerSettingsLikeTheCore } from '../../test-support/settings-answer';
+import { settingsLikeTheCoreInEachTest } from '../../test-support/settings-answer';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
-import type { Settings } from '../../../shared/settings';
+import { describe, expect, it } from 'vitest';
 import { UploadsSection } from './UploadsSection';
 
-let stored: () => Settings;
-
-beforeEach(() => {
-  pageApi.reset();
-  stored = answerSettingsLikeTheCore();
-});
+const stored = settingsLikeTheCoreInEachTest();
 
 describe('UploadsSection', () => {
   it('changes the size cap and the non-text switch through settings.update', async () => {

@@ -1,6 +1,6 @@
-import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
-import { settingsActions, useSettingsStore } from './settings-store';
+import { useSettingsStore } from './settings-store';
+import { SettingCheckbox, SettingSelect, SettingsSection } from './SettingsSection';
 
 const uploadSizes = [1, 2, 5, 10, 15, 20] as const;
 
@@ -10,36 +10,19 @@ export function UploadsSection() {
   const transfers = useSettingsStore((state) => state.settings?.transfers);
   if (transfers === undefined) return null;
   return (
-    <section className="settings-section" aria-labelledby="settings-uploads">
-      <h3 id="settings-uploads">{t('settings.uploads')}</h3>
-      <div className="field-row">
-        <label htmlFor="settings-upload-max">{t('settings.uploadMax')}</label>
-        <select
-          id="settings-upload-max"
-          className="select"
-          value={transfers.maxUploadMB}
-          onChange={(event) =>
-            void settingsActions.update(familiar, { transfers: { maxUploadMB: Number(event.target.value) } })
-          }
-        >
-          {uploadSizes.map((size) => (
-            <option key={size} value={size}>
-              {size} MB
-            </option>
-          ))}
-        </select>
-      </div>
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={transfers.allowNonText}
-          onChange={(event) =>
-            void settingsActions.update(familiar, { transfers: { allowNonText: event.target.checked } })
-          }
-        />
+    <SettingsSection id="settings-uploads" title={t('settings.uploads')}>
+      <SettingSelect
+        id="settings-upload-max"
+        label={t('settings.uploadMax')}
+        value={transfers.maxUploadMB}
+        options={uploadSizes}
+        optionLabel={(size) => `${size} MB`}
+        patch={(maxUploadMB) => ({ transfers: { maxUploadMB } })}
+      />
+      <SettingCheckbox checked={transfers.allowNonText} patch={(checked) => ({ transfers: { allowNonText: checked } })}>
         {t('settings.uploadNonText')}
-      </label>
+      </SettingCheckbox>
       <p className="muted">{t('settings.uploadsExplain')}</p>
-    </section>
+    </SettingsSection>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { Modal } from '../../app/Modal';
 import { useT } from '../../i18n/i18n';
 import { shortcutList } from './shortcut-list';
 
@@ -9,16 +9,8 @@ interface ShortcutsHelpProps {
 
 export function ShortcutsHelp({ open, onClose }: ShortcutsHelpProps) {
   const t = useT();
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog === null) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby="shortcuts-title" onClose={onClose}>
-      <h2 id="shortcuts-title">{t('shortcuts.title')}</h2>
+    <Modal open={open} onClose={onClose} title={t('shortcuts.title')} titleId="shortcuts-title">
       <dl className="facts shortcut-list">
         {shortcutList.map(({ keys, what }) => (
           <div key={what} className="facts-row">
@@ -30,10 +22,10 @@ export function ShortcutsHelp({ open, onClose }: ShortcutsHelpProps) {
         ))}
       </dl>
       <div className="dialog-actions">
-        <button type="button" className="button" onClick={onClose} autoFocus>
+        <button type="button" className="button" onClick={onClose} data-autofocus>
           {t('settings.close')}
         </button>
       </div>
-    </dialog>
+    </Modal>
   );
 }

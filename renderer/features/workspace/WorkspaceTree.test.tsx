@@ -7,21 +7,7 @@ import { err, ok } from '../../../shared/result';
 import { giveLayout } from '../../test-support/jsdom-layout';
 import { WorkspaceTree } from './WorkspaceTree';
 import { useWorkspaceStore, workspaceActions } from './workspace-store';
-
-const entry = (
-  path: string,
-  type: WorkspaceEntry['type'] = 'file',
-  extra: Partial<WorkspaceEntry> = {},
-): WorkspaceEntry => ({
-  name: path.slice(path.lastIndexOf('/') + 1),
-  path,
-  type,
-  link: false,
-  size: 1,
-  ignored: false,
-  persona: false,
-  ...extra,
-});
+import { workspaceEntry as entry } from '../../test-support/fixtures';
 
 giveLayout('.workspace-tree', 280, 600);
 

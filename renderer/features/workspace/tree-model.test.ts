@@ -2,21 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { WorkspaceEntry } from '../../../shared/ipc/workspace';
 import { applyChanges, visibleRows } from './tree-model';
 import type { Dirs } from './tree-model';
+import { workspaceEntry as entry } from '../../test-support/fixtures';
 
-const entry = (
-  path: string,
-  type: WorkspaceEntry['type'] = 'file',
-  extra: Partial<WorkspaceEntry> = {},
-): WorkspaceEntry => ({
-  name: path.slice(path.lastIndexOf('/') + 1),
-  path,
-  type,
-  link: false,
-  size: 0,
-  ignored: false,
-  persona: false,
-  ...extra,
-});
 const loaded = (...entries: WorkspaceEntry[]) => ({ status: 'loaded' as const, entries, omitted: 0, error: null });
 const change = (parts: Partial<{ added: WorkspaceEntry[]; changed: WorkspaceEntry[]; removed: string[] }>) => ({
   root: '/w',

@@ -1,0 +1,78 @@
+import type { ReactNode } from 'react';
+import type { SettingsPatch } from '../../../shared/settings';
+import { familiar } from '../../ipc/familiar';
+import { settingsActions } from './settings-store';
+
+interface SettingsSectionProps {
+  /** The heading's id: SettingsNav moves focus to it, and the section is named by it. */
+  readonly id: string;
+  readonly title: ReactNode;
+  readonly children?: ReactNode;
+}
+
+/** One section of the Settings dialog, named by its heading. */
+export function SettingsSection({ id, title, children }: SettingsSectionProps) {
+  return (
+    <section className="settings-section" aria-labelledby={id}>
+      <h3 id={id}>{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+interface SettingCheckboxProps {
+  readonly checked: boolean;
+  /** The settings.update patch for the new state of the box. */
+  readonly patch: (checked: boolean) => SettingsPatch;
+  readonly children: ReactNode;
+}
+
+/** A yes/no setting, saved through settings.update as soon as it is ticked. */
+export function SettingCheckbox({ checked, patch, children }: SettingCheckboxProps) {
+  return (
+    <label className="checkbox">
+      <input
+        type="checkbox"
+        checked={checked}
+        onChange={(event) => void settingsActions.update(familiar, patch(event.target.checked))}
+      />
+      {children}
+    </label>
+  );
+}
+
+interface SettingSelectProps<T extends string | number> {
+  readonly id: string;
+  readonly label: ReactNode;
+  readonly value: T;
+  readonly options: readonly T[];
+  readonly optionLabel: (option: T) => ReactNode;
+  /** The settings.update patch for the chosen option. */
+  readonly patch: (option: T) => SettingsPatch;
+}
+
+/** A choice among fixed options, saved through settings.update as soon as it is made. */
+export function SettingSelect<T extends string | number>(props: SettingSelectProps<T>) {
+  const { id, label, value, options, optionLabel, patch } = props;
+  return (
+    <div className="field-row">
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        className="select"
+        value={value}
+        onChange={(event) => {
+          // The options are this very list: the index finds the typed value again.
+          const chosen = options[event.target.selectedIndex];
+          if (chosen !== undefined) void settingsActions.update(familiar, patch(chosen));
+        }}
+      >
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {optionLabel(option)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
