@@ -86,6 +86,7 @@ vi.mock('electron', async () => {
     whenReady = () => Promise.resolve();
     setAboutPanelOptions = () => undefined;
     setBadgeCount = () => true;
+    getPreferredSystemLanguages = () => ['en-US'];
   }
 
   return {
@@ -132,8 +133,14 @@ vi.mock('electron', async () => {
     shell: { openExternal: () => Promise.resolve(), showItemInFolder: () => undefined },
     clipboard: { writeText: () => undefined },
     safeStorage: { isAsyncEncryptionAvailable: () => Promise.resolve(false) },
+    // Provider requests would go through Electron's net.fetch; none are made here.
+    net: { fetch: (...args: Parameters<typeof fetch>) => fetch(...args) },
   };
 });
+// No real login shell in a unit test: the adapter then keeps the PATH it has.
+vi.mock('../../platform/sandbox/login-shell-path', () => ({
+  readLoginShellPath: () => Promise.resolve({ ok: false, error: { code: 'not_found', message: 'not in tests' } }),
+}));
 // electron-updater needs the real Electron; the update prompts have their own tests.
 vi.mock('./desktop-updates', () => ({ createDesktopUpdates: () => ({ check: () => Promise.resolve() }) }));
 // The real core, kept so the test can emit events from it and dispose it afterwards.
