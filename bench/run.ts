@@ -50,6 +50,23 @@ const rangeStart = 1_500_000;
 const rangeEnd = 1_500_100;
 const relative = (corpus: Corpus, path: string) => path.slice(corpus.root.length + 1);
 
+const midStart = 1_000_000;
+
+/**
+ * The last 50 lines: start_line=-50 where read_file reads from the end; a build without it (the
+ * "before" figure) can only ask for the line numbers, found by knowing the file's length in lines.
+ */
+async function readTail(f: Familiar, path: string): Promise<{ content: string; form: string }> {
+  try {
+    const read = await f.call(readFileTool, { path, start_line: -50 } as never);
+    return { content: (read as { content: string }).content, form: 'start_line=-50' };
+  } catch {
+    const first = corpusLayout.logLines - 49;
+    const read = await f.call(readFileTool, { path, start_line: first });
+    return { content: read.content, form: `start_line=${first}, no read from the end` };
+  }
+}
+
 /** The operations, each runnable alone in a child process for its peak RSS. */
 const operations: Record<string, (f: Familiar, corpus: Corpus) => Promise<unknown>> = {
   'search-rare': (f) => f.call(searchInCodeTool, { query: corpusLayout.needle, max_results: 1000 }),
@@ -57,6 +74,7 @@ const operations: Record<string, (f: Familiar, corpus: Corpus) => Promise<unknow
   'list-recursive': (f) => f.call(listFilesTool, { path: '.', recursive: true, max_entries: 1_000_000 }),
   'range-read-200mb': (f, c) =>
     f.call(readFileTool, { path: relative(c, c.logFile), start_line: rangeStart, end_line: rangeEnd }),
+  'tail-read-200mb': (f, c) => readTail(f, relative(c, c.logFile)),
   'range-read-5mb': (f, c) =>
     f.call(readFileTool, { path: relative(c, c.bigSourceFile), start_line: 50_000, end_line: 50_100 }),
   'edit-5mb': async (f, c) => {
@@ -230,6 +248,52 @@ async function toolsBench(): Promise<boolean> {
     check: same ? 'same text as sed, total_lines exact' : 'DIFFERS from sed',
   });
 
+  // Issue 16: the last 50 lines (against tail) and 50 lines in the middle (against sed -n).
+  log('read_file last 50 lines...');
+  const logPath = relative(corpus, corpus.logFile);
+  const tailRef = reference('tail -n 50', 'tail', ['-n', '50', logPath]);
+  let tailForm = '';
+  let tailText = '';
+  const tail = await compare(
+    runs,
+    async () => {
+      const read = await readTail(f, logPath);
+      tailForm = read.form;
+      tailText = `${read.content}\n`;
+    },
+    tailRef.external,
+  );
+  rows.push({
+    name: 'read_file last 50 lines of 200 MB',
+    ours: tail.ours,
+    reference: { name: 'tail -n 50', timing: tail.reference, maxRssKb: peakRss(tailRef.external) },
+    ratio: tail.pairedRatio,
+    target: '≤ 2× tail',
+    ratioLimit: 2,
+    check: `${tailText === tail.stdout ? 'same text as tail' : 'DIFFERS from tail'} (${tailForm})`,
+  });
+
+  log('read_file 50 lines at line 1,000,000...');
+  const midRef = reference('sed -n', 'sed', ['-n', `${midStart},${midStart + 49}p`, logPath]);
+  let midText = '';
+  const mid = await compare(
+    runs,
+    async () => {
+      const read = await f.call(readFileTool, { path: logPath, start_line: midStart, end_line: midStart + 49 });
+      midText = `${read.content}\n`;
+    },
+    midRef.external,
+  );
+  rows.push({
+    name: 'read_file lines 1,000,000-1,000,049 of 200 MB',
+    ours: mid.ours,
+    reference: { name: 'sed -n', timing: mid.reference, maxRssKb: peakRss(midRef.external) },
+    ratio: mid.pairedRatio,
+    target: '≤ 1.2× sed',
+    ratioLimit: 1.2,
+    check: midText === mid.stdout ? 'same text as sed' : 'DIFFERS from sed',
+  });
+
   log('edit_file on the 5 MB file...');
   let value = 0;
   const edit = await timeRuns(runs, async () => {
@@ -264,11 +328,13 @@ async function toolsBench(): Promise<boolean> {
         ? rss['search-common']
         : name.startsWith('list_files')
           ? rss['list-recursive']
-          : name.startsWith('read_file')
-            ? rss['range-read-200mb']
-            : name.startsWith('edit_file')
-              ? rss['edit-5mb']
-              : undefined;
+          : name.startsWith('read_file last')
+            ? rss['tail-read-200mb']
+            : name.startsWith('read_file')
+              ? rss['range-read-200mb']
+              : name.startsWith('edit_file')
+                ? rss['edit-5mb']
+                : undefined;
 
   const table = [
     '| operation | Familiar (median) | reference (median) | ratio (paired median) | target | peak RSS Familiar / reference | check |',
