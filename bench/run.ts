@@ -53,18 +53,15 @@ const relative = (corpus: Corpus, path: string) => path.slice(corpus.root.length
 const midStart = 1_000_000;
 
 /**
- * The last 50 lines: start_line=-50 where read_file reads from the end; a build without it (the
- * "before" figure) can only ask for the line numbers, found by knowing the file's length in lines.
+ * The last 50 lines, read from the end. (Before issue 16 read_file had no negative start_line: its
+ * "before" figure asked for start_line=1999951 and scanned the file from the start.)
  */
 async function readTail(f: Familiar, path: string): Promise<{ content: string; form: string }> {
-  try {
-    const read = await f.call(readFileTool, { path, start_line: -50 } as never);
-    return { content: (read as { content: string }).content, form: 'start_line=-50' };
-  } catch {
-    const first = corpusLayout.logLines - 49;
-    const read = await f.call(readFileTool, { path, start_line: first });
-    return { content: read.content, form: `start_line=${first}, no read from the end` };
-  }
+  const read = await f.call(readFileTool, { path, start_line: -50 });
+  return {
+    content: read.content,
+    form: `start_line=-50${read.total_lines === undefined ? ', lines not counted' : ''}`,
+  };
 }
 
 /** The operations, each runnable alone in a child process for its peak RSS. */
