@@ -191,13 +191,13 @@ async function fixture(): Promise<string> {
 }
 
 /** What git says, one call for all paths, with no user or system excludes in the way. */
-function gitIgnored(root: string): Set<string> {
+function gitIgnored(root: string, asked: readonly string[]): Set<string> {
   const out = execFileSync(
     'git',
     ['-c', 'core.excludesFile=/dev/null', '-c', 'core.ignoreCase=false', 'check-ignore', '--stdin', '-z'],
     {
       cwd: root,
-      input: paths.map((path) => path.replace(/\/$/, '')).join('\0'),
+      input: asked.map((path) => path.replace(/\/$/, '')).join('\0'),
       env: { PATH: process.env['PATH'] ?? '', HOME: root, GIT_CONFIG_NOSYSTEM: '1' },
       encoding: 'utf8',
     },
@@ -208,7 +208,14 @@ function gitIgnored(root: string): Set<string> {
 describe('the ignore engine against git check-ignore', () => {
   it('agrees with git on every path of a fixture repository', async () => {
     const root = await fixture();
-    const fromGit = gitIgnored(root);
+    // Every folder on the way too: the walk check below needs git's word on them.
+    const folders = paths.flatMap((path) =>
+      path
+        .split('/')
+        .slice(0, -1)
+        .map((_, i, segments) => segments.slice(0, i + 1).join('/')),
+    );
+    const fromGit = gitIgnored(root, [...paths, ...new Set(folders)]);
     let rules = IgnoreRules.none.with('', infoExclude.join('\n')).with('', rootRules.join('\n'));
     for (const [dir, text] of Object.entries(nested)) rules = rules.with(dir, text.join('\n'));
     const disagreements = paths
@@ -219,6 +226,17 @@ describe('the ignore engine against git check-ignore', () => {
       })
       .filter((line) => line !== undefined);
     expect(disagreements).toEqual([]);
+    // A walk asks about an entry only when no folder above it is ignored, and then one scan decides.
+    const underKeptFolders = paths.filter((path) => {
+      const segments = path.replace(/\/$/, '').split('/');
+      return segments.slice(0, -1).every((_, i) => !fromGit.has(segments.slice(0, i + 1).join('/')));
+    });
+    expect(underKeptFolders.length).toBeGreaterThan(80);
+    const walkDisagreements = underKeptFolders.filter((path) => {
+      const name = path.replace(/\/$/, '');
+      return rules.matchesItself(name, path.endsWith('/')) !== fromGit.has(name);
+    });
+    expect(walkDisagreements).toEqual([]);
     // The fixture means something only if git ignores some and keeps others.
     expect(rootRules.filter((rule) => !rule.startsWith('#')).length).toBeGreaterThanOrEqual(40);
     expect(fromGit.size).toBeGreaterThan(30);

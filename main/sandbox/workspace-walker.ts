@@ -79,6 +79,8 @@ interface Frame {
   readonly relPath: string;
   readonly realRel: string;
   readonly dir: DirRef;
+  /** The folder's identity, one object shared by its entries (a walk makes one entry per name). */
+  readonly dirId: { readonly dev: number; readonly ino: number };
   readonly depth: number;
   readonly inPersona: boolean;
   readonly ignores: IgnoreRules;
@@ -195,6 +197,7 @@ export async function walkWorkspace(
   const startSegments = start.realRel === '' ? [] : start.realRel.split('/');
   const asked = new Set(startSegments.filter((segment) => builtInIgnores.has(segment)));
   const overlayActive = core.overlayActive;
+  const personaId = personaRoot === undefined ? undefined : { dev: personaRoot.dir.dev, ino: personaRoot.dir.ino };
   const stack: Frame[] = [];
 
   const readEntries = (dir: DirRef, relPath: string, inPersona: boolean): DirEntry[] | undefined => {
@@ -236,7 +239,8 @@ export async function walkWorkspace(
       entries.some((entry) => entry.name === '.gitignore' && entry.kind === 'file' && !entry.persona);
     const gitignore = hasGitignore ? readGitignore(anchored, dir) : undefined;
     const rules = gitignore === undefined ? ignores : ignores.with(realRel, gitignore);
-    stack.push({ relPath, realRel, dir, depth, inPersona, ignores: rules, ignored, entries, index: 0 });
+    const dirId = { dev: dir.dev, ino: dir.ino };
+    stack.push({ relPath, realRel, dir, dirId, depth, inPersona, ignores: rules, ignored, entries, index: 0 });
   };
 
   // Rules from .git/info/exclude and the .gitignore files above the start folder. A folder the user
@@ -290,7 +294,8 @@ export async function walkWorkspace(
         if (entry.name.startsWith('.') && !options.includeHidden) continue;
         ignored ||=
           (builtInIgnores.has(entry.name) && !asked.has(entry.name)) ||
-          (!frame.ignores.empty && frame.ignores.ignores(joinRel(dirRealRel, entry.name), entry.kind === 'directory'));
+          (!frame.ignores.empty &&
+            frame.ignores.matchesItself(joinRel(dirRealRel, entry.name), entry.kind === 'directory'));
         if (ignored && options.includeIgnored !== true) continue;
       }
       // A folder is opened (strictly) before it is shown: that is where its identity comes from.
@@ -311,14 +316,14 @@ export async function walkWorkspace(
       const stats =
         options.withFacts === true && child === undefined ? anchored.lstat(parentDir, entry.name) : undefined;
       const step = options.visit({
-        ...(stats === undefined ? {} : { facts: factsOf(stats) }),
+        facts: stats === undefined ? undefined : factsOf(stats),
         relPath,
         name: entry.name,
         kind: entry.kind,
         depth: frame.depth,
         inPersona,
         dirRealRel,
-        dirId: { dev: parentDir.dev, ino: parentDir.ino },
+        dirId: entry.persona ? personaId! : frame.dirId,
         protected: isProtected,
         ignored,
         dir: parentDir,

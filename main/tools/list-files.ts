@@ -122,12 +122,12 @@ export const listFilesTool = defineTool({
           indices.push(entries.length);
           if (batch.size >= statBatch) flush();
         }
-        entries.push({
-          name: entry.name,
-          path: entry.relPath,
-          type: typeOf(entry.kind),
-          ...(entry.ignored ? { ignored: true } : {}),
-        });
+        const type = typeOf(entry.kind);
+        entries.push(
+          entry.ignored
+            ? { name: entry.name, path: entry.relPath, type, ignored: true }
+            : { name: entry.name, path: entry.relPath, type },
+        );
         return 'continue';
       },
     });
