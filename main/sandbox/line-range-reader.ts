@@ -46,10 +46,11 @@ async function* fileChunks(
   to: number,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<Buffer> {
-  const buffer = Buffer.allocUnsafe(chunkBytes);
+  // A window (a read from the end) is often a few KB: no need for a whole chunk's buffer.
+  const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, to - from)));
   for (let position = from; position < to;) {
     if (signal?.aborted === true) return;
-    const { bytesRead } = await handle.read(buffer, 0, Math.min(chunkBytes, to - position), position);
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, to - position), position);
     if (bytesRead === 0) return;
     position += bytesRead;
     yield buffer.subarray(0, bytesRead);

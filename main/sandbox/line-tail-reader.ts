@@ -46,13 +46,10 @@ async function findWindow(handle: OpenedFile, request: TailRequest, toEnd: numbe
   const { size, bomLength, fromEnd } = request;
   if (size <= bomLength) return ok({ start: bomLength, end: bomLength, totalLines: 0 });
   const block = Buffer.allocUnsafe(Math.min(blockBytes, size - bomLength));
-  const last = Buffer.alloc(1);
-  await handle.read(last, 0, 1, size - 1);
-  // Newlines before `scanEnd` separate lines; one at size - 1 only ends the last line.
-  const scanEnd = last[0] === 0x0a ? size - 1 : size;
+  // A newline at size - 1 only ends the last line (seen in the first block: the file's last bytes).
   let end = toEnd === 1 ? size : undefined;
   let found = 0;
-  for (let blockEnd = scanEnd; blockEnd > bomLength;) {
+  for (let blockEnd = size; blockEnd > bomLength;) {
     if (request.signal?.aborted === true) return err('aborted', 'The read was stopped.');
     const blockStart = Math.max(bomLength, blockEnd - block.length);
     const length = blockEnd - blockStart;
@@ -64,7 +61,8 @@ async function findWindow(handle: OpenedFile, request: TailRequest, toEnd: numbe
         return err('concurrent_modification', 'The file got shorter while it was read; read it again.');
       filled += bytesRead;
     }
-    for (let at = block.lastIndexOf(0x0a, length - 1); at !== -1 && at < length;) {
+    const from = blockEnd === size && block[length - 1] === 0x0a ? length - 2 : length - 1;
+    for (let at = from < 0 ? -1 : block.lastIndexOf(0x0a, from); at !== -1;) {
       found += 1;
       const position = blockStart + at;
       if (found === toEnd - 1) end = position + 1;
