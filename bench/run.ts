@@ -186,24 +186,43 @@ async function toolsBench(): Promise<boolean> {
 
   log('list_files recursive...');
   let listed = 0;
-  const list = async () => {
-    listed = (await f.call(listFilesTool, { path: '.', recursive: true, max_entries: 1_000_000 })).entries.length;
-  };
-  for (const [name, command, args, target] of [
-    ['fd', 'fdfind', ['.'], '≤ 1.5× fd'],
-    ['fd --size', 'fdfind', ['--size', '-1t', '.'], 'context'],
-    ['find', 'find', ['.'], 'context'],
+  const lister =
+    (args: { include_ignored?: boolean; include_hidden?: boolean; sizes?: boolean } = {}) =>
+    async () => {
+      listed = (await f.call(listFilesTool, { path: '.', recursive: true, max_entries: 1_000_000, ...args })).entries
+        .length;
+    };
+  // fd honours .gitignore like list_files; fd -u lists everything, like include_ignored + include_hidden.
+  for (const [name, command, args, ours, label, target] of [
+    ['fd', 'fdfind', ['.'], lister(), 'list_files recursive', '≤ 1.5× fd'],
+    [
+      'fd -u',
+      'fdfind',
+      ['-u', '.'],
+      lister({ include_ignored: true, include_hidden: true }),
+      'list_files recursive, include_ignored + include_hidden',
+      '≤ 1.5× fd -u',
+    ],
+    [
+      'fd --size',
+      'fdfind',
+      ['--size', '-1t', '.'],
+      lister({ sizes: true }),
+      '  with sizes: true, against fd --size',
+      'context',
+    ],
+    ['find', 'find', ['.'], lister(), '  list_files recursive, against find', 'context'],
   ] as const) {
     const ref = reference(name, command, args);
-    const compared = await compare(runs, list, ref.external);
+    const compared = await compare(runs, ours, ref.external);
     const what =
-      name === 'fd'
-        ? `${listed} entries (fd: ${lines(compared.stdout)})`
-        : name === 'fd --size'
-          ? 'fd also statting every file, as list_files does for sizes'
-          : `find, no .gitignore: ${lines(compared.stdout)} entries`;
+      name === 'fd --size'
+        ? 'fd also statting every file, as list_files does for sizes'
+        : name === 'find'
+          ? `find, no .gitignore: ${lines(compared.stdout)} entries`
+          : `${listed} entries (${name}: ${lines(compared.stdout)})`;
     rows.push({
-      name: name === 'fd' ? 'list_files recursive (with sizes)' : `  same, against ${name}`,
+      name: label,
       ours: compared.ours,
       reference: { name, timing: compared.reference, maxRssKb: peakRss(ref.external) },
       ratio: compared.pairedRatio,
