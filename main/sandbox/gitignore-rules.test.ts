@@ -243,6 +243,25 @@ describe('the ignore engine against git check-ignore', () => {
     expect(paths.length - fromGit.size).toBeGreaterThan(30);
   });
 
+  it('answers name-only rule sets per name, files and folders apart', () => {
+    const rules = IgnoreRules.none.with('', 'build/\n*.tmp\n!keep.tmp\nThumbs.db  \n');
+    const asked: [string, boolean][] = [
+      ['a/build', true],
+      ['b/build', false],
+      ['c/build', true],
+      ['d/build', false],
+      ['x.tmp', false],
+      ['src/x.tmp', false],
+      ['src/keep.tmp', false],
+      ['deep/er/Thumbs.db', false],
+      ['plain.ts', false],
+    ];
+    for (const [path, isDirectory] of [...asked, ...asked]) {
+      expect(rules.matchesItself(path, isDirectory), path).toBe(rules.ignores(path, isDirectory));
+    }
+    expect(asked.filter(([path, isDirectory]) => rules.matchesItself(path, isDirectory)).length).toBe(5);
+  });
+
   it('rebases a nested rule onto its folder', () => {
     expect(rebase('src', '*.gen')).toBe('src/**/*.gen');
     expect(rebase('src', '/top.txt')).toBe('src/top.txt');

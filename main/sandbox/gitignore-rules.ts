@@ -17,8 +17,16 @@ export class IgnoreRules {
 
   #matcher: Ignore | undefined;
   #tests = 0;
+  /**
+   * Every rule names a single name (no slash before its end): git then matches the entry's name
+   * alone, so the answer depends on the name and kind only, and names repeat across a tree
+   * (index.ts, package.json, test/): remembered per name.
+   */
+  readonly #byName: Map<string, boolean> | undefined;
 
-  private constructor(private readonly patterns: readonly string[]) {}
+  private constructor(private readonly patterns: readonly string[]) {
+    this.#byName = patterns.length > 0 && patterns.every(namesOneName) ? new Map() : undefined;
+  }
 
   /** Adds the rules of a .gitignore (or .git/info/exclude) that lives in folder `dir` ('' = root). */
   with(dir: string, text: string): IgnoreRules {
@@ -33,6 +41,10 @@ export class IgnoreRules {
   /** Is the workspace-relative path ignored, by a rule or because a folder above it is? */
   ignores(relPath: string, isDirectory: boolean): boolean {
     if (this.patterns.length === 0 || relPath === '') return false;
+    // `ignore` caches every answer (the folders above each path are asked again and again); a fresh
+    // matcher now and then keeps a long-lived rule set from holding every answer it ever gave.
+    if (this.#tests > maxCachedAnswers) this.#matcher = undefined;
+    this.#tests += 1;
     return this.#matcherFor().ignores(isDirectory ? `${relPath}/` : relPath);
   }
 
@@ -44,6 +56,21 @@ export class IgnoreRules {
    */
   matchesItself(relPath: string, isDirectory: boolean): boolean {
     if (this.patterns.length === 0) return false;
+    const byName = this.#byName;
+    if (byName !== undefined) {
+      const key = `${isDirectory ? '/' : ''}${relPath.slice(relPath.lastIndexOf('/') + 1)}`;
+      let known = byName.get(key);
+      if (known === undefined) {
+        known = this.#scan(relPath, isDirectory);
+        if (byName.size >= maxCachedAnswers) byName.clear();
+        byName.set(key, known);
+      }
+      return known;
+    }
+    return this.#scan(relPath, isDirectory);
+  }
+
+  #scan(relPath: string, isDirectory: boolean): boolean {
     const matcher = this.#matcherFor();
     const scan = (matcher as unknown as Partial<RuleScan>)._rules;
     const path = isDirectory ? `${relPath}/` : relPath;
@@ -53,13 +80,10 @@ export class IgnoreRules {
   }
 
   #matcherFor(): Ignore {
-    // `ignore` caches every answer (the folders above each path are asked again and again); a fresh
-    // matcher now and then keeps a long-lived rule set from holding every answer it ever gave.
-    if (this.#matcher === undefined || this.#tests > maxCachedAnswers) {
+    if (this.#matcher === undefined) {
       this.#matcher = ignore({ ignorecase: caseInsensitive, allowRelativePaths: true }).add(this.patterns);
       this.#tests = 0;
     }
-    this.#tests += 1;
     return this.#matcher;
   }
 }
@@ -70,6 +94,14 @@ interface RuleScan {
 }
 
 const maxCachedAnswers = 50_000;
+
+/** A rule with no slash but a final one: git matches it against an entry's name alone. */
+const namesOneName = (pattern: string) =>
+  !pattern
+    .replace(/^!/, '')
+    .replace(/(?<!\\) +$/, '')
+    .replace(/\/$/, '')
+    .includes('/');
 
 /** Git's core.ignorecase default: on for the file systems that fold case, off elsewhere. */
 const caseInsensitive = process.platform === 'darwin' || process.platform === 'win32';
