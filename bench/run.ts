@@ -47,6 +47,20 @@ const rangeStart = 1_500_000;
 const rangeEnd = 1_500_100;
 const relative = (corpus: Corpus, path: string) => path.slice(corpus.root.length + 1);
 
+const midStart = 1_000_000;
+
+/**
+ * The last 50 lines, read from the end. (Before issue 16 read_file had no negative start_line: its
+ * "before" figure asked for start_line=1999951 and scanned the file from the start.)
+ */
+async function readTail(f: Familiar, path: string): Promise<{ content: string; form: string }> {
+  const read = await f.call(readFileTool, { path, start_line: -50 });
+  return {
+    content: read.content,
+    form: `start_line=-50${read.total_lines === undefined ? ', lines not counted' : ''}`,
+  };
+}
+
 /** The operations, each runnable alone in a child process for its peak RSS. */
 const operations: Record<string, (f: Familiar, corpus: Corpus) => Promise<unknown>> = {
   'search-rare': (f) => f.call(searchInCodeTool, { query: corpusLayout.needle, max_results: 1000 }),
@@ -54,6 +68,7 @@ const operations: Record<string, (f: Familiar, corpus: Corpus) => Promise<unknow
   'list-recursive': (f) => f.call(listFilesTool, { path: '.', recursive: true, max_entries: 1_000_000 }),
   'range-read-200mb': (f, c) =>
     f.call(readFileTool, { path: relative(c, c.logFile), start_line: rangeStart, end_line: rangeEnd }),
+  'tail-read-200mb': (f, c) => readTail(f, relative(c, c.logFile)),
   'range-read-5mb': (f, c) =>
     f.call(readFileTool, { path: relative(c, c.bigSourceFile), start_line: 50_000, end_line: 50_100 }),
   'edit-5mb': async (f, c) => {
@@ -168,24 +183,43 @@ async function toolsBench(): Promise<boolean> {
 
   log('list_files recursive...');
   let listed = 0;
-  const list = async () => {
-    listed = (await f.call(listFilesTool, { path: '.', recursive: true, max_entries: 1_000_000 })).entries.length;
-  };
-  for (const [name, command, args, target] of [
-    ['fd', 'fdfind', ['.'], '≤ 1.5× fd'],
-    ['fd --size', 'fdfind', ['--size', '-1t', '.'], 'context'],
-    ['find', 'find', ['.'], 'context'],
+  const lister =
+    (args: { include_ignored?: boolean; include_hidden?: boolean; sizes?: boolean } = {}) =>
+    async () => {
+      listed = (await f.call(listFilesTool, { path: '.', recursive: true, max_entries: 1_000_000, ...args })).entries
+        .length;
+    };
+  // fd honours .gitignore like list_files; fd -u lists everything, like include_ignored + include_hidden.
+  for (const [name, command, args, ours, label, target] of [
+    ['fd', 'fdfind', ['.'], lister(), 'list_files recursive', '≤ 1.5× fd'],
+    [
+      'fd -u',
+      'fdfind',
+      ['-u', '.'],
+      lister({ include_ignored: true, include_hidden: true }),
+      'list_files recursive, include_ignored + include_hidden',
+      '≤ 1.5× fd -u',
+    ],
+    [
+      'fd --size',
+      'fdfind',
+      ['--size', '-1t', '.'],
+      lister({ sizes: true }),
+      '  with sizes: true, against fd --size',
+      'context',
+    ],
+    ['find', 'find', ['.'], lister(), '  list_files recursive, against find', 'context'],
   ] as const) {
     const ref = reference(name, command, args);
-    const compared = await compare(runs, list, ref.external);
+    const compared = await compare(runs, ours, ref.external);
     const what =
-      name === 'fd'
-        ? `${listed} entries (fd: ${lines(compared.stdout)})`
-        : name === 'fd --size'
-          ? 'fd also statting every file, as list_files does for sizes'
-          : `find, no .gitignore: ${lines(compared.stdout)} entries`;
+      name === 'fd --size'
+        ? 'fd also statting every file, as list_files does for sizes'
+        : name === 'find'
+          ? `find, no .gitignore: ${lines(compared.stdout)} entries`
+          : `${listed} entries (${name}: ${lines(compared.stdout)})`;
     rows.push({
-      name: name === 'fd' ? 'list_files recursive (with sizes)' : `  same, against ${name}`,
+      name: label,
       ours: compared.ours,
       reference: { name, timing: compared.reference, maxRssKb: peakRss(ref.external) },
       ratio: compared.pairedRatio,
@@ -227,6 +261,52 @@ async function toolsBench(): Promise<boolean> {
     check: same ? 'same text as sed, total_lines exact' : 'DIFFERS from sed',
   });
 
+  // Issue 16: the last 50 lines (against tail) and 50 lines in the middle (against sed -n).
+  log('read_file last 50 lines...');
+  const logPath = relative(corpus, corpus.logFile);
+  const tailRef = reference('tail -n 50', 'tail', ['-n', '50', logPath]);
+  let tailForm = '';
+  let tailText = '';
+  const tail = await compare(
+    runs,
+    async () => {
+      const read = await readTail(f, logPath);
+      tailForm = read.form;
+      tailText = `${read.content}\n`;
+    },
+    tailRef.external,
+  );
+  rows.push({
+    name: 'read_file last 50 lines of 200 MB',
+    ours: tail.ours,
+    reference: { name: 'tail -n 50', timing: tail.reference, maxRssKb: peakRss(tailRef.external) },
+    ratio: tail.pairedRatio,
+    target: '≤ 2× tail',
+    ratioLimit: 2,
+    check: `${tailText === tail.stdout ? 'same text as tail' : 'DIFFERS from tail'} (${tailForm})`,
+  });
+
+  log('read_file 50 lines at line 1,000,000...');
+  const midRef = reference('sed -n', 'sed', ['-n', `${midStart},${midStart + 49}p`, logPath]);
+  let midText = '';
+  const mid = await compare(
+    runs,
+    async () => {
+      const read = await f.call(readFileTool, { path: logPath, start_line: midStart, end_line: midStart + 49 });
+      midText = `${read.content}\n`;
+    },
+    midRef.external,
+  );
+  rows.push({
+    name: 'read_file lines 1,000,000-1,000,049 of 200 MB',
+    ours: mid.ours,
+    reference: { name: 'sed -n', timing: mid.reference, maxRssKb: peakRss(midRef.external) },
+    ratio: mid.pairedRatio,
+    target: '≤ 1.2× sed',
+    ratioLimit: 1.2,
+    check: midText === mid.stdout ? 'same text as sed' : 'DIFFERS from sed',
+  });
+
   log('edit_file on the 5 MB file...');
   let value = 0;
   const edit = await timeRuns(runs, async () => {
@@ -261,11 +341,13 @@ async function toolsBench(): Promise<boolean> {
         ? rss['search-common']
         : name.startsWith('list_files')
           ? rss['list-recursive']
-          : name.startsWith('read_file')
-            ? rss['range-read-200mb']
-            : name.startsWith('edit_file')
-              ? rss['edit-5mb']
-              : undefined;
+          : name.startsWith('read_file last')
+            ? rss['tail-read-200mb']
+            : name.startsWith('read_file')
+              ? rss['range-read-200mb']
+              : name.startsWith('edit_file')
+                ? rss['edit-5mb']
+                : undefined;
 
   const table = [
     '| operation | Familiar (median) | reference (median) | ratio (paired median) | target | peak RSS Familiar / reference | check |',

@@ -30,7 +30,7 @@ describe('fileTools', () => {
       read_file: ['path', 'encoding', 'start_line', 'end_line'],
       write_file: ['path', 'content', 'encoding', 'create_dirs', 'backup'],
       edit_file: ['path', 'oldText', 'newText'],
-      list_files: ['path', 'recursive', 'pattern', 'include_hidden', 'max_entries'],
+      list_files: ['path', 'recursive', 'pattern', 'include_hidden', 'include_ignored', 'sizes', 'max_entries'],
       search_in_code: ['query', 'is_regex', 'path', 'file_pattern', 'case_sensitive', 'context_lines', 'max_results'],
       get_file_info: ['path'],
       create_directory: ['path', 'parents'],

@@ -122,7 +122,7 @@ describe('list_files', () => {
     kit = await createToolKit(tempDir);
     await tree(kit.personaDir, { 'SOUL.md': 'persona soul', 'USER.md': 'u', 'memory/2025-01-01.md': 'm' });
     await tree(kit.workspace, { 'SOUL.md': 'the project’s own soul (shadowed)', 'README.md': '' });
-    const result = await kit.call(listFilesTool, { recursive: true });
+    const result = await kit.call(listFilesTool, { recursive: true, sizes: true });
     expect(result.ok && result.value.entries).toEqual([
       { name: 'README.md', path: 'README.md', type: 'file', size: 0 },
       { name: 'SOUL.md', path: 'SOUL.md', type: 'file', size: 12 },
@@ -182,10 +182,50 @@ describe('list_files', () => {
         ]),
       ),
     );
-    const result = await kit.call(listFilesTool, { recursive: true, max_entries: 5000 });
+    const result = await kit.call(listFilesTool, { recursive: true, max_entries: 5000, sizes: true });
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.entries).toHaveLength(2626);
     const file = result.value.entries.find((entry) => entry.path === 'd25/f2599.txt');
     expect(file).toEqual({ name: 'f2599.txt', path: 'd25/f2599.txt', type: 'file', size: 2599 % 7 });
+  });
+
+  it('lists recursively without a stat per entry unless sizes are asked for', async () => {
+    kit = await createToolKit(tempDir);
+    await tree(kit.workspace, { 'a/x.txt': 'xx', 'b.txt': 'b' });
+    const plain = await kit.call(listFilesTool, { recursive: true });
+    expect(plain.ok && plain.value.entries).toEqual([
+      { name: 'a', path: 'a', type: 'directory' },
+      { name: 'x.txt', path: 'a/x.txt', type: 'file' },
+      { name: 'b.txt', path: 'b.txt', type: 'file' },
+    ]);
+    const sized = await kit.call(listFilesTool, { recursive: true, sizes: true });
+    expect(sized.ok && sized.value.entries.map((entry) => entry.size)).toEqual([undefined, 2, 1]);
+  });
+
+  it('includes git-ignored entries and node_modules, marked, only with include_ignored', async () => {
+    kit = await createToolKit(tempDir);
+    await tree(kit.workspace, {
+      '.gitignore': 'dist/\n*.log\n',
+      'dist/bundle.js': '',
+      'node_modules/dep/index.js': '',
+      'app.log': '',
+      'src/main.ts': '',
+    });
+    const paths = async (args: { include_ignored?: boolean }) => {
+      const result = await kit.call(listFilesTool, { recursive: true, ...args });
+      if (!result.ok) throw new Error(result.error.message);
+      return result.value.entries.map((entry) => `${entry.path}${entry.ignored === true ? ' (ignored)' : ''}`);
+    };
+    expect(await paths({})).toEqual(['src', 'src/main.ts']);
+    expect(await paths({ include_ignored: true })).toEqual([
+      'app.log (ignored)',
+      'dist (ignored)',
+      'dist/bundle.js (ignored)',
+      'node_modules (ignored)',
+      'node_modules/dep (ignored)',
+      'node_modules/dep/index.js (ignored)',
+      'src',
+      'src/main.ts',
+    ]);
   });
 });

@@ -5,7 +5,6 @@ import type { Result } from '../../shared/result';
 import { statEntriesNow, statKinds } from '../platform/sandbox/in-process-jobs';
 import type { StatRows } from '../platform/sandbox/in-process-jobs';
 import { AnchoredBatch } from '../platform/sandbox/anchored-batch';
-import type { WalkEntry } from '../platform/sandbox/workspace-walker';
 import type { EntryKind } from '../platform/sandbox/workspace-sandbox';
 import { defineTool } from './define-tool';
 
@@ -20,6 +19,18 @@ const input = z.object({
       "Glob to keep only matching entries, e.g. '*.ts' (matches names at any depth) or 'src/**/*.test.ts' (paths relative to `path`).",
     ),
   include_hidden: z.boolean().default(false).describe('Include names starting with a dot (default false).'),
+  include_ignored: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Include git-ignored entries, node_modules and .git (marked ignored: true), e.g. to look into a dependency (default false).',
+    ),
+  sizes: z
+    .boolean()
+    .optional()
+    .describe(
+      'Show file sizes (default: yes for one folder; no for recursive listings, which then cost no stat per entry).',
+    ),
   max_entries: z.number().int().min(1).max(1_000_000).optional().describe('Most entries to return (default 500).'),
 });
 
@@ -30,8 +41,10 @@ export interface ListedEntry {
   /** Workspace-relative: pass it to the other tools as is. */
   readonly path: string;
   readonly type: EntryType;
-  /** Bytes, for files (and a symlink's own size). */
+  /** Bytes, for files (and a symlink's own size), when sizes are shown. */
   readonly size?: number;
+  /** Only with include_ignored: git (or the built-in rule for .git and node_modules) ignores it. */
+  readonly ignored?: true;
 }
 
 export interface ListFilesOutput {
@@ -47,8 +60,8 @@ const statBatch = 2048;
 export const listFilesTool = defineTool({
   name: 'list_files',
   description:
-    'List a folder of the workspace: name, path, type and size of each entry, sorted by path. Honours .gitignore and skips .git and ' +
-    'node_modules (list them by passing their path). recursive lists sub-folders depth-first; pattern filters by glob; capped by max_entries (default 500).',
+    'List a folder of the workspace: name, path, type and (for one folder, or with sizes) size of each entry, sorted by path. Honours .gitignore and skips .git and ' +
+    'node_modules (list them by passing their path, or with include_ignored). recursive lists sub-folders depth-first; pattern filters by glob; capped by max_entries (default 500).',
   input,
   operations: ['read'],
   access: (args) => [{ operation: 'read', path: args.path }],
@@ -70,7 +83,10 @@ export const listFilesTool = defineTool({
     const matches =
       pattern === undefined ? undefined : picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
 
-    const kept: WalkEntry[] = [];
+    const withSizes = args.sizes ?? !args.recursive;
+    const typeOf = (kind: EntryKind): EntryType => (kind === 'special' ? 'other' : kind);
+    // Entries go straight into the answer as the walk finds them; only sizes need a second look.
+    const entries: ListedEntry[] = [];
     // Folders have no size to show: only the other entries are statted, in batches, through the
     // folders the walk held (AnchoredBatch), so a name swapped since is not statted elsewhere.
     const statted: Promise<{ indices: number[]; rows: StatRows }>[] = [];
@@ -92,52 +108,31 @@ export const listFilesTool = defineTool({
     const walked = await sandbox.walk(start, {
       recursive: args.recursive,
       includeHidden: args.include_hidden,
+      includeIgnored: args.include_ignored,
       signal: ctx.signal,
       visit: (entry) => {
         if (matches !== undefined && !matches(entry.relPath.slice(prefix))) return 'continue';
-        if (kept.length === maxEntries) {
+        if (entries.length === maxEntries) {
           truncated = true;
           return 'stop';
         }
-        if (entry.kind !== 'directory') {
+        if (withSizes && entry.kind !== 'directory') {
           if (batch.switchesRoot(entry)) flush();
           batch.add(entry);
-          indices.push(kept.length);
+          indices.push(entries.length);
+          if (batch.size >= statBatch) flush();
         }
-        kept.push(entry);
-        if (batch.size >= statBatch) flush();
+        const type = typeOf(entry.kind);
+        entries.push(
+          entry.ignored
+            ? { name: entry.name, path: entry.relPath, type, ignored: true }
+            : { name: entry.name, path: entry.relPath, type },
+        );
         return 'continue';
       },
     });
     if (!walked.ok) return walked;
-    if (statted.length === 0) {
-      // Small listings are statted right here: a worker round trip would cost more.
-      const last = take();
-      if (last !== undefined)
-        statted.push(Promise.resolve({ indices: last.indices, rows: statEntriesNow(last.files) }));
-    } else flush();
-
-    // What lstat said per kept entry: its kind code (-1: not statted or gone since the walk) and size.
-    const codes = new Int8Array(kept.length).fill(-1);
-    const sizes = new Float64Array(kept.length);
-    for (const { indices: statIndices, rows } of await Promise.all(statted)) {
-      for (let i = 0; i * 2 < rows.length; i += 1) {
-        const index = statIndices[i]!;
-        codes[index] = rows[i * 2]!;
-        sizes[index] = rows[i * 2 + 1]!;
-      }
-    }
-    const typeOf = (kind: EntryKind): EntryType => (kind === 'special' ? 'other' : kind);
-    const entries = kept.map((entry, i): ListedEntry => {
-      const code = codes[i]!;
-      const type = typeOf(code < 0 ? entry.kind : (statKinds[code] ?? 'special'));
-      return {
-        name: entry.name,
-        path: entry.relPath,
-        type,
-        ...(code < 0 || type === 'directory' ? {} : { size: sizes[i]! }),
-      };
-    });
+    if (withSizes) await addSizes(entries, statted, take, flush);
     return ok({
       path: start.display,
       entries,
@@ -152,3 +147,28 @@ export const listFilesTool = defineTool({
     });
   },
 });
+
+/** Puts what lstat said (kind and size; nothing for an entry gone since the walk) into the entries. */
+async function addSizes(
+  entries: ListedEntry[],
+  statted: Promise<{ indices: number[]; rows: StatRows }>[],
+  take: () => { files: Parameters<typeof statEntriesNow>[0]; indices: number[] } | undefined,
+  flush: () => void,
+): Promise<void> {
+  if (statted.length === 0) {
+    // Small listings are statted right here: a worker round trip would cost more.
+    const last = take();
+    if (last !== undefined) statted.push(Promise.resolve({ indices: last.indices, rows: statEntriesNow(last.files) }));
+  } else flush();
+  for (const { indices, rows } of await Promise.all(statted)) {
+    for (let i = 0; i * 2 < rows.length; i += 1) {
+      const index = indices[i]!;
+      const entry = entries[index]!;
+      const code = rows[i * 2]!;
+      if (code < 0) continue;
+      const kind = statKinds[code] ?? 'special';
+      const type: EntryType = kind === 'special' ? 'other' : kind;
+      entries[index] = { ...entry, type, ...(type === 'directory' ? {} : { size: rows[i * 2 + 1]! }) };
+    }
+  }
+}

@@ -4,6 +4,7 @@ import type { Result } from '../../shared/result';
 import { fingerprintOf } from '../platform/sandbox/fingerprint';
 import { notAFile } from '../platform/sandbox/anchored-read';
 import { readLineRange } from '../platform/sandbox/line-range-reader';
+import { readLinesFromEnd } from '../platform/sandbox/line-tail-reader';
 import {
   canonicalEncoding,
   decodeText,
@@ -24,11 +25,27 @@ const input = z
       .describe(
         "Text encoding, default utf-8 (a byte order mark wins). E.g. 'utf-16le', 'windows-1251', 'gbk', 'shift_jis', 'latin1'.",
       ),
-    start_line: z.number().int().min(1).optional().describe('First line to return, 1-based.'),
-    end_line: z.number().int().min(1).optional().describe('Last line to return, inclusive.'),
+    start_line: z
+      .number()
+      .int()
+      .refine((line) => line !== 0, 'start_line is 1-based, or negative to count from the end')
+      .optional()
+      .describe(
+        'First line to return, 1-based; negative counts from the end (-50 with no end_line: the last 50 lines).',
+      ),
+    end_line: z
+      .number()
+      .int()
+      .refine((line) => line !== 0, 'end_line is 1-based, or negative to count from the end')
+      .optional()
+      .describe('Last line to return, inclusive; negative (-1 is the last line) only with a negative start_line.'),
   })
   .refine((args) => args.end_line === undefined || args.start_line === undefined || args.end_line >= args.start_line, {
     message: 'end_line must be greater than or equal to start_line',
+    path: ['end_line'],
+  })
+  .refine((args) => args.end_line === undefined || args.end_line > 0 === (args.start_line ?? 1) > 0, {
+    message: 'end_line and start_line must both count from the start (positive) or both from the end (negative)',
     path: ['end_line'],
   });
 
@@ -38,9 +55,11 @@ export interface ReadFileOutput {
   readonly encoding: string;
   readonly start_line: number;
   readonly end_line: number;
-  readonly total_lines: number;
+  /** Absent when the lines were counted from the end and the file's start was not reached. */
+  readonly total_lines?: number;
   readonly lines_read: number;
   readonly truncated: boolean;
+  /** Negative when the read counted from the end. */
   readonly next_start_line?: number;
   readonly bytes_read: number;
   /** Says what part was shown and how to get the rest (never a silent cut). */
@@ -116,7 +135,9 @@ export const readFileTool = defineTool({
   name: 'read_file',
   description:
     'Read a text file in the workspace. Returns its content (at most 2,000 lines or 50 KB per call; a notice and next_start_line say how to continue), total_lines and the encoding. ' +
-    'Use start_line/end_line for a part of a file, which works for files of any size. Binary files are refused (use get_file_info).',
+    'Use start_line/end_line for a part of a file, which works for files of any size. A negative start_line counts from the end ' +
+    '(start_line=-50: the last 50 lines, read from the end without scanning the file; such reads leave out total_lines unless they reach the start). ' +
+    'Binary files are refused (use get_file_info).',
   input,
   operations: ['read'],
   returnsContent: true,
@@ -148,6 +169,32 @@ export const readFileTool = defineTool({
       const bom = sniffBom(head);
       const startLine = args.start_line ?? 1;
       const endLine = args.end_line ?? Number.POSITIVE_INFINITY;
+
+      if (startLine < 0) {
+        // Counted from the end: read backwards in blocks, never the whole file (issue 16).
+        const tail = await readLinesFromEnd(handle, {
+          fromEnd: -startLine,
+          toEnd: args.end_line === undefined ? 1 : -args.end_line,
+          size: facts.size,
+          maxLines: limits.maxOutputLines,
+          maxBytes: limits.maxOutputBytes,
+          encoding: bom?.encoding ?? requested,
+          bomLength: bom?.length ?? 0,
+          signal: ctx.signal,
+        });
+        if (!tail.ok) return tail;
+        ctx.env.readTracker.remember(ctx.conversationId, path.key, {
+          ...fingerprintOf(facts),
+          encoding: bom?.encoding ?? requested,
+        });
+        const read = tail.value;
+        const encoding = bom?.encoding ?? requested;
+        return ok(
+          read.counted
+            ? output(path.display, read, read.firstLine, encoding, facts.size)
+            : fromEndOutput(path.display, read, read.firstLine, encoding, facts.size),
+        );
+      }
 
       if (args.start_line !== undefined || args.end_line !== undefined) {
         // A line range is streamed whatever the size: memory does not grow with the file.
@@ -216,5 +263,38 @@ function output(display: string, shown: Shown, startLine: number, encoding: stri
     ...(more ? { next_start_line: shown.lastLine + 1 } : {}),
     bytes_read: bytesRead,
     ...(hint === undefined ? {} : { notice: hint }),
+  };
+}
+
+/**
+ * Lines counted from the end whose scan stopped before the file's start: the line numbers stay
+ * negative and total_lines is left out rather than paid for with a scan of the whole file.
+ */
+function fromEndOutput(
+  display: string,
+  shown: Omit<Shown, 'totalLines'>,
+  startLine: number,
+  encoding: string,
+  bytesRead: number,
+): ReadFileOutput {
+  const linesRead = Math.max(0, shown.lastLine - startLine + 1);
+  const more = shown.truncated && shown.lastLine < -1;
+  const hint =
+    shown.cutLine !== undefined
+      ? `[Line ${shown.cutLine} (counted from the end) is longer than the output limit; only its start is shown. Use search_in_code on '${display}' to find what you need in it.]`
+      : shown.truncated
+        ? `[Showing lines ${startLine} to ${shown.lastLine}, counted from the end (-1 is the last line). Use start_line=${shown.lastLine + 1} to continue.]`
+        : `[Lines counted from the end (-1 is the last line); the file was not read from its start, so total_lines is not given (get_file_info counts them).]`;
+  return {
+    path: display,
+    content: shown.text,
+    encoding,
+    start_line: startLine,
+    end_line: linesRead === 0 ? startLine - 1 : shown.lastLine,
+    lines_read: linesRead,
+    truncated: shown.truncated,
+    ...(more ? { next_start_line: shown.lastLine + 1 } : {}),
+    bytes_read: bytesRead,
+    notice: hint,
   };
 }

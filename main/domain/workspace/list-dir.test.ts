@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { MAX_LISTED_ENTRIES } from '../../../shared/ipc/workspace';
 import { createAnchorRoots } from '../../platform/sandbox/anchor-roots';
 import { useTempDirs } from '../../test-support/temp-dir';
-import { createIgnoreOracle } from './gitignore';
 import { listWorkspaceDir } from './list-dir';
 
 const tempDir = useTempDirs();
@@ -19,7 +18,7 @@ async function project() {
   await writeFile(join(personaDir, 'USER.md'), 'user');
   await writeFile(join(root, 'SOUL.md'), 'shadowed');
   const roots = { root, personaDir, anchors: createAnchorRoots() };
-  const list = (path: string) => listWorkspaceDir(roots, createIgnoreOracle(roots), path);
+  const list = (path: string) => listWorkspaceDir(roots, path);
   return { base, root, personaDir, roots, list };
 }
 
@@ -84,6 +83,23 @@ describe('listWorkspaceDir', () => {
     expect(await ignoredNames('src')).toEqual(['generated.ts']);
     // Everything inside an ignored folder is ignored.
     expect(await ignoredNames('dist')).toEqual(['bundle.js']);
+  });
+
+  it('marks entries with the tools’ ignore engine: .git/info/exclude, literal braces, node_modules', async () => {
+    const { root, list } = await project();
+    await mkdir(join(root, '.git', 'info'), { recursive: true });
+    await writeFile(join(root, '.git', 'info', 'exclude'), 'notes.txt\n');
+    await writeFile(join(root, '.gitignore'), '{a,b}.txt\n');
+    await mkdir(join(root, 'node_modules'));
+    for (const name of ['notes.txt', '{a,b}.txt', 'a.txt']) await writeFile(join(root, name), '');
+    const listing = await list('');
+    if (!listing.ok) throw new Error(listing.error.message);
+    expect(listing.value.entries.filter((entry) => entry.ignored).map((entry) => entry.name)).toEqual([
+      '.git',
+      'node_modules',
+      '{a,b}.txt',
+      'notes.txt',
+    ]);
   });
 
   it('shows a link that leaves the workspace as "other", and follows one that stays inside', async () => {

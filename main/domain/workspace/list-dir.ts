@@ -2,27 +2,31 @@ import { compareWorkspaceEntries, MAX_LISTED_ENTRIES } from '../../../shared/ipc
 import type { WorkspaceEntry, WorkspaceListing } from '../../../shared/ipc/workspace';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
-import type { EntryFacts, WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
-import type { EntryIgnoreTest, IgnoreOracle } from './gitignore';
-import { hasPersonaOverlay, isPersonaPath, parseRelativePath, personaEntryNames, userView } from './workspace-paths';
+import type { EntryFacts, EntryKind, WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import { isPersonaPath, parseRelativePath, userView } from './workspace-paths';
+import type { WalkEntry } from '../../platform/sandbox/workspace-walker';
 import type { WorkspaceRoots } from './workspace-paths';
 
-const joinRel = (parent: string, name: string) => (parent === '' ? name : `${parent}/${name}`);
+const typeOf = (kind: EntryKind | undefined): WorkspaceEntry['type'] =>
+  kind === 'directory' ? 'directory' : kind === 'file' ? 'file' : 'other';
 
-const typeOf = (facts: EntryFacts): WorkspaceEntry['type'] =>
-  facts.kind === 'directory' ? 'directory' : facts.kind === 'file' ? 'file' : 'other';
-
-function entryOf(relPath: string, own: EntryFacts, target: EntryFacts | undefined, ignored: EntryIgnoreTest) {
-  const type = target === undefined ? 'other' : typeOf(target);
+/** `target`: what the entry is (a link's target when it stays inside), undefined when unknown. */
+function entryOf(
+  relPath: string,
+  link: boolean,
+  target: Pick<EntryFacts, 'kind' | 'size'> | undefined,
+  ignored: boolean,
+) {
+  const type = typeOf(target?.kind);
   const name = relPath.slice(relPath.lastIndexOf('/') + 1);
   const persona = isPersonaPath(relPath);
   return {
     name,
     path: relPath,
     type,
-    link: own.kind === 'symlink',
+    link,
     size: type === 'file' && target !== undefined ? target.size : 0,
-    ignored: !persona && ignored(name, type === 'directory'),
+    ignored: !persona && ignored,
     persona,
   } satisfies WorkspaceEntry;
 }
@@ -34,31 +38,33 @@ async function targetOf(view: WorkspaceSandbox, relPath: string): Promise<EntryF
 }
 
 /**
- * One entry as the tree shows it. A symbolic link is followed only while its target stays inside
- * the workspace; otherwise it is shown as 'other' and cannot be opened.
+ * One entry as the tree shows it (a change the watcher reported). A symbolic link is followed only
+ * while its target stays inside the workspace; otherwise it is shown as 'other' and cannot be opened.
+ * Ignored as the tools' walks judge it: the sandbox's one ignore engine.
  */
-export async function describeEntry(
-  roots: WorkspaceRoots,
-  relPath: string,
-  ignored: EntryIgnoreTest,
-): Promise<WorkspaceEntry | null> {
+export async function describeEntry(roots: WorkspaceRoots, relPath: string): Promise<WorkspaceEntry | null> {
   const view = userView(roots);
   const own = await view.resolve(relPath, 'read', { followFinal: false });
   if (!own.ok || own.value.facts === undefined) return null;
   const facts = own.value.facts;
-  return entryOf(relPath, facts, facts.kind === 'symlink' ? await targetOf(view, relPath) : facts, ignored);
+  const target = facts.kind === 'symlink' ? await targetOf(view, relPath) : facts;
+  return entryOf(relPath, facts.kind === 'symlink', target, view.isIgnored(own.value));
+}
+
+/** A walked entry as the tree shows it: folders need no stat, files carry the walk's lstat. */
+async function describeWalked(view: WorkspaceSandbox, entry: WalkEntry): Promise<WorkspaceEntry | null> {
+  if (entry.kind === 'directory') return entryOf(entry.relPath, false, { kind: 'directory', size: 0 }, entry.ignored);
+  if (entry.facts === undefined) return null; // gone since the folder was read
+  const target = entry.facts.kind === 'symlink' ? await targetOf(view, entry.relPath) : entry.facts;
+  return entryOf(entry.relPath, entry.facts.kind === 'symlink', target, entry.ignored);
 }
 
 /**
- * Lists one folder of the workspace for the tree, through the folder's descriptor. At the root the
- * persona overlay replaces any SOUL.md, USER.md, MEMORY.md and memory/ of the open folder with the
- * Familiar home's ones.
+ * Lists one folder of the workspace for the tree with the tools' walker (descriptor-anchored, the
+ * persona overlay at the root, Familiar's own folders left out), ignored entries included and
+ * marked by the same ignore engine as list_files and search.
  */
-export async function listWorkspaceDir(
-  roots: WorkspaceRoots,
-  oracle: IgnoreOracle,
-  raw: string,
-): Promise<Result<WorkspaceListing>> {
+export async function listWorkspaceDir(roots: WorkspaceRoots, raw: string): Promise<Result<WorkspaceListing>> {
   const parsed = parseRelativePath(raw);
   if (!parsed.ok) return parsed;
   const view = userView(roots);
@@ -67,23 +73,21 @@ export async function listWorkspaceDir(
   const { relPath, facts } = location.value;
   if (facts === undefined) return err('file_not_found', `'${relPath}' does not exist.`);
   if (facts.kind !== 'directory') return err('not_a_directory', `'${relPath}' is a file, not a folder.`);
-  const listed = view.listDir(location.value, true);
-  if (!listed.ok) return listed;
-  const overlay = relPath === '' && hasPersonaOverlay(roots);
-  const own = overlay ? listed.value.filter((entry) => !personaEntryNames.includes(entry.name)) : listed.value;
-  const kept = own.slice(0, MAX_LISTED_ENTRIES);
-  const ignored = await oracle.testerFor(relPath);
-  const described: (WorkspaceEntry | null)[] = [];
-  for (const entry of kept) {
-    const path = joinRel(relPath, entry.name);
-    if (entry.facts === undefined) described.push(null);
-    else if (entry.facts.kind === 'symlink')
-      described.push(entryOf(path, entry.facts, await targetOf(view, path), ignored));
-    else described.push(entryOf(path, entry.facts, entry.facts, ignored));
-  }
-  if (overlay) {
-    for (const name of personaEntryNames) described.push(await describeEntry(roots, name, ignored));
-  }
+  const kept: WalkEntry[] = [];
+  let seen = 0;
+  const walked = await view.walk(location.value, {
+    recursive: false,
+    includeHidden: true,
+    includeIgnored: true,
+    withFacts: true,
+    visit: (entry) => {
+      seen += 1;
+      if (kept.length < MAX_LISTED_ENTRIES) kept.push(entry);
+      return 'continue';
+    },
+  });
+  if (!walked.ok) return walked;
+  const described = await Promise.all(kept.map((entry) => describeWalked(view, entry)));
   const entries = described.filter((entry): entry is WorkspaceEntry => entry !== null).sort(compareWorkspaceEntries);
-  return ok({ path: relPath, entries, omitted: own.length - kept.length });
+  return ok({ path: relPath, entries, omitted: seen - kept.length });
 }

@@ -11,8 +11,6 @@ import { createChangeBatcher } from './change-batcher';
 import type { ChangeBatch, ChangeBatcher } from './change-batcher';
 import { createFolderWatcher } from './folder-watcher';
 import type { FolderWatcher } from './folder-watcher';
-import { createIgnoreOracle } from './gitignore';
-import type { IgnoreOracle } from './gitignore';
 import { describeEntry, listWorkspaceDir } from './list-dir';
 import { readWorkspaceText } from './read-text-file';
 import { hasPersonaOverlay, isPersonaPath, resolveWorkspacePath, userView } from './workspace-paths';
@@ -53,7 +51,6 @@ const parentOf = (relPath: string) => (relPath.includes('/') ? relPath.slice(0, 
 
 interface OpenWorkspace {
   readonly roots: WorkspaceRoots;
-  readonly oracle: IgnoreOracle;
   readonly watcher: FolderWatcher;
   readonly batcher: ChangeBatcher;
 }
@@ -64,7 +61,7 @@ export async function createWorkspaceService(options: WorkspaceServiceOptions): 
   const home = await realFolder(options.home);
   const batchMs = options.batchMs ?? CHANGE_BATCH_MS;
 
-  const describeBatch = async (roots: WorkspaceRoots, oracle: IgnoreOracle, batch: ChangeBatch) => {
+  const describeBatch = async (roots: WorkspaceRoots, batch: ChangeBatch) => {
     const changes: WorkspaceChanges = {
       root: roots.root,
       added: [],
@@ -74,8 +71,8 @@ export async function createWorkspaceService(options: WorkspaceServiceOptions): 
     };
     const reload = new Set<string>();
     for (const path of [...batch.added, ...batch.changed, ...batch.removed]) {
+      // Rules are read afresh for every listing and entry: a changed .gitignore only asks for a reload.
       if (path.endsWith('.gitignore') && (path === '.gitignore' || path.endsWith('/.gitignore'))) {
-        oracle.forget(parentOf(path));
         reload.add(parentOf(path));
       }
     }
@@ -83,8 +80,7 @@ export async function createWorkspaceService(options: WorkspaceServiceOptions): 
       for (const path of [...batch.added, ...batch.changed, ...batch.removed]) reload.add(parentOf(path));
       return { ...changes, removed: [], reload: [...reload] };
     }
-    const describe = async (path: string): Promise<WorkspaceEntry | null> =>
-      describeEntry(roots, path, await oracle.testerFor(parentOf(path)));
+    const describe = async (path: string): Promise<WorkspaceEntry | null> => describeEntry(roots, path);
     for (const path of batch.added) {
       const entry = await describe(path);
       if (entry !== null) changes.added.push(entry);
@@ -99,9 +95,8 @@ export async function createWorkspaceService(options: WorkspaceServiceOptions): 
 
   const openFolder = (root: string): OpenWorkspace => {
     const roots: WorkspaceRoots = { root, personaDir, home, anchors: options.anchors };
-    const oracle = createIgnoreOracle(roots);
     const batcher = createChangeBatcher(batchMs, (batch) => {
-      describeBatch(roots, oracle, batch).then(
+      describeBatch(roots, batch).then(
         (changes) => {
           if (current.roots === roots) options.events.emit('workspace.changed', changes);
         },
@@ -112,7 +107,7 @@ export async function createWorkspaceService(options: WorkspaceServiceOptions): 
       onChange: (kind, relPath) => batcher.push(kind, relPath),
       onError: (error) => options.logger.warn(`workspace watcher: ${String(error)}`),
     });
-    return { roots, oracle, watcher, batcher };
+    return { roots, watcher, batcher };
   };
 
   let current = openFolder(options.root);
@@ -157,7 +152,7 @@ export async function createWorkspaceService(options: WorkspaceServiceOptions): 
       const { relPath, facts } = location.value;
       const watchPath = userView(workspace.roots).watchPathOf(location.value);
       if (facts?.kind === 'directory' && watchPath !== undefined) await watchListed(workspace, relPath, watchPath);
-      return listWorkspaceDir(workspace.roots, workspace.oracle, relPath);
+      return listWorkspaceDir(workspace.roots, relPath);
     },
     'workspace.readFile': ({ path }) => readWorkspaceText(current.roots, path),
     'workspace.open': ({ path }) => open(path),

@@ -1,70 +1,129 @@
-import { globPredicate } from './name-glob';
-
-interface Rule {
-  readonly negate: boolean;
-  readonly dirOnly: boolean;
-  /** Has a slash: matched against the path below the .gitignore's folder; otherwise the name. */
-  readonly anchored: boolean;
-  readonly matches: (text: string) => boolean;
-}
-
-/** The .gitignore of one folder: its rules apply to paths below that folder. */
-export interface IgnoreFrame {
-  /** Workspace-relative folder holding the .gitignore ('' = root). */
-  readonly dir: string;
-  readonly rules: readonly Rule[];
-}
-
-const nocase = process.platform === 'darwin' || process.platform === 'win32';
+import ignore from 'ignore';
+import type { Ignore } from 'ignore';
 
 /**
- * gitignore(5) rules compiled with picomatch (simple shapes as string tests, see name-glob.ts). (The `ignore` package tests every parent
- * folder of every path and caches each one: ~6 µs and some garbage per path, 40 % of a 30k-file
- * walk. Our walker never enters an ignored folder, so one test per entry is all git's semantics need.)
+ * THE ignore engine of Familiar: the tools' walks, list_files, search and the workspace pane all ask
+ * this one. Matching is the `ignore` package (gitignore(5) as git implements it: negation, anchoring,
+ * `**`, character classes, escaped and trailing spaces; braces and extglobs are literal, as in git),
+ * checked against `git check-ignore` in gitignore-rules.test.ts.
+ *
+ * Nested .gitignore files are rebased onto the workspace root ("generated.ts" in src/.gitignore
+ * becomes "src/**\/generated.ts") and appended after the rules above them, so one rule list answers
+ * with git's precedence: .git/info/exclude first (lowest), then each .gitignore from the root down,
+ * the last matching rule winning, and nothing re-included below an excluded folder.
  */
-export function parseGitignore(dir: string, text: string): IgnoreFrame {
-  const rules: Rule[] = [];
-  for (const raw of text.split('\n')) {
-    let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (line === '' || line.startsWith('#')) continue;
-    // Trailing spaces are dropped unless escaped with a backslash.
-    while (line.endsWith(' ') && !line.endsWith('\\ ')) line = line.slice(0, -1);
-    let negate = false;
-    if (line.startsWith('!')) {
-      negate = true;
-      line = line.slice(1);
-    } else if (line.startsWith('\\!') || line.startsWith('\\#')) {
-      line = line.slice(1);
-    }
-    const dirOnly = line.endsWith('/');
-    while (line.endsWith('/')) line = line.slice(0, -1);
-    if (line === '') continue;
-    const anchored = line.includes('/');
-    if (line.startsWith('/')) line = line.slice(1);
-    try {
-      rules.push({ negate, dirOnly, anchored, matches: globPredicate(line, nocase) });
-    } catch {
-      // A pattern git would not understand either: skip it.
-    }
+export class IgnoreRules {
+  static readonly none = new IgnoreRules([]);
+
+  #matcher: Ignore | undefined;
+  #tests = 0;
+  /**
+   * Every rule names a single name (no slash before its end): git then matches the entry's name
+   * alone, so the answer depends on the name and kind only, and names repeat across a tree
+   * (index.ts, package.json, test/): remembered per name.
+   */
+  readonly #byName: Map<string, boolean> | undefined;
+
+  private constructor(private readonly patterns: readonly string[]) {
+    this.#byName = patterns.length > 0 && patterns.every(namesOneName) ? new Map() : undefined;
   }
-  return { dir, rules };
+
+  /** Adds the rules of a .gitignore (or .git/info/exclude) that lives in folder `dir` ('' = root). */
+  with(dir: string, text: string): IgnoreRules {
+    const added = text.split(/\r?\n/).flatMap((line) => rebase(dir, line) ?? []);
+    return added.length === 0 ? this : new IgnoreRules([...this.patterns, ...added]);
+  }
+
+  get empty(): boolean {
+    return this.patterns.length === 0;
+  }
+
+  /** Is the workspace-relative path ignored, by a rule or because a folder above it is? */
+  ignores(relPath: string, isDirectory: boolean): boolean {
+    if (this.patterns.length === 0 || relPath === '') return false;
+    // `ignore` caches every answer (the folders above each path are asked again and again); a fresh
+    // matcher now and then keeps a long-lived rule set from holding every answer it ever gave.
+    if (this.#tests > maxCachedAnswers) this.#matcher = undefined;
+    this.#tests += 1;
+    return this.#matcherFor().ignores(isDirectory ? `${relPath}/` : relPath);
+  }
+
+  /**
+   * The same answer for a path whose folders are known not to be ignored (a walk never enters an
+   * ignored folder), without asking about those folders again: one rule scan per entry. `ignores()`
+   * caches an answer for every path and folder it sees, which cost more than the rest of a 30k-entry
+   * walk put together (issue 16's profile); the rule scan it runs underneath is the same.
+   */
+  matchesItself(relPath: string, isDirectory: boolean): boolean {
+    if (this.patterns.length === 0) return false;
+    const byName = this.#byName;
+    if (byName !== undefined) {
+      const key = `${isDirectory ? '/' : ''}${relPath.slice(relPath.lastIndexOf('/') + 1)}`;
+      let known = byName.get(key);
+      if (known === undefined) {
+        known = this.#scan(relPath, isDirectory);
+        if (byName.size >= maxCachedAnswers) byName.clear();
+        byName.set(key, known);
+      }
+      return known;
+    }
+    return this.#scan(relPath, isDirectory);
+  }
+
+  #scan(relPath: string, isDirectory: boolean): boolean {
+    const matcher = this.#matcherFor();
+    const scan = (matcher as unknown as Partial<RuleScan>)._rules;
+    const path = isDirectory ? `${relPath}/` : relPath;
+    // Where a later `ignore` lays its rules out otherwise, the public (slower) question still holds.
+    if (typeof scan?.test !== 'function') return matcher.ignores(path);
+    return scan.test(path, 'regex').ignored;
+  }
+
+  #matcherFor(): Ignore {
+    if (this.#matcher === undefined) {
+      this.#matcher = ignore({ ignorecase: caseInsensitive, allowRelativePaths: true }).add(this.patterns);
+      this.#tests = 0;
+    }
+    return this.#matcher;
+  }
 }
 
+/** The rule scan inside `ignore` (7.x): the last matching rule for one path, folders above not asked. */
+interface RuleScan {
+  readonly _rules: { test(path: string, mode: 'regex'): { ignored: boolean; unignored: boolean } };
+}
+
+const maxCachedAnswers = 50_000;
+
+/** A rule with no slash but a final one: git matches it against an entry's name alone. */
+const namesOneName = (pattern: string) =>
+  !pattern
+    .replace(/^!/, '')
+    .replace(/(?<!\\) +$/, '')
+    .replace(/\/$/, '')
+    .includes('/');
+
+/** Git's core.ignorecase default: on for the file systems that fold case, off elsewhere. */
+const caseInsensitive = process.platform === 'darwin' || process.platform === 'win32';
+
+/** Characters a folder name must not bring into a pattern as wildcards. */
+const escapeGlob = (text: string) => text.replace(/[\\*?[\]]/g, '\\$&');
+
 /**
- * Git's precedence: the last matching rule wins, deeper .gitignore files after shallower ones, so a
- * sub-folder's `!keep.log` re-includes what the root's `*.log` excluded. `frames` are root first.
+ * One line of the .gitignore in `dir`, as a rule relative to the workspace root (undefined for a
+ * blank line or a comment). A pattern with a slash before its end is anchored to `dir`; one without
+ * matches at any depth below it.
  */
-export function isIgnored(frames: readonly IgnoreFrame[], relPath: string, isDirectory: boolean): boolean {
-  const name = relPath.slice(relPath.lastIndexOf('/') + 1);
-  for (let f = frames.length - 1; f >= 0; f -= 1) {
-    const frame = frames[f]!;
-    if (frame.rules.length === 0 || (frame.dir !== '' && !relPath.startsWith(`${frame.dir}/`))) continue;
-    const below = frame.dir === '' ? relPath : relPath.slice(frame.dir.length + 1);
-    for (let r = frame.rules.length - 1; r >= 0; r -= 1) {
-      const rule = frame.rules[r]!;
-      if (rule.dirOnly && !isDirectory) continue;
-      if (rule.matches(rule.anchored ? below : name)) return !rule.negate;
-    }
-  }
-  return false;
+export function rebase(dir: string, line: string): string | undefined {
+  if (line.trim() === '' || line.startsWith('#')) return undefined;
+  if (dir === '') return line;
+  const negated = line.startsWith('!');
+  const body = negated ? line.slice(1) : line;
+  // Trailing unescaped spaces do not count, nor does one final slash, when deciding anchoring.
+  const shape = body.replace(/(?<!\\) +$/, '').replace(/\/$/, '');
+  const anchored = shape.includes('/');
+  // A folder named '#x' or '!x' at the start of a line would read as a comment or a negation.
+  const base = escapeGlob(dir).replace(/^[#!]/, '\\$&');
+  const rebased = anchored ? `${base}/${body.replace(/^\//, '')}` : `${base}/**/${body}`;
+  return negated ? `!${rebased}` : rebased;
 }

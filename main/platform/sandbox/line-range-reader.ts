@@ -18,6 +18,13 @@ export interface LineRangeRequest {
   readonly encoding: string;
   readonly bomLength: number;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Where line `startLine` counts from when not the file's start: a byte offset known to begin a
+   * line (a read from the end found it), and where to stop. Byte-wise encodings only.
+   */
+  readonly window?: { readonly start: number; readonly end: number } | undefined;
+  /** False: stop once the range is served instead of scanning on to count total_lines. */
+  readonly countTotal?: boolean | undefined;
 }
 
 export interface LineRange {
@@ -33,11 +40,17 @@ export interface LineRange {
   readonly cutLine?: number;
 }
 
-async function* fileChunks(handle: OpenedFile, from: number, signal: AbortSignal | undefined): AsyncGenerator<Buffer> {
-  const buffer = Buffer.allocUnsafe(chunkBytes);
-  for (let position = from; ;) {
+async function* fileChunks(
+  handle: OpenedFile,
+  from: number,
+  to: number,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<Buffer> {
+  // A window (a read from the end) is often a few KB: no need for a whole chunk's buffer.
+  const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, to - from)));
+  for (let position = from; position < to;) {
     if (signal?.aborted === true) return;
-    const { bytesRead } = await handle.read(buffer, 0, chunkBytes, position);
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, to - position), position);
     if (bytesRead === 0) return;
     position += bytesRead;
     yield buffer.subarray(0, bytesRead);
@@ -58,7 +71,13 @@ async function* transcoded(chunks: AsyncGenerator<Buffer>, encoding: string): As
  */
 export async function readLineRange(handle: OpenedFile, request: LineRangeRequest): Promise<Result<LineRange>> {
   const byteWise = isAsciiCompatible(request.encoding);
-  const raw = fileChunks(handle, request.bomLength, request.signal);
+  const raw = fileChunks(
+    handle,
+    request.window?.start ?? request.bomLength,
+    request.window?.end ?? Number.POSITIVE_INFINITY,
+    request.signal,
+  );
+  const countTotal = request.countTotal ?? true;
   const chunks = byteWise ? raw : transcoded(raw, request.encoding);
   const endLine = request.endLine ?? Number.POSITIVE_INFINITY;
 
@@ -93,12 +112,13 @@ export async function readLineRange(handle: OpenedFile, request: LineRangeReques
   };
 
   for await (const chunk of chunks) {
+    if (finished && !countTotal) break;
     lastByte = chunk[chunk.length - 1] ?? lastByte;
     let at = 0;
     while (at < chunk.length) {
       const newline = chunk.indexOf(0x0a, at);
       if (finished || !collecting) {
-        if (newline === -1) break;
+        if (newline === -1 || (finished && !countTotal)) break;
         newlines += 1;
         line += 1;
         at = newline + 1;

@@ -14,7 +14,7 @@ import type { AtomicWriteOptions } from './anchored-write';
 import type { OpenedFile } from './opened-file';
 import type { TempJournal } from './temp-journal';
 import type { EntryFacts, ResolvedPath } from './workspace-sandbox';
-import { walkWorkspace } from './workspace-walker';
+import { isIgnoredEntry, walkWorkspace } from './workspace-walker';
 import type { WalkOptions } from './workspace-walker';
 
 /** What the sandbox's operations share: the anchored lookups and the two roots. Internal to sandbox/. */
@@ -46,6 +46,8 @@ export interface SandboxIo {
   readLink(path: ResolvedPath): Result<string>;
   listDir(path: ResolvedPath, withFacts?: boolean): Result<DirEntryFacts[]>;
   walk(start: ResolvedPath, options: WalkOptions): Promise<Result<{ stopped: boolean }>>;
+  /** Would a walk call this entry ignored (git's rules, .git, node_modules)? Persona entries never are. */
+  isIgnored(path: ResolvedPath): boolean;
   writeFileAtomic(
     path: ResolvedPath,
     content: Uint8Array | readonly Uint8Array[],
@@ -94,6 +96,7 @@ export function createSandboxIo(core: SandboxCore): SandboxIo {
     readLink: (path) => readLink(core, path),
     listDir: (path, withFacts) => listDir(core, path, withFacts),
     walk: (start, options) => walkWorkspace(core, start, options),
+    isIgnored: (path) => !path.inPersona && isIgnoredEntry(core, path.realRel, path.facts?.kind === 'directory'),
     writeFileAtomic: (path, content, options) => writeFileAtomic(core, path, content, options),
     createNewFile: (path, mode) => createNewFile(core, path, mode),
     makeDirectories: (path, parents) => makeDirectories(core, path, parents),

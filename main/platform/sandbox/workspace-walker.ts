@@ -4,9 +4,9 @@ import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import type { AnchoredFs, DirRef } from './anchored-fs';
 import { openDirStrict } from './anchored-resolve';
+import type { AnchorRoot } from './anchored-resolve';
 import { fsError } from './fs-errors';
-import { isIgnored, parseGitignore } from './gitignore-rules';
-import type { IgnoreFrame } from './gitignore-rules';
+import { IgnoreRules } from './gitignore-rules';
 import { joinRel } from './path-syntax';
 import { personaEntries, personaEntryOf } from './persona-names';
 import type { SandboxCore } from './sandbox-io';
@@ -25,6 +25,11 @@ export interface WalkEntry {
   /** Its folder's real name within its root, and that folder's identity as the walk held it. */
   readonly dirRealRel: string;
   readonly dirId: { readonly dev: number; readonly ino: number };
+  /**
+   * Git ignores it (.gitignore, .git/info/exclude, a folder above it ignored) or it is .git or
+   * node_modules: only `includeIgnored` walks see such entries.
+   */
+  readonly ignored: boolean;
   /** A folder of Familiar's own data: shown only to unfiltered walks, never entered. */
   readonly protected: boolean;
   /** With `withFacts`: lstat of the entry through its folder's descriptor (undefined if gone meanwhile). */
@@ -42,6 +47,8 @@ export type WalkStep = 'continue' | 'skip' | 'stop';
 export interface WalkOptions {
   readonly recursive: boolean;
   readonly includeHidden: boolean;
+  /** Visit git-ignored entries (and .git, node_modules) too, marked `ignored`, and enter such folders. */
+  readonly includeIgnored?: boolean | undefined;
   /**
    * Every entry, with no hidden/.gitignore/.git/node_modules filtering and no concealment: for
    * checks over a whole subtree (what a recursive delete or move would take along), never for output.
@@ -72,9 +79,13 @@ interface Frame {
   readonly relPath: string;
   readonly realRel: string;
   readonly dir: DirRef;
+  /** The folder's identity, one object shared by its entries (a walk makes one entry per name). */
+  readonly dirId: { readonly dev: number; readonly ino: number };
   readonly depth: number;
   readonly inPersona: boolean;
-  readonly ignores: readonly IgnoreFrame[];
+  readonly ignores: IgnoreRules;
+  /** The folder itself is ignored, so is everything in it (includeIgnored walks only). */
+  readonly ignored: boolean;
   readonly entries: readonly DirEntry[];
   index: number;
 }
@@ -88,10 +99,10 @@ const kindOfStats = (stats: fs.Stats): EntryKind =>
   stats.isFile() ? 'file' : stats.isDirectory() ? 'directory' : stats.isSymbolicLink() ? 'symlink' : 'special';
 
 /** A .gitignore that is a regular file of sane size (a FIFO planted there must not hang the walk). */
-function readGitignore(anchored: AnchoredFs, dir: DirRef): string | undefined {
+function readGitignore(anchored: AnchoredFs, dir: DirRef, name = '.gitignore'): string | undefined {
   let fd: number;
   try {
-    fd = anchored.openFile(dir, '.gitignore', fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+    fd = anchored.openFile(dir, name, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   } catch {
     return undefined;
   }
@@ -106,6 +117,60 @@ function readGitignore(anchored: AnchoredFs, dir: DirRef): string | undefined {
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * The rules git applies at the workspace root before any .gitignore: .git/info/exclude (a .git that
+ * is a file, as in a linked worktree, points elsewhere and is not followed). core.excludesFile is
+ * the user's, not the project's: not read.
+ */
+function readInfoExclude(core: SandboxCore, root: AnchorRoot): string | undefined {
+  try {
+    const info = openDirStrict(core.anchored, root, '.git/info', core.isProtected);
+    try {
+      return readGitignore(core.anchored, info.dir, 'exclude');
+    } finally {
+      info.release();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The ignore rules that bear on the entry `realRel` of the workspace (not the persona folder):
+ * .git/info/exclude and the .gitignore of every folder above it, read strictly from the root.
+ */
+function ignoreRulesAbove(core: SandboxCore, root: AnchorRoot, realRel: string): IgnoreRules {
+  const segments = realRel === '' ? [] : realRel.split('/');
+  const exclude = readInfoExclude(core, root);
+  let rules = exclude === undefined ? IgnoreRules.none : IgnoreRules.none.with('', exclude);
+  for (let depth = 0; depth < segments.length; depth += 1) {
+    const dirRel = segments.slice(0, depth).join('/');
+    try {
+      const opened = openDirStrict(core.anchored, root, dirRel, core.isProtected);
+      try {
+        const text = readGitignore(core.anchored, opened.dir);
+        if (text !== undefined) rules = rules.with(dirRel, text);
+      } finally {
+        opened.release();
+      }
+    } catch {
+      break; // gone or swapped meanwhile: the rules found so far
+    }
+  }
+  return rules;
+}
+
+/**
+ * Is the workspace entry `realRel` ignored as walks judge it (git's rules, a folder above it
+ * ignored, or .git / node_modules on its way)? What the workspace pane asks for one changed entry.
+ */
+export function isIgnoredEntry(core: SandboxCore, realRel: string, isDirectory: boolean): boolean {
+  const root = core.rootOf({ inPersona: false });
+  if (root === undefined || realRel === '') return false;
+  if (realRel.split('/').some((segment) => builtInIgnores.has(segment))) return true;
+  return ignoreRulesAbove(core, root, realRel).ignores(realRel, isDirectory);
 }
 
 /**
@@ -132,6 +197,7 @@ export async function walkWorkspace(
   const startSegments = start.realRel === '' ? [] : start.realRel.split('/');
   const asked = new Set(startSegments.filter((segment) => builtInIgnores.has(segment)));
   const overlayActive = core.overlayActive;
+  const personaId = personaRoot === undefined ? undefined : { dev: personaRoot.dir.dev, ino: personaRoot.dir.ino };
   const stack: Frame[] = [];
 
   const readEntries = (dir: DirRef, relPath: string, inPersona: boolean): DirEntry[] | undefined => {
@@ -158,37 +224,38 @@ export async function walkWorkspace(
     dir: DirRef,
     depth: number,
     inPersona: boolean,
-    ignores: readonly IgnoreFrame[],
+    ignores: IgnoreRules,
+    ignored: boolean,
   ): void => {
     const entries = readEntries(dir, relPath, inPersona);
     if (entries === undefined) {
       anchored.close(dir);
       return;
     }
+    // Inside an ignored folder git reads no .gitignore: everything there is ignored anyway.
     const hasGitignore =
-      !inPersona && entries.some((entry) => entry.name === '.gitignore' && entry.kind === 'file' && !entry.persona);
+      !inPersona &&
+      !ignored &&
+      entries.some((entry) => entry.name === '.gitignore' && entry.kind === 'file' && !entry.persona);
     const gitignore = hasGitignore ? readGitignore(anchored, dir) : undefined;
-    const frames = gitignore === undefined ? ignores : [...ignores, parseGitignore(relPath, gitignore)];
-    stack.push({ relPath, realRel, dir, depth, inPersona, ignores: frames, entries, index: 0 });
+    const rules = gitignore === undefined ? ignores : ignores.with(realRel, gitignore);
+    const dirId = { dev: dir.dev, ino: dir.ino };
+    stack.push({ relPath, realRel, dir, dirId, depth, inPersona, ignores: rules, ignored, entries, index: 0 });
   };
 
-  // Rules from .gitignore files above the start folder, unless they exclude the start folder itself:
-  // a folder the user asked for by path is listed even when git ignores it.
-  let inherited: IgnoreFrame[] = [];
+  // Rules from .git/info/exclude and the .gitignore files above the start folder. A folder the user
+  // asked for by path is listed even when git ignores it: a filtering walk then drops those rules,
+  // and a walk that includes ignored entries marks all it finds as ignored.
+  let inherited = IgnoreRules.none;
+  let startIgnored = false;
   let startDir: DirRef;
   try {
-    if (!start.inPersona) {
-      for (let depth = 0; depth < startSegments.length; depth += 1) {
-        const dirRel = startSegments.slice(0, depth).join('/');
-        const opened = openDirStrict(anchored, root, dirRel, core.isProtected);
-        try {
-          const text = readGitignore(anchored, opened.dir);
-          if (text !== undefined) inherited.push(parseGitignore(dirRel, text));
-        } finally {
-          opened.release();
-        }
-      }
-      if (start.realRel !== '' && isIgnored(inherited, start.realRel, true)) inherited = [];
+    if (!start.inPersona && options.unfiltered !== true) {
+      const above = ignoreRulesAbove(core, root, start.realRel);
+      const byRules = start.realRel !== '' && above.ignores(start.realRel, true);
+      const byName = startSegments.some((segment) => builtInIgnores.has(segment));
+      if (!byRules) inherited = above;
+      startIgnored = options.includeIgnored === true && (byRules || byName);
     }
     // The start folder is held by its own descriptor (even the root: frames close what they hold).
     startDir =
@@ -198,7 +265,7 @@ export async function walkWorkspace(
   } catch (error) {
     return fsError(error, start.display);
   }
-  push(start.relPath, start.realRel, startDir, 1, start.inPersona, inherited);
+  push(start.relPath, start.realRel, startDir, 1, start.inPersona, inherited, startIgnored);
 
   let sliceStart = performance.now();
   try {
@@ -222,10 +289,14 @@ export async function walkWorkspace(
       const parentDir = entry.persona ? personaRoot!.dir : frame.dir;
       const dirRealRel = entry.persona ? '' : frame.realRel;
       if (options.unfiltered !== true && core.isConcealed(relPath)) continue;
+      let ignored = frame.ignored;
       if (!inPersona && options.unfiltered !== true) {
         if (entry.name.startsWith('.') && !options.includeHidden) continue;
-        if (builtInIgnores.has(entry.name) && !asked.has(entry.name)) continue;
-        if (isIgnored(frame.ignores, relPath, entry.kind === 'directory')) continue;
+        ignored ||=
+          (builtInIgnores.has(entry.name) && !asked.has(entry.name)) ||
+          (!frame.ignores.empty &&
+            frame.ignores.matchesItself(joinRel(dirRealRel, entry.name), entry.kind === 'directory'));
+        if (ignored && options.includeIgnored !== true) continue;
       }
       // A folder is opened (strictly) before it is shown: that is where its identity comes from.
       let child: DirRef | undefined;
@@ -245,15 +316,16 @@ export async function walkWorkspace(
       const stats =
         options.withFacts === true && child === undefined ? anchored.lstat(parentDir, entry.name) : undefined;
       const step = options.visit({
-        ...(stats === undefined ? {} : { facts: factsOf(stats) }),
+        facts: stats === undefined ? undefined : factsOf(stats),
         relPath,
         name: entry.name,
         kind: entry.kind,
         depth: frame.depth,
         inPersona,
         dirRealRel,
-        dirId: { dev: parentDir.dev, ino: parentDir.ino },
+        dirId: entry.persona ? personaId! : frame.dirId,
         protected: isProtected,
+        ignored,
         dir: parentDir,
       });
       if (step === 'stop') {
@@ -262,7 +334,7 @@ export async function walkWorkspace(
       }
       if (child === undefined) continue;
       if (step === 'continue' && options.recursive && !isProtected) {
-        push(relPath, joinRel(dirRealRel, entry.name), child, frame.depth + 1, inPersona, frame.ignores);
+        push(relPath, joinRel(dirRealRel, entry.name), child, frame.depth + 1, inPersona, frame.ignores, ignored);
       } else {
         anchored.close(child);
       }
