@@ -1,3 +1,4 @@
+import type { CodeIntelligence } from '../lsp/code-intelligence';
 import type { WorkspaceIndexes } from '../search/workspace-index';
 import type { TransferService } from '../transfers/transfer-service';
 import type { FsWorkerPool } from '../sandbox/fs-worker-pool';
@@ -44,6 +45,8 @@ export interface ToolEnvironment {
   readonly searchIndexes?: WorkspaceIndexes;
   /** Offers files to the user and receives uploads (file_download, file_upload). */
   readonly transfers?: TransferService;
+  /** Language servers of the open workspace (code_* tools, diagnostics after write_file / edit_file). */
+  readonly code?: CodeIntelligence;
   /**
    * Environment variables the user chose to hand to child processes beyond the allow-list
    * (settings: commands.passEnvironment). Read at each start: the setting may change meanwhile.
