@@ -152,6 +152,13 @@ describe('familiar-mcp over stdio', () => {
       hover: expect.stringContaining('greet(name: string): string') as string,
     });
 
+    expect(await ok('code_rename', { symbol: 'greet', new_name: 'welcome' })).toMatchObject({
+      files: [expect.objectContaining({ path: 'src/greet.ts', edits: 1 })],
+    });
+    expect(await readFile(join(workspace, 'src', 'greet.ts'), 'utf8')).toContain(
+      'export function welcome(name: string)',
+    );
+
     const info = await ok('get_file_info', { path: 'notes.md' });
     expect(info).toMatchObject({ type: 'file', size: (await stat(join(workspace, 'notes.md'))).size, line_count: 2 });
 

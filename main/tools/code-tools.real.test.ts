@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { codeDefinitionTool } from './code-definition';
 import { codeDiagnosticsTool } from './code-diagnostics';
 import { codeHoverTool } from './code-hover';
 import { codeReferencesTool } from './code-references';
+import { codeRenameTool } from './code-rename';
 import { codeSymbolsTool } from './code-symbols';
 import { editFileTool } from './edit-file';
 import { readFileTool } from './read-file';
@@ -176,6 +177,28 @@ describe.sequential('code tools on a real TypeScript project', { timeout: 30_000
     expect(found.total).toBe(6);
     expect(client?.pid).not.toBe(pid);
     expect(client?.restarts).toBe(1);
+  });
+
+  it('renames across three files, all at once, after showing each file before and after', async () => {
+    const args = { symbol: 'formatPrice', path: 'src/money.ts', new_name: 'formatCents' };
+    const preview = value(await codeRenameTool.prepare!(codeRenameTool.input.parse(args), kit.ctx()));
+    expect(preview.files?.map((file) => file.path)).toEqual(['src/cart.ts', 'src/main.ts', 'src/money.ts']);
+    expect(preview.summary).toBe('Rename formatPrice to formatCents in 3 files');
+    // The file changes after the user saw the preview: nothing is written.
+    const seen = preview.before!;
+    await writeFile(join(kit.workspace, 'src/cart.ts'), `${cart}// touched\n`);
+    const stale = await kit.call(codeRenameTool, args, { shownBefore: seen });
+    expect(stale).toMatchObject({ ok: false, error: { code: 'concurrent_modification' } });
+    expect(await readFile(join(kit.workspace, 'src/money.ts'), 'utf8')).toContain('formatPrice');
+
+    const renamed = value(await kit.call(codeRenameTool, args));
+    expect(renamed.files.map((file) => file.path)).toEqual(['src/cart.ts', 'src/main.ts', 'src/money.ts']);
+    for (const file of ['src/money.ts', 'src/cart.ts', 'src/main.ts']) {
+      const text = await readFile(join(kit.workspace, file), 'utf8');
+      expect(text).toContain('formatCents');
+      expect(text).not.toContain('formatPrice');
+    }
+    expect(await readFile(renamed.files[1]!.backup_path!, 'utf8')).toContain('formatPrice(7)');
   });
 
   it('answers language_server_unavailable with an install hint when no server is installed', async () => {

@@ -3,6 +3,7 @@ import { codeDefinitionTool } from './code-definition';
 import { codeDiagnosticsTool } from './code-diagnostics';
 import { codeHoverTool } from './code-hover';
 import { codeReferencesTool } from './code-references';
+import { codeRenameTool } from './code-rename';
 import { codeSymbolsTool } from './code-symbols';
 import { createDirectoryTool } from './create-directory';
 import { deleteFileTool } from './delete-file';
@@ -30,6 +31,7 @@ export const codeTools: readonly AnyTool[] = [
   codeReferencesTool,
   codeHoverTool,
   codeSymbolsTool,
+  codeRenameTool,
 ];
 
 /** The workspace file tools, in the order the model sees them. Nothing registers itself. */
@@ -64,6 +66,7 @@ export {
   codeDiagnosticsTool,
   codeHoverTool,
   codeReferencesTool,
+  codeRenameTool,
   codeSymbolsTool,
   createDirectoryTool,
   deleteFileTool,
