@@ -77,6 +77,15 @@ afterAll(async () => {
   console.log(`code tools with the real typescript-language-server: ${Date.now() - started} ms`);
 });
 
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 const value = <T>(result: { ok: true; value: T } | { ok: false; error: { code: string; message: string } }): T => {
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
   return result.value;
@@ -199,6 +208,14 @@ describe.sequential('code tools on a real TypeScript project', { timeout: 30_000
       expect(text).not.toContain('formatPrice');
     }
     expect(await readFile(renamed.files[1]!.backup_path!, 'utf8')).toContain('formatPrice(7)');
+  });
+
+  it('stops the servers when another folder is opened', async () => {
+    const pid = kit.services.code.lsp.client('typescript')!.pid!;
+    await kit.services.code.lsp.switchWorkspace(undefined);
+    expect(kit.services.code.lsp.status()).toEqual([]);
+    // Polite shutdown first, then the process group is killed: the process is gone within a second.
+    await expect.poll(() => isAlive(pid), { timeout: 3000 }).toBe(false);
   });
 
   it('answers language_server_unavailable with an install hint when no server is installed', async () => {
