@@ -24,12 +24,18 @@ export interface ServerDefinition {
   readonly installHint: string;
 }
 
-/** A Node script run by this process's own runtime: under Electron, as plain Node. */
-const nodeScript = (script: string, args: readonly string[]): ServerCommand => ({
-  file: process.execPath,
-  args: [script, ...args],
-  ...(process.versions['electron'] === undefined ? {} : { set: { ELECTRON_RUN_AS_NODE: '1' } }),
-});
+/**
+ * A Node script. Plain Node (browser mode, MCP, tests) runs it with its own binary. Electron can
+ * only with ELECTRON_RUN_AS_NODE, which the packaged app's fuses switch off (electron-builder.yml:
+ * runAsNode false): there a `node` on PATH is preferred, and the Electron binary is the fallback
+ * that works in development.
+ */
+const nodeScript = (script: string, args: readonly string[]): ServerCommand => {
+  if (process.versions['electron'] === undefined) return { file: process.execPath, args: [script, ...args] };
+  const node = findOnPath('node');
+  if (node !== undefined) return { file: node, args: [script, ...args] };
+  return { file: process.execPath, args: [script, ...args], set: { ELECTRON_RUN_AS_NODE: '1' } };
+};
 
 const onPath =
   (name: string, args: readonly string[]): (() => ServerCommand | undefined) =>

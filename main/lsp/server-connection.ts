@@ -95,7 +95,8 @@ export async function startServerConnection(options: ConnectionOptions): Promise
   );
   let exited = false;
   const spawnFailed = new Promise<string>((resolve) => {
-    child.once('error', (error: NodeJS.ErrnoException) => resolve(error.message));
+    // `on`, not `once`: a second 'error' (a failed kill) with no listener would end the app.
+    child.on('error', (error: NodeJS.ErrnoException) => resolve(error.message));
     child.once('exit', (code, signal) => resolve(`exited (${code ?? signal ?? 'unknown'})`));
   });
   child.once('exit', (code, signal) => {
