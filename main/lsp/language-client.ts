@@ -32,6 +32,9 @@ export interface LanguageClientOptions {
   readonly log?: (message: string) => void;
 }
 
+/** Consecutive timeouts after which a server is taken for stuck and ended. */
+const maxTimeoutsInARow = 2;
+
 interface OpenDocument {
   readonly relPath: string;
   version: number;
@@ -63,6 +66,7 @@ export class LanguageClient {
   private retryAt = 0;
   private disposed = false;
   private warm = false;
+  private timeoutsInARow = 0;
   restarts = 0;
 
   constructor(private readonly options: LanguageClientOptions) {}
@@ -252,6 +256,13 @@ export class LanguageClient {
     const { requestMs, coldRequestMs } = this.options.timings;
     const answer = await connected.value.request<R>(method, params, this.warm ? requestMs : coldRequestMs, signal);
     if (answer.ok && connected.value === this.connection) this.warm = true;
+    // A server that stopped answering (stuck in a loop) is ended: the next call starts a fresh one.
+    this.timeoutsInARow = !answer.ok && answer.error.code === 'timeout' ? this.timeoutsInARow + 1 : 0;
+    if (this.timeoutsInARow >= maxTimeoutsInARow) {
+      this.timeoutsInARow = 0;
+      this.options.log?.(`${this.serverId} gave no answer ${maxTimeoutsInARow} times in a row; restarting it`);
+      connected.value.kill();
+    }
     return answer;
   }
 
