@@ -3,6 +3,7 @@ import { useFocusTrap } from '../../app/use-focus-trap';
 import { useT } from '../../i18n/i18n';
 import { AboutSection } from './AboutSection';
 import { AppearanceSection } from './AppearanceSection';
+import { CodeSection } from './CodeSection';
 import { CommandsSection } from './CommandsSection';
 import { MemorySection } from './MemorySection';
 import { PersonaFilesSection } from './PersonaFilesSection';
@@ -54,6 +55,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
             <UploadsSection />
             <SafetySection />
             <CommandsSection />
+            <CodeSection />
             <AboutSection />
           </div>
         </div>
