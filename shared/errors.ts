@@ -45,6 +45,11 @@ export const errorCodes = [
   'not_a_git_repo',
   'command_not_found',
   'git_failed',
+  // language servers
+  /** No server covers the file's language, or its program is not installed: details carry an install hint. */
+  'language_server_unavailable',
+  /** The server crashed, or gave no answer in time; it is restarted on the next call. */
+  'language_server_failed',
   // providers and the loop
   'provider_not_configured',
   'auth_failed',

@@ -78,6 +78,8 @@ export const settingsSchema = z.object({
    * these names pass too, with the values the app was started with. Names only: values never live here.
    */
   commands: z.object({ passEnvironment: z.array(envNameSchema).max(100).default([]) }).default({ passEnvironment: [] }),
+  /** Language servers: write_file / edit_file results carry the problems the change introduced. */
+  code: z.object({ diagnosticsAfterEdits: z.boolean().default(true) }).default({ diagnosticsAfterEdits: true }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type BackupLimits = Settings['safety']['backups'];
@@ -104,6 +106,7 @@ export const settingsPatchSchema = z
       })
       .partial(),
     commands: z.object({ passEnvironment: z.array(envNameSchema).max(100) }).partial(),
+    code: z.object({ diagnosticsAfterEdits: z.boolean() }).partial(),
   })
   .partial()
   .strict();
@@ -127,4 +130,5 @@ export const applySettingsPatch = (previous: Settings, patch: SettingsPatch): Se
       backups: { ...previous.safety.backups, ...patch.safety?.backups },
     },
     commands: { ...previous.commands, ...patch.commands },
+    code: { ...previous.code, ...patch.code },
   });

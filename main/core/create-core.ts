@@ -144,6 +144,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       };
     },
     passEnvironment: () => settings.get().commands.passEnvironment,
+    diagnosticsAfterEdits: () => settings.get().code.diagnosticsAfterEdits,
+    lsp: { log: (message) => options.logger.info(`lsp: ${message}`) },
     ...(options.toolLimits === undefined ? {} : { limits: options.toolLimits }),
   });
   const workspace = await createWorkspaceService({
@@ -156,6 +158,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     logger: options.logger,
   });
   const workspacePath = () => workspace.current();
+  // Language servers belong to one folder: another folder opened stops them (they restart lazily).
+  events.subscribe((name) => {
+    if (name === 'workspace.opened') void toolServices.code.lsp.switchWorkspace(undefined);
+  });
   const secrets = await openSecretStore(paths.secretsFile, options.secretCipher, options.logger);
   const conversations = await openConversationStore({ conversations: paths.conversations, trash: paths.trash });
   conversations.subscribe((change) => events.emit('conversations.changed', change));

@@ -39,6 +39,8 @@ export interface ToolKitOptions {
   readonly sandboxSettings?: ToolServicesOptions['sandboxSettings'];
   /** Variables passed to child processes by name, as settings.commands.passEnvironment. */
   readonly passEnvironment?: () => readonly string[];
+  /** Language servers: shorter timings for tests. */
+  readonly lsp?: ToolServicesOptions['lsp'];
 }
 
 /** For tests of the tools (not shipped anywhere): the environment the tool-call pipeline builds per call. */
@@ -56,6 +58,7 @@ export async function createToolKit(
     paths,
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.passEnvironment === undefined ? {} : { passEnvironment: options.passEnvironment }),
+    ...(options.lsp === undefined ? {} : { lsp: options.lsp }),
     workerThreads: 2,
     ...(options.sandboxSettings === undefined ? {} : { sandboxSettings: options.sandboxSettings }),
   });

@@ -13,6 +13,12 @@ export interface ChangePreview {
   /** Full text before and after, for writes and edits: the diff dialog needs both. */
   readonly before?: string;
   readonly after?: string;
+  /**
+   * A change to several files (code_rename): each file's full text before and after, for a
+   * multi-file diff. `before`/`after` then hold all of them as one document, so a dialog that
+   * knows one file still shows the whole change.
+   */
+  readonly files?: readonly { readonly path: string; readonly before: string; readonly after: string }[];
   /** Anything else worth showing: the command and its directory, a move's destination... */
   readonly facts?: Readonly<Record<string, string | number | boolean>>;
 }

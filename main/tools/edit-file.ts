@@ -14,6 +14,8 @@ import type { ExactByteEdit } from './edit-bytes';
 import { describeNoMatch } from './edit-hints';
 import { planEdit } from './edit-matching';
 import type { EditPlan } from './edit-matching';
+import { watchWrite } from '../domain/lsp/diagnostics-after-write';
+import type { ShownDiagnostic } from '../domain/lsp/diagnostic-view';
 import { commitFile, readCurrent } from './file-commit';
 import type { CurrentFile } from './file-commit';
 import { formatBytes } from '../../shared/format-bytes';
@@ -37,6 +39,8 @@ export interface EditFileOutput {
   readonly diff: string;
   readonly bytes_written: number;
   readonly backup_path?: string;
+  /** Problems the language server reports that this edit introduced (present when a server runs for the file). */
+  readonly new_problems?: readonly ShownDiagnostic[];
 }
 
 async function target(args: EditArgs, ctx: ToolContext): Promise<Result<ResolvedPath>> {
@@ -112,6 +116,7 @@ export const editFileTool = defineTool({
     let decodedBefore = '';
     let editedEncoding: string | undefined;
     let exact: ExactByteEdit | undefined;
+    const watch = await watchWrite(ctx.env.code, ctx.env.sandbox, path.relPath);
     const committed = await commitFile(ctx, path, {
       backup: true,
       approval,
@@ -157,7 +162,10 @@ export const editFileTool = defineTool({
       },
     });
     if (!committed.ok) return committed;
-    const backup = committed.value.backupPath === undefined ? {} : { backup_path: committed.value.backupPath };
+    const backup = {
+      ...(committed.value.backupPath === undefined ? {} : { backup_path: committed.value.backupPath }),
+      ...(watch === undefined ? {} : { new_problems: await watch.finish() }),
+    };
     if (exact !== undefined) {
       return ok({
         path: path.display,

@@ -22,6 +22,12 @@ describe('fileTools', () => {
       'file_upload',
       'file_download',
       'file_semantic_search',
+      'code_diagnostics',
+      'code_definition',
+      'code_references',
+      'code_hover',
+      'code_symbols',
+      'code_rename',
     ]);
     const parameters = Object.fromEntries(
       fileTools.map((tool) => [tool.name, Object.keys((tool.input as z.ZodObject).shape)]),
@@ -43,6 +49,12 @@ describe('fileTools', () => {
       file_upload: ['name', 'content', 'encoding'],
       file_download: ['path'],
       file_semantic_search: ['query', 'top_k'],
+      code_diagnostics: ['path'],
+      code_definition: ['path', 'line', 'column', 'symbol'],
+      code_references: ['path', 'line', 'column', 'symbol', 'include_declaration'],
+      code_hover: ['path', 'line', 'column', 'symbol'],
+      code_symbols: ['path', 'query'],
+      code_rename: ['path', 'line', 'column', 'symbol', 'new_name'],
     });
   });
 
@@ -55,6 +67,11 @@ describe('fileTools', () => {
     expect(access('write_file', { path: 'a', content: '' })).toEqual([{ operation: 'write', path: 'a' }]);
     expect(access('edit_file', { path: 'a', oldText: 'x', newText: 'y' })).toEqual([{ operation: 'edit', path: 'a' }]);
     expect(access('delete_file', { path: 'a' })).toEqual([{ operation: 'delete', path: 'a' }]);
+    // A rename's files are known only from the server: it is decided as an edit of the workspace too.
+    expect(access('code_rename', { symbol: 'f', new_name: 'g' })).toEqual([{ operation: 'edit', path: '.' }]);
+    expect(access('code_definition', { path: 'a.ts', line: 1, column: 1 })).toEqual([
+      { operation: 'read', path: 'a.ts' },
+    ]);
     expect(access('move_file', { source: 'a', destination: 'b' })).toEqual([
       { operation: 'move', path: 'a' },
       { operation: 'move', path: 'b' },

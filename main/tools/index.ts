@@ -1,4 +1,10 @@
 import type { AnyTool } from './define-tool';
+import { codeDefinitionTool } from './code-definition';
+import { codeDiagnosticsTool } from './code-diagnostics';
+import { codeHoverTool } from './code-hover';
+import { codeReferencesTool } from './code-references';
+import { codeRenameTool } from './code-rename';
+import { codeSymbolsTool } from './code-symbols';
 import { createDirectoryTool } from './create-directory';
 import { deleteFileTool } from './delete-file';
 import { editFileTool } from './edit-file';
@@ -18,6 +24,16 @@ import { runCommandTool } from './run-command';
 import { searchInCodeTool } from './search-in-code';
 import { writeFileTool } from './write-file';
 
+/** Language-server tools (main/lsp): answered by the server for the file's language. */
+export const codeTools: readonly AnyTool[] = [
+  codeDiagnosticsTool,
+  codeDefinitionTool,
+  codeReferencesTool,
+  codeHoverTool,
+  codeSymbolsTool,
+  codeRenameTool,
+];
+
 /** The workspace file tools, in the order the model sees them. Nothing registers itself. */
 export const fileTools: readonly AnyTool[] = [
   readFileTool,
@@ -36,6 +52,7 @@ export const fileTools: readonly AnyTool[] = [
   fileUploadTool,
   fileDownloadTool,
   fileSemanticSearchTool,
+  ...codeTools,
 ];
 
 /** Dedicated memory tools: the tool-call pipeline offers them only while memory is on for the conversation. */
@@ -45,6 +62,12 @@ export const memoryTools: readonly AnyTool[] = [memorySearchTool, memoryAppendTo
 export const assistantTools: readonly AnyTool[] = [...fileTools, ...memoryTools];
 
 export {
+  codeDefinitionTool,
+  codeDiagnosticsTool,
+  codeHoverTool,
+  codeReferencesTool,
+  codeRenameTool,
+  codeSymbolsTool,
   createDirectoryTool,
   deleteFileTool,
   editFileTool,

@@ -4,6 +4,7 @@ import type { FsWorkerPool } from '../platform/sandbox/fs-worker-pool';
 import type { PathLocks } from '../platform/sandbox/path-locks';
 import type { RecoveryStore } from '../platform/sandbox/recovery-stores';
 import type { WorkspaceSandbox } from '../platform/sandbox/workspace-sandbox';
+import type { CodeIntelligence } from '../domain/lsp/code-intelligence';
 import type { ReadTracker } from './read-tracker';
 import type { ToolLimits } from './tool-limits';
 
@@ -44,6 +45,8 @@ export interface ToolEnvironment {
   readonly searchIndexes?: WorkspaceIndexes;
   /** Offers files to the user and receives uploads (file_download, file_upload). */
   readonly transfers?: TransferService;
+  /** Language servers of the open workspace (code_* tools, diagnostics after write_file / edit_file). */
+  readonly code?: CodeIntelligence;
   /**
    * Environment variables the user chose to hand to child processes beyond the allow-list
    * (settings: commands.passEnvironment). Read at each start: the setting may change meanwhile.

@@ -16,6 +16,9 @@ import { createWorkspaceSandbox } from '../platform/sandbox/workspace-sandbox';
 import { WorkspaceIndexes } from '../domain/search/workspace-index';
 import type { FamiliarPaths } from '../platform/storage/paths';
 import type { TransferService } from '../domain/transfers/transfer-service';
+import type { CodeIntelligence } from '../domain/lsp/code-intelligence';
+import { LspService } from '../domain/lsp/lsp-service';
+import type { LspServiceOptions } from '../domain/lsp/lsp-service';
 import { join, resolve } from 'node:path';
 import { createReadTracker } from './read-tracker';
 import type { ReadTracker } from './read-tracker';
@@ -41,6 +44,8 @@ export interface ToolServices {
   readonly roots: AnchorRoots;
   /** Temp files of atomic writes while they exist (swept at start when their writer is gone). */
   readonly tempJournal: TempJournal;
+  /** Language servers, started lazily per workspace and language; stopped by dispose. */
+  readonly code: CodeIntelligence;
   /** Hard-linked files: refused by default (see SECURITY.md). */
   hardLinks(): 'refuse' | 'allow';
   /** Variables the user passes to child processes by name (settings: commands.passEnvironment). */
@@ -62,6 +67,10 @@ export interface ToolServicesOptions {
   readonly sandboxSettings?: () => { readonly hardLinks: 'refuse' | 'allow'; readonly backups: RecoveryRetention };
   /** Read on every child process start; default none (the allow-list alone). */
   readonly passEnvironment?: () => readonly string[];
+  /** Language servers: timings, cap, log (tests shorten the timings). */
+  readonly lsp?: Omit<LspServiceOptions, 'passEnvironment'>;
+  /** Read on every write: settings code.diagnosticsAfterEdits (default on). */
+  readonly diagnosticsAfterEdits?: () => boolean;
 }
 
 export function createToolServices(options: ToolServicesOptions): ToolServices {
@@ -75,6 +84,8 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     options.sandboxSettings ?? (() => ({ hardLinks: 'refuse' as const, backups: defaultBackupRetention }));
   const backups = createRecoveryStore(options.paths.backups, 'backup', () => settings().backups);
   const trash = createRecoveryStore(options.paths.trash, 'trash');
+  const passEnvironment = options.passEnvironment ?? (() => []);
+  const lsp = new LspService({ ...options.lsp, passEnvironment });
   return {
     paths: options.paths,
     limits: resolveToolLimits(options.limits),
@@ -87,10 +98,12 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     roots,
     tempJournal: createTempJournal(journalFile),
     hardLinks: () => settings().hardLinks,
-    passEnvironment: options.passEnvironment ?? (() => []),
+    passEnvironment,
+    code: { lsp, diagnosticsAfterEdits: options.diagnosticsAfterEdits ?? (() => true) },
     backups,
     trash,
     dispose: async () => {
+      await lsp.dispose();
       await searchIndexes.close();
       await workers.dispose();
       roots.closeAll();
@@ -142,6 +155,7 @@ export async function createToolEnvironment(options: ToolEnvironmentOptions): Pr
     workers: services.workers,
     searchIndexes: services.searchIndexes,
     ...(services.transfers === undefined ? {} : { transfers: services.transfers }),
+    code: services.code,
     passEnvironment: () => services.passEnvironment(),
   });
 }

@@ -5,6 +5,8 @@ import { canonicalEncoding, encodeText, sniffBom, unknownEncoding } from '../pla
 import type { ResolvedPath } from '../platform/sandbox/workspace-sandbox';
 import { defineTool } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';
+import { watchWrite } from '../domain/lsp/diagnostics-after-write';
+import type { ShownDiagnostic } from '../domain/lsp/diagnostic-view';
 import { commitFile, currentText, parentOf, readCurrent } from './file-commit';
 import type { CurrentFile } from './file-commit';
 import { formatBytes } from '../../shared/format-bytes';
@@ -32,6 +34,8 @@ export interface WriteFileOutput {
   readonly created: boolean;
   readonly encoding: string;
   readonly backup_path?: string;
+  /** Problems the language server reports that this write introduced (present when a server runs for the file). */
+  readonly new_problems?: readonly ShownDiagnostic[];
 }
 
 const lineCount = (text: string) => (text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0));
@@ -118,6 +122,7 @@ export const writeFileTool = defineTool({
     }
     const content = approval?.editedContent ?? args.content;
     let chosen = 'utf-8';
+    const watch = await watchWrite(ctx.env.code, ctx.env.sandbox, resolved.value.relPath);
     const committed = await commitFile(ctx, resolved.value, {
       backup: args.backup,
       approval,
@@ -145,6 +150,7 @@ export const writeFileTool = defineTool({
       created: committed.value.created,
       encoding: chosen,
       ...(committed.value.backupPath === undefined ? {} : { backup_path: committed.value.backupPath }),
+      ...(watch === undefined ? {} : { new_problems: await watch.finish() }),
     });
   },
 });

@@ -154,6 +154,10 @@ export const en = {
   'settings.passEnvironmentExplain':
     'Commands and git start with a minimal environment (PATH, HOME, language, temp folders). Name any other variable here, separated by spaces, and it is passed with the value Familiar was started with. API keys, tokens and passwords pass only when named here.',
   'settings.passEnvironmentInvalid': 'Not a variable name: {names}',
+  'settings.code': 'Code intelligence',
+  'settings.diagnosticsAfterEdits': 'Report the problems a file change introduced',
+  'settings.diagnosticsAfterEditsExplain':
+    'When a language server runs for a file, write_file and edit_file tell the assistant about the errors and warnings its change introduced (as a type checker would), so it can fix them at once.',
   'settings.memoryDefault': 'Memory on (the header switch; remembered across restarts)',
   'settings.memoryExplain':
     'Off: USER.md, MEMORY.md and memory/ leave the prompt, their tools are not registered and file tools refuse them. SOUL.md always stays.',

@@ -153,6 +153,10 @@ export const zh: Messages = {
   'settings.passEnvironmentExplain':
     '命令和 git 以最小的环境启动（PATH、HOME、语言、临时文件夹）。在此列出其他变量（以空格分隔），它们将以 Familiar 启动时的值传入。API 密钥、令牌和密码只有在此列出时才会传入。',
   'settings.passEnvironmentInvalid': '不是变量名：{names}',
+  'settings.code': '代码智能',
+  'settings.diagnosticsAfterEdits': '报告文件更改引入的问题',
+  'settings.diagnosticsAfterEditsExplain':
+    '当某个文件有语言服务器运行时，write_file 和 edit_file 会告诉助手其更改引入的错误和警告（如同类型检查），以便它立即修复。',
   'settings.memoryDefault': '开启记忆（即顶栏开关；重启后保持）',
   'settings.memoryExplain':
     '关闭时：USER.md、MEMORY.md 和 memory/ 从提示词中移除，相关工具不注册，文件工具拒绝访问它们。SOUL.md 始终保留。',

@@ -217,6 +217,25 @@ describe('familiar-mcp over stdio', () => {
     const found = await ok('search_in_code', { query: 'function greet' });
     expect(found['results']).toEqual([expect.objectContaining({ file: 'src/greet.ts', line: 1 })]);
 
+    // The language-server tools, over MCP as in the chat (one cold typescript-language-server start).
+    const outline = await ok('code_symbols', { path: 'src/greet.ts' });
+    expect(outline['symbols']).toEqual([expect.objectContaining({ name: 'greet', kind: 'function', line: 1 })]);
+    expect(await ok('code_diagnostics', { path: 'src/greet.ts' })).toMatchObject({ errors: 0 });
+    expect(await ok('code_definition', { symbol: 'greet' })).toMatchObject({
+      definitions: [expect.objectContaining({ path: 'src/greet.ts', line: 1 })],
+    });
+    expect(await ok('code_references', { symbol: 'greet' })).toMatchObject({ total: 1 });
+    expect(await ok('code_hover', { path: 'src/greet.ts', line: 1, column: 17 })).toMatchObject({
+      hover: expect.stringContaining('greet(name: string): string') as string,
+    });
+
+    expect(await ok('code_rename', { symbol: 'greet', new_name: 'welcome' })).toMatchObject({
+      files: [expect.objectContaining({ path: 'src/greet.ts', edits: 1 })],
+    });
+    expect(await readFile(join(workspace, 'src', 'greet.ts'), 'utf8')).toContain(
+      'export function welcome(name: string)',
+    );
+
     const info = await ok('get_file_info', { path: 'notes.md' });
     expect(info).toMatchObject({ type: 'file', size: (await stat(join(workspace, 'notes.md'))).size, line_count: 2 });
 
@@ -272,7 +291,8 @@ describe('familiar-mcp over stdio', () => {
     const audited = await auditLines(home);
     expect(new Set(audited.filter((line) => line.outcome === 'ok').map((line) => line.tool))).toEqual(called);
     expect(audited.every((line) => line.conversation === 'mcp')).toBe(true);
-  });
+    // A cold language server start rides on this test: more room than the default 30 s.
+  }, 90_000);
 
   it('answers approval_required for a persona write without --approve all, and changes nothing', async () => {
     const { home, call } = await startServer();

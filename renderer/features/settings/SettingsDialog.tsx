@@ -2,6 +2,7 @@ import { Modal } from '../../app/Modal';
 import { useT } from '../../i18n/i18n';
 import { AboutSection } from './AboutSection';
 import { AppearanceSection } from './AppearanceSection';
+import { CodeSection } from './CodeSection';
 import { CommandsSection } from './CommandsSection';
 import { MemorySection } from './MemorySection';
 import { PersonaFilesSection } from './PersonaFilesSection';
@@ -42,6 +43,7 @@ export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
           <UploadsSection />
           <SafetySection />
           <CommandsSection />
+          <CodeSection />
           <AboutSection />
         </div>
       </div>

@@ -1,0 +1,124 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import { LspService } from './lsp-service';
+import type { ServerDefinition } from './server-catalog';
+
+/**
+ * The client's life cycle against a tiny stand-in server (vscode-jsonrpc over stdio, as a real
+ * one): fast, so the cap, the clean environment, timeouts and restarts are each checked on their own.
+ */
+const fakeServer = (jsonrpc: string) => `
+const rpc = require(${JSON.stringify(jsonrpc)});
+const c = rpc.createMessageConnection(new rpc.StreamMessageReader(process.stdin), new rpc.StreamMessageWriter(process.stdout));
+c.onRequest('initialize', () => ({ capabilities: {} }));
+c.onRequest('shutdown', () => null);
+c.onNotification('exit', () => process.exit(0));
+c.onRequest('test/env', () => process.env);
+c.onRequest('test/echo', (params) => params);
+c.onRequest('test/hang', () => new Promise(() => undefined));
+c.listen();
+`;
+
+let dir: string;
+let script: string;
+const services: LspService[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'familiar-lsp-fake-'));
+  script = join(dir, 'fake-server.cjs');
+  await writeFile(script, fakeServer(createRequire(import.meta.url).resolve('vscode-jsonrpc/node')));
+});
+afterEach(async () => {
+  await Promise.all(services.splice(0).map((service) => service.dispose()));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const fake = (id: string, extension: string): ServerDefinition => ({
+  id,
+  extensions: [extension],
+  languageId: () => id,
+  resolve: () => ({ file: process.execPath, args: [script] }),
+  installHint: '',
+});
+
+const sandbox = () => ({ workspaceRoot: dir }) as WorkspaceSandbox;
+
+function service(options: ConstructorParameters<typeof LspService>[0] = {}): LspService {
+  const created = new LspService({
+    servers: [fake('fake-a', '.a'), fake('fake-b', '.b')],
+    timings: { requestMs: 300, coldRequestMs: 300, backoffMs: 20, maxBackoffMs: 100 },
+    ...options,
+  });
+  services.push(created);
+  return created;
+}
+
+async function running(lsp: LspService, file: string) {
+  const client = await lsp.clientFor(sandbox(), file);
+  if (!client.ok) throw new Error(client.error.message);
+  const connected = await client.value.connect();
+  if (!connected.ok) throw new Error(connected.error.message);
+  return client.value;
+}
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('LspService', () => {
+  it('runs at most maxServers: one more stops the least recently used', async () => {
+    const lsp = service({ maxServers: 1 });
+    const a = await running(lsp, 'x.a');
+    const pid = a.pid!;
+    await running(lsp, 'y.b');
+    expect(lsp.status().map((status) => status.server)).toEqual(['fake-b']);
+    await expect.poll(() => isAlive(pid), { timeout: 3000 }).toBe(false);
+  });
+
+  it('starts servers with the allow-listed environment only', async () => {
+    process.env['FAMILIAR_TEST_API_KEY'] = 'secret';
+    try {
+      const env = await (await running(service(), 'x.a')).request<Record<string, string>>('test/env', null);
+      expect(env.ok && env.value).toMatchObject({ PATH: process.env['PATH'] });
+      expect(env.ok && env.value?.['FAMILIAR_TEST_API_KEY']).toBeUndefined();
+    } finally {
+      delete process.env['FAMILIAR_TEST_API_KEY'];
+    }
+  });
+
+  it('answers timeout for a request the server never answers, and restarts a server stuck twice', async () => {
+    const client = await running(service(), 'x.a');
+    const pid = client.pid;
+    expect(await client.request('test/hang', null)).toMatchObject({ ok: false, error: { code: 'timeout' } });
+    expect(await client.request('test/hang', null)).toMatchObject({ ok: false, error: { code: 'timeout' } });
+    await expect.poll(() => client.state, { timeout: 3000 }).toBe('crashed');
+    expect(await client.request('test/echo', { n: 1 })).toEqual({ ok: true, value: { n: 1 } });
+    expect(client.pid).not.toBe(pid);
+  });
+
+  it('restarts a crashed server on next use, after a backoff', async () => {
+    const client = await running(service(), 'x.a');
+    const pid = client.pid!;
+    client.killForTest();
+    await expect.poll(() => client.state, { timeout: 3000 }).toBe('crashed');
+    expect(await client.request('test/echo', 'again')).toEqual({ ok: true, value: 'again' });
+    expect(client.restarts).toBe(1);
+    expect(client.pid).not.toBe(pid);
+  });
+
+  it('stops every server on dispose', async () => {
+    const lsp = service();
+    const pids = [(await running(lsp, 'x.a')).pid!, (await running(lsp, 'y.b')).pid!];
+    await lsp.dispose();
+    await expect.poll(() => pids.filter(isAlive), { timeout: 3000 }).toEqual([]);
+  });
+});

@@ -1,0 +1,132 @@
+import { extname } from 'node:path';
+import { err, ok } from '../../../shared/result';
+import type { Result } from '../../../shared/result';
+import { bundledFileExists, bundledPackageFile, findOnPath } from '../../platform/sandbox/server-process';
+
+/** How to start one language server: a program and its arguments, plus what it must be told at initialize. */
+export interface ServerCommand {
+  readonly file: string;
+  readonly args: readonly string[];
+  /** Variables set for this server only (ELECTRON_RUN_AS_NODE for a Node script run by Electron). */
+  readonly set?: Readonly<Record<string, string>>;
+}
+
+export interface ServerDefinition {
+  /** Stable id: one running server per workspace and id. */
+  readonly id: string;
+  /** File extensions (lowercase, with the dot) this server answers for. */
+  readonly extensions: readonly string[];
+  /** LSP languageId of a file, by extension. */
+  languageId(extension: string): string;
+  /** Where to find the program; undefined when it is not installed. */
+  resolve(): ServerCommand | undefined;
+  /** Shown with language_server_unavailable. */
+  readonly installHint: string;
+}
+
+/**
+ * A Node script. Plain Node (browser mode, MCP, tests) runs it with its own binary. Electron can
+ * only with ELECTRON_RUN_AS_NODE, which the packaged app's fuses switch off (electron-builder.yml:
+ * runAsNode false): there a `node` on PATH is preferred, and the Electron binary is the fallback
+ * that works in development.
+ */
+const nodeScript = (script: string, args: readonly string[]): ServerCommand => {
+  if (process.versions['electron'] === undefined) return { file: process.execPath, args: [script, ...args] };
+  const node = findOnPath('node');
+  if (node !== undefined) return { file: node, args: [script, ...args] };
+  return { file: process.execPath, args: [script, ...args], set: { ELECTRON_RUN_AS_NODE: '1' } };
+};
+
+const onPath =
+  (name: string, args: readonly string[]): (() => ServerCommand | undefined) =>
+  () => {
+    const file = findOnPath(name);
+    return file === undefined ? undefined : { file, args };
+  };
+
+const typescript: ServerDefinition = {
+  id: 'typescript',
+  extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'],
+  languageId: (extension) =>
+    ({
+      '.tsx': 'typescriptreact',
+      '.jsx': 'javascriptreact',
+      '.js': 'javascript',
+      '.mjs': 'javascript',
+      '.cjs': 'javascript',
+    })[extension] ?? 'typescript',
+  resolve() {
+    // Shipped with Familiar (package.json dependency): works without anything on PATH.
+    const cli = bundledPackageFile('typescript-language-server', 'lib/cli.mjs');
+    return cli !== undefined && bundledFileExists(cli) ? nodeScript(cli, ['--stdio']) : undefined;
+  },
+  installHint: 'Familiar ships typescript-language-server; reinstall Familiar if it is missing.',
+};
+
+const python: ServerDefinition = {
+  id: 'pyright',
+  extensions: ['.py', '.pyi'],
+  languageId: () => 'python',
+  resolve: onPath('pyright-langserver', ['--stdio']),
+  installHint: 'Install pyright (`npm install -g pyright` or `pip install pyright`) so pyright-langserver is on PATH.',
+};
+
+const go: ServerDefinition = {
+  id: 'gopls',
+  extensions: ['.go'],
+  languageId: () => 'go',
+  resolve: onPath('gopls', []),
+  installHint: 'Install gopls (`go install golang.org/x/tools/gopls@latest`) and make sure it is on PATH.',
+};
+
+const rust: ServerDefinition = {
+  id: 'rust-analyzer',
+  extensions: ['.rs'],
+  languageId: () => 'rust',
+  resolve: onPath('rust-analyzer', []),
+  installHint: 'Install rust-analyzer (`rustup component add rust-analyzer`) and make sure it is on PATH.',
+};
+
+const clang: ServerDefinition = {
+  id: 'clangd',
+  extensions: ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx', '.m', '.mm'],
+  languageId: (extension) =>
+    extension === '.c' || extension === '.h' ? 'c' : extension.startsWith('.m') ? 'objective-c' : 'cpp',
+  resolve: onPath('clangd', ['--background-index=false']),
+  installHint: 'Install clangd (e.g. `apt install clangd`, `brew install llvm`) and make sure it is on PATH.',
+};
+
+export const builtInServers: readonly ServerDefinition[] = [typescript, python, go, rust, clang];
+
+export const extensionOf = (relPath: string): string => extname(relPath).toLowerCase();
+
+/** The server definition for a file, by extension; undefined for files no server covers. */
+export function definitionFor(servers: readonly ServerDefinition[], relPath: string): ServerDefinition | undefined {
+  const extension = extensionOf(relPath);
+  return servers.find((server) => server.extensions.includes(extension));
+}
+
+/** A server that covers the file and can be started, or the typed reason it cannot. */
+export function commandFor(
+  server: ServerDefinition | undefined,
+  relPath: string,
+): Result<{ server: ServerDefinition; command: ServerCommand }> {
+  if (server === undefined) {
+    return err(
+      'language_server_unavailable',
+      `No language server covers '${relPath}' (${extensionOf(relPath) || 'no extension'}). Use search_in_code instead.`,
+    );
+  }
+  const command = server.resolve();
+  if (command === undefined) {
+    return err(
+      'language_server_unavailable',
+      `The ${server.id} language server is not installed. ${server.installHint}`,
+      {
+        server: server.id,
+        install_hint: server.installHint,
+      },
+    );
+  }
+  return ok({ server, command });
+}

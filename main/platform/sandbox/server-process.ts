@@ -1,0 +1,106 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { createRequire } from 'node:module';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
+import { childEnvironment } from './child-environment';
+import type { ChildEnvironmentOptions } from './child-environment';
+import { killTree } from './process-runner';
+
+/**
+ * Long-lived children that speak over stdio (language servers). The one-shot runner
+ * (process-runner.ts) collects output and ends the child; a server instead keeps its pipes open for
+ * the protocol. The rules are the same: the allow-listed environment (no API keys reach a server a
+ * workspace may have chosen), its own process group so a kill reaches what it started (tsserver
+ * under typescript-language-server), and no shell.
+ */
+export interface ServerSpawnSpec {
+  readonly file: string;
+  readonly args: readonly string[];
+  /** Real absolute directory (the workspace root). */
+  readonly cwd: string;
+  readonly environment: ChildEnvironmentOptions;
+}
+
+export interface ServerProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  /** SIGTERM to the group, SIGKILL after a grace period if it is still there. */
+  stop(graceMs?: number): void;
+}
+
+export function spawnServerProcess(spec: ServerSpawnSpec): ServerProcess {
+  const child = spawn(spec.file, [...spec.args], {
+    cwd: spec.cwd,
+    env: childEnvironment(spec.environment),
+    detached: process.platform !== 'win32',
+    windowsHide: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  // A server that dies mid-write would otherwise throw EPIPE from nowhere.
+  child.stdin.on('error', () => undefined);
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+  return {
+    child,
+    stop(graceMs = 1000) {
+      if (exited) return;
+      killTree(child, 'SIGTERM');
+      const timer = setTimeout(() => {
+        if (!exited) killTree(child, 'SIGKILL');
+      }, graceMs);
+      timer.unref();
+    },
+  };
+}
+
+/** The first executable of that name on PATH (PATHEXT on Windows), or undefined. */
+export function findOnPath(name: string, path = process.env['PATH'] ?? ''): string | undefined {
+  if (isAbsolute(name)) return executable(name) ? name : undefined;
+  const extensions =
+    process.platform === 'win32' ? (process.env['PATHEXT'] ?? '.EXE;.CMD;.BAT').split(';').concat('') : [''];
+  for (const dir of path.split(delimiter)) {
+    if (dir === '') continue;
+    for (const extension of extensions) {
+      const candidate = join(dir, name + extension);
+      if (executable(candidate)) return candidate;
+    }
+  }
+  return undefined;
+}
+
+function executable(file: string): boolean {
+  try {
+    accessSync(file, process.platform === 'win32' ? constants.F_OK : constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const require = createRequire(import.meta.url);
+
+/**
+ * A file inside a package Familiar ships (typescript-language-server's cli, typescript's lib), or
+ * undefined when the package is missing. Resolved from the app's own node_modules, never the workspace's.
+ */
+export function bundledPackageFile(packageName: string, file: string): string | undefined {
+  try {
+    return join(dirname(require.resolve(`${packageName}/package.json`)), file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when a file Familiar ships is really there (a packaged build may have left it in the archive). */
+export const bundledFileExists = (file: string): boolean => executableOrReadable(file);
+
+function executableOrReadable(file: string): boolean {
+  try {
+    accessSync(file, constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,59 @@
+import type { Location, LocationLink } from 'vscode-languageserver-protocol';
+import { z } from 'zod';
+import { ok } from '../../shared/result';
+import type { Result } from '../../shared/result';
+import { showLocations } from '../domain/lsp/render-locations';
+import type { ShownLocation } from '../domain/lsp/render-locations';
+import { defineTool } from './define-tool';
+import type { ToolContext } from './define-tool';
+import {
+  codeTargetShape,
+  hasTarget,
+  locateTarget,
+  targetAccess,
+  targetMessage,
+  retryingOnCrash,
+  codeToolTimeoutMs,
+} from './code-target';
+
+const input = z.object(codeTargetShape).refine(hasTarget, { message: targetMessage });
+type Args = z.output<typeof input>;
+
+export interface CodeDefinitionOutput {
+  readonly path: string;
+  readonly definitions: readonly ShownLocation[];
+}
+
+/** Definition answers come as Location, Location[] or LocationLink[]: one shape for the rest. */
+export function asLocations(answer: Location | Location[] | LocationLink[] | null): Location[] {
+  if (answer === null) return [];
+  const list: (Location | LocationLink)[] = Array.isArray(answer) ? answer : [answer];
+  return list.map((item) => ('targetUri' in item ? { uri: item.targetUri, range: item.targetSelectionRange } : item));
+}
+
+export const codeDefinitionTool = defineTool({
+  name: 'code_definition',
+  description:
+    'Go to definition through the language server: where the symbol at a position (path, line, column; 1-based) or with a name (symbol, e.g. "Cart.total") is defined. ' +
+    'Returns workspace-relative locations with the line text; a definition outside the workspace (library typings) is named by package and file only.',
+  input,
+  operations: ['read'],
+  returnsContent: true,
+  access: targetAccess,
+  timeoutMs: () => codeToolTimeoutMs,
+  run: (args, ctx) => retryingOnCrash(() => run(args, ctx)),
+});
+
+async function run(args: Args, ctx: ToolContext): Promise<Result<CodeDefinitionOutput>> {
+  const target = await locateTarget(args, ctx);
+  if (!target.ok) return target;
+  const { client, uri, position, relPath } = target.value;
+  const answer = await client.request<Location | Location[] | LocationLink[]>(
+    'textDocument/definition',
+    { textDocument: { uri }, position },
+    ctx.signal,
+  );
+  if (!answer.ok) return answer;
+  const shown = await showLocations(asLocations(answer.value), ctx.env.sandbox, 20);
+  return ok({ path: relPath, definitions: shown.locations });
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { ok } from '../../shared/result';
+import type { Result } from '../../shared/result';
+import { byImportance, showDiagnostic } from '../domain/lsp/diagnostic-view';
+import type { ShownDiagnostic } from '../domain/lsp/diagnostic-view';
+import type { LanguageClient } from '../domain/lsp/language-client';
+import { placeOf } from '../domain/lsp/locations';
+import { codeFilesOf, openDocument } from '../domain/lsp/open-document';
+import { defineTool } from './define-tool';
+import type { ToolContext } from './define-tool';
+import { codeOf, codeToolTimeoutMs, retryingOnCrash } from './code-target';
+
+const maxShown = 200;
+/** A workspace-wide check opens at most this many files (tsserver checks only open files). */
+const maxFiles = 200;
+/** How long the first answer may take: a cold server loads the whole project first. */
+const waitMs = 15_000;
+
+const input = z.object({
+  path: z
+    .string()
+    .optional()
+    .describe('One file relative to the workspace root; omit to check the code files of the whole workspace.'),
+});
+type Args = z.output<typeof input>;
+
+export interface CodeDiagnosticsOutput {
+  readonly path?: string;
+  readonly files_checked: number;
+  readonly errors: number;
+  readonly warnings: number;
+  readonly diagnostics: readonly ShownDiagnostic[];
+  readonly truncated: boolean;
+  readonly notice?: string;
+}
+
+export const codeDiagnosticsTool = defineTool({
+  name: 'code_diagnostics',
+  description:
+    'Compiler and linter problems from the language server (type errors, unresolved imports, unused code...): for one file (path) or the whole workspace. ' +
+    `Each has severity, line/column (1-based), message, source and code; errors first, at most ${maxShown}.`,
+  input,
+  operations: ['read'],
+  returnsContent: true,
+  access: (args) => (args.path === undefined ? [] : [{ operation: 'read', path: args.path }]),
+  timeoutMs: () => codeToolTimeoutMs,
+  run: (args, ctx) => retryingOnCrash(() => run(args, ctx)),
+});
+
+async function run(args: Args, ctx: ToolContext): Promise<Result<CodeDiagnosticsOutput>> {
+  const code = codeOf(ctx);
+  if (!code.ok) return code;
+  const { lsp } = code.value;
+  const { sandbox } = ctx.env;
+  let files: string[];
+  let notice: string | undefined;
+  if (args.path === undefined) {
+    const found = await codeFilesOf(lsp, sandbox, maxFiles, ctx.signal);
+    if (!found.ok) return found;
+    files = found.value.files;
+    if (found.value.truncated) notice = `Only the first ${maxFiles} code files were checked; give path for others.`;
+  } else {
+    files = [args.path];
+  }
+  const clients = new Set<LanguageClient>();
+  const checked = new Set<string>();
+  const waits: Promise<void>[] = [];
+  for (const file of files) {
+    const opened = await openDocument(lsp, sandbox, file);
+    if (!opened.ok) {
+      if (args.path !== undefined) return opened;
+      continue;
+    }
+    clients.add(opened.value.client);
+    checked.add(opened.value.uri);
+    // Fresh diagnostics for a changed or new document; those already published stand otherwise.
+    if (opened.value.changed || opened.value.client.diagnosticsOf(opened.value.uri) === undefined) {
+      waits.push(opened.value.client.waitForDiagnostics(opened.value.uri, opened.value.mark, waitMs));
+    }
+  }
+  await Promise.all(waits);
+  const shown: ShownDiagnostic[] = [];
+  for (const client of clients) {
+    for (const [uri, items] of client.allDiagnostics()) {
+      if (!checked.has(uri)) continue;
+      const place = placeOf(uri, sandbox.workspaceRoot);
+      // Problems in files outside the workspace are not the assistant's to see.
+      if (!place.inside) continue;
+      shown.push(...items.map((item) => showDiagnostic(place.path, item)));
+    }
+  }
+  shown.sort(byImportance);
+  return ok({
+    ...(args.path === undefined ? {} : { path: args.path }),
+    files_checked: checked.size,
+    errors: shown.filter((item) => item.severity === 'error').length,
+    warnings: shown.filter((item) => item.severity === 'warning').length,
+    diagnostics: shown.slice(0, maxShown),
+    truncated: shown.length > maxShown,
+    ...(notice === undefined ? {} : { notice }),
+  });
+}

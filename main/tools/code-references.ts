@@ -1,0 +1,61 @@
+import type { Location } from 'vscode-languageserver-protocol';
+import { z } from 'zod';
+import { ok } from '../../shared/result';
+import type { Result } from '../../shared/result';
+import { showLocations } from '../domain/lsp/render-locations';
+import type { ShownLocation } from '../domain/lsp/render-locations';
+import { defineTool } from './define-tool';
+import type { ToolContext } from './define-tool';
+import {
+  codeTargetShape,
+  hasTarget,
+  locateTarget,
+  targetAccess,
+  targetMessage,
+  retryingOnCrash,
+  codeToolTimeoutMs,
+} from './code-target';
+
+const maxShown = 200;
+
+const input = z
+  .object({
+    ...codeTargetShape,
+    include_declaration: z.boolean().default(true).describe('Count the declaration itself (default true).'),
+  })
+  .refine(hasTarget, { message: targetMessage });
+type Args = z.output<typeof input>;
+
+export interface CodeReferencesOutput {
+  readonly path: string;
+  readonly total: number;
+  readonly references: readonly ShownLocation[];
+  readonly truncated: boolean;
+}
+
+export const codeReferencesTool = defineTool({
+  name: 'code_references',
+  description:
+    'Find all references through the language server: every place the symbol at a position (path, line, column; 1-based) or with a name (symbol) is used, across the workspace. ' +
+    `Returns workspace-relative locations with the line text (at most ${maxShown}); places outside the workspace are named by package and file only. More precise than search_in_code: no false hits from comments or same-named symbols.`,
+  input,
+  operations: ['read'],
+  returnsContent: true,
+  access: targetAccess,
+  timeoutMs: () => codeToolTimeoutMs,
+  run: (args, ctx) => retryingOnCrash(() => run(args, ctx)),
+});
+
+async function run(args: Args, ctx: ToolContext): Promise<Result<CodeReferencesOutput>> {
+  const target = await locateTarget(args, ctx);
+  if (!target.ok) return target;
+  const { client, uri, position, relPath } = target.value;
+  const answer = await client.request<Location[]>(
+    'textDocument/references',
+    { textDocument: { uri }, position, context: { includeDeclaration: args.include_declaration } },
+    ctx.signal,
+  );
+  if (!answer.ok) return answer;
+  const shown = await showLocations(answer.value ?? [], ctx.env.sandbox, maxShown);
+  return ok({ path: relPath, total: shown.total, references: shown.locations, truncated: shown.truncated });
+}

@@ -1,0 +1,130 @@
+import type { DocumentSymbol, SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
+import { z } from 'zod';
+import { err, ok } from '../../shared/result';
+import type { Result } from '../../shared/result';
+import { flattenSymbols, kindName } from '../domain/lsp/find-symbol';
+import { outsideName, placeOf } from '../domain/lsp/locations';
+import { ensureSomeDocumentOpen, openDocument } from '../domain/lsp/open-document';
+import { defineTool } from './define-tool';
+import type { ToolContext } from './define-tool';
+import { codeOf, retryingOnCrash, codeToolTimeoutMs } from './code-target';
+
+const maxSymbols = 300;
+
+const input = z
+  .object({
+    path: z.string().optional().describe("A file's outline: its classes, functions, members with their lines."),
+    query: z.string().min(1).max(200).optional().describe('Or: search symbols by name across the workspace.'),
+  })
+  .refine((args) => (args.path === undefined) !== (args.query === undefined), {
+    message: 'Give either path (an outline) or query (a workspace search), not both.',
+  });
+type Args = z.output<typeof input>;
+
+export interface ShownSymbol {
+  readonly name?: string;
+  readonly kind?: string;
+  readonly container?: string;
+  readonly path?: string;
+  readonly line?: number;
+  readonly end_line?: number;
+  readonly outside_workspace?: true;
+  readonly package?: string | null;
+  readonly file?: string;
+}
+
+export interface CodeSymbolsOutput {
+  readonly path?: string;
+  readonly query?: string;
+  readonly symbols: readonly ShownSymbol[];
+  readonly total: number;
+  readonly truncated: boolean;
+}
+
+export const codeSymbolsTool = defineTool({
+  name: 'code_symbols',
+  description:
+    "Symbols through the language server: with path, the file's outline (name, kind, container, line range); with query, matching symbols across the workspace with their file and line. " +
+    'Use the names with code_definition, code_references, code_hover and code_rename.',
+  input,
+  operations: ['read'],
+  access: (args) => (args.path === undefined ? [] : [{ operation: 'read', path: args.path }]),
+  timeoutMs: () => codeToolTimeoutMs,
+  run: (args, ctx) => retryingOnCrash(() => run(args, ctx)),
+});
+
+async function run(args: Args, ctx: ToolContext): Promise<Result<CodeSymbolsOutput>> {
+  const code = codeOf(ctx);
+  if (!code.ok) return code;
+  const { lsp } = code.value;
+  const { sandbox } = ctx.env;
+  if (args.path !== undefined) {
+    const opened = await openDocument(lsp, sandbox, args.path);
+    if (!opened.ok) return opened;
+    const answer = await opened.value.client.request<(DocumentSymbol | SymbolInformation)[]>(
+      'textDocument/documentSymbol',
+      { textDocument: { uri: opened.value.uri } },
+      ctx.signal,
+    );
+    if (!answer.ok) return answer;
+    const flat = flattenSymbols(answer.value ?? []);
+    return ok({
+      path: opened.value.display,
+      symbols: flat.slice(0, maxSymbols).map(({ name, kind, container, line, end_line }) => ({
+        name,
+        kind,
+        ...(container === '' ? {} : { container }),
+        line,
+        end_line,
+      })),
+      total: flat.length,
+      truncated: flat.length > maxSymbols,
+    });
+  }
+  const query = args.query ?? '';
+  const running = lsp.status().find((status) => status.state === 'running');
+  const client = await ensureSomeDocumentOpen(
+    lsp,
+    sandbox,
+    running === undefined ? undefined : lsp.client(running.server),
+    ctx.signal,
+  );
+  if (!client.ok) return client;
+  const answer = await client.value.request<(SymbolInformation | WorkspaceSymbol)[]>(
+    'workspace/symbol',
+    { query },
+    ctx.signal,
+  );
+  if (!answer.ok) return answer;
+  const seenOutside = new Set<string>();
+  const symbols = (answer.value ?? []).flatMap((found): ShownSymbol[] => {
+    const place = placeOf(found.location.uri, sandbox.workspaceRoot);
+    const base = {
+      name: found.name,
+      kind: kindName(found.kind),
+      ...(found.containerName ? { container: found.containerName } : {}),
+    };
+    if (!place.inside) {
+      const named = outsideName(place);
+      const key = `${named.package ?? ''}/${named.file}`;
+      if (seenOutside.has(key)) return [];
+      seenOutside.add(key);
+      // Outside: the file it lives in, nothing of what the file says.
+      return [named];
+    }
+    return [
+      {
+        ...base,
+        path: place.path,
+        ...('range' in found.location ? { line: found.location.range.start.line + 1 } : {}),
+      },
+    ];
+  });
+  if (symbols.length === 0 && answer.value === null) return err('not_found', `No symbols match '${query}'.`);
+  return ok({
+    query,
+    symbols: symbols.slice(0, maxSymbols),
+    total: symbols.length,
+    truncated: symbols.length > maxSymbols,
+  });
+}
