@@ -4,17 +4,8 @@ import { ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { showLocations } from '../domain/lsp/render-locations';
 import type { ShownLocation } from '../domain/lsp/render-locations';
-import { defineTool } from './define-tool';
 import type { ToolContext } from './define-tool';
-import {
-  codeTargetShape,
-  hasTarget,
-  locateTarget,
-  targetAccess,
-  targetMessage,
-  retryingOnCrash,
-  codeToolTimeoutMs,
-} from './code-target';
+import { codeTargetShape, defineCodeQuery, hasTarget, locateTarget, targetMessage } from './code-target';
 
 const input = z.object(codeTargetShape).refine(hasTarget, { message: targetMessage });
 type Args = z.output<typeof input>;
@@ -31,17 +22,13 @@ export function asLocations(answer: Location | Location[] | LocationLink[] | nul
   return list.map((item) => ('targetUri' in item ? { uri: item.targetUri, range: item.targetSelectionRange } : item));
 }
 
-export const codeDefinitionTool = defineTool({
+export const codeDefinitionTool = defineCodeQuery({
   name: 'code_definition',
   description:
     'Go to definition through the language server: where the symbol at a position (path, line, column; 1-based) or with a name (symbol, e.g. "Cart.total") is defined. ' +
     'Returns workspace-relative locations with the line text; a definition outside the workspace (library typings) is named by package and file only.',
   input,
-  operations: ['read'],
-  returnsContent: true,
-  access: targetAccess,
-  timeoutMs: () => codeToolTimeoutMs,
-  run: (args, ctx) => retryingOnCrash(() => run(args, ctx)),
+  run,
 });
 
 async function run(args: Args, ctx: ToolContext): Promise<Result<CodeDefinitionOutput>> {

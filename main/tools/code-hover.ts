@@ -3,18 +3,9 @@ import { z } from 'zod';
 import { ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { outsideName, placeOf } from '../domain/lsp/locations';
-import { defineTool } from './define-tool';
 import type { ToolContext } from './define-tool';
 import { asLocations } from './code-definition';
-import {
-  codeTargetShape,
-  hasTarget,
-  locateTarget,
-  targetAccess,
-  targetMessage,
-  retryingOnCrash,
-  codeToolTimeoutMs,
-} from './code-target';
+import { codeTargetShape, defineCodeQuery, hasTarget, locateTarget, targetMessage } from './code-target';
 
 const input = z.object(codeTargetShape).refine(hasTarget, { message: targetMessage });
 type Args = z.output<typeof input>;
@@ -39,17 +30,13 @@ function hoverText(contents: Hover['contents']): string {
   return text.length > maxHoverChars ? `${text.slice(0, maxHoverChars)}…` : text;
 }
 
-export const codeHoverTool = defineTool({
+export const codeHoverTool = defineCodeQuery({
   name: 'code_hover',
   description:
     'Type and documentation of a symbol through the language server, at a position (path, line, column; 1-based) or by name (symbol). ' +
     'For symbols defined outside the workspace only the package and file are given, not their text.',
   input,
-  operations: ['read'],
-  returnsContent: true,
-  access: targetAccess,
-  timeoutMs: () => codeToolTimeoutMs,
-  run: (args, ctx) => retryingOnCrash(() => run(args, ctx)),
+  run,
 });
 
 async function run(args: Args, ctx: ToolContext): Promise<Result<CodeHoverOutput>> {

@@ -4,17 +4,8 @@ import { ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { showLocations } from '../domain/lsp/render-locations';
 import type { ShownLocation } from '../domain/lsp/render-locations';
-import { defineTool } from './define-tool';
 import type { ToolContext } from './define-tool';
-import {
-  codeTargetShape,
-  hasTarget,
-  locateTarget,
-  targetAccess,
-  targetMessage,
-  retryingOnCrash,
-  codeToolTimeoutMs,
-} from './code-target';
+import { codeTargetShape, defineCodeQuery, hasTarget, locateTarget, targetMessage } from './code-target';
 
 const maxShown = 200;
 
@@ -33,17 +24,13 @@ export interface CodeReferencesOutput {
   readonly truncated: boolean;
 }
 
-export const codeReferencesTool = defineTool({
+export const codeReferencesTool = defineCodeQuery({
   name: 'code_references',
   description:
     'Find all references through the language server: every place the symbol at a position (path, line, column; 1-based) or with a name (symbol) is used, across the workspace. ' +
     `Returns workspace-relative locations with the line text (at most ${maxShown}); places outside the workspace are named by package and file only. More precise than search_in_code: no false hits from comments or same-named symbols.`,
   input,
-  operations: ['read'],
-  returnsContent: true,
-  access: targetAccess,
-  timeoutMs: () => codeToolTimeoutMs,
-  run: (args, ctx) => retryingOnCrash(() => run(args, ctx)),
+  run,
 });
 
 async function run(args: Args, ctx: ToolContext): Promise<Result<CodeReferencesOutput>> {

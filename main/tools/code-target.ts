@@ -7,7 +7,8 @@ import { candidateFiles, findInDocument } from '../domain/lsp/find-symbol';
 import type { LanguageClient } from '../domain/lsp/language-client';
 import { ensureSomeDocumentOpen, openDocument } from '../domain/lsp/open-document';
 import type { ToolAccess } from '../domain/policy/access';
-import type { ToolContext } from './define-tool';
+import { defineTool } from './define-tool';
+import type { Tool, ToolContext } from './define-tool';
 
 /**
  * How code_definition, code_references, code_hover and code_rename name what they ask about: a
@@ -125,4 +126,27 @@ export async function retryingOnCrash<T>(query: () => Promise<Result<T>>): Promi
   const first = await query();
   if (first.ok || first.error.code !== 'language_server_failed') return first;
   return query();
+}
+
+/**
+ * A query addressed by position or symbol (code_definition, code_references, code_hover): it only
+ * reads, its answer carries file text, it may wait for a cold server, and it is asked again once
+ * after a crash. The tool gives its name, words for the model, input and query.
+ */
+export function defineCodeQuery<Input extends z.ZodType<TargetArgs>, Output>(query: {
+  readonly name: string;
+  readonly description: string;
+  readonly input: Input;
+  run(args: z.output<Input>, ctx: ToolContext): Promise<Result<Output>>;
+}): Tool<Input, Output> {
+  return defineTool({
+    name: query.name,
+    description: query.description,
+    input: query.input,
+    operations: ['read'],
+    returnsContent: true,
+    access: targetAccess,
+    timeoutMs: () => codeToolTimeoutMs,
+    run: (args, ctx) => retryingOnCrash(() => query.run(args, ctx)),
+  });
 }
