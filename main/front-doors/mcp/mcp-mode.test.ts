@@ -99,6 +99,9 @@ const exists = (path: string) =>
  * Every tool's arguments as an MCP client must see them: required names and each property's JSON
  * type. Kept by hand on purpose (see the listing test); a new tool or argument is added here too.
  */
+/** How the code tools name what they ask about: a position or a symbol's name. */
+const codeTarget = { path: 'string', line: 'integer', column: 'integer', symbol: 'string' };
+
 const expectedInputs: Record<string, { required: string[]; properties: Record<string, string> }> = {
   read_file: {
     required: ['path'],
@@ -119,6 +122,8 @@ const expectedInputs: Record<string, { required: string[]; properties: Record<st
       recursive: 'boolean',
       pattern: 'string',
       include_hidden: 'boolean',
+      include_ignored: 'boolean',
+      sizes: 'boolean',
       max_entries: 'integer',
     },
   },
@@ -153,6 +158,12 @@ const expectedInputs: Record<string, { required: string[]; properties: Record<st
   file_semantic_search: { required: ['query'], properties: { query: 'string', top_k: 'integer' } },
   memory_search: { required: ['query'], properties: { query: 'string', max_results: 'integer' } },
   memory_append: { required: ['text'], properties: { text: 'string', file: 'string' } },
+  code_diagnostics: { required: [], properties: { path: 'string' } },
+  code_definition: { required: [], properties: codeTarget },
+  code_references: { required: [], properties: { ...codeTarget, include_declaration: 'boolean' } },
+  code_hover: { required: [], properties: codeTarget },
+  code_symbols: { required: [], properties: { path: 'string', query: 'string' } },
+  code_rename: { required: ['new_name'], properties: { ...codeTarget, new_name: 'string' } },
 };
 
 describe('familiar-mcp over stdio', () => {
