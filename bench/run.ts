@@ -21,6 +21,8 @@ import type { ChildRun, Timing } from './measure';
  */
 
 const runs = Number(process.env['BENCH_RUNS'] ?? 5);
+/** BENCH_ONLY=search: only the search_in_code rows (quick before/after figures for the search engines). */
+const onlySearch = process.env['BENCH_ONLY'] === 'search';
 const corpusRoot = resolve(process.env['BENCH_CORPUS'] ?? join(process.cwd(), 'bench', '.corpus'));
 const script = fileURLToPath(import.meta.url);
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -169,6 +171,19 @@ async function toolsBench(): Promise<boolean> {
     });
   }
 
+  if (!onlySearch) await otherRows(f, corpus, rows, reference);
+  await f.dispose();
+  return report(rows);
+}
+
+type Reference = (
+  name: string,
+  command: string,
+  args: readonly string[],
+) => { name: string; external: { command: string; args: readonly string[]; cwd: string } };
+
+/** list_files, read_file and edit_file against fd, find and sed. */
+async function otherRows(f: Familiar, corpus: Corpus, rows: Row[], reference: Reference): Promise<void> {
   log('list_files recursive...');
   let listed = 0;
   const list = async () => {
@@ -253,10 +268,15 @@ async function toolsBench(): Promise<boolean> {
     absoluteLimitMs: 50,
     check: 'atomic write + read-back',
   });
-  await f.dispose();
+}
 
+/** Peak RSS of each operation in a fresh process, then the table; answers whether a target was missed. */
+async function report(rows: Row[]): Promise<boolean> {
   log('peak RSS, each operation in a fresh process...');
-  const rss = Object.fromEntries(Object.keys(operations).map((name) => [name, runChild(script, name)]));
+  const measured = Object.keys(operations).filter(
+    (name) => !onlySearch || name.startsWith('search') || name === 'idle',
+  );
+  const rss = Object.fromEntries(measured.map((name) => [name, runChild(script, name)]));
   const rssFor = (name: string): ChildRun | undefined =>
     name.startsWith('search_in_code: rare')
       ? rss['search-rare']
@@ -287,13 +307,13 @@ async function toolsBench(): Promise<boolean> {
         `${oursRss === undefined || row.name.startsWith('  ') ? '—' : mb(oursRss.maxRssKb)} / ${mb(row.reference?.maxRssKb)} | ${row.check} |`,
     );
   }
-  const cpu = (name: string) => `${rss[name]!.cpuMs.toFixed(0)} ms`;
+  const cpu = (name: string) => (rss[name] === undefined ? '—' : `${rss[name].cpuMs.toFixed(0)} ms`);
   table.push(
     '',
     `CPU time of one call (all threads, fresh process): search rare ${cpu('search-rare')}, search common ${cpu('search-common')}, ` +
       `list ${cpu('list-recursive')}, range read ${cpu('range-read-200mb')}, two edits ${cpu('edit-5mb')}.`,
     `Peak RSS of a fresh process that only loads the tools: ${mb(rss['idle']!.maxRssKb)}. ` +
-      `Line range from the 200 MB log: ${mb(rss['range-read-200mb']!.maxRssKb)}; from the 5 MB file: ${mb(rss['range-read-5mb']!.maxRssKb)} ` +
+      `Line range from the 200 MB log: ${mb(rss['range-read-200mb']?.maxRssKb)}; from the 5 MB file: ${mb(rss['range-read-5mb']?.maxRssKb)} ` +
       '(memory does not grow with the file).',
   );
   process.stdout.write(`${table.join('\n')}\n`);
