@@ -22,6 +22,8 @@ export default defineConfig({
           index: r('main/index.ts'),
           serve: r('main/serve.ts'),
           mcp: r('main/mcp.ts'),
+          // The file workers' module, loaded by piscina from a real file (main/sandbox/fs-worker-pool.ts).
+          'fs-worker': r('main/sandbox/fs-worker.ts'),
         },
       },
     },

@@ -1,12 +1,9 @@
-import * as fs from 'node:fs';
-import { fsWorkerJobs } from './fs-worker-jobs';
+import { createFsJobs } from './fs-worker-jobs';
 import type { FsJobs } from './fs-worker-jobs';
-import { workerTextTools } from './fs-worker-text';
 import type { AnchoredFiles, StatRows } from './search-types';
 
 /** The workers' jobs run right here: for small batches (a round trip costs more) and for tests. */
-export const createInProcessJobs = (options: { chunkSize?: number } = {}): FsJobs =>
-  fsWorkerJobs(fs, workerTextTools(), options);
+export const createInProcessJobs = (options: { chunkSize?: number } = {}): FsJobs => createFsJobs(options);
 
 const inProcess = createInProcessJobs();
 

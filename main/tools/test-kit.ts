@@ -40,6 +40,8 @@ export interface ToolKitOptions {
   readonly sandboxSettings?: ToolServicesOptions['sandboxSettings'];
   /** Variables passed to child processes by name, as settings.commands.passEnvironment. */
   readonly passEnvironment?: () => readonly string[];
+  /** search_in_code's engine (default 'auto': ripgrep when it is on PATH). */
+  readonly searchEngine?: 'auto' | 'js';
 }
 
 /** For tests of the tools (not shipped anywhere): the same wiring the registry will do. */
@@ -58,6 +60,7 @@ export async function createToolKit(
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.passEnvironment === undefined ? {} : { passEnvironment: options.passEnvironment }),
     workerThreads: 2,
+    ...(options.searchEngine === undefined ? {} : { searchEngine: options.searchEngine }),
     ...(options.sandboxSettings === undefined ? {} : { sandboxSettings: options.sandboxSettings }),
   });
   const env = await createToolEnvironment({

@@ -1,6 +1,7 @@
 import { createDenyList } from '../sandbox/deny-list';
 import type { DenyList, DenyRule } from '../sandbox/deny-list';
 import { createFsWorkerPool } from '../sandbox/fs-worker-pool';
+import { ripgrepOnPath } from '../sandbox/ripgrep-locate';
 import type { FsWorkerPool } from '../sandbox/fs-worker-pool';
 import { createPathLocks } from '../sandbox/path-locks';
 import type { PathLocks } from '../sandbox/path-locks';
@@ -31,6 +32,8 @@ export interface ToolServices {
   readonly readTracker: ReadTracker;
   readonly locks: PathLocks;
   readonly workers: FsWorkerPool;
+  /** ripgrep on PATH for search_in_code, unless turned off (searchEngine: 'js'). */
+  readonly ripgrep: string | undefined;
   /** The open workspace's semantic-search index, saved under the Familiar home's search-index/. */
   readonly searchIndexes: WorkspaceIndexes;
   readonly transfers: TransferService | undefined;
@@ -56,6 +59,8 @@ export interface ToolServicesOptions {
   readonly denyRules?: readonly DenyRule[];
   /** Worker threads; default min(4, CPUs). */
   readonly workerThreads?: number;
+  /** search_in_code's engine: ripgrep when on PATH ('auto', the default), or always the JS engine. */
+  readonly searchEngine?: 'auto' | 'js';
   /** Downloads offered to the user and uploads received (the core wires its events in). */
   readonly transfers?: TransferService;
   /** Read on every use: the settings may change while the app runs. */
@@ -82,6 +87,7 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     readTracker: createReadTracker(),
     locks: createPathLocks(),
     workers,
+    ripgrep: options.searchEngine === 'js' ? undefined : ripgrepOnPath(),
     searchIndexes,
     transfers: options.transfers,
     roots,
@@ -140,6 +146,7 @@ export async function createToolEnvironment(options: ToolEnvironmentOptions): Pr
     backups: services.backups,
     trash: services.trash,
     workers: services.workers,
+    ripgrep: services.ripgrep,
     searchIndexes: services.searchIndexes,
     ...(services.transfers === undefined ? {} : { transfers: services.transfers }),
     passEnvironment: () => services.passEnvironment(),
