@@ -34,6 +34,8 @@ async function familiar(corpus: Corpus) {
   const services = createToolServices({
     paths,
     limits: { maxListEntries: 1_000_000, callsPerMinute: 1_000_000, timeoutMs: 600_000 },
+    // BENCH_ENGINE=js: search_in_code's own engine even when ripgrep is on PATH.
+    ...(process.env['BENCH_ENGINE'] === 'js' ? { searchEngine: 'js' as const } : {}),
   });
   const env = await createToolEnvironment({ services, workspaceRoot: corpus.root });
   const runner = createToolRunner({ audit: createAuditLog({ dir: paths.audit }), limits: services.limits });

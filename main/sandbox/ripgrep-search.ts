@@ -13,6 +13,8 @@ import type { AnchoredFiles } from './search-types';
 export interface RipgrepCounts {
   /** [index, matching lines] per file with a match that is not binary, in any order. */
   readonly counts: Int32Array;
+  /** Bytes ripgrep read of each file in `counts` (same order): what describing it will cost. */
+  readonly sizes?: Float64Array;
   /** Files with a match that count as binary (a NUL byte in the first 8 KB, as the JS engine judges). */
   readonly binary: number;
   readonly bytes: number;
@@ -55,6 +57,7 @@ export async function ripgrepCounts(
     windowsHide: true,
   });
   const counts: number[] = [];
+  const sizes: number[] = [];
   let binary = 0;
   let bytes = 0;
   let rest: Buffer = Buffer.alloc(0);
@@ -67,7 +70,10 @@ export async function ripgrepCounts(
     bytes += data.stats.bytes_searched;
     if (index === undefined || data.stats.matched_lines === 0) return;
     if (data.binary_offset !== null && data.binary_offset < sniffBytes) binary += 1;
-    else counts.push(index, data.stats.matched_lines);
+    else {
+      counts.push(index, data.stats.matched_lines);
+      sizes.push(data.stats.bytes_searched);
+    }
   };
   child.stdout!.on('data', (chunk: Buffer) => {
     const buf = rest.length === 0 ? chunk : Buffer.concat([rest, chunk]);
@@ -89,7 +95,7 @@ export async function ripgrepCounts(
   // 0: matches, 1: none, 2: an error (a file gone since the walk, a pattern rg refused): the JS
   // engine then searches this batch instead, so the answer stays exact.
   if (exitCode !== 0 && exitCode !== 1) return undefined;
-  return { counts: Int32Array.from(counts), binary, bytes };
+  return { counts: Int32Array.from(counts), sizes: Float64Array.from(sizes), binary, bytes };
 }
 
 interface EndData {

@@ -72,7 +72,9 @@ export function scanSegment(
   let segLine = -1; // line number at segCounted, once known
   for (let pos = 0; pos < length;) {
     const at = findIn(text, pos, decoded);
-    if (at === -1) break;
+    // An empty match after the segment's last newline is on no line of this segment (the next
+    // segment's first line, or none at the end of the file): grep and ripgrep do not count it.
+    if (at === -1 || (at === length && indexOfNl(text, length - 1) === length - 1)) break;
     const start = lastIndexOfNl(text, at - 1) + 1;
     let end = indexOfNl(text, at);
     if (end === -1) end = length;
