@@ -58,6 +58,10 @@ const relative = (corpus: Corpus, path: string) => path.slice(corpus.root.length
 const operations: Record<string, (f: Familiar, corpus: Corpus) => Promise<unknown>> = {
   'search-rare': (f) => f.call(searchInCodeTool, { query: corpusLayout.needle, max_results: 1000 }),
   'search-common': (f) => f.call(searchInCodeTool, { query: 'return undefined', max_results: 1000 }),
+  'search-sensitive': (f) =>
+    f.call(searchInCodeTool, { query: corpusLayout.needle, case_sensitive: true, max_results: 1000 }),
+  'search-regex': (f) =>
+    f.call(searchInCodeTool, { query: 'export function \\w+Handler\\d', is_regex: true, max_results: 1000 }),
   'list-recursive': (f) => f.call(listFilesTool, { path: '.', recursive: true, max_entries: 1_000_000 }),
   'range-read-200mb': (f, c) =>
     f.call(readFileTool, { path: relative(c, c.logFile), start_line: rangeStart, end_line: rangeEnd }),

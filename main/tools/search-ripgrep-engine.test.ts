@@ -1,4 +1,4 @@
-import { link, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFsWorkerPool } from '../sandbox/fs-worker-pool';
@@ -63,6 +63,24 @@ describe.skipIf(rg === undefined)('the ripgrep engine', () => {
     );
     expect(counted?.binary).toBe(1);
     expect([...counted!.counts]).toEqual([1, 1]);
+  });
+
+  it('searches the root it holds by descriptor, even once that folder is renamed', async () => {
+    const parent = await tempDir();
+    await mkdir(join(parent, 'root'));
+    await writeFile(join(parent, 'root', 'a.txt'), 'needle\n');
+    const files = anchoredFilesIn(join(parent, 'root'), ['a.txt']);
+    await rename(join(parent, 'root'), join(parent, 'moved'));
+    await mkdir(join(parent, 'root'));
+    await writeFile(join(parent, 'root', 'a.txt'), 'nothing\n');
+    const counted = await ripgrepCounts(
+      rg!,
+      ripgrepPatternArgs(specOf('needle'))!,
+      files,
+      new AbortController().signal,
+    );
+    // proc-fd mode follows the descriptor; the portable mode names the path (and finds the new file).
+    expect([...counted!.counts]).toEqual(files.mode === 'proc-fd' ? [0, 1] : []);
   });
 
   it('answers undefined (the JS engine takes the batch) when a named file is gone', async () => {
