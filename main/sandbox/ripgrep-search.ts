@@ -74,7 +74,8 @@ export async function ripgrepCounts(
     if (data.binary_offset !== null && data.binary_offset < sniffBytes) binary += 1;
     else {
       counts.push(index, data.stats.matched_lines);
-      sizes.push(data.stats.bytes_searched);
+      // After a NUL byte ripgrep may stop counting bytes: the size is then unknown.
+      sizes.push(data.binary_offset === null ? data.stats.bytes_searched : Infinity);
     }
   };
   child.stdout!.on('data', (chunk: Buffer) => {
