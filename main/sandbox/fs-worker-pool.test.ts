@@ -9,7 +9,7 @@ import type { FsWorkerPool } from './fs-worker-pool';
 
 const tempDir = useTempDirs();
 let pool: FsWorkerPool;
-afterEach(() => pool.dispose());
+afterEach(() => pool?.dispose());
 
 const spec = (query: string, isRegex = false) => {
   const compiled = compileQuery(query, { isRegex, caseSensitive: true, contextLines: 0, maxLineChars: 500 });
