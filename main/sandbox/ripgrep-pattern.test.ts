@@ -33,7 +33,11 @@ describe('ripgrep pattern arguments', () => {
   });
 
   it('translates the shared regex subset with JavaScript meanings', () => {
-    expect(translateRegex('^export function \\w+Handler\\d', true)).toBe('^export function [0-9A-Za-z_]+Handler[0-9]');
+    expect(translateRegex('^export function \\w+Handler\\d', true)).toBe(
+      '(?:^|\\r|\\x{2028}|\\x{2029})export function [0-9A-Za-z_]+Handler[0-9]',
+    );
+    // JavaScript's $ holds before \r too: the anchor takes it, at a branch's end only.
+    expect(translateRegex('(a|b$)', true)).toBe('(a|b(?:$|\\r|\\x{2028}|\\x{2029}))');
     expect(translateRegex('a.b', true)).toBe('a[^\\n\\r\\x{2028}\\x{2029}]b');
     expect(translateRegex('(?<name>x|y){2,3}[^\\n-]', true)).toBe('(?:x|y){2,3}[^\\n\\-]');
     expect(translateRegex('\\/path\\-#&~', true)).toBe('/path\\-\\#\\&\\~');

@@ -7,9 +7,8 @@ import type { SearchSpec } from './search-types';
  * on a line: no lookaround, backreferences or \p classes, nothing that could match a line break
  * (\s, \W, \D, negated classes without \n: in JavaScript those could match across lines, ripgrep
  * searches line by line), and the Unicode ('u') flag, so that '.', classes and case folding work on
- * code points as in Rust's regex. `.` and `$` follow JavaScript's line terminators (\r included).
- * Known remaining difference: JavaScript's ^ also matches after a lone \r, \u2028 or \u2029 inside
- * a line; ripgrep's only after \n.
+ * code points as in Rust's regex. `.`, `^` and `$` follow JavaScript's line terminators (\r,
+ * \u2028 and \u2029 besides \n); anchors only where that can be said exactly (a branch's ends).
  */
 export function ripgrepPatternArgs(spec: SearchSpec): string[] | undefined {
   switch (spec.mode) {
@@ -32,8 +31,7 @@ export function ripgrepPatternArgs(spec: SearchSpec): string[] | undefined {
       const pattern = translateRegex(spec.pattern, true);
       if (pattern === undefined) return undefined;
       const caseArg = spec.flags.includes('i') ? '--ignore-case' : '--case-sensitive';
-      // --crlf: `$` matches before \r\n, as JavaScript's multiline `$` matches before \r.
-      return [caseArg, '--crlf', '--regexp', pattern];
+      return [caseArg, '--regexp', pattern];
     }
   }
 }
@@ -175,7 +173,18 @@ export function translateRegex(source: string, unicode: boolean): string | undef
       i += 1;
       continue;
     }
-    if (')|*+?^$'.includes(char)) {
+    if (char === '^' || char === '$') {
+      // JavaScript's multiline anchors also hold next to \r, \u2028 and \u2029 inside a line;
+      // ripgrep's only at \n. Which lines match stays the same if the anchor also takes that
+      // character, as long as nothing is matched on the other side of it: so only at a branch's
+      // start (for ^) or end (for $).
+      const terminators = unicode ? '\\r|\\x{2028}|\\x{2029}' : '\\r';
+      if (char === '^' ? !atBranchStart(chars, i) : !atBranchEnd(chars, i)) return undefined;
+      out += char === '^' ? `(?:^|${terminators})` : `(?:$|${terminators})`;
+      i += 1;
+      continue;
+    }
+    if (')|*+?'.includes(char)) {
       out += char;
       i += 1;
       continue;
@@ -185,4 +194,35 @@ export function translateRegex(source: string, unicode: boolean): string | undef
     i += 1;
   }
   return out;
+}
+
+/** Open groups before position `at` (escapes and classes skipped). */
+function depthAt(chars: readonly string[], at: number): number {
+  let depth = 0;
+  for (let j = 0; j < at; j += 1) {
+    if (chars[j] === '\\') j += 1;
+    else if (chars[j] === '[') while (j < at && chars[j] !== ']') j += chars[j] === '\\' ? 2 : 1;
+    else if (chars[j] === '(') depth += 1;
+    else if (chars[j] === ')') depth -= 1;
+  }
+  return depth;
+}
+
+/** At the pattern's start but for opening groups, or right after a top-level `|`. */
+function atBranchStart(chars: readonly string[], at: number): boolean {
+  let j = at - 1;
+  for (;;) {
+    if (j < 0) return true;
+    if (chars[j] === '|') return depthAt(chars, j) === 0;
+    if (chars[j] === '(') j -= 1;
+    else if (chars[j] === ':' && chars[j - 1] === '?' && chars[j - 2] === '(') j -= 3;
+    else return false;
+  }
+}
+
+/** At the pattern's end but for closing groups (no quantifier on them), or right before a top-level `|`. */
+function atBranchEnd(chars: readonly string[], at: number): boolean {
+  let j = at + 1;
+  while (chars[j] === ')') j += 1;
+  return j >= chars.length || (chars[j] === '|' && depthAt(chars, j) === 0);
 }

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ripgrepOnPath } from '../sandbox/ripgrep-locate';
+import { ripgrepPatternArgs } from '../sandbox/ripgrep-pattern';
+import { compileQuery } from './search-query';
 import { useTempDirs } from '../test-support/temp-dir';
 import { searchInCodeTool } from './search-in-code';
 import type { SearchInCodeOutput } from './search-in-code';
@@ -41,6 +43,7 @@ const words = [
   '.',
   '(',
   '\t',
+  '\r',
 ];
 const line = fc.array(fc.constantFrom(...words), { maxLength: 8 }).map((parts) => parts.join(''));
 const content = fc
@@ -54,8 +57,9 @@ const content = fc
     const text = lines.join(crlf ? '\r\n' : '\n') + (finalNewline && lines.length > 0 ? '\n' : '');
     const bytes = Buffer.from(text, 'utf8');
     if (nul === 'early') return Buffer.concat([Buffer.from([0]), bytes]);
-    // A NUL past the 8 KB both engines sniff: the file is text for both.
-    if (nul === 'late') return Buffer.concat([bytes, Buffer.alloc(9000, 0x61), Buffer.from('\0\nfoo\n')]);
+    // A NUL past the 8 KB both engines sniff: the file is text for both. Short lines before it:
+    // one 9000-character line would make regexes like \w+\w+\d backtrack for minutes in JS.
+    if (nul === 'late') return Buffer.concat([bytes, Buffer.from('ab\n'.repeat(3000)), Buffer.from('\0\nfoo\n')]);
     return bytes;
   });
 const paths = fc.constantFrom(
@@ -107,6 +111,9 @@ const regexAtom = fc.constantFrom(
   'o{1,2}',
   '\\t',
   '[0-9]{2}',
+  '|^bar',
+  'x$|',
+  '(a|b$)',
 );
 const regexQuery = fc
   .record({
@@ -139,12 +146,23 @@ async function search(args: object, engine: 'ripgrep' | 'js'): Promise<SearchInC
 
 describe.skipIf(rg === undefined)('ripgrep and the JS engine', () => {
   it('give identical results on generated trees and queries (property)', async () => {
+    const runs = Number(process.env['SEARCH_PROPERTY_RUNS'] ?? 60);
+    let byRipgrepRuns = 0;
     await fc.assert(
       fc.asyncProperty(tree, query, fc.constantFrom(0, 1), fc.constantFrom(3, 100), async (files, q, context, max) => {
         await writeTree(files);
         const args = { ...q, context_lines: context, max_results: max };
         const [byRipgrep, byJs] = [await search(args, 'ripgrep'), await search(args, 'js')];
-        expect(byRipgrep.engine).toBe('ripgrep');
+        // Atoms combine into a few regexes ripgrep is not given (an anchor inside a branch).
+        const compiled = compileQuery(q.query, {
+          isRegex: q.is_regex,
+          caseSensitive: q.case_sensitive,
+          contextLines: 0,
+          maxLineChars: 500,
+        });
+        const translated = compiled.ok && ripgrepPatternArgs(compiled.value) !== undefined;
+        expect(byRipgrep.engine).toBe(translated ? 'ripgrep' : 'js');
+        if (translated) byRipgrepRuns += 1;
         expect(byJs.engine).toBe('js');
         const { engine: _r, skipped_binary: binaryRg, ...fromRipgrep } = byRipgrep;
         const { engine: _j, skipped_binary: binaryJs, ...fromJs } = byJs;
@@ -152,7 +170,10 @@ describe.skipIf(rg === undefined)('ripgrep and the JS engine', () => {
         // ripgrep reports only binary files with a match (SearchInCodeOutput.skipped_binary).
         expect(binaryRg).toBeLessThanOrEqual(binaryJs);
       }),
-      { numRuns: Number(process.env['SEARCH_PROPERTY_RUNS'] ?? 60) },
+      { numRuns: runs },
     );
-  });
+    // Most cases must have been ripgrep's, or the comparison proves little.
+    expect(byRipgrepRuns).toBeGreaterThan(runs * 0.7);
+    // Real files and processes: minutes on a loaded machine with SEARCH_PROPERTY_RUNS raised.
+  }, 300_000);
 });
