@@ -14,11 +14,18 @@ await build({
   configFile: false,
   logLevel: 'warn',
   build: {
-    ssr: fileURLToPath(new URL(`${entry}.ts`, import.meta.url)),
+    ssr: true,
     outDir: fileURLToPath(new URL('../out/bench', import.meta.url)),
     emptyOutDir: true,
     target: 'node20',
     minify: false,
-    rolldownOptions: { output: { format: 'es', entryFileNames: '[name].mjs' } },
+    rolldownOptions: {
+      // The file workers' module beside the entry, as the app build has it (main/platform/sandbox/fs-worker-pool.ts).
+      input: {
+        [entry]: fileURLToPath(new URL(`${entry}.ts`, import.meta.url)),
+        'fs-worker': fileURLToPath(new URL('../main/platform/sandbox/fs-worker.ts', import.meta.url)),
+      },
+      output: { format: 'es', entryFileNames: '[name].mjs' },
+    },
   },
 });

@@ -19,6 +19,8 @@ import { benchToolCalls } from './tool-calls';
  */
 
 const runs = Number(process.env['BENCH_RUNS'] ?? 5);
+/** BENCH_ONLY=search: only the search_in_code rows (quick before/after figures for the search engines). */
+const onlySearch = process.env['BENCH_ONLY'] === 'search';
 const corpusRoot = resolve(process.env['BENCH_CORPUS'] ?? join(process.cwd(), 'bench', '.corpus'));
 const script = fileURLToPath(import.meta.url);
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -30,6 +32,8 @@ async function familiar(corpus: Corpus) {
   const services = createToolServices({
     paths,
     limits: { maxListEntries: 1_000_000, callsPerMinute: 1_000_000, timeoutMs: 600_000 },
+    // BENCH_ENGINE=js: search_in_code's own engine even when ripgrep is on PATH.
+    ...(process.env['BENCH_ENGINE'] === 'js' ? { searchEngine: 'js' as const } : {}),
   });
   const env = await createToolEnvironment({ services, workspaceRoot: corpus.root });
   const call = benchToolCalls(
@@ -65,6 +69,10 @@ async function readTail(f: Familiar, path: string): Promise<{ content: string; f
 const operations: Record<string, (f: Familiar, corpus: Corpus) => Promise<unknown>> = {
   'search-rare': (f) => f.call(searchInCodeTool, { query: corpusLayout.needle, max_results: 1000 }),
   'search-common': (f) => f.call(searchInCodeTool, { query: 'return undefined', max_results: 1000 }),
+  'search-sensitive': (f) =>
+    f.call(searchInCodeTool, { query: corpusLayout.needle, case_sensitive: true, max_results: 1000 }),
+  'search-regex': (f) =>
+    f.call(searchInCodeTool, { query: 'export function \\w+Handler\\d', is_regex: true, max_results: 1000 }),
   'list-recursive': (f) => f.call(listFilesTool, { path: '.', recursive: true, max_entries: 1_000_000 }),
   'range-read-200mb': (f, c) =>
     f.call(readFileTool, { path: relative(c, c.logFile), start_line: rangeStart, end_line: rangeEnd }),
@@ -181,6 +189,19 @@ async function toolsBench(): Promise<boolean> {
     });
   }
 
+  if (!onlySearch) await otherRows(f, corpus, rows, reference);
+  await f.dispose();
+  return report(rows);
+}
+
+type Reference = (
+  name: string,
+  command: string,
+  args: readonly string[],
+) => { name: string; external: { command: string; args: readonly string[]; cwd: string } };
+
+/** list_files, read_file and edit_file against fd, find and sed. */
+async function otherRows(f: Familiar, corpus: Corpus, rows: Row[], reference: Reference): Promise<void> {
   log('list_files recursive...');
   let listed = 0;
   const lister =
@@ -330,10 +351,15 @@ async function toolsBench(): Promise<boolean> {
     absoluteLimitMs: 50,
     check: 'atomic write + read-back',
   });
-  await f.dispose();
+}
 
+/** Peak RSS of each operation in a fresh process, then the table; answers whether a target was missed. */
+async function report(rows: Row[]): Promise<boolean> {
   log('peak RSS, each operation in a fresh process...');
-  const rss = Object.fromEntries(Object.keys(operations).map((name) => [name, runChild(script, name)]));
+  const measured = Object.keys(operations).filter(
+    (name) => !onlySearch || name.startsWith('search') || name === 'idle',
+  );
+  const rss = Object.fromEntries(measured.map((name) => [name, runChild(script, name)]));
   const rssFor = (name: string): ChildRun | undefined =>
     name.startsWith('search_in_code: rare')
       ? rss['search-rare']
@@ -366,13 +392,13 @@ async function toolsBench(): Promise<boolean> {
         `${oursRss === undefined || row.name.startsWith('  ') ? '—' : mb(oursRss.maxRssKb)} / ${mb(row.reference?.maxRssKb)} | ${row.check} |`,
     );
   }
-  const cpu = (name: string) => `${rss[name]!.cpuMs.toFixed(0)} ms`;
+  const cpu = (name: string) => (rss[name] === undefined ? '—' : `${rss[name].cpuMs.toFixed(0)} ms`);
   table.push(
     '',
     `CPU time of one call (all threads, fresh process): search rare ${cpu('search-rare')}, search common ${cpu('search-common')}, ` +
       `list ${cpu('list-recursive')}, range read ${cpu('range-read-200mb')}, two edits ${cpu('edit-5mb')}.`,
     `Peak RSS of a fresh process that only loads the tools: ${mb(rss['idle']!.maxRssKb)}. ` +
-      `Line range from the 200 MB log: ${mb(rss['range-read-200mb']!.maxRssKb)}; from the 5 MB file: ${mb(rss['range-read-5mb']!.maxRssKb)} ` +
+      `Line range from the 200 MB log: ${mb(rss['range-read-200mb']?.maxRssKb)}; from the 5 MB file: ${mb(rss['range-read-5mb']?.maxRssKb)} ` +
       '(memory does not grow with the file).',
   );
   process.stdout.write(`${table.join('\n')}\n`);

@@ -41,6 +41,8 @@ export interface ToolKitOptions {
   readonly passEnvironment?: () => readonly string[];
   /** Language servers: shorter timings for tests. */
   readonly lsp?: ToolServicesOptions['lsp'];
+  /** search_in_code's engine (default 'auto': ripgrep when it is on PATH). */
+  readonly searchEngine?: 'auto' | 'js';
 }
 
 /** For tests of the tools (not shipped anywhere): the environment the tool-call pipeline builds per call. */
@@ -60,6 +62,7 @@ export async function createToolKit(
     ...(options.passEnvironment === undefined ? {} : { passEnvironment: options.passEnvironment }),
     ...(options.lsp === undefined ? {} : { lsp: options.lsp }),
     workerThreads: 2,
+    ...(options.searchEngine === undefined ? {} : { searchEngine: options.searchEngine }),
     ...(options.sandboxSettings === undefined ? {} : { sandboxSettings: options.sandboxSettings }),
   });
   const env = await createToolEnvironment({

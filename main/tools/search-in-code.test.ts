@@ -7,6 +7,7 @@ import { searchInCodeTool } from './search-in-code';
 import { containing, createToolKit, matching } from '../test-support/tool-kit';
 import type { ToolKit } from '../test-support/tool-kit';
 import { createDirectRunner } from '../test-support/direct-runner';
+import { ripgrepOnPath } from '../platform/sandbox/ripgrep-locate';
 
 const tempDir = useTempDirs();
 let kit: ToolKit;
@@ -19,9 +20,12 @@ async function files(root: string, tree: Record<string, string | Buffer>) {
   }
 }
 
-describe('search_in_code', () => {
+// Every behaviour holds whichever engine searches: ripgrep (when on PATH) and the JS engine.
+const engines = ['auto', 'js'] as const;
+
+describe.each(engines)('search_in_code (%s engine)', (searchEngine) => {
   it('finds a literal case-insensitively with file, line, column and text, in path order', async () => {
-    kit = await createToolKit(tempDir);
+    kit = await createToolKit(tempDir, { searchEngine });
     await files(kit.workspace, {
       'src/b.ts': 'const x = 1;\n  return Needle(x);\n',
       'src/a.ts': 'needle at start\nnothing\nthe NEEDLE again\n',
@@ -43,7 +47,7 @@ describe('search_in_code', () => {
   });
 
   it('honours case_sensitive, is_regex and file_pattern', async () => {
-    kit = await createToolKit(tempDir);
+    kit = await createToolKit(tempDir, { searchEngine });
     await files(kit.workspace, { 'a.ts': 'Foo foo\nfunction fooBar() {}\n', 'b.py': 'def foo(): pass\n' });
     const sensitive = await kit.call(searchInCodeTool, { query: 'Foo', case_sensitive: true });
     expect(sensitive.ok && sensitive.value.results.map((r) => `${r.file}:${r.line}`)).toEqual(['a.ts:1']);
@@ -54,7 +58,7 @@ describe('search_in_code', () => {
   });
 
   it('matches non-ASCII text without case and reports columns in characters', async () => {
-    kit = await createToolKit(tempDir);
+    kit = await createToolKit(tempDir, { searchEngine });
     await files(kit.workspace, { 'ru.txt': 'Первая строка\nвторая СТРОКА тут\n' });
     const result = await kit.call(searchInCodeTool, { query: 'строка' });
     expect(result.ok && result.value.results.map((r) => [r.line, r.column])).toEqual([
@@ -64,7 +68,7 @@ describe('search_in_code', () => {
   });
 
   it('adds context lines, also across the 4 MB segments of a big file', async () => {
-    kit = await createToolKit(tempDir);
+    kit = await createToolKit(tempDir, { searchEngine });
     const lines = Array.from({ length: 400_000 }, (_, i) => `row ${i + 1} ${'.'.repeat(8)}`);
     lines[1] = 'first target';
     lines[399_998] = 'last target';
@@ -90,7 +94,7 @@ describe('search_in_code', () => {
   });
 
   it('counts every match but returns max_results, with truncated', async () => {
-    kit = await createToolKit(tempDir);
+    kit = await createToolKit(tempDir, { searchEngine });
     await files(
       kit.workspace,
       Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`f${String(i).padStart(2, '0')}.txt`, 'hit\nhit\n'])),
@@ -115,7 +119,7 @@ describe('search_in_code', () => {
   });
 
   it('skips git-ignored, hidden, .git, node_modules, binary, secret and symlinked files', async () => {
-    kit = await createToolKit(tempDir);
+    kit = await createToolKit(tempDir, { searchEngine });
     await files(kit.workspace, {
       '.gitignore': 'build/\n*.log\n',
       'src/keep.ts': 'secret word\n',
@@ -138,14 +142,14 @@ describe('search_in_code', () => {
   });
 
   it('searches UTF-16 files with a BOM as text', async () => {
-    kit = await createToolKit(tempDir);
+    kit = await createToolKit(tempDir, { searchEngine });
     await files(kit.workspace, { 'win.txt': iconv.encode('first\r\nfind ME here\r\n', 'utf-16le', { addBOM: true }) });
     const result = await kit.call(searchInCodeTool, { query: 'find me' });
     expect(result.ok && result.value.results).toEqual([{ file: 'win.txt', line: 2, column: 1, text: 'find ME here' }]);
   });
 
   it('searches one file when path is a file, and refuses an invalid regex precisely', async () => {
-    kit = await createToolKit(tempDir);
+    kit = await createToolKit(tempDir, { searchEngine });
     await files(kit.workspace, { 'a.txt': 'abc\n', 'b.txt': 'abc\n' });
     const one = await kit.call(searchInCodeTool, { query: 'abc', path: 'b.txt' });
     expect(one.ok && one.value.results.map((r) => r.file)).toEqual(['b.txt']);
@@ -156,6 +160,7 @@ describe('search_in_code', () => {
 
   it('never shows concealed memory files, by name or content', async () => {
     kit = await createToolKit(tempDir, {
+      searchEngine,
       isConcealed: (path) =>
         path === 'MEMORY.md' || path === 'USER.md' || path.startsWith('memory/') || path === 'memory',
     });
@@ -169,8 +174,19 @@ describe('search_in_code', () => {
     expect(result.ok && result.value.results.map((r) => r.file)).toEqual(['SOUL.md', 'notes.md']);
   });
 
+  it('names the engine that searched', async () => {
+    kit = await createToolKit(tempDir, { searchEngine });
+    await files(kit.workspace, { 'a.txt': 'alpha\n' });
+    const result = await kit.call(searchInCodeTool, { query: 'alpha' });
+    const expected = searchEngine === 'auto' && ripgrepOnPath() !== undefined ? 'ripgrep' : 'js';
+    expect(result.ok && result.value.engine).toBe(expected);
+  });
+});
+
+describe('search_in_code in the JS engine', () => {
   it('ends a catastrophic regex at the timeout instead of hanging', async () => {
-    kit = await createToolKit(tempDir, { limits: { timeoutMs: 300 } });
+    // ripgrep's automata answer this regex at once: the worker threads are what needs the proof.
+    kit = await createToolKit(tempDir, { searchEngine: 'js', limits: { timeoutMs: 300 } });
     await files(kit.workspace, { 'a.txt': `${'a'.repeat(40)}!\n` });
     const result = await kit.call(searchInCodeTool, { query: '^(a|aa)+$', is_regex: true });
     expect(result.ok || result.error.code).toBe('timeout');

@@ -2,10 +2,13 @@ import picomatch from 'picomatch';
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import type { FileMatches, SearchJobResult } from '../platform/sandbox/search-types';
+import type { FileMatches } from '../platform/sandbox/search-types';
 import { AnchoredBatch } from '../platform/sandbox/anchored-batch';
-import type { AnchoredFiles } from '../platform/sandbox/search-types';
+import { ripgrepPatternArgs } from '../platform/sandbox/ripgrep-pattern';
 import { defineTool } from './define-tool';
+import { createJsEngine } from './search-js-engine';
+import type { BatchResult, SearchEngine } from './search-js-engine';
+import { createRipgrepEngine } from './search-ripgrep-engine';
 import { compileQuery } from './search-query';
 
 const input = z.object({
@@ -35,32 +38,14 @@ export interface SearchInCodeOutput {
   readonly files_with_matches: number;
   readonly truncated: boolean;
   readonly searched_files: number;
+  /**
+   * Binary files skipped (a NUL byte in their first 8 KB). With ripgrep, only those in which the
+   * query matched: ripgrep does not report files without a match.
+   */
   readonly skipped_binary: number;
+  /** Who searched: ripgrep (on PATH) or Familiar's own engine in worker threads. */
+  readonly engine: 'ripgrep' | 'js';
   readonly notice?: string;
-}
-
-/** Files per worker task: big enough to amortize the message, small enough to balance the cores. */
-const batchFiles = 256;
-
-/**
- * Which files still need their matches described: true for a batch once the batches before it (in
- * walk order) have all finished with at least `maxResults` described matches between them.
- */
-function createDetailBudget(maxResults: number) {
-  const finished = new Map<number, { length: number; hits: number }>();
-  let prefixEnd = 0; // files [0, prefixEnd) are all finished
-  let prefixHits = 0;
-  return {
-    record(offset: number, length: number, result: SearchJobResult) {
-      finished.set(offset, { length, hits: result.files.reduce((sum, file) => sum + file.hits.length, 0) });
-      for (let next = finished.get(prefixEnd); next !== undefined; next = finished.get(prefixEnd)) {
-        finished.delete(prefixEnd);
-        prefixHits += next.hits;
-        prefixEnd += next.length;
-      }
-    },
-    satisfiedBefore: (offset: number) => offset >= prefixEnd && prefixHits >= maxResults,
-  };
 }
 
 export const searchInCodeTool = defineTool({
@@ -87,41 +72,23 @@ export const searchInCodeTool = defineTool({
     const start = resolved.value;
     if (start.facts === undefined) return err('file_not_found', `'${start.display}' does not exist.`);
 
+    // ripgrep when it is on PATH and the query means the same to it; else the JS engine.
+    const patternArgs = ctx.env.ripgrep === undefined ? undefined : ripgrepPatternArgs(spec.value);
+    const engine: SearchEngine =
+      patternArgs === undefined || ctx.env.ripgrep === undefined
+        ? createJsEngine(workers, spec.value, args.max_results, ctx.signal)
+        : createRipgrepEngine(ctx.env.ripgrep, patternArgs, workers, spec.value, args.max_results, ctx.signal);
+
     // Files in walk order (sorted depth-first): their workspace paths, and batches naming them the
-    // anchored way for the workers (AnchoredBatch).
+    // anchored way for the engine (AnchoredBatch), handed over while the walk goes on.
     const files: string[] = [];
-    const detailed = createDetailBudget(args.max_results);
-    const batches: { offset: number; files: AnchoredFiles }[] = [];
-    const jobs: Promise<{ offset: number; result: SearchJobResult }>[] = [];
-    let inFlight = 0;
     let flushed = 0;
-    // A few jobs in flight, the rest waiting here: a job is sent with a detail budget of zero once
-    // the jobs before it already hold max_results matches, so a query matching 100k lines does not
-    // describe (and copy between threads) 100k lines to show 100.
-    const launch = () => {
-      while (inFlight < workers.size * 2 && batches.length > 0) {
-        const batch = batches.shift()!;
-        inFlight += 1;
-        const maxDetails = detailed.satisfiedBefore(batch.offset) ? 0 : args.max_results;
-        const job = workers
-          .searchFiles({ spec: spec.value, files: batch.files, maxDetails }, ctx.signal)
-          .then((result) => {
-            inFlight -= 1;
-            detailed.record(batch.offset, batch.files.names.length, result);
-            launch();
-            return { offset: batch.offset, result };
-          });
-        jobs.push(job);
-      }
-    };
     const gathering = new AnchoredBatch((inPersona) => sandbox.anchorOf(inPersona));
     const flush = () => {
       const taken = gathering.take();
       // A batch whose root vanished meanwhile searches nothing; its files still count as listed.
-      if (taken !== undefined) batches.push({ offset: flushed, files: taken });
+      if (taken !== undefined) engine.add(flushed, taken);
       flushed = files.length;
-      // Launched while the walk goes on, so the workers search as soon as there is something to search.
-      launch();
     };
 
     if (start.facts.kind === 'file') {
@@ -153,7 +120,7 @@ export const searchInCodeTool = defineTool({
           if (gathering.switchesRoot(entry)) flush();
           files.push(entry.relPath);
           gathering.add(entry);
-          if (gathering.size >= batchFiles) flush();
+          if (gathering.size >= engine.batchFiles) flush();
           return 'continue';
         },
       });
@@ -163,10 +130,9 @@ export const searchInCodeTool = defineTool({
     }
     if (flushed < files.length) flush();
 
-    const done: { offset: number; result: SearchJobResult }[] = [];
+    let done: BatchResult[];
     try {
-      // Jobs launch more jobs as they finish: wait until none is left.
-      while (done.length < jobs.length) done.push(...(await Promise.all(jobs.slice(done.length))));
+      done = await engine.finish();
     } catch (error) {
       if (ctx.signal.aborted) return err('aborted', 'The search was stopped.');
       throw error;
@@ -206,6 +172,7 @@ export const searchInCodeTool = defineTool({
       truncated,
       searched_files: files.length,
       skipped_binary: skippedBinary,
+      engine: engine.name,
       ...(truncated
         ? {
             notice: `[Showing ${results.length} of ${total} matching lines. Narrow the search with path or file_pattern, or raise max_results (up to 1000).]`,

@@ -41,6 +41,8 @@ export interface ToolEnvironment {
   readonly trash: RecoveryStore;
   /** Worker threads for search and big listings. */
   readonly workers: FsWorkerPool;
+  /** ripgrep's executable when search_in_code may use it (on PATH, not turned off); else the JS engine. */
+  readonly ripgrep?: string | undefined;
   /** The semantic-search index of the open workspace (file_semantic_search). */
   readonly searchIndexes?: WorkspaceIndexes;
   /** Offers files to the user and receives uploads (file_download, file_upload). */

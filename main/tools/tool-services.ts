@@ -19,6 +19,7 @@ import type { TransferService } from '../domain/transfers/transfer-service';
 import type { CodeIntelligence } from '../domain/lsp/code-intelligence';
 import { LspService } from '../domain/lsp/lsp-service';
 import type { LspServiceOptions } from '../domain/lsp/lsp-service';
+import { ripgrepOnPath } from '../platform/sandbox/ripgrep-locate';
 import { join, resolve } from 'node:path';
 import { createReadTracker } from './read-tracker';
 import type { ReadTracker } from './read-tracker';
@@ -34,6 +35,8 @@ export interface ToolServices {
   readonly readTracker: ReadTracker;
   readonly locks: PathLocks;
   readonly workers: FsWorkerPool;
+  /** ripgrep on PATH for search_in_code, unless turned off (searchEngine: 'js'). */
+  readonly ripgrep: string | undefined;
   /** The open workspace's semantic-search index, saved under the Familiar home's search-index/. */
   readonly searchIndexes: WorkspaceIndexes;
   readonly transfers: TransferService | undefined;
@@ -61,6 +64,8 @@ export interface ToolServicesOptions {
   readonly denyRules?: readonly DenyRule[];
   /** Worker threads; default min(4, CPUs). */
   readonly workerThreads?: number;
+  /** search_in_code's engine: ripgrep when on PATH ('auto', the default), or always the JS engine. */
+  readonly searchEngine?: 'auto' | 'js';
   /** Downloads offered to the user and uploads received (the core wires its events in). */
   readonly transfers?: TransferService;
   /** Read on every use: the settings may change while the app runs. */
@@ -93,6 +98,7 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     readTracker: createReadTracker(),
     locks: createPathLocks(),
     workers,
+    ripgrep: options.searchEngine === 'js' ? undefined : ripgrepOnPath(),
     searchIndexes,
     transfers: options.transfers,
     roots,
@@ -153,6 +159,7 @@ export async function createToolEnvironment(options: ToolEnvironmentOptions): Pr
     backups: services.backups,
     trash: services.trash,
     workers: services.workers,
+    ripgrep: services.ripgrep,
     searchIndexes: services.searchIndexes,
     ...(services.transfers === undefined ? {} : { transfers: services.transfers }),
     code: services.code,

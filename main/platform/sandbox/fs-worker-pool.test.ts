@@ -4,12 +4,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { compileQuery } from '../../tools/search-query';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { anchoredFilesIn } from '../../test-support/anchored-files';
-import { createFsWorkerPool } from './fs-worker-pool';
+import { createFsWorkerPool, fsWorkerFile } from './fs-worker-pool';
 import type { FsWorkerPool } from './fs-worker-pool';
 
 const tempDir = useTempDirs();
 let pool: FsWorkerPool;
-afterEach(() => pool.dispose());
+afterEach(() => pool?.dispose());
 
 const spec = (query: string, isRegex = false) => {
   const compiled = compileQuery(query, { isRegex, caseSensitive: true, contextLines: 0, maxLineChars: 500 });
@@ -18,6 +18,11 @@ const spec = (query: string, isRegex = false) => {
 };
 
 describe('the file worker pool', () => {
+  it('runs a real worker module: the built one beside the bundle, or under vitest the source through jiti', () => {
+    // No code shipped as text to an eval'd worker: piscina gets a file name.
+    expect(fsWorkerFile()).toMatch(/main\/sandbox\/fs-worker-source\.mjs$/);
+  });
+
   it('runs jobs in worker threads and answers in order per task', async () => {
     pool = createFsWorkerPool({ size: 2 });
     const dir = await tempDir();

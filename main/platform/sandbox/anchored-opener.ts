@@ -1,0 +1,184 @@
+import * as fs from 'node:fs';
+import type { AnchoredFiles } from './search-types';
+
+/**
+ * How the file workers open the files a job names (the sandbox's way, anchored-fs.ts), for a thread
+ * that holds no sandbox of its own: runs in worker threads (fs-worker.ts) and in-process alike.
+ */
+
+const { O_RDONLY, O_NONBLOCK = 0, O_NOFOLLOW = 0, O_DIRECTORY = 0 } = fs.constants;
+// O_PATH is not in Node's constants; the same value on every Linux architecture.
+const O_PATH = 0o10000000;
+const openFlags = O_RDONLY | O_NONBLOCK | O_NOFOLLOW;
+// Files read but not yet confirmed (their descriptors open) per folder: one folder lock for these.
+const confirmBatch = 64;
+
+export type AnchoredOpener = ReturnType<typeof anchoredOpener>;
+
+export function anchoredOpener(files: AnchoredFiles) {
+  const proc = files.mode === 'proc-fd';
+  const { root } = files;
+  const chain: { name: string; fd: number }[] = [];
+  let rootOk: boolean;
+  try {
+    const s = proc ? fs.fstatSync(root.fd) : fs.lstatSync(root.path);
+    rootOk = s.isDirectory() && s.dev === root.dev && s.ino === root.ino;
+  } catch {
+    rootOk = false;
+  }
+  let current = -1;
+  let currentOk = false;
+  let prefix = '';
+  let dirPath = '';
+  const dirStillThere = (index: number) => {
+    if (proc) return true;
+    const spec = files.dirs[index]!;
+    const s = fs.lstatSync(dirPath, { throwIfNoEntry: false });
+    return s !== undefined && s.isDirectory() && s.dev === spec.dev && s.ino === spec.ino;
+  };
+  const enter = (index: number): boolean => {
+    if (index === current) return currentOk;
+    confirmPending(); // their folder's descriptor is about to be closed
+    current = index;
+    currentOk = false;
+    if (!rootOk) return false;
+    const spec = files.dirs[index]!;
+    const parts = spec.rel === '' ? [] : spec.rel.split('/');
+    if (!proc) {
+      dirPath = parts.length === 0 ? root.path : `${root.path}/${parts.join('/')}`;
+      prefix = `${dirPath}/`;
+      currentOk = dirStillThere(index);
+      return currentOk;
+    }
+    let common = 0;
+    while (common < chain.length && common < parts.length && chain[common]!.name === parts[common]) common += 1;
+    while (chain.length > common) fs.closeSync(chain.pop()!.fd);
+    try {
+      for (let i = common; i < parts.length; i += 1) {
+        const parent = i === 0 ? root.fd : chain[i - 1]!.fd;
+        const fd = fs.openSync(`/proc/self/fd/${parent}/${parts[i]}`, O_PATH | O_DIRECTORY | O_NOFOLLOW);
+        chain.push({ name: parts[i]!, fd });
+      }
+    } catch {
+      return false; // swapped for a link, or gone: none of its files is read
+    }
+    const dirFd = parts.length === 0 ? root.fd : chain[parts.length - 1]!.fd;
+    const s = fs.fstatSync(dirFd);
+    if (s.dev !== spec.dev || s.ino !== spec.ino) return false;
+    prefix = `/proc/self/fd/${dirFd}/`;
+    currentOk = true;
+    return true;
+  };
+  /**
+   * A file opened with one link is read, but what was read is kept only once that link is
+   * confirmed to be the name we opened (anchored-fs.ts stillNamed): a hard link to an outside file
+   * unlinked from the workspace between our open and our fstat shows one link too, the outside
+   * one. On Linux the kernel marks a descriptor's name ' (deleted)' once its entry is unlinked, but
+   * only after dropping the count, both under the folder's lock; so the folder's lock is taken
+   * (a read of its entries) AFTER the fstat and before the names are read: once per folder for up
+   * to `confirmBatch` files, the descriptors held open meanwhile. Elsewhere the name must still be
+   * this file with one link (a window remains, SECURITY.md).
+   */
+  const confirming = files.hardLinks === 'refuse';
+  const pending: { fd: number; name: string; keep: () => void }[] = [];
+  const closeAll = (entries: { fd: number }[]) => {
+    for (const entry of entries) fs.closeSync(entry.fd);
+  };
+  const confirmPending = () => {
+    if (pending.length === 0) return;
+    const batch = pending.splice(0);
+    let settled = false;
+    try {
+      const dir = fs.opendirSync(prefix.slice(0, -1));
+      try {
+        dir.readSync();
+      } finally {
+        dir.closeSync();
+      }
+      settled = true;
+    } catch {
+      // The folder is gone or unreadable: nothing of it is confirmed.
+    }
+    for (const { fd, name, keep } of batch) {
+      const named = settled && nameOf(fd).endsWith(`/${name}`);
+      fs.closeSync(fd);
+      if (named) keep();
+    }
+  };
+  // What the kernel calls the descriptor ('' when it cannot say).
+  const nameOf = (fd: number): string => {
+    try {
+      return fs.readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      return '';
+    }
+  };
+  const soleNameHere = (fd: number, path: string): boolean => {
+    try {
+      const now = fs.lstatSync(path, { throwIfNoEntry: false });
+      const s = fs.fstatSync(fd);
+      return now !== undefined && now.isFile() && now.nlink <= 1 && now.dev === s.dev && now.ino === s.ino;
+    } catch {
+      return false;
+    }
+  };
+  return {
+    /** A descriptor on the regular file, or undefined when it is not (any more) one the sandbox would read. */
+    open(i: number): number | undefined {
+      const dirIndex = files.dirOf[i]!;
+      if (!enter(dirIndex)) return undefined;
+      const path = prefix + files.names[i]!;
+      const before = proc ? undefined : fs.lstatSync(path, { throwIfNoEntry: false });
+      if (!proc && before?.isFile() !== true) return undefined;
+      let fd: number;
+      try {
+        fd = fs.openSync(path, openFlags);
+      } catch {
+        return undefined; // vanished, or became a symlink / unreadable since the walk: skip like rg does
+      }
+      const s = fs.fstatSync(fd);
+      const refused =
+        !s.isFile() ||
+        (files.hardLinks === 'refuse' && s.nlink > 1) ||
+        (before !== undefined && (before.dev !== s.dev || before.ino !== s.ino)) ||
+        !dirStillThere(dirIndex);
+      if (refused) {
+        fs.closeSync(fd);
+        return undefined;
+      }
+      return fd;
+    },
+    /**
+     * Done reading `fd` (from open(i)): `keep` runs once the file is confirmed to be one the
+     * sandbox would read (now, or at a later settle/finish); the descriptor is closed either way.
+     */
+    settle(i: number, fd: number, keep: () => void): void {
+      if (!confirming) {
+        fs.closeSync(fd);
+        keep();
+      } else if (proc) {
+        pending.push({ fd, name: files.names[i]!, keep });
+        if (pending.length >= confirmBatch) confirmPending();
+      } else {
+        const sole = soleNameHere(fd, prefix + files.names[i]!);
+        fs.closeSync(fd);
+        if (sole) keep();
+      }
+    },
+    /** Confirms what is still pending (the end of a job). */
+    finish(): void {
+      confirmPending();
+    },
+    lstat(i: number): fs.Stats | undefined {
+      const dirIndex = files.dirOf[i]!;
+      if (!enter(dirIndex)) return undefined;
+      const s = fs.lstatSync(prefix + files.names[i]!, { throwIfNoEntry: false });
+      return dirStillThere(dirIndex) ? s : undefined;
+    },
+    /** Releases everything; what was not confirmed by finish() is dropped. */
+    close() {
+      closeAll(pending.splice(0));
+      while (chain.length > 0) fs.closeSync(chain.pop()!.fd);
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import { createFsJobs } from './fs-worker-jobs';
+import type { AnchoredFiles, SearchJob, SearchJobResult, StatRows } from './search-types';
+
+/**
+ * The file workers' entry (fs-worker-pool.ts runs it in piscina's threads): a real module, built by
+ * electron-vite as out/main/fs-worker.js and by the bench as out/bench/fs-worker.mjs; under vitest
+ * fs-worker-source.mjs loads this source through jiti.
+ */
+export type FsTask =
+  { readonly kind: 'stat'; readonly files: AnchoredFiles } | { readonly kind: 'search'; readonly job: SearchJob };
+
+const jobs = createFsJobs();
+
+export function runFsTask(task: FsTask): StatRows | SearchJobResult {
+  switch (task.kind) {
+    case 'stat':
+      return jobs.statEntries(task.files);
+    case 'search':
+      return jobs.searchFiles(task.job);
+  }
+}

@@ -1,0 +1,40 @@
+import * as fs from 'node:fs';
+
+/** The searcher's reads besides its main loop: UTF-16 files, and line numbers far into big files. */
+
+export function utf16Encoding(bytes: Buffer, filled: number): 'utf-16le' | 'utf-16be' | undefined {
+  if (filled < 2) return undefined;
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  return undefined;
+}
+
+// UTF-16 text (rare in code) is decoded whole; above 64 MB it is skipped like a binary file.
+export function readUtf16(fd: number, encoding: string, head: Buffer, atEnd: boolean): string | undefined {
+  let bytes = head;
+  if (!atEnd) {
+    const size = fs.fstatSync(fd).size;
+    if (size > 64 << 20) return undefined;
+    bytes = Buffer.allocUnsafe(size);
+    bytes = bytes.subarray(0, fs.readSync(fd, bytes, 0, size, 0));
+  }
+  try {
+    return new TextDecoder(encoding, { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+// Newlines in [from, to) of a file, read again with a small buffer: only big files with a match
+// far from their start pay for this, files without matches never do.
+export function countFileNewlines(fd: number, from: number, to: number): number {
+  const scratch = Buffer.allocUnsafe(1 << 20);
+  let count = 0;
+  for (let at = from; at < to;) {
+    const read = fs.readSync(fd, scratch, 0, Math.min(scratch.length, to - at), at);
+    if (read === 0) break;
+    for (let i = scratch.indexOf(10, 0); i !== -1 && i < read; i = scratch.indexOf(10, i + 1)) count += 1;
+    at += read;
+  }
+  return count;
+}

@@ -1,0 +1,129 @@
+import { countFileNewlines } from './search-file-reads';
+import { columnOf, shownLine } from './search-lines';
+import type { FindIn } from './search-matchers';
+import { countNewlines, indexOfNl, lastIndexOfNl } from './fs-worker-text';
+import type { Text } from './fs-worker-text';
+import type { SearchHit, SearchSpec } from './search-types';
+
+/** One file being searched, segment after segment. */
+export interface FileState {
+  readonly fd: number;
+  readonly hits: SearchHit[];
+  count: number;
+  countedOffset: number; // file offset up to which newlines are counted
+  countedLine: number; // line number at countedOffset
+  tail: string[]; // last lines of the previous segment (before-context)
+  waiting: SearchHit[]; // hits still missing after-context lines
+}
+
+export const newFileState = (fd: number): FileState => ({
+  fd,
+  hits: [],
+  count: 0,
+  countedOffset: 0,
+  countedLine: 1,
+  tail: [],
+  waiting: [],
+});
+
+export interface SegmentSearch {
+  readonly spec: SearchSpec;
+  readonly findIn: FindIn;
+  /** Matches to describe per file; the rest are only counted. */
+  readonly maxDetails: number;
+}
+
+/**
+ * One segment of a file: whole lines, `seg` its bytes and `text` what the matcher runs on (the
+ * bytes themselves, their latin1 string, or decoded text when `decoded`).
+ */
+export function scanSegment(
+  search: SegmentSearch,
+  state: FileState,
+  seg: Buffer,
+  text: Text,
+  decoded: boolean,
+  fileOffset: number,
+  atEnd: boolean,
+): void {
+  const { spec, findIn } = search;
+  const length = text.length;
+  const slice = (a: number, b: number) => (decoded ? (text as string).slice(a, b) : seg.toString('utf8', a, b));
+  const lineAt = (start: number, end: number, focus: number) => {
+    const column = columnOf(slice(start, focus));
+    const firstOfFile = start === 0 && fileOffset === 0;
+    return { text: shownLine(slice(start, end), column, spec.maxLineChars, firstOfFile), column };
+  };
+  const plain = (start: number, end: number) => lineAt(start, end, start).text;
+
+  if (state.waiting.length > 0) {
+    let at = 0;
+    for (let taken = 0; taken < spec.contextLines && at < length; taken += 1) {
+      const end = indexOfNl(text, at);
+      const stop = end === -1 ? length : end;
+      const line = plain(at, stop);
+      for (const hit of state.waiting) if (hit.after.length < spec.contextLines) hit.after.push(line);
+      at = stop + 1;
+    }
+    state.waiting = [];
+  }
+
+  let segCounted = 0; // offset in `text` up to which newlines are counted
+  let segLine = -1; // line number at segCounted, once known
+  for (let pos = 0; pos < length;) {
+    const at = findIn(text, pos, decoded);
+    // An empty match after the segment's last newline is on no line of this segment (the next
+    // segment's first line, or none at the end of the file): grep and ripgrep do not count it.
+    if (at === -1 || (at === length && indexOfNl(text, length - 1) === length - 1)) break;
+    const start = lastIndexOfNl(text, at - 1) + 1;
+    let end = indexOfNl(text, at);
+    if (end === -1) end = length;
+    state.count += 1;
+    if (state.hits.length < search.maxDetails) {
+      if (segLine === -1) {
+        if (state.countedOffset < fileOffset) {
+          state.countedLine += countFileNewlines(state.fd, state.countedOffset, fileOffset);
+          state.countedOffset = fileOffset;
+        }
+        segLine = state.countedLine;
+      }
+      segLine += countNewlines(text, segCounted, start);
+      segCounted = start;
+      const { text: shown, column } = lineAt(start, end, at);
+      const before: string[] = [];
+      for (let k = 0, to = start - 1; k < spec.contextLines; k += 1) {
+        if (to < 0) {
+          before.unshift(...state.tail.slice(Math.max(0, state.tail.length - (spec.contextLines - k))));
+          break;
+        }
+        const from = lastIndexOfNl(text, to - 1) + 1;
+        before.unshift(plain(from, to));
+        to = from - 1;
+      }
+      const after: string[] = [];
+      for (let k = 0, from = end + 1; k < spec.contextLines && from < length; k += 1) {
+        const stop = indexOfNl(text, from);
+        const to = stop === -1 ? length : stop;
+        after.push(plain(from, to));
+        from = to + 1;
+      }
+      const hit: SearchHit = { line: segLine, column, text: shown, before, after };
+      state.hits.push(hit);
+      if (after.length < spec.contextLines && !atEnd) state.waiting.push(hit);
+    }
+    pos = end + 1;
+  }
+  if (segLine !== -1) {
+    // Lines are counted through this segment lazily: only when a later hit needs them.
+    state.countedLine = segLine + countNewlines(text, segCounted, length);
+    state.countedOffset = fileOffset + seg.length;
+  }
+  if (spec.contextLines > 0 && !atEnd) {
+    state.tail = [];
+    for (let to = length - 1, k = 0; k < spec.contextLines && to >= 0; k += 1) {
+      const from = lastIndexOfNl(text, to - 1) + 1;
+      state.tail.unshift(plain(from, to));
+      to = from - 1;
+    }
+  }
+}
