@@ -21,7 +21,7 @@ export default defineConfig({
         input: {
           index: r('main/index.ts'),
           serve: r('main/serve.ts'),
-          mcp: r('main/front-doors/mcp.ts'),
+          mcp: r('main/mcp.ts'),
           // The file workers' module, loaded by piscina from a real file (main/platform/sandbox/fs-worker-pool.ts).
           'fs-worker': r('main/platform/sandbox/fs-worker.ts'),
         },

@@ -4,6 +4,7 @@
  * Spread into a vi.mock('electron') factory beside the fakes a test watches itself.
  */
 export const quietElectron = {
+  nativeTheme: { themeSource: 'system' },
   Menu: { buildFromTemplate: () => ({}), setApplicationMenu: () => undefined },
   screen: {
     getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }],

@@ -7,6 +7,7 @@ import {
   dialog,
   ipcMain,
   Menu,
+  nativeTheme,
   net,
   Notification,
   screen,
@@ -30,6 +31,7 @@ import { createFileLogger } from './log-file';
 import type { FileLogger } from './log-file';
 import { installApplicationMenu } from './menu';
 import { createNativeLanguage, followLanguageSetting } from './native-language';
+import { followThemeSetting } from './native-theme';
 import type { NativeLanguage } from './native-language';
 import { createSafeStorageCipher } from './safe-storage-cipher';
 import { createSenderCheck, guardWebContents, hardenSession, isSafeExternalUrl } from './security';
@@ -120,6 +122,7 @@ async function launch(
       chooseFolderWith(dialog, BrowserWindow.getFocusedWindow(), app.getPath('documents'), language.t),
   });
   language.apply(core.settings.get().ui.language);
+  followThemeSetting(core.events, nativeTheme, core.settings.get().ui.theme);
   // From here on every way out disposes the core first (turns stopped, their process groups killed).
   const quitGuard = installQuitGuard({
     app,
