@@ -79,7 +79,8 @@ function executable(file: string): boolean {
   }
 }
 
-const require = createRequire(import.meta.url);
+// Not named `require`: the bundle declares its own at the top of the chunk this lands in.
+const resolveFromApp = createRequire(import.meta.url);
 
 /**
  * A file inside a package Familiar ships (typescript-language-server's cli, typescript's lib), or
@@ -87,7 +88,7 @@ const require = createRequire(import.meta.url);
  */
 export function bundledPackageFile(packageName: string, file: string): string | undefined {
   try {
-    return join(dirname(require.resolve(`${packageName}/package.json`)), file);
+    return join(dirname(resolveFromApp.resolve(`${packageName}/package.json`)), file);
   } catch {
     return undefined;
   }
