@@ -1,7 +1,7 @@
 import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { basename, join, relative, sep } from 'node:path';
-import electronegativity from '@doyensec/electronegativity';
 import type { Finding } from './findings';
 
 /** The code that runs in Electron: the main process, the preload and the page. */
@@ -13,6 +13,22 @@ export const scannedLayers = ['main', 'preload', 'renderer'] as const;
  * deterministic gate. Electron's version is pinned in package.json and upgraded deliberately.
  */
 export const excludedChecks = ['AvailableSecurityFixesGlobalCheck'] as const;
+
+/**
+ * Electronegativity asks GitHub for updated translations (got 11, one-second timeout) and falls
+ * back to its bundled English. Offline on Node 24, got's retry timer then throws after the request
+ * already failed ("The `onCancel` handler was attached after the promise settled"), which crashes
+ * the gate. The gate is offline by design: the request fails at once instead, before any timer.
+ * Installed before Electronegativity is first loaded, for its copy of got only.
+ */
+function keepElectronegativityOffline(): void {
+  const requireHere = createRequire(import.meta.url);
+  const requireFromIt = createRequire(requireHere.resolve('@doyensec/electronegativity/dist/locales/i18n.js'));
+  const gotPath = requireFromIt.resolve('got');
+  if (requireFromIt.cache[gotPath] !== undefined) return;
+  const offline = () => Promise.reject(new Error('offline: the Electron security gate makes no network requests'));
+  requireFromIt.cache[gotPath] = { id: gotPath, filename: gotPath, loaded: true, exports: offline } as NodeJS.Module;
+}
 
 /** Tests and test helpers never run in Electron and are not shipped. */
 export function isShippedSource(path: string): boolean {
@@ -48,6 +64,8 @@ export async function scanWithElectronegativity(
     const electron = JSON.parse(await readFile(join(root, 'node_modules', 'electron', 'package.json'), 'utf8')) as {
       version: string;
     };
+    keepElectronegativityOffline();
+    const { default: electronegativity } = await import('@doyensec/electronegativity');
     const result = await electronegativity({
       input: app,
       isRelative: true,
