@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import { ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { parseArguments } from '../tool-calls/admit';
-import { guarded } from '../tool-calls/run';
+import { previewCall } from '../tool-calls/ask';
+import { runTool } from '../tool-calls/run';
 import type { Approval, ChangePreview, Tool, ToolContext } from '../tools/define-tool';
 import { defaultToolLimits } from '../tools/tool-limits';
 
@@ -23,21 +23,15 @@ export interface DirectRunner {
 }
 
 export function createDirectRunner(limits: { readonly timeoutMs?: number } = {}): DirectRunner {
-  const timeoutMs = limits.timeoutMs ?? defaultToolLimits.timeoutMs;
+  const runLimits = { timeoutMs: limits.timeoutMs ?? defaultToolLimits.timeoutMs };
   return {
     async run(tool, rawArgs, ctx, approval) {
       const args = parseArguments(tool, rawArgs);
-      if (!args.ok) return args;
-      return guarded(tool.name, ctx, (runCtx) => tool.run(args.value, runCtx, approval), {
-        timeoutMs: tool.timeoutMs?.(args.value) ?? timeoutMs,
-      });
+      return args.ok ? runTool(tool, args.value, ctx, approval, runLimits) : args;
     },
     async prepare(tool, rawArgs, ctx) {
       const args = parseArguments(tool, rawArgs);
-      if (!args.ok) return args;
-      const prepare = tool.prepare?.bind(tool);
-      if (prepare === undefined) return ok({ summary: tool.name });
-      return guarded(tool.name, ctx, (previewCtx) => prepare(args.value, previewCtx), { timeoutMs });
+      return args.ok ? previewCall(tool, args.value, ctx, runLimits) : args;
     },
   };
 }

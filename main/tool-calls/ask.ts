@@ -2,7 +2,7 @@ import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import type { ApprovalBroker } from '../domain/approvals/broker';
 import { canAllowForConversation } from '../domain/policy/check-accesses';
-import type { AnyTool, ChangePreview } from '../tools/define-tool';
+import type { AnyTool, ChangePreview, ToolContext } from '../tools/define-tool';
 import type { Allowances } from './allowances';
 import type { Approved, Decided } from './call-session';
 import { guarded } from './run';
@@ -28,12 +28,26 @@ function fallbackPreview(tool: AnyTool, args: unknown): ChangePreview {
   return { summary: `${tool.name} ${shown.length > 300 ? `${shown.slice(0, 300)}…` : shown}` };
 }
 
+/**
+ * What the user will be shown: prepare() reads, never writes, and runs under the same guard as a
+ * run, so a throwing or hanging preview is a typed error. Also what tool tests preview with.
+ */
+export function previewCall(
+  tool: AnyTool,
+  args: unknown,
+  ctx: ToolContext,
+  limits: RunLimits,
+): Promise<Result<ChangePreview>> {
+  const prepare = tool.prepare?.bind(tool);
+  if (prepare === undefined) return Promise.resolve(ok(fallbackPreview(tool, args)));
+  return guarded(`${tool.name} (preview)`, ctx, (previewCtx) => prepare(args, previewCtx), limits);
+}
+
 const pathSummary = (decided: Decided) => `${decided.tool.name} on ${decided.paths.join(', ')}`;
 
 /**
- * ask: when the policy wants a person, prepare() says what would change (reading, never writing;
- * guarded like run, so a throwing or hanging preview is a typed error), and the broker waits for
- * the answer. A prepare() that fails (file missing, binary...) fails the call the way the tool
+ * ask: when the policy wants a person, the preview (previewCall) says what would change and the
+ * broker waits for the answer. A prepare() that fails (file missing, binary...) fails the call the way the tool
  * would, before anyone is bothered.
  */
 export async function ask(decided: Decided, inputs: AskInputs): Promise<Result<Approved>> {
@@ -45,11 +59,7 @@ export async function ask(decided: Decided, inputs: AskInputs): Promise<Result<A
       `${pathSummary(decided)} needs a person's approval, which this session cannot ask for.`,
     );
   }
-  const prepare = tool.prepare?.bind(tool);
-  const prepared =
-    prepare === undefined
-      ? ok(fallbackPreview(tool, args))
-      : await guarded(`${tool.name} (preview)`, ctx, (previewCtx) => prepare(args, previewCtx), inputs.limits);
+  const prepared = await previewCall(tool, args, ctx, inputs.limits);
   if (!prepared.ok) return prepared;
   const preview = prepared.value;
   const persona = decided.personaTargets.includes('SOUL.md');

@@ -1,7 +1,8 @@
 import { err } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import type { Logger } from '../platform/logging/logger';
-import type { ToolContext } from '../tools/define-tool';
+import type { z } from 'zod';
+import type { Approval, Tool, ToolContext } from '../tools/define-tool';
 import type { Approved } from './call-session';
 import { internalError, seconds } from './call-errors';
 import { capToolResult } from './cap-result';
@@ -55,13 +56,26 @@ export async function guarded<T>(
 }
 
 /**
+ * The tool's run() under its timeout (its own when it has one, as run_command does) and the
+ * user's stop. The run stage below and the tests of a single tool (test-support/direct-runner.ts)
+ * both call this.
+ */
+export function runTool<T>(
+  tool: Tool<z.ZodType, T>,
+  args: unknown,
+  ctx: ToolContext,
+  approval: Approval | undefined,
+  limits: RunLimits,
+): Promise<Result<T>> {
+  const timeoutMs = tool.timeoutMs?.(args) ?? limits.timeoutMs;
+  return guarded(tool.name, ctx, (runCtx) => tool.run(args, runCtx, approval), { ...limits, timeoutMs });
+}
+
+/**
  * run: the tool itself, with the user's approval (their edited text, the before they were shown),
- * under the timeout (the tool's own when it has one, as run_command does), and the one cap on
- * what a result may weigh in the transcript and the next request.
+ * and the one cap on what a result may weigh in the transcript and the next request.
  */
 export async function run(approved: Approved, limits: RunLimits): Promise<Result<unknown>> {
   const { tool, args, ctx, approval } = approved;
-  const timeoutMs = tool.timeoutMs?.(args) ?? limits.timeoutMs;
-  const result = await guarded(tool.name, ctx, (runCtx) => tool.run(args, runCtx, approval), { ...limits, timeoutMs });
-  return capToolResult(result);
+  return capToolResult(await runTool(tool, args, ctx, approval, limits));
 }

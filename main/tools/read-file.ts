@@ -167,6 +167,11 @@ export const readFileTool = defineTool({
         );
       }
       const bom = sniffBom(head);
+      // What a line range is decoded with: the byte order mark's encoding wins over the argument.
+      const encoding = bom?.encoding ?? requested;
+      // A part read remembers the file's facts (no hash of bytes it did not read).
+      const rememberPartRead = () =>
+        ctx.env.readTracker.remember(ctx.conversationId, path.key, { ...fingerprintOf(facts), encoding });
       const startLine = args.start_line ?? 1;
       const endLine = args.end_line ?? Number.POSITIVE_INFINITY;
 
@@ -178,17 +183,13 @@ export const readFileTool = defineTool({
           size: facts.size,
           maxLines: limits.maxOutputLines,
           maxBytes: limits.maxOutputBytes,
-          encoding: bom?.encoding ?? requested,
+          encoding,
           bomLength: bom?.length ?? 0,
           signal: ctx.signal,
         });
         if (!tail.ok) return tail;
-        ctx.env.readTracker.remember(ctx.conversationId, path.key, {
-          ...fingerprintOf(facts),
-          encoding: bom?.encoding ?? requested,
-        });
+        rememberPartRead();
         const read = tail.value;
-        const encoding = bom?.encoding ?? requested;
         return ok(
           read.counted
             ? output(path.display, read, read.firstLine, encoding, facts.size)
@@ -203,17 +204,13 @@ export const readFileTool = defineTool({
           endLine: args.end_line,
           maxLines: limits.maxOutputLines,
           maxBytes: limits.maxOutputBytes,
-          encoding: bom?.encoding ?? requested,
+          encoding,
           bomLength: bom?.length ?? 0,
           signal: ctx.signal,
         });
         if (!range.ok) return range;
-        ctx.env.readTracker.remember(ctx.conversationId, path.key, {
-          ...fingerprintOf(facts),
-          encoding: bom?.encoding ?? requested,
-        });
-        const shown: Shown = { ...range.value, lastLine: range.value.lastLine };
-        return ok(output(path.display, shown, startLine, bom?.encoding ?? requested, facts.size));
+        rememberPartRead();
+        return ok(output(path.display, range.value, startLine, encoding, facts.size));
       }
 
       if (facts.size > limits.maxReadBytes) {
