@@ -147,7 +147,11 @@ export async function startServerConnection(options: ConnectionOptions): Promise
       err<never>('language_server_failed', `The ${options.serverId} language server ${why} during ${method}.`),
     );
     try {
-      const answer = connection.sendRequest<R | null>(method, params, source.token).then(
+      // sendRequest throws at once ("Connection is closed.") when the server died before its exit
+      // was seen: through the promise constructor that is a rejection, answered like any failure.
+      const answer = new Promise<R | null>((resolve) =>
+        resolve(connection.sendRequest<R | null>(method, params, source.token)),
+      ).then(
         (value) => ok(value),
         (error: unknown) =>
           signal?.aborted === true
