@@ -38,8 +38,11 @@ describe('the file worker pool', () => {
   it('ends a runaway regex by terminating its worker; other calls’ tasks survive', async () => {
     pool = createFsWorkerPool({ size: 1 });
     const dir = await tempDir();
-    await writeFile(join(dir, 'evil.txt'), `${'a'.repeat(34)}!\n`);
+    // 60 letters: the backtracking would outlive the test, so only terminating the worker ends it.
+    await writeFile(join(dir, 'evil.txt'), `${'a'.repeat(60)}!\n`);
     await writeFile(join(dir, 'fine.txt'), 'fine\n');
+    // The thread is up and idle first, so the abort lands on a running task, not a queued one.
+    await pool.statEntries(anchoredFilesIn(dir, ['fine.txt']));
     const stop = new AbortController();
     const runaway = pool.searchFiles(
       { spec: spec('^(a|aa)+$', true), files: anchoredFilesIn(dir, ['evil.txt']), maxDetails: 10 },

@@ -23,7 +23,7 @@ export interface FsWorkerPool {
 export interface FsWorkerPoolOptions {
   /** Default: the number of CPUs, at most 4. */
   readonly size?: number;
-  /** Idle workers exit after this long (they cost ~10 MB each). */
+  /** Idle workers beyond the first exit after this long (they cost ~10 MB each). */
   readonly idleMs?: number;
 }
 
@@ -56,7 +56,10 @@ export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerP
     (pool ??= new Piscina<FsTask, unknown>({
       filename: fsWorkerFile(),
       name: 'runFsTask', // the worker module's export (fs-worker.ts)
-      minThreads: 0,
+      // One thread stays once started. With none, piscina 5.3 strands the queue after it terminates
+      // the only worker for an aborted running task: queued tasks wait for a new task to start a
+      // thread, which may never come (the runaway-regex test below shows it).
+      minThreads: 1,
       maxThreads: size,
       idleTimeout: options.idleMs ?? 30_000,
       // A task is synchronous work: a second one queued on a busy thread would only wait there.
