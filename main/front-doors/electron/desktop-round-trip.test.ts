@@ -228,11 +228,15 @@ describe('the desktop round trip (preload ↔ ipcMain ↔ core)', () => {
     await page.invoke('settings.update', { memory: { enabled: true } });
     expect(changed).toEqual([false]);
 
-    // Transport only: forwardEvents carries any payload, so a marker names each event.
+    // Transport only: forwardEvents carries any payload, so a marker names each event. Main's own
+    // listeners read settings.changed (the menu language), so that one carries real settings.
+    const settings = await page.invoke('settings.get', {});
+    const payloadOf = (name: EventName) =>
+      name === 'settings.changed' && settings.ok ? settings.value : { probe: name };
     const received = new Map<string, unknown>();
     const stops = eventNames.map((name) => page.on(name, (payload) => received.set(name, payload)));
-    for (const name of eventNames) core.events.emit(name, { probe: name } as never);
-    expect(Object.fromEntries(received)).toEqual(Object.fromEntries(eventNames.map((name) => [name, { probe: name }])));
+    for (const name of eventNames) core.events.emit(name, payloadOf(name) as never);
+    expect(Object.fromEntries(received)).toEqual(Object.fromEntries(eventNames.map((name) => [name, payloadOf(name)])));
     for (const unsubscribe of stops) unsubscribe();
   });
 
