@@ -4,19 +4,24 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createCore } from './core/create-core';
 import { createStderrLogger } from './platform/logging/logger';
 import { createMcpSessions } from './front-doors/mcp/mcp-session';
+import { parseHttpPort, startMcpHttpServer, withHttpPortDefault } from './front-doors/mcp/mcp-http';
 import { defaultFamiliarHome } from './platform/storage/paths';
 import { familiarVersion } from './core/version';
 
-const usage = `Usage: familiar-mcp [--workspace DIR] [--home DIR] [--approve all]
+const usage = `Usage: familiar-mcp [--workspace DIR] [--home DIR] [--approve all] [--http [PORT]]
 
 Serves Familiar's sandboxed workspace tools over MCP on stdio. Without --workspace, the first
 file:// folder among the client's roots is the workspace. Calls the permission policy would
-ask a person about answer approval_required, unless --approve all is given (trusted automation only).`;
+ask a person about answer approval_required, unless --approve all is given (trusted automation only).
+--http serves Streamable HTTP on 127.0.0.1 instead (no PORT: a free one), at /mcp, behind a bearer
+token: FAMILIAR_MCP_TOKEN if set, else a random one; the URL and the token are printed on stderr.`;
 
 /** MCP mode: stdout carries the protocol, so everything else goes to stderr. */
 async function main(): Promise<void> {
   const { values } = parseArgs({
+    args: withHttpPortDefault(process.argv.slice(2)),
     options: {
+      http: { type: 'string' },
       workspace: { type: 'string' },
       home: { type: 'string' },
       approve: { type: 'string' },
@@ -47,6 +52,19 @@ async function main(): Promise<void> {
     fixedWorkspace: values.workspace !== undefined,
     logger,
   });
+  if (values.http !== undefined) {
+    const http = await startMcpHttpServer({
+      port: parseHttpPort(values.http),
+      token: process.env['FAMILIAR_MCP_TOKEN'] || undefined,
+      createSession: () => sessions.create(),
+      logger,
+    });
+    process.stderr.write(`Familiar MCP over Streamable HTTP: ${http.url}\nAuthorization: Bearer ${http.token}\n`);
+    const stopHttp = () => void http.close().finally(() => process.exit(0));
+    process.on('SIGINT', stopHttp);
+    process.on('SIGTERM', stopHttp);
+    return;
+  }
   const server = sessions.create();
   await server.connect(new StdioServerTransport());
   const stop = () => void server.close().finally(() => process.exit(0));
