@@ -52,9 +52,9 @@ describe('MCP resources', () => {
     expect(listed).not.toContain(persona('USER.md'));
     expect(listed).not.toContain(persona('MEMORY.md'));
     expect(await refusalCode(client.readResource({ uri: persona('USER.md') }))).toBe('permission_denied');
+    await core.assistant.history.writeByUser('SOUL.md', 'You are Familiar.\n', 'test');
     const soul = await client.readResource({ uri: persona('SOUL.md') });
-    expect(soul.contents[0]).toMatchObject({ uri: persona('SOUL.md'), mimeType: 'text/markdown' });
-    expect(soul.contents[0]?.text).toEqual(expect.any(String));
+    expect(soul.contents).toEqual([{ uri: persona('SOUL.md'), mimeType: 'text/markdown', text: 'You are Familiar.' }]);
   });
 
   it('lists and reads workspace files by file:// URI through the sandbox, refusing outside and denied files', async () => {
