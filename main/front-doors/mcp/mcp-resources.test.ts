@@ -2,7 +2,11 @@ import { realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  McpError,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Core } from '../../core/create-core';
 import { startMcpTestSession } from '../../test-support/mcp-session-kit';
@@ -46,7 +50,11 @@ describe('MCP resources', () => {
     expect(await uris()).toEqual(
       expect.arrayContaining([persona('SOUL.md'), persona('USER.md'), persona('MEMORY.md')]),
     );
+    const listChanged = new Promise<void>((resolve) =>
+      client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()),
+    );
     await core.settings.update({ memory: { enabled: false } });
+    await listChanged;
     const listed = await uris();
     expect(listed).toContain(persona('SOUL.md'));
     expect(listed).not.toContain(persona('USER.md'));
