@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
 import type { FamiliarError } from '../../../shared/errors';
+import type { EventPayload } from '../../../shared/ipc/contract';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import type { Dispatch } from '../../platform/ipc/dispatcher';
@@ -212,15 +213,9 @@ export function serveResources(options: McpResourcesOptions): void {
   let memoryBefore = memoryIsOn();
   const stopListening = options.events.subscribe((name, payload) => {
     if (name === 'history.changed') {
-      notify(personaUri((payload as { file: PersonaFileName }).file));
+      notify(personaUri((payload as EventPayload<'history.changed'>).file));
     } else if (name === 'workspace.changed') {
-      const changes = payload as {
-        root: string;
-        added: { path: string }[];
-        changed: { path: string }[];
-        removed: string[];
-        reload: string[];
-      };
+      const changes = payload as EventPayload<'workspace.changed'>;
       if (changes.root !== options.workspace.current()) return;
       const paths = [...changes.added.map((e) => e.path), ...changes.changed.map((e) => e.path), ...changes.removed];
       for (const path of paths) notify(uriOfChanged(changes.root, path));
