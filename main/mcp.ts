@@ -3,19 +3,25 @@ import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createCore } from './core/create-core';
 import { createStderrLogger } from './platform/logging/logger';
-import { createMcpServer } from './front-doors/mcp/mcp-server';
+import { createMcpSessions } from './front-doors/mcp/mcp-session';
+import { parseHttpPort, startMcpHttpServer, withHttpPortDefault } from './front-doors/mcp/mcp-http';
 import { defaultFamiliarHome } from './platform/storage/paths';
 import { familiarVersion } from './core/version';
 
-const usage = `Usage: familiar-mcp --workspace DIR [--home DIR] [--approve all]
+const usage = `Usage: familiar-mcp [--workspace DIR] [--home DIR] [--approve all] [--http [PORT]]
 
-Serves Familiar's sandboxed workspace tools over MCP on stdio. Calls the permission policy would
-ask a person about answer approval_required, unless --approve all is given (trusted automation only).`;
+Serves Familiar's sandboxed workspace tools over MCP on stdio. Without --workspace, the first
+file:// folder among the client's roots is the workspace. Calls the permission policy would
+ask a person about answer approval_required, unless --approve all is given (trusted automation only).
+--http serves Streamable HTTP on 127.0.0.1 instead (no PORT: a free one), at /mcp, behind a bearer
+token: FAMILIAR_MCP_TOKEN if set, else a random one; the URL and the token are printed on stderr.`;
 
 /** MCP mode: stdout carries the protocol, so everything else goes to stderr. */
 async function main(): Promise<void> {
   const { values } = parseArgs({
+    args: withHttpPortDefault(process.argv.slice(2)),
     options: {
+      http: { type: 'string' },
       workspace: { type: 'string' },
       home: { type: 'string' },
       approve: { type: 'string' },
@@ -29,19 +35,37 @@ async function main(): Promise<void> {
   if (values.approve !== undefined && values.approve !== 'all') {
     throw new Error(`--approve takes only "all", got "${values.approve}"\n${usage}`);
   }
+  const logger = createStderrLogger('mcp');
   const core = await createCore({
     home: resolve(values.home ?? defaultFamiliarHome()),
     workspace: values.workspace === undefined ? undefined : resolve(values.workspace),
     mode: 'browser',
     version: familiarVersion,
-    logger: createStderrLogger('mcp'),
+    logger,
     approvalMode: values.approve === 'all' ? 'approve-all' : 'refuse',
   });
-  const server = createMcpServer({
-    executor: core.assistant.toolCalls,
+  const sessions = createMcpSessions({
+    core,
     version: familiarVersion,
     conversationId: 'mcp',
+    // Without --workspace the client's roots choose the folder (mcp-roots.ts).
+    fixedWorkspace: values.workspace !== undefined,
+    logger,
   });
+  if (values.http !== undefined) {
+    const http = await startMcpHttpServer({
+      port: parseHttpPort(values.http),
+      token: process.env['FAMILIAR_MCP_TOKEN'] || undefined,
+      createSession: () => sessions.create(),
+      logger,
+    });
+    process.stderr.write(`Familiar MCP over Streamable HTTP: ${http.url}\nAuthorization: Bearer ${http.token}\n`);
+    const stopHttp = () => void http.close().finally(() => process.exit(0));
+    process.on('SIGINT', stopHttp);
+    process.on('SIGTERM', stopHttp);
+    return;
+  }
+  const server = sessions.create();
   await server.connect(new StdioServerTransport());
   const stop = () => void server.close().finally(() => process.exit(0));
   process.on('SIGINT', stop);

@@ -61,6 +61,8 @@ export const errorCodes = [
   'aborted',
   'not_found',
   'turn_in_progress',
+  /** MCP mode with no --workspace and no usable client root: nothing to work on yet. */
+  'workspace_unavailable',
 ] as const;
 
 export const errorCodeSchema = z.enum(errorCodes);

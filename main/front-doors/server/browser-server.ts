@@ -11,7 +11,8 @@ import { readAppFile } from '../../platform/storage/app-files';
 import { contentSecurityPolicyHeader } from '../../../shared/content-security-policy';
 import { indexHtmlPath, sendStaticFile } from './static-files';
 import { bridgeSocket } from './ws-bridge';
-import { createAccessToken, tokenMatches } from './token';
+import { createAccessToken } from './token';
+import { LOOPBACK_HOST as HOST, loopbackGuards } from './loopback-guards';
 
 export interface BrowserServerOptions {
   readonly dispatch: Dispatch;
@@ -30,8 +31,6 @@ export interface BrowserServer {
   close(): Promise<void>;
 }
 
-// Only loopback: browser mode is for the person at this machine, never the network.
-const HOST = '127.0.0.1';
 // The largest legitimate message is an upload: at most 20 MB (transfers.maxUploadMB), base64-encoded
 // (×4/3 ≈ 26.7 MB) inside a JSON call frame. Anything bigger is closed with 1009 before it is buffered.
 export const MAX_FRAME_BYTES = 32 * 1024 * 1024;
@@ -57,15 +56,14 @@ function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
 export async function startBrowserServer(options: BrowserServerOptions): Promise<BrowserServer> {
   const token = options.token ?? createAccessToken();
   let port = options.port;
-  const allowedHosts = () => new Set([`${HOST}:${port}`, `localhost:${port}`]);
-  const allowedOrigins = () => new Set([`http://${HOST}:${port}`, `http://localhost:${port}`]);
+  const guards = loopbackGuards(token, () => port);
 
   const handleRequest = async (req: IncomingMessage, res: ServerResponse) => {
-    if (!allowedHosts().has(req.headers.host ?? '')) return refuse(res, 421, 'Unknown host');
+    if (!guards.hostAllowed(req.headers.host)) return refuse(res, 421, 'Unknown host');
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed');
     const url = new URL(req.url ?? '/', `http://${HOST}:${port}`);
     if (url.pathname === '/' || url.pathname === '/index.html') {
-      if (!tokenMatches(token, url.searchParams.get(WS_TOKEN_PARAM))) {
+      if (!guards.tokenAllowed(url.searchParams.get(WS_TOKEN_PARAM))) {
         return refuse(res, 401, 'Familiar needs its access token: open the full URL it printed when it started.');
       }
       const html = await readAppFile(indexHtmlPath(options.rendererDir));
@@ -98,10 +96,10 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     // the handshake) would be an 'error' nobody listens to, which ends the process.
     socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', `http://${HOST}:${port}`);
-    if (!allowedHosts().has(req.headers.host ?? '')) return refuseUpgrade(socket, 421, 'Misdirected Request');
+    if (!guards.hostAllowed(req.headers.host)) return refuseUpgrade(socket, 421, 'Misdirected Request');
     if (url.pathname !== WS_PATH) return refuseUpgrade(socket, 404, 'Not Found');
-    if (!allowedOrigins().has(req.headers.origin ?? '')) return refuseUpgrade(socket, 403, 'Forbidden');
-    if (!tokenMatches(token, url.searchParams.get(WS_TOKEN_PARAM))) return refuseUpgrade(socket, 401, 'Unauthorized');
+    if (!guards.originAllowed(req.headers.origin)) return refuseUpgrade(socket, 403, 'Forbidden');
+    if (!guards.tokenAllowed(url.searchParams.get(WS_TOKEN_PARAM))) return refuseUpgrade(socket, 401, 'Unauthorized');
     sockets.handleUpgrade(req, socket, head, (ws) => bridgeSocket(ws, randomUUID(), options.dispatch, options.events));
   });
 

@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdir, realpath, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bundleChildScript, importOf } from '../../test-support/child-script';
+import { useTempDirs } from '../../test-support/temp-dir';
+
+/** main/mcp.ts as `familiar-mcp` runs it, without --workspace: roots over stdio, and --http. */
+
+const tempDir = useTempDirs();
+let serverScript = '';
+const clients: Client[] = [];
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  serverScript = await bundleChildScript(importOf(join(import.meta.dirname, '..', '..', 'mcp.ts')));
+}, 60_000);
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+async function project() {
+  const root = await tempDir('familiar-mcp-entry-');
+  const workspace = join(root, 'project');
+  await mkdir(workspace);
+  await writeFile(join(workspace, 'notes.md'), 'from the root\n');
+  return { workspace: await realpath(workspace), home: join(root, 'home') };
+}
+
+describe('familiar-mcp without --workspace', () => {
+  it('over stdio, works in the folder the client offers as its root', async () => {
+    const { workspace, home } = await project();
+    const client = new Client({ name: 'roots-client', version: '1.0.0' }, { capabilities: { roots: {} } });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: pathToFileURL(workspace).href }] }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [serverScript, '--home', home], stderr: 'pipe' }),
+    );
+    clients.push(client);
+    await expect
+      .poll(
+        async () => (await client.callTool({ name: 'read_file', arguments: { path: 'notes.md' } })).structuredContent,
+      )
+      .toMatchObject({ content: 'from the root' });
+  });
+
+  it('with --http, prints the URL and token on stderr (nothing on stdout) and serves a client with the token', async () => {
+    const { workspace, home } = await project();
+    const child = spawn(process.execPath, [serverScript, '--workspace', workspace, '--home', home, '--http'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FAMILIAR_MCP_TOKEN: '' },
+    });
+    children.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const started = new Promise<{ url: string; token: string }>((resolve, reject) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const url = /Streamable HTTP: (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr)?.[1];
+        const token = /Authorization: Bearer (\S+)/.exec(stderr)?.[1];
+        if (url !== undefined && token !== undefined) resolve({ url, token });
+      });
+      child.once('exit', (code) => reject(new Error(`familiar-mcp --http exited (${code}): ${stderr}`)));
+    });
+    const { url, token } = await started;
+    const client = new Client({ name: 'http-client', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    clients.push(client);
+    const read = await client.callTool({ name: 'read_file', arguments: { path: 'notes.md' } });
+    expect(read).toMatchObject({ structuredContent: { content: 'from the root' } });
+    expect(stdout).toBe('');
+  });
+});
