@@ -81,6 +81,8 @@ export const en = {
   'approval.inline': 'Inline',
   'approval.diffHint': 'Left: now. Right: after the change.',
   'approval.editingHint': 'Editing: the right side is what will be written.',
+  'approval.fileList': 'Files changed ({count})',
+  'approval.fileChanges': '{count, plural, one {# change} other {# changes}}',
   'approval.diffLabel': 'Proposed change to {path}',
   'approval.diffEditingLabel': 'Your version of {path} (editable)',
   'approval.allowForConversation': 'Allow changes to this file for the rest of this conversation',

@@ -82,6 +82,8 @@ export const ru: Messages = {
   'approval.inline': 'В одной колонке',
   'approval.diffHint': 'Слева — сейчас. Справа — после изменения.',
   'approval.editingHint': 'Правка: будет записано то, что справа.',
+  'approval.fileList': 'Изменяемые файлы ({count})',
+  'approval.fileChanges': '{count, plural, one {# правка} few {# правки} many {# правок} other {# правки}}',
   'approval.diffLabel': 'Предлагаемое изменение {path}',
   'approval.diffEditingLabel': 'Ваша версия {path} (можно править)',
   'approval.allowForConversation': 'Разрешить изменения этого файла до конца разговора',

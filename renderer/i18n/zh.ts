@@ -81,6 +81,8 @@ export const zh: Messages = {
   'approval.inline': '行内',
   'approval.diffHint': '左侧：当前内容。右侧：修改之后。',
   'approval.editingHint': '编辑中：将写入右侧的内容。',
+  'approval.fileList': '更改的文件（{count}）',
+  'approval.fileChanges': '{count} 处更改',
   'approval.diffLabel': '对 {path} 的建议修改',
   'approval.diffEditingLabel': '你的 {path} 版本（可编辑）',
   'approval.allowForConversation': '在本次对话剩余时间内允许修改此文件',
