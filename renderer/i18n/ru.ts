@@ -43,6 +43,10 @@ export const ru: Messages = {
   'workspace.openError.invalid_path': 'Укажите полный путь к папке от корня (или от ~).',
   'workspace.openError.other': 'Не удалось открыть папку: {message}',
   'workspace.personaEntry': 'Хранится в домашней папке Familiar, какая бы папка ни была открыта',
+  'problems.errors': '{count, plural, one {# ошибка} few {# ошибки} many {# ошибок} other {# ошибки}}',
+  'problems.warnings':
+    '{count, plural, one {# предупреждение} few {# предупреждения} many {# предупреждений} other {# предупреждения}}',
+  'problems.total': 'Проблемы в рабочей папке:',
   'workspace.link': 'Символическая ссылка',
   'workspace.ignoredEntry': '(игнорируется)',
   'workspace.status.loading': 'Загрузка…',
