@@ -85,7 +85,9 @@ export async function ask(decided: Decided, inputs: AskInputs): Promise<Result<A
       ...(afterBytes === undefined ? {} : { afterBytes }),
       facts: { ...preview.facts },
       persona,
-      canAllowForConversation: canAllowForConversation(accesses),
+      // A multi-file change is decided as an edit of the whole workspace ('.'): "allow this file for
+      // the conversation" would allow every later such change, so it is not offered.
+      canAllowForConversation: files === undefined && canAllowForConversation(accesses),
       warnings: [...decided.warnings],
       ...(persona && preview.after !== undefined && inputs.promptPreview !== undefined
         ? { promptPreview: inputs.promptPreview(preview.after) }

@@ -312,7 +312,7 @@ describe('tool-call pipeline: approvals', () => {
     expect(request.files).toEqual(files);
     expect(request).not.toHaveProperty('before');
     expect(request).not.toHaveProperty('after');
-    expect(request).toMatchObject({ beforeBytes: 17, afterBytes: 29 });
+    expect(request).toMatchObject({ beforeBytes: 17, afterBytes: 29, canAllowForConversation: false });
     const edited = broker.answer({
       id: request.id,
       decision: 'approve',

@@ -33,9 +33,9 @@ describe('ApprovalFileList', () => {
     const list = screen.getByRole('tablist', { name: 'Files changed (3)' });
     expect(list.getAttribute('aria-orientation')).toBe('vertical');
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
-      'src/cart.ts2 changes',
-      'src/main.ts1 change',
-      'src/money.ts',
+      'src/cart.ts 2 changes',
+      'src/main.ts 1 change',
+      'src/money.ts ',
     ]);
     expect(selectedPath()).toBe('src/cart.ts');
   });

@@ -64,7 +64,7 @@ export function ApprovalFileList({ files, selected, onSelect, panelId }: Approva
           onClick={() => select(index)}
           data-path={file.path}
         >
-          <span className="approval-file-path">{file.path}</span>
+          <span className="approval-file-path">{file.path}</span>{' '}
           {file.changes !== undefined && (
             <span className="approval-file-changes">{t('approval.fileChanges', { count: file.changes })}</span>
           )}
