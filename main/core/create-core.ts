@@ -145,7 +145,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
     passEnvironment: () => settings.get().commands.passEnvironment,
     diagnosticsAfterEdits: () => settings.get().code.diagnosticsAfterEdits,
-    lsp: { log: (message) => options.logger.info(`lsp: ${message}`) },
+    lsp: {
+      log: (message) => options.logger.info(`lsp: ${message}`),
+      // The tree's and the header's problem counts.
+      onProblems: ({ root, ...file }) => events.emit('problems.changed', { root, files: [file] }),
+    },
     ...(options.toolLimits === undefined ? {} : { limits: options.toolLimits }),
   });
   const workspace = await createWorkspaceService({

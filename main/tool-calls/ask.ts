@@ -21,6 +21,7 @@ export interface AskInputs {
 }
 
 const bytes = (text: string | undefined) => (text === undefined ? undefined : Buffer.byteLength(text, 'utf8'));
+const totalBytes = (texts: readonly string[]) => texts.reduce((sum, text) => sum + Buffer.byteLength(text, 'utf8'), 0);
 
 /** Without a prepare(), the user still sees exactly what the model asked for. */
 function fallbackPreview(tool: AnyTool, args: unknown): ChangePreview {
@@ -63,8 +64,12 @@ export async function ask(decided: Decided, inputs: AskInputs): Promise<Result<A
   if (!prepared.ok) return prepared;
   const preview = prepared.value;
   const persona = decided.personaTargets.includes('SOUL.md');
-  const beforeBytes = bytes(preview.before);
-  const afterBytes = bytes(preview.after);
+  // Several files travel one by one (the dialog lists them); their combined document stays here,
+  // for the concurrent-modification check, rather than crossing twice.
+  const files = preview.files?.length ? preview.files : undefined;
+  const shown = files === undefined ? { before: preview.before, after: preview.after } : {};
+  const beforeBytes = files === undefined ? bytes(preview.before) : totalBytes(files.map((file) => file.before));
+  const afterBytes = files === undefined ? bytes(preview.after) : totalBytes(files.map((file) => file.after));
   const outcome = await inputs.broker.request(
     {
       conversationId: request.conversationId,
@@ -73,13 +78,16 @@ export async function ask(decided: Decided, inputs: AskInputs): Promise<Result<A
       summary: preview.summary,
       paths: accesses.map((access) => access.path),
       operations: [...new Set(accesses.map((access) => access.operation))],
-      ...(preview.before === undefined ? {} : { before: preview.before }),
-      ...(preview.after === undefined ? {} : { after: preview.after }),
+      ...(shown.before === undefined ? {} : { before: shown.before }),
+      ...(shown.after === undefined ? {} : { after: shown.after }),
+      ...(files === undefined ? {} : { files: files.map((file) => ({ ...file })) }),
       ...(beforeBytes === undefined ? {} : { beforeBytes }),
       ...(afterBytes === undefined ? {} : { afterBytes }),
       facts: { ...preview.facts },
       persona,
-      canAllowForConversation: canAllowForConversation(accesses),
+      // A multi-file change is decided as an edit of the whole workspace ('.'): "allow this file for
+      // the conversation" would allow every later such change, so it is not offered.
+      canAllowForConversation: files === undefined && canAllowForConversation(accesses),
       warnings: [...decided.warnings],
       ...(persona && preview.after !== undefined && inputs.promptPreview !== undefined
         ? { promptPreview: inputs.promptPreview(preview.after) }

@@ -289,6 +289,43 @@ describe('tool-call pipeline: approvals', () => {
     expect(requests).toHaveLength(4);
   });
 
+  it('shows a change to several files file by file, refuses an edited answer to it, and applies it as shown', async () => {
+    const { call, broker, nthRequest, addTool, run } = await setup();
+    const files = [
+      { path: 'a.ts', before: 'old();\n', after: 'renamed();\n', changes: 1 },
+      { path: 'b.ts', before: 'old(old);\n', after: 'renamed(renamed);\n', changes: 2 },
+    ];
+    addTool(
+      defineTool({
+        name: 'rename_all',
+        description: 'Rename everywhere.',
+        input: z.object({}),
+        operations: ['edit'],
+        access: () => [{ operation: 'edit', path: '.' }],
+        prepare: () =>
+          Promise.resolve(ok({ summary: 'Rename old in 2 files', before: 'combined', after: 'combined after', files })),
+        run: (_args, _ctx, approval) => Promise.resolve(ok({ shownBefore: approval?.shownBefore })),
+      }),
+    );
+    const pending = call('rename_all', {});
+    const request = await nthRequest(1);
+    expect(request.files).toEqual(files);
+    expect(request).not.toHaveProperty('before');
+    expect(request).not.toHaveProperty('after');
+    expect(request).toMatchObject({ beforeBytes: 17, afterBytes: 29, canAllowForConversation: false });
+    const edited = broker.answer({
+      id: request.id,
+      decision: 'approve',
+      editedContent: 'something else',
+      allowForConversation: false,
+    });
+    expect(edited).toMatchObject({ ok: false, error: { code: 'invalid_payload' } });
+    expect(run).not.toHaveBeenCalled();
+    broker.answer({ id: request.id, decision: 'approve', allowForConversation: false });
+    // The combined document is what the tool checks against at apply time.
+    expect(await pending).toMatchObject({ ok: true, value: { shownBefore: 'combined' } });
+  });
+
   it('rejects pending approvals of a stopped conversation', async () => {
     const { root, call, registry, nthRequest } = await setup();
     const pending = call('write_text', { path: 'SOUL.md', content: 'x' });

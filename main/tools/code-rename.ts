@@ -113,7 +113,7 @@ export const codeRenameTool = defineTool({
       ...(files.length === 1 && files[0] !== undefined ? { path: files[0].path } : {}),
       before: combinedDocument(files.map((file) => ({ path: file.path, text: file.before }))),
       after: combinedDocument(files.map((file) => ({ path: file.path, text: file.after }))),
-      files: files.map(({ path, before, after }) => ({ path, before, after })),
+      files: files.map(({ path, before, after, edits }) => ({ path, before, after, changes: edits })),
       facts: {
         files: files.map((file) => file.path).join(', '),
         edits: files.reduce((sum, file) => sum + file.edits, 0),

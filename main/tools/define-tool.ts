@@ -18,7 +18,13 @@ export interface ChangePreview {
    * multi-file diff. `before`/`after` then hold all of them as one document, so a dialog that
    * knows one file still shows the whole change.
    */
-  readonly files?: readonly { readonly path: string; readonly before: string; readonly after: string }[];
+  readonly files?: readonly {
+    readonly path: string;
+    readonly before: string;
+    readonly after: string;
+    /** Separate edits in this file (a rename's occurrences): the dialog's file list counts them. */
+    readonly changes?: number;
+  }[];
   /** Anything else worth showing: the command and its directory, a move's destination... */
   readonly facts?: Readonly<Record<string, string | number | boolean>>;
 }

@@ -4,6 +4,7 @@ import { IncognitoButton } from '../features/incognito/IncognitoButton';
 import { MemoryOffIndicator } from '../features/memory/MemoryOffIndicator';
 import { MemorySwitch } from '../features/memory/MemorySwitch';
 import { ToolsPopover } from '../features/tools/ToolsPopover';
+import { ProblemsTotal } from '../features/workspace/ProblemCounts';
 import { useT } from '../i18n/i18n';
 import { PanelToggles } from './PanelToggles';
 
@@ -21,6 +22,7 @@ export function AppHeader({ onOpenSettings, onOpenShortcuts }: AppHeaderProps) {
         <PanelToggles />
       </div>
       <div className="app-header-actions">
+        <ProblemsTotal />
         <MemoryOffIndicator />
         <MemorySwitch />
         <ToolsPopover />

@@ -5,6 +5,16 @@ import { defineCall } from './define';
 /** Largest text the user may put in place of the model's proposal: write_file's own cap. */
 export const MAX_EDITED_CONTENT_CHARS = 5 * 1024 * 1024;
 
+/** One file of a change to several files (a rename): the diff dialog lists them and shows one at a time. */
+export const approvalFileSchema = z.object({
+  path: z.string(),
+  before: z.string(),
+  after: z.string(),
+  /** How many separate edits the file gets (a rename's occurrences), when the tool knows. */
+  changes: z.number().int().nonnegative().optional(),
+});
+export type ApprovalFile = z.infer<typeof approvalFileSchema>;
+
 export const approvalRequestSchema = z.object({
   id: z.string(),
   conversationId: z.string(),
@@ -20,6 +30,11 @@ export const approvalRequestSchema = z.object({
   after: z.string().optional(),
   beforeBytes: z.number().int().nonnegative().optional(),
   afterBytes: z.number().int().nonnegative().optional(),
+  /**
+   * A change to several files, applied all or none: each file's texts (before/after are then
+   * absent). Such a change is approved or rejected as the tool computed it, never edited.
+   */
+  files: z.array(approvalFileSchema).min(1).optional(),
   /** The command and its directory, a move's destination... */
   facts: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
   /** The target is the assistant's persona (SOUL.md). */

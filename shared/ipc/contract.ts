@@ -6,6 +6,7 @@ import { assistantCalls, assistantEvents } from './assistant';
 import { historyCalls, historyEvents } from './history';
 import { chatCalls, chatEvents } from './chat';
 import { conversationsCalls, conversationsEvents } from './conversations';
+import { problemsEvents } from './problems';
 import { providersCalls } from './providers';
 import { settingsCalls, settingsEvents } from './settings';
 import { transferCalls, transferEvents } from './transfers';
@@ -38,6 +39,7 @@ export const events = {
   ...chatEvents,
   ...workspaceEvents,
   ...transferEvents,
+  ...problemsEvents,
 };
 
 export type Calls = typeof calls;

@@ -91,6 +91,10 @@ export function createApprovalBroker(options: ApprovalBrokerOptions): ApprovalBr
       }
       const allowForConversation = answer.allowForConversation && entry.request.canAllowForConversation;
       const edited = answer.editedContent;
+      // A change to several files is applied as the tool computed it: there is no one text to edit.
+      if (edited !== undefined && entry.request.files !== undefined) {
+        return err('invalid_payload', 'A change to several files is approved or rejected as shown, not edited.');
+      }
       if (edited !== undefined && edited !== entry.request.after) {
         entry.settle({ approved: true, editedContent: edited, allowForConversation }, 'approved-edited');
         return ok({ request: entry.request, kind: 'approved-edited' });

@@ -30,6 +30,8 @@ export interface LanguageClientOptions {
   readonly passEnvironment: () => readonly string[];
   readonly timings: ClientTimings;
   readonly log?: (message: string) => void;
+  /** Every publishDiagnostics (and an empty one when a file is closed): the UI's problem counts. */
+  readonly onPublish?: (uri: string, items: readonly Diagnostic[]) => void;
 }
 
 /** Consecutive timeouts after which a server is taken for stuck and ended. */
@@ -148,6 +150,7 @@ export class LanguageClient {
     const ready = this.waiters.filter((waiter) => waiter.uri === uri && this.generation > waiter.after);
     this.waiters = this.waiters.filter((waiter) => !ready.includes(waiter));
     for (const waiter of ready) waiter.resolve();
+    if (!this.disposed) this.options.onPublish?.(uri, items);
   }
 
   uriOf(relPath: string): string {
@@ -212,6 +215,8 @@ export class LanguageClient {
     if (!this.documents.delete(uri)) return;
     this.connection?.notify('textDocument/didClose', { textDocument: { uri } });
     this.diagnostics.delete(uri);
+    // A file gone from the server is gone from the problem counts too.
+    if (!this.disposed) this.options.onPublish?.(uri, []);
   }
 
   /**

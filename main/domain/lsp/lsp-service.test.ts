@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
 import { LspService } from './lsp-service';
+import type { FileProblems } from './problem-counts';
 import type { ServerDefinition } from './server-catalog';
 
 /**
@@ -20,6 +21,14 @@ c.onNotification('exit', () => process.exit(0));
 c.onRequest('test/env', () => process.env);
 c.onRequest('test/echo', (params) => params);
 c.onRequest('test/hang', () => new Promise(() => undefined));
+const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
+c.onNotification('textDocument/didOpen', (p) => {
+  c.sendNotification('textDocument/publishDiagnostics', { uri: 'file:///usr/lib/outside.d.ts', diagnostics: [{ range, message: 'x' }] });
+  c.sendNotification('textDocument/publishDiagnostics', {
+    uri: p.textDocument.uri,
+    diagnostics: [{ range, message: 'bad', severity: 1 }, { range, message: 'meh', severity: 2 }],
+  });
+});
 c.listen();
 `;
 
@@ -113,6 +122,18 @@ describe('LspService', () => {
     expect(await client.request('test/echo', 'again')).toEqual({ ok: true, value: 'again' });
     expect(client.restarts).toBe(1);
     expect(client.pid).not.toBe(pid);
+  });
+
+  it('reports the problem counts of each file a server publishes for, and zero once it is closed', async () => {
+    const seen: FileProblems[] = [];
+    const client = await running(service({ onProblems: (problems) => seen.push(problems) }), 'x.a');
+    expect(seen).toEqual([]);
+    await client.sync('x.a', 'text');
+    // The file outside the workspace was published first (same stream): it is never reported.
+    await expect.poll(() => seen.length, { timeout: 3000 }).toBe(1);
+    expect(seen).toEqual([{ root: dir, path: 'x.a', errors: 1, warnings: 1 }]);
+    client.close('x.a');
+    expect(seen.at(-1)).toEqual({ root: dir, path: 'x.a', errors: 0, warnings: 0 });
   });
 
   it('stops every server on dispose', async () => {

@@ -1,10 +1,13 @@
 import { join } from 'node:path';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import { bundledPackageFile } from '../../platform/sandbox/server-process';
 import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
 import { LanguageClient } from './language-client';
 import type { ClientTimings } from './language-client';
+import { problemsOf } from './problem-counts';
+import type { FileProblems } from './problem-counts';
 import { builtInServers, commandFor, definitionFor } from './server-catalog';
 import type { ServerDefinition } from './server-catalog';
 
@@ -17,6 +20,8 @@ export interface LspServiceOptions {
   /** Servers running at once; starting one more stops the least recently used. */
   readonly maxServers?: number;
   readonly log?: (message: string) => void;
+  /** A file's problem counts changed (each publishDiagnostics of a running server). */
+  readonly onProblems?: (problems: FileProblems) => void;
 }
 
 export interface ServerStatus {
@@ -91,6 +96,7 @@ export class LspService {
       passEnvironment: this.options.passEnvironment ?? (() => []),
       timings: this.timings,
       ...(this.options.log === undefined ? {} : { log: this.options.log }),
+      onPublish: (uri, items) => this.reportProblems(sandbox.workspaceRoot, uri, items),
     });
     this.clients.set(server.id, client);
     return ok(client);
@@ -108,6 +114,13 @@ export class LspService {
       pid: client.pid,
       restarts: client.restarts,
     }));
+  }
+
+  private reportProblems(root: string, uri: string, items: readonly Diagnostic[]): void {
+    // Counts of a workspace no longer open would land in another folder's tree.
+    if (root !== this.workspaceRoot || this.options.onProblems === undefined) return;
+    const problems = problemsOf(root, uri, items);
+    if (problems !== undefined) this.options.onProblems(problems);
   }
 
   private async makeRoom(): Promise<void> {

@@ -8,7 +8,8 @@ import { ApprovalOperationSummary } from './ApprovalOperationSummary';
 import { ApprovalQueueCounter } from './ApprovalQueueCounter';
 import { ApprovalWarnings } from './ApprovalWarnings';
 import { PromptPreview } from './PromptPreview';
-import { hasDiff } from './approval-queue';
+import { ApprovalFilesDiff } from './ApprovalFilesDiff';
+import { hasDiff, hasFiles } from './approval-queue';
 import { useApprovalsStore } from './approvals-store';
 import { RejectForm } from './RejectForm';
 
@@ -37,7 +38,13 @@ export function ApprovalContent({ request }: { readonly request: ApprovalRequest
       </p>
       <ApprovalWarnings warnings={request.warnings} />
       <ApprovalFacts request={request} />
-      {hasDiff(request) ? <ApprovalDiff request={request} /> : <ApprovalOperationSummary request={request} />}
+      {hasFiles(request) && request.files !== undefined ? (
+        <ApprovalFilesDiff request={request} files={request.files} />
+      ) : hasDiff(request) ? (
+        <ApprovalDiff request={request} />
+      ) : (
+        <ApprovalOperationSummary request={request} />
+      )}
       {request.promptPreview !== undefined && <PromptPreview text={request.promptPreview} />}
       {error !== null && (
         <p className="form-error" role="alert">

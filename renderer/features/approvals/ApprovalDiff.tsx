@@ -1,18 +1,22 @@
-import type { ApprovalRequest } from '../../../shared/ipc/approvals';
+import type { ApprovalFile, ApprovalRequest } from '../../../shared/ipc/approvals';
 import { LazyCodeView } from '../../code-view/LazyCodeView';
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
 import { useResolvedTheme } from '../settings/apply-appearance';
 import { approvalsActions, useApprovalsStore } from './approvals-store';
 
-/** Before/after in Monaco's diff view; in edit mode the right side is the user's text. */
-export function ApprovalDiff({ request }: { readonly request: ApprovalRequest }) {
+/**
+ * Before/after in Monaco's diff view; in edit mode the right side is the user's text. With `file`,
+ * one file of a multi-file change, never editable (such a change applies as the tool computed it).
+ */
+export function ApprovalDiff({ request, file }: { readonly request: ApprovalRequest; readonly file?: ApprovalFile }) {
   const t = useT();
   const layout = useApprovalsStore((state) => state.layout);
-  const editing = useApprovalsStore((state) => state.draft.editing);
+  const draftEditing = useApprovalsStore((state) => state.draft.editing);
   const editedText = useApprovalsStore((state) => state.draft.editedText);
   const theme = useResolvedTheme();
-  const path = request.paths[0] ?? '';
+  const editing = draftEditing && file === undefined;
+  const path = file?.path ?? request.paths[0] ?? '';
   return (
     <section className="approval-diff" aria-label={t('approval.diff')}>
       <div className="approval-diff-toolbar">
@@ -38,12 +42,13 @@ export function ApprovalDiff({ request }: { readonly request: ApprovalRequest })
       </div>
       <LazyCodeView
         // A fresh editor when edit mode starts or ends: discarding edits restores the proposal.
-        key={editing ? 'editing' : 'review'}
+        // Another file of a multi-file change: a fresh editor too (its models go with the old one).
+        key={`${editing ? 'editing' : 'review'}:${path}`}
         kind="diff"
         modelKey={request.id}
         path={path}
-        original={request.before ?? ''}
-        modified={editedText ?? request.after ?? ''}
+        original={file?.before ?? request.before ?? ''}
+        modified={file?.after ?? editedText ?? request.after ?? ''}
         layout={layout}
         editable={editing}
         theme={theme}

@@ -7,12 +7,14 @@ export function ApprovalFacts({ request }: { readonly request: ApprovalRequest }
   const t = useT();
   const locale = useI18nStore((state) => state.locale);
   const { beforeBytes, afterBytes } = request;
+  // A multi-file change is decided on '.' (the workspace); the files it changes say more.
+  const paths = request.files?.map((file) => file.path) ?? request.paths;
   const until = new Intl.DateTimeFormat(locale, { timeStyle: 'short' }).format(new Date(request.expiresAt));
   return (
     <dl className="facts approval-facts">
-      <dt>{t(request.paths.length > 1 ? 'approval.paths' : 'approval.path')}</dt>
+      <dt>{t(paths.length > 1 ? 'approval.paths' : 'approval.path')}</dt>
       <dd className="path" data-testid="approval-path">
-        {request.paths.join(', ')}
+        {paths.join(', ')}
       </dd>
       <dt>{t('approval.tool')}</dt>
       <dd>

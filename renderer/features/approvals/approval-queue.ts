@@ -56,3 +56,6 @@ export function rejectAnswer(request: ApprovalRequest, draft: ApprovalDraft): Ap
 /** A write or edit with both texts gets the diff; deletes, moves and commands get a summary. */
 export const hasDiff = (request: ApprovalRequest): boolean =>
   request.before !== undefined && request.after !== undefined;
+
+/** A change to several files (a rename) gets the file list and a diff per file, and no edit mode. */
+export const hasFiles = (request: ApprovalRequest): boolean => request.files !== undefined && request.files.length > 0;

@@ -1,11 +1,15 @@
 import type { CSSProperties } from 'react';
 import { useT } from '../../i18n/i18n';
+import { ProblemCounts } from './ProblemCounts';
+import type { ProblemCount } from './problem-counts';
 import type { TreeRow as Row } from './tree-model';
 
 interface TreeRowProps {
   readonly row: Row;
   readonly id: string;
   readonly active: boolean;
+  /** What a language server found in this file, if one checked it. */
+  readonly problems?: ProblemCount | undefined;
   readonly style: CSSProperties;
   readonly onActivate: () => void;
 }
@@ -13,7 +17,7 @@ interface TreeRowProps {
 const INDENT_PX = 14;
 
 /** One line of the tree: a file or folder, or a folder's state (loading, empty, error, cut short). */
-export function TreeRow({ row, id, active, style, onActivate }: TreeRowProps) {
+export function TreeRow({ row, id, active, problems, style, onActivate }: TreeRowProps) {
   const t = useT();
   const indent = { ...style, paddingLeft: 8 + row.depth * INDENT_PX };
   if (row.kind === 'status') {
@@ -56,6 +60,7 @@ export function TreeRow({ row, id, active, style, onActivate }: TreeRowProps) {
         </span>
       )}
       {entry.ignored && <span className="visually-hidden">{t('workspace.ignoredEntry')}</span>}
+      <ProblemCounts count={problems} />
     </div>
   );
 }

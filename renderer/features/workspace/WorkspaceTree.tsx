@@ -28,6 +28,7 @@ export function WorkspaceTree() {
   const expanded = useWorkspaceStore((state) => state.expanded);
   const showIgnored = useWorkspaceStore((state) => state.showIgnored);
   const activePath = useWorkspaceStore((state) => state.activePath);
+  const problems = useWorkspaceStore((state) => state.problems);
   const rows = useMemo(() => visibleRows(dirs, expanded, showIgnored), [dirs, expanded, showIgnored]);
   const scroller = useRef<HTMLDivElement>(null);
   // TanStack Virtual returns fresh functions each render; this app does not use the React Compiler,
@@ -114,6 +115,7 @@ export function WorkspaceTree() {
               row={row}
               id={rowId(item.index)}
               active={item.index === activeIndex}
+              problems={row.kind === 'entry' ? problems[row.entry.path] : undefined}
               style={{
                 position: 'absolute',
                 top: 0,

@@ -1,7 +1,10 @@
 import { create } from 'zustand';
 import type { FamiliarError } from '../../../shared/errors';
 import type { FamiliarApi } from '../../../shared/ipc/contract';
+import type { ProblemsChanged } from '../../../shared/ipc/problems';
 import type { WorkspaceChanges, WorkspaceFile } from '../../../shared/ipc/workspace';
+import { mergeProblems, noProblems } from './problem-counts';
+import type { Problems } from './problem-counts';
 import { applyChanges } from './tree-model';
 import type { Dirs } from './tree-model';
 
@@ -26,6 +29,8 @@ export interface WorkspaceState {
   readonly choosingFolder: boolean;
   /** The desktop folder dialog's folder could not be opened. */
   readonly folderError: FamiliarError | null;
+  /** Problem counts of files a language server has checked (none when no server ran). */
+  readonly problems: Problems;
 }
 
 const initial: WorkspaceState = {
@@ -37,6 +42,7 @@ const initial: WorkspaceState = {
   viewer: null,
   choosingFolder: false,
   folderError: null,
+  problems: noProblems,
 };
 
 export const useWorkspaceStore = create<WorkspaceState>()(() => initial);
@@ -104,6 +110,13 @@ export const workspaceActions = {
       void workspaceActions.openFile(api, viewer.path);
   },
 
+  /** A language server published diagnostics: the tree's and the header's counts follow. */
+  problemsChanged: (event: ProblemsChanged): void => {
+    const { root, problems } = get();
+    if (root !== null && event.root !== root) return;
+    set({ problems: mergeProblems(problems, event.files) });
+  },
+
   /** After a reconnect main may be a new process: list every held folder again (and so re-watch it). */
   refreshAll: async (api: FamiliarApi): Promise<void> => {
     await Promise.all(Object.keys(get().dirs).map((path) => workspaceActions.load(api, path)));
@@ -158,6 +171,7 @@ export const workspaceActions = {
     const stops = [
       api.on('workspace.changed', (changes) => workspaceActions.changed(api, changes)),
       api.on('workspace.opened', ({ path }) => void workspaceActions.openRoot(api, path)),
+      api.on('problems.changed', workspaceActions.problemsChanged),
     ];
     return () => stops.forEach((stop) => stop());
   },
