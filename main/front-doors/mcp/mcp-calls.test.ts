@@ -136,6 +136,26 @@ describe('approvals through elicitation', () => {
     expect(message).toContain('notes.md');
     expect(message).toContain('-old line');
     expect(message).toContain('+new line');
+    // Nothing was offered to keep: the next write asks again.
+    await client.callTool({ name: 'write_file', arguments: { path: 'notes.md', content: 'third\n' } });
+    expect(asked).toHaveLength(2);
+  });
+
+  it('offers to allow the rest of the session, and then asks no more for that file', async () => {
+    const { client, workspace, asked } = await connect('refuse', () => ({
+      action: 'accept',
+      content: { allow_for_session: true },
+    }));
+    await writeFile(join(workspace, 'notes.md'), 'old line\n');
+    for (const content of ['one\n', 'two\n']) {
+      const result = await client.callTool({ name: 'write_file', arguments: { path: 'notes.md', content } });
+      expect(result.isError, JSON.stringify(result)).not.toBe(true);
+    }
+    expect(await readFile(join(workspace, 'notes.md'), 'utf8')).toBe('two\n');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.params).toMatchObject({
+      requestedSchema: { properties: { allow_for_session: { type: 'boolean' } } },
+    });
   });
 
   it('answers user_rejected and leaves the disk alone when they decline or cancel', async () => {
