@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitRequest, ElicitResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequest, ElicitResult, JSONRPCMessage, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../core/create-core';
 import type { Core } from '../../core/create-core';
@@ -27,7 +27,7 @@ afterEach(async () => {
   await Promise.all(cores.splice(0).map((core) => core.dispose('test over')));
 });
 
-type Elicit = (request: ElicitRequest) => ElicitResult;
+type Elicit = (request: ElicitRequest, signal: AbortSignal) => ElicitResult | Promise<ElicitResult>;
 
 async function connect(approvalMode: ApprovalMode, elicit?: Elicit) {
   const workspace = await tempDir();
@@ -42,6 +42,13 @@ async function connect(approvalMode: ApprovalMode, elicit?: Elicit) {
   cores.push(core);
   const server = createMcpServer({ executor: core.assistant.toolCalls, version: '0.0.0-test', conversationId: 'mcp' });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  // Everything the server sends, as the client's wire would carry it.
+  const sent: JSONRPCMessage[] = [];
+  const send = serverSide.send.bind(serverSide);
+  serverSide.send = (message, options) => {
+    sent.push(message);
+    return send(message, options);
+  };
   await server.connect(serverSide);
   const asked: ElicitRequest[] = [];
   const client = new Client(
@@ -49,16 +56,16 @@ async function connect(approvalMode: ApprovalMode, elicit?: Elicit) {
     { capabilities: elicit === undefined ? {} : { elicitation: {} } },
   );
   if (elicit !== undefined) {
-    client.setRequestHandler(ElicitRequestSchema, (request) => {
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
       asked.push(request);
-      return elicit(request);
+      return elicit(request, extra.signal);
     });
   }
   await client.connect(clientSide);
   clients.push(client);
   // As a real client does first: it also makes the SDK check every result against its outputSchema.
   await client.listTools();
-  return { client, workspace, asked };
+  return { client, workspace, asked, sent };
 }
 
 const code = (result: unknown) => (result as { structuredContent?: { code?: string } }).structuredContent?.code;
@@ -171,6 +178,37 @@ describe('approvals through elicitation', () => {
       expect(asked, action).toHaveLength(1);
       expect(await readFile(join(workspace, 'notes.md'), 'utf8')).toBe('old line\n');
     }
+  });
+
+  it('withdraws the question when the call is cancelled while the user decides, writing nothing', async () => {
+    // The user never answers.
+    const { client, workspace, asked, sent } = await connect(
+      'refuse',
+      () => new Promise<ElicitResult>(() => undefined),
+    );
+    await writeFile(join(workspace, 'notes.md'), 'old line\n');
+    const controller = new AbortController();
+    const call = client
+      .callTool({ name: 'write_file', arguments: { path: 'notes.md', content: 'new line\n' } }, undefined, {
+        signal: controller.signal,
+      })
+      .catch((error: unknown) => error);
+    await waitFor(() => Promise.resolve(asked.length === 1 ? true : undefined), 5000);
+    controller.abort('changed my mind');
+    expect(await call).toBeInstanceOf(Error);
+    // The server withdraws its question (notifications/cancelled for the elicitation/create it sent).
+    const question = sent.find((message) => 'method' in message && message.method === 'elicitation/create');
+    const withdrawn = () =>
+      sent.some(
+        (message) =>
+          'method' in message &&
+          message.method === 'notifications/cancelled' &&
+          question !== undefined &&
+          'id' in question &&
+          message.params?.['requestId'] === question.id,
+      );
+    await waitFor(() => Promise.resolve(withdrawn() ? true : undefined), 5000);
+    expect(await readFile(join(workspace, 'notes.md'), 'utf8')).toBe('old line\n');
   });
 
   it('keeps approval_required for a client without elicitation, and --approve all asks nobody', async () => {
