@@ -19,13 +19,15 @@ describe('progressReporter', () => {
       () => clock,
     )!;
     report(10, undefined, 'ten');
-    report(10); // not an increase
-    report(5); // going back
-    clock = 10;
-    report(20); // too soon after the last one
     clock = 100;
+    report(10); // not an increase
+    clock = 200;
+    report(5); // going back
+    clock = 300;
     report(30, 100);
-    clock = 101;
+    clock = 310;
+    report(40, 100); // too soon after the last one
+    clock = 311;
     report(100, 100, 'done'); // the end, however soon
     expect(sent.map((notification) => notification.params)).toEqual([
       { progressToken: 'tok', progress: 10, message: 'ten' },
