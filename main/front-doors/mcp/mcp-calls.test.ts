@@ -256,6 +256,7 @@ describe('progress and cancellation', () => {
     async () => {
       const { client, workspace } = await connect('approve-all');
       const controller = new AbortController();
+      const seen: Progress[] = [];
       const call = client
         .callTool(
           {
@@ -263,7 +264,7 @@ describe('progress and cancellation', () => {
             arguments: { command: 'echo $$ > main.pid; sleep 30 & echo $! > child.pid; wait', shell: true },
           },
           undefined,
-          { signal: controller.signal },
+          { signal: controller.signal, onprogress: (progress) => seen.push(progress) },
         )
         .catch((error: unknown) => error);
       const pids = await waitFor(async () => {
@@ -272,6 +273,10 @@ describe('progress and cancellation', () => {
         return main !== '' && child !== '' ? [Number(main), Number(child)] : undefined;
       }, 10_000);
       expect(pids.every(alive)).toBe(true);
+      // A running command says it is alive: seconds used of its timeout (30 s by default).
+      const first = await waitFor(() => Promise.resolve(seen[0]), 5000);
+      expect(first.total).toBe(30);
+      expect(first.progress).toBeGreaterThanOrEqual(1);
       const cancelledAt = Date.now();
       controller.abort('the user changed their mind');
       await call;
