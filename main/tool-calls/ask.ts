@@ -5,15 +5,21 @@ import { canAllowForConversation } from '../domain/policy/check-accesses';
 import type { AnyTool, ChangePreview, ToolContext } from '../tools/define-tool';
 import type { Allowances } from './allowances';
 import type { Approved, Decided } from './call-session';
+import type { Approver } from './tool-executor';
 import { guarded } from './run';
 import type { RunLimits } from './run';
 
-/** 'interactive' asks the user; MCP mode refuses ('refuse') or trusts its caller ('approve-all'). */
+/**
+ * 'interactive' asks the user through the broker; MCP mode refuses ('refuse', unless its client can
+ * ask its user: see AskInputs.approver) or trusts its caller ('approve-all', the --approve flag).
+ */
 export type ApprovalMode = 'interactive' | 'refuse' | 'approve-all';
 
 export interface AskInputs {
   readonly mode: ApprovalMode;
   readonly broker: ApprovalBroker;
+  /** This call's own way to ask (MCP elicitation): used instead of the broker, whatever the mode but approve-all. */
+  readonly approver?: Approver;
   readonly allowances: Allowances;
   readonly limits: RunLimits;
   /** The SOUL.md section of the system prompt as it would read with this text (for the dialog). */
@@ -54,7 +60,10 @@ const pathSummary = (decided: Decided) => `${decided.tool.name} on ${decided.pat
 export async function ask(decided: Decided, inputs: AskInputs): Promise<Result<Approved>> {
   const { tool, args, ctx, request, accesses } = decided;
   if (!decided.needsApproval || inputs.mode === 'approve-all') return ok({ ...decided, summary: pathSummary(decided) });
-  if (inputs.mode === 'refuse') {
+  const approver: Approver | undefined =
+    inputs.approver ??
+    (inputs.mode === 'interactive' ? (input, signal) => inputs.broker.request(input, signal) : undefined);
+  if (approver === undefined) {
     return err(
       'approval_required',
       `${pathSummary(decided)} needs a person's approval, which this session cannot ask for.`,
@@ -70,7 +79,7 @@ export async function ask(decided: Decided, inputs: AskInputs): Promise<Result<A
   const shown = files === undefined ? { before: preview.before, after: preview.after } : {};
   const beforeBytes = files === undefined ? bytes(preview.before) : totalBytes(files.map((file) => file.before));
   const afterBytes = files === undefined ? bytes(preview.after) : totalBytes(files.map((file) => file.after));
-  const outcome = await inputs.broker.request(
+  const outcome = await approver(
     {
       conversationId: request.conversationId,
       toolCallId: request.toolCallId,

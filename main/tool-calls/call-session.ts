@@ -1,7 +1,7 @@
 import type { ToolAccess } from '../domain/policy/access';
 import type { PersonaFileName } from '../domain/policy/persona-rules';
 import type { AnyTool, Approval, ToolContext } from '../tools/define-tool';
-import type { ToolCallRequest } from './tool-executor';
+import type { CallHooks, ToolCallRequest } from './tool-executor';
 
 /**
  * What one tool call has learned so far. Each stage adds its part, so the record stage, which
@@ -13,6 +13,8 @@ export interface CallStart {
   /** Aborted when the user stops the turn or the MCP client cancels the request. */
   readonly signal: AbortSignal;
   readonly startedAt: number;
+  /** What the front door added to this call: its own approver, a progress listener. */
+  readonly hooks?: CallHooks;
 }
 
 /** admit: the tool exists for this conversation, its arguments parsed once, within the rate limit. */

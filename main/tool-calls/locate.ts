@@ -23,7 +23,12 @@ export async function locate(admitted: Admitted, env: ToolEnvironment): Promise<
   const accesses = await withRealNames(env, admitted.tool.access(admitted.args));
   return {
     ...admitted,
-    ctx: { conversationId: admitted.request.conversationId, signal: admitted.signal, env },
+    ctx: {
+      conversationId: admitted.request.conversationId,
+      signal: admitted.signal,
+      env,
+      ...(admitted.hooks?.progress === undefined ? {} : { progress: admitted.hooks.progress }),
+    },
     accesses,
     paths: [...new Set(accesses.map((access) => access.path))],
   };

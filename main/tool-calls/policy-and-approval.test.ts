@@ -22,6 +22,7 @@ const writeText = (root: string) =>
     name: 'write_text',
     description: 'Write a text file.',
     input: z.object({ path: z.string(), content: z.string() }),
+    output: z.object({ bytes_written: z.number() }),
     operations: ['write'],
     access: (args) => [{ operation: 'write', path: args.path }],
     async prepare(args) {
@@ -44,6 +45,7 @@ const readText = (root: string) =>
     name: 'read_text',
     description: 'Read a text file.',
     input: z.object({ path: z.string() }),
+    output: z.object({ content: z.string() }),
     operations: ['read'],
     returnsContent: true,
     access: (args) => [{ operation: 'read', path: args.path }],
@@ -56,6 +58,7 @@ const memorySearch = defineTool({
   memoryOnly: true,
   operations: ['read'],
   input: z.object({ query: z.string() }),
+  output: z.object({ results: z.array(z.never()) }),
   access: () => [{ operation: 'read', path: 'MEMORY.md' }],
   run: () => Promise.resolve(ok({ results: [] })),
 });
@@ -248,6 +251,7 @@ describe('tool-call pipeline: approvals', () => {
         name: 'remove_text',
         description: 'Delete a text file.',
         input: z.object({ path: z.string() }),
+        output: z.object({ deleted: z.string() }),
         operations: ['delete'],
         access: (args) => [{ operation: 'delete', path: args.path }],
         prepare: (args) => Promise.resolve(ok({ summary: `Delete ${args.path}`, path: args.path })),
@@ -262,6 +266,7 @@ describe('tool-call pipeline: approvals', () => {
         name: 'run_here',
         description: 'Run a command.',
         input: z.object({ command: z.string() }),
+        output: z.object({ ran: z.string() }),
         operations: ['run'],
         access: () => [{ operation: 'run', path: '.' }],
         prepare: (args) => Promise.resolve(ok({ summary: `Run ${args.command}` })),
@@ -300,6 +305,7 @@ describe('tool-call pipeline: approvals', () => {
         name: 'rename_all',
         description: 'Rename everywhere.',
         input: z.object({}),
+        output: z.object({ shownBefore: z.string().or(z.undefined()) }),
         operations: ['edit'],
         access: () => [{ operation: 'edit', path: '.' }],
         prepare: () =>

@@ -31,6 +31,7 @@ const slowTool = defineTool({
   name: 'slow_tool',
   description: 'test',
   input: z.object({ path: z.string() }),
+  output: z.object({ done: z.boolean() }),
   operations: ['read'],
   access: (args) => [{ operation: 'read', path: args.path }],
   run: (args, ctx) =>
@@ -48,6 +49,7 @@ const throwingTool = defineTool({
   name: 'throwing_tool',
   description: 'test',
   input: z.object({}),
+  output: z.object({}),
   operations: [],
   access: () => [],
   run: () => Promise.reject(new Error('disk on fire')),
@@ -58,6 +60,7 @@ const brokenPreviewTool = defineTool({
   name: 'broken_preview',
   description: 'test',
   input: z.object({ path: z.string() }),
+  output: z.object({ written: z.boolean() }),
   operations: ['write'],
   access: (args) => [{ operation: 'write', path: args.path }],
   prepare: () => Promise.reject(new Error('preview exploded')),
@@ -69,6 +72,7 @@ const hangingPreviewTool = defineTool({
   name: 'hanging_preview',
   description: 'test',
   input: z.object({ path: z.string() }),
+  output: z.object({ written: z.boolean() }),
   operations: ['write'],
   access: (args) => [{ operation: 'write', path: args.path }],
   prepare: () => new Promise(() => undefined),
@@ -79,6 +83,7 @@ const brokenAccessTool = defineTool({
   name: 'broken_access',
   description: 'test',
   input: z.object({}),
+  output: z.object({}),
   operations: ['read'],
   access: () => {
     throw new Error('no idea where');
@@ -90,6 +95,7 @@ const hugeTool = defineTool({
   name: 'huge_tool',
   description: 'test',
   input: z.object({}),
+  output: z.object({ text: z.string() }),
   operations: [],
   access: () => [],
   run: () => Promise.resolve(ok({ text: 'x'.repeat(TOOL_RESULT_CAP_CHARS * 2) })),

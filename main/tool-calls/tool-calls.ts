@@ -19,7 +19,7 @@ import { createRateLimiter } from './rate-limiter';
 import { record } from './record';
 import type { PersonaChange } from './record';
 import { run } from './run';
-import type { ToolCallRequest, ToolDescriptor, ToolExecutor } from './tool-executor';
+import type { CallHooks, ToolCallRequest, ToolDescriptor, ToolExecutor } from './tool-executor';
 
 export interface ToolCallsOptions {
   readonly tools: readonly AnyTool[];
@@ -85,6 +85,7 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
     const approved = await ask(decided.value, {
       mode: options.approvalMode,
       broker: options.broker,
+      ...(start.hooks?.approver === undefined ? {} : { approver: start.hooks.approver }),
       allowances,
       limits,
       ...(options.personaPromptPreview === undefined ? {} : { promptPreview: options.personaPromptPreview }),
@@ -94,8 +95,8 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
     return run(approved.value, limits);
   }
 
-  async function call(request: ToolCallRequest, signal: AbortSignal): Promise<Result<unknown>> {
-    let session: CallSession = { request, signal, startedAt: now() };
+  async function call(request: ToolCallRequest, signal: AbortSignal, hooks?: CallHooks): Promise<Result<unknown>> {
+    let session: CallSession = { request, signal, startedAt: now(), ...(hooks === undefined ? {} : { hooks }) };
     const result = await walk(session, (next) => (session = next)).catch((error: unknown) => {
       options.logger?.error(`tool call ${request.name} failed`, error);
       return internalError(request.name, error);

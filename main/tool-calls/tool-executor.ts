@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import type { Result } from '../../shared/result';
+import type { ApprovalInput, ApprovalOutcome } from '../domain/approvals/broker';
+import type { ProgressReporter } from '../tools/define-tool';
 
 /** A tool as the model sees it in one request. */
 export interface ToolDescriptor {
@@ -17,6 +19,24 @@ export interface ToolCallRequest {
   readonly args: unknown;
 }
 
+/** Asks a person about one call and waits for the answer: the approval broker's request() by default. */
+export type Approver = (input: ApprovalInput, signal: AbortSignal) => Promise<ApprovalOutcome>;
+
+/**
+ * What a front door may add to one call. Both plug into the one pipeline (ask, run); neither is a
+ * second way to run a tool.
+ */
+export interface CallHooks {
+  /**
+   * Who asks the person for this call instead of the broker: MCP mode asks the client's user through
+   * elicitation (front-doors/mcp/elicitation-approver.ts). Without one, a session that cannot ask
+   * answers approval_required.
+   */
+  readonly approver?: Approver;
+  /** Where a long tool reports how far it is (MCP notifications/progress). */
+  readonly progress?: ProgressReporter;
+}
+
 /**
  * The seam between the callers of tools (the LLM loop in main/agent, MCP mode) and the tool-call
  * pipeline (tool-calls.ts). A caller asks which tools exist for this request and hands every call
@@ -28,7 +48,7 @@ export interface ToolExecutor {
   list(conversationId: string): readonly ToolDescriptor[];
   /** The system prompt for the next request: persona, memory (when on), tools, workspace. */
   systemPrompt(conversationId: string): Promise<string>;
-  execute(call: ToolCallRequest, signal: AbortSignal): Promise<Result<unknown>>;
+  execute(call: ToolCallRequest, signal: AbortSignal, hooks?: CallHooks): Promise<Result<unknown>>;
   /** A user message starts a new turn: what was read in the previous turn no longer counts as recent. */
   beginTurn(conversationId: string): void;
   /** Rejects this conversation's pending approvals: called when the user stops a turn. */

@@ -6,6 +6,7 @@ import { showLocations } from '../domain/lsp/render-locations';
 import type { ShownLocation } from '../domain/lsp/render-locations';
 import type { ToolContext } from './define-tool';
 import { codeTargetShape, defineCodeQuery, hasTarget, locateTarget, targetMessage } from './code-target';
+import { shownLocationSchema } from './output-shapes';
 
 const input = z.object(codeTargetShape).refine(hasTarget, { message: targetMessage });
 type Args = z.output<typeof input>;
@@ -22,12 +23,19 @@ export function asLocations(answer: Location | Location[] | LocationLink[] | nul
   return list.map((item) => ('targetUri' in item ? { uri: item.targetUri, range: item.targetSelectionRange } : item));
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const codeDefinitionOutput = z.object({
+  path: z.string(),
+  definitions: z.array(shownLocationSchema),
+});
+
 export const codeDefinitionTool = defineCodeQuery({
   name: 'code_definition',
   description:
     'Go to definition through the language server: where the symbol at a position (path, line, column; 1-based) or with a name (symbol, e.g. "Cart.total") is defined. ' +
     'Returns workspace-relative locations with the line text; a definition outside the workspace (library typings) is named by package and file only.',
   input,
+  output: codeDefinitionOutput,
   run,
 });
 

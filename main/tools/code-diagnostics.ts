@@ -9,6 +9,7 @@ import { codeFilesOf, openDocument } from '../domain/lsp/open-document';
 import { defineTool } from './define-tool';
 import type { ToolContext } from './define-tool';
 import { codeOf, codeToolTimeoutMs, retryingOnCrash } from './code-target';
+import { shownDiagnosticSchema } from './output-shapes';
 
 const maxShown = 200;
 /** A workspace-wide check opens at most this many files (tsserver checks only open files). */
@@ -34,12 +35,24 @@ export interface CodeDiagnosticsOutput {
   readonly notice?: string;
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const codeDiagnosticsOutput = z.object({
+  path: z.string().exactOptional(),
+  files_checked: z.number().int(),
+  errors: z.number().int(),
+  warnings: z.number().int(),
+  diagnostics: z.array(shownDiagnosticSchema),
+  truncated: z.boolean(),
+  notice: z.string().exactOptional(),
+});
+
 export const codeDiagnosticsTool = defineTool({
   name: 'code_diagnostics',
   description:
     'Compiler and linter problems from the language server (type errors, unresolved imports, unused code...): for one file (path) or the whole workspace. ' +
     `Each has severity, line/column (1-based), message, source and code; errors first, at most ${maxShown}.`,
   input,
+  output: codeDiagnosticsOutput,
   operations: ['read'],
   returnsContent: true,
   access: (args) => (args.path === undefined ? [] : [{ operation: 'read', path: args.path }]),

@@ -6,6 +6,7 @@ import { outsideName, placeOf } from '../domain/lsp/locations';
 import type { ToolContext } from './define-tool';
 import { asLocations } from './code-definition';
 import { codeTargetShape, defineCodeQuery, hasTarget, locateTarget, targetMessage } from './code-target';
+import { outsideNameSchema } from './output-shapes';
 
 const input = z.object(codeTargetShape).refine(hasTarget, { message: targetMessage });
 type Args = z.output<typeof input>;
@@ -30,12 +31,25 @@ function hoverText(contents: Hover['contents']): string {
   return text.length > maxHoverChars ? `${text.slice(0, maxHoverChars)}…` : text;
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const codeHoverOutput = z.object({
+  path: z.string(),
+  line: z.number().int(),
+  column: z.number().int(),
+  hover: z
+    .string()
+    .nullable()
+    .describe('Type and documentation as the server renders them (markdown); null when there is nothing there.'),
+  defined_in: outsideNameSchema.exactOptional(),
+});
+
 export const codeHoverTool = defineCodeQuery({
   name: 'code_hover',
   description:
     'Type and documentation of a symbol through the language server, at a position (path, line, column; 1-based) or by name (symbol). ' +
     'For symbols defined outside the workspace only the package and file are given, not their text.',
   input,
+  output: codeHoverOutput,
   run,
 });
 

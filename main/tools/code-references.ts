@@ -6,6 +6,7 @@ import { showLocations } from '../domain/lsp/render-locations';
 import type { ShownLocation } from '../domain/lsp/render-locations';
 import type { ToolContext } from './define-tool';
 import { codeTargetShape, defineCodeQuery, hasTarget, locateTarget, targetMessage } from './code-target';
+import { shownLocationSchema } from './output-shapes';
 
 const maxShown = 200;
 
@@ -24,12 +25,21 @@ export interface CodeReferencesOutput {
   readonly truncated: boolean;
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const codeReferencesOutput = z.object({
+  path: z.string(),
+  total: z.number().int(),
+  references: z.array(shownLocationSchema),
+  truncated: z.boolean(),
+});
+
 export const codeReferencesTool = defineCodeQuery({
   name: 'code_references',
   description:
     'Find all references through the language server: every place the symbol at a position (path, line, column; 1-based) or with a name (symbol) is used, across the workspace. ' +
     `Returns workspace-relative locations with the line text (at most ${maxShown}); places outside the workspace are named by package and file only. More precise than search_in_code: no false hits from comments or same-named symbols.`,
   input,
+  output: codeReferencesOutput,
   run,
 });
 

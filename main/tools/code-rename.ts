@@ -88,6 +88,14 @@ async function planRename(args: Args, ctx: ToolContext): Promise<Result<RenamePl
 const summaryOf = (plan: RenamePlan, args: Args) =>
   `Rename ${plan.oldName || 'symbol'} to ${args.new_name} in ${plan.files.length} file${plan.files.length === 1 ? '' : 's'}`;
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const codeRenameOutput = z.object({
+  old_name: z.string(),
+  new_name: z.string(),
+  files: z.array(z.object({ path: z.string(), edits: z.number().int(), backup_path: z.string().exactOptional() })),
+  edits: z.number().int(),
+});
+
 export const codeRenameTool = defineTool({
   name: 'code_rename',
   description:
@@ -95,6 +103,7 @@ export const codeRenameTool = defineTool({
     'Address it by position (path, line, column; 1-based) or by name (symbol, optionally with path). All files change together or none do; each keeps a backup. ' +
     'The user reviews the change as a multi-file diff.',
   input,
+  output: codeRenameOutput,
   operations: ['edit'],
   // The files are known only once the server answers: the call is decided as an edit of the
   // workspace ('.'), which the catch-all rule governs (ask, by default), plus the named file.

@@ -41,12 +41,34 @@ export interface CodeSymbolsOutput {
   readonly truncated: boolean;
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const codeSymbolsOutput = z.object({
+  path: z.string().exactOptional(),
+  query: z.string().exactOptional(),
+  symbols: z.array(
+    z.object({
+      name: z.string().exactOptional(),
+      kind: z.string().exactOptional(),
+      container: z.string().exactOptional(),
+      path: z.string().exactOptional(),
+      line: z.number().int().exactOptional(),
+      end_line: z.number().int().exactOptional(),
+      outside_workspace: z.literal(true).exactOptional(),
+      package: z.string().nullable().exactOptional(),
+      file: z.string().exactOptional(),
+    }),
+  ),
+  total: z.number().int(),
+  truncated: z.boolean(),
+});
+
 export const codeSymbolsTool = defineTool({
   name: 'code_symbols',
   description:
     "Symbols through the language server: with path, the file's outline (name, kind, container, line range); with query, matching symbols across the workspace with their file and line. " +
     'Use the names with code_definition, code_references, code_hover and code_rename.',
   input,
+  output: codeSymbolsOutput,
   operations: ['read'],
   access: (args) => (args.path === undefined ? [] : [{ operation: 'read', path: args.path }]),
   timeoutMs: () => codeToolTimeoutMs,

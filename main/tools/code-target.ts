@@ -137,12 +137,14 @@ export function defineCodeQuery<Input extends z.ZodType<TargetArgs>, Output>(que
   readonly name: string;
   readonly description: string;
   readonly input: Input;
+  readonly output: z.ZodType<NoInfer<Output>>;
   run(args: z.output<Input>, ctx: ToolContext): Promise<Result<Output>>;
 }): Tool<Input, Output> {
   return defineTool({
     name: query.name,
     description: query.description,
     input: query.input,
+    output: query.output,
     operations: ['read'],
     returnsContent: true,
     access: targetAccess,

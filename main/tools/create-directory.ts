@@ -38,11 +38,17 @@ async function target(args: CreateArgs, ctx: ToolContext): Promise<Result<Resolv
   return resolved;
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const createDirectoryOutput = z.object({ path: z.string(), created: z.literal(true) });
+
 export const createDirectoryTool = defineTool({
   name: 'create_directory',
   description:
     'Create a folder in the workspace (and its missing parents unless parents is false). Answers directory_exists when it is already there.',
   input,
+  output: createDirectoryOutput,
+  additive: true,
+  idempotent: true,
   operations: ['write'],
   access: (args) => [{ operation: 'write', path: args.path }],
   async prepare(args, ctx) {

@@ -42,7 +42,15 @@ export interface ToolContext {
   /** Aborted when the user stops the turn or the call times out. */
   readonly signal: AbortSignal;
   readonly env: ToolEnvironment;
+  /**
+   * How far a long call is (search, listing, index build, command): the MCP front door turns it into
+   * notifications/progress when the client asked for them. Absent when nobody listens.
+   */
+  readonly progress?: ProgressReporter;
 }
+
+/** done so far, of total when known, and a short line a person can read. */
+export type ProgressReporter = (done: number, total?: number, message?: string) => void;
 
 /**
  * A tool is data plus two functions (VS Code separates asking from doing the same way):
@@ -57,6 +65,20 @@ export interface Tool<Input extends z.ZodType = z.ZodType, Output = unknown> {
   readonly input: Input;
   /** Every operation a call of this tool can make: what the tools panel shows next to the policy. */
   readonly operations: readonly PolicyOperation[];
+  /**
+   * The shape of a successful result: it types run() and is what MCP clients are given as the
+   * tool's outputSchema (front-doors/mcp/tool-annotations.ts), so the two cannot drift apart.
+   */
+  readonly output: z.ZodType<NoInfer<Output>>;
+  /**
+   * The tool only ever adds (a new folder, an appended memory entry, a new commit, an upload under a
+   * free name): it never overwrites or removes. MCP clients see it as destructiveHint: false.
+   */
+  readonly additive?: boolean;
+  /** Calling again with the same arguments changes nothing more (write_file, create_directory...). */
+  readonly idempotent?: boolean;
+  /** What it does can reach beyond the workspace (run_command: any program, the network). */
+  readonly openWorld?: boolean;
   /** Dedicated memory tools (memory_search, memory_append) exist for the model only while memory is on. */
   readonly memoryOnly?: boolean;
   /**

@@ -7,6 +7,7 @@ import type { ToolContext } from './define-tool';
 import { guardSubtree } from './subtree-guard';
 import type { SubtreeFacts } from './subtree-guard';
 import { formatBytes } from '../../shared/format-bytes';
+import { entryTypeSchema } from './output-shapes';
 
 const input = z.object({
   path: z.string().describe('File or folder to delete, relative to the workspace root.'),
@@ -49,11 +50,21 @@ async function target(args: DeleteArgs, ctx: ToolContext): Promise<Result<Target
   return ok({ path, subtree: subtree.value });
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const deleteFileOutput = z.object({
+  path: z.string(),
+  type: entryTypeSchema,
+  trash_path: z.string().describe('Where the deleted item was moved (restorable).'),
+  files: z.number().int().exactOptional(),
+});
+
 export const deleteFileTool = defineTool({
   name: 'delete_file',
   description:
     "Delete a file, symlink or folder (a non-empty folder needs recursive: true). Nothing is lost: deleted items go to Familiar's trash, from which the user can restore them.",
   input,
+  output: deleteFileOutput,
+  idempotent: true,
   operations: ['delete'],
   access: (args) => [{ operation: 'delete', path: args.path }],
   async prepare(args, ctx) {

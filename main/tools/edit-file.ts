@@ -20,6 +20,7 @@ import { commitFile, readCurrent } from './file-commit';
 import type { CurrentFile } from './file-commit';
 import { formatBytes } from '../../shared/format-bytes';
 import { spliceDiff, wholeDiff } from './unified-diff';
+import { shownDiagnosticSchema } from './output-shapes';
 
 const input = z.object({
   path: z.string().describe('File path relative to the workspace root.'),
@@ -77,6 +78,18 @@ function plan(text: string, args: EditArgs, display: string): Result<EditPlan> {
   return planned;
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const editFileOutput = z.object({
+  path: z.string(),
+  matched_by: z.enum(['exact', 'normalized', 'whitespace', 'user']),
+  start_line: z.number().int(),
+  end_line: z.number().int(),
+  diff: z.string(),
+  bytes_written: z.number().int(),
+  backup_path: z.string().exactOptional(),
+  new_problems: z.array(shownDiagnosticSchema).exactOptional(),
+});
+
 export const editFileTool = defineTool({
   name: 'edit_file',
   description:
@@ -84,6 +97,7 @@ export const editFileTool = defineTool({
     "quote/dash/space differences and of indentation). Keeps the file's encoding and line endings and every byte outside the edited span. " +
     'Returns a unified diff. On no_match it shows the closest lines.',
   input,
+  output: editFileOutput,
   operations: ['edit'],
   access: (args) => [{ operation: 'edit', path: args.path }],
 

@@ -18,12 +18,22 @@ export interface FileDownloadOutput {
   readonly reason?: string;
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const fileDownloadOutput = z.object({
+  path: z.string(),
+  offered: z.boolean().describe('A save action was put in front of the user.'),
+  saved: z.boolean(),
+  location: z.string().exactOptional(),
+  reason: z.string().exactOptional(),
+});
+
 export const fileDownloadTool = defineTool({
   name: 'file_download',
   description:
     'Offer a workspace file to the user to save on their computer (a Save dialog in the desktop app, a browser download in browser mode). ' +
     'Waits for the user (up to 10 minutes) and returns offered and saved. Use it when the user asks for a file they can keep or share.',
   input,
+  output: fileDownloadOutput,
   operations: ['read'],
   access: (args) => [{ operation: 'read', path: args.path }],
   // The user's answer, not the runner's 30 seconds, ends this call.

@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { defineTool } from './define-tool';
+import { tickProgress } from './progress-ticker';
 import { passageOutput } from './search-passages';
 import type { PassageOutput } from './search-passages';
+import { passageSchema } from './output-shapes';
 
 const input = z.object({
   query: z
@@ -24,12 +26,22 @@ export interface SemanticSearchOutput {
   readonly notice?: string;
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const semanticSearchOutput = z.object({
+  results: z.array(passageSchema),
+  indexed_files: z.number().int(),
+  engine: z.literal('bm25'),
+  complete: z.boolean().describe('False while the first build of the index is still running.'),
+  notice: z.string().exactOptional(),
+});
+
 export const fileSemanticSearchTool = defineTool({
   name: 'file_semantic_search',
   description:
     "Find passages in the workspace's text files by topic rather than exact text: ranked full-text search with word-form matching (stemming), over heading/paragraph chunks. " +
     'Returns file, start_line/end_line, score and a snippet per passage; read_file with those lines for more. For exact strings or regexes use search_in_code.',
   input,
+  output: semanticSearchOutput,
   operations: ['read'],
   returnsContent: true,
   access: () => [{ operation: 'read', path: '.' }],
@@ -41,7 +53,9 @@ export const fileSemanticSearchTool = defineTool({
     const index = env.searchIndexes.for(env.sandbox);
     // Memory files the assistant must not see right now, and secrets, never come back.
     const visible = (path: string) => !env.isConcealed(path) && !env.sandbox.denyList.deniesRead(path);
-    const { hits, complete } = await index.search(args.query, args.top_k, visible);
+    // The first build of a big workspace's index is the long part: say how many files it has so far.
+    const stop = tickProgress(ctx, 250, () => [index.fileCount, undefined, `${index.fileCount} files indexed`]);
+    const { hits, complete } = await index.search(args.query, args.top_k, visible).finally(stop);
     return ok({
       results: hits.map(passageOutput),
       indexed_files: index.fileCount,

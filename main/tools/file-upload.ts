@@ -39,6 +39,9 @@ function decode(args: UploadArgs, ctx: ToolContext): Result<{ bytes: Buffer; nam
   return ok({ bytes, name: valid.value });
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const fileUploadOutput = z.object({ name: z.string(), path: z.string(), bytes: z.number().int(), note: z.string() });
+
 export const fileUploadTool = defineTool({
   name: 'file_upload',
   description:
@@ -46,6 +49,8 @@ export const fileUploadTool = defineTool({
     'The same checks as a dropped file apply: a plain name (no folders, control or shell characters), size within the upload limit, text unless the user allowed other types. ' +
     'Files the user drops or picks are saved without this tool; their messages say where.',
   input,
+  output: fileUploadOutput,
+  additive: true,
   operations: ['write'],
   access: (args) => [{ operation: 'write', path: `${UPLOADS_DIR}/${args.name}` }],
 

@@ -7,6 +7,7 @@ import { isAsciiCompatible, sniffBom } from '../platform/sandbox/text-codec';
 import type { EntryKind, ResolvedPath } from '../platform/sandbox/workspace-sandbox';
 import { defineTool } from './define-tool';
 import type { ToolContext } from './define-tool';
+import { entryTypeSchema } from './output-shapes';
 
 const input = z.object({
   path: z.string().describe('File or folder, relative to the workspace root.'),
@@ -77,12 +78,30 @@ async function fileFacts(ctx: ToolContext, path: ResolvedPath): Promise<Result<P
   }
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const getFileInfoOutput = z.object({
+  path: z.string(),
+  type: entryTypeSchema,
+  size: z.number().int(),
+  modified: z.string(),
+  mode: z.string().describe("rwx bits, e.g. '644'."),
+  binary: z.boolean().exactOptional(),
+  encoding: z.string().exactOptional(),
+  line_count: z.number().int().exactOptional(),
+  line_endings: z.enum(['lf', 'crlf', 'mixed', 'none']).exactOptional(),
+  entries: z.number().int().exactOptional(),
+  target: z.string().exactOptional(),
+  target_type: z.enum(['file', 'directory', 'symlink', 'other', 'missing']).exactOptional(),
+  notice: z.string().exactOptional(),
+});
+
 export const getFileInfoTool = defineTool({
   name: 'get_file_info',
   description:
     'Facts about a file or folder without reading it all: type, size, modification time, line count and encoding guess for text, whether it is binary, ' +
     'line endings, the number of entries of a folder, and where a symlink points (when inside the workspace).',
   input,
+  output: getFileInfoOutput,
   operations: ['read'],
   access: (args) => [{ operation: 'read', path: args.path }],
   async run(args, ctx): Promise<Result<GetFileInfoOutput>> {

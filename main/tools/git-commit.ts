@@ -110,12 +110,22 @@ async function stagedFiles(repo: Repository, ctx: ToolContext): Promise<Result<s
   return ok(files);
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const gitCommitOutput = z.object({
+  commit: z.string(),
+  branch: z.string().nullable(),
+  files: z.array(z.string()),
+  summary: z.string(),
+});
+
 export const gitCommitTool = defineTool({
   name: 'git_commit',
   description:
     'Commit changes with a message. With paths, the changes under those paths (including new and deleted files) are staged and committed; without, what is already staged is committed. ' +
     "Always asks the user first. The repository's hooks do not run (nor signing). Returns the new commit's hash.",
   input,
+  output: gitCommitOutput,
+  additive: true,
   // A commit runs git and writes history: the policy decides it as 'run', which asks by default.
   operations: ['run'],
   access: (args) => (args.paths ?? ['.']).map((path) => ({ operation: 'run' as const, path })),

@@ -74,11 +74,23 @@ async function diffStaged(
   return ok({ files, text: diff.value.stdout });
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const gitDiffOutput = z.object({
+  staged: z.boolean(),
+  files: z.array(
+    z.object({ path: z.string(), additions: z.number().int().nullable(), deletions: z.number().int().nullable() }),
+  ),
+  diff: z.string(),
+  truncated: z.boolean(),
+  notice: z.string().exactOptional(),
+});
+
 export const gitDiffTool = defineTool({
   name: 'git_diff',
   description:
     'Show changes as a unified diff: unstaged by default, staged with staged: true, optionally for one path. Returns the files with added/deleted line counts (null for binary) and the diff text (capped at 50 KB keeping start and end). Untracked files are not in a diff: see git_status.',
   input,
+  output: gitDiffOutput,
   operations: ['read'],
   returnsContent: true,
   access: (args) => [{ operation: 'read', path: args.path ?? '.' }],

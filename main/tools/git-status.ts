@@ -5,6 +5,7 @@ import { defineTool } from './define-tool';
 import type { ChangeKind } from './git-output';
 import { withRepository } from './git-repository';
 import { readStatus } from './git-read-status';
+import { changeKindSchema } from './output-shapes';
 
 const input = z.object({});
 
@@ -20,11 +21,25 @@ export interface GitStatusOutput {
   readonly conflicted: string[];
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const gitStatusOutput = z.object({
+  branch: z.string().nullable(),
+  upstream: z.string().nullable(),
+  ahead: z.number().int(),
+  behind: z.number().int(),
+  clean: z.boolean(),
+  staged: z.array(z.object({ path: z.string(), change: changeKindSchema, from: z.string().exactOptional() })),
+  unstaged: z.array(z.object({ path: z.string(), change: changeKindSchema })),
+  untracked: z.array(z.string()),
+  conflicted: z.array(z.string()),
+});
+
 export const gitStatusTool = defineTool({
   name: 'git_status',
   description:
     'Show the git state of the workspace: branch, upstream with ahead/behind counts, staged and unstaged changes (path and kind: modified, added, deleted, renamed...), untracked files and conflicts. Paths are workspace-relative. Fails with not_a_git_repo unless the .git folder of a repository is at the workspace root.',
   input,
+  output: gitStatusOutput,
   operations: ['read'],
   access: () => [{ operation: 'read', path: '.' }],
   async run(_args, ctx): Promise<Result<GitStatusOutput>> {

@@ -7,6 +7,7 @@ import type { StatRows } from '../platform/sandbox/in-process-jobs';
 import { AnchoredBatch } from '../platform/sandbox/anchored-batch';
 import type { EntryKind } from '../platform/sandbox/workspace-sandbox';
 import { defineTool } from './define-tool';
+import { entryTypeSchema } from './output-shapes';
 
 const input = z.object({
   path: z.string().default('.').describe("Folder relative to the workspace root (default '.')."),
@@ -57,12 +58,32 @@ export interface ListFilesOutput {
 /** Entries statted per worker task; smaller listings are statted in-process. */
 const statBatch = 2048;
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const listFilesOutput = z.object({
+  path: z.string(),
+  entries: z.array(
+    z.object({
+      name: z.string(),
+      path: z.string().describe('Workspace-relative: pass it to the other tools as is.'),
+      type: entryTypeSchema,
+      size: z.number().int().exactOptional(),
+      ignored: z.literal(true).exactOptional(),
+    }),
+  ),
+  truncated: z.boolean(),
+  notice: z.string().exactOptional(),
+});
+
+/** A long listing says how far it is every this many entries (MCP progress notifications). */
+const progressEvery = 500;
+
 export const listFilesTool = defineTool({
   name: 'list_files',
   description:
     'List a folder of the workspace: name, path, type and (for one folder, or with sizes) size of each entry, sorted by path. Honours .gitignore and skips .git and ' +
     'node_modules (list them by passing their path, or with include_ignored). recursive lists sub-folders depth-first; pattern filters by glob; capped by max_entries (default 500).',
   input,
+  output: listFilesOutput,
   operations: ['read'],
   access: (args) => [{ operation: 'read', path: args.path }],
   async run(args, ctx): Promise<Result<ListFilesOutput>> {
@@ -123,6 +144,9 @@ export const listFilesTool = defineTool({
           if (batch.size >= statBatch) flush();
         }
         const type = typeOf(entry.kind);
+        if (entries.length % progressEvery === 0 && entries.length > 0) {
+          ctx.progress?.(entries.length, undefined, `${entries.length} entries listed`);
+        }
         entries.push(
           entry.ignored
             ? { name: entry.name, path: entry.relPath, type, ignored: true }
@@ -133,6 +157,7 @@ export const listFilesTool = defineTool({
     });
     if (!walked.ok) return walked;
     if (withSizes) await addSizes(entries, statted, take, flush);
+    ctx.progress?.(entries.length, entries.length, `${entries.length} entries listed`);
     return ok({
       path: start.display,
       entries,

@@ -82,6 +82,9 @@ function decodeCurrent(
   return ok(decoded.value);
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const memoryAppendOutput = z.object({ path: z.string(), entry: z.string(), created: z.boolean() });
+
 export const memoryAppendTool = defineTool({
   name: 'memory_append',
   description:
@@ -89,6 +92,8 @@ export const memoryAppendTool = defineTool({
     "file 'MEMORY.md' (default) for lasting facts and decisions, 'today' for a dated note in memory/YYYY-MM-DD.md. " +
     'Use it when you learn something worth keeping across conversations; to correct or remove an old entry use edit_file on the file instead.',
   input,
+  output: memoryAppendOutput,
+  additive: true,
   operations: ['edit', 'write'],
   memoryOnly: true,
   // Appending to MEMORY.md edits it; today's note may not exist yet, so that is a write.

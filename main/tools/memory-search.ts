@@ -7,6 +7,7 @@ import type { MemoryHit } from '../domain/search/memory-index';
 import { defineTool } from './define-tool';
 import { passageOutput } from './search-passages';
 import type { PassageOutput } from './search-passages';
+import { passageSchema } from './output-shapes';
 
 const input = z.object({
   query: z
@@ -42,6 +43,13 @@ function searchSerialized(env: ToolEnvironment, query: string, max: number): Pro
   return next;
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const memorySearchOutput = z.object({
+  query: z.string(),
+  results: z.array(passageSchema),
+  notice: z.string().exactOptional(),
+});
+
 export const memorySearchTool = defineTool({
   name: 'memory_search',
   description:
@@ -49,6 +57,7 @@ export const memorySearchTool = defineTool({
     'Local full-text search (word forms in English, Russian and Chinese match), ranked by relevance; older dated notes count less. ' +
     'Returns passages with file and line numbers; read_file a file for more around a passage. Use it before saying you do not remember.',
   input,
+  output: memorySearchOutput,
   operations: ['read'],
   memoryOnly: true,
   access: () => [

@@ -6,6 +6,7 @@ import { defineTool } from './define-tool';
 import type { ToolContext } from './define-tool';
 import { parentOf } from './file-commit';
 import { guardSubtree } from './subtree-guard';
+import { entryTypeSchema } from './output-shapes';
 
 const input = z.object({
   source: z.string().describe('File or folder to move, relative to the workspace root.'),
@@ -66,11 +67,21 @@ async function ends(args: MoveArgs, ctx: ToolContext): Promise<Result<Ends>> {
   return ok({ source: from, destination: to });
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const moveFileOutput = z.object({
+  source: z.string(),
+  destination: z.string(),
+  type: entryTypeSchema,
+  overwritten: z.boolean(),
+  trash_path: z.string().exactOptional().describe('Where the replaced destination went, when overwrite replaced one.'),
+});
+
 export const moveFileTool = defineTool({
   name: 'move_file',
   description:
     'Move or rename a file, symlink or folder inside the workspace (missing destination folders are created). An existing destination is refused unless overwrite is true, then it goes to the trash.',
   input,
+  output: moveFileOutput,
   operations: ['move'],
   access: (args) => [
     { operation: 'move', path: args.source },

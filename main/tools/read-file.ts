@@ -131,6 +131,21 @@ function notice(shown: Shown, startLine: number, display: string): string | unde
   return undefined;
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const readFileOutput = z.object({
+  path: z.string(),
+  content: z.string(),
+  encoding: z.string(),
+  start_line: z.number().int(),
+  end_line: z.number().int(),
+  total_lines: z.number().int().exactOptional(),
+  lines_read: z.number().int(),
+  truncated: z.boolean(),
+  next_start_line: z.number().int().exactOptional().describe('Negative when the read counted from the end.'),
+  bytes_read: z.number().int(),
+  notice: z.string().exactOptional(),
+});
+
 export const readFileTool = defineTool({
   name: 'read_file',
   description:
@@ -139,6 +154,7 @@ export const readFileTool = defineTool({
     '(start_line=-50: the last 50 lines, read from the end without scanning the file; such reads leave out total_lines unless they reach the start). ' +
     'Binary files are refused (use get_file_info).',
   input,
+  output: readFileOutput,
   operations: ['read'],
   returnsContent: true,
   access: (args) => [{ operation: 'read', path: args.path }],

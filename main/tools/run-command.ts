@@ -5,6 +5,7 @@ import { runProcess } from '../platform/sandbox/process-runner';
 import type { ResolvedPath } from '../platform/sandbox/workspace-sandbox';
 import { checkCommandDenyList, splitCommandLine } from './command-line';
 import { defineTool } from './define-tool';
+import { tickProgress } from './progress-ticker';
 import type { ChangePreview, ToolContext } from './define-tool';
 
 /** stdout and stderr are each kept to this much (first and last half), with a marker in between. */
@@ -71,6 +72,21 @@ async function plan(args: RunArgs, ctx: ToolContext): Promise<Result<Plan>> {
   return ok({ dir: dir.value, file, args: rest });
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const runCommandOutput = z.object({
+  command: z.string(),
+  cwd: z.string(),
+  exit_code: z.number().int().nullable(),
+  signal: z.string().exactOptional(),
+  stdout: z.string(),
+  stderr: z.string(),
+  stdout_truncated: z.boolean(),
+  stderr_truncated: z.boolean(),
+  timed_out: z.boolean(),
+  duration_ms: z.number(),
+  notice: z.string().exactOptional(),
+});
+
 export const runCommandTool = defineTool({
   name: 'run_command',
   description:
@@ -78,6 +94,8 @@ export const runCommandTool = defineTool({
     'Without shell the line is split into arguments (quotes respected) and run directly: no pipes, redirects, globs or $VARS; set shell: true for those. ' +
     'On timeout or stop every process it started is killed. The user approves each command unless they allowed it. The command gets a minimal environment (PATH, HOME, locale, temp folders...) plus variables the user allowed in settings; API keys and tokens are not passed.',
   input,
+  output: runCommandOutput,
+  openWorld: true,
   operations: ['run'],
   returnsContent: true,
   access: (args) => [{ operation: 'run', path: args.cwd }],
@@ -105,6 +123,10 @@ export const runCommandTool = defineTool({
     // The child starts in the folder the sandbox checked, held open: a swap meanwhile cannot move it.
     const held = ctx.env.sandbox.holdFolder(dir);
     if (!held.ok) return held;
+    // Seconds of the timeout used so far: a client shows the command is alive (MCP progress).
+    const started = Date.now();
+    const elapsed = () => Math.floor((Date.now() - started) / 1000);
+    const stop = tickProgress(ctx, 1000, () => [elapsed(), args.timeout, `Running for ${elapsed()} s`]);
     const outcome = await runProcess({
       file,
       args: planned.value.args,
@@ -114,7 +136,10 @@ export const runCommandTool = defineTool({
       signal: ctx.signal,
       maxOutputBytes: COMMAND_OUTPUT_BYTES,
       environment: { pass: ctx.env.passEnvironment() },
-    }).finally(() => held.value.release());
+    }).finally(() => {
+      stop();
+      held.value.release();
+    });
     if (!outcome.ok) return outcome;
     const result = outcome.value;
     if (result.aborted) return err('aborted', 'The user stopped the turn; the command and its processes were killed.');

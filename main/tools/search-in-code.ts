@@ -48,6 +48,30 @@ export interface SearchInCodeOutput {
   readonly notice?: string;
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const searchInCodeOutput = z.object({
+  query: z.string(),
+  results: z.array(
+    z.object({
+      file: z.string().describe('Workspace-relative path of the file.'),
+      line: z.number().int(),
+      column: z.number().int(),
+      text: z.string(),
+      context: z.object({ before: z.array(z.string()), after: z.array(z.string()) }).exactOptional(),
+    }),
+  ),
+  total_matches: z.number().int(),
+  files_with_matches: z.number().int(),
+  truncated: z.boolean(),
+  searched_files: z.number().int(),
+  skipped_binary: z.number().int(),
+  engine: z.enum(['ripgrep', 'js']),
+  notice: z.string().exactOptional(),
+});
+
+/** A long search says how far its walk is every this many files (MCP progress notifications). */
+const progressEvery = 256;
+
 export const searchInCodeTool = defineTool({
   name: 'search_in_code',
   description:
@@ -55,6 +79,7 @@ export const searchInCodeTool = defineTool({
     'Case-insensitive unless case_sensitive; literal unless is_regex. Honours .gitignore, skips binary files, hidden files, .git and node_modules. ' +
     'Reports total_matches and truncated when more than max_results matched.',
   input,
+  output: searchInCodeOutput,
   operations: ['read'],
   returnsContent: true,
   access: (args) => [{ operation: 'read', path: args.path }],
@@ -121,6 +146,9 @@ export const searchInCodeTool = defineTool({
           files.push(entry.relPath);
           gathering.add(entry);
           if (gathering.size >= engine.batchFiles) flush();
+          // While the walk goes on: how many files it found so far (the end says how many were searched).
+          if (files.length % progressEvery === 0)
+            ctx.progress?.(files.length, undefined, `${files.length} files found`);
           return 'continue';
         },
       });
@@ -137,6 +165,7 @@ export const searchInCodeTool = defineTool({
       if (ctx.signal.aborted) return err('aborted', 'The search was stopped.');
       throw error;
     }
+    ctx.progress?.(files.length, files.length, `Searched ${files.length} files`);
     const described: (FileMatches & { file: string; order: number })[] = [];
     let skippedBinary = 0;
     let total = 0;

@@ -10,6 +10,7 @@ import type { ShownDiagnostic } from '../domain/lsp/diagnostic-view';
 import { commitFile, currentText, parentOf, readCurrent } from './file-commit';
 import type { CurrentFile } from './file-commit';
 import { formatBytes } from '../../shared/format-bytes';
+import { shownDiagnosticSchema } from './output-shapes';
 
 const input = z.object({
   path: z.string().describe('File path relative to the workspace root.'),
@@ -63,12 +64,24 @@ function encodingFor(args: WriteArgs, current: CurrentFile | undefined): Result<
   return ok({ encoding, bom });
 }
 
+/** The result's shape: it types run() and is the outputSchema MCP clients see. */
+const writeFileOutput = z.object({
+  path: z.string(),
+  bytes_written: z.number().int(),
+  created: z.boolean(),
+  encoding: z.string(),
+  backup_path: z.string().exactOptional(),
+  new_problems: z.array(shownDiagnosticSchema).exactOptional(),
+});
+
 export const writeFileTool = defineTool({
   name: 'write_file',
   description:
     'Create a file or replace its whole content (atomically: never half-written). Missing folders are created unless create_dirs is false. ' +
     "The previous version is kept in Familiar's backups. For small changes to an existing file prefer edit_file.",
   input,
+  output: writeFileOutput,
+  idempotent: true,
   operations: ['write'],
   access: (args) => [{ operation: 'write', path: args.path }],
 

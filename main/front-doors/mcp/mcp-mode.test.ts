@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntrySchema } from '../../platform/audit/audit-log';
 import { familiarPaths } from '../../platform/storage/paths';
@@ -64,6 +65,7 @@ async function startServer(extraArgs: readonly string[] = []): Promise<Session> 
     throw new Error(`the MCP server did not start: ${String(error)}\n${stderr}`);
   });
   clients.push(client);
+  const outputOf = await outputValidators(client);
   return {
     client,
     workspace,
@@ -74,9 +76,47 @@ async function startServer(extraArgs: readonly string[] = []): Promise<Session> 
         result.structuredContent,
         `${name} answered without structuredContent: ${JSON.stringify(result)}`,
       ).toBeDefined();
-      return { isError: result.isError === true, value: result.structuredContent as Record<string, unknown> };
+      const isError = result.isError === true;
+      // The contract: every structured result validates against the outputSchema the tool advertised.
+      outputOf(name)?.(result.structuredContent, isError);
+      return { isError, value: result.structuredContent as Record<string, unknown> };
     },
   };
+}
+
+/**
+ * Validators for each listed tool's outputSchema, with the JSON Schema validator the SDK client
+ * uses (ajv): a success must match the result branch, a failure the typed error branch (and both
+ * the whole schema, which is what a client checks). Unknown tools have none.
+ */
+async function outputValidators(client: Client) {
+  const { tools } = await client.listTools();
+  const ajv = new AjvJsonSchemaValidator();
+  const byName = new Map(
+    tools.map((tool) => {
+      const schema = tool.outputSchema as { type: string; anyOf?: [object, object] } | undefined;
+      expect(schema?.type, `${tool.name} has no object outputSchema`).toBe('object');
+      const [result, error] = schema?.anyOf ?? [];
+      expect(result, `${tool.name}: outputSchema has no result branch`).toBeDefined();
+      const whole = ajv.getValidator(schema as object);
+      const branches = { ok: ajv.getValidator(result as object), error: ajv.getValidator(error as object) };
+      return [
+        tool.name,
+        (content: unknown, isError: boolean) => {
+          for (const [what, check] of [
+            ['outputSchema', whole],
+            [isError ? 'error branch' : 'result branch', isError ? branches.error : branches.ok],
+          ] as const) {
+            const checked = check(content);
+            expect(checked.valid, `${tool.name}: ${what}: ${checked.errorMessage}\n${JSON.stringify(content)}`).toBe(
+              true,
+            );
+          }
+        },
+      ] as const;
+    }),
+  );
+  return (name: string) => byName.get(name);
 }
 
 async function auditLines(home: string) {

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Result } from '../../../shared/result';
-import type { ToolExecutor } from '../../tool-calls/tool-executor';
-import { toolJsonSchema } from '../../tool-calls/tool-schema';
+import type { ToolCalls } from '../../tool-calls/tool-calls';
+import { elicitationApprover } from './elicitation-approver';
+import { progressReporter } from './progress';
+import { mcpToolOf } from './tool-annotations';
 
 export interface McpServerOptions {
-  readonly executor: ToolExecutor;
+  readonly executor: ToolCalls;
   readonly version: string;
   /** Every MCP call belongs to this conversation: rate limits, audit and read tracking use it. */
   readonly conversationId: string;
@@ -43,12 +45,8 @@ function toCallToolResult(result: Result<unknown>): CallToolResult {
 export function createMcpServer(options: McpServerOptions): Server {
   const server = new Server({ name: 'familiar', version: options.version }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: options.executor.list(options.conversationId).map((tool): McpTool => ({
-      name: tool.name,
-      description: tool.description,
-      // The JSON Schema the chat model sees, from the same zod input.
-      inputSchema: toolJsonSchema(tool) as McpTool['inputSchema'],
-    })),
+    // Title, hints and outputSchema come from each tool's own definition (tool-annotations.ts).
+    tools: options.executor.registered(options.conversationId).map(mcpToolOf),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const call = {
@@ -58,7 +56,15 @@ export function createMcpServer(options: McpServerOptions): Server {
       args: request.params.arguments ?? {},
     };
     // The pipeline answers every call with a Result, exceptions included (tool-calls/call-errors.ts).
-    return toCallToolResult(await options.executor.execute(call, extra.signal));
+    // The client's cancel aborts extra.signal; its user approves through elicitation when it can.
+    const approver = elicitationApprover(server, extra.requestId);
+    const progress = progressReporter(request.params._meta?.progressToken, extra.sendNotification);
+    return toCallToolResult(
+      await options.executor.execute(call, extra.signal, {
+        ...(approver === undefined ? {} : { approver }),
+        ...(progress === undefined ? {} : { progress }),
+      }),
+    );
   });
   return server;
 }
