@@ -40,6 +40,7 @@ export const codeDiagnosticsTool = defineTool({
     'Compiler and linter problems from the language server (type errors, unresolved imports, unused code...): for one file (path) or the whole workspace. ' +
     `Each has severity, line/column (1-based), message, source and code; errors first, at most ${maxShown}.`,
   input,
+  needsLanguageServer: true,
   operations: ['read'],
   returnsContent: true,
   access: (args) => (args.path === undefined ? [] : [{ operation: 'read', path: args.path }]),

@@ -95,6 +95,7 @@ export const codeRenameTool = defineTool({
     'Address it by position (path, line, column; 1-based) or by name (symbol, optionally with path). All files change together or none do; each keeps a backup. ' +
     'The user reviews the change as a multi-file diff.',
   input,
+  needsLanguageServer: true,
   operations: ['edit'],
   // The files are known only once the server answers: the call is decided as an edit of the
   // workspace ('.'), which the catch-all rule governs (ask, by default), plus the named file.

@@ -47,6 +47,7 @@ export const codeSymbolsTool = defineTool({
     "Symbols through the language server: with path, the file's outline (name, kind, container, line range); with query, matching symbols across the workspace with their file and line. " +
     'Use the names with code_definition, code_references, code_hover and code_rename.',
   input,
+  needsLanguageServer: true,
   operations: ['read'],
   access: (args) => (args.path === undefined ? [] : [{ operation: 'read', path: args.path }]),
   timeoutMs: () => codeToolTimeoutMs,

@@ -143,6 +143,7 @@ export function defineCodeQuery<Input extends z.ZodType<TargetArgs>, Output>(que
     name: query.name,
     description: query.description,
     input: query.input,
+    needsLanguageServer: true,
     operations: ['read'],
     returnsContent: true,
     access: targetAccess,

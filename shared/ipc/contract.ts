@@ -4,6 +4,7 @@ import { appCalls, appEvents } from './app';
 import { approvalCalls, approvalEvents } from './approvals';
 import { assistantCalls, assistantEvents } from './assistant';
 import { historyCalls, historyEvents } from './history';
+import { languageServerCalls, languageServerEvents } from './language-servers';
 import { chatCalls, chatEvents } from './chat';
 import { conversationsCalls, conversationsEvents } from './conversations';
 import { providersCalls } from './providers';
@@ -26,6 +27,7 @@ export const calls = {
   ...providersCalls,
   ...workspaceCalls,
   ...transferCalls,
+  ...languageServerCalls,
 };
 
 export const events = {
@@ -38,6 +40,7 @@ export const events = {
   ...chatEvents,
   ...workspaceEvents,
   ...transferEvents,
+  ...languageServerEvents,
 };
 
 export type Calls = typeof calls;

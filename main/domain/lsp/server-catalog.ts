@@ -1,4 +1,6 @@
-import { extname } from 'node:path';
+import { extname, isAbsolute } from 'node:path';
+import picomatch from 'picomatch';
+import type { UserServer } from '../../../shared/settings';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import { bundledFileExists, bundledPackageFile, findOnPath } from '../../platform/sandbox/server-process';
@@ -16,6 +18,10 @@ export interface ServerDefinition {
   readonly id: string;
   /** File extensions (lowercase, with the dot) this server answers for. */
   readonly extensions: readonly string[];
+  /** A server the user added: answers for the files its patterns match (else: by extension). */
+  matches?(relPath: string): boolean;
+  /** Added in settings (shown so in the panel; its install hint names the setting). */
+  readonly userAdded?: boolean;
   /** LSP languageId of a file, by extension. */
   languageId(extension: string): string;
   /** Where to find the program; undefined when it is not installed. */
@@ -96,14 +102,64 @@ const clang: ServerDefinition = {
   installHint: 'Install clangd (e.g. `apt install clangd`, `brew install llvm`) and make sure it is on PATH.',
 };
 
-export const builtInServers: readonly ServerDefinition[] = [typescript, python, go, rust, clang];
+const dart: ServerDefinition = {
+  id: 'dart',
+  extensions: ['.dart'],
+  languageId: () => 'dart',
+  resolve: onPath('dart', ['language-server', '--protocol=lsp']),
+  installHint: 'Install the Dart SDK (or Flutter) and make sure `dart` is on PATH.',
+};
+
+export const builtInServers: readonly ServerDefinition[] = [typescript, python, go, rust, clang, dart];
+
+/**
+ * A pattern of a user-added server as a matcher of workspace-relative paths: `.lua` is an
+ * extension; a glob without a slash matches the file name in any folder; with one, the whole path.
+ */
+function patternMatcher(pattern: string): (relPath: string) => boolean {
+  if (/^\.[^/*?[\]{}]+$/.test(pattern)) {
+    const extension = pattern.toLowerCase();
+    return (relPath) => extensionOf(relPath) === extension;
+  }
+  return picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
+}
+
+/** A server from settings (code.servers): its command found on PATH (or an absolute path), no shell. */
+export function userServerDefinition(server: UserServer): ServerDefinition {
+  const matchers = server.patterns.map(patternMatcher);
+  return {
+    id: server.id,
+    userAdded: true,
+    extensions: server.patterns.filter((pattern) => /^\.[^/*?[\]{}]+$/.test(pattern)).map((p) => p.toLowerCase()),
+    matches: (relPath) => matchers.some((matches) => matches(relPath)),
+    languageId: () => server.languageId,
+    resolve: () => {
+      const file = isAbsolute(server.command)
+        ? bundledFileExists(server.command)
+          ? server.command
+          : undefined
+        : findOnPath(server.command);
+      return file === undefined ? undefined : { file, args: server.args };
+    },
+    installHint: `Check the command of the '${server.id}' server in Settings → Code (\`${server.command}\` was not found).`,
+  };
+}
+
+/** What the catalog holds with these settings: the user's servers first, so one can replace a built-in. */
+export const catalogWith = (userServers: readonly UserServer[]): readonly ServerDefinition[] => [
+  ...userServers.map(userServerDefinition),
+  ...builtInServers,
+];
+
+const covers = (server: ServerDefinition, relPath: string, extension: string): boolean =>
+  server.matches === undefined ? server.extensions.includes(extension) : server.matches(relPath);
 
 export const extensionOf = (relPath: string): string => extname(relPath).toLowerCase();
 
 /** The server definition for a file, by extension; undefined for files no server covers. */
 export function definitionFor(servers: readonly ServerDefinition[], relPath: string): ServerDefinition | undefined {
   const extension = extensionOf(relPath);
-  return servers.find((server) => server.extensions.includes(extension));
+  return servers.find((server) => covers(server, relPath, extension));
 }
 
 /** A server that covers the file and can be started, or the typed reason it cannot. */

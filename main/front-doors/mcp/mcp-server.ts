@@ -42,14 +42,18 @@ function toCallToolResult(result: Result<unknown>): CallToolResult {
  */
 export function createMcpServer(options: McpServerOptions): Server {
   const server = new Server({ name: 'familiar', version: options.version }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: options.executor.list(options.conversationId).map((tool): McpTool => ({
-      name: tool.name,
-      description: tool.description,
-      // The JSON Schema the chat model sees, from the same zod input.
-      inputSchema: toolJsonSchema(tool) as McpTool['inputSchema'],
-    })),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    // The same list the chat's next turn gets (code tools only with a language server for the workspace).
+    await options.executor.refreshList?.();
+    return {
+      tools: options.executor.list(options.conversationId).map((tool): McpTool => ({
+        name: tool.name,
+        description: tool.description,
+        // The JSON Schema the chat model sees, from the same zod input.
+        inputSchema: toolJsonSchema(tool) as McpTool['inputSchema'],
+      })),
+    };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const call = {
       conversationId: options.conversationId,
