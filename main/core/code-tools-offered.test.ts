@@ -16,6 +16,7 @@ const codeTools = [
   'code_hover',
   'code_symbols',
   'code_rename',
+  'code_format',
 ];
 
 async function coreOn(files: Record<string, string>): Promise<Core> {

@@ -164,6 +164,7 @@ const expectedInputs: Record<string, { required: string[]; properties: Record<st
   code_hover: { required: [], properties: codeTarget },
   code_symbols: { required: [], properties: { path: 'string', query: 'string' } },
   code_rename: { required: ['new_name'], properties: { ...codeTarget, new_name: 'string' } },
+  code_format: { required: ['path'], properties: { path: 'string' } },
 };
 
 describe('familiar-mcp over stdio', () => {
