@@ -190,7 +190,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       recheckCode();
     }
     if (name === 'workspace.changed') {
-      codeAvailability.filesAdded((payload as EventPayload<'workspace.changed'>).added.map((entry) => entry.path));
+      const { added } = payload as Partial<EventPayload<'workspace.changed'>>;
+      codeAvailability.filesAdded((added ?? []).map((entry) => entry.path));
     }
   });
   settings.subscribe((next, previous) => {
