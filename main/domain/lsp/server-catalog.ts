@@ -30,18 +30,48 @@ export interface ServerDefinition {
   readonly installHint: string;
 }
 
-/**
- * A Node script. Plain Node (browser mode, MCP, tests) runs it with its own binary. Electron can
- * only with ELECTRON_RUN_AS_NODE, which the packaged app's fuses switch off (electron-builder.yml:
- * runAsNode false): there a `node` on PATH is preferred, and the Electron binary is the fallback
- * that works in development.
- */
-const nodeScript = (script: string, args: readonly string[]): ServerCommand => {
-  if (process.versions['electron'] === undefined) return { file: process.execPath, args: [script, ...args] };
-  const node = findOnPath('node');
-  if (node !== undefined) return { file: node, args: [script, ...args] };
-  return { file: process.execPath, args: [script, ...args], set: { ELECTRON_RUN_AS_NODE: '1' } };
+/** What decides how a Node script can be run here (a parameter so each case is testable). */
+export interface NodeRuntime {
+  /** Running inside Electron (the desktop app), not plain Node (browser mode, MCP, tests). */
+  readonly electron: boolean;
+  /**
+   * The packaged app: its fuses switch runAsNode off (electron-builder.yml), so the Electron binary
+   * cannot run a script as Node; spawning it would start a second Familiar instead.
+   */
+  readonly packaged: boolean;
+  /** `node` found on PATH. */
+  readonly nodeOnPath: string | undefined;
+  readonly execPath: string;
+}
+
+const currentRuntime = (): NodeRuntime => {
+  const electron = process.versions['electron'] !== undefined;
+  return {
+    electron,
+    // `electron path/to/app` (development) sets defaultApp; the packaged binary does not.
+    packaged: electron && (process as { defaultApp?: boolean }).defaultApp !== true,
+    nodeOnPath: electron ? findOnPath('node') : undefined,
+    execPath: process.execPath,
+  };
 };
+
+/**
+ * A Node script. Plain Node runs it with its own binary. Electron can only with ELECTRON_RUN_AS_NODE,
+ * which the packaged app's runAsNode fuse ignores: there a `node` on PATH is needed (typescript-
+ * language-server also forks tsserver with its own binary, so Electron's utilityProcess cannot host
+ * it; see the report of issue 17), and without one the server is unavailable with an install hint.
+ * In development the Electron binary with ELECTRON_RUN_AS_NODE is the fallback.
+ */
+export function nodeScriptCommand(
+  script: string,
+  args: readonly string[],
+  runtime: NodeRuntime = currentRuntime(),
+): ServerCommand | undefined {
+  if (!runtime.electron) return { file: runtime.execPath, args: [script, ...args] };
+  if (runtime.nodeOnPath !== undefined) return { file: runtime.nodeOnPath, args: [script, ...args] };
+  if (runtime.packaged) return undefined;
+  return { file: runtime.execPath, args: [script, ...args], set: { ELECTRON_RUN_AS_NODE: '1' } };
+}
 
 const onPath =
   (name: string, args: readonly string[]): (() => ServerCommand | undefined) =>
@@ -64,9 +94,10 @@ const typescript: ServerDefinition = {
   resolve() {
     // Shipped with Familiar (package.json dependency): works without anything on PATH.
     const cli = bundledPackageFile('typescript-language-server', 'lib/cli.mjs');
-    return cli !== undefined && bundledFileExists(cli) ? nodeScript(cli, ['--stdio']) : undefined;
+    return cli !== undefined && bundledFileExists(cli) ? nodeScriptCommand(cli, ['--stdio']) : undefined;
   },
-  installHint: 'Familiar ships typescript-language-server; reinstall Familiar if it is missing.',
+  installHint:
+    'Familiar ships typescript-language-server, which runs on Node.js: in the desktop app, install Node.js 20 or later so `node` is on PATH (or reinstall Familiar if the server is missing).',
 };
 
 const python: ServerDefinition = {
