@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { userServerSchema } from '../../../shared/settings';
 import type { UserServer } from '../../../shared/settings';
+import type { CallContext } from '../../platform/ipc/dispatcher';
 import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
 import { createLanguageServerHandlers } from './language-server-handlers';
 import { LspService } from './lsp-service';
@@ -45,6 +46,7 @@ afterEach(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const sandbox = () => ({ workspaceRoot: dir }) as WorkspaceSandbox;
+const ctx: CallContext = { transport: 'direct', clientId: 'test' };
 
 const luaServer = (patterns: string[]): UserServer =>
   userServerSchema.parse({ id: 'fake-lua', command: process.execPath, args: [script], patterns, languageId: 'lua' });
@@ -108,14 +110,14 @@ describe('the language-server panel (languageServers.list / restart)', () => {
     const lsp = service([luaServer(['*.lua'])]);
     const handlers = createLanguageServerHandlers(lsp, () => Promise.resolve(sandbox()));
     const list = async () => {
-      const answer = await handlers['languageServers.list']({});
+      const answer = await handlers['languageServers.list']({}, ctx);
       if (!answer.ok) throw new Error(answer.error.message);
       return answer.value.servers;
     };
     expect((await list()).find((row) => row.id === 'fake-lua')).toMatchObject({ state: 'stopped', userAdded: true });
     expect((await list()).find((row) => row.id === 'typescript')).toMatchObject({ userAdded: false });
 
-    const restarted = await handlers['languageServers.restart']({ id: 'fake-lua' });
+    const restarted = await handlers['languageServers.restart']({ id: 'fake-lua' }, ctx);
     expect(restarted.ok).toBe(true);
     const first = (await list()).find((row) => row.id === 'fake-lua')!;
     expect(first).toMatchObject({ state: 'running', restarts: 0 });
@@ -124,7 +126,7 @@ describe('the language-server panel (languageServers.list / restart)', () => {
       .poll(async () => (await list()).find((row) => row.id === 'fake-lua')?.log)
       .toEqual([`fake-lua: started ${first.pid}`]);
 
-    await handlers['languageServers.restart']({ id: 'fake-lua' });
+    await handlers['languageServers.restart']({ id: 'fake-lua' }, ctx);
     const second = (await list()).find((row) => row.id === 'fake-lua')!;
     expect(second).toMatchObject({ state: 'running', restarts: 1 });
     expect(second.pid).not.toBe(first.pid);
@@ -136,7 +138,7 @@ describe('the language-server panel (languageServers.list / restart)', () => {
     await expect.poll(async () => (await list()).find((row) => row.id === 'fake-lua')?.state).toBe('crashed');
     expect((await list()).find((row) => row.id === 'fake-lua')?.log).toEqual([`fake-lua: started ${second.pid}`]);
 
-    expect(await handlers['languageServers.restart']({ id: 'no-such' })).toMatchObject({
+    expect(await handlers['languageServers.restart']({ id: 'no-such' }, ctx)).toMatchObject({
       ok: false,
       error: { code: 'not_found' },
     });
