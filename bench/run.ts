@@ -410,15 +410,21 @@ async function report(rows: Row[]): Promise<boolean> {
   return failed;
 }
 
-/** `run.mjs` runs both suites, `run.mjs tools` or `run.mjs stream` one (npm run bench:tools / bench:stream). */
+/** `run.mjs` runs every suite; `run.mjs tools`, `stream` or `lsp` one (npm run bench:tools / bench:stream / bench:lsp). */
 async function main(suite: string | undefined): Promise<void> {
-  if (suite !== undefined && suite !== 'tools' && suite !== 'stream') throw new Error(`unknown suite ${suite}`);
+  if (suite !== undefined && suite !== 'tools' && suite !== 'stream' && suite !== 'lsp') {
+    throw new Error(`unknown suite ${suite}`);
+  }
   let failed = false;
-  if (suite !== 'stream') failed = (await toolsBench()) || failed;
-  if (suite !== 'tools') {
+  if (suite === undefined || suite === 'tools') failed = (await toolsBench()) || failed;
+  if (suite === undefined || suite === 'stream') {
     // Loaded only here, so the --child processes that measure the tools' RSS never load the chat core.
     const { runStreamBench } = await import('./stream-bench');
     failed = (await runStreamBench(log)) || failed;
+  }
+  if (suite === undefined || suite === 'lsp') {
+    const { runLspSuite } = await import('./lsp-bench');
+    failed = (await runLspSuite(log)) || failed;
   }
   if (failed) process.exitCode = 1;
 }

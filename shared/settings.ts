@@ -43,6 +43,37 @@ export const envNameSchema = z
   .max(200);
 
 /**
+ * A language server the user adds (settings: code.servers): started with the same clean environment
+ * as run_command, in the workspace folder. It answers for files matching one of its patterns: an
+ * extension (`.lua`) or a glob over the workspace-relative path (`*.lua` matches in any folder; with a
+ * slash it is matched from the root). Added servers come before the built-in ones.
+ */
+export const userServerSchema = z.object({
+  /** Shown in the language-server panel and in errors; one running server per id. */
+  id: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, dot, dash, underscore')
+    .max(60),
+  /** A program name found on PATH, or an absolute path. */
+  command: z.string().trim().min(1).max(1000),
+  args: z.array(z.string().max(1000)).max(50).default([]),
+  patterns: z.array(z.string().trim().min(1).max(200)).min(1).max(50),
+  /** The LSP languageId of the files (lua, vue, elixir...). */
+  languageId: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_.+-]+$/)
+    .max(60),
+});
+export type UserServer = z.infer<typeof userServerSchema>;
+
+const userServersSchema = z
+  .array(userServerSchema)
+  .max(20)
+  .refine((servers) => new Set(servers.map((server) => server.id)).size === servers.length, 'server ids must differ');
+
+/**
  * Everything the user can set, persisted as settings.json in the Familiar home. Secrets (API keys)
  * never live here: they are stored apart and never sent back to the page.
  */
@@ -78,8 +109,13 @@ export const settingsSchema = z.object({
    * these names pass too, with the values the app was started with. Names only: values never live here.
    */
   commands: z.object({ passEnvironment: z.array(envNameSchema).max(100).default([]) }).default({ passEnvironment: [] }),
-  /** Language servers: write_file / edit_file results carry the problems the change introduced. */
-  code: z.object({ diagnosticsAfterEdits: z.boolean().default(true) }).default({ diagnosticsAfterEdits: true }),
+  /**
+   * Language servers: write_file / edit_file results carry the problems the change introduced;
+   * servers the user added (before the built-in ones).
+   */
+  code: z
+    .object({ diagnosticsAfterEdits: z.boolean().default(true), servers: userServersSchema.default([]) })
+    .default({ diagnosticsAfterEdits: true, servers: [] }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type BackupLimits = Settings['safety']['backups'];
@@ -106,7 +142,7 @@ export const settingsPatchSchema = z
       })
       .partial(),
     commands: z.object({ passEnvironment: z.array(envNameSchema).max(100) }).partial(),
-    code: z.object({ diagnosticsAfterEdits: z.boolean() }).partial(),
+    code: z.object({ diagnosticsAfterEdits: z.boolean(), servers: userServersSchema }).partial(),
   })
   .partial()
   .strict();

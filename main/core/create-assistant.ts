@@ -28,6 +28,7 @@ import type { SettingsStore } from '../platform/storage/settings-store';
 import type { AnyTool } from '../tools/define-tool';
 import type { ToolEnvironment } from '../tools/tool-environment';
 import type { Logger } from '../platform/logging/logger';
+import type { CodeAvailability } from '../domain/lsp/code-availability';
 
 export interface AssistantOptions {
   readonly paths: FamiliarPaths;
@@ -44,6 +45,8 @@ export interface AssistantOptions {
   readonly limits?: ToolCallsOptions['limits'];
   readonly approvalMode: ApprovalMode;
   readonly recordApproval: (request: ApprovalRequest, outcome: 'requested' | ResolvedKind, reason?: string) => void;
+  /** Whether a language server is available for the workspace (code_* tools offered only then). */
+  readonly codeAvailability?: CodeAvailability;
   /** Incognito conversations run with memory off whatever the switch says. */
   readonly isIncognito?: (conversationId: string) => boolean;
 }
@@ -119,6 +122,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     tools: options.tools,
     policy: () => policy.get(),
     memoryOn: memoryFor,
+    ...(options.codeAvailability === undefined ? {} : { codeAvailability: options.codeAvailability }),
     environment: (conversationId) =>
       options.environment(
         {
@@ -154,6 +158,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     if (next.memory.enabled !== previous.memory.enabled) options.events.emit('tools.changed', toolList());
   });
   policy.subscribe(() => options.events.emit('tools.changed', toolList()));
+  options.codeAvailability?.subscribe(() => options.events.emit('tools.changed', toolList()));
   const policyState = () => ({ policy: policy.get(), loadError: policy.loadError() });
 
   const handlers: AssistantHandlers = {

@@ -40,6 +40,10 @@ import type { Assistant } from './create-assistant';
 import type { ApprovalMode } from '../tool-calls/ask';
 import type { Logger } from '../platform/logging/logger';
 import { createSettingsHandlers } from './settings-handlers';
+import type { EventPayload } from '../../shared/ipc/contract';
+import { createCodeAvailability } from '../domain/lsp/code-availability';
+import { createLanguageServerHandlers, languageServerRows } from '../domain/lsp/language-server-handlers';
+import { catalogWith } from '../domain/lsp/server-catalog';
 
 export interface CoreOptions {
   readonly home: string;
@@ -146,7 +150,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     passEnvironment: () => settings.get().commands.passEnvironment,
     diagnosticsAfterEdits: () => settings.get().code.diagnosticsAfterEdits,
     lsp: {
+      // The user's servers (settings: code.servers) first, then the built-in ones; read on each use.
+      servers: () => catalogWith(settings.get().code.servers),
       log: (message) => options.logger.info(`lsp: ${message}`),
+      onChange: () => events.emit('languageServers.changed', { servers: languageServerRows(toolServices.code.lsp) }),
       // The tree's and the header's problem counts.
       onProblems: ({ root, ...file }) => events.emit('problems.changed', { root, files: [file] }),
     },
@@ -162,9 +169,38 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     logger: options.logger,
   });
   const workspacePath = () => workspace.current();
+  const workspaceSandbox = async () =>
+    (
+      await createToolEnvironment({
+        services: toolServices,
+        workspaceRoot: workspacePath(),
+        isConcealed: (path) => concealedWhileMemoryOff(assistant.policy.get(), settings.get().memory.enabled, path),
+      })
+    ).sandbox;
+  const codeAvailability = createCodeAvailability({
+    servers: () => toolServices.code.lsp.servers,
+    sandbox: workspaceSandbox,
+  });
+  const recheckCode = () => {
+    codeAvailability.invalidate();
+    void codeAvailability.refresh();
+  };
   // Language servers belong to one folder: another folder opened stops them (they restart lazily).
-  events.subscribe((name) => {
-    if (name === 'workspace.opened') void toolServices.code.lsp.switchWorkspace(undefined);
+  events.subscribe((name, payload) => {
+    if (name === 'workspace.opened') {
+      void toolServices.code.lsp.switchWorkspace(undefined);
+      recheckCode();
+    }
+    if (name === 'workspace.changed') {
+      const { added } = payload as Partial<EventPayload<'workspace.changed'>>;
+      codeAvailability.filesAdded((added ?? []).map((entry) => entry.path));
+    }
+  });
+  settings.subscribe((next, previous) => {
+    if (JSON.stringify(next.code.servers) === JSON.stringify(previous.code.servers)) return;
+    // A server edited in settings: the running ones stop and start again on next use, with the new catalog.
+    void toolServices.code.lsp.stopAll();
+    recheckCode();
   });
   const secrets = await openSecretStore(paths.secretsFile, options.secretCipher, options.logger);
   const conversations = await openConversationStore({ conversations: paths.conversations, trash: paths.trash });
@@ -184,6 +220,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     limits: toolServices.limits,
     approvalMode: options.approvalMode ?? 'interactive',
     isIncognito: (conversationId) => conversations.isIncognito(conversationId),
+    codeAvailability,
     recordApproval: (request, outcome, reason) => {
       // The user's answer goes into the conversation too, so its tool card says so after a reload.
       const decision = transcriptDecisionOf(outcome);
@@ -239,7 +276,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...workspace.handlers,
     ...createChooseFolderHandler((path) => workspace.open(path), options.chooseFolder),
     ...transfers.handlers,
+    ...createLanguageServerHandlers(toolServices.code.lsp, workspaceSandbox),
   };
+  // The first answer while the rest starts: a turn or an MCP client's list awaits it anyway.
+  void codeAvailability.refresh();
   const dispatch = createDispatcher(handlers, {
     logError: (message, error) => options.logger.error(message, error),
   });

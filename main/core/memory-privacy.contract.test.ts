@@ -17,7 +17,8 @@ const startCore = useContractCores();
 let server: ScriptedLlmServer;
 afterEach(() => server.close());
 
-const fileToolNames = fileTools.map((tool) => tool.name);
+// The code tools need a language server for the workspace's files, and these workspaces hold no code.
+const fileToolNames = fileTools.filter((tool) => tool.needsLanguageServer !== true).map((tool) => tool.name);
 const withMemoryTools = [...fileToolNames, 'memory_search', 'memory_append'];
 
 async function start(home?: string) {

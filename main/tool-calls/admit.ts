@@ -7,7 +7,7 @@ import { seconds } from './call-errors';
 import type { RateLimiter } from './rate-limiter';
 
 export interface AdmitRules {
-  /** The tools registered for this conversation right now (memory tools only while memory is on). */
+  /** The tools registered for this conversation right now (memory tools only while memory is on, code tools while a server is available). */
   readonly registered: (conversationId: string) => readonly AnyTool[];
   /** Every tool Familiar has, to tell "switched off" from "no such tool". */
   readonly all: readonly AnyTool[];
@@ -42,12 +42,14 @@ export function admit(start: CallStart, rules: AdmitRules): Result<Admitted> {
   const { request } = start;
   const tool = rules.registered(request.conversationId).find((candidate) => candidate.name === request.name);
   if (tool === undefined) {
-    const exists = rules.all.some((candidate) => candidate.name === request.name);
+    const exists = rules.all.find((candidate) => candidate.name === request.name);
     return err(
       'unknown_tool',
-      exists
-        ? `The tool ${request.name} is not available while memory is switched off.`
-        : `There is no tool named ${request.name}. Use one of the tools you were given.`,
+      exists === undefined
+        ? `There is no tool named ${request.name}. Use one of the tools you were given.`
+        : exists.needsLanguageServer === true
+          ? `The tool ${request.name} needs a language server, and none is available for this workspace's files. Use search_in_code instead.`
+          : `The tool ${request.name} is not available while memory is switched off.`,
     );
   }
   const args = parseArguments(tool, request.args);

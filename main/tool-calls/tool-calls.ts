@@ -26,6 +26,11 @@ export interface ToolCallsOptions {
   readonly policy: () => Policy;
   /** The memory switch as it applies to this conversation (persona-rules.ts: memoryOn). */
   readonly memoryOn: (conversationId: string) => boolean;
+  /**
+   * Whether a language server is available for the open workspace (code_* tools are offered only
+   * then). Absent: always. `refresh` is awaited before each turn's tool list.
+   */
+  readonly codeAvailability?: { current(): boolean; refresh(): Promise<unknown> };
   /** What a tool may use for this call; built per call so it follows the open folder and the switch. */
   readonly environment: (conversationId: string) => Promise<ToolEnvironment> | ToolEnvironment;
   readonly broker: ApprovalBroker;
@@ -63,8 +68,16 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
   const allowances = createAllowances();
   const provenance = createProvenanceTracker();
 
+  const codeOn = () => options.codeAvailability?.current() ?? true;
   const registered = (conversationId: string) =>
-    options.tools.filter((tool) => tool.memoryOnly !== true || options.memoryOn(conversationId));
+    options.tools.filter(
+      (tool) =>
+        (tool.memoryOnly !== true || options.memoryOn(conversationId)) &&
+        (tool.needsLanguageServer !== true || codeOn()),
+    );
+  const refreshList = async () => {
+    await options.codeAvailability?.refresh();
+  };
   const describe = (conversationId: string): ToolDescriptor[] =>
     registered(conversationId).map((tool) => ({ name: tool.name, description: tool.description, input: tool.input }));
 
@@ -112,7 +125,12 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
   return {
     registered,
     list: describe,
-    systemPrompt: (conversationId) => options.systemPrompt(conversationId, describe(conversationId)),
+    refreshList,
+    systemPrompt: async (conversationId) => {
+      // The turn's tool list (read right after the prompt) follows the workspace's files.
+      await refreshList();
+      return options.systemPrompt(conversationId, describe(conversationId));
+    },
     execute: call,
     beginTurn: (conversationId) => provenance.beginTurn(conversationId),
     cancelPending: (conversationId, reason) => options.broker.cancelConversation(conversationId, reason),

@@ -46,6 +46,11 @@ export interface CallHooks {
 export interface ToolExecutor {
   /** The exact tool list for the next request of this conversation. */
   list(conversationId: string): readonly ToolDescriptor[];
+  /**
+   * Brings the conditional parts of the tool list up to date (is a language server available for
+   * the workspace's files?); the system prompt does it too. Absent: the list is always current.
+   */
+  refreshList?(): Promise<void>;
   /** The system prompt for the next request: persona, memory (when on), tools, workspace. */
   systemPrompt(conversationId: string): Promise<string>;
   execute(call: ToolCallRequest, signal: AbortSignal, hooks?: CallHooks): Promise<Result<unknown>>;

@@ -53,6 +53,7 @@ export const codeDiagnosticsTool = defineTool({
     `Each has severity, line/column (1-based), message, source and code; errors first, at most ${maxShown}.`,
   input,
   output: codeDiagnosticsOutput,
+  needsLanguageServer: true,
   operations: ['read'],
   returnsContent: true,
   access: (args) => (args.path === undefined ? [] : [{ operation: 'read', path: args.path }]),

@@ -104,6 +104,7 @@ export const codeRenameTool = defineTool({
     'The user reviews the change as a multi-file diff.',
   input,
   output: codeRenameOutput,
+  needsLanguageServer: true,
   operations: ['edit'],
   // The files are known only once the server answers: the call is decided as an edit of the
   // workspace ('.'), which the catch-all rule governs (ask, by default), plus the named file.

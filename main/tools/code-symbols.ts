@@ -69,6 +69,7 @@ export const codeSymbolsTool = defineTool({
     'Use the names with code_definition, code_references, code_hover and code_rename.',
   input,
   output: codeSymbolsOutput,
+  needsLanguageServer: true,
   operations: ['read'],
   access: (args) => (args.path === undefined ? [] : [{ operation: 'read', path: args.path }]),
   timeoutMs: () => codeToolTimeoutMs,

@@ -145,6 +145,7 @@ export function defineCodeQuery<Input extends z.ZodType<TargetArgs>, Output>(que
     description: query.description,
     input: query.input,
     output: query.output,
+    needsLanguageServer: true,
     operations: ['read'],
     returnsContent: true,
     access: targetAccess,

@@ -82,6 +82,11 @@ export interface Tool<Input extends z.ZodType = z.ZodType, Output = unknown> {
   /** Dedicated memory tools (memory_search, memory_append) exist for the model only while memory is on. */
   readonly memoryOnly?: boolean;
   /**
+   * Language-server tools (code_*) exist for the model only while a server is available for the
+   * open workspace's files (domain/lsp/code-availability.ts).
+   */
+  readonly needsLanguageServer?: boolean;
+  /**
    * The result carries file contents or command output (read_file, search_in_code, run_command...):
    * text that may hold injected instructions. A persona change proposed after it is flagged.
    */

@@ -28,6 +28,7 @@ describe('fileTools', () => {
       'code_hover',
       'code_symbols',
       'code_rename',
+      'code_format',
     ]);
     const parameters = Object.fromEntries(
       fileTools.map((tool) => [tool.name, Object.keys((tool.input as z.ZodObject).shape)]),
@@ -55,6 +56,7 @@ describe('fileTools', () => {
       code_hover: ['path', 'line', 'column', 'symbol'],
       code_symbols: ['path', 'query'],
       code_rename: ['path', 'line', 'column', 'symbol', 'new_name'],
+      code_format: ['path'],
     });
   });
 
@@ -69,6 +71,7 @@ describe('fileTools', () => {
     expect(access('delete_file', { path: 'a' })).toEqual([{ operation: 'delete', path: 'a' }]);
     // A rename's files are known only from the server: it is decided as an edit of the workspace too.
     expect(access('code_rename', { symbol: 'f', new_name: 'g' })).toEqual([{ operation: 'edit', path: '.' }]);
+    expect(access('code_format', { path: 'a.ts' })).toEqual([{ operation: 'edit', path: 'a.ts' }]);
     expect(access('code_definition', { path: 'a.ts', line: 1, column: 1 })).toEqual([
       { operation: 'read', path: 'a.ts' },
     ]);

@@ -1,6 +1,7 @@
 import type { AnyTool } from './define-tool';
 import { codeDefinitionTool } from './code-definition';
 import { codeDiagnosticsTool } from './code-diagnostics';
+import { codeFormatTool } from './code-format';
 import { codeHoverTool } from './code-hover';
 import { codeReferencesTool } from './code-references';
 import { codeRenameTool } from './code-rename';
@@ -32,6 +33,7 @@ export const codeTools: readonly AnyTool[] = [
   codeHoverTool,
   codeSymbolsTool,
   codeRenameTool,
+  codeFormatTool,
 ];
 
 /** The workspace file tools, in the order the model sees them. Nothing registers itself. */
@@ -64,6 +66,7 @@ export const assistantTools: readonly AnyTool[] = [...fileTools, ...memoryTools]
 export {
   codeDefinitionTool,
   codeDiagnosticsTool,
+  codeFormatTool,
   codeHoverTool,
   codeReferencesTool,
   codeRenameTool,

@@ -171,6 +171,26 @@ describe('the packed app', () => {
     expect(files.some((path) => /\/LICEN[CS]E(\.md|\.txt)?$/i.test(path))).toBe(true);
   });
 
+  it('ships the TypeScript language server outside app.asar, with the standard library tsserver checks against', async () => {
+    // A plain `node` runs them (the runAsNode fuse is off) and cannot read inside an asar;
+    // electron-builder drops *.d.ts from node_modules, so typescript comes whole as a resource.
+    const servers = join(appDir, 'resources', 'language-servers');
+    for (const file of [
+      'typescript-language-server/lib/cli.mjs',
+      'typescript/package.json',
+      'typescript/lib/tsserver.js',
+      'typescript/lib/_tsserver.js',
+      'typescript/lib/typescript.js',
+      'typescript/lib/lib.d.ts',
+      'typescript/lib/lib.es2022.d.ts',
+      'typescript/lib/lib.dom.d.ts',
+    ]) {
+      expect((await stat(join(servers, file))).size, file).toBeGreaterThan(0);
+    }
+    const libs = (await readdir(join(servers, 'typescript', 'lib'))).filter((name) => name.endsWith('.d.ts'));
+    expect(libs.length).toBeGreaterThan(50);
+  });
+
   it('ships package.json without scripts or devDependencies', () => {
     const packed = JSON.parse(extractFile(asarPath, 'package.json').toString('utf8')) as Record<string, unknown>;
     expect(packed).toMatchObject({ name: 'familiar', main: 'out/main/index.js', version: manifest.version });

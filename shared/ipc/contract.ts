@@ -4,6 +4,7 @@ import { appCalls, appEvents } from './app';
 import { approvalCalls, approvalEvents } from './approvals';
 import { assistantCalls, assistantEvents } from './assistant';
 import { historyCalls, historyEvents } from './history';
+import { languageServerCalls, languageServerEvents } from './language-servers';
 import { chatCalls, chatEvents } from './chat';
 import { conversationsCalls, conversationsEvents } from './conversations';
 import { problemsEvents } from './problems';
@@ -27,6 +28,7 @@ export const calls = {
   ...providersCalls,
   ...workspaceCalls,
   ...transferCalls,
+  ...languageServerCalls,
 };
 
 export const events = {
@@ -40,6 +42,7 @@ export const events = {
   ...workspaceEvents,
   ...transferEvents,
   ...problemsEvents,
+  ...languageServerEvents,
 };
 
 export type Calls = typeof calls;

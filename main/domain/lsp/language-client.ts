@@ -32,6 +32,8 @@ export interface LanguageClientOptions {
   readonly log?: (message: string) => void;
   /** Every publishDiagnostics (and an empty one when a file is closed): the UI's problem counts. */
   readonly onPublish?: (uri: string, items: readonly Diagnostic[]) => void;
+  /** Running, crashed, stopped...: the settings panel follows it. */
+  readonly onStateChange?: (state: ClientState) => void;
 }
 
 /** Consecutive timeouts after which a server is taken for stuck and ended. */
@@ -56,7 +58,7 @@ interface DiagnosticsWaiter {
  * sandbox); the client never reads the disk.
  */
 export class LanguageClient {
-  state: ClientState = 'stopped';
+  private currentState: ClientState = 'stopped';
   lastUsed = Date.now();
   private connection: ServerConnection | undefined;
   private starting: Promise<Result<ServerConnection>> | undefined;
@@ -69,9 +71,23 @@ export class LanguageClient {
   private disposed = false;
   private warm = false;
   private timeoutsInARow = 0;
+  /** Counts starts: an exit reported by an earlier process (a restart's old one) is not this one's. */
+  private attempts = 0;
+  /** The stderr tail of the last process that ended: what the settings panel shows after a crash. */
+  private lastLog: readonly string[] = [];
   restarts = 0;
 
   constructor(private readonly options: LanguageClientOptions) {}
+
+  get state(): ClientState {
+    return this.currentState;
+  }
+
+  set state(next: ClientState) {
+    if (next === this.currentState) return;
+    this.currentState = next;
+    this.options.onStateChange?.(next);
+  }
 
   get serverId(): string {
     return this.options.definition.id;
@@ -89,6 +105,7 @@ export class LanguageClient {
     if (this.starting !== undefined) return this.starting;
     const wait = this.retryAt - Date.now();
     this.state = 'starting';
+    const attempt = (this.attempts += 1);
     this.starting = (async () => {
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       return startServerConnection({
@@ -100,7 +117,9 @@ export class LanguageClient {
         initializeTimeoutMs: this.options.timings.initializeMs,
         onDiagnostics: (uri, items) => this.publish(uri, items),
         // An exit during initialize is answered by startServerConnection itself (an error).
-        onExit: (code, signal) => this.exited(code, signal),
+        onExit: (code, signal) => {
+          if (attempt === this.attempts) this.exited(code, signal);
+        },
       });
     })();
     const started = await this.starting;
@@ -124,6 +143,7 @@ export class LanguageClient {
 
   private exited(code: number | null, signal: string | null): void {
     const wasRunning = this.connection !== undefined;
+    this.lastLog = this.connection?.stderrTail() ?? this.lastLog;
     this.connection = undefined;
     this.documents.clear();
     if (this.disposed || !wasRunning) return;
@@ -277,7 +297,28 @@ export class LanguageClient {
   }
 
   stderrTail(): readonly string[] {
-    return this.connection?.stderrTail() ?? [];
+    return this.connection?.stderrTail() ?? this.lastLog;
+  }
+
+  /**
+   * The settings panel's Restart: the running process is stopped politely, the crash backoff is
+   * forgotten, and a fresh one starts now (documents are opened again on next use).
+   */
+  async restart(): Promise<Result<void>> {
+    if (this.disposed) return err('language_server_failed', `${this.serverId} was shut down with its workspace.`);
+    if (this.starting !== undefined) await this.starting;
+    const previous = this.connection;
+    this.lastLog = previous?.stderrTail() ?? this.lastLog;
+    this.connection = undefined;
+    this.documents.clear();
+    this.crashesInARow = 0;
+    this.retryAt = 0;
+    this.state = 'stopped';
+    await previous?.stop();
+    const started = await this.connect();
+    if (!started.ok) return started;
+    this.restarts += 1;
+    return ok(undefined);
   }
 
   async dispose(): Promise<void> {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
-import { ok } from '../../../shared/result';
+import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import { bundledPackageFile } from '../../platform/sandbox/server-process';
 import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
@@ -9,11 +9,14 @@ import type { ClientTimings } from './language-client';
 import { problemsOf } from './problem-counts';
 import type { FileProblems } from './problem-counts';
 import { builtInServers, commandFor, definitionFor } from './server-catalog';
-import type { ServerDefinition } from './server-catalog';
+import type { ServerCommand, ServerDefinition } from './server-catalog';
 
 export interface LspServiceOptions {
-  /** Default: the built-in list (TypeScript shipped; pyright, gopls, rust-analyzer, clangd from PATH). */
-  readonly servers?: readonly ServerDefinition[];
+  /**
+   * Default: the built-in list (TypeScript shipped; pyright, gopls, rust-analyzer, clangd, dart from
+   * PATH). A function is read on each use: the user's servers in settings come and go.
+   */
+  readonly servers?: readonly ServerDefinition[] | (() => readonly ServerDefinition[]);
   /** Names the user passes to child processes (settings: commands.passEnvironment). */
   readonly passEnvironment?: () => readonly string[];
   readonly timings?: Partial<ClientTimings>;
@@ -22,6 +25,20 @@ export interface LspServiceOptions {
   readonly log?: (message: string) => void;
   /** A file's problem counts changed (each publishDiagnostics of a running server). */
   readonly onProblems?: (problems: FileProblems) => void;
+  /** A server started, stopped, crashed or was restarted (the settings panel listens). */
+  readonly onChange?: () => void;
+}
+
+/** One row of the settings panel: every server of the catalog, started or not. */
+export interface ServerPanelRow {
+  readonly id: string;
+  /** not_installed: its program is not there (nothing on PATH); stopped: not started in this workspace. */
+  readonly state: LanguageClient['state'] | 'not_installed';
+  readonly userAdded: boolean;
+  readonly pid: number | undefined;
+  readonly restarts: number;
+  /** The last lines it wrote to stderr (capped). */
+  readonly log: readonly string[];
 }
 
 export interface ServerStatus {
@@ -44,16 +61,22 @@ const defaultTimings: ClientTimings = {
  * all together when the workspace changes and when the app quits.
  */
 export class LspService {
-  private readonly servers: readonly ServerDefinition[];
+  private readonly catalog: () => readonly ServerDefinition[];
   private readonly timings: ClientTimings;
   private readonly maxServers: number;
   private readonly clients = new Map<string, LanguageClient>();
   private workspaceRoot: string | undefined;
 
   constructor(private readonly options: LspServiceOptions = {}) {
-    this.servers = options.servers ?? builtInServers;
+    const servers = options.servers ?? builtInServers;
+    this.catalog = typeof servers === 'function' ? servers : () => servers;
     this.timings = { ...defaultTimings, ...options.timings };
     this.maxServers = Math.max(1, options.maxServers ?? 4);
+  }
+
+  /** Every server the catalog holds now (the user's first, then the built-in ones). */
+  get servers(): readonly ServerDefinition[] {
+    return this.catalog();
   }
 
   /** The server definition covering a file (installed or not). */
@@ -84,7 +107,14 @@ export class LspService {
     if (sandbox.workspaceRoot !== this.workspaceRoot) await this.switchWorkspace(sandbox.workspaceRoot);
     const resolved = commandFor(this.definitionFor(relPath), relPath);
     if (!resolved.ok) return resolved;
-    const { server, command } = resolved.value;
+    return this.clientOf(sandbox, resolved.value.server, resolved.value.command);
+  }
+
+  private async clientOf(
+    sandbox: WorkspaceSandbox,
+    server: ServerDefinition,
+    command: ServerCommand,
+  ): Promise<Result<LanguageClient>> {
     const existing = this.clients.get(server.id);
     if (existing !== undefined) return ok(existing);
     await this.makeRoom();
@@ -97,6 +127,7 @@ export class LspService {
       timings: this.timings,
       ...(this.options.log === undefined ? {} : { log: this.options.log }),
       onPublish: (uri, items) => this.reportProblems(sandbox.workspaceRoot, uri, items),
+      ...(this.options.onChange === undefined ? {} : { onStateChange: this.options.onChange }),
     });
     this.clients.set(server.id, client);
     return ok(client);
@@ -123,6 +154,45 @@ export class LspService {
     if (problems !== undefined) this.options.onProblems(problems);
   }
 
+  /** Every server of the catalog as the settings panel shows it. */
+  panel(): ServerPanelRow[] {
+    return this.servers.map((server) => {
+      const client = this.clients.get(server.id);
+      const installed = client !== undefined || server.resolve() !== undefined;
+      return {
+        id: server.id,
+        state: client?.state ?? (installed ? 'stopped' : 'not_installed'),
+        userAdded: server.userAdded === true,
+        pid: client?.pid,
+        restarts: client?.restarts ?? 0,
+        log: client?.stderrTail() ?? [],
+      };
+    });
+  }
+
+  /** The panel's Restart: the server stops (if it runs) and starts again now, in this workspace. */
+  async restart(sandbox: WorkspaceSandbox, serverId: string): Promise<Result<void>> {
+    if (sandbox.workspaceRoot !== this.workspaceRoot) await this.switchWorkspace(sandbox.workspaceRoot);
+    const server = this.servers.find((candidate) => candidate.id === serverId);
+    if (server === undefined) return err('not_found', `There is no language server '${serverId}'.`);
+    const existing = this.clients.get(serverId);
+    if (existing !== undefined) return existing.restart();
+    const resolved = commandFor(server, serverId);
+    if (!resolved.ok) return resolved;
+    const client = await this.clientOf(sandbox, server, resolved.value.command);
+    if (!client.ok) return client;
+    const started = await client.value.connect();
+    return started.ok ? ok(undefined) : started;
+  }
+
+  /** The catalog changed (servers edited in settings): every server stops; each starts again on next use. */
+  async stopAll(): Promise<void> {
+    const stopping = [...this.clients.values()];
+    this.clients.clear();
+    await Promise.all(stopping.map((client) => client.dispose()));
+    this.options.onChange?.();
+  }
+
   private async makeRoom(): Promise<void> {
     while (this.clients.size >= this.maxServers) {
       const oldest = [...this.clients.entries()].sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0];
@@ -137,9 +207,7 @@ export class LspService {
   async switchWorkspace(workspaceRoot: string | undefined): Promise<void> {
     if (workspaceRoot === this.workspaceRoot) return;
     this.workspaceRoot = workspaceRoot;
-    const stopping = [...this.clients.values()];
-    this.clients.clear();
-    await Promise.all(stopping.map((client) => client.dispose()));
+    await this.stopAll();
   }
 
   async dispose(): Promise<void> {

@@ -1,4 +1,6 @@
-import { extname } from 'node:path';
+import { extname, isAbsolute } from 'node:path';
+import picomatch from 'picomatch';
+import type { UserServer } from '../../../shared/settings';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import { bundledFileExists, bundledPackageFile, findOnPath } from '../../platform/sandbox/server-process';
@@ -16,6 +18,10 @@ export interface ServerDefinition {
   readonly id: string;
   /** File extensions (lowercase, with the dot) this server answers for. */
   readonly extensions: readonly string[];
+  /** A server the user added: answers for the files its patterns match (else: by extension). */
+  matches?(relPath: string): boolean;
+  /** Added in settings (shown so in the panel; its install hint names the setting). */
+  readonly userAdded?: boolean;
   /** LSP languageId of a file, by extension. */
   languageId(extension: string): string;
   /** Where to find the program; undefined when it is not installed. */
@@ -24,18 +30,48 @@ export interface ServerDefinition {
   readonly installHint: string;
 }
 
-/**
- * A Node script. Plain Node (browser mode, MCP, tests) runs it with its own binary. Electron can
- * only with ELECTRON_RUN_AS_NODE, which the packaged app's fuses switch off (electron-builder.yml:
- * runAsNode false): there a `node` on PATH is preferred, and the Electron binary is the fallback
- * that works in development.
- */
-const nodeScript = (script: string, args: readonly string[]): ServerCommand => {
-  if (process.versions['electron'] === undefined) return { file: process.execPath, args: [script, ...args] };
-  const node = findOnPath('node');
-  if (node !== undefined) return { file: node, args: [script, ...args] };
-  return { file: process.execPath, args: [script, ...args], set: { ELECTRON_RUN_AS_NODE: '1' } };
+/** What decides how a Node script can be run here (a parameter so each case is testable). */
+export interface NodeRuntime {
+  /** Running inside Electron (the desktop app), not plain Node (browser mode, MCP, tests). */
+  readonly electron: boolean;
+  /**
+   * The packaged app: its fuses switch runAsNode off (electron-builder.yml), so the Electron binary
+   * cannot run a script as Node; spawning it would start a second Familiar instead.
+   */
+  readonly packaged: boolean;
+  /** `node` found on PATH. */
+  readonly nodeOnPath: string | undefined;
+  readonly execPath: string;
+}
+
+const currentRuntime = (): NodeRuntime => {
+  const electron = process.versions['electron'] !== undefined;
+  return {
+    electron,
+    // `electron path/to/app` (development) sets defaultApp; the packaged binary does not.
+    packaged: electron && (process as { defaultApp?: boolean }).defaultApp !== true,
+    nodeOnPath: electron ? findOnPath('node') : undefined,
+    execPath: process.execPath,
+  };
 };
+
+/**
+ * A Node script. Plain Node runs it with its own binary. Electron can only with ELECTRON_RUN_AS_NODE,
+ * which the packaged app's runAsNode fuse ignores: there a `node` on PATH is needed (typescript-
+ * language-server also forks tsserver with its own binary, so Electron's utilityProcess cannot host
+ * it; see the report of issue 17), and without one the server is unavailable with an install hint.
+ * In development the Electron binary with ELECTRON_RUN_AS_NODE is the fallback.
+ */
+export function nodeScriptCommand(
+  script: string,
+  args: readonly string[],
+  runtime: NodeRuntime = currentRuntime(),
+): ServerCommand | undefined {
+  if (!runtime.electron) return { file: runtime.execPath, args: [script, ...args] };
+  if (runtime.nodeOnPath !== undefined) return { file: runtime.nodeOnPath, args: [script, ...args] };
+  if (runtime.packaged) return undefined;
+  return { file: runtime.execPath, args: [script, ...args], set: { ELECTRON_RUN_AS_NODE: '1' } };
+}
 
 const onPath =
   (name: string, args: readonly string[]): (() => ServerCommand | undefined) =>
@@ -58,9 +94,10 @@ const typescript: ServerDefinition = {
   resolve() {
     // Shipped with Familiar (package.json dependency): works without anything on PATH.
     const cli = bundledPackageFile('typescript-language-server', 'lib/cli.mjs');
-    return cli !== undefined && bundledFileExists(cli) ? nodeScript(cli, ['--stdio']) : undefined;
+    return cli !== undefined && bundledFileExists(cli) ? nodeScriptCommand(cli, ['--stdio']) : undefined;
   },
-  installHint: 'Familiar ships typescript-language-server; reinstall Familiar if it is missing.',
+  installHint:
+    'Familiar ships typescript-language-server, which runs on Node.js: in the desktop app, install Node.js 20 or later so `node` is on PATH (or reinstall Familiar if the server is missing).',
 };
 
 const python: ServerDefinition = {
@@ -96,14 +133,64 @@ const clang: ServerDefinition = {
   installHint: 'Install clangd (e.g. `apt install clangd`, `brew install llvm`) and make sure it is on PATH.',
 };
 
-export const builtInServers: readonly ServerDefinition[] = [typescript, python, go, rust, clang];
+const dart: ServerDefinition = {
+  id: 'dart',
+  extensions: ['.dart'],
+  languageId: () => 'dart',
+  resolve: onPath('dart', ['language-server', '--protocol=lsp']),
+  installHint: 'Install the Dart SDK (or Flutter) and make sure `dart` is on PATH.',
+};
+
+export const builtInServers: readonly ServerDefinition[] = [typescript, python, go, rust, clang, dart];
+
+/**
+ * A pattern of a user-added server as a matcher of workspace-relative paths: `.lua` is an
+ * extension; a glob without a slash matches the file name in any folder; with one, the whole path.
+ */
+function patternMatcher(pattern: string): (relPath: string) => boolean {
+  if (/^\.[^/*?[\]{}]+$/.test(pattern)) {
+    const extension = pattern.toLowerCase();
+    return (relPath) => extensionOf(relPath) === extension;
+  }
+  return picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
+}
+
+/** A server from settings (code.servers): its command found on PATH (or an absolute path), no shell. */
+export function userServerDefinition(server: UserServer): ServerDefinition {
+  const matchers = server.patterns.map(patternMatcher);
+  return {
+    id: server.id,
+    userAdded: true,
+    extensions: server.patterns.filter((pattern) => /^\.[^/*?[\]{}]+$/.test(pattern)).map((p) => p.toLowerCase()),
+    matches: (relPath) => matchers.some((matches) => matches(relPath)),
+    languageId: () => server.languageId,
+    resolve: () => {
+      const file = isAbsolute(server.command)
+        ? bundledFileExists(server.command)
+          ? server.command
+          : undefined
+        : findOnPath(server.command);
+      return file === undefined ? undefined : { file, args: server.args };
+    },
+    installHint: `Check the command of the '${server.id}' server in Settings → Code (\`${server.command}\` was not found).`,
+  };
+}
+
+/** What the catalog holds with these settings: the user's servers first, so one can replace a built-in. */
+export const catalogWith = (userServers: readonly UserServer[]): readonly ServerDefinition[] => [
+  ...userServers.map(userServerDefinition),
+  ...builtInServers,
+];
+
+const covers = (server: ServerDefinition, relPath: string, extension: string): boolean =>
+  server.matches === undefined ? server.extensions.includes(extension) : server.matches(relPath);
 
 export const extensionOf = (relPath: string): string => extname(relPath).toLowerCase();
 
 /** The server definition for a file, by extension; undefined for files no server covers. */
 export function definitionFor(servers: readonly ServerDefinition[], relPath: string): ServerDefinition | undefined {
   const extension = extensionOf(relPath);
-  return servers.find((server) => server.extensions.includes(extension));
+  return servers.find((server) => covers(server, relPath, extension));
 }
 
 /** A server that covers the file and can be started, or the typed reason it cannot. */

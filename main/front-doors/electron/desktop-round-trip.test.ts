@@ -190,6 +190,7 @@ const emptyInputCalls: readonly CallName[] = [
   'providers.status',
   'transfers.pending',
   'workspace.chooseFolder',
+  'languageServers.list',
 ];
 
 describe('the desktop round trip (preload ↔ ipcMain ↔ core)', () => {

@@ -31,6 +31,8 @@ type Elicit = (request: ElicitRequest, signal: AbortSignal) => ElicitResult | Pr
 
 async function connect(approvalMode: ApprovalMode, elicit?: Elicit) {
   const workspace = await tempDir();
+  // A TypeScript file, so the code tools (offered only with a language server for the workspace) are listed too.
+  await writeFile(join(workspace, 'index.ts'), 'export const answer = 42;\n');
   const core = await createCore({
     home: await tempDir(),
     workspace,
@@ -98,6 +100,7 @@ const expectedHints: Record<string, string> = {
   code_hover: 'r i',
   code_symbols: 'r i',
   code_rename: 'd',
+  code_format: 'd i',
   memory_search: 'r i',
   memory_append: 'a',
 };

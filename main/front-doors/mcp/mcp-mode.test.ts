@@ -204,6 +204,7 @@ const expectedInputs: Record<string, { required: string[]; properties: Record<st
   code_hover: { required: [], properties: codeTarget },
   code_symbols: { required: [], properties: { path: 'string', query: 'string' } },
   code_rename: { required: ['new_name'], properties: { ...codeTarget, new_name: 'string' } },
+  code_format: { required: ['path'], properties: { path: 'string' } },
 };
 
 describe('familiar-mcp over stdio', () => {
@@ -286,6 +287,9 @@ describe('familiar-mcp over stdio', () => {
     expect(await readFile(join(workspace, 'src', 'greet.ts'), 'utf8')).toContain(
       'export function welcome(name: string)',
     );
+    await writeFile(join(workspace, 'src', 'messy.ts'), 'export const   x = [1,2];\n');
+    expect(await ok('code_format', { path: 'src/messy.ts' })).toMatchObject({ path: 'src/messy.ts' });
+    expect(await readFile(join(workspace, 'src', 'messy.ts'), 'utf8')).toBe('export const x = [1, 2];\n');
 
     const info = await ok('get_file_info', { path: 'notes.md' });
     expect(info).toMatchObject({ type: 'file', size: (await stat(join(workspace, 'notes.md'))).size, line_count: 2 });

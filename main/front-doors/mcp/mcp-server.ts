@@ -44,10 +44,12 @@ function toCallToolResult(result: Result<unknown>): CallToolResult {
  */
 export function createMcpServer(options: McpServerOptions): Server {
   const server = new Server({ name: 'familiar', version: options.version }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    // The same list the chat's next turn gets (code tools only with a language server for the workspace).
+    await options.executor.refreshList?.();
     // Title, hints and outputSchema come from each tool's own definition (tool-annotations.ts).
-    tools: options.executor.registered(options.conversationId).map(mcpToolOf),
-  }));
+    return { tools: options.executor.registered(options.conversationId).map(mcpToolOf) };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const call = {
       conversationId: options.conversationId,

@@ -83,10 +83,28 @@ function executable(file: string): boolean {
 const resolveFromApp = createRequire(import.meta.url);
 
 /**
- * A file inside a package Familiar ships (typescript-language-server's cli, typescript's lib), or
- * undefined when the package is missing. Resolved from the app's own node_modules, never the workspace's.
+ * Where the packaged app keeps the language servers a plain `node` runs (electron-builder.yml:
+ * extraResources, outside app.asar). Electron sets process.resourcesPath; plain Node has none.
  */
-export function bundledPackageFile(packageName: string, file: string): string | undefined {
+const shippedServersDir = (): string | undefined => {
+  const resources = (process as { resourcesPath?: string }).resourcesPath;
+  return resources === undefined ? undefined : join(resources, 'language-servers');
+};
+
+/**
+ * A file inside a package Familiar ships (typescript-language-server's cli, typescript's lib), or
+ * undefined when the package is missing: from the packaged app's resources when it is there, else
+ * the app's own node_modules; never the workspace's.
+ */
+export function bundledPackageFile(
+  packageName: string,
+  file: string,
+  shippedDir: string | undefined = shippedServersDir(),
+): string | undefined {
+  if (shippedDir !== undefined) {
+    const shipped = join(shippedDir, packageName, file);
+    if (executableOrReadable(shipped)) return shipped;
+  }
   try {
     return join(dirname(resolveFromApp.resolve(`${packageName}/package.json`)), file);
   } catch {

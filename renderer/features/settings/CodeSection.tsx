@@ -1,8 +1,13 @@
 import { useT } from '../../i18n/i18n';
+import { LanguageServersPanel } from './LanguageServersPanel';
 import { useSettingsStore } from './settings-store';
 import { SettingCheckbox, SettingsSection } from './SettingsSection';
+import { UserServersEditor } from './UserServersEditor';
 
-/** Language servers: whether write_file / edit_file results carry the problems a change introduced. */
+/**
+ * Language servers: whether write_file / edit_file results carry the problems a change introduced,
+ * the servers the user added, and the state of each server with its Restart button.
+ */
 export function CodeSection() {
   const t = useT();
   const code = useSettingsStore((state) => state.settings?.code);
@@ -16,6 +21,9 @@ export function CodeSection() {
         {t('settings.diagnosticsAfterEdits')}
       </SettingCheckbox>
       <p className="muted">{t('settings.diagnosticsAfterEditsExplain')}</p>
+      {/* Saved rows come back through settings.changed: the editor starts again from them. */}
+      <UserServersEditor key={JSON.stringify(code.servers)} servers={code.servers} />
+      <LanguageServersPanel />
     </SettingsSection>
   );
 }

@@ -1,0 +1,104 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createStderrLogger } from '../platform/logging/logger';
+import { useTempDirs } from '../test-support/temp-dir';
+import { createCore } from './create-core';
+import type { Core } from './create-core';
+
+type LanguageServerRows = { servers: { id: string; state: string }[] };
+
+const tempDir = useTempDirs();
+const codeTools = [
+  'code_diagnostics',
+  'code_definition',
+  'code_references',
+  'code_hover',
+  'code_symbols',
+  'code_rename',
+  'code_format',
+];
+
+async function coreOn(files: Record<string, string>): Promise<Core> {
+  const workspace = await tempDir();
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(join(workspace, path, '..'), { recursive: true });
+    await writeFile(join(workspace, path), text);
+  }
+  return createCore({
+    home: await tempDir(),
+    workspace,
+    mode: 'browser',
+    version: '0.0.0',
+    logger: createStderrLogger('test', () => undefined),
+  });
+}
+
+/** What the model is offered for the next turn (the list is read after the system prompt, as run-turn does). */
+async function offered(core: Core): Promise<string[]> {
+  await core.assistant.toolCalls.systemPrompt('c1');
+  return core.assistant.toolCalls.list('c1').map((tool) => tool.name);
+}
+
+describe('code tools are offered only with a language server for the workspace', () => {
+  it('a workspace without code files lists no code_* tool, and a call says why', async () => {
+    const core = await coreOn({ 'notes.md': '# notes\n', 'data/table.csv': 'a,b\n' });
+    try {
+      const names = await offered(core);
+      expect(names).toContain('read_file');
+      expect(names.filter((name) => name.startsWith('code_'))).toEqual([]);
+      const call = await core.assistant.toolCalls.execute(
+        { conversationId: 'c1', toolCallId: 't1', name: 'code_hover', args: { symbol: 'x' } },
+        new AbortController().signal,
+      );
+      expect(call).toMatchObject({ ok: false, error: { code: 'unknown_tool', message: /language server/ } });
+    } finally {
+      await core.dispose('test over');
+    }
+  });
+
+  it('a workspace with a .ts file (deep in a folder) lists every code tool, without starting a server', async () => {
+    const core = await coreOn({ 'README.md': '# x\n', 'packages/app/src/main.ts': 'export const a = 1;\n' });
+    try {
+      expect(await offered(core)).toEqual(expect.arrayContaining(codeTools));
+      expect(core.assistant.toolCalls.list('c1').map((tool) => tool.name)).toEqual(expect.arrayContaining(codeTools));
+      const panel = await core.dispatch('languageServers.list', {}, { transport: 'direct', clientId: 'test' });
+      expect(panel).toMatchObject({ ok: true });
+      const rows = panel.ok ? (panel.value as LanguageServerRows).servers : [];
+      expect(rows.find((row) => row.id === 'typescript')?.state).toBe('stopped');
+    } finally {
+      await core.dispose('test over');
+    }
+  });
+
+  it('a .ts file git ignores does not count', async () => {
+    const core = await coreOn({ '.gitignore': 'build/\n', 'build/out.ts': 'export {};\n', 'notes.md': '#\n' });
+    try {
+      expect((await offered(core)).filter((name) => name.startsWith('code_'))).toEqual([]);
+    } finally {
+      await core.dispose('test over');
+    }
+  });
+
+  it('a server the user adds in settings makes its files count', async () => {
+    const core = await coreOn({ 'scripts/init.lua': 'print(1)\n' });
+    try {
+      expect((await offered(core)).filter((name) => name.startsWith('code_'))).toEqual([]);
+      const updated = await core.dispatch(
+        'settings.update',
+        {
+          code: {
+            servers: [
+              { id: 'lua', command: process.execPath, args: ['lua-server.js'], patterns: ['.lua'], languageId: 'lua' },
+            ],
+          },
+        },
+        { transport: 'direct', clientId: 'test' },
+      );
+      expect(updated).toMatchObject({ ok: true });
+      expect(await offered(core)).toEqual(expect.arrayContaining(codeTools));
+    } finally {
+      await core.dispose('test over');
+    }
+  });
+});

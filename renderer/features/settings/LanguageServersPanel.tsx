@@ -1,0 +1,82 @@
+import { useEffect, useState } from 'react';
+import type { LanguageServerRow } from '../../../shared/ipc/language-servers';
+import { familiar } from '../../ipc/familiar';
+import { useT } from '../../i18n/i18n';
+import type { MessageKey } from '../../i18n/en';
+
+const stateKeys: Record<LanguageServerRow['state'], MessageKey> = {
+  running: 'settings.serverRunning',
+  starting: 'settings.serverStarting',
+  stopped: 'settings.serverStopped',
+  crashed: 'settings.serverCrashed',
+  not_installed: 'settings.serverNotInstalled',
+};
+
+/**
+ * The language servers of the open workspace: state, the last lines each wrote to stderr, and a
+ * Restart button. Fed by languageServers.list and kept current by languageServers.changed.
+ */
+export function LanguageServersPanel() {
+  const t = useT();
+  const [servers, setServers] = useState<readonly LanguageServerRow[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void familiar.invoke('languageServers.list', {}).then((answer) => {
+      if (!live) return;
+      if (answer.ok) setServers(answer.value.servers);
+      else setError(answer.error.message);
+    });
+    const stop = familiar.on('languageServers.changed', (payload) => setServers(payload.servers));
+    return () => {
+      live = false;
+      stop();
+    };
+  }, []);
+  const restart = async (id: string) => {
+    setError(null);
+    const answer = await familiar.invoke('languageServers.restart', { id });
+    if (answer.ok) setServers(answer.value.servers);
+    else setError(answer.error.message);
+  };
+  return (
+    <div className="field-column" role="group" aria-labelledby="settings-language-servers">
+      <h4 id="settings-language-servers">{t('settings.languageServers')}</h4>
+      {servers === null ? null : (
+        <ul className="language-servers">
+          {servers.map((server) => (
+            <li key={server.id} className="language-server">
+              <div className="field-row">
+                <strong>{server.id}</strong>
+                <span className={`server-state server-state-${server.state}`}>{t(stateKeys[server.state])}</span>
+                {server.restarts > 0 && (
+                  <span className="muted">{t('settings.serverRestarts', { n: server.restarts })}</span>
+                )}
+                <button
+                  type="button"
+                  className="button button-small"
+                  disabled={server.state === 'not_installed' || server.state === 'starting'}
+                  aria-label={t('settings.serverRestart', { id: server.id })}
+                  onClick={() => void restart(server.id)}
+                >
+                  {t('settings.serverRestartShort')}
+                </button>
+              </div>
+              {server.log.length > 0 && (
+                <details>
+                  <summary>{t('settings.serverLog', { id: server.id })}</summary>
+                  <pre className="server-log">{server.log.join('\n')}</pre>
+                </details>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {error !== null && (
+        <span className="form-error" role="alert">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
