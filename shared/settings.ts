@@ -80,6 +80,8 @@ export const settingsSchema = z.object({
   commands: z.object({ passEnvironment: z.array(envNameSchema).max(100).default([]) }).default({ passEnvironment: [] }),
   /** Language servers: write_file / edit_file results carry the problems the change introduced. */
   code: z.object({ diagnosticsAfterEdits: z.boolean().default(true) }).default({ diagnosticsAfterEdits: true }),
+  /** search_in_code answers from a trigram index of the workspace (built in the background) when on. */
+  search: z.object({ index: z.boolean().default(true) }).default({ index: true }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type BackupLimits = Settings['safety']['backups'];
@@ -107,6 +109,7 @@ export const settingsPatchSchema = z
       .partial(),
     commands: z.object({ passEnvironment: z.array(envNameSchema).max(100) }).partial(),
     code: z.object({ diagnosticsAfterEdits: z.boolean() }).partial(),
+    search: z.object({ index: z.boolean() }).partial(),
   })
   .partial()
   .strict();
@@ -131,4 +134,5 @@ export const applySettingsPatch = (previous: Settings, patch: SettingsPatch): Se
     },
     commands: { ...previous.commands, ...patch.commands },
     code: { ...previous.code, ...patch.code },
+    search: { ...previous.search, ...patch.search },
   });

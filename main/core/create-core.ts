@@ -145,6 +145,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
     passEnvironment: () => settings.get().commands.passEnvironment,
     diagnosticsAfterEdits: () => settings.get().code.diagnosticsAfterEdits,
+    searchIndex: () => settings.get().search.index,
     lsp: { log: (message) => options.logger.info(`lsp: ${message}`) },
     ...(options.toolLimits === undefined ? {} : { limits: options.toolLimits }),
   });
@@ -161,6 +162,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // Language servers belong to one folder: another folder opened stops them (they restart lazily).
   events.subscribe((name) => {
     if (name === 'workspace.opened') void toolServices.code.lsp.switchWorkspace(undefined);
+    // The watcher saw files change (another program, or a tool): search_in_code's index refreshes
+    // soon; queries meanwhile check every file's size and mtime themselves.
+    if (name === 'workspace.changed') toolServices.ngramIndexes.noteChanged();
   });
   const secrets = await openSecretStore(paths.secretsFile, options.secretCipher, options.logger);
   const conversations = await openConversationStore({ conversations: paths.conversations, trash: paths.trash });
