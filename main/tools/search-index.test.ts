@@ -150,7 +150,7 @@ async function search(args: object, indexes?: NgramIndexes): Promise<SearchInCod
   const ctx = kit.ctx();
   const env =
     indexes === undefined
-      ? { ...ctx.env, ngramIndexes: undefined }
+      ? { ...ctx.env, searchIndexEnabled: () => false }
       : { ...ctx.env, ngramIndexes: indexes, searchIndexEnabled: () => true };
   const result = await kit.runner.run(searchInCodeTool, args, { ...ctx, env });
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
