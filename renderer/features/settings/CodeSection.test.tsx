@@ -24,4 +24,14 @@ describe('CodeSection', () => {
     expect(stored().code).toEqual({ diagnosticsAfterEdits: false });
     expect(screen.getByRole('checkbox', { name: /problems/ })).toHaveProperty('checked', false);
   });
+
+  it('switches the search index off through settings.update', async () => {
+    const user = userEvent.setup();
+    render(<CodeSection />);
+    const box = await screen.findByRole('checkbox', { name: /fast code search/ });
+    expect(box).toHaveProperty('checked', true);
+    await user.click(box);
+    expect(pageApi.inputsOf('settings.update')).toEqual([{ search: { index: false } }]);
+    expect(stored().search).toEqual({ index: false });
+  });
 });

@@ -2,11 +2,15 @@ import { useT } from '../../i18n/i18n';
 import { useSettingsStore } from './settings-store';
 import { SettingCheckbox, SettingsSection } from './SettingsSection';
 
-/** Language servers: whether write_file / edit_file results carry the problems a change introduced. */
+/**
+ * Language servers: whether write_file / edit_file results carry the problems a change introduced;
+ * and whether search_in_code keeps its trigram index of the workspace.
+ */
 export function CodeSection() {
   const t = useT();
   const code = useSettingsStore((state) => state.settings?.code);
-  if (code === undefined) return null;
+  const search = useSettingsStore((state) => state.settings?.search);
+  if (code === undefined || search === undefined) return null;
   return (
     <SettingsSection id="settings-code" title={t('settings.code')}>
       <SettingCheckbox
@@ -16,6 +20,10 @@ export function CodeSection() {
         {t('settings.diagnosticsAfterEdits')}
       </SettingCheckbox>
       <p className="muted">{t('settings.diagnosticsAfterEditsExplain')}</p>
+      <SettingCheckbox checked={search.index} patch={(checked) => ({ search: { index: checked } })}>
+        {t('settings.searchIndex')}
+      </SettingCheckbox>
+      <p className="muted">{t('settings.searchIndexExplain')}</p>
     </SettingsSection>
   );
 }
