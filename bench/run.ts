@@ -219,9 +219,9 @@ async function indexRows(corpus: Corpus, rows: Row[]): Promise<void> {
     },
     {
       ...context(
-        'search index: memory (postings + file table; RSS growth of the build)',
+        'search index: memory (postings + file table; what the build kept; RSS growth)',
         0,
-        `${mib(figures.memoryBytes)} = ${share(figures.memoryBytes)}; RSS +${mib(figures.rssDeltaBytes)}`,
+        `${mib(figures.memoryBytes)} = ${share(figures.memoryBytes)}; heap + buffers kept +${mib(figures.retainedBytes)}; RSS +${mib(figures.rssDeltaBytes)}`,
       ),
       target: '≤ 50 % of text',
       absoluteLimitMs: figures.memoryBytes <= figures.textBytes / 2 ? Infinity : 0,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NgramIndexes } from '../domain/search/ngram/ngram-service';
+import { ripgrepOnPath } from '../platform/sandbox/ripgrep-locate';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createToolKit } from '../test-support/tool-kit';
 import type { ToolKit } from '../test-support/tool-kit';
@@ -15,6 +16,7 @@ import type { SearchInCodeOutput } from './search-in-code';
  * then a file changed, added or removed behind the index's back is found by the very next query.
  */
 const tempDir = useTempDirs();
+const rg = ripgrepOnPath();
 let kit: ToolKit;
 let runs = 0;
 beforeAll(async () => {
@@ -146,12 +148,17 @@ async function freshIndex(racyMs = 0): Promise<NgramIndexes> {
   return indexes;
 }
 
-async function search(args: object, indexes?: NgramIndexes): Promise<SearchInCodeOutput> {
+async function search(args: object, indexes?: NgramIndexes, ripgrep?: string): Promise<SearchInCodeOutput> {
   const ctx = kit.ctx();
   const env =
     indexes === undefined
       ? { ...ctx.env, searchIndexEnabled: () => false }
-      : { ...ctx.env, ngramIndexes: indexes, searchIndexEnabled: () => true };
+      : {
+          ...ctx.env,
+          ngramIndexes: indexes,
+          searchIndexEnabled: () => true,
+          ...(ripgrep === undefined ? {} : { ripgrep }),
+        };
   const result = await kit.runner.run(searchInCodeTool, args, { ...ctx, env });
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
   return result.value;
@@ -164,6 +171,13 @@ async function sameAsScan(args: object, indexes: NgramIndexes) {
   const { engine: _i, index: _s, ...fromIndex } = indexed;
   const { engine: _j, ...fromScan } = scanned;
   expect(fromIndex).toEqual(fromScan);
+  if (rg !== undefined) {
+    // Many candidates go to ripgrep: the same answers (ripgrep counts only binary files that match).
+    const { engine, index: _r, skipped_binary: _b, ...byRipgrep } = await search(args, indexes, rg);
+    expect(engine).toBe('index');
+    const { skipped_binary: _c, ...scannedLines } = fromScan;
+    expect(byRipgrep).toEqual(scannedLines);
+  }
   return indexed;
 }
 

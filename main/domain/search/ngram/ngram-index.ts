@@ -129,7 +129,11 @@ export class NgramIndex {
         return FileVerdict.Stale;
       }
       if (flag === NGRAM_BINARY) return FileVerdict.Binary;
-      if (flag === NGRAM_ALWAYS || candidates === undefined || candidates[id] === 1) return FileVerdict.Search;
+      // A file indexed again after the plan was evaluated (a refresh during this query's walk) has
+      // a number beyond the marks: searched.
+      if (flag === NGRAM_ALWAYS || candidates === undefined || id >= candidates.length || candidates[id] === 1) {
+        return FileVerdict.Search;
+      }
       return FileVerdict.Skip;
     };
     return Object.assign(verdict, { share });

@@ -16,8 +16,8 @@ const FORMAT = 1;
 const FILES_PER_JOB = 2048;
 /** Saving costs a copy of the index: at most this often after changes. */
 const SAVE_DELAY_MS = 5000;
-/** A background refresh after changes reported by the watcher or the tools. */
-const REFRESH_DELAY_MS = 300;
+/** A background refresh (a walk with a stat per file) after changes the watcher or the tools report: coalesced. */
+const REFRESH_DELAY_MS = 5000;
 /**
  * Files changed less than this before they were read are "racy" (ngram-types.ts NGRAM_RACY): file
  * times tick coarsely, up to 2 s on FAT and 1 s on HFS+.
