@@ -226,7 +226,11 @@ async function indexRows(corpus: Corpus, rows: Row[]): Promise<void> {
       target: '≤ 50 % of text',
       absoluteLimitMs: figures.memoryBytes <= figures.textBytes / 2 ? Infinity : 0,
     },
-    context('search index: reopen from the data folder', figures.reopenMs, 'validated: format, workspace identity'),
+    context(
+      'search index: reopen from the data folder (+ refresh walk)',
+      figures.reopenMs,
+      'validated: format, workspace identity; every file by size + ctime',
+    ),
     {
       name: 'search_in_code warm selective query (index, new pattern each run)',
       ours: figures.ours,

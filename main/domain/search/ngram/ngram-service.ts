@@ -13,7 +13,7 @@ import { ALL } from './trigram-plan';
 /** Saved format; another number (or another workspace) means the file is rebuilt. */
 const FORMAT = 1;
 /** Files per worker job (one segment): bigger segments repeat fewer keys; the worker's sort stays small. */
-const FILES_PER_JOB = 2048;
+const FILES_PER_JOB = 1024;
 /** Saving costs a copy of the index: at most this often after changes. */
 const SAVE_DELAY_MS = 5000;
 /** A background refresh (a walk with a stat per file) after changes the watcher or the tools report: coalesced. */
