@@ -8,9 +8,10 @@ import { editFileTool, listFilesTool, readFileTool, searchInCodeTool } from '../
 import { createToolEnvironment, createToolServices } from '../main/tools/tool-services';
 import { corpusLayout, ensureCorpus } from './corpus';
 import type { Corpus } from './corpus';
-import { compare, peakRss, runChild, timeRuns } from './measure';
+import { compare, peakRss, runChild, summarize, timeRuns } from './measure';
 import type { ChildRun, Timing } from './measure';
 import { benchToolCalls } from './tool-calls';
+import { indexFigures } from './index-bench';
 
 /**
  * `npm run bench`: Familiar's file tools against the command-line tools people trust, side by side
@@ -34,6 +35,8 @@ async function familiar(corpus: Corpus) {
     limits: { maxListEntries: 1_000_000, callsPerMinute: 1_000_000, timeoutMs: 600_000 },
     // BENCH_ENGINE=js: search_in_code's own engine even when ripgrep is on PATH.
     ...(process.env['BENCH_ENGINE'] === 'js' ? { searchEngine: 'js' as const } : {}),
+    // Cold figures: every search scans (the index has its own rows, bench/index-bench.ts).
+    searchIndex: () => false,
   });
   const env = await createToolEnvironment({ services, workspaceRoot: corpus.root });
   const call = benchToolCalls(
@@ -189,9 +192,55 @@ async function toolsBench(): Promise<boolean> {
     });
   }
 
+  await indexRows(corpus, rows);
   if (!onlySearch) await otherRows(f, corpus, rows, reference);
   await f.dispose();
   return report(rows);
+}
+
+/** The trigram index: build, size, memory, and warm selective queries against rg (issue 16 item 4). */
+async function indexRows(corpus: Corpus, rows: Row[]): Promise<void> {
+  const figures = await indexFigures(corpus, runs, log);
+  const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  const share = (bytes: number) =>
+    `${((bytes / figures.textBytes) * 100).toFixed(1)} % of ${mib(figures.textBytes)} text`;
+  const context = (name: string, value: number, check: string): Row => ({
+    name,
+    ours: summarize([value]),
+    target: 'context',
+    check,
+  });
+  rows.push(
+    context('search index: build (background, worker threads)', figures.buildMs, `${figures.files} files`),
+    {
+      ...context('search index: size on disk', 0, `${mib(figures.diskBytes)} = ${share(figures.diskBytes)}`),
+      target: '≤ 50 % of text',
+      absoluteLimitMs: figures.diskBytes <= figures.textBytes / 2 ? Infinity : 0,
+    },
+    {
+      ...context(
+        'search index: memory (postings + file table; what the build kept; RSS growth)',
+        0,
+        `${mib(figures.memoryBytes)} = ${share(figures.memoryBytes)}; heap + buffers kept +${mib(figures.retainedBytes)}; RSS +${mib(figures.rssDeltaBytes)}`,
+      ),
+      target: '≤ 50 % of text',
+      absoluteLimitMs: figures.memoryBytes <= figures.textBytes / 2 ? Infinity : 0,
+    },
+    context(
+      'search index: reopen from the data folder (+ refresh walk)',
+      figures.reopenMs,
+      'validated: format, workspace identity; every file by size + ctime',
+    ),
+    {
+      name: 'search_in_code warm selective query (index, new pattern each run)',
+      ours: figures.ours,
+      reference: { name: 'rg', timing: figures.rg, maxRssKb: undefined },
+      ratio: figures.ratio,
+      target: '≤ 0.25× rg',
+      ratioLimit: 0.25,
+      check: `identical counts; candidates ${figures.queries.map((query) => query.candidates ?? '?').join('/')}`,
+    },
+  );
 }
 
 type Reference = (

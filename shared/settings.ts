@@ -116,6 +116,8 @@ export const settingsSchema = z.object({
   code: z
     .object({ diagnosticsAfterEdits: z.boolean().default(true), servers: userServersSchema.default([]) })
     .default({ diagnosticsAfterEdits: true, servers: [] }),
+  /** search_in_code answers from a trigram index of the workspace (built in the background) when on. */
+  search: z.object({ index: z.boolean().default(true) }).default({ index: true }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type BackupLimits = Settings['safety']['backups'];
@@ -143,6 +145,7 @@ export const settingsPatchSchema = z
       .partial(),
     commands: z.object({ passEnvironment: z.array(envNameSchema).max(100) }).partial(),
     code: z.object({ diagnosticsAfterEdits: z.boolean(), servers: userServersSchema }).partial(),
+    search: z.object({ index: z.boolean() }).partial(),
   })
   .partial()
   .strict();
@@ -167,4 +170,5 @@ export const applySettingsPatch = (previous: Settings, patch: SettingsPatch): Se
     },
     commands: { ...previous.commands, ...patch.commands },
     code: { ...previous.code, ...patch.code },
+    search: { ...previous.search, ...patch.search },
   });

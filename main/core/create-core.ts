@@ -149,6 +149,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
     passEnvironment: () => settings.get().commands.passEnvironment,
     diagnosticsAfterEdits: () => settings.get().code.diagnosticsAfterEdits,
+    searchIndex: () => settings.get().search.index,
     lsp: {
       // The user's servers (settings: code.servers) first, then the built-in ones; read on each use.
       servers: () => catalogWith(settings.get().code.servers),
@@ -194,6 +195,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     if (name === 'workspace.changed') {
       const { added } = payload as Partial<EventPayload<'workspace.changed'>>;
       codeAvailability.filesAdded((added ?? []).map((entry) => entry.path));
+      // The watcher saw files change (another program, or a tool): search_in_code's index refreshes
+      // soon; queries meanwhile check every file's size and mtime themselves.
+      toolServices.ngramIndexes.noteChanged();
     }
   });
   settings.subscribe((next, previous) => {

@@ -43,6 +43,8 @@ export interface ToolKitOptions {
   readonly lsp?: ToolServicesOptions['lsp'];
   /** search_in_code's engine (default 'auto': ripgrep when it is on PATH). */
   readonly searchEngine?: 'auto' | 'js';
+  /** search_in_code's trigram index (settings search.index); off by default here so tests scan. */
+  readonly searchIndex?: boolean;
 }
 
 /** For tests of the tools (not shipped anywhere): the environment the tool-call pipeline builds per call. */
@@ -63,6 +65,7 @@ export async function createToolKit(
     ...(options.lsp === undefined ? {} : { lsp: options.lsp }),
     workerThreads: 2,
     ...(options.searchEngine === undefined ? {} : { searchEngine: options.searchEngine }),
+    searchIndex: () => options.searchIndex === true,
     ...(options.sandboxSettings === undefined ? {} : { sandboxSettings: options.sandboxSettings }),
   });
   const env = await createToolEnvironment({

@@ -77,5 +77,9 @@ export function runTool<T>(
  */
 export async function run(approved: Approved, limits: RunLimits): Promise<Result<unknown>> {
   const { tool, args, ctx, approval } = approved;
-  return capToolResult(await runTool(tool, args, ctx, approval, limits));
+  const result = await runTool(tool, args, ctx, approval, limits);
+  // A tool that may have written: search_in_code's index refreshes soon (its queries check every
+  // file themselves meanwhile, so the very next search is exact either way).
+  if (tool.operations.some((operation) => operation !== 'read')) ctx.env.ngramIndexes?.noteChanged();
+  return capToolResult(result);
 }

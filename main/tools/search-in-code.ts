@@ -10,6 +10,8 @@ import { createJsEngine } from './search-js-engine';
 import type { BatchResult, SearchEngine } from './search-js-engine';
 import { createRipgrepEngine } from './search-ripgrep-engine';
 import { compileQuery } from './search-query';
+import { indexedWalk } from './search-index-engine';
+import type { NgramStatus } from '../domain/search/ngram/ngram-service';
 
 const input = z.object({
   query: z.string().min(1).describe('Text to find (or a JavaScript regular expression with is_regex).'),
@@ -43,8 +45,16 @@ export interface SearchInCodeOutput {
    * query matched: ripgrep does not report files without a match.
    */
   readonly skipped_binary: number;
-  /** Who searched: ripgrep (on PATH) or Familiar's own engine in worker threads. */
-  readonly engine: 'ripgrep' | 'js';
+  /**
+   * Who searched: ripgrep (on PATH), Familiar's own engine in worker threads, or the trigram index
+   * (candidate files picked by the index, confirmed by one of the other two).
+   */
+  readonly engine: 'ripgrep' | 'js' | 'index';
+  /**
+   * The trigram index: ready (then `candidates`: the files the matcher read, of searched_files), or
+   * still loading / building (the search scanned meanwhile).
+   */
+  readonly index?: Pick<NgramStatus, 'state' | 'files' | 'walked'> & { readonly candidates?: number };
   readonly notice?: string;
 }
 
@@ -65,7 +75,15 @@ const searchInCodeOutput = z.object({
   truncated: z.boolean(),
   searched_files: z.number().int(),
   skipped_binary: z.number().int(),
-  engine: z.enum(['ripgrep', 'js']),
+  engine: z.enum(['ripgrep', 'js', 'index']),
+  index: z
+    .object({
+      state: z.enum(['idle', 'loading', 'building', 'ready', 'failed']),
+      files: z.number().int(),
+      walked: z.number().int(),
+      candidates: z.number().int().exactOptional(),
+    })
+    .exactOptional(),
   notice: z.string().exactOptional(),
 });
 
@@ -97,12 +115,19 @@ export const searchInCodeTool = defineTool({
     const start = resolved.value;
     if (start.facts === undefined) return err('file_not_found', `'${start.display}' does not exist.`);
 
-    // ripgrep when it is on PATH and the query means the same to it; else the JS engine.
+    // --- engine selection (issue 16 item 4: the trigram index picks candidate files when ready) ---
+    const query = { text: args.query, isRegex: args.is_regex, caseSensitive: args.case_sensitive };
+    const { walk: indexed, status: indexStatus } = indexedWalk(ctx.env, query, spec.value, false);
+    // ripgrep when it is on PATH and the query means the same to it; else the JS engine. With the
+    // index, a few candidates go to the JS engine (no process start), many to ripgrep.
     const patternArgs = ctx.env.ripgrep === undefined ? undefined : ripgrepPatternArgs(spec.value);
     const engine: SearchEngine =
-      patternArgs === undefined || ctx.env.ripgrep === undefined
+      patternArgs === undefined || ctx.env.ripgrep === undefined || (indexed !== undefined && !indexed.broad)
         ? createJsEngine(workers, spec.value, args.max_results, ctx.signal)
         : createRipgrepEngine(ctx.env.ripgrep, patternArgs, workers, spec.value, args.max_results, ctx.signal);
+    let skippedByIndex = 0;
+    let binaryByIndex = 0;
+    // --- end of engine selection ---
 
     // Files in walk order (sorted depth-first): their workspace paths, and batches naming them the
     // anchored way for the engine (AnchoredBatch), handed over while the walk goes on.
@@ -137,11 +162,19 @@ export const searchInCodeTool = defineTool({
         recursive: true,
         includeHidden: false,
         signal: ctx.signal,
+        withFacts: indexed !== undefined, // the index checks each file's size and ctime
         visit: (entry) => {
           if (entry.kind !== 'file') return 'continue';
           if (matches !== undefined && !matches(entry.relPath.slice(prefix))) return 'continue';
           // Secrets (.env, keys) are never read, so never searched either.
           if (sandbox.denyList.deniesRead(entry.relPath)) return 'continue';
+          const choice = indexed?.choose(entry) ?? 'search';
+          if (choice !== 'search') {
+            // Searched in effect: the index knows it cannot match (or is binary, as a scan would find).
+            if (choice === 'skip') skippedByIndex += 1;
+            else binaryByIndex += 1;
+            return 'continue';
+          }
           if (gathering.switchesRoot(entry)) flush();
           files.push(entry.relPath);
           gathering.add(entry);
@@ -157,6 +190,7 @@ export const searchInCodeTool = defineTool({
       return err('not_a_file', `'${start.display}' is not a file or folder that can be searched.`);
     }
     if (flushed < files.length) flush();
+    indexed?.finish();
 
     let done: BatchResult[];
     try {
@@ -167,7 +201,7 @@ export const searchInCodeTool = defineTool({
     }
     ctx.progress?.(files.length, files.length, `Searched ${files.length} files`);
     const described: (FileMatches & { file: string; order: number })[] = [];
-    let skippedBinary = 0;
+    let skippedBinary = binaryByIndex;
     let total = 0;
     let filesWithMatches = 0;
     for (const { offset, result } of done) {
@@ -199,9 +233,19 @@ export const searchInCodeTool = defineTool({
       total_matches: total,
       files_with_matches: filesWithMatches,
       truncated,
-      searched_files: files.length,
+      searched_files: files.length + skippedByIndex + binaryByIndex,
       skipped_binary: skippedBinary,
-      engine: engine.name,
+      engine: indexed === undefined ? engine.name : 'index',
+      ...(indexStatus === undefined
+        ? {}
+        : {
+            index: {
+              state: indexStatus.state,
+              files: indexStatus.files,
+              walked: indexStatus.walked,
+              ...(indexed === undefined ? {} : { candidates: files.length }),
+            },
+          }),
       ...(truncated
         ? {
             notice: `[Showing ${results.length} of ${total} matching lines. Narrow the search with path or file_pattern, or raise max_results (up to 1000).]`,

@@ -1,4 +1,5 @@
 import type { WorkspaceIndexes } from '../domain/search/workspace-index';
+import type { NgramIndexes } from '../domain/search/ngram/ngram-service';
 import type { TransferService } from '../domain/transfers/transfer-service';
 import type { FsWorkerPool } from '../platform/sandbox/fs-worker-pool';
 import type { PathLocks } from '../platform/sandbox/path-locks';
@@ -45,6 +46,12 @@ export interface ToolEnvironment {
   readonly ripgrep?: string | undefined;
   /** The semantic-search index of the open workspace (file_semantic_search). */
   readonly searchIndexes?: WorkspaceIndexes;
+  /**
+   * search_in_code's trigram index of each workspace, and whether to use it (settings:
+   * search.index, read per call). Without them search_in_code always scans.
+   */
+  readonly ngramIndexes?: NgramIndexes;
+  readonly searchIndexEnabled?: () => boolean;
   /** Offers files to the user and receives uploads (file_download, file_upload). */
   readonly transfers?: TransferService;
   /** Language servers of the open workspace (code_* tools, diagnostics after write_file / edit_file). */

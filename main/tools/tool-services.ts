@@ -14,6 +14,7 @@ import { createTempJournal, sweepTempFiles } from '../platform/sandbox/temp-jour
 import type { TempJournal } from '../platform/sandbox/temp-journal';
 import { createWorkspaceSandbox } from '../platform/sandbox/workspace-sandbox';
 import { WorkspaceIndexes } from '../domain/search/workspace-index';
+import { NgramIndexes } from '../domain/search/ngram/ngram-service';
 import type { FamiliarPaths } from '../platform/storage/paths';
 import type { TransferService } from '../domain/transfers/transfer-service';
 import type { CodeIntelligence } from '../domain/lsp/code-intelligence';
@@ -39,6 +40,10 @@ export interface ToolServices {
   readonly ripgrep: string | undefined;
   /** The open workspace's semantic-search index, saved under the Familiar home's search-index/. */
   readonly searchIndexes: WorkspaceIndexes;
+  /** search_in_code's trigram indexes, saved under the Familiar home's ngram-index/. */
+  readonly ngramIndexes: NgramIndexes;
+  /** Whether search_in_code uses them (settings: search.index). */
+  searchIndexEnabled(): boolean;
   readonly transfers: TransferService | undefined;
   /** Previous versions of overwritten files, and the trash, in the Familiar home. */
   readonly backups: RecoveryStore;
@@ -76,11 +81,14 @@ export interface ToolServicesOptions {
   readonly lsp?: Omit<LspServiceOptions, 'passEnvironment'>;
   /** Read on every write: settings code.diagnosticsAfterEdits (default on). */
   readonly diagnosticsAfterEdits?: () => boolean;
+  /** Read on every search: settings search.index (default on). */
+  readonly searchIndex?: () => boolean;
 }
 
 export function createToolServices(options: ToolServicesOptions): ToolServices {
   const workers = createFsWorkerPool(options.workerThreads === undefined ? {} : { size: options.workerThreads });
   const searchIndexes = new WorkspaceIndexes(options.paths.searchIndexes);
+  const ngramIndexes = new NgramIndexes(options.paths.ngramIndexes, workers);
   const roots = createAnchorRoots();
   const journalFile = join(options.paths.home, 'temp-files.jsonl');
   // Temp files a crashed run left next to its targets go before anything else is written.
@@ -100,6 +108,8 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     workers,
     ripgrep: options.searchEngine === 'js' ? undefined : ripgrepOnPath(),
     searchIndexes,
+    ngramIndexes,
+    searchIndexEnabled: options.searchIndex ?? (() => true),
     transfers: options.transfers,
     roots,
     tempJournal: createTempJournal(journalFile),
@@ -111,6 +121,7 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     dispose: async () => {
       await lsp.dispose();
       await searchIndexes.close();
+      await ngramIndexes.close();
       await workers.dispose();
       roots.closeAll();
     },
@@ -161,6 +172,8 @@ export async function createToolEnvironment(options: ToolEnvironmentOptions): Pr
     workers: services.workers,
     ripgrep: services.ripgrep,
     searchIndexes: services.searchIndexes,
+    ngramIndexes: services.ngramIndexes,
+    searchIndexEnabled: () => services.searchIndexEnabled(),
     ...(services.transfers === undefined ? {} : { transfers: services.transfers }),
     code: services.code,
     passEnvironment: () => services.passEnvironment(),

@@ -187,6 +187,9 @@ export const en = {
   'settings.serverRestart': 'Restart {id}',
   'settings.serverRestartShort': 'Restart',
   'settings.serverLog': 'Last log lines of {id}',
+  'settings.searchIndex': 'Index the workspace for fast code search',
+  'settings.searchIndexExplain':
+    'search_in_code keeps a trigram index of the workspace’s text files in Familiar’s data folder, built in the background: repeated searches read only the files that can match, with the same answers as a full scan. Until it is built, searches scan.',
   'settings.memoryDefault': 'Memory on (the header switch; remembered across restarts)',
   'settings.memoryExplain':
     'Off: USER.md, MEMORY.md and memory/ leave the prompt, their tools are not registered and file tools refuse them. SOUL.md always stays.',

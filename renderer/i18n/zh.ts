@@ -186,6 +186,9 @@ export const zh: Messages = {
   'settings.serverRestart': '重启 {id}',
   'settings.serverRestartShort': '重启',
   'settings.serverLog': '{id} 的最近日志',
+  'settings.searchIndex': '为工作区建立索引以加快代码搜索',
+  'settings.searchIndexExplain':
+    'search_in_code 在 Familiar 的数据文件夹中保存工作区文本文件的三元组索引，并在后台构建：重复搜索只读取可能匹配的文件，结果与完整扫描相同。索引建好之前，搜索会扫描全部文件。',
   'settings.memoryDefault': '开启记忆（即顶栏开关；重启后保持）',
   'settings.memoryExplain':
     '关闭时：USER.md、MEMORY.md 和 memory/ 从提示词中移除，相关工具不注册，文件工具拒绝访问它们。SOUL.md 始终保留。',

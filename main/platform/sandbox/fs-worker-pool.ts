@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { FsTask } from './fs-worker';
+import type { NgramSegment } from './ngram-types';
 import type { AnchoredFiles, SearchJob, SearchJobResult, StatRows } from './search-types';
 
 /**
@@ -15,6 +16,8 @@ import type { AnchoredFiles, SearchJob, SearchJobResult, StatRows } from './sear
 export interface FsWorkerPool {
   statEntries(files: AnchoredFiles, signal?: AbortSignal): Promise<StatRows>;
   searchFiles(job: SearchJob, signal?: AbortSignal): Promise<SearchJobResult>;
+  /** The trigrams of a batch of files, for the search index (ngram-extract.ts). */
+  indexFiles(files: AnchoredFiles, racyMs: number, signal?: AbortSignal): Promise<NgramSegment>;
   /** Threads in the pool (for sizing batches). */
   readonly size: number;
   dispose(): Promise<void>;
@@ -76,6 +79,7 @@ export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerP
     size,
     statEntries: (files, signal) => submit<StatRows>({ kind: 'stat', files }, signal),
     searchFiles: (job, signal) => submit<SearchJobResult>({ kind: 'search', job }, signal),
+    indexFiles: (files, racyMs, signal) => submit<NgramSegment>({ kind: 'ngrams', files, racyMs }, signal),
     async dispose() {
       disposed = true;
       await pool?.destroy();

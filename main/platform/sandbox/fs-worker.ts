@@ -1,4 +1,6 @@
 import { createFsJobs } from './fs-worker-jobs';
+import { createNgramExtractor } from './ngram-extract';
+import type { NgramSegment } from './ngram-types';
 import type { AnchoredFiles, SearchJob, SearchJobResult, StatRows } from './search-types';
 
 /**
@@ -7,15 +9,20 @@ import type { AnchoredFiles, SearchJob, SearchJobResult, StatRows } from './sear
  * fs-worker-source.mjs loads this source through jiti.
  */
 export type FsTask =
-  { readonly kind: 'stat'; readonly files: AnchoredFiles } | { readonly kind: 'search'; readonly job: SearchJob };
+  | { readonly kind: 'stat'; readonly files: AnchoredFiles }
+  | { readonly kind: 'search'; readonly job: SearchJob }
+  | { readonly kind: 'ngrams'; readonly files: AnchoredFiles; readonly racyMs: number };
 
 const jobs = createFsJobs();
+let extractNgrams: ReturnType<typeof createNgramExtractor> | undefined; // its 2 MB bitmap on first use
 
-export function runFsTask(task: FsTask): StatRows | SearchJobResult {
+export function runFsTask(task: FsTask): StatRows | SearchJobResult | NgramSegment {
   switch (task.kind) {
     case 'stat':
       return jobs.statEntries(task.files);
     case 'search':
       return jobs.searchFiles(task.job);
+    case 'ngrams':
+      return (extractNgrams ??= createNgramExtractor())(task.files, task.racyMs);
   }
 }

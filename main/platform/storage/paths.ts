@@ -19,6 +19,8 @@ export interface FamiliarPaths {
   readonly history: string;
   /** Saved semantic-search indexes, one file per workspace: a cache, rebuilt when missing or stale. */
   readonly searchIndexes: string;
+  /** Saved trigram indexes of search_in_code, one file per workspace: a cache, validated on reopen. */
+  readonly ngramIndexes: string;
   readonly settingsFile: string;
   readonly policyFile: string;
   readonly secretsFile: string;
@@ -35,6 +37,7 @@ export function familiarPaths(home: string, defaultWorkspace = join(home, 'works
     trash: join(home, 'trash'),
     history: join(home, 'history'),
     searchIndexes: join(home, 'search-index'),
+    ngramIndexes: join(home, 'ngram-index'),
     settingsFile: join(home, 'settings.json'),
     policyFile: join(home, 'policy.json'),
     secretsFile: join(home, 'secrets.json'),

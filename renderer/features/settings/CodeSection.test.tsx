@@ -94,4 +94,14 @@ describe('CodeSection', () => {
     expect(within(panel).getByText('crashed')).toBeTruthy();
     expect(within(panel).getByText('boom')).toBeTruthy();
   });
+
+  it('switches the search index off through settings.update', async () => {
+    const user = userEvent.setup();
+    render(<CodeSection />);
+    const box = await screen.findByRole('checkbox', { name: /fast code search/ });
+    expect(box).toHaveProperty('checked', true);
+    await user.click(box);
+    expect(pageApi.inputsOf('settings.update')).toEqual([{ search: { index: false } }]);
+    expect(stored().search).toEqual({ index: false });
+  });
 });

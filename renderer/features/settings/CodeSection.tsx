@@ -6,12 +6,14 @@ import { UserServersEditor } from './UserServersEditor';
 
 /**
  * Language servers: whether write_file / edit_file results carry the problems a change introduced,
- * the servers the user added, and the state of each server with its Restart button.
+ * the servers the user added, and the state of each server with its Restart button; and whether
+ * search_in_code keeps its trigram index of the workspace.
  */
 export function CodeSection() {
   const t = useT();
   const code = useSettingsStore((state) => state.settings?.code);
-  if (code === undefined) return null;
+  const search = useSettingsStore((state) => state.settings?.search);
+  if (code === undefined || search === undefined) return null;
   return (
     <SettingsSection id="settings-code" title={t('settings.code')}>
       <SettingCheckbox
@@ -21,6 +23,10 @@ export function CodeSection() {
         {t('settings.diagnosticsAfterEdits')}
       </SettingCheckbox>
       <p className="muted">{t('settings.diagnosticsAfterEditsExplain')}</p>
+      <SettingCheckbox checked={search.index} patch={(checked) => ({ search: { index: checked } })}>
+        {t('settings.searchIndex')}
+      </SettingCheckbox>
+      <p className="muted">{t('settings.searchIndexExplain')}</p>
       {/* Saved rows come back through settings.changed: the editor starts again from them. */}
       <UserServersEditor key={JSON.stringify(code.servers)} servers={code.servers} />
       <LanguageServersPanel />

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { NGRAM_BINARY, NGRAM_INDEXED, trigramKey } from '../../../platform/sandbox/ngram-types';
+import type { NgramSegment } from '../../../platform/sandbox/ngram-types';
+import { FileVerdict, NgramIndex } from './ngram-index';
+import { literalPlan } from './trigram-plan';
+
+const key = (text: string) => trigramKey(text.charCodeAt(0), text.charCodeAt(1), text.charCodeAt(2));
+
+/** A segment as a worker would answer it: per file its trigrams (3-letter strings). */
+function segment(files: { trigrams: string[]; flag?: number }[]): NgramSegment {
+  const byKey = new Map<number, number[]>();
+  files.forEach((file, index) => {
+    for (const trigram of file.trigrams) byKey.set(key(trigram), [...(byKey.get(key(trigram)) ?? []), index]);
+  });
+  const keys = [...byKey.keys()].sort((a, b) => a - b);
+  const postings: number[] = [];
+  const ends: number[] = [];
+  for (const k of keys) {
+    let previous = -1;
+    for (const file of byKey.get(k)!) {
+      postings.push(file - previous); // one-byte deltas: small tests
+      previous = file;
+    }
+    ends.push(postings.length);
+  }
+  return {
+    sizes: Float64Array.from(files.map(() => 10)),
+    ctimes: Float64Array.from(files.map(() => 1000)),
+    flags: Uint8Array.from(files.map((file) => file.flag ?? NGRAM_INDEXED)),
+    keys: Uint32Array.from(keys),
+    ends: Uint32Array.from(ends),
+    postings: Uint8Array.from(postings),
+    bytes: 30,
+  };
+}
+
+describe('the trigram index', () => {
+  it('picks the files holding every trigram, and survives a save and reload', () => {
+    const index = new NgramIndex();
+    index.add(
+      ['a', 'b', 'c'],
+      segment([{ trigrams: ['abc', 'bcd'] }, { trigrams: ['abc'] }, { trigrams: [], flag: NGRAM_BINARY }]),
+    );
+    for (const candidate of [index, NgramIndex.deserialize(index.serialize({ id: 1 }))!.index]) {
+      const select = candidate.selector(literalPlan('abcd', true));
+      expect(select('a', 10, 1000)).toBe(FileVerdict.Search);
+      expect(select('b', 10, 1000)).toBe(FileVerdict.Skip);
+      expect(select('c', 10, 1000)).toBe(FileVerdict.Binary);
+      expect(select('a', 11, 1000)).toBe(FileVerdict.Stale);
+    }
+    expect(NgramIndex.deserialize(index.serialize({ id: 1 }))!.identity).toEqual({ id: 1 });
+  });
+
+  it('searches a file indexed again while a query walks (its new number is past the plan’s marks)', () => {
+    const index = new NgramIndex();
+    index.add(['a', 'b'], segment([{ trigrams: ['abc'] }, { trigrams: ['xyz'] }]));
+    const select = index.selector(literalPlan('xyz', true));
+    expect(select('a', 10, 1000)).toBe(FileVerdict.Skip);
+    // A refresh indexes 'a' again (now with xyz; same size and ctime in this synthetic case).
+    index.add(['a'], segment([{ trigrams: ['xyz'] }]));
+    expect(select('a', 10, 1000)).toBe(FileVerdict.Search);
+    expect(index.files).toBe(2);
+    expect(index.deadShare).toBeCloseTo(1 / 3);
+  });
+});

@@ -1,0 +1,123 @@
+import { mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNgramExtractor } from '../../../platform/sandbox/ngram-extract';
+import { NGRAM_ALWAYS, NGRAM_INDEXED, NGRAM_RACY } from '../../../platform/sandbox/ngram-types';
+import { anchoredFilesIn } from '../../../test-support/anchored-files';
+import { useTempDirs } from '../../../test-support/temp-dir';
+import { createToolKit } from '../../../test-support/tool-kit';
+import type { ToolKit } from '../../../test-support/tool-kit';
+import { FileVerdict } from './ngram-index';
+import { NgramIndexes } from './ngram-service';
+import type { NgramStatus } from './ngram-service';
+import { literalPlan } from './trigram-plan';
+
+const tempDir = useTempDirs();
+let kit: ToolKit;
+beforeAll(async () => {
+  kit = await createToolKit(tempDir);
+});
+afterAll(() => kit?.dispose());
+
+async function tree(files: Record<string, string>) {
+  await rm(kit.workspace, { recursive: true, force: true });
+  await mkdir(kit.workspace, { recursive: true });
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(join(kit.workspace, path, '..'), { recursive: true });
+    await writeFile(join(kit.workspace, path), text);
+  }
+}
+
+describe('the trigram index of a workspace', () => {
+  it('builds in the background with progress, saves itself, and is reopened without a rebuild', async () => {
+    await tree({ 'a.txt': 'alpha beta\n', 'src/b.ts': 'gamma delta\n', 'server.key': 'SECRET_TOKEN=1\n' });
+    const dir = join(kit.home, 'ngram-persist');
+    const first = new NgramIndexes(dir, kit.services.workers, { racyMs: 0 });
+    const workspace = first.for(kit.env.workspaceRoot);
+    const seen: NgramStatus[] = [];
+    workspace.onStatus((status) => seen.push(status));
+    expect(workspace.ready(kit.env.sandbox)).toBeUndefined(); // building: queries scan meanwhile
+    const built = await workspace.settled();
+    expect(built).toMatchObject({ state: 'ready', files: 2, walked: 2 });
+    expect(built.diskBytes).toBeGreaterThan(0);
+    expect(seen.map((status) => status.state)).toContain('building');
+    const index = workspace.ready(kit.env.sandbox)!;
+    const select = index.selector(literalPlan('gamma', false));
+    expect(select.share).toBe(0.5);
+    await first.close();
+
+    // Reopened: loaded from the data folder, not built (no build time), same answers.
+    const again = new NgramIndexes(dir, kit.services.workers, { racyMs: 0 });
+    const reopened = again.for(kit.env.workspaceRoot);
+    reopened.ready(kit.env.sandbox);
+    const loaded = await reopened.settled();
+    expect(loaded).toMatchObject({ state: 'ready', files: 2 });
+    expect(loaded.buildMs).toBeUndefined();
+    expect(reopened.ready(kit.env.sandbox)!.selector(literalPlan('gamma', false)).share).toBe(0.5);
+    // The deny-list holds: server.key (a key file) was never read into the index.
+    expect(reopened.ready(kit.env.sandbox)!.selector(literalPlan('SECRET_TOKEN', false)).share).toBe(0);
+    await again.close();
+  });
+
+  it('rebuilds when the saved file belongs to another format or is damaged', async () => {
+    await tree({ 'a.txt': 'alpha\n' });
+    const dir = join(kit.home, 'ngram-damaged');
+    const first = new NgramIndexes(dir, kit.services.workers, { racyMs: 0 });
+    first.for(kit.env.workspaceRoot).ready(kit.env.sandbox);
+    await first.for(kit.env.workspaceRoot).settled();
+    await first.close();
+    const [name] = await readdir(dir);
+    const file = join(dir, name!);
+    const bytes = await readFile(file);
+    await writeFile(file, bytes.subarray(0, bytes.length - 3)); // truncated
+    const again = new NgramIndexes(dir, kit.services.workers, { racyMs: 0 });
+    again.for(kit.env.workspaceRoot).ready(kit.env.sandbox);
+    const status = await again.for(kit.env.workspaceRoot).settled();
+    expect(status).toMatchObject({ state: 'ready', files: 1 });
+    expect(status.buildMs).toBeGreaterThanOrEqual(0); // built again
+    await again.close();
+  });
+
+  it('never follows a symlink swapped in for an indexed file: outside content stays out', async () => {
+    await tree({ 'a.txt': 'inside text\n' });
+    const outside = join(kit.home, 'outside.txt');
+    await writeFile(outside, 'OUTSIDE_SECRET_CONTENT\n');
+    const files = anchoredFilesIn(kit.workspace, ['a.txt']);
+    // The walk named a.txt; before the worker reads it, it becomes a symlink to a file outside.
+    await rm(join(kit.workspace, 'a.txt'));
+    await symlink(outside, join(kit.workspace, 'a.txt'));
+    const segment = createNgramExtractor()(files, 0);
+    expect(segment.flags[0]).toBe(NGRAM_ALWAYS); // not read: every query looks at it again
+    expect(segment.keys.length).toBe(0);
+  });
+
+  it('marks a file written moments before it was read as racy: every query checks it again', async () => {
+    await tree({ 'a.txt': 'fresh text\n' });
+    const files = anchoredFilesIn(kit.workspace, ['a.txt']);
+    expect(createNgramExtractor()(files, 60_000).flags[0]).toBe(NGRAM_RACY);
+    expect(createNgramExtractor()(files, 0).flags[0]).toBe(NGRAM_INDEXED);
+  });
+
+  it('calls a racy or changed file stale, an unchanged one without the trigrams skipped', async () => {
+    await tree({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n' });
+    const dir = join(kit.home, 'ngram-verdicts');
+    const indexes = new NgramIndexes(dir, kit.services.workers, { racyMs: 0 });
+    const workspace = indexes.for(kit.env.workspaceRoot);
+    workspace.ready(kit.env.sandbox);
+    await workspace.settled();
+    const select = workspace.ready(kit.env.sandbox)!.selector(literalPlan('alpha', true));
+    const facts = async (name: string) => {
+      const resolved = await kit.env.sandbox.resolve(name, 'read');
+      if (!resolved.ok || resolved.value.facts === undefined) throw new Error('no facts');
+      return resolved.value.facts;
+    };
+    const a = await facts('a.txt');
+    const b = await facts('b.txt');
+    expect(select('a.txt', a.size, a.ctimeMs)).toBe(FileVerdict.Search);
+    expect(select('b.txt', b.size, b.ctimeMs)).toBe(FileVerdict.Skip);
+    expect(select('b.txt', b.size + 1, b.ctimeMs)).toBe(FileVerdict.Stale);
+    expect(select('b.txt', b.size, b.ctimeMs + 1)).toBe(FileVerdict.Stale);
+    expect(select('new.txt', 1, 1)).toBe(FileVerdict.Stale);
+    await indexes.close();
+  });
+});

@@ -1,0 +1,361 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { AnchoredBatch } from '../../../platform/sandbox/anchored-batch';
+import type { FsWorkerPool } from '../../../platform/sandbox/fs-worker-pool';
+import type { WalkEntry } from '../../../platform/sandbox/workspace-walker';
+import type { WorkspaceSandbox } from '../../../platform/sandbox/workspace-sandbox';
+import { writeFileAtomic } from '../../../platform/storage/atomic-file';
+import { readDataBytes } from '../../../platform/storage/binary-file';
+import { ensureFolder } from '../../../platform/storage/folders';
+import { FileVerdict, NgramIndex } from './ngram-index';
+import { ALL } from './trigram-plan';
+
+/** Saved format; another number (or another workspace) means the file is rebuilt. */
+const FORMAT = 1;
+/** Files per worker job (one segment): bigger segments repeat fewer keys; the worker's sort stays small. */
+const FILES_PER_JOB = 1024;
+/** Saving costs a copy of the index: at most this often after changes. */
+const SAVE_DELAY_MS = 5000;
+/** A background refresh (a walk with a stat per file) after changes the watcher or the tools report: coalesced. */
+const REFRESH_DELAY_MS = 5000;
+/**
+ * Files changed less than this before they were read are "racy" (ngram-types.ts NGRAM_RACY): file
+ * times tick coarsely, up to 2 s on FAT and 1 s on HFS+.
+ */
+const RACY_MS = 2500;
+/** Share of dead file numbers (files indexed again) above which the index is rebuilt from scratch. */
+const MAX_DEAD_SHARE = 0.3;
+
+export type NgramState = 'idle' | 'loading' | 'building' | 'ready' | 'failed';
+
+/** What the settings status line and search results say about the index. */
+export interface NgramStatus {
+  readonly state: NgramState;
+  /** Files in the index (while building: indexed so far). */
+  readonly files: number;
+  /** Files the build's walk found so far (the total once the walk is over). */
+  readonly walked: number;
+  readonly textBytes: number;
+  readonly memoryBytes: number;
+  /** Size of the saved file, once saved. */
+  readonly diskBytes?: number;
+  readonly buildMs?: number;
+  readonly error?: string;
+}
+
+type Listener = (status: NgramStatus) => void;
+
+/** The walk's facts of a file a query found stale: enough to read it the anchored way. */
+export type StaleEntry = Pick<WalkEntry, 'relPath' | 'inPersona' | 'dirRealRel' | 'dirId' | 'name'>;
+
+/**
+ * The trigram index of one workspace: loaded from the data folder (validated: format, workspace
+ * identity; every file's size and ctime at each query) or built in the background by the file
+ * workers, then kept fresh by what queries find stale and by refreshes the watcher and the tools
+ * ask for. Never in the way: until it is ready, search_in_code scans.
+ */
+export class WorkspaceNgram {
+  private index: NgramIndex | undefined;
+  private state: NgramState = 'idle';
+  private walked = 0;
+  private building: NgramIndex | undefined;
+  private diskBytes: number | undefined;
+  private buildMs: number | undefined;
+  private error: string | undefined;
+  private readonly listeners = new Set<Listener>();
+  private readonly pending = new Map<string, StaleEntry>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private saveTimer: NodeJS.Timeout | undefined;
+  private refreshTimer: NodeJS.Timeout | undefined;
+  private sandbox: WorkspaceSandbox | undefined;
+  private readonly stop = new AbortController();
+
+  constructor(
+    private readonly storeFile: string,
+    private readonly workers: FsWorkerPool,
+    private readonly racyMs = RACY_MS,
+  ) {}
+
+  status(): NgramStatus {
+    const index = this.state === 'ready' ? this.index : this.building;
+    return {
+      state: this.state,
+      files: index?.files ?? 0,
+      walked: this.walked,
+      textBytes: index?.textBytes ?? 0,
+      memoryBytes: index?.memoryBytes ?? 0,
+      ...(this.diskBytes === undefined ? {} : { diskBytes: this.diskBytes }),
+      ...(this.buildMs === undefined ? {} : { buildMs: this.buildMs }),
+      ...(this.error === undefined ? {} : { error: this.error }),
+    };
+  }
+
+  /** Progress and state changes (for the UI); returns the unsubscribe. */
+  onStatus(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The index when it can answer, else undefined (and a load or build starts in the background). */
+  ready(sandbox: WorkspaceSandbox): NgramIndex | undefined {
+    this.sandbox = sandbox;
+    if (this.state === 'idle') {
+      this.state = 'loading';
+      this.enqueue(() => this.loadOrBuild());
+    }
+    return this.state === 'ready' ? this.index : undefined;
+  }
+
+  /** Resolves once the index is ready or failed (tests, the bench). */
+  async settled(): Promise<NgramStatus> {
+    for (;;) {
+      const pending = this.queue;
+      await pending;
+      if (pending === this.queue) return this.status();
+    }
+  }
+
+  /** Files a query found changed or new (it searched them): indexed again in the background. */
+  reindex(sandbox: WorkspaceSandbox, entries: readonly StaleEntry[]): void {
+    if (entries.length === 0) return;
+    this.sandbox = sandbox;
+    for (const entry of entries) this.pending.set(entry.relPath, entry);
+    this.enqueue(() => this.indexPending());
+  }
+
+  /**
+   * Something changed in the workspace (the watcher, a tool's write): a refresh walk soon compares
+   * every file with the index. Queries are exact meanwhile (they check every file themselves).
+   */
+  noteChanged(): void {
+    if (this.state !== 'ready' || this.refreshTimer !== undefined) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      this.enqueue(() => this.refresh());
+    }, REFRESH_DELAY_MS);
+    this.refreshTimer.unref?.();
+  }
+
+  async close(): Promise<void> {
+    this.stop.abort();
+    clearTimeout(this.refreshTimer);
+    await this.queue.catch(() => undefined);
+    if (this.saveTimer !== undefined) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+      await this.save().catch(() => undefined);
+    }
+  }
+
+  private emit(): void {
+    const status = this.status();
+    for (const listener of this.listeners) listener(status);
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.queue = this.queue.then(task).catch((error: unknown) => {
+      this.state = this.index === undefined ? 'failed' : 'ready';
+      this.error = (error as Error).message;
+      this.emit();
+    });
+  }
+
+  private identity(sandbox: WorkspaceSandbox) {
+    const anchor = sandbox.anchorOf(false);
+    return anchor === undefined
+      ? undefined
+      : { format: FORMAT, root: anchor.dir.path, dev: anchor.dir.dev, ino: anchor.dir.ino };
+  }
+
+  private async loadOrBuild(): Promise<void> {
+    const sandbox = this.sandbox!;
+    const identity = this.identity(sandbox);
+    if (identity === undefined) throw new Error('the workspace folder is not open');
+    this.emit();
+    const bytes = await readDataBytes(this.storeFile);
+    const loaded = bytes === undefined ? undefined : NgramIndex.deserialize(bytes);
+    if (loaded !== undefined && JSON.stringify(loaded.identity) === JSON.stringify(identity)) {
+      this.index = loaded.index;
+      this.diskBytes = bytes!.length;
+      this.state = 'ready';
+      this.emit();
+      // Files changed while the app was closed are found by each query anyway; the refresh
+      // indexes them again so queries stay selective.
+      this.enqueue(() => this.refresh());
+      return;
+    }
+    await this.build(sandbox);
+  }
+
+  private async build(sandbox: WorkspaceSandbox): Promise<void> {
+    const started = performance.now();
+    const index = new NgramIndex();
+    this.building = index;
+    this.walked = 0;
+    if (this.state !== 'ready') this.state = 'building';
+    this.emit();
+    const jobs: Promise<void>[] = [];
+    let inFlight = 0;
+    const waiting: { paths: string[]; batch: AnchoredBatch }[] = [];
+    const launch = () => {
+      while (inFlight < this.workers.size && waiting.length > 0) {
+        const { paths, batch } = waiting.shift()!;
+        const files = batch.take();
+        if (files === undefined) continue;
+        inFlight += 1;
+        const job = this.workers.indexFiles(files, this.racyMs, this.stop.signal).then((segment) => {
+          inFlight -= 1;
+          index.add(paths, segment);
+          this.emit();
+          launch();
+        });
+        job.catch(() => undefined); // awaited below
+        jobs.push(job);
+      }
+    };
+    let paths: string[] = [];
+    let batch = new AnchoredBatch((inPersona) => sandbox.anchorOf(inPersona));
+    const start = await sandbox.resolve('.', 'read');
+    if (!start.ok) throw new Error(start.error.message);
+    const walked = await sandbox.walk(start.value, {
+      recursive: true,
+      includeHidden: false,
+      signal: this.stop.signal,
+      visit: (entry) => {
+        // The persona overlay's files (a handful) are searched by every query, never indexed.
+        if (entry.kind !== 'file' || entry.inPersona) return 'continue';
+        if (sandbox.denyList.deniesRead(entry.relPath)) return 'continue';
+        paths.push(entry.relPath);
+        batch.add(entry);
+        this.walked += 1;
+        if (paths.length >= FILES_PER_JOB) {
+          waiting.push({ paths, batch });
+          paths = [];
+          batch = new AnchoredBatch((inPersona) => sandbox.anchorOf(inPersona));
+          launch();
+        }
+        return 'continue';
+      },
+    });
+    if (!walked.ok) throw new Error(walked.error.message);
+    if (paths.length > 0) waiting.push({ paths, batch });
+    launch();
+    while (jobs.length > 0) await Promise.all(jobs.splice(0));
+    this.index = index;
+    this.building = undefined;
+    this.buildMs = performance.now() - started;
+    this.state = 'ready';
+    this.error = undefined;
+    this.emit();
+    await this.save();
+  }
+
+  /** Compares every file the walk finds with the index: changed and new ones indexed, vanished ones dropped. */
+  private async refresh(): Promise<void> {
+    const sandbox = this.sandbox;
+    const index = this.index;
+    if (sandbox === undefined || index === undefined) return;
+    if (index.deadShare > MAX_DEAD_SHARE) {
+      await this.build(sandbox);
+      return;
+    }
+    const start = await sandbox.resolve('.', 'read');
+    if (!start.ok) return;
+    const verdict = index.selector(ALL);
+    const seen = new Set<string>();
+    const walked = await sandbox.walk(start.value, {
+      recursive: true,
+      includeHidden: false,
+      withFacts: true,
+      signal: this.stop.signal,
+      visit: (entry) => {
+        if (entry.kind !== 'file' || entry.inPersona || entry.facts === undefined) return 'continue';
+        if (sandbox.denyList.deniesRead(entry.relPath)) return 'continue';
+        seen.add(entry.relPath);
+        if (verdict(entry.relPath, entry.facts.size, entry.facts.ctimeMs) === FileVerdict.Stale) {
+          this.pending.set(entry.relPath, entry);
+        }
+        return 'continue';
+      },
+    });
+    if (!walked.ok) return;
+    const gone = [...index.livePaths()].filter((path) => !seen.has(path));
+    if (gone.length > 0) {
+      index.remove(gone);
+      this.scheduleSave();
+    }
+    await this.indexPending();
+  }
+
+  private async indexPending(): Promise<void> {
+    const sandbox = this.sandbox;
+    const index = this.index;
+    if (sandbox === undefined || index === undefined || this.pending.size === 0) return;
+    const entries = [...this.pending.values()];
+    this.pending.clear();
+    for (let at = 0; at < entries.length; at += FILES_PER_JOB) {
+      const slice = entries.slice(at, at + FILES_PER_JOB);
+      const batch = new AnchoredBatch((inPersona) => sandbox.anchorOf(inPersona));
+      for (const entry of slice) batch.add(entry);
+      const files = batch.take();
+      if (files === undefined) continue;
+      index.add(
+        slice.map((entry) => entry.relPath),
+        await this.workers.indexFiles(files, this.racyMs, this.stop.signal),
+      );
+    }
+    this.emit();
+    this.scheduleSave();
+  }
+
+  private scheduleSave(): void {
+    if (this.saveTimer !== undefined) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      this.enqueue(() => this.save());
+    }, SAVE_DELAY_MS);
+    this.saveTimer.unref?.();
+  }
+
+  private async save(): Promise<void> {
+    const sandbox = this.sandbox;
+    const index = this.index;
+    if (sandbox === undefined || index === undefined) return;
+    const bytes = index.serialize(this.identity(sandbox));
+    await ensureFolder(join(this.storeFile, '..'));
+    await writeFileAtomic(this.storeFile, bytes);
+    this.diskBytes = bytes.length;
+    this.emit();
+  }
+}
+
+/** The trigram indexes of the workspaces opened in this run, one file each under `dir`. */
+export class NgramIndexes {
+  private readonly byRoot = new Map<string, WorkspaceNgram>();
+
+  /** `racyMs`: tests lower it (their files are all just written). */
+  constructor(
+    private readonly dir: string,
+    private readonly workers: FsWorkerPool,
+    private readonly options: { readonly racyMs?: number } = {},
+  ) {}
+
+  for(workspaceRoot: string): WorkspaceNgram {
+    let index = this.byRoot.get(workspaceRoot);
+    if (index === undefined) {
+      const name = createHash('sha256').update(workspaceRoot).digest('hex').slice(0, 32);
+      index = new WorkspaceNgram(join(this.dir, `${name}.ngram`), this.workers, this.options.racyMs);
+      this.byRoot.set(workspaceRoot, index);
+    }
+    return index;
+  }
+
+  /** Every open index hears of a change (the watcher, a tool's write). */
+  noteChanged(): void {
+    for (const index of this.byRoot.values()) index.noteChanged();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.byRoot.values()].map((index) => index.close()));
+  }
+}

@@ -1,0 +1,213 @@
+import { appendFile, mkdir, readdir, rm, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NgramIndexes } from '../domain/search/ngram/ngram-service';
+import { ripgrepOnPath } from '../platform/sandbox/ripgrep-locate';
+import { useTempDirs } from '../test-support/temp-dir';
+import { createToolKit } from '../test-support/tool-kit';
+import type { ToolKit } from '../test-support/tool-kit';
+import { searchInCodeTool } from './search-in-code';
+import type { SearchInCodeOutput } from './search-in-code';
+
+/**
+ * The trigram index answers exactly as a scan: generated trees (non-ASCII, case-folding traps,
+ * binary files, ignored and hidden files), generated literals and regexes, every field compared;
+ * then a file changed, added or removed behind the index's back is found by the very next query.
+ */
+const tempDir = useTempDirs();
+const rg = ripgrepOnPath();
+let kit: ToolKit;
+let runs = 0;
+beforeAll(async () => {
+  kit = await createToolKit(tempDir, { limits: { callsPerMinute: 1_000_000 }, searchEngine: 'js' });
+});
+afterAll(() => kit?.dispose());
+
+// \u212a (Kelvin sign) and \u017f (long s) match k and s under Unicode case folding ('iu').
+const words = [
+  '\u212a',
+  '\u017f',
+  'bas',
+  'ta',
+  'foo',
+  'Foo',
+  'FOO',
+  'bar',
+  'baz42',
+  'x_1',
+  'é',
+  'Ünï',
+  'K',
+  'ſ',
+  'k',
+  's',
+  'sk',
+  ' ',
+  '-',
+  '.',
+  '(',
+  '\t',
+  '\r',
+  '日本',
+];
+const line = fc.array(fc.constantFrom(...words), { maxLength: 8 }).map((parts) => parts.join(''));
+const content = fc
+  .record({ lines: fc.array(line, { maxLength: 10 }), nul: fc.constantFrom('none', 'none', 'none', 'early') })
+  .map(({ lines, nul }) => {
+    const bytes = Buffer.from(lines.join('\n') + '\n', 'utf8');
+    return nul === 'early' ? Buffer.concat([Buffer.from([0]), bytes]) : bytes;
+  });
+const paths = fc.constantFrom(
+  'a.txt',
+  'b.ts',
+  'src/c.ts',
+  'src/deep/d.md',
+  'src/deep/e.txt',
+  'lib/f.js',
+  '.hidden.txt',
+  'build/out.txt',
+  'node_modules/m/index.js',
+);
+const tree = fc.dictionary(paths, content, { minKeys: 1, maxKeys: 8 });
+const literalQuery = fc.constantFrom(
+  'a\u017fk',
+  'ba\u017f',
+  'foo',
+  'FOO',
+  'k',
+  'K',
+  'sk',
+  'SK',
+  'ſ',
+  'é',
+  'ünï',
+  'Ünï',
+  'baz4',
+  'o b',
+  'x_1',
+  'oo',
+  '日本',
+  'bar',
+  'fooba',
+  'ooF',
+);
+const regexAtom = fc.constantFrom(
+  'bask',
+  'task',
+  'a\u212a',
+  'foo',
+  'ba[rz]',
+  '\\d',
+  '\\w+',
+  '[a-f]',
+  '[^\\n x]',
+  '.',
+  '.*',
+  '(foo|bar)',
+  '(?:Foo)?',
+  'é',
+  'K',
+  'sk',
+  '\\.',
+  '\\bfoo',
+  'o{1,2}',
+  '[0-9]{2}',
+  '|^bar',
+  'x$|',
+  '(a|b$)',
+  '[kK]',
+  '日本',
+  '\\u00e9',
+  '(?=foo)',
+  '(.)\\1',
+);
+const regexQuery = fc.array(regexAtom, { minLength: 1, maxLength: 3 }).map((atoms) => atoms.join(''));
+const query = fc.oneof(
+  fc.record({ query: literalQuery, is_regex: fc.constant(false), case_sensitive: fc.boolean() }),
+  fc.record({ query: regexQuery, is_regex: fc.constant(true), case_sensitive: fc.boolean() }),
+);
+const change = fc.record({ path: paths, bytes: content, kind: fc.constantFrom('append', 'create', 'delete') });
+
+async function writeTree(files: Record<string, Buffer>) {
+  for (const name of await readdir(kit.workspace)) await rm(join(kit.workspace, name), { recursive: true });
+  await writeFile(join(kit.workspace, '.gitignore'), 'build/\n');
+  for (const [path, bytes] of Object.entries(files)) {
+    await mkdir(join(kit.workspace, path, '..'), { recursive: true });
+    await writeFile(join(kit.workspace, path), bytes);
+  }
+}
+
+/** A fresh index of the tree as it is now (its own data folder), ready. */
+async function freshIndex(racyMs = 0): Promise<NgramIndexes> {
+  runs += 1;
+  const indexes = new NgramIndexes(join(kit.home, `ngram-${runs}`), kit.services.workers, { racyMs });
+  indexes.for(kit.env.workspaceRoot).ready(kit.env.sandbox);
+  const status = await indexes.for(kit.env.workspaceRoot).settled();
+  expect(status.state).toBe('ready');
+  return indexes;
+}
+
+async function search(args: object, indexes?: NgramIndexes, ripgrep?: string): Promise<SearchInCodeOutput> {
+  const ctx = kit.ctx();
+  const env =
+    indexes === undefined
+      ? { ...ctx.env, searchIndexEnabled: () => false }
+      : {
+          ...ctx.env,
+          ngramIndexes: indexes,
+          searchIndexEnabled: () => true,
+          ...(ripgrep === undefined ? {} : { ripgrep }),
+        };
+  const result = await kit.runner.run(searchInCodeTool, args, { ...ctx, env });
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+async function sameAsScan(args: object, indexes: NgramIndexes) {
+  const [indexed, scanned] = [await search(args, indexes), await search(args)];
+  expect(indexed.engine).toBe('index');
+  expect(scanned.engine).toBe('js');
+  const { engine: _i, index: _s, ...fromIndex } = indexed;
+  const { engine: _j, ...fromScan } = scanned;
+  expect(fromIndex).toEqual(fromScan);
+  if (rg !== undefined) {
+    // Many candidates go to ripgrep: the same answers (ripgrep counts only binary files that match).
+    const { engine, index: _r, skipped_binary: _b, ...byRipgrep } = await search(args, indexes, rg);
+    expect(engine).toBe('index');
+    const { skipped_binary: _c, ...scannedLines } = fromScan;
+    expect(byRipgrep).toEqual(scannedLines);
+  }
+  return indexed;
+}
+
+describe('search_in_code with the trigram index', () => {
+  it('answers exactly as a scan, also right after files change behind its back (property)', async () => {
+    let skippedSome = 0;
+    await fc.assert(
+      fc.asyncProperty(tree, query, fc.array(change, { maxLength: 3 }), async (files, q, changes) => {
+        await writeTree(files);
+        const indexes = await freshIndex();
+        try {
+          const args = { ...q, max_results: 100 };
+          await sameAsScan(args, indexes);
+          // Changes nobody reports (no watcher, no tool): sizes change, so does ctime.
+          for (const { path, bytes, kind } of changes) {
+            const file = join(kit.workspace, path);
+            await mkdir(join(file, '..'), { recursive: true });
+            if (kind === 'append') await appendFile(file, bytes);
+            else if (kind === 'create') await writeFile(file, Buffer.concat([bytes, Buffer.from('new\n')]));
+            else await unlink(file).catch(() => undefined);
+          }
+          const after = await sameAsScan(args, indexes);
+          if (after.index!.candidates! < after.searched_files) skippedSome += 1;
+        } finally {
+          await indexes.close();
+        }
+      }),
+      { numRuns: Number(process.env['SEARCH_PROPERTY_RUNS'] ?? 60) },
+    );
+    // The index must have spared the matcher files, or the comparison proves little.
+    expect(skippedSome).toBeGreaterThan(5);
+  }, 300_000);
+});
