@@ -19,6 +19,10 @@ const input = z.object({
   case_sensitive: z.boolean().default(false),
   context_lines: z.number().int().min(0).max(10).default(0).describe('Lines of context before and after each match.'),
   max_results: z.number().int().min(1).max(1000).default(100),
+  include_ignored: z
+    .boolean()
+    .default(false)
+    .describe('Also search git-ignored files and node_modules, e.g. to look into a dependency (default false).'),
 });
 
 export interface SearchResult {
@@ -52,7 +56,7 @@ export const searchInCodeTool = defineTool({
   name: 'search_in_code',
   description:
     'Search the text of the files in a folder (or one file): one result per matching line, with file, line, column, text and optional context. ' +
-    'Case-insensitive unless case_sensitive; literal unless is_regex. Honours .gitignore, skips binary files, hidden files, .git and node_modules. ' +
+    'Case-insensitive unless case_sensitive; literal unless is_regex. Honours .gitignore, skips binary files, hidden files, .git and node_modules (include_ignored searches ignored files and node_modules too). ' +
     'Reports total_matches and truncated when more than max_results matched.',
   input,
   operations: ['read'],
@@ -111,6 +115,9 @@ export const searchInCodeTool = defineTool({
       const walked = await sandbox.walk(start, {
         recursive: true,
         includeHidden: false,
+        // Both engines search exactly the files this walk picks (ripgrep runs with --no-ignore on
+        // the list), so this one switch serves both; the deny-list below still applies.
+        includeIgnored: args.include_ignored,
         signal: ctx.signal,
         visit: (entry) => {
           if (entry.kind !== 'file') return 'continue';
