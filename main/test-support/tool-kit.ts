@@ -43,6 +43,10 @@ export interface ToolKitOptions {
   readonly lsp?: ToolServicesOptions['lsp'];
   /** search_in_code's engine (default 'auto': ripgrep when it is on PATH). */
   readonly searchEngine?: 'auto' | 'js';
+  /** file_semantic_search's embedding model (default none: BM25 alone). */
+  readonly embedder?: ToolServicesOptions['embedder'];
+  /** Another kit's folder (its home and workspace): a restart of the app on the same data. */
+  readonly reuseRootOf?: ToolKit;
 }
 
 /** For tests of the tools (not shipped anywhere): the environment the tool-call pipeline builds per call. */
@@ -50,7 +54,10 @@ export async function createToolKit(
   makeTempDir: (prefix?: string) => Promise<string>,
   options: ToolKitOptions = {},
 ): Promise<ToolKit> {
-  const root = await realpath(await makeTempDir('familiar-tools-'));
+  const root =
+    options.reuseRootOf === undefined
+      ? await realpath(await makeTempDir('familiar-tools-'))
+      : join(options.reuseRootOf.home, '..');
   const home = join(root, 'home');
   const paths = familiarPaths(home);
   await mkdir(paths.defaultWorkspace, { recursive: true });
@@ -64,6 +71,7 @@ export async function createToolKit(
     workerThreads: 2,
     ...(options.searchEngine === undefined ? {} : { searchEngine: options.searchEngine }),
     ...(options.sandboxSettings === undefined ? {} : { sandboxSettings: options.sandboxSettings }),
+    ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
   });
   const env = await createToolEnvironment({
     services,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
+import type { IndexStatus } from '../domain/search/index-status';
 import { defineTool } from './define-tool';
 import { passageOutput } from './search-passages';
 import type { PassageOutput } from './search-passages';
@@ -18,11 +19,25 @@ const input = z.object({
 export interface SemanticSearchOutput {
   readonly results: PassageOutput[];
   readonly indexed_files: number;
-  readonly engine: 'bm25';
+  /** 'hybrid': words (BM25) and meaning (embedding vectors) fused; 'bm25': words alone. */
+  readonly ranking: 'bm25' | 'hybrid';
   /** False while the first build of the index is still running: results cover only part of the workspace. */
   readonly complete: boolean;
+  /** The index's state: building (files checked of found), and files read since it was opened. */
+  readonly index: {
+    readonly state: IndexStatus['state'];
+    readonly files_found: number;
+    readonly files_checked: number;
+    readonly files_read: number;
+    readonly embedding_model?: string;
+    readonly embedded_passages?: number;
+    readonly passages?: number;
+  };
   readonly notice?: string;
 }
+
+const NO_MODEL =
+  'Ranked by words alone (BM25): no embedding model is configured (Settings, Search). Rephrase with the words the text would use.';
 
 export const fileSemanticSearchTool = defineTool({
   name: 'file_semantic_search',
@@ -41,13 +56,36 @@ export const fileSemanticSearchTool = defineTool({
     const index = env.searchIndexes.for(env.sandbox);
     // Memory files the assistant must not see right now, and secrets, never come back.
     const visible = (path: string) => !env.isConcealed(path) && !env.sandbox.denyList.deniesRead(path);
-    const { hits, complete } = await index.search(args.query, args.top_k, visible);
+    const answer = await index.search(args.query, args.top_k, visible);
+    const { hits, complete, status } = answer;
+    const notices = [
+      ...(complete
+        ? []
+        : [
+            `The index is still being built (${status.filesChecked} of ${status.filesFound} files checked): results cover part of the workspace; ask again shortly.`,
+          ]),
+      ...(answer.notice !== undefined ? [answer.notice] : answer.ranking === 'bm25' ? [NO_MODEL] : []),
+      ...(hits.length === 0 ? ['Nothing matched. Try other words, or search_in_code for exact text.'] : []),
+    ];
     return ok({
       results: hits.map(passageOutput),
       indexed_files: index.fileCount,
-      engine: 'bm25',
+      ranking: answer.ranking,
       complete,
-      ...(hits.length === 0 ? { notice: 'Nothing matched. Try other words, or search_in_code for exact text.' } : {}),
+      index: {
+        state: status.state,
+        files_found: status.filesFound,
+        files_checked: status.filesChecked,
+        files_read: status.filesRead,
+        ...(status.vectors === undefined
+          ? {}
+          : {
+              embedding_model: status.vectors.model,
+              embedded_passages: status.vectors.embedded,
+              passages: status.vectors.chunks,
+            }),
+      },
+      ...(notices.length === 0 ? {} : { notice: notices.join(' ') }),
     });
   },
 });

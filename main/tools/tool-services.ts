@@ -14,6 +14,8 @@ import { createTempJournal, sweepTempFiles } from '../platform/sandbox/temp-jour
 import type { TempJournal } from '../platform/sandbox/temp-journal';
 import { createWorkspaceSandbox } from '../platform/sandbox/workspace-sandbox';
 import { WorkspaceIndexes } from '../domain/search/workspace-index';
+import type { EmbedderSource } from '../domain/search/workspace-index';
+import type { IndexStatusListener } from '../domain/search/index-status';
 import type { FamiliarPaths } from '../platform/storage/paths';
 import type { TransferService } from '../domain/transfers/transfer-service';
 import type { CodeIntelligence } from '../domain/lsp/code-intelligence';
@@ -76,11 +78,18 @@ export interface ToolServicesOptions {
   readonly lsp?: Omit<LspServiceOptions, 'passEnvironment'>;
   /** Read on every write: settings code.diagnosticsAfterEdits (default on). */
   readonly diagnosticsAfterEdits?: () => boolean;
+  /** file_semantic_search's embedding model, read per query (settings search.embeddingModel); default none. */
+  readonly embedder?: EmbedderSource;
+  /** The semantic index's progress while it builds (the core turns it into an event for the UI). */
+  readonly onIndexStatus?: IndexStatusListener;
 }
 
 export function createToolServices(options: ToolServicesOptions): ToolServices {
   const workers = createFsWorkerPool(options.workerThreads === undefined ? {} : { size: options.workerThreads });
-  const searchIndexes = new WorkspaceIndexes(options.paths.searchIndexes);
+  const searchIndexes = new WorkspaceIndexes(options.paths.searchIndexes, {
+    ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
+    ...(options.onIndexStatus === undefined ? {} : { onStatus: options.onIndexStatus }),
+  });
   const roots = createAnchorRoots();
   const journalFile = join(options.paths.home, 'temp-files.jsonl');
   // Temp files a crashed run left next to its targets go before anything else is written.
