@@ -45,6 +45,8 @@ export interface ToolKitOptions {
   readonly searchEngine?: 'auto' | 'js';
   /** file_semantic_search's embedding model (default none: BM25 alone). */
   readonly embedder?: ToolServicesOptions['embedder'];
+  /** The semantic index's file watcher (default on). */
+  readonly watchSearchIndex?: boolean;
   /** Another kit's folder (its home and workspace): a restart of the app on the same data. */
   readonly reuseRootOf?: ToolKit;
 }
@@ -72,6 +74,7 @@ export async function createToolKit(
     ...(options.searchEngine === undefined ? {} : { searchEngine: options.searchEngine }),
     ...(options.sandboxSettings === undefined ? {} : { sandboxSettings: options.sandboxSettings }),
     ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
+    ...(options.watchSearchIndex === undefined ? {} : { watchSearchIndex: options.watchSearchIndex }),
   });
   const env = await createToolEnvironment({
     services,

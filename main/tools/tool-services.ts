@@ -80,6 +80,8 @@ export interface ToolServicesOptions {
   readonly diagnosticsAfterEdits?: () => boolean;
   /** file_semantic_search's embedding model, read per query (settings search.embeddingModel); default none. */
   readonly embedder?: EmbedderSource;
+  /** The semantic index follows outside changes with a file watcher (default true; tests turn it off). */
+  readonly watchSearchIndex?: boolean;
   /** The semantic index's progress while it builds (the core turns it into an event for the UI). */
   readonly onIndexStatus?: IndexStatusListener;
 }
@@ -87,6 +89,7 @@ export interface ToolServicesOptions {
 export function createToolServices(options: ToolServicesOptions): ToolServices {
   const workers = createFsWorkerPool(options.workerThreads === undefined ? {} : { size: options.workerThreads });
   const searchIndexes = new WorkspaceIndexes(options.paths.searchIndexes, {
+    watchChanges: options.watchSearchIndex ?? true,
     ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
     ...(options.onIndexStatus === undefined ? {} : { onStatus: options.onIndexStatus }),
   });

@@ -283,7 +283,10 @@ export class WorkspaceIndex {
    */
   noteChanged(relPath: string): void {
     const path = relPath.replace(/^\.\/?/, '').replace(/\/+$/, '');
-    if (path === '') return;
+    if (path === '') {
+      this.needsFullScan = true; // the whole workspace (a rename across files): a stat walk finds what changed
+      return;
+    }
     this.dirty.add(path);
     for (const indexed of this.index.paths()) if (indexed.startsWith(`${path}/`)) this.dirty.add(indexed);
     // A folder, or a file in folders the scan has not walked yet: walk the highest new one.
