@@ -42,6 +42,9 @@ export const envNameSchema = z
   .regex(/^[A-Za-z_][A-Za-z0-9_()]*$/)
   .max(200);
 
+/** An embedding model's name as providers spell them (Ollama's have a tag: nomic-embed-text:latest). */
+export const embeddingModelSchema = z.string().trim().min(1).max(200);
+
 /**
  * Everything the user can set, persisted as settings.json in the Familiar home. Secrets (API keys)
  * never live here: they are stored apart and never sent back to the page.
@@ -80,6 +83,11 @@ export const settingsSchema = z.object({
   commands: z.object({ passEnvironment: z.array(envNameSchema).max(100).default([]) }).default({ passEnvironment: [] }),
   /** Language servers: write_file / edit_file results carry the problems the change introduced. */
   code: z.object({ diagnosticsAfterEdits: z.boolean().default(true) }).default({ diagnosticsAfterEdits: true }),
+  /**
+   * file_semantic_search: an embedding model on the configured provider (e.g. text-embedding-3-small,
+   * nomic-embed-text) ranks by meaning as well as words; null ranks by words alone (BM25).
+   */
+  search: z.object({ embeddingModel: embeddingModelSchema.nullable().default(null) }).default({ embeddingModel: null }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type BackupLimits = Settings['safety']['backups'];
@@ -107,6 +115,7 @@ export const settingsPatchSchema = z
       .partial(),
     commands: z.object({ passEnvironment: z.array(envNameSchema).max(100) }).partial(),
     code: z.object({ diagnosticsAfterEdits: z.boolean() }).partial(),
+    search: z.object({ embeddingModel: embeddingModelSchema.nullable() }).partial(),
   })
   .partial()
   .strict();
@@ -131,4 +140,5 @@ export const applySettingsPatch = (previous: Settings, patch: SettingsPatch): Se
     },
     commands: { ...previous.commands, ...patch.commands },
     code: { ...previous.code, ...patch.code },
+    search: { ...previous.search, ...patch.search },
   });

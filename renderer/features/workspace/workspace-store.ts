@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { FamiliarError } from '../../../shared/errors';
 import type { FamiliarApi } from '../../../shared/ipc/contract';
-import type { WorkspaceChanges, WorkspaceFile } from '../../../shared/ipc/workspace';
+import type { SearchIndexStatus, WorkspaceChanges, WorkspaceFile } from '../../../shared/ipc/workspace';
 import { applyChanges } from './tree-model';
 import type { Dirs } from './tree-model';
 
@@ -26,6 +26,8 @@ export interface WorkspaceState {
   readonly choosingFolder: boolean;
   /** The desktop folder dialog's folder could not be opened. */
   readonly folderError: FamiliarError | null;
+  /** The semantic-search index's last reported progress (a status line while it builds). */
+  readonly searchIndex: SearchIndexStatus | null;
 }
 
 const initial: WorkspaceState = {
@@ -37,6 +39,7 @@ const initial: WorkspaceState = {
   viewer: null,
   choosingFolder: false,
   folderError: null,
+  searchIndex: null,
 };
 
 export const useWorkspaceStore = create<WorkspaceState>()(() => initial);
@@ -158,6 +161,7 @@ export const workspaceActions = {
     const stops = [
       api.on('workspace.changed', (changes) => workspaceActions.changed(api, changes)),
       api.on('workspace.opened', ({ path }) => void workspaceActions.openRoot(api, path)),
+      api.on('workspace.searchIndex', (searchIndex) => set({ searchIndex })),
     ];
     return () => stops.forEach((stop) => stop());
   },
