@@ -107,6 +107,21 @@ describe('file_semantic_search on the persistent store', () => {
     },
   );
 
+  it('never sends the passages of concealed files (memory while memory is off) to the embeddings server', async () => {
+    const embeddings = await server();
+    const kit = await kitWith({
+      embedder: embedderFor('openai-compatible', embeddings.url),
+      isConcealed: (path) => path === 'private.md',
+    });
+    await writeNotes(kit);
+    await writeFile(join(kit.workspace, 'private.md'), 'cat private kitten diary\n');
+    const found = await search(kit, 'cat');
+    expect(found.ranking).toBe('hybrid');
+    expect(found.results.map((hit) => hit.file)).not.toContain('private.md');
+    expect(embeddings.inputs().some((text) => text.includes('diary'))).toBe(false);
+    expect(embeddings.inputs()).toHaveLength(4); // three notes and the query
+  });
+
   it('falls back to BM25, saying why, when the embedding model is unknown to the server', async () => {
     const embeddings = await server();
     const kit = await kitWith({ embedder: embedderFor('openai-compatible', embeddings.url, 'no-such-model') });

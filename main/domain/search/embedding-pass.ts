@@ -13,6 +13,8 @@ export interface EmbeddingPassHooks {
   /** The file's text if it is still the version indexed (undefined: changed meanwhile, skipped). */
   readonly readText: (path: string, version: string) => Promise<string | undefined>;
   readonly progress: (embedded: number, chunks: number) => void;
+  /** Files whose passages may go to the provider now (memory files while memory is off may not). */
+  readonly include: (path: string) => boolean;
   readonly signal?: AbortSignal;
 }
 
@@ -46,8 +48,8 @@ export async function embedMissing(
   const chunks = coverage.chunks;
   let embedded = coverage.embedded;
   hooks.progress(embedded, chunks);
-  const files = [...index.paths()].filter((path) =>
-    index.chunkHashes(path).some((hash) => cache.get(hash) === undefined),
+  const files = [...index.paths()].filter(
+    (path) => hooks.include(path) && index.chunkHashes(path).some((hash) => cache.get(hash) === undefined),
   );
   let pending: { hash: string; text: string }[] = [];
   const queued = new Set<string>();

@@ -176,7 +176,7 @@ export class WorkspaceIndex {
       return bm25(`Ranked by words alone (BM25): the embedding model cannot be used (${source.error.message}).`);
     const embedder = source.value;
     // New passages get their vectors in the background; the query waits for them until its deadline.
-    await within(this.embedPending(embedder), Math.max(0, deadline - Date.now()));
+    await within(this.embedPending(embedder, visible), Math.max(0, deadline - Date.now()));
     let queryVector: Float32Array;
     try {
       const [vector] = await embedder.embed([query]);
@@ -237,7 +237,7 @@ export class WorkspaceIndex {
    * is left to finish). Failures are kept for the status, never thrown: hybrid ranking then uses the
    * vectors there are.
    */
-  embedPending(embedder: Embedder): Promise<void> {
+  embedPending(embedder: Embedder, include: (path: string) => boolean): Promise<void> {
     if (this.vectors?.model !== embedder.key) {
       this.vectors = VectorCache.in(this.options.vectorsDir ?? dirname(this.storeFile), embedder.key);
       this.vectorProgress = undefined;
@@ -247,6 +247,7 @@ export class WorkspaceIndex {
       .then(async () => {
         this.setState('embedding');
         await embedMissing(this.index, CHUNKING, cache, embedder, {
+          include,
           readText: async (path, version) => {
             const fresh = this.freshTexts.get(path);
             if (fresh?.version === version) return fresh.text;
