@@ -112,6 +112,8 @@ export class WorkspaceIndex {
   private eventWindowStart = 0;
   private eventsInWindow = 0;
   private unwatchedUntil = 0;
+  /** The watchers are up and crawled: their events can be trusted to report every change. */
+  private watchReady = false;
   private watchFailures = 0;
   private readonly watchChanges: boolean;
   private state: IndexStatus['state'] = 'idle';
@@ -335,13 +337,24 @@ export class WorkspaceIndex {
 
   private async refreshIndex(): Promise<IndexStats> {
     if (!this.loaded) await this.load();
-    // Without watchers (not started yet, or dropped in a storm) only a full scan can be trusted.
-    const unwatched = this.watchChanges && this.watchers.length === 0;
+    // Without ready watchers (not started yet, still starting, or dropped in a storm) only a full scan
+    // can be trusted.
+    const unwatched = this.watchChanges && !this.watchReady;
     if (this.needsFullScan || unwatched) {
       this.needsFullScan = false;
       this.dirty.clear();
       this.newDirs.clear();
-      if (unwatched && !this.closed && Date.now() >= this.unwatchedUntil) await this.startWatching();
+      // The watcher starts beside the scan, not before it: on a big workspace chokidar's own crawl
+      // takes seconds, and the first query after a restart must not wait for it. Changes made before
+      // it is ready are caught by one more (stat-only) scan once it is.
+      const canWatch = this.watchers.length === 0 && !this.closed && Date.now() >= this.unwatchedUntil;
+      if (unwatched && canWatch) {
+        void this.startWatching().then(() => {
+          if (!this.watchReady || this.closed) return;
+          this.needsFullScan = true;
+          void this.refresh().catch(() => undefined);
+        });
+      }
       const reindexed = await this.fullScan();
       return { files: this.fileCount, reindexed, fullScan: true };
     }
@@ -483,8 +496,11 @@ export class WorkspaceIndex {
       start(root, (rel) => !overlay || !isPersonaName(rel)),
       ...(overlay ? [start(persona, isPersonaName)] : []),
     ]);
-    if (ready.every(Boolean)) this.watchFailures = 0;
-    else this.dropWatchers();
+    if (this.watchers.length === 0) return; // dropped meanwhile (a storm, or closed)
+    if (ready.every(Boolean)) {
+      this.watchFailures = 0;
+      this.watchReady = true;
+    } else this.dropWatchers();
   }
 
   /**
@@ -494,6 +510,7 @@ export class WorkspaceIndex {
   private dropWatchers(): void {
     const watchers = this.watchers;
     this.watchers = [];
+    this.watchReady = false;
     this.watchFailures += 1;
     this.unwatchedUntil = Date.now() + Math.min(STORM_PAUSE_MS * 2 ** (this.watchFailures - 1), MAX_UNWATCHED_MS);
     void Promise.all(watchers.map((watcher) => watcher.close())).catch(() => undefined);
