@@ -51,8 +51,14 @@ export class Bm25Index {
   private liveChunks = 0;
   private totalLength = 0;
   private deadChunks = 0;
+  /** Counts changes (documents set or removed): a pass over the index can tell it has nothing new. */
+  private changeCount = 0;
 
   constructor(private readonly chunking: ChunkOptions) {}
+
+  get changes(): number {
+    return this.changeCount;
+  }
 
   get documentCount(): number {
     return this.files.size;
@@ -68,6 +74,7 @@ export class Bm25Index {
 
   setDocument(path: string, text: string, version: string): void {
     this.removeDocument(path);
+    this.changeCount += 1;
     const slots: number[] = [];
     for (const chunk of chunkText(text, this.chunking)) {
       const counts = new Map<string, number>();
@@ -109,6 +116,7 @@ export class Bm25Index {
   removeDocument(path: string): void {
     const file = this.files.get(path);
     if (file === undefined) return;
+    this.changeCount += 1;
     for (const slot of file.slots) {
       const chunk = this.chunks[slot];
       if (chunk === null || chunk === undefined) continue;

@@ -42,15 +42,19 @@ export async function embedMissing(
   cache: VectorCache,
   embedder: Embedder,
   hooks: EmbeddingPassHooks,
-): Promise<void> {
+): Promise<{ excluded: string[] }> {
   await cache.load();
   const coverage = vectorCoverage(index, cache);
   const chunks = coverage.chunks;
   let embedded = coverage.embedded;
   hooks.progress(embedded, chunks);
-  const files = [...index.paths()].filter(
-    (path) => hooks.include(path) && index.chunkHashes(path).some((hash) => cache.get(hash) === undefined),
-  );
+  const excluded: string[] = [];
+  const files = [...index.paths()].filter((path) => {
+    if (!index.chunkHashes(path).some((hash) => cache.get(hash) === undefined)) return false;
+    if (hooks.include(path)) return true;
+    excluded.push(path);
+    return false;
+  });
   let pending: { hash: string; text: string }[] = [];
   const queued = new Set<string>();
   const flush = async () => {
@@ -81,4 +85,6 @@ export async function embedMissing(
     await yieldToLoop();
   }
   if (pending.length > 0) await flush();
+  /** Files left without vectors because they may not go to the provider now. */
+  return { excluded };
 }

@@ -125,6 +125,8 @@ export class WorkspaceIndex {
   private vectorProgress: { embedded: number; chunks: number } | undefined;
   private embeddingError: string | undefined;
   private embedding: Promise<void> | undefined;
+  /** The index's change count and visibility rule when a pass last left no passage without a vector. */
+  private embeddedAt: { changes: number; excluded: readonly string[] } | undefined;
   /** Texts just indexed, kept for the embedding pass so it need not read them again (bounded). */
   private readonly freshTexts = new Map<string, { text: string; version: string }>();
   private freshChars = 0;
@@ -243,12 +245,23 @@ export class WorkspaceIndex {
     if (this.vectors?.model !== embedder.key) {
       this.vectors = VectorCache.in(this.options.vectorsDir ?? dirname(this.storeFile), embedder.key);
       this.vectorProgress = undefined;
+      this.embeddedAt = undefined;
     }
     const cache = this.vectors;
+    // Nothing indexed since the last complete pass (the common case, every query): no pass at all.
+    const at = this.embeddedAt;
+    if (
+      this.embedding === undefined &&
+      at?.changes === this.index.changes &&
+      at.excluded.every((path) => !include(path))
+    ) {
+      return Promise.resolve();
+    }
     this.embedding ??= this.queue
       .then(async () => {
         this.setState('embedding');
-        await embedMissing(this.index, CHUNKING, cache, embedder, {
+        const changes = this.index.changes;
+        const { excluded } = await embedMissing(this.index, CHUNKING, cache, embedder, {
           include,
           readText: async (path, version) => {
             const fresh = this.freshTexts.get(path);
@@ -265,6 +278,8 @@ export class WorkspaceIndex {
           },
         });
         this.embeddingError = undefined;
+        // Only if nothing was indexed meanwhile: those passages still need their pass.
+        if (this.index.changes === changes) this.embeddedAt = { changes, excluded };
       })
       .catch((error: unknown) => {
         this.embeddingError = messageOf(error);
@@ -545,7 +560,8 @@ export class WorkspaceIndex {
     if (this.saveTimer !== undefined || this.closed) return;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = undefined;
-      void this.save();
+      // A cache: a save that fails (the data folder gone, a full disk) is redone after the next change.
+      void this.save().catch(() => undefined);
     }, SAVE_DELAY_MS);
     this.saveTimer.unref();
   }
