@@ -203,15 +203,16 @@ export class Bm25Index {
       if (chunk === null) continue;
       const vector = vectorOf(chunk.hash);
       if (vector === undefined || vector.length !== query.length) continue;
+      let score = 0;
+      for (let at = 0; at < query.length; at += 1) score += (query[at] as number) * (vector[at] as number);
+      if (best.length === options.limit && score <= (best.at(-1) as ChunkHit).score) continue;
+      // The filter (concealment, deny-list globs) only for the few that would make the list.
       let ok = allowed.get(chunk.path);
       if (ok === undefined) {
         ok = options.filter?.(chunk.path) ?? true;
         allowed.set(chunk.path, ok);
       }
       if (!ok) continue;
-      let score = 0;
-      for (let at = 0; at < query.length; at += 1) score += (query[at] as number) * (vector[at] as number);
-      if (best.length === options.limit && score <= (best.at(-1) as ChunkHit).score) continue;
       let index = best.length;
       while (index > 0 && (best[index - 1] as ChunkHit).score < score) index -= 1;
       best.splice(index, 0, {
