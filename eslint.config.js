@@ -105,7 +105,8 @@ const fileCategories = [
   { category: 'test', pattern: '**/*.test.ts' },
   { category: 'test-child', pattern: '**/*.child.ts' },
   { category: 'entry', pattern: 'main/*.ts' },
-  { category: 'llm-fixture', pattern: 'e2e/fixtures/scripted-llm-server.ts' },
+  // …and its sibling speaking the embeddings protocols (OpenAI /v1/embeddings, Ollama /api/embed).
+  { category: 'llm-fixture', pattern: 'e2e/fixtures/scripted-{llm,embeddings}-server.ts' },
   // The app's own smoke test (shared and node:http only): e2e runs it against browser mode.
   { category: 'smoke-test', pattern: 'main/front-doors/smoke/**' },
   // The desktop round trip runs the real preload against the real main process in one test.

@@ -42,6 +42,9 @@ export const envNameSchema = z
   .regex(/^[A-Za-z_][A-Za-z0-9_()]*$/)
   .max(200);
 
+/** An embedding model's name as providers spell them (Ollama's have a tag: nomic-embed-text:latest). */
+export const embeddingModelSchema = z.string().trim().min(1).max(200);
+
 /**
  * A language server the user adds (settings: code.servers): started with the same clean environment
  * as run_command, in the workspace folder. It answers for files matching one of its patterns: an
@@ -116,8 +119,14 @@ export const settingsSchema = z.object({
   code: z
     .object({ diagnosticsAfterEdits: z.boolean().default(true), servers: userServersSchema.default([]) })
     .default({ diagnosticsAfterEdits: true, servers: [] }),
-  /** search_in_code answers from a trigram index of the workspace (built in the background) when on. */
-  search: z.object({ index: z.boolean().default(true) }).default({ index: true }),
+  /**
+   * search_in_code answers from a trigram index of the workspace (built in the background) when on.
+   * file_semantic_search: an embedding model on the configured provider (e.g. text-embedding-3-small,
+   * nomic-embed-text) ranks by meaning as well as words; null ranks by words alone (BM25).
+   */
+  search: z
+    .object({ index: z.boolean().default(true), embeddingModel: embeddingModelSchema.nullable().default(null) })
+    .default({ index: true, embeddingModel: null }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type BackupLimits = Settings['safety']['backups'];
@@ -145,7 +154,7 @@ export const settingsPatchSchema = z
       .partial(),
     commands: z.object({ passEnvironment: z.array(envNameSchema).max(100) }).partial(),
     code: z.object({ diagnosticsAfterEdits: z.boolean(), servers: userServersSchema }).partial(),
-    search: z.object({ index: z.boolean() }).partial(),
+    search: z.object({ index: z.boolean(), embeddingModel: embeddingModelSchema.nullable() }).partial(),
   })
   .partial()
   .strict();

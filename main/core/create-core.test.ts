@@ -7,6 +7,7 @@ import { decoySecrets } from '../test-support/decoy-secrets';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createCore } from './create-core';
 import { createStderrLogger } from '../platform/logging/logger';
+import { startScriptedEmbeddingsServer } from '../../e2e/fixtures/scripted-embeddings-server';
 
 const tempDir = useTempDirs();
 
@@ -99,6 +100,47 @@ describe('core through the contract', () => {
       expect(after).not.toContain('GEMINI_API_KEY');
     } finally {
       vi.unstubAllEnvs();
+    }
+  });
+
+  it('ranks semantic search with the embedding model the settings name, and reports the index progress', async () => {
+    const embeddings = await startScriptedEmbeddingsServer({
+      vectorOf: (text) => [text.length, 1],
+      models: ['toy-embed'],
+    });
+    const { core, call, events } = await start({ approveAll: true });
+    try {
+      await writeFile(join(core.workspace.current(), 'note.md'), '# Lighthouses\n\nThe keeper lit the lamp.\n');
+      const search = async () => {
+        const result = await core.assistant.toolCalls.execute(
+          {
+            conversationId: 'c-s',
+            toolCallId: `t${Math.random()}`,
+            name: 'file_semantic_search',
+            args: { query: 'lamp' },
+          },
+          new AbortController().signal,
+        );
+        expect(result.ok, JSON.stringify(result)).toBe(true);
+        return result.ok ? (result.value as { ranking: string; results: { file: string }[] }) : undefined;
+      };
+      expect((await search())?.ranking).toBe('bm25');
+      const provider = { kind: 'openai-compatible', model: 'chat', baseUrl: `${embeddings.url}/v1` };
+      expect((await call('settings.update', { provider, search: { embeddingModel: 'toy-embed' } })).ok).toBe(true);
+      const hybrid = await search();
+      expect(hybrid?.ranking).toBe('hybrid');
+      expect(hybrid?.results.map((hit) => hit.file)).toContain('note.md');
+      expect(embeddings.requests.map((request) => request.model)).toContain('toy-embed');
+      const progress = events.filter(([name]) => name === 'workspace.searchIndex').map(([, status]) => status);
+      expect(progress).toContainEqual(expect.objectContaining({ state: 'scanning' }));
+      expect(progress).toContainEqual(expect.objectContaining({ state: 'embedding' }));
+      expect(progress.at(-1)).toMatchObject({
+        state: 'ready',
+        vectors: { model: expect.stringContaining('toy-embed') as string },
+      });
+    } finally {
+      await core.dispose('test');
+      await embeddings.close();
     }
   });
 

@@ -18,7 +18,7 @@ import type { FamiliarPaths } from '../platform/storage/paths';
 import { createProviderHandlers } from '../domain/providers/provider-handlers';
 import { routeAiSdkWarnings } from '../domain/providers/sdk-warnings';
 import type { SecretCipher } from '../platform/secrets/secret-cipher';
-import { openSecretStore } from '../platform/secrets/secret-store';
+import { apiKeySecret, openSecretStore } from '../platform/secrets/secret-store';
 import type { SecretStore } from '../platform/secrets/secret-store';
 import { createPersonaFolder } from '../domain/persona/persona-folder';
 import { checkChosenFolder, realFolder } from '../platform/sandbox/chosen-folder';
@@ -28,6 +28,7 @@ import type { WorkspaceService } from '../domain/workspace/workspace-service';
 import { createAuditLog } from '../platform/audit/audit-log';
 import { chooseDefaultWorkspace } from '../platform/storage/default-workspace';
 import { createLanguageModel } from '../domain/providers/language-model';
+import { createEmbedder } from '../domain/providers/embedding-model';
 import type { ProviderFetch } from '../domain/providers/language-model';
 import { assistantTools } from '../tools';
 import { createToolEnvironment, createToolServices } from '../tools/tool-services';
@@ -158,6 +159,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       // The tree's and the header's problem counts.
       onProblems: ({ root, ...file }) => events.emit('problems.changed', { root, files: [file] }),
     },
+    // file_semantic_search: hybrid ranking when the settings name an embedding model on the provider.
+    embedder: () => {
+      const { provider, search } = settings.get();
+      if (provider === null || search.embeddingModel === null) return undefined;
+      return createEmbedder(provider, search.embeddingModel, secrets.get(apiKeySecret(provider.kind)), options.fetch);
+    },
+    onIndexStatus: (status) => events.emit('workspace.searchIndex', status),
     ...(options.toolLimits === undefined ? {} : { limits: options.toolLimits }),
   });
   const workspace = await createWorkspaceService({

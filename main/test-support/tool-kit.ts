@@ -45,6 +45,12 @@ export interface ToolKitOptions {
   readonly searchEngine?: 'auto' | 'js';
   /** search_in_code's trigram index (settings search.index); off by default here so tests scan. */
   readonly searchIndex?: boolean;
+  /** file_semantic_search's embedding model (default none: BM25 alone). */
+  readonly embedder?: ToolServicesOptions['embedder'];
+  /** The semantic index's file watcher (default on). */
+  readonly watchSearchIndex?: boolean;
+  /** Another kit's folder (its home and workspace): a restart of the app on the same data. */
+  readonly reuseRootOf?: ToolKit;
 }
 
 /** For tests of the tools (not shipped anywhere): the environment the tool-call pipeline builds per call. */
@@ -52,7 +58,10 @@ export async function createToolKit(
   makeTempDir: (prefix?: string) => Promise<string>,
   options: ToolKitOptions = {},
 ): Promise<ToolKit> {
-  const root = await realpath(await makeTempDir('familiar-tools-'));
+  const root =
+    options.reuseRootOf === undefined
+      ? await realpath(await makeTempDir('familiar-tools-'))
+      : join(options.reuseRootOf.home, '..');
   const home = join(root, 'home');
   const paths = familiarPaths(home);
   await mkdir(paths.defaultWorkspace, { recursive: true });
@@ -67,6 +76,8 @@ export async function createToolKit(
     ...(options.searchEngine === undefined ? {} : { searchEngine: options.searchEngine }),
     searchIndex: () => options.searchIndex === true,
     ...(options.sandboxSettings === undefined ? {} : { sandboxSettings: options.sandboxSettings }),
+    ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
+    ...(options.watchSearchIndex === undefined ? {} : { watchSearchIndex: options.watchSearchIndex }),
   });
   const env = await createToolEnvironment({
     services,

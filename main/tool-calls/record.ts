@@ -48,6 +48,12 @@ export async function record(
     duration_ms: Math.max(0, sinks.now() - session.startedAt),
   });
   if (!result.ok) return result;
+  // The semantic index re-reads what the call changed at its next query, watcher or not.
+  const env = session.ctx?.env;
+  for (const access of session.accesses ?? []) {
+    if (access.operation !== 'read' && access.operation !== 'run')
+      env?.searchIndexes?.noteChanged(env.sandbox.workspaceRoot, access.path);
+  }
   if (session.tool?.returnsContent === true && session.accesses !== undefined)
     sinks.provenance.noteContent(request.conversationId, request.name, session.accesses);
   for (const file of session.personaTargets ?? [])

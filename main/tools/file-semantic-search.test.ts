@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useTempDirs } from '../test-support/temp-dir';
 import { fileSemanticSearchTool } from './file-semantic-search';
+import { deleteFileTool } from './delete-file';
+import { writeFileTool } from './write-file';
 import type { SemanticSearchOutput } from './file-semantic-search';
 import { createToolCallsKit } from '../test-support/tool-calls-kit';
 import type { ToolCallsKit } from '../test-support/tool-calls-kit';
@@ -134,6 +136,22 @@ describe('file_semantic_search through the registry', () => {
     await writeFile(join(root, 'public.md'), 'zebra crossing\n');
     const found = await search(kit, 'zebra', 10);
     expect(found.results.map((hit) => hit.file)).toEqual(['public.md']);
+  });
+
+  it("sees the tools' own writes at the next query even without a file watcher", async () => {
+    const kit = await createToolCallsKit(tempDir, [fileSemanticSearchTool, writeFileTool, deleteFileTool], {
+      approvalMode: 'approve-all',
+      watchSearchIndex: false,
+    });
+    kits.push(kit);
+    await writeFile(join(kit.kit.workspace, 'a.md'), 'Notes about lighthouses.\n');
+    expect((await search(kit, 'walrus')).results).toEqual([]);
+    const wrote = await kit.call('write_file', { path: 'new/deep/b.md', content: 'The walrus census moved.\n' });
+    expect(wrote.ok, JSON.stringify(wrote)).toBe(true);
+    expect((await search(kit, 'walrus')).results.map((hit) => hit.file)).toEqual(['new/deep/b.md']);
+    expect((await kit.call('delete_file', { path: 'new/deep/b.md' })).ok).toBe(true);
+    expect((await search(kit, 'walrus')).results).toEqual([]);
+    expect((await search(kit, 'walrus')).indexed_files).toBe(1);
   });
 
   it('persists the index in the Familiar home and reuses it', async () => {

@@ -4,7 +4,6 @@ import type { Result } from '../../shared/result';
 import { defineTool } from './define-tool';
 import { tickProgress } from './progress-ticker';
 import { passageOutput } from './search-passages';
-import type { PassageOutput } from './search-passages';
 import { passageSchema } from './output-shapes';
 
 const input = z.object({
@@ -17,23 +16,32 @@ const input = z.object({
   top_k: z.number().int().min(1).max(10).default(3).describe('How many passages to return (1-10, default 3).'),
 });
 
-export interface SemanticSearchOutput {
-  readonly results: PassageOutput[];
-  readonly indexed_files: number;
-  readonly engine: 'bm25';
-  /** False while the first build of the index is still running: results cover only part of the workspace. */
-  readonly complete: boolean;
-  readonly notice?: string;
-}
-
 /** The result's shape: it types run() and is the outputSchema MCP clients see. */
 const semanticSearchOutput = z.object({
   results: z.array(passageSchema),
   indexed_files: z.number().int(),
-  engine: z.literal('bm25'),
-  complete: z.boolean().describe('False while the first build of the index is still running.'),
+  ranking: z
+    .enum(['bm25', 'hybrid'])
+    .describe("'hybrid': words (BM25) and meaning (embedding vectors) fused; 'bm25': words alone."),
+  complete: z
+    .boolean()
+    .describe('False while the first build of the index is still running: results cover only part of the workspace.'),
+  /** The index's state: building (files checked of found), and files read since it was opened. */
+  index: z.object({
+    state: z.enum(['idle', 'scanning', 'embedding', 'ready']),
+    files_found: z.number().int(),
+    files_checked: z.number().int(),
+    files_read: z.number().int(),
+    embedding_model: z.string().exactOptional(),
+    embedded_passages: z.number().int().exactOptional(),
+    passages: z.number().int().exactOptional(),
+  }),
   notice: z.string().exactOptional(),
 });
+export type SemanticSearchOutput = z.output<typeof semanticSearchOutput>;
+
+const NO_MODEL =
+  'Ranked by words alone (BM25): no embedding model is configured (Settings, Search). Rephrase with the words the text would use.';
 
 export const fileSemanticSearchTool = defineTool({
   name: 'file_semantic_search',
@@ -55,13 +63,36 @@ export const fileSemanticSearchTool = defineTool({
     const visible = (path: string) => !env.isConcealed(path) && !env.sandbox.denyList.deniesRead(path);
     // The first build of a big workspace's index is the long part: say how many files it has so far.
     const stop = tickProgress(ctx, 250, () => [index.fileCount, undefined, `${index.fileCount} files indexed`]);
-    const { hits, complete } = await index.search(args.query, args.top_k, visible).finally(stop);
+    const answer = await index.search(args.query, args.top_k, visible).finally(stop);
+    const { hits, complete, status } = answer;
+    const notices = [
+      ...(complete
+        ? []
+        : [
+            `The index is still being built (${status.filesChecked} of ${status.filesFound} files checked): results cover part of the workspace; ask again shortly.`,
+          ]),
+      ...(answer.notice !== undefined ? [answer.notice] : answer.ranking === 'bm25' ? [NO_MODEL] : []),
+      ...(hits.length === 0 ? ['Nothing matched. Try other words, or search_in_code for exact text.'] : []),
+    ];
     return ok({
       results: hits.map(passageOutput),
       indexed_files: index.fileCount,
-      engine: 'bm25',
+      ranking: answer.ranking,
       complete,
-      ...(hits.length === 0 ? { notice: 'Nothing matched. Try other words, or search_in_code for exact text.' } : {}),
+      index: {
+        state: status.state,
+        files_found: status.filesFound,
+        files_checked: status.filesChecked,
+        files_read: status.filesRead,
+        ...(status.vectors === undefined
+          ? {}
+          : {
+              embedding_model: status.vectors.model,
+              embedded_passages: status.vectors.embedded,
+              passages: status.vectors.chunks,
+            }),
+      },
+      ...(notices.length === 0 ? {} : { notice: notices.join(' ') }),
     });
   },
 });

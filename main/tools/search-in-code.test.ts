@@ -141,6 +141,25 @@ describe.each(engines)('search_in_code (%s engine)', (searchEngine) => {
     expect(result.value.skipped_binary).toBe(1);
   });
 
+  it('searches git-ignored files and node_modules only with include_ignored, secrets still never', async () => {
+    kit = await createToolKit(tempDir, { searchEngine });
+    await files(kit.workspace, {
+      '.gitignore': 'build/\n',
+      'src/keep.ts': 'needle\n',
+      'build/out.js': 'needle\n',
+      'node_modules/m/index.js': 'needle\n',
+      'node_modules/m/.env': 'needle\n',
+      '.hidden/x.txt': 'needle\n',
+    });
+    const search = async (args: { include_ignored?: boolean }) => {
+      const result = await kit.call(searchInCodeTool, { query: 'needle', ...args });
+      if (!result.ok) throw new Error(result.error.message);
+      return result.value.results.map((r) => r.file);
+    };
+    expect(await search({})).toEqual(['src/keep.ts']);
+    expect(await search({ include_ignored: true })).toEqual(['build/out.js', 'node_modules/m/index.js', 'src/keep.ts']);
+  });
+
   it('searches UTF-16 files with a BOM as text', async () => {
     kit = await createToolKit(tempDir, { searchEngine });
     await files(kit.workspace, { 'win.txt': iconv.encode('first\r\nfind ME here\r\n', 'utf-16le', { addBOM: true }) });

@@ -21,6 +21,10 @@ const input = z.object({
   case_sensitive: z.boolean().default(false),
   context_lines: z.number().int().min(0).max(10).default(0).describe('Lines of context before and after each match.'),
   max_results: z.number().int().min(1).max(1000).default(100),
+  include_ignored: z
+    .boolean()
+    .default(false)
+    .describe('Also search git-ignored files and node_modules, e.g. to look into a dependency (default false).'),
 });
 
 export interface SearchResult {
@@ -94,7 +98,7 @@ export const searchInCodeTool = defineTool({
   name: 'search_in_code',
   description:
     'Search the text of the files in a folder (or one file): one result per matching line, with file, line, column, text and optional context. ' +
-    'Case-insensitive unless case_sensitive; literal unless is_regex. Honours .gitignore, skips binary files, hidden files, .git and node_modules. ' +
+    'Case-insensitive unless case_sensitive; literal unless is_regex. Honours .gitignore, skips binary files, hidden files, .git and node_modules (include_ignored searches ignored files and node_modules too). ' +
     'Reports total_matches and truncated when more than max_results matched.',
   input,
   output: searchInCodeOutput,
@@ -117,7 +121,7 @@ export const searchInCodeTool = defineTool({
 
     // --- engine selection (issue 16 item 4: the trigram index picks candidate files when ready) ---
     const query = { text: args.query, isRegex: args.is_regex, caseSensitive: args.case_sensitive };
-    const { walk: indexed, status: indexStatus } = indexedWalk(ctx.env, query, spec.value, false);
+    const { walk: indexed, status: indexStatus } = indexedWalk(ctx.env, query, spec.value, args.include_ignored);
     // ripgrep when it is on PATH and the query means the same to it; else the JS engine. With the
     // index, a few candidates go to the JS engine (no process start), many to ripgrep.
     const patternArgs = ctx.env.ripgrep === undefined ? undefined : ripgrepPatternArgs(spec.value);
@@ -161,6 +165,9 @@ export const searchInCodeTool = defineTool({
       const walked = await sandbox.walk(start, {
         recursive: true,
         includeHidden: false,
+        // Both engines search exactly the files this walk picks (ripgrep runs with --no-ignore on
+        // the list), so this one switch serves both; the deny-list below still applies.
+        includeIgnored: args.include_ignored,
         signal: ctx.signal,
         withFacts: indexed !== undefined, // the index checks each file's size and ctime
         visit: (entry) => {

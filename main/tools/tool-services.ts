@@ -15,6 +15,8 @@ import type { TempJournal } from '../platform/sandbox/temp-journal';
 import { createWorkspaceSandbox } from '../platform/sandbox/workspace-sandbox';
 import { WorkspaceIndexes } from '../domain/search/workspace-index';
 import { NgramIndexes } from '../domain/search/ngram/ngram-service';
+import type { EmbedderSource } from '../domain/search/workspace-index';
+import type { IndexStatusListener } from '../domain/search/index-status';
 import type { FamiliarPaths } from '../platform/storage/paths';
 import type { TransferService } from '../domain/transfers/transfer-service';
 import type { CodeIntelligence } from '../domain/lsp/code-intelligence';
@@ -83,11 +85,21 @@ export interface ToolServicesOptions {
   readonly diagnosticsAfterEdits?: () => boolean;
   /** Read on every search: settings search.index (default on). */
   readonly searchIndex?: () => boolean;
+  /** file_semantic_search's embedding model, read per query (settings search.embeddingModel); default none. */
+  readonly embedder?: EmbedderSource;
+  /** The semantic index follows outside changes with a file watcher (default true; tests turn it off). */
+  readonly watchSearchIndex?: boolean;
+  /** The semantic index's progress while it builds (the core turns it into an event for the UI). */
+  readonly onIndexStatus?: IndexStatusListener;
 }
 
 export function createToolServices(options: ToolServicesOptions): ToolServices {
   const workers = createFsWorkerPool(options.workerThreads === undefined ? {} : { size: options.workerThreads });
-  const searchIndexes = new WorkspaceIndexes(options.paths.searchIndexes);
+  const searchIndexes = new WorkspaceIndexes(options.paths.searchIndexes, {
+    watchChanges: options.watchSearchIndex ?? true,
+    ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
+    ...(options.onIndexStatus === undefined ? {} : { onStatus: options.onIndexStatus }),
+  });
   const ngramIndexes = new NgramIndexes(options.paths.ngramIndexes, workers);
   const roots = createAnchorRoots();
   const journalFile = join(options.paths.home, 'temp-files.jsonl');

@@ -194,6 +194,11 @@ export const en = {
   'settings.memoryExplain':
     'Off: USER.md, MEMORY.md and memory/ leave the prompt, their tools are not registered and file tools refuse them. SOUL.md always stays.',
   'settings.workspace': 'Workspace folder',
+  'settings.embeddingModel': 'Embedding model for semantic search',
+  'settings.embeddingModelExplain':
+    'A model of the configured provider that turns text into vectors (OpenAI: text-embedding-3-small; Ollama: nomic-embed-text). With one, semantic search ranks passages by meaning as well as by words; vectors are cached in the Familiar home. Empty: words alone (BM25).',
+  'workspace.searchIndexing': 'Indexing for search: {done} of {total} files',
+  'workspace.searchEmbedding': 'Embedding passages for search: {done} of {total}',
   'settings.about': 'About',
   'settings.version': 'Version',
   'settings.mode': 'Mode',

@@ -197,6 +197,11 @@ export const ru: Messages = {
   'settings.memoryExplain':
     'Выключено: USER.md, MEMORY.md и memory/ убираются из подсказки, их инструменты не регистрируются, а файловые инструменты отказывают. SOUL.md остаётся всегда.',
   'settings.workspace': 'Рабочая папка',
+  'settings.embeddingModel': 'Модель эмбеддингов для смыслового поиска',
+  'settings.embeddingModelExplain':
+    'Модель настроенного провайдера, превращающая текст в векторы (OpenAI: text-embedding-3-small; Ollama: nomic-embed-text). С ней смысловой поиск ранжирует фрагменты и по смыслу, и по словам; векторы кэшируются в домашней папке Familiar. Пусто — только по словам (BM25).',
+  'workspace.searchIndexing': 'Индексация для поиска: {done} из {total} файлов',
+  'workspace.searchEmbedding': 'Векторизация фрагментов для поиска: {done} из {total}',
   'settings.about': 'О программе',
   'settings.version': 'Версия',
   'settings.mode': 'Режим',

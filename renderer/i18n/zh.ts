@@ -193,6 +193,11 @@ export const zh: Messages = {
   'settings.memoryExplain':
     '关闭时：USER.md、MEMORY.md 和 memory/ 从提示词中移除，相关工具不注册，文件工具拒绝访问它们。SOUL.md 始终保留。',
   'settings.workspace': '工作区文件夹',
+  'settings.embeddingModel': '语义搜索的嵌入模型',
+  'settings.embeddingModelExplain':
+    '所配置提供方的一个将文本转为向量的模型（OpenAI：text-embedding-3-small；Ollama：nomic-embed-text）。设置后，语义搜索会同时按含义和词语对段落排序；向量缓存在 Familiar 主目录中。留空：仅按词语（BM25）。',
+  'workspace.searchIndexing': '正在为搜索建立索引：{done} / {total} 个文件',
+  'workspace.searchEmbedding': '正在为搜索生成段落向量：{done} / {total}',
   'settings.about': '关于',
   'settings.version': '版本',
   'settings.mode': '模式',

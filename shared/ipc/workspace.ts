@@ -77,7 +77,24 @@ export const workspaceCalls = {
   'workspace.chooseFolder': defineCall(z.object({}).strict(), z.object({ path: z.string().nullable() })),
 };
 
+/** The semantic-search index of the open workspace while it builds (main: domain/search/index-status.ts). */
+export const searchIndexStatusSchema = z.object({
+  root: z.string(),
+  state: z.enum(['idle', 'scanning', 'embedding', 'ready']),
+  files: z.number().int().nonnegative(),
+  filesFound: z.number().int().nonnegative(),
+  filesChecked: z.number().int().nonnegative(),
+  filesRead: z.number().int().nonnegative(),
+  vectors: z
+    .object({ model: z.string(), embedded: z.number().int().nonnegative(), chunks: z.number().int().nonnegative() })
+    .optional(),
+  embeddingError: z.string().optional(),
+});
+export type SearchIndexStatus = z.infer<typeof searchIndexStatusSchema>;
+
 export const workspaceEvents = {
+  /** The search index's progress (a status line while it builds; at most a few per second). */
+  'workspace.searchIndex': searchIndexStatusSchema,
   'workspace.changed': workspaceChangesSchema,
   /** Another folder became the workspace: every listing of the previous one is stale. */
   'workspace.opened': z.object({ path: z.string() }),

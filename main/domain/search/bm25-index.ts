@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { chunkText } from './chunk';
 import type { ChunkOptions } from './chunk';
 import type { ChunkHit, SearchOptions } from './text-index';
@@ -15,7 +16,12 @@ interface Chunk {
   readonly endLine: number;
   readonly heading: string;
   readonly length: number;
+  /** Hash of the chunk's text: the key of its embedding vector (the same text anywhere shares one). */
+  readonly hash: string;
 }
+
+/** The key of a chunk's text (its vector's cache key, with the model). */
+export const chunkHash = (text: string): string => createHash('sha1').update(text).digest('base64url');
 
 interface Postings {
   /** Chunk slots, ascending; entries of removed chunks stay until the next compaction. */
@@ -45,8 +51,14 @@ export class Bm25Index {
   private liveChunks = 0;
   private totalLength = 0;
   private deadChunks = 0;
+  /** Counts changes (documents set or removed): a pass over the index can tell it has nothing new. */
+  private changeCount = 0;
 
   constructor(private readonly chunking: ChunkOptions) {}
+
+  get changes(): number {
+    return this.changeCount;
+  }
 
   get documentCount(): number {
     return this.files.size;
@@ -62,6 +74,7 @@ export class Bm25Index {
 
   setDocument(path: string, text: string, version: string): void {
     this.removeDocument(path);
+    this.changeCount += 1;
     const slots: number[] = [];
     for (const chunk of chunkText(text, this.chunking)) {
       const counts = new Map<string, number>();
@@ -82,6 +95,7 @@ export class Bm25Index {
         endLine: chunk.endLine,
         heading: chunk.heading ?? '',
         length,
+        hash: chunkHash(chunk.text),
       });
       for (const [term, tf] of counts) {
         let list = this.postings.get(term);
@@ -102,6 +116,7 @@ export class Bm25Index {
   removeDocument(path: string): void {
     const file = this.files.get(path);
     if (file === undefined) return;
+    this.changeCount += 1;
     for (const slot of file.slots) {
       const chunk = this.chunks[slot];
       if (chunk === null || chunk === undefined) continue;
@@ -162,6 +177,52 @@ export class Bm25Index {
       let index = best.length;
       while (index > 0 && (best[index - 1] as ChunkHit).score < score) index -= 1;
       best.splice(index, 0, hit);
+      if (best.length > options.limit) best.pop();
+    }
+    return best;
+  }
+
+  /** The content hashes of a file's chunks (empty when it is not indexed). */
+  chunkHashes(path: string): string[] {
+    const file = this.files.get(path);
+    if (file === undefined) return [];
+    return file.slots.flatMap((slot) => {
+      const chunk = this.chunks[slot];
+      return chunk === null || chunk === undefined ? [] : [chunk.hash];
+    });
+  }
+
+  /**
+   * The chunks nearest to a query vector by cosine (vectors are stored unit-length, so a dot
+   * product), among those that have a vector; the best `limit`, filters applied.
+   */
+  vectorSearch(query: Float32Array, vectorOf: (hash: string) => Float32Array | undefined, options: SearchOptions) {
+    const best: ChunkHit[] = [];
+    const allowed = new Map<string, boolean>();
+    for (const chunk of this.chunks) {
+      if (chunk === null) continue;
+      const vector = vectorOf(chunk.hash);
+      if (vector === undefined || vector.length !== query.length) continue;
+      let score = 0;
+      for (let at = 0; at < query.length; at += 1) score += (query[at] as number) * (vector[at] as number);
+      if (best.length === options.limit && score <= (best.at(-1) as ChunkHit).score) continue;
+      // The filter (concealment, deny-list globs) only for the few that would make the list.
+      let ok = allowed.get(chunk.path);
+      if (ok === undefined) {
+        ok = options.filter?.(chunk.path) ?? true;
+        allowed.set(chunk.path, ok);
+      }
+      if (!ok) continue;
+      let index = best.length;
+      while (index > 0 && (best[index - 1] as ChunkHit).score < score) index -= 1;
+      best.splice(index, 0, {
+        path: chunk.path,
+        startLine: chunk.startLine,
+        endLine: chunk.endLine,
+        heading: chunk.heading === '' ? undefined : chunk.heading,
+        score,
+        terms: [],
+      });
       if (best.length > options.limit) best.pop();
     }
     return best;

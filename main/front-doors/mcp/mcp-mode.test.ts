@@ -177,6 +177,7 @@ const expectedInputs: Record<string, { required: string[]; properties: Record<st
       case_sensitive: 'boolean',
       context_lines: 'integer',
       max_results: 'integer',
+      include_ignored: 'boolean',
     },
   },
   get_file_info: { required: ['path'], properties: { path: 'string' } },

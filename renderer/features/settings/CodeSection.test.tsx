@@ -102,6 +102,6 @@ describe('CodeSection', () => {
     expect(box).toHaveProperty('checked', true);
     await user.click(box);
     expect(pageApi.inputsOf('settings.update')).toEqual([{ search: { index: false } }]);
-    expect(stored().search).toEqual({ index: false });
+    expect(stored().search).toEqual({ index: false, embeddingModel: null });
   });
 });

@@ -16,6 +16,14 @@ export function WorkspacePane({ placement }: { readonly placement: PanelPlacemen
   const mode = useAppStore((state) => state.info?.mode);
   const choosing = useWorkspaceStore((state) => state.choosingFolder);
   const folderError = useWorkspaceStore((state) => state.folderError);
+  const searchIndex = useWorkspaceStore((state) => state.searchIndex);
+  const building =
+    searchIndex !== null &&
+    searchIndex.root === workspacePath &&
+    searchIndex.state !== 'ready' &&
+    searchIndex.state !== 'idle'
+      ? searchIndex
+      : null;
 
   useEffect(() => {
     if (workspacePath !== undefined) void workspaceActions.openRoot(familiar, workspacePath);
@@ -67,6 +75,13 @@ export function WorkspacePane({ placement }: { readonly placement: PanelPlacemen
       {folderError !== null && (
         <p className="form-error workspace-folder-error" role="alert">
           {t('workspace.openError.other', { message: folderError.message })}
+        </p>
+      )}
+      {building !== null && (
+        <p className="muted workspace-index-status" role="status" data-testid="search-index-status">
+          {building.state === 'embedding' && building.vectors !== undefined
+            ? t('workspace.searchEmbedding', { done: building.vectors.embedded, total: building.vectors.chunks })
+            : t('workspace.searchIndexing', { done: building.filesChecked, total: building.filesFound })}
         </p>
       )}
       <WorkspaceTree />

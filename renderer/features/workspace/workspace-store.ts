@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { FamiliarError } from '../../../shared/errors';
 import type { FamiliarApi } from '../../../shared/ipc/contract';
 import type { ProblemsChanged } from '../../../shared/ipc/problems';
-import type { WorkspaceChanges, WorkspaceFile } from '../../../shared/ipc/workspace';
+import type { SearchIndexStatus, WorkspaceChanges, WorkspaceFile } from '../../../shared/ipc/workspace';
 import { mergeProblems, noProblems } from './problem-counts';
 import type { Problems } from './problem-counts';
 import { applyChanges } from './tree-model';
@@ -31,6 +31,8 @@ export interface WorkspaceState {
   readonly folderError: FamiliarError | null;
   /** Problem counts of files a language server has checked (none when no server ran). */
   readonly problems: Problems;
+  /** The semantic-search index's last reported progress (a status line while it builds). */
+  readonly searchIndex: SearchIndexStatus | null;
 }
 
 const initial: WorkspaceState = {
@@ -43,6 +45,7 @@ const initial: WorkspaceState = {
   choosingFolder: false,
   folderError: null,
   problems: noProblems,
+  searchIndex: null,
 };
 
 export const useWorkspaceStore = create<WorkspaceState>()(() => initial);
@@ -172,6 +175,7 @@ export const workspaceActions = {
       api.on('workspace.changed', (changes) => workspaceActions.changed(api, changes)),
       api.on('workspace.opened', ({ path }) => void workspaceActions.openRoot(api, path)),
       api.on('problems.changed', workspaceActions.problemsChanged),
+      api.on('workspace.searchIndex', (searchIndex) => set({ searchIndex })),
     ];
     return () => stops.forEach((stop) => stop());
   },

@@ -1,0 +1,96 @@
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { embedMany } from 'ai';
+import { err, ok } from '../../../shared/result';
+import type { Result } from '../../../shared/result';
+import type { ProviderSettings } from '../../../shared/settings';
+import { defaultBaseUrls, needsApiKey } from './language-model';
+import type { ProviderFetch } from './language-model';
+
+/** Turns texts into vectors with one embedding model of the configured provider. */
+export interface Embedder {
+  /** The model and the server it runs on: vectors of different ones are never mixed. */
+  readonly key: string;
+  readonly model: string;
+  embed(texts: readonly string[], signal?: AbortSignal): Promise<number[][]>;
+}
+
+/**
+ * The embedding model `model` on the configured provider: OpenAI and OpenAI-compatible servers
+ * through the AI SDK (`POST {baseUrl}/embeddings`), Ollama through its own `POST /api/embed` (its
+ * OpenAI-compatible /v1 has embeddings too, but /api/embed is the one every Ollama version has and
+ * truncates over-long inputs instead of failing). Anthropic offers no embeddings.
+ */
+export function createEmbedder(
+  settings: ProviderSettings,
+  model: string,
+  apiKey: string | undefined,
+  fetch: ProviderFetch = globalThis.fetch,
+): Result<Embedder> {
+  const baseURL = (settings.baseUrl ?? defaultBaseUrls[settings.kind])?.replace(/\/+$/, '');
+  if (baseURL === undefined) return err('provider_not_configured', 'The provider has no base URL.');
+  if (needsApiKey(settings.kind) && (apiKey === undefined || apiKey === '')) {
+    return err('provider_not_configured', `No API key is saved for ${settings.kind}.`);
+  }
+  const key = `${settings.kind} ${baseURL} ${model}`;
+  switch (settings.kind) {
+    case 'anthropic':
+      return err('provider_not_configured', 'Anthropic offers no embedding models.');
+    case 'ollama':
+      return ok({ key, model, embed: (texts, signal) => ollamaEmbed(fetch, baseURL, model, texts, signal) });
+    case 'openai':
+    case 'openai-compatible': {
+      const provider =
+        settings.kind === 'openai'
+          ? createOpenAI({ baseURL, apiKey: apiKey ?? '', fetch })
+          : createOpenAICompatible({
+              name: settings.kind,
+              baseURL,
+              ...(apiKey === undefined ? {} : { apiKey }),
+              fetch,
+            });
+      const embeddingModel = provider.embeddingModel(model);
+      return ok({
+        key,
+        model,
+        embed: async (texts, signal) => {
+          const { embeddings } = await embedMany({
+            model: embeddingModel,
+            values: [...texts],
+            maxRetries: 1,
+            ...(signal === undefined ? {} : { abortSignal: signal }),
+          });
+          return embeddings;
+        },
+      });
+    }
+  }
+}
+
+async function ollamaEmbed(
+  fetch: ProviderFetch,
+  baseURL: string,
+  model: string,
+  texts: readonly string[],
+  signal: AbortSignal | undefined,
+): Promise<number[][]> {
+  // The provider's base URL is Ollama's OpenAI-compatible one (…/v1); the native API sits beside it.
+  const root = baseURL.replace(/\/v1$/, '');
+  const response = await fetch(`${root}/api/embed`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model, input: texts }),
+    ...(signal === undefined ? {} : { signal }),
+  });
+  if (!response.ok) throw new Error(`Ollama /api/embed answered ${response.status}: ${await response.text()}`);
+  const body = (await response.json()) as { embeddings?: unknown };
+  const embeddings = body.embeddings;
+  if (
+    !Array.isArray(embeddings) ||
+    embeddings.length !== texts.length ||
+    !embeddings.every((row) => Array.isArray(row) && row.every((value) => typeof value === 'number'))
+  ) {
+    throw new Error('Ollama /api/embed answered without one vector per input.');
+  }
+  return embeddings;
+}
