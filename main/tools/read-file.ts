@@ -172,6 +172,14 @@ export const readFileTool = defineTool({
       // A part read remembers the file's facts (no hash of bytes it did not read).
       const rememberPartRead = () =>
         ctx.env.readTracker.remember(ctx.conversationId, path.key, { ...fingerprintOf(facts), encoding });
+      // What both streamed reads (from the end, or a line range) share.
+      const streamed = {
+        maxLines: limits.maxOutputLines,
+        maxBytes: limits.maxOutputBytes,
+        encoding,
+        bomLength: bom?.length ?? 0,
+        signal: ctx.signal,
+      };
       const startLine = args.start_line ?? 1;
       const endLine = args.end_line ?? Number.POSITIVE_INFINITY;
 
@@ -181,11 +189,7 @@ export const readFileTool = defineTool({
           fromEnd: -startLine,
           toEnd: args.end_line === undefined ? 1 : -args.end_line,
           size: facts.size,
-          maxLines: limits.maxOutputLines,
-          maxBytes: limits.maxOutputBytes,
-          encoding,
-          bomLength: bom?.length ?? 0,
-          signal: ctx.signal,
+          ...streamed,
         });
         if (!tail.ok) return tail;
         rememberPartRead();
@@ -202,11 +206,7 @@ export const readFileTool = defineTool({
         const range = await readLineRange(handle, {
           startLine,
           endLine: args.end_line,
-          maxLines: limits.maxOutputLines,
-          maxBytes: limits.maxOutputBytes,
-          encoding,
-          bomLength: bom?.length ?? 0,
-          signal: ctx.signal,
+          ...streamed,
         });
         if (!range.ok) return range;
         rememberPartRead();
@@ -221,14 +221,7 @@ export const readFileTool = defineTool({
           { size: facts.size, limit: limits.maxReadBytes },
         );
       }
-      const bytes = Buffer.allocUnsafe(facts.size);
-      let filled = 0;
-      while (filled < bytes.length) {
-        const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-      }
-      const content = bytes.subarray(0, filled);
+      const content = await handle.readAll(facts.size);
       const decoded = decodeText(content, requested);
       if (!decoded.ok) return decoded;
       ctx.env.readTracker.remember(ctx.conversationId, path.key, {
@@ -236,7 +229,7 @@ export const readFileTool = defineTool({
         encoding: decoded.value.encoding,
       });
       const shown = showLines(decoded.value.text, startLine, endLine, limits.maxOutputLines, limits.maxOutputBytes);
-      return ok(output(path.display, shown, startLine, decoded.value.encoding, filled));
+      return ok(output(path.display, shown, startLine, decoded.value.encoding, content.length));
     } finally {
       await handle.close();
     }

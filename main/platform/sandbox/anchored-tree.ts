@@ -13,6 +13,18 @@ const { O_RDONLY, O_NONBLOCK = 0 } = fs.constants;
 const missingRoot = (display: string) =>
   err<never>('file_not_found', `The folder holding '${display}' does not exist (it was moved or deleted).`);
 
+/** Copies every byte from one open descriptor to another, a megabyte at a time, and syncs the target. */
+function copyBytes(source: number, target: number): void {
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  for (let position = 0; ;) {
+    const read = fs.readSync(source, buffer, 0, buffer.length, position);
+    if (read === 0) break;
+    fs.writeSync(target, buffer, 0, read);
+    position += read;
+  }
+  fs.fsyncSync(target);
+}
+
 /** Copies one file's bytes out of a verified descriptor into a new file at `destination`. */
 function copyFileOut(anchored: AnchoredFs, dir: DirRef, name: string, destination: string): void {
   const source = anchored.openFile(dir, name, O_RDONLY | O_NONBLOCK);
@@ -21,14 +33,7 @@ function copyFileOut(anchored: AnchoredFs, dir: DirRef, name: string, destinatio
     if (!stats.isFile()) return; // a FIFO or device swapped in: nothing worth keeping
     const target = fs.openSync(destination, 'wx', stats.mode & 0o777);
     try {
-      const buffer = Buffer.allocUnsafe(1 << 20);
-      for (let position = 0; ;) {
-        const read = fs.readSync(source, buffer, 0, buffer.length, position);
-        if (read === 0) break;
-        fs.writeSync(target, buffer, 0, read);
-        position += read;
-      }
-      fs.fsyncSync(target);
+      copyBytes(source, target);
     } finally {
       fs.closeSync(target);
     }
@@ -85,14 +90,7 @@ function copyTreeWithin(anchored: AnchoredFs, fromDir: DirRef, fromName: string,
         stats.mode & 0o777,
       );
       try {
-        const buffer = Buffer.allocUnsafe(1 << 20);
-        for (let position = 0; ;) {
-          const read = fs.readSync(source, buffer, 0, buffer.length, position);
-          if (read === 0) break;
-          fs.writeSync(target, buffer, 0, read);
-          position += read;
-        }
-        fs.fsyncSync(target);
+        copyBytes(source, target);
       } finally {
         fs.closeSync(target);
       }
