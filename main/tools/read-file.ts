@@ -237,23 +237,13 @@ export const readFileTool = defineTool({
 });
 
 function output(display: string, shown: Shown, startLine: number, encoding: string, bytesRead: number): ReadFileOutput {
-  const linesRead = Math.max(0, shown.lastLine - startLine + 1);
-  const hint = notice(shown, startLine, display);
   // More to read after a cut: the next line (a cut giant line is not offered again).
   const more = shown.truncated && shown.lastLine < shown.totalLines;
-  return {
-    path: display,
-    content: shown.text,
-    encoding,
-    start_line: startLine,
-    end_line: linesRead === 0 ? startLine - 1 : shown.lastLine,
-    total_lines: shown.totalLines,
-    lines_read: linesRead,
-    truncated: shown.truncated,
-    ...(more ? { next_start_line: shown.lastLine + 1 } : {}),
-    bytes_read: bytesRead,
-    ...(hint === undefined ? {} : { notice: hint }),
-  };
+  return windowOutput(display, shown, startLine, encoding, bytesRead, {
+    totalLines: shown.totalLines,
+    more,
+    hint: notice(shown, startLine, display),
+  });
 }
 
 /**
@@ -267,24 +257,39 @@ function fromEndOutput(
   encoding: string,
   bytesRead: number,
 ): ReadFileOutput {
-  const linesRead = Math.max(0, shown.lastLine - startLine + 1);
-  const more = shown.truncated && shown.lastLine < -1;
   const hint =
     shown.cutLine !== undefined
       ? `[Line ${shown.cutLine} (counted from the end) is longer than the output limit; only its start is shown. Use search_in_code on '${display}' to find what you need in it.]`
       : shown.truncated
         ? `[Showing lines ${startLine} to ${shown.lastLine}, counted from the end (-1 is the last line). Use start_line=${shown.lastLine + 1} to continue.]`
         : `[Lines counted from the end (-1 is the last line); the file was not read from its start, so total_lines is not given (get_file_info counts them).]`;
+  return windowOutput(display, shown, startLine, encoding, bytesRead, {
+    more: shown.truncated && shown.lastLine < -1,
+    hint,
+  });
+}
+
+/** The result for a window of lines, whichever way they were counted. */
+function windowOutput(
+  display: string,
+  shown: Omit<Shown, 'totalLines'>,
+  startLine: number,
+  encoding: string,
+  bytesRead: number,
+  window: { readonly totalLines?: number; readonly more: boolean; readonly hint: string | undefined },
+): ReadFileOutput {
+  const linesRead = Math.max(0, shown.lastLine - startLine + 1);
   return {
     path: display,
     content: shown.text,
     encoding,
     start_line: startLine,
     end_line: linesRead === 0 ? startLine - 1 : shown.lastLine,
+    ...(window.totalLines === undefined ? {} : { total_lines: window.totalLines }),
     lines_read: linesRead,
     truncated: shown.truncated,
-    ...(more ? { next_start_line: shown.lastLine + 1 } : {}),
+    ...(window.more ? { next_start_line: shown.lastLine + 1 } : {}),
     bytes_read: bytesRead,
-    notice: hint,
+    ...(window.hint === undefined ? {} : { notice: window.hint }),
   };
 }
