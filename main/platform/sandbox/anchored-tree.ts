@@ -13,16 +13,23 @@ const { O_RDONLY, O_NONBLOCK = 0 } = fs.constants;
 const missingRoot = (display: string) =>
   err<never>('file_not_found', `The folder holding '${display}' does not exist (it was moved or deleted).`);
 
-/** Copies every byte from one open descriptor to another, a megabyte at a time, and syncs the target. */
-function copyBytes(source: number, target: number): void {
-  const buffer = Buffer.allocUnsafe(1 << 20);
-  for (let position = 0; ;) {
-    const read = fs.readSync(source, buffer, 0, buffer.length, position);
-    if (read === 0) break;
-    fs.writeSync(target, buffer, 0, read);
-    position += read;
+/**
+ * Copies every byte from one open descriptor into a just-opened target, a megabyte at a time, then
+ * syncs and closes the target (the source stays with the caller).
+ */
+function copyInto(source: number, target: number): void {
+  try {
+    const buffer = Buffer.allocUnsafe(1 << 20);
+    for (let position = 0; ;) {
+      const read = fs.readSync(source, buffer, 0, buffer.length, position);
+      if (read === 0) break;
+      fs.writeSync(target, buffer, 0, read);
+      position += read;
+    }
+    fs.fsyncSync(target);
+  } finally {
+    fs.closeSync(target);
   }
-  fs.fsyncSync(target);
 }
 
 /** Copies one file's bytes out of a verified descriptor into a new file at `destination`. */
@@ -31,12 +38,7 @@ function copyFileOut(anchored: AnchoredFs, dir: DirRef, name: string, destinatio
   try {
     const stats = fs.fstatSync(source);
     if (!stats.isFile()) return; // a FIFO or device swapped in: nothing worth keeping
-    const target = fs.openSync(destination, 'wx', stats.mode & 0o777);
-    try {
-      copyBytes(source, target);
-    } finally {
-      fs.closeSync(target);
-    }
+    copyInto(source, fs.openSync(destination, 'wx', stats.mode & 0o777));
   } finally {
     fs.closeSync(source);
   }
@@ -83,17 +85,8 @@ function copyTreeWithin(anchored: AnchoredFs, fromDir: DirRef, fromName: string,
   } else if (stats.isFile()) {
     const source = anchored.openFile(fromDir, fromName, O_RDONLY | O_NONBLOCK);
     try {
-      const target = anchored.openFile(
-        toDir,
-        toName,
-        fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL,
-        stats.mode & 0o777,
-      );
-      try {
-        copyBytes(source, target);
-      } finally {
-        fs.closeSync(target);
-      }
+      const createFlags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL;
+      copyInto(source, anchored.openFile(toDir, toName, createFlags, stats.mode & 0o777));
     } finally {
       fs.closeSync(source);
     }
