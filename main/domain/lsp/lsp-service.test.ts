@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
 import { LspService } from './lsp-service';
 import type { ServerDefinition } from './server-catalog';
+import { isAlive } from '../../test-support/process-alive';
 
 /**
  * The client's life cycle against a tiny stand-in server (vscode-jsonrpc over stdio, as a real
@@ -64,15 +65,6 @@ async function running(lsp: LspService, file: string) {
   if (!connected.ok) throw new Error(connected.error.message);
   return client.value;
 }
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('LspService', () => {
   it('runs at most maxServers: one more stops the least recently used', async () => {
