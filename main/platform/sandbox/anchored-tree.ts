@@ -163,21 +163,17 @@ function breakHardLinks(destination: string): void {
   }
 }
 
-/** Moves an entry out of the workspace into `destination`, an absolute path in Familiar's data. */
-export function moveOut(core: SandboxCore, path: ResolvedPath, destination: string): Result<void> {
+/**
+ * Runs `act` on the entry's parent folder (held open by descriptor) and name, mapping a file-system
+ * error to a typed one: what moving and copying out share.
+ */
+function withParent(core: SandboxCore, path: ResolvedPath, act: (dir: DirRef, name: string) => void): Result<void> {
   const root = core.rootOf(path);
   if (root === undefined) return missingRoot(path.display);
   try {
     const parent = openParentStrict(core.anchored, root, path.realRel, core.isProtected);
     try {
-      try {
-        core.anchored.renameOut(parent.dir, parent.name, destination);
-        breakHardLinks(destination);
-      } catch (error) {
-        if (!isCrossDevice(error)) throw error;
-        copyTreeOut(core.anchored, parent.dir, parent.name, destination);
-        removeTree(core.anchored, parent.dir, parent.name);
-      }
+      act(parent.dir, parent.name);
       return ok(undefined);
     } finally {
       parent.release();
@@ -187,19 +183,21 @@ export function moveOut(core: SandboxCore, path: ResolvedPath, destination: stri
   }
 }
 
+/** Moves an entry out of the workspace into `destination`, an absolute path in Familiar's data. */
+export function moveOut(core: SandboxCore, path: ResolvedPath, destination: string): Result<void> {
+  return withParent(core, path, (dir, name) => {
+    try {
+      core.anchored.renameOut(dir, name, destination);
+      breakHardLinks(destination);
+    } catch (error) {
+      if (!isCrossDevice(error)) throw error;
+      copyTreeOut(core.anchored, dir, name, destination);
+      removeTree(core.anchored, dir, name);
+    }
+  });
+}
+
 /** Copies an entry's bytes out into `destination` in Familiar's data (a backup): never a hard link. */
 export function copyOut(core: SandboxCore, path: ResolvedPath, destination: string): Result<void> {
-  const root = core.rootOf(path);
-  if (root === undefined) return missingRoot(path.display);
-  try {
-    const parent = openParentStrict(core.anchored, root, path.realRel, core.isProtected);
-    try {
-      copyTreeOut(core.anchored, parent.dir, parent.name, destination);
-      return ok(undefined);
-    } finally {
-      parent.release();
-    }
-  } catch (error) {
-    return fsError(error, path.display);
-  }
+  return withParent(core, path, (dir, name) => copyTreeOut(core.anchored, dir, name, destination));
 }
