@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { editFileTool } from './edit-file';
 import { readFileTool } from './read-file';
 import { useToolKits } from '../test-support/use-tool-kits';
+import { refused } from '../test-support/refused';
 
 const newKit = useToolKits();
 
@@ -169,17 +170,14 @@ describe('edit_file', () => {
   it('refuses binary files, missing files and an empty oldText', async () => {
     const kit = await newKit();
     await writeFile(join(kit.workspace, 'b.bin'), Buffer.from([1, 0, 2, 0]));
-    expect(await kit.call(editFileTool, { path: 'b.bin', oldText: 'x', newText: 'y' })).toMatchObject({
-      ok: false,
-      error: { code: 'binary_file' },
-    });
-    expect(await kit.call(editFileTool, { path: 'nope.txt', oldText: 'x', newText: 'y' })).toMatchObject({
-      ok: false,
-      error: { code: 'file_not_found' },
-    });
-    expect(await kit.call(editFileTool, { path: 'b.bin', oldText: '', newText: 'y' })).toMatchObject({
-      ok: false,
-      error: { code: 'invalid_arguments' },
-    });
+    expect(await kit.call(editFileTool, { path: 'b.bin', oldText: 'x', newText: 'y' })).toMatchObject(
+      refused('binary_file'),
+    );
+    expect(await kit.call(editFileTool, { path: 'nope.txt', oldText: 'x', newText: 'y' })).toMatchObject(
+      refused('file_not_found'),
+    );
+    expect(await kit.call(editFileTool, { path: 'b.bin', oldText: '', newText: 'y' })).toMatchObject(
+      refused('invalid_arguments'),
+    );
   });
 });

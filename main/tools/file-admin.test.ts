@@ -27,6 +27,7 @@ import { createDirectRunner } from '../test-support/direct-runner';
 import { createToolEnvironment, createToolServices } from './tool-services';
 import { writeFileTool } from './write-file';
 import { useToolKits } from '../test-support/use-tool-kits';
+import { refused } from '../test-support/refused';
 
 const tempDir = useTempDirs();
 const newKit = useToolKits();
@@ -44,19 +45,12 @@ describe('create_directory', () => {
       ok: true,
       value: { path: 'a/b/c', created: true },
     });
-    expect(await kit.call(createDirectoryTool, { path: 'x/y', parents: false })).toMatchObject({
-      ok: false,
-      error: { code: 'parent_dir_not_found' },
-    });
-    expect(await kit.call(createDirectoryTool, { path: 'a/b' })).toMatchObject({
-      ok: false,
-      error: { code: 'directory_exists' },
-    });
+    expect(await kit.call(createDirectoryTool, { path: 'x/y', parents: false })).toMatchObject(
+      refused('parent_dir_not_found'),
+    );
+    expect(await kit.call(createDirectoryTool, { path: 'a/b' })).toMatchObject(refused('directory_exists'));
     await writeFile(join(kit.workspace, 'file'), '');
-    expect(await kit.call(createDirectoryTool, { path: 'file' })).toMatchObject({
-      ok: false,
-      error: { code: 'destination_exists' },
-    });
+    expect(await kit.call(createDirectoryTool, { path: 'file' })).toMatchObject(refused('destination_exists'));
   });
 });
 
@@ -128,10 +122,7 @@ describe('delete_file', () => {
       message: matching(/app\/\.(env|git)/),
     });
     expect(await exists(join(kit.workspace, 'app/.env'))).toBe(true);
-    expect(await kit.call(deleteFileTool, { path: '.', recursive: true })).toMatchObject({
-      ok: false,
-      error: { code: 'permission_denied' },
-    });
+    expect(await kit.call(deleteFileTool, { path: '.', recursive: true })).toMatchObject(refused('permission_denied'));
   });
 
   it('refuses a folder holding memory files while memory is off', async () => {
@@ -149,10 +140,7 @@ describe('delete_file', () => {
 
   it('answers file_not_found', async () => {
     const kit = await newKit();
-    expect(await kit.call(deleteFileTool, { path: 'ghost' })).toMatchObject({
-      ok: false,
-      error: { code: 'file_not_found' },
-    });
+    expect(await kit.call(deleteFileTool, { path: 'ghost' })).toMatchObject(refused('file_not_found'));
   });
 });
 
@@ -171,38 +159,33 @@ describe('move_file', () => {
     const kit = await newKit();
     await writeFile(join(kit.workspace, 'new.txt'), 'new');
     await writeFile(join(kit.workspace, 'old.txt'), 'old');
-    expect(await kit.call(moveFileTool, { source: 'new.txt', destination: 'old.txt' })).toMatchObject({
-      ok: false,
-      error: { code: 'destination_exists' },
-    });
+    expect(await kit.call(moveFileTool, { source: 'new.txt', destination: 'old.txt' })).toMatchObject(
+      refused('destination_exists'),
+    );
     const result = await kit.call(moveFileTool, { source: 'new.txt', destination: 'old.txt', overwrite: true });
     if (!result.ok) throw new Error(result.error.message);
     expect(await readFile(join(kit.workspace, 'old.txt'), 'utf8')).toBe('new');
     expect(await readFile(result.value.trash_path!, 'utf8')).toBe('old');
     await mkdir(join(kit.workspace, 'folder'));
     await writeFile(join(kit.workspace, 'x.txt'), 'x');
-    expect(await kit.call(moveFileTool, { source: 'x.txt', destination: 'folder', overwrite: true })).toMatchObject({
-      ok: false,
-      error: { code: 'destination_exists' },
-    });
+    expect(await kit.call(moveFileTool, { source: 'x.txt', destination: 'folder', overwrite: true })).toMatchObject(
+      refused('destination_exists'),
+    );
   });
 
   it('refuses moving a folder into itself, or out of the workspace', async () => {
     const kit = await newKit();
     await mkdir(join(kit.workspace, 'dir'));
-    expect(await kit.call(moveFileTool, { source: 'dir', destination: 'dir/inner' })).toMatchObject({
-      ok: false,
-      error: { code: 'invalid_path' },
-    });
-    expect(await kit.call(moveFileTool, { source: 'dir', destination: '../dir' })).toMatchObject({
-      ok: false,
-      error: { code: 'invalid_path' },
-    });
+    expect(await kit.call(moveFileTool, { source: 'dir', destination: 'dir/inner' })).toMatchObject(
+      refused('invalid_path'),
+    );
+    expect(await kit.call(moveFileTool, { source: 'dir', destination: '../dir' })).toMatchObject(
+      refused('invalid_path'),
+    );
     await symlink(join(kit.workspace, '..'), join(kit.workspace, 'up'));
-    expect(await kit.call(moveFileTool, { source: 'dir', destination: 'up/stolen' })).toMatchObject({
-      ok: false,
-      error: { code: 'symlink_escape' },
-    });
+    expect(await kit.call(moveFileTool, { source: 'dir', destination: 'up/stolen' })).toMatchObject(
+      refused('symlink_escape'),
+    );
   });
 
   it('moves a symlink as a link', async () => {

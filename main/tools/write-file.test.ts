@@ -6,6 +6,7 @@ import { readFileTool } from './read-file';
 import { containing } from '../test-support/tool-kit';
 import { useToolKits } from '../test-support/use-tool-kits';
 import { writeFileTool } from './write-file';
+import { refused } from '../test-support/refused';
 
 const newKit = useToolKits();
 
@@ -123,14 +124,8 @@ describe('write_file', () => {
   it('refuses a folder as the target', async () => {
     const kit = await newKit();
     await mkdir(join(kit.workspace, 'dir'));
-    expect(await kit.call(writeFileTool, { path: 'dir', content: 'x' })).toMatchObject({
-      ok: false,
-      error: { code: 'not_a_file' },
-    });
-    expect(await kit.call(writeFileTool, { path: '.', content: 'x' })).toMatchObject({
-      ok: false,
-      error: { code: 'not_a_file' },
-    });
+    expect(await kit.call(writeFileTool, { path: 'dir', content: 'x' })).toMatchObject(refused('not_a_file'));
+    expect(await kit.call(writeFileTool, { path: '.', content: 'x' })).toMatchObject(refused('not_a_file'));
   });
 
   it('serializes concurrent writes to one file: the result is one of the contents, whole', async () => {
