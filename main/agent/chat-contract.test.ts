@@ -7,12 +7,11 @@ import type { ScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
 import type { ChatEvent } from '../../shared/ipc/chat';
 import { chatEventSchema } from '../../shared/ipc/chat';
 import { err, ok } from '../../shared/result';
-import { createCore } from '../core/create-core';
 import type { Core } from '../core/create-core';
-import { createStderrLogger } from '../platform/logging/logger';
 import type { CallContext } from '../platform/ipc/dispatcher';
 import { useTempDirs } from '../test-support/temp-dir';
 import type { ToolExecutor } from '../tool-calls/tool-executor';
+import { createTestCore } from '../test-support/test-core';
 
 const tempDir = useTempDirs();
 const ctx: CallContext = { transport: 'direct', clientId: 'test' };
@@ -40,12 +39,9 @@ async function start(toolExecutor?: (workspace: string) => ToolExecutor) {
   const home = await tempDir();
   const workspace = join(home, 'project');
   await mkdir(workspace);
-  const core = await createCore({
+  const core = await createTestCore({
     home,
     workspace,
-    mode: 'browser',
-    version: '0.0.0-test',
-    logger: createStderrLogger('test', () => undefined),
     toolExecutor: toolExecutor?.(workspace),
   });
   cores.push(core);

@@ -3,12 +3,11 @@ import type { ApprovalRequest } from '../../shared/ipc/approvals';
 import { approvalRequestSchema } from '../../shared/ipc/approvals';
 import type { ChatEvent } from '../../shared/ipc/chat';
 import { chatEventSchema } from '../../shared/ipc/chat';
-import { createCore } from '../core/create-core';
 import type { Core } from '../core/create-core';
-import { createStderrLogger } from '../platform/logging/logger';
 import type { CallContext } from '../platform/ipc/dispatcher';
 import { familiarPaths } from '../platform/storage/paths';
 import type { FamiliarPaths } from '../platform/storage/paths';
+import { createTestCore } from './test-core';
 
 const ctx: CallContext = { transport: 'direct', clientId: 'test' };
 
@@ -43,11 +42,8 @@ export function useContractCores(): (options: ContractCoreOptions) => Promise<Co
     await Promise.all(cores.splice(0).map((core) => core.dispose('test over')));
   });
   return async (options) => {
-    const core = await createCore({
+    const core = await createTestCore({
       home: options.home,
-      mode: 'browser',
-      version: '0.0.0-test',
-      logger: createStderrLogger('test', () => undefined),
     });
     cores.push(core);
     const chatEvents: ChatEvent[] = [];

@@ -12,6 +12,7 @@ import { editFileTool } from './edit-file';
 import { readFileTool } from './read-file';
 import { createToolKit } from '../test-support/tool-kit';
 import type { ToolKit } from '../test-support/tool-kit';
+import { isAlive } from '../test-support/process-alive';
 
 /**
  * The real typescript-language-server on a generated three-file project. One server serves the
@@ -76,15 +77,6 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
   console.log(`code tools with the real typescript-language-server: ${Date.now() - started} ms`);
 });
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const value = <T>(result: { ok: true; value: T } | { ok: false; error: { code: string; message: string } }): T => {
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);

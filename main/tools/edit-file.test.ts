@@ -1,20 +1,17 @@
 import { open, readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
-import { afterEach, describe, expect, it } from 'vitest';
-import { useTempDirs } from '../test-support/temp-dir';
+import { describe, expect, it } from 'vitest';
 import { editFileTool } from './edit-file';
 import { readFileTool } from './read-file';
-import { createToolKit } from '../test-support/tool-kit';
-import type { ToolKit } from '../test-support/tool-kit';
+import { useToolKits } from '../test-support/use-tool-kits';
+import { refused } from '../test-support/refused';
 
-const tempDir = useTempDirs();
-let kit: ToolKit;
-afterEach(() => kit.dispose());
+const newKit = useToolKits();
 
 describe('edit_file', () => {
   it('edits, returns a unified diff of the change and keeps a backup', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     const lines = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
     await writeFile(join(kit.workspace, 'a.txt'), `${lines.join('\n')}\n`);
     const result = await kit.call(editFileTool, { path: 'a.txt', oldText: 'line 10\n', newText: 'line ten\n' });
@@ -41,7 +38,7 @@ describe('edit_file', () => {
   });
 
   it('keeps a UTF-8 BOM, CRLF endings and every byte outside the span', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     const original = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('first\r\nsecond\r\nthird   \r\n')]);
     await writeFile(join(kit.workspace, 'w.txt'), original);
     const result = await kit.call(editFileTool, { path: 'w.txt', oldText: 'second\nthird', newText: 'SECOND\nTHIRD' });
@@ -56,7 +53,7 @@ describe('edit_file', () => {
     ['gbk', '你好世界\n第二行\n', '第二', '第三'],
     ['shift_jis', 'こんにちは\n二行目\n', '二行目', '三行目'],
   ])('edits %s text in its own encoding (as read_file read it)', async (encoding, text, from, to) => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'legacy.txt'), iconv.encode(text, encoding));
     const read = await kit.call(readFileTool, { path: 'legacy.txt', encoding });
     expect(read.ok).toBe(true);
@@ -66,7 +63,7 @@ describe('edit_file', () => {
   });
 
   it('edits UTF-16 with a BOM and keeps it UTF-16', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'u.txt'), iconv.encode('alpha\r\nbeta\r\n', 'utf-16le', { addBOM: true }));
     const result = await kit.call(editFileTool, { path: 'u.txt', oldText: 'beta', newText: 'gamma' });
     expect(result.ok).toBe(true);
@@ -76,7 +73,7 @@ describe('edit_file', () => {
   });
 
   it('shows the closest lines with a caret and a hint on no_match', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'c.ts'), 'function add(a, b) {\n    return a + b;\n}\n');
     const result = await kit.call(editFileTool, { path: 'c.ts', oldText: 'return a - b;', newText: 'return a * b;' });
     expect(result.ok || result.error.code).toBe('no_match');
@@ -97,14 +94,14 @@ describe('edit_file', () => {
   });
 
   it('hints at indentation when only the indentation differs', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'i.py'), 'def f():\n    return 1\n\ndef g():\n    return 1\n');
     const result = await kit.call(editFileTool, { path: 'i.py', oldText: 'def f():\n  return 2', newText: 'x' });
     expect(result.ok || result.error.message).toMatch(/Hint: The text matches but its indentation differs/);
   });
 
   it('refuses with concurrent_modification when the file changed since it was read', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     const file = join(kit.workspace, 'a.txt');
     await writeFile(file, 'one\ntwo\n');
     expect((await kit.call(readFileTool, { path: 'a.txt' })).ok).toBe(true);
@@ -118,7 +115,7 @@ describe('edit_file', () => {
   });
 
   it('notices a same-size rewrite in place whose mtime was put back', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     const file = join(kit.workspace, 'a.txt');
     await writeFile(file, 'one\ntwo\n');
     const stamp = 1_700_000_000; // whole seconds: put back exactly
@@ -136,7 +133,7 @@ describe('edit_file', () => {
   });
 
   it('writes exactly the text the user edited in the approval dialog', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     const file = join(kit.workspace, 'SOUL.md');
     await writeFile(join(kit.personaDir, 'SOUL.md'), 'I am calm.\n');
     const preview = await kit.runner.prepare(
@@ -159,7 +156,7 @@ describe('edit_file', () => {
   });
 
   it('refuses when the file no longer matches what the dialog showed', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'n.txt'), 'draft 2\n');
     const result = await kit.call(
       editFileTool,
@@ -171,19 +168,16 @@ describe('edit_file', () => {
   });
 
   it('refuses binary files, missing files and an empty oldText', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'b.bin'), Buffer.from([1, 0, 2, 0]));
-    expect(await kit.call(editFileTool, { path: 'b.bin', oldText: 'x', newText: 'y' })).toMatchObject({
-      ok: false,
-      error: { code: 'binary_file' },
-    });
-    expect(await kit.call(editFileTool, { path: 'nope.txt', oldText: 'x', newText: 'y' })).toMatchObject({
-      ok: false,
-      error: { code: 'file_not_found' },
-    });
-    expect(await kit.call(editFileTool, { path: 'b.bin', oldText: '', newText: 'y' })).toMatchObject({
-      ok: false,
-      error: { code: 'invalid_arguments' },
-    });
+    expect(await kit.call(editFileTool, { path: 'b.bin', oldText: 'x', newText: 'y' })).toMatchObject(
+      refused('binary_file'),
+    );
+    expect(await kit.call(editFileTool, { path: 'nope.txt', oldText: 'x', newText: 'y' })).toMatchObject(
+      refused('file_not_found'),
+    );
+    expect(await kit.call(editFileTool, { path: 'b.bin', oldText: '', newText: 'y' })).toMatchObject(
+      refused('invalid_arguments'),
+    );
   });
 });

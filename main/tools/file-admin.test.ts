@@ -14,7 +14,7 @@ import {
 } from 'node:fs/promises';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { familiarPaths } from '../platform/storage/paths';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createDirectoryTool } from './create-directory';
@@ -22,15 +22,15 @@ import { deleteFileTool } from './delete-file';
 import { getFileInfoTool } from './get-file-info';
 import { moveFileTool } from './move-file';
 import { readFileTool } from './read-file';
-import { containing, createToolKit, matching } from '../test-support/tool-kit';
-import type { ToolKit } from '../test-support/tool-kit';
+import { containing, matching } from '../test-support/tool-kit';
 import { createDirectRunner } from '../test-support/direct-runner';
 import { createToolEnvironment, createToolServices } from './tool-services';
 import { writeFileTool } from './write-file';
+import { useToolKits } from '../test-support/use-tool-kits';
+import { refused } from '../test-support/refused';
 
 const tempDir = useTempDirs();
-let kit: ToolKit;
-afterEach(() => kit.dispose());
+const newKit = useToolKits();
 
 const exists = (path: string) =>
   lstat(path).then(
@@ -40,30 +40,23 @@ const exists = (path: string) =>
 
 describe('create_directory', () => {
   it('creates folders with their parents, or refuses without them', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     expect(await kit.call(createDirectoryTool, { path: 'a/b/c' })).toEqual({
       ok: true,
       value: { path: 'a/b/c', created: true },
     });
-    expect(await kit.call(createDirectoryTool, { path: 'x/y', parents: false })).toMatchObject({
-      ok: false,
-      error: { code: 'parent_dir_not_found' },
-    });
-    expect(await kit.call(createDirectoryTool, { path: 'a/b' })).toMatchObject({
-      ok: false,
-      error: { code: 'directory_exists' },
-    });
+    expect(await kit.call(createDirectoryTool, { path: 'x/y', parents: false })).toMatchObject(
+      refused('parent_dir_not_found'),
+    );
+    expect(await kit.call(createDirectoryTool, { path: 'a/b' })).toMatchObject(refused('directory_exists'));
     await writeFile(join(kit.workspace, 'file'), '');
-    expect(await kit.call(createDirectoryTool, { path: 'file' })).toMatchObject({
-      ok: false,
-      error: { code: 'destination_exists' },
-    });
+    expect(await kit.call(createDirectoryTool, { path: 'file' })).toMatchObject(refused('destination_exists'));
   });
 });
 
 describe('delete_file', () => {
   it('moves a deleted file to the trash, restorable, with where it came from', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'old.txt'), 'keep me');
     const result = await kit.call(deleteFileTool, { path: 'old.txt' });
     if (!result.ok) throw new Error(result.error.message);
@@ -78,7 +71,7 @@ describe('delete_file', () => {
   });
 
   it('never keeps a hard link in the trash: a linked file (or one inside a folder) is trashed as a copy', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     const outside = await tempDir('outside-');
     await writeFile(join(outside, 'secret.txt'), 'outside bytes');
     await mkdir(join(kit.workspace, 'dir'));
@@ -94,7 +87,7 @@ describe('delete_file', () => {
   });
 
   it('needs recursive for a non-empty folder, then takes it whole', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await mkdir(join(kit.workspace, 'dir/sub'), { recursive: true });
     await writeFile(join(kit.workspace, 'dir/sub/a.txt'), 'a');
     expect(await kit.call(deleteFileTool, { path: 'dir' })).toMatchObject({
@@ -109,7 +102,7 @@ describe('delete_file', () => {
   });
 
   it('deletes a symlink itself, never what it points to (even outside)', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     const outside = join(kit.workspace, '..', 'outside.txt');
     await writeFile(outside, 'precious');
     await symlink(outside, join(kit.workspace, 'link'));
@@ -120,7 +113,7 @@ describe('delete_file', () => {
   });
 
   it('refuses a folder holding protected files, and the root', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await mkdir(join(kit.workspace, 'app/.git'), { recursive: true });
     await writeFile(join(kit.workspace, 'app/.env'), 'SECRET=1');
     const result = await kit.call(deleteFileTool, { path: 'app', recursive: true });
@@ -129,14 +122,11 @@ describe('delete_file', () => {
       message: matching(/app\/\.(env|git)/),
     });
     expect(await exists(join(kit.workspace, 'app/.env'))).toBe(true);
-    expect(await kit.call(deleteFileTool, { path: '.', recursive: true })).toMatchObject({
-      ok: false,
-      error: { code: 'permission_denied' },
-    });
+    expect(await kit.call(deleteFileTool, { path: '.', recursive: true })).toMatchObject(refused('permission_denied'));
   });
 
   it('refuses a folder holding memory files while memory is off', async () => {
-    kit = await createToolKit(tempDir, {
+    const kit = await newKit({
       openPersona: true,
       isConcealed: (path) => path === 'MEMORY.md' || path.startsWith('memory'),
     });
@@ -149,17 +139,14 @@ describe('delete_file', () => {
   });
 
   it('answers file_not_found', async () => {
-    kit = await createToolKit(tempDir);
-    expect(await kit.call(deleteFileTool, { path: 'ghost' })).toMatchObject({
-      ok: false,
-      error: { code: 'file_not_found' },
-    });
+    const kit = await newKit();
+    expect(await kit.call(deleteFileTool, { path: 'ghost' })).toMatchObject(refused('file_not_found'));
   });
 });
 
 describe('move_file', () => {
   it('renames and moves into new folders', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'a.txt'), 'A');
     expect(await kit.call(moveFileTool, { source: 'a.txt', destination: 'docs/archive/b.txt' })).toEqual({
       ok: true,
@@ -169,45 +156,40 @@ describe('move_file', () => {
   });
 
   it('refuses an existing destination unless overwrite, which trashes the old one', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'new.txt'), 'new');
     await writeFile(join(kit.workspace, 'old.txt'), 'old');
-    expect(await kit.call(moveFileTool, { source: 'new.txt', destination: 'old.txt' })).toMatchObject({
-      ok: false,
-      error: { code: 'destination_exists' },
-    });
+    expect(await kit.call(moveFileTool, { source: 'new.txt', destination: 'old.txt' })).toMatchObject(
+      refused('destination_exists'),
+    );
     const result = await kit.call(moveFileTool, { source: 'new.txt', destination: 'old.txt', overwrite: true });
     if (!result.ok) throw new Error(result.error.message);
     expect(await readFile(join(kit.workspace, 'old.txt'), 'utf8')).toBe('new');
     expect(await readFile(result.value.trash_path!, 'utf8')).toBe('old');
     await mkdir(join(kit.workspace, 'folder'));
     await writeFile(join(kit.workspace, 'x.txt'), 'x');
-    expect(await kit.call(moveFileTool, { source: 'x.txt', destination: 'folder', overwrite: true })).toMatchObject({
-      ok: false,
-      error: { code: 'destination_exists' },
-    });
+    expect(await kit.call(moveFileTool, { source: 'x.txt', destination: 'folder', overwrite: true })).toMatchObject(
+      refused('destination_exists'),
+    );
   });
 
   it('refuses moving a folder into itself, or out of the workspace', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await mkdir(join(kit.workspace, 'dir'));
-    expect(await kit.call(moveFileTool, { source: 'dir', destination: 'dir/inner' })).toMatchObject({
-      ok: false,
-      error: { code: 'invalid_path' },
-    });
-    expect(await kit.call(moveFileTool, { source: 'dir', destination: '../dir' })).toMatchObject({
-      ok: false,
-      error: { code: 'invalid_path' },
-    });
+    expect(await kit.call(moveFileTool, { source: 'dir', destination: 'dir/inner' })).toMatchObject(
+      refused('invalid_path'),
+    );
+    expect(await kit.call(moveFileTool, { source: 'dir', destination: '../dir' })).toMatchObject(
+      refused('invalid_path'),
+    );
     await symlink(join(kit.workspace, '..'), join(kit.workspace, 'up'));
-    expect(await kit.call(moveFileTool, { source: 'dir', destination: 'up/stolen' })).toMatchObject({
-      ok: false,
-      error: { code: 'symlink_escape' },
-    });
+    expect(await kit.call(moveFileTool, { source: 'dir', destination: 'up/stolen' })).toMatchObject(
+      refused('symlink_escape'),
+    );
   });
 
   it('moves a symlink as a link', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'target.txt'), 't');
     await symlink('target.txt', join(kit.workspace, 'link'));
     expect((await kit.call(moveFileTool, { source: 'link', destination: 'link2' })).ok).toBe(true);
@@ -215,7 +197,7 @@ describe('move_file', () => {
   });
 
   it('moves a file from the project into the persona overlay (memory/)', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'note.md'), 'remember this');
     expect((await kit.call(moveFileTool, { source: 'note.md', destination: 'memory/note.md' })).ok).toBe(true);
     expect(await readFile(join(kit.personaDir, 'memory/note.md'), 'utf8')).toBe('remember this');
@@ -225,7 +207,7 @@ describe('move_file', () => {
 
 describe('get_file_info', () => {
   it('describes a text file: size, lines, encoding, line endings', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'a.txt'), 'one\r\ntwo\r\nthree');
     const result = await kit.call(getFileInfoTool, { path: 'a.txt' });
     expect(result).toEqual({
@@ -248,7 +230,7 @@ describe('get_file_info', () => {
     ['gbk', '我能吞下玻璃而不伤身体。我能吞下玻璃而不伤身体。'],
     ['shift_jis', '私はガラスを食べられます。それは私を傷つけません。'],
   ])('guesses %s', async (encoding, text) => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'legacy.txt'), iconv.encode(`${text}\n`, encoding));
     const result = await kit.call(getFileInfoTool, { path: 'legacy.txt' });
     expect(result.ok && result.value).toMatchObject({ encoding, line_count: 1 });
@@ -261,7 +243,7 @@ describe('get_file_info', () => {
   });
 
   it('marks binary files, counts folder entries, and describes special files without reading them', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'b.bin'), Buffer.from([0, 1, 2, 3]));
     await mkdir(join(kit.workspace, 'dir'));
     await writeFile(join(kit.workspace, 'dir', 'x'), '');
@@ -279,7 +261,7 @@ describe('get_file_info', () => {
   });
 
   it('names a symlink target inside the workspace, and not one outside', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await mkdir(join(kit.workspace, 'src'));
     await writeFile(join(kit.workspace, 'src/real.ts'), '');
     await symlink('src/real.ts', join(kit.workspace, 'alias.ts'));
@@ -294,7 +276,7 @@ describe('get_file_info', () => {
   });
 
   it('counts the lines of a file bigger than the read cap by streaming it', async () => {
-    kit = await createToolKit(tempDir, { limits: { maxReadBytes: 100 } });
+    const kit = await newKit({ limits: { maxReadBytes: 100 } });
     await kit.call(writeFileTool, { path: 'big.log', content: 'line\n'.repeat(10_000) });
     expect(await kit.call(getFileInfoTool, { path: 'big.log' })).toMatchObject({
       ok: true,

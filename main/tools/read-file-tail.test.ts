@@ -1,15 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
-import { afterEach, describe, expect, it } from 'vitest';
-import { useTempDirs } from '../test-support/temp-dir';
+import { describe, expect, it } from 'vitest';
 import { readFileTool } from './read-file';
-import { createToolKit, matching } from '../test-support/tool-kit';
-import type { ToolKit } from '../test-support/tool-kit';
+import { matching } from '../test-support/tool-kit';
+import { useToolKits } from '../test-support/use-tool-kits';
 
-const tempDir = useTempDirs();
-let kit: ToolKit;
-afterEach(() => kit.dispose());
+const newKit = useToolKits();
 
 /** Mulberry32, so the generated lines are the same every run. */
 function prng(seed: number): () => number {
@@ -32,7 +29,7 @@ function generatedLines(count: number, seed: number): string[] {
 
 describe('read_file counted from the end', () => {
   it('reads the last lines without counting the file, and says so', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     const lines = generatedLines(3000, 1);
     await writeFile(join(kit.workspace, 'app.log'), `${lines.join('\n')}\n`);
     const result = await kit.call(readFileTool, { path: 'app.log', start_line: -50 });
@@ -44,7 +41,7 @@ describe('read_file counted from the end', () => {
   });
 
   it('agrees with the lines of the text for every window, with and without a final newline', async () => {
-    kit = await createToolKit(tempDir, { limits: { maxOutputLines: 100_000, maxOutputBytes: 100_000_000 } });
+    const kit = await newKit({ limits: { maxOutputLines: 100_000, maxOutputBytes: 100_000_000 } });
     const lines = generatedLines(600, 2);
     for (const [name, text] of [
       ['nl.txt', `${lines.join('\n')}\n`],
@@ -72,7 +69,7 @@ describe('read_file counted from the end', () => {
   });
 
   it('gives real line numbers and the total when the window reaches the start', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'short.txt'), 'one\ntwo\nthree\n');
     const result = await kit.call(readFileTool, { path: 'short.txt', start_line: -10 });
     if (!result.ok) throw new Error(result.error.message);
@@ -90,7 +87,7 @@ describe('read_file counted from the end', () => {
   });
 
   it('caps a long tail and tells where to continue, counting from the end', async () => {
-    kit = await createToolKit(tempDir, { limits: { maxOutputLines: 5 } });
+    const kit = await newKit({ limits: { maxOutputLines: 5 } });
     const lines = Array.from({ length: 5000 }, (_, i) => `line ${i + 1}`);
     await writeFile(join(kit.workspace, 'a.log'), `${lines.join('\n')}\n`);
     const result = await kit.call(readFileTool, { path: 'a.log', start_line: -4000 });
@@ -106,7 +103,7 @@ describe('read_file counted from the end', () => {
   });
 
   it('shows the start of a giant last line', async () => {
-    kit = await createToolKit(tempDir, { limits: { maxOutputBytes: 64 } });
+    const kit = await newKit({ limits: { maxOutputBytes: 64 } });
     await writeFile(join(kit.workspace, 'min.js'), `first\n${'é'.repeat(200_000)}`);
     const result = await kit.call(readFileTool, { path: 'min.js', start_line: -1 });
     if (!result.ok) throw new Error(result.error.message);
@@ -119,7 +116,7 @@ describe('read_file counted from the end', () => {
     ['utf-16le', 'Привет\nline two\nline three\n'],
     ['utf-8', 'bom\nline two\nline three'],
   ])('reads the end of %s text with a BOM', async (encoding, text) => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'b.txt'), iconv.encode(text, encoding, { addBOM: true }));
     const result = await kit.call(readFileTool, { path: 'b.txt', start_line: -2 });
     expect(result.ok && result.value.content).toBe('line two\nline three');
@@ -134,7 +131,7 @@ describe('read_file counted from the end', () => {
     [{ start_line: -5, end_line: 3 }, /both count/],
     [{ start_line: -5, end_line: -6 }, /end_line/],
   ])('refuses %j', async (args, message) => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     const result = await kit.call(readFileTool, { path: 'a.txt', ...args });
     expect(result.ok || result.error.code).toBe('invalid_arguments');
     expect(result.ok || result.error.message).toMatch(message);

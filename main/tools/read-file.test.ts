@@ -1,22 +1,19 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
-import { afterEach, describe, expect, it } from 'vitest';
-import { useTempDirs } from '../test-support/temp-dir';
+import { describe, expect, it } from 'vitest';
 import { readFileTool } from './read-file';
-import { containing, createToolKit, matching } from '../test-support/tool-kit';
-import type { ToolKit } from '../test-support/tool-kit';
+import { containing, matching } from '../test-support/tool-kit';
+import { useToolKits } from '../test-support/use-tool-kits';
 
-const tempDir = useTempDirs();
-let kit: ToolKit;
-afterEach(() => kit.dispose());
+const newKit = useToolKits();
 
 const numbered = (count: number, width = 0) =>
   Array.from({ length: count }, (_, i) => `line ${i + 1}${'x'.repeat(width)}`).join('\n') + '\n';
 
 describe('read_file', () => {
   it('reads a small text file whole', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'a.txt'), 'one\ntwo\nthree\n');
     const result = await kit.call(readFileTool, { path: 'a.txt' });
     expect(result).toEqual({
@@ -33,7 +30,7 @@ describe('read_file', () => {
   });
 
   it('caps the output by lines and says how to continue', async () => {
-    kit = await createToolKit(tempDir, { limits: { maxOutputLines: 5 } });
+    const kit = await newKit({ limits: { maxOutputLines: 5 } });
     await writeFile(join(kit.workspace, 'a.txt'), numbered(12));
     const result = await kit.call(readFileTool, { path: 'a.txt' });
     if (!result.ok) throw new Error(result.error.message);
@@ -52,7 +49,7 @@ describe('read_file', () => {
   });
 
   it('caps the output by bytes without cutting a line', async () => {
-    kit = await createToolKit(tempDir, { limits: { maxOutputBytes: 100 } });
+    const kit = await newKit({ limits: { maxOutputBytes: 100 } });
     await writeFile(join(kit.workspace, 'a.txt'), numbered(50, 20));
     const result = await kit.call(readFileTool, { path: 'a.txt' });
     if (!result.ok) throw new Error(result.error.message);
@@ -62,7 +59,7 @@ describe('read_file', () => {
   });
 
   it('shows the start of a single line longer than the byte cap, and says so', async () => {
-    kit = await createToolKit(tempDir, { limits: { maxOutputBytes: 64 } });
+    const kit = await newKit({ limits: { maxOutputBytes: 64 } });
     await writeFile(join(kit.workspace, 'min.js'), `${'é'.repeat(500)}\nnext\n`);
     for (const args of [{ path: 'min.js' }, { path: 'min.js', start_line: 1 }]) {
       const result = await kit.call(readFileTool, args);
@@ -75,7 +72,7 @@ describe('read_file', () => {
   });
 
   it('serves a line range from a file bigger than the read cap, across chunk boundaries', async () => {
-    kit = await createToolKit(tempDir, { limits: { maxReadBytes: 1000 } });
+    const kit = await newKit({ limits: { maxReadBytes: 1000 } });
     // ~3.4 MB: several 1 MB chunks, so lines straddle chunk borders.
     await writeFile(join(kit.workspace, 'big.log'), numbered(200_000, 4));
     const whole = await kit.call(readFileTool, { path: 'big.log' });
@@ -98,7 +95,7 @@ describe('read_file', () => {
   });
 
   it('says when start_line is past the end', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'a.txt'), 'one\ntwo');
     const result = await kit.call(readFileTool, { path: 'a.txt', start_line: 5 });
     expect(result).toEqual({
@@ -108,14 +105,14 @@ describe('read_file', () => {
   });
 
   it('rejects end_line before start_line as invalid arguments', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     const result = await kit.call(readFileTool, { path: 'a.txt', start_line: 5, end_line: 2 });
     expect(result.ok || result.error.code).toBe('invalid_arguments');
     expect(result.ok || result.error.message).toMatch(/end_line/);
   });
 
   it('shows CRLF files with LF line ends and strips a UTF-8 BOM', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(
       join(kit.workspace, 'w.txt'),
       Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('a\r\nb\r\n')]),
@@ -130,7 +127,7 @@ describe('read_file', () => {
     ['utf-16le', 'Привет, 世界\nline two\n'],
     ['utf-16be', 'Grüße\nline two\n'],
   ])('reads %s text with a BOM, whole and by range', async (encoding, text) => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'u16.txt'), iconv.encode(text, encoding, { addBOM: true }));
     const whole = await kit.call(readFileTool, { path: 'u16.txt' });
     expect(whole).toEqual({ ok: true, value: containing({ content: text.trimEnd(), encoding, total_lines: 2 }) });
@@ -144,7 +141,7 @@ describe('read_file', () => {
     ['shift_jis', '私はガラスを食べられます'],
     ['latin1', 'Ça va très bien, naïve façade'],
   ])('reads %s when asked, and refuses it as UTF-8', async (encoding, text) => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'legacy.txt'), iconv.encode(`${text}\n`, encoding));
     const asked = await kit.call(readFileTool, { path: 'legacy.txt', encoding });
     expect(asked.ok && asked.value.content).toBe(text);
@@ -156,14 +153,14 @@ describe('read_file', () => {
   });
 
   it('refuses an unknown encoding name', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'a.txt'), 'x');
     const result = await kit.call(readFileTool, { path: 'a.txt', encoding: 'klingon-8' });
     expect(result.ok || result.error.code).toBe('encoding_error');
   });
 
   it('refuses binary files and points at get_file_info', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(
       join(kit.workspace, 'img.png'),
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]),
@@ -174,7 +171,7 @@ describe('read_file', () => {
   });
 
   it('answers file_not_found and not_a_file', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     const missing = await kit.call(readFileTool, { path: 'nope.txt' });
     expect(missing.ok || missing.error.code).toBe('file_not_found');
     const folder = await kit.call(readFileTool, { path: '.' });

@@ -188,6 +188,14 @@ export const readFileTool = defineTool({
       // A part read remembers the file's facts (no hash of bytes it did not read).
       const rememberPartRead = () =>
         ctx.env.readTracker.remember(ctx.conversationId, path.key, { ...fingerprintOf(facts), encoding });
+      // What both streamed reads (from the end, or a line range) share.
+      const streamed = {
+        maxLines: limits.maxOutputLines,
+        maxBytes: limits.maxOutputBytes,
+        encoding,
+        bomLength: bom?.length ?? 0,
+        signal: ctx.signal,
+      };
       const startLine = args.start_line ?? 1;
       const endLine = args.end_line ?? Number.POSITIVE_INFINITY;
 
@@ -197,11 +205,7 @@ export const readFileTool = defineTool({
           fromEnd: -startLine,
           toEnd: args.end_line === undefined ? 1 : -args.end_line,
           size: facts.size,
-          maxLines: limits.maxOutputLines,
-          maxBytes: limits.maxOutputBytes,
-          encoding,
-          bomLength: bom?.length ?? 0,
-          signal: ctx.signal,
+          ...streamed,
         });
         if (!tail.ok) return tail;
         rememberPartRead();
@@ -218,11 +222,7 @@ export const readFileTool = defineTool({
         const range = await readLineRange(handle, {
           startLine,
           endLine: args.end_line,
-          maxLines: limits.maxOutputLines,
-          maxBytes: limits.maxOutputBytes,
-          encoding,
-          bomLength: bom?.length ?? 0,
-          signal: ctx.signal,
+          ...streamed,
         });
         if (!range.ok) return range;
         rememberPartRead();
@@ -237,14 +237,7 @@ export const readFileTool = defineTool({
           { size: facts.size, limit: limits.maxReadBytes },
         );
       }
-      const bytes = Buffer.allocUnsafe(facts.size);
-      let filled = 0;
-      while (filled < bytes.length) {
-        const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-      }
-      const content = bytes.subarray(0, filled);
+      const content = await handle.readAll(facts.size);
       const decoded = decodeText(content, requested);
       if (!decoded.ok) return decoded;
       ctx.env.readTracker.remember(ctx.conversationId, path.key, {
@@ -252,7 +245,7 @@ export const readFileTool = defineTool({
         encoding: decoded.value.encoding,
       });
       const shown = showLines(decoded.value.text, startLine, endLine, limits.maxOutputLines, limits.maxOutputBytes);
-      return ok(output(path.display, shown, startLine, decoded.value.encoding, filled));
+      return ok(output(path.display, shown, startLine, decoded.value.encoding, content.length));
     } finally {
       await handle.close();
     }
@@ -260,23 +253,13 @@ export const readFileTool = defineTool({
 });
 
 function output(display: string, shown: Shown, startLine: number, encoding: string, bytesRead: number): ReadFileOutput {
-  const linesRead = Math.max(0, shown.lastLine - startLine + 1);
-  const hint = notice(shown, startLine, display);
   // More to read after a cut: the next line (a cut giant line is not offered again).
   const more = shown.truncated && shown.lastLine < shown.totalLines;
-  return {
-    path: display,
-    content: shown.text,
-    encoding,
-    start_line: startLine,
-    end_line: linesRead === 0 ? startLine - 1 : shown.lastLine,
-    total_lines: shown.totalLines,
-    lines_read: linesRead,
-    truncated: shown.truncated,
-    ...(more ? { next_start_line: shown.lastLine + 1 } : {}),
-    bytes_read: bytesRead,
-    ...(hint === undefined ? {} : { notice: hint }),
-  };
+  return windowOutput(display, shown, startLine, encoding, bytesRead, {
+    totalLines: shown.totalLines,
+    more,
+    hint: notice(shown, startLine, display),
+  });
 }
 
 /**
@@ -290,24 +273,39 @@ function fromEndOutput(
   encoding: string,
   bytesRead: number,
 ): ReadFileOutput {
-  const linesRead = Math.max(0, shown.lastLine - startLine + 1);
-  const more = shown.truncated && shown.lastLine < -1;
   const hint =
     shown.cutLine !== undefined
       ? `[Line ${shown.cutLine} (counted from the end) is longer than the output limit; only its start is shown. Use search_in_code on '${display}' to find what you need in it.]`
       : shown.truncated
         ? `[Showing lines ${startLine} to ${shown.lastLine}, counted from the end (-1 is the last line). Use start_line=${shown.lastLine + 1} to continue.]`
         : `[Lines counted from the end (-1 is the last line); the file was not read from its start, so total_lines is not given (get_file_info counts them).]`;
+  return windowOutput(display, shown, startLine, encoding, bytesRead, {
+    more: shown.truncated && shown.lastLine < -1,
+    hint,
+  });
+}
+
+/** The result for a window of lines, whichever way they were counted. */
+function windowOutput(
+  display: string,
+  shown: Omit<Shown, 'totalLines'>,
+  startLine: number,
+  encoding: string,
+  bytesRead: number,
+  window: { readonly totalLines?: number; readonly more: boolean; readonly hint: string | undefined },
+): ReadFileOutput {
+  const linesRead = Math.max(0, shown.lastLine - startLine + 1);
   return {
     path: display,
     content: shown.text,
     encoding,
     start_line: startLine,
     end_line: linesRead === 0 ? startLine - 1 : shown.lastLine,
+    ...(window.totalLines === undefined ? {} : { total_lines: window.totalLines }),
     lines_read: linesRead,
     truncated: shown.truncated,
-    ...(more ? { next_start_line: shown.lastLine + 1 } : {}),
+    ...(window.more ? { next_start_line: shown.lastLine + 1 } : {}),
     bytes_read: bytesRead,
-    notice: hint,
+    ...(window.hint === undefined ? {} : { notice: window.hint }),
   };
 }

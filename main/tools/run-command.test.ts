@@ -6,6 +6,7 @@ import { createToolCallsKit } from '../test-support/tool-calls-kit';
 import type { ToolCallsKit } from '../test-support/tool-calls-kit';
 import { runCommandTool } from './run-command';
 import type { RunCommandOutput } from './run-command';
+import { isAlive } from '../test-support/process-alive';
 
 const tempDir = useTempDirs();
 const kits: ToolCallsKit[] = [];
@@ -18,15 +19,6 @@ async function setup() {
   kits.push(kit);
   return kit;
 }
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const value = (result: { ok: boolean; value?: unknown }) => {
   expect(result.ok).toBe(true);

@@ -1,20 +1,18 @@
 import { chmod, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
-import { afterEach, describe, expect, it } from 'vitest';
-import { useTempDirs } from '../test-support/temp-dir';
+import { describe, expect, it } from 'vitest';
 import { readFileTool } from './read-file';
-import { containing, createToolKit } from '../test-support/tool-kit';
-import type { ToolKit } from '../test-support/tool-kit';
+import { containing } from '../test-support/tool-kit';
+import { useToolKits } from '../test-support/use-tool-kits';
 import { writeFileTool } from './write-file';
+import { refused } from '../test-support/refused';
 
-const tempDir = useTempDirs();
-let kit: ToolKit;
-afterEach(() => kit.dispose());
+const newKit = useToolKits();
 
 describe('write_file', () => {
   it('creates a file and its missing folders', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     const result = await kit.call(writeFileTool, { path: 'src/deep/new.ts', content: 'export {};\n' });
     expect(result).toEqual({
       ok: true,
@@ -24,14 +22,14 @@ describe('write_file', () => {
   });
 
   it('answers parent_dir_not_found with create_dirs: false', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     const result = await kit.call(writeFileTool, { path: 'missing/new.ts', content: 'x', create_dirs: false });
     expect(result.ok || result.error.code).toBe('parent_dir_not_found');
     expect(await readdir(kit.workspace)).toEqual([]);
   });
 
   it('overwrites atomically, keeps the mode, and keeps the old version restorable outside the workspace', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     const file = join(kit.workspace, 'run.sh');
     await writeFile(file, '#!/bin/sh\necho old\n');
     await chmod(file, 0o750);
@@ -50,21 +48,21 @@ describe('write_file', () => {
   });
 
   it('skips the backup when asked', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'a.txt'), 'old');
     const result = await kit.call(writeFileTool, { path: 'a.txt', content: 'new', backup: false });
     expect(result.ok && 'backup_path' in result.value).toBe(false);
   });
 
   it('refuses content over the size cap with file_too_large', async () => {
-    kit = await createToolKit(tempDir, { limits: { maxWriteBytes: 1024 } });
+    const kit = await newKit({ limits: { maxWriteBytes: 1024 } });
     const result = await kit.call(writeFileTool, { path: 'big.txt', content: 'x'.repeat(1025) });
     expect(result.ok || result.error.code).toBe('file_too_large');
     expect(await readdir(kit.workspace)).toEqual([]);
   });
 
   it('writes the encoding asked for, and keeps a BOM file in its encoding by default', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await kit.call(writeFileTool, { path: 'ru.txt', content: 'Привет', encoding: 'windows-1251' });
     expect(await readFile(join(kit.workspace, 'ru.txt'))).toEqual(iconv.encode('Привет', 'windows-1251'));
     await kit.call(writeFileTool, { path: 'u16.txt', content: 'hi', encoding: 'utf-16le' });
@@ -76,7 +74,7 @@ describe('write_file', () => {
   });
 
   it('refuses to clobber a file the user changed since the assistant read it', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     const file = join(kit.workspace, 'notes.md');
     await writeFile(file, 'v1');
     await kit.call(readFileTool, { path: 'notes.md' });
@@ -91,7 +89,7 @@ describe('write_file', () => {
   });
 
   it('takes a file touched without a change as unchanged (the hash decides)', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     const file = join(kit.workspace, 'same.txt');
     await writeFile(file, 'same');
     await kit.call(readFileTool, { path: 'same.txt' });
@@ -100,7 +98,7 @@ describe('write_file', () => {
   });
 
   it('previews before/after for the approval dialog and writes the text the user edited', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'a.md'), 'old\n');
     const preview = await kit.runner.prepare(writeFileTool, { path: 'a.md', content: 'model text\n' }, kit.ctx());
     expect(preview).toEqual({
@@ -124,20 +122,14 @@ describe('write_file', () => {
   });
 
   it('refuses a folder as the target', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await mkdir(join(kit.workspace, 'dir'));
-    expect(await kit.call(writeFileTool, { path: 'dir', content: 'x' })).toMatchObject({
-      ok: false,
-      error: { code: 'not_a_file' },
-    });
-    expect(await kit.call(writeFileTool, { path: '.', content: 'x' })).toMatchObject({
-      ok: false,
-      error: { code: 'not_a_file' },
-    });
+    expect(await kit.call(writeFileTool, { path: 'dir', content: 'x' })).toMatchObject(refused('not_a_file'));
+    expect(await kit.call(writeFileTool, { path: '.', content: 'x' })).toMatchObject(refused('not_a_file'));
   });
 
   it('serializes concurrent writes to one file: the result is one of the contents, whole', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     const contents = Array.from({ length: 8 }, (_, i) => String(i).repeat(100_000));
     const results = await Promise.all(
       contents.map((content, i) => kit.call(writeFileTool, { path: 'race.txt', content }, undefined, `c${i}`)),

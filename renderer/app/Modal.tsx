@@ -23,6 +23,9 @@ export interface ModalProps {
   readonly children?: ReactNode;
 }
 
+/** What the owner of a dialog passes it: whether it is open, and how it asks to be closed. */
+export type DialogProps = Pick<ModalProps, 'open' | 'onClose'>;
+
 /**
  * The one modal shell every dialog uses. A native modal <dialog>: the page behind is inert and Esc
  * fires `cancel`. On top of that: Tab wraps inside (useFocusTrap), the dialog is named by its

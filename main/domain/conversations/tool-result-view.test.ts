@@ -1,23 +1,19 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { useTempDirs } from '../../test-support/temp-dir';
+import { describe, expect, it } from 'vitest';
 import { editFileTool } from '../../tools/edit-file';
 import { listFilesTool } from '../../tools/list-files';
 import { readFileTool } from '../../tools/read-file';
-import { createToolKit } from '../../test-support/tool-kit';
-import type { ToolKit } from '../../test-support/tool-kit';
+import { useToolKits } from '../../test-support/use-tool-kits';
 import { writeFileTool } from '../../tools/write-file';
 import { toToolResultView, VIEW_VALUE_CAP_CHARS } from './tool-result-view';
 
-const tempDir = useTempDirs();
-let kit: ToolKit;
-afterEach(() => kit.dispose());
+const newKit = useToolKits();
 
 // The views are built from what the real tools return, so the card shows what a user will see.
 describe('toToolResultView over the real file tools', () => {
   it('keeps the diff edit_file returns and sums it up in one line', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'notes.md'), 'one\ntwo\nthree\n');
     const result = await kit.call(editFileTool, { path: 'notes.md', oldText: 'two', newText: 'TWO\nand a half' });
     const view = toToolResultView(result);
@@ -27,7 +23,7 @@ describe('toToolResultView over the real file tools', () => {
   });
 
   it('cuts a long diff inside the object, so the page still gets a diff', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     const long = Array.from({ length: 400 }, (_, i) => `line ${i} ${'x'.repeat(40)}`).join('\n');
     await writeFile(join(kit.workspace, 'big.txt'), 'start\n');
     const result = await kit.call(editFileTool, { path: 'big.txt', oldText: 'start', newText: long });
@@ -41,7 +37,7 @@ describe('toToolResultView over the real file tools', () => {
   });
 
   it('gives the code in the summary and the whole message (closest lines) as the value on no_match', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     await writeFile(join(kit.workspace, 'notes.md'), 'alpha\nbeta gamma\n');
     const result = await kit.call(editFileTool, { path: 'notes.md', oldText: 'beta gama', newText: 'x' });
     const view = toToolResultView(result);
@@ -52,7 +48,7 @@ describe('toToolResultView over the real file tools', () => {
   });
 
   it('sums up writes, reads and listings from their fields', async () => {
-    kit = await createToolKit(tempDir);
+    const kit = await newKit();
     const written = await kit.call(writeFileTool, { path: 'a.txt', content: 'hello\nworld\n' });
     expect(toToolResultView(written).summary).toBe('a.txt: created, 12 bytes');
     const read = await kit.call(readFileTool, { path: 'a.txt' });

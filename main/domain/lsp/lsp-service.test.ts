@@ -7,6 +7,7 @@ import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox'
 import { LspService } from './lsp-service';
 import type { FileProblems } from './problem-counts';
 import type { ServerDefinition } from './server-catalog';
+import { isAlive } from '../../test-support/process-alive';
 
 /**
  * The client's life cycle against a tiny stand-in server (vscode-jsonrpc over stdio, as a real
@@ -73,15 +74,6 @@ async function running(lsp: LspService, file: string) {
   if (!connected.ok) throw new Error(connected.error.message);
   return client.value;
 }
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('LspService', () => {
   it('runs at most maxServers: one more stops the least recently used', async () => {

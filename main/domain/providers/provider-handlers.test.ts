@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, startScriptedLlmServer } from '../../../e2e/fixtures/scripted-llm-server';
 import type { ScriptedLlmServer } from '../../../e2e/fixtures/scripted-llm-server';
-import { createCore } from '../../core/create-core';
 import type { Core } from '../../core/create-core';
 import { createStderrLogger } from '../../platform/logging/logger';
 import type { CallContext } from '../../platform/ipc/dispatcher';
 import { useTempDirs } from '../../test-support/temp-dir';
+import { createTestCore } from '../../test-support/test-core';
 
 const tempDir = useTempDirs();
 const ctx: CallContext = { transport: 'direct', clientId: 'test' };
@@ -25,10 +25,8 @@ async function start(options: { apiKey?: string; models?: string[] } = {}) {
   servers.push(server);
   const logLines: string[] = [];
   const home = await tempDir();
-  const core = await createCore({
+  const core = await createTestCore({
     home,
-    mode: 'browser',
-    version: '0.0.0-test',
     logger: createStderrLogger('test', (line) => logLines.push(line)),
   });
   cores.push(core);

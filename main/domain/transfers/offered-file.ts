@@ -60,16 +60,10 @@ export async function reopenOfferedFile(
 export async function readOfferedFile(opened: OpenFile, offered: OfferedFacts): Promise<Result<Buffer>> {
   const { handle, facts } = opened;
   try {
-    const bytes = Buffer.alloc(facts.size);
-    let filled = 0;
-    while (filled < bytes.length) {
-      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
+    const bytes = await handle.readAll(facts.size);
     const after = await handle.stat();
     // Written to while being read (same inode, new size or time): the bytes may be torn.
-    if (filled !== facts.size || after.size !== facts.size || after.mtimeMs !== facts.mtimeMs) {
+    if (bytes.length !== facts.size || after.size !== facts.size || after.mtimeMs !== facts.mtimeMs) {
       return changedSince(offered);
     }
     return ok(bytes);

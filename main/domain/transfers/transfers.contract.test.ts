@@ -7,11 +7,10 @@ import type { ChatEvent } from '../../../shared/ipc/chat';
 import { chatEventSchema } from '../../../shared/ipc/chat';
 import type { DownloadOffer } from '../../../shared/ipc/transfers';
 import { downloadOfferSchema, MAX_FETCHED_DOWNLOAD_BYTES } from '../../../shared/ipc/transfers';
-import { createCore } from '../../core/create-core';
 import type { Core } from '../../core/create-core';
-import { createStderrLogger } from '../../platform/logging/logger';
 import type { CallContext } from '../../platform/ipc/dispatcher';
 import { useTempDirs } from '../../test-support/temp-dir';
+import { createTestCore } from '../../test-support/test-core';
 
 /** Uploads and downloads through the contract, as the page drives them: the real core, no Electron. */
 const tempDir = useTempDirs();
@@ -27,12 +26,9 @@ afterEach(async () => {
 async function start(options: { chooseSavePath?: (name: string) => Promise<string | null> } = {}) {
   const home = await tempDir();
   const workspace = await tempDir();
-  const core = await createCore({
+  const core = await createTestCore({
     home,
     workspace,
-    mode: 'browser',
-    version: '0.0.0-test',
-    logger: createStderrLogger('test', () => undefined),
     chooseSavePath: options.chooseSavePath,
   });
   cores.push(core);

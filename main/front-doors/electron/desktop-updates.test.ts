@@ -58,20 +58,15 @@ describe('desktop updates and the build the release pipeline made', () => {
     expect(shown[0]?.detail).toContain('not code-signed');
   });
 
-  it('offers updates to a signed macOS app', async () => {
-    onPlatform('darwin');
-    build.signed = true;
+  it.each([
+    ['a signed macOS app', 'darwin', true],
+    ['an unsigned Windows install: NSIS installs them', 'win32', false],
+  ] as const)('offers updates to %s', async (_build, platform, signed) => {
+    onPlatform(platform);
+    build.signed = signed;
     const updates = createDesktopUpdates({} as BrowserWindow, '0.1.0', quiet);
     expect(await updates.check('startup')).toBe('declined');
     expect(checks).toEqual(['check']);
     expect(shown[0]?.message).toBe('Familiar 0.2.0 is available.');
-  });
-
-  it('offers updates to an unsigned Windows install: NSIS installs them', async () => {
-    onPlatform('win32');
-    build.signed = false;
-    const updates = createDesktopUpdates({} as BrowserWindow, '0.1.0', quiet);
-    expect(await updates.check('startup')).toBe('declined');
-    expect(checks).toEqual(['check']);
   });
 });

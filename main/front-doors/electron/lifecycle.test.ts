@@ -6,6 +6,13 @@ import type { QuitBlocker } from './lifecycle';
 
 const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
 
+/** Emits an event whose listeners may call preventDefault(); whether one did. */
+function emitPreventable(emitter: EventEmitter, event: string): boolean {
+  let prevented = false;
+  emitter.emit(event, { preventDefault: () => (prevented = true) });
+  return prevented;
+}
+
 /**
  * Electron's app as far as quitting goes: quit() emits before-quit and, unless a listener prevented
  * it, 'will-quit' and then the process would end (recorded as `ended`).
@@ -13,18 +20,14 @@ const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
 class FakeApp extends EventEmitter {
   ended = 0;
   quit = vi.fn(() => {
-    let prevented = false;
-    this.emit('before-quit', { preventDefault: () => (prevented = true) });
-    if (!prevented) this.ended += 1;
+    if (!emitPreventable(this, 'before-quit')) this.ended += 1;
   });
 }
 
 class FakeWindow extends EventEmitter {
   closed = 0;
   close = vi.fn(() => {
-    let prevented = false;
-    this.emit('close', { preventDefault: () => (prevented = true) });
-    if (!prevented) this.closed += 1;
+    if (!emitPreventable(this, 'close')) this.closed += 1;
   });
 }
 

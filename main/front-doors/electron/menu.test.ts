@@ -18,6 +18,15 @@ function options(platform: NodeJS.Platform, isDevelopment = false): MenuOptions 
   };
 }
 
+/** The menu on `platform` with some actions replaced by the test's own spies. */
+function templateWith(
+  platform: NodeJS.Platform,
+  actions: Partial<MenuOptions['actions']>,
+): MenuItemConstructorOptions[] {
+  const base = options(platform);
+  return applicationMenuTemplate({ ...base, actions: { ...base.actions, ...actions } });
+}
+
 function submenuOf(template: MenuItemConstructorOptions[], label: string): MenuItemConstructorOptions[] {
   const menu = template.find((item) => item.label === label);
   expect(menu, `${label} menu`).toBeDefined();
@@ -45,10 +54,7 @@ describe.each(platforms)('the application menu on %s', (platform) => {
 
   it('offers Check for Updates… once, wired to the updater', () => {
     const checkForUpdates = vi.fn();
-    const template = applicationMenuTemplate({
-      ...options(platform),
-      actions: { ...options(platform).actions, checkForUpdates },
-    });
+    const template = templateWith(platform, { checkForUpdates });
     const items = allItems(template).filter((item) => item.label === checkForUpdatesLabel);
     expect(items).toHaveLength(1);
     // Electron passes (menuItem, window, event); the handler needs none of them.
@@ -58,10 +64,7 @@ describe.each(platforms)('the application menu on %s', (platform) => {
 
   it('offers Show Log File in the Help menu, wired to its action', () => {
     const showLogFile = vi.fn();
-    const template = applicationMenuTemplate({
-      ...options(platform),
-      actions: { ...options(platform).actions, showLogFile },
-    });
+    const template = templateWith(platform, { showLogFile });
     const help = template.find((item) => item.role === 'help');
     const item = allItems(Array.isArray(help?.submenu) ? help.submenu : []).find(
       (entry) => entry.label === showLogFileLabel,
@@ -72,10 +75,7 @@ describe.each(platforms)('the application menu on %s', (platform) => {
 
   it('has New Conversation, Open Folder… and Settings with their shortcuts, handed to the page', () => {
     const command = vi.fn();
-    const template = applicationMenuTemplate({
-      ...options(platform),
-      actions: { ...options(platform).actions, command },
-    });
+    const template = templateWith(platform, { command });
     const items = allItems(template);
     for (const [id, accelerator] of [
       ['new-conversation', 'CmdOrCtrl+N'],

@@ -2,13 +2,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { createCore } from '../../core/create-core';
 import type { Core } from '../../core/create-core';
-import { createStderrLogger } from '../../platform/logging/logger';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { headerOnlyDirectives, pageDirectives } from '../../../shared/content-security-policy';
 import { startBrowserServer } from './browser-server';
 import type { BrowserServer } from './browser-server';
+import { createTestCore } from '../../test-support/test-core';
 
 const tempDir = useTempDirs();
 let running: { server: BrowserServer; core: Core } | undefined;
@@ -24,11 +23,8 @@ async function start() {
   await mkdir(join(rendererDir, 'assets'), { recursive: true });
   await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Familiar</title>');
   await writeFile(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
-  const core = await createCore({
+  const core = await createTestCore({
     home,
-    mode: 'browser',
-    version: '0.0.0-test',
-    logger: createStderrLogger('test', () => undefined),
   });
   const server = await startBrowserServer({ dispatch: core.dispatch, events: core.events, rendererDir, port: 0 });
   running = { server, core };

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from './read-body';
 import { smokeScript } from './smoke-script';
 
 /**
@@ -66,15 +67,6 @@ function completionFrames(model: string, text: string, withToolCall: boolean, in
   }
   frames.push('data: [DONE]\n\n');
   return frames;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.once('error', reject);
-  });
 }
 
 function fail(res: ServerResponse, status: number, message: string): void {

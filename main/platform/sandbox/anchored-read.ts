@@ -118,14 +118,7 @@ export async function readWholeFile(
   const { handle, facts } = opened.value;
   try {
     if (facts.size > maxBytes) return tooLarge(facts.size);
-    const bytes = Buffer.allocUnsafe(facts.size);
-    let filled = 0;
-    while (filled < bytes.length) {
-      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return ok({ bytes: bytes.subarray(0, filled), facts });
+    return ok({ bytes: await handle.readAll(facts.size), facts });
   } finally {
     await handle.close();
   }

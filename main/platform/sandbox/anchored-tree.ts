@@ -13,25 +13,32 @@ const { O_RDONLY, O_NONBLOCK = 0 } = fs.constants;
 const missingRoot = (display: string) =>
   err<never>('file_not_found', `The folder holding '${display}' does not exist (it was moved or deleted).`);
 
+/**
+ * Copies every byte from one open descriptor into a just-opened target, a megabyte at a time, then
+ * syncs and closes the target (the source stays with the caller).
+ */
+function copyInto(source: number, target: number): void {
+  try {
+    const buffer = Buffer.allocUnsafe(1 << 20);
+    for (let position = 0; ;) {
+      const read = fs.readSync(source, buffer, 0, buffer.length, position);
+      if (read === 0) break;
+      fs.writeSync(target, buffer, 0, read);
+      position += read;
+    }
+    fs.fsyncSync(target);
+  } finally {
+    fs.closeSync(target);
+  }
+}
+
 /** Copies one file's bytes out of a verified descriptor into a new file at `destination`. */
 function copyFileOut(anchored: AnchoredFs, dir: DirRef, name: string, destination: string): void {
   const source = anchored.openFile(dir, name, O_RDONLY | O_NONBLOCK);
   try {
     const stats = fs.fstatSync(source);
     if (!stats.isFile()) return; // a FIFO or device swapped in: nothing worth keeping
-    const target = fs.openSync(destination, 'wx', stats.mode & 0o777);
-    try {
-      const buffer = Buffer.allocUnsafe(1 << 20);
-      for (let position = 0; ;) {
-        const read = fs.readSync(source, buffer, 0, buffer.length, position);
-        if (read === 0) break;
-        fs.writeSync(target, buffer, 0, read);
-        position += read;
-      }
-      fs.fsyncSync(target);
-    } finally {
-      fs.closeSync(target);
-    }
+    copyInto(source, fs.openSync(destination, 'wx', stats.mode & 0o777));
   } finally {
     fs.closeSync(source);
   }
@@ -78,24 +85,8 @@ function copyTreeWithin(anchored: AnchoredFs, fromDir: DirRef, fromName: string,
   } else if (stats.isFile()) {
     const source = anchored.openFile(fromDir, fromName, O_RDONLY | O_NONBLOCK);
     try {
-      const target = anchored.openFile(
-        toDir,
-        toName,
-        fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL,
-        stats.mode & 0o777,
-      );
-      try {
-        const buffer = Buffer.allocUnsafe(1 << 20);
-        for (let position = 0; ;) {
-          const read = fs.readSync(source, buffer, 0, buffer.length, position);
-          if (read === 0) break;
-          fs.writeSync(target, buffer, 0, read);
-          position += read;
-        }
-        fs.fsyncSync(target);
-      } finally {
-        fs.closeSync(target);
-      }
+      const createFlags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL;
+      copyInto(source, anchored.openFile(toDir, toName, createFlags, stats.mode & 0o777));
     } finally {
       fs.closeSync(source);
     }
@@ -172,21 +163,17 @@ function breakHardLinks(destination: string): void {
   }
 }
 
-/** Moves an entry out of the workspace into `destination`, an absolute path in Familiar's data. */
-export function moveOut(core: SandboxCore, path: ResolvedPath, destination: string): Result<void> {
+/**
+ * Runs `act` on the entry's parent folder (held open by descriptor) and name, mapping a file-system
+ * error to a typed one: what moving and copying out share.
+ */
+function withParent(core: SandboxCore, path: ResolvedPath, act: (dir: DirRef, name: string) => void): Result<void> {
   const root = core.rootOf(path);
   if (root === undefined) return missingRoot(path.display);
   try {
     const parent = openParentStrict(core.anchored, root, path.realRel, core.isProtected);
     try {
-      try {
-        core.anchored.renameOut(parent.dir, parent.name, destination);
-        breakHardLinks(destination);
-      } catch (error) {
-        if (!isCrossDevice(error)) throw error;
-        copyTreeOut(core.anchored, parent.dir, parent.name, destination);
-        removeTree(core.anchored, parent.dir, parent.name);
-      }
+      act(parent.dir, parent.name);
       return ok(undefined);
     } finally {
       parent.release();
@@ -196,19 +183,21 @@ export function moveOut(core: SandboxCore, path: ResolvedPath, destination: stri
   }
 }
 
+/** Moves an entry out of the workspace into `destination`, an absolute path in Familiar's data. */
+export function moveOut(core: SandboxCore, path: ResolvedPath, destination: string): Result<void> {
+  return withParent(core, path, (dir, name) => {
+    try {
+      core.anchored.renameOut(dir, name, destination);
+      breakHardLinks(destination);
+    } catch (error) {
+      if (!isCrossDevice(error)) throw error;
+      copyTreeOut(core.anchored, dir, name, destination);
+      removeTree(core.anchored, dir, name);
+    }
+  });
+}
+
 /** Copies an entry's bytes out into `destination` in Familiar's data (a backup): never a hard link. */
 export function copyOut(core: SandboxCore, path: ResolvedPath, destination: string): Result<void> {
-  const root = core.rootOf(path);
-  if (root === undefined) return missingRoot(path.display);
-  try {
-    const parent = openParentStrict(core.anchored, root, path.realRel, core.isProtected);
-    try {
-      copyTreeOut(core.anchored, parent.dir, parent.name, destination);
-      return ok(undefined);
-    } finally {
-      parent.release();
-    }
-  } catch (error) {
-    return fsError(error, path.display);
-  }
+  return withParent(core, path, (dir, name) => copyTreeOut(core.anchored, dir, name, destination));
 }

@@ -41,6 +41,18 @@ export class OpenedFile {
     }
   }
 
+  /** Up to `size` bytes from the start; fewer when the file shrank since its size was taken. */
+  async readAll(size: number): Promise<Buffer> {
+    const bytes = Buffer.allocUnsafe(size);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const { bytesRead } = await this.read(bytes, filled, bytes.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return bytes.subarray(0, filled);
+  }
+
   stat(): Promise<Stats> {
     return fstat(this.fd);
   }

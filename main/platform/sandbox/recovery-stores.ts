@@ -61,28 +61,24 @@ export function createRecoveryStore(
     lastPrune = Date.now();
     pruning = pruning.then(() => pruneRecoveryStore(dir, retention())).catch(() => undefined);
   };
+  /** Puts the entry into a new slot, by copy or by move: the slot's path, or why not. */
+  const intoSlot = async (
+    sandbox: Sandbox,
+    path: ResolvedPath,
+    put: (target: string) => Result<unknown>,
+  ): Promise<Result<string>> => {
+    try {
+      const target = join(await prepareSlot(dir, sandbox, path, action), baseName(path.realRel));
+      const placed = put(target);
+      if (!placed.ok) return placed;
+      prune();
+      return ok(target);
+    } catch (error) {
+      return fsError(error, path.display);
+    }
+  };
   return {
-    async keepCopy(sandbox, path) {
-      try {
-        const target = join(await prepareSlot(dir, sandbox, path, action), baseName(path.realRel));
-        const copied = sandbox.copyOut(path, target);
-        if (!copied.ok) return copied;
-        prune();
-        return ok(target);
-      } catch (error) {
-        return fsError(error, path.display);
-      }
-    },
-    async moveIn(sandbox, path) {
-      try {
-        const target = join(await prepareSlot(dir, sandbox, path, action), baseName(path.realRel));
-        const moved = sandbox.moveOut(path, target);
-        if (!moved.ok) return moved;
-        prune();
-        return ok(target);
-      } catch (error) {
-        return fsError(error, path.display);
-      }
-    },
+    keepCopy: (sandbox, path) => intoSlot(sandbox, path, (target) => sandbox.copyOut(path, target)),
+    moveIn: (sandbox, path) => intoSlot(sandbox, path, (target) => sandbox.moveOut(path, target)),
   };
 }

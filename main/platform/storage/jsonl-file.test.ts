@@ -7,25 +7,19 @@ import { appendJsonLines, readJsonLines } from './jsonl-file';
 
 const tempDir = useTempDirs();
 const record = z.object({ n: z.number() });
+/** What reading a file with these records and nothing wrong in it gives. */
+const cleanRead = (...ns: number[]) => ({ records: ns.map((n) => ({ n })), skippedLines: [], tornTail: false });
 
 describe('JSON lines', () => {
   it('reads back what was appended, in order', async () => {
     const file = join(await tempDir(), 'log.jsonl');
     await appendJsonLines(file, [{ n: 1 }, { n: 2 }]);
     await appendJsonLines(file, [{ n: 3 }]);
-    expect(await readJsonLines(file, record)).toEqual({
-      records: [{ n: 1 }, { n: 2 }, { n: 3 }],
-      skippedLines: [],
-      tornTail: false,
-    });
+    expect(await readJsonLines(file, record)).toEqual(cleanRead(1, 2, 3));
   });
 
   it('treats a missing file as empty', async () => {
-    expect(await readJsonLines(join(await tempDir(), 'none.jsonl'), record)).toEqual({
-      records: [],
-      skippedLines: [],
-      tornTail: false,
-    });
+    expect(await readJsonLines(join(await tempDir(), 'none.jsonl'), record)).toEqual(cleanRead());
   });
 
   it('skips a torn last line and keeps appending cleanly after it', async () => {
@@ -41,11 +35,7 @@ describe('JSON lines', () => {
     });
     // The torn line was never acknowledged: the next append cuts it off instead of gluing onto it.
     await appendJsonLines(file, [{ n: 4 }]);
-    expect(await readJsonLines(file, record)).toEqual({
-      records: [{ n: 1 }, { n: 2 }, { n: 4 }],
-      skippedLines: [],
-      tornTail: false,
-    });
+    expect(await readJsonLines(file, record)).toEqual(cleanRead(1, 2, 4));
   });
 
   it('skips lines that are JSON but not records', async () => {

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { envNameSchema } from '../../../shared/settings';
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
-import { settingsActions, useSettingsStore } from './settings-store';
-import { SettingsSection } from './SettingsSection';
+import { settingsActions } from './settings-store';
+import { SettingsPartSection } from './SettingsSection';
 
 /** "GH_TOKEN, DATABASE_URL" or one per line → the names; invalid ones are reported, not saved. */
 function parseNames(text: string): { names: string[]; invalid: string[] } {
@@ -54,15 +54,16 @@ function PassEnvironmentField({ value }: { readonly value: readonly string[] }) 
 
 /** Which environment variables commands and git see beyond the safe minimum. */
 export function CommandsSection() {
-  const t = useT();
-  const commands = useSettingsStore((state) => state.settings?.commands);
-  if (commands === undefined) return null;
   return (
-    <SettingsSection id="settings-commands" title={t('settings.commands')}>
-      <PassEnvironmentField key={commands.passEnvironment.join(' ')} value={commands.passEnvironment} />
-      <p className="muted" id="settings-pass-env-explain">
-        {t('settings.passEnvironmentExplain')}
-      </p>
-    </SettingsSection>
+    <SettingsPartSection part="commands" id="settings-commands" titleKey="settings.commands">
+      {(commands, t) => (
+        <>
+          <PassEnvironmentField key={commands.passEnvironment.join(' ')} value={commands.passEnvironment} />
+          <p className="muted" id="settings-pass-env-explain">
+            {t('settings.passEnvironmentExplain')}
+          </p>
+        </>
+      )}
+    </SettingsPartSection>
   );
 }

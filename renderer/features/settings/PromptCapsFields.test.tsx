@@ -1,5 +1,6 @@
 import { pageApi } from '../../test-support/page-api';
 import { settingsLikeTheCoreInEachTest } from '../../test-support/settings-answer';
+import { enterNumber } from '../../test-support/number-field';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -13,8 +14,7 @@ describe('PromptCapsFields', () => {
     render(<PromptCapsFields />);
     const perFile = screen.getByRole('spinbutton', { name: 'Per file (SOUL.md, MEMORY.md)' });
     expect(perFile).toHaveProperty('value', '20000');
-    await user.clear(perFile);
-    await user.type(perFile, '30000{Enter}');
+    await enterNumber(user, 'Per file (SOUL.md, MEMORY.md)', '30000');
     expect(pageApi.inputsOf('settings.update')).toEqual([{ prompt: { perFile: 30_000 } }]);
     expect(stored().prompt).toEqual({ perFile: 30_000, userFile: 4000, total: 60_000 });
     expect(screen.getByRole('spinbutton', { name: 'Per file (SOUL.md, MEMORY.md)' })).toHaveProperty('value', '30000');
@@ -23,9 +23,7 @@ describe('PromptCapsFields', () => {
   it('keeps the old cap and says why when the number is out of range', async () => {
     const user = userEvent.setup();
     render(<PromptCapsFields />);
-    const userFile = screen.getByRole('spinbutton', { name: 'USER.md' });
-    await user.clear(userFile);
-    await user.type(userFile, '12{Enter}');
+    await enterNumber(user, 'USER.md', '12');
     expect(screen.getByRole('alert').textContent).toBe('A whole number from 500 to 1000000.');
     expect(pageApi.inputsOf('settings.update')).toEqual([]);
     expect(stored().prompt.userFile).toBe(4000);

@@ -1,5 +1,6 @@
 import { pageApi } from '../../test-support/page-api';
 import { settingsLikeTheCoreInEachTest } from '../../test-support/settings-answer';
+import { enterNumber } from '../../test-support/number-field';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -17,8 +18,7 @@ describe('SafetySection', () => {
     expect(items).toHaveProperty('value', '1000');
     expect(screen.getByRole('spinbutton', { name: 'For at most this many days' })).toHaveProperty('value', '30');
     await user.click(hardLinks);
-    await user.clear(items);
-    await user.type(items, '50{Enter}');
+    await enterNumber(user, 'At most this many', '50');
     expect(pageApi.inputsOf('settings.update')).toEqual([
       { safety: { hardLinks: 'allow' } },
       { safety: { backups: { maxItems: 50 } } },
@@ -29,9 +29,7 @@ describe('SafetySection', () => {
   it('keeps the old limit and says why when the number is out of range', async () => {
     const user = userEvent.setup();
     render(<SafetySection />);
-    const days = screen.getByRole('spinbutton', { name: 'For at most this many days' });
-    await user.clear(days);
-    await user.type(days, '0{Enter}');
+    await enterNumber(user, 'For at most this many days', '0');
     expect(screen.getByRole('alert').textContent).toMatch(/1/);
     expect(pageApi.inputsOf('settings.update')).toEqual([]);
     expect(stored().safety.backups.maxAgeDays).toBe(30);

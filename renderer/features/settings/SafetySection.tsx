@@ -1,9 +1,8 @@
 import type { BackupLimits } from '../../../shared/settings';
 import { familiar } from '../../ipc/familiar';
-import { useT } from '../../i18n/i18n';
-import { settingsActions, useSettingsStore } from './settings-store';
+import { settingsActions } from './settings-store';
 import { WholeNumberField } from './WholeNumberField';
-import { SettingCheckbox, SettingsSection } from './SettingsSection';
+import { SettingCheckbox, SettingsPartSection } from './SettingsSection';
 
 type LimitName = keyof BackupLimits;
 const limitNames: readonly LimitName[] = ['maxItems', 'maxSizeMB', 'maxAgeDays'];
@@ -15,31 +14,32 @@ const ranges: Record<LimitName, { min: number; max: number }> = {
 
 /** The sandbox's two user-facing switches: hard-linked files, and how many backups are kept. */
 export function SafetySection() {
-  const t = useT();
-  const safety = useSettingsStore((state) => state.settings?.safety);
-  if (safety === undefined) return null;
   return (
-    <SettingsSection id="settings-safety" title={t('settings.safety')}>
-      <SettingCheckbox
-        checked={safety.hardLinks === 'allow'}
-        patch={(checked) => ({ safety: { hardLinks: checked ? 'allow' : 'refuse' } })}
-      >
-        {t('settings.hardLinks')}
-      </SettingCheckbox>
-      <p className="muted">{t('settings.hardLinksExplain')}</p>
-      <fieldset className="cap-fields">
-        <legend>{t('settings.backups')}</legend>
-        {limitNames.map((name) => (
-          <WholeNumberField
-            key={name}
-            label={t(`settings.backups.${name}`)}
-            value={safety.backups[name]}
-            {...ranges[name]}
-            onCommit={(next) => void settingsActions.update(familiar, { safety: { backups: { [name]: next } } })}
-          />
-        ))}
-      </fieldset>
-      <p className="muted">{t('settings.backupsExplain')}</p>
-    </SettingsSection>
+    <SettingsPartSection part="safety" id="settings-safety" titleKey="settings.safety">
+      {(safety, t) => (
+        <>
+          <SettingCheckbox
+            checked={safety.hardLinks === 'allow'}
+            patch={(checked) => ({ safety: { hardLinks: checked ? 'allow' : 'refuse' } })}
+          >
+            {t('settings.hardLinks')}
+          </SettingCheckbox>
+          <p className="muted">{t('settings.hardLinksExplain')}</p>
+          <fieldset className="cap-fields">
+            <legend>{t('settings.backups')}</legend>
+            {limitNames.map((name) => (
+              <WholeNumberField
+                key={name}
+                label={t(`settings.backups.${name}`)}
+                value={safety.backups[name]}
+                {...ranges[name]}
+                onCommit={(next) => void settingsActions.update(familiar, { safety: { backups: { [name]: next } } })}
+              />
+            ))}
+          </fieldset>
+          <p className="muted">{t('settings.backupsExplain')}</p>
+        </>
+      )}
+    </SettingsPartSection>
   );
 }

@@ -1,4 +1,5 @@
 import { Modal } from '../../app/Modal';
+import type { DialogProps } from '../../app/Modal';
 import { useT } from '../../i18n/i18n';
 import { AboutSection } from './AboutSection';
 import { AppearanceSection } from './AppearanceSection';
@@ -14,13 +15,8 @@ import { UploadsSection } from './UploadsSection';
 import { WorkspaceFolderSection } from './WorkspaceFolderSection';
 import './settings.css';
 
-interface SettingsDialogProps {
-  readonly open: boolean;
-  readonly onClose: () => void;
-}
-
 /** Every setting in one Modal (Esc closes it); the sections mount only while it is open. */
-export function SettingsDialog({ open, onClose }: SettingsDialogProps) {
+export function SettingsDialog({ open, onClose }: DialogProps) {
   const t = useT();
   return (
     <Modal

@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
-import type { SettingsPatch } from '../../../shared/settings';
+import type { Settings, SettingsPatch } from '../../../shared/settings';
 import { familiar } from '../../ipc/familiar';
-import { settingsActions } from './settings-store';
+import type { MessageKey } from '../../i18n/en';
+import { useT } from '../../i18n/i18n';
+import { settingsActions, useSettingsStore } from './settings-store';
 
 interface SettingsSectionProps {
   /** The heading's id: SettingsNav moves focus to it, and the section is named by it. */
@@ -17,6 +19,32 @@ export function SettingsSection({ id, title, children }: SettingsSectionProps) {
       <h3 id={id}>{title}</h3>
       {children}
     </section>
+  );
+}
+
+interface SettingsPartSectionProps<K extends keyof Settings> {
+  /** Which part of the settings the section shows. */
+  readonly part: K;
+  readonly id: string;
+  readonly titleKey: MessageKey;
+  /** The section's body, given that part of the settings and the translator. */
+  readonly children: (value: Settings[K], t: ReturnType<typeof useT>) => ReactNode;
+}
+
+/** A section about one part of the settings; nothing until the settings have loaded. */
+export function SettingsPartSection<K extends keyof Settings>({
+  part,
+  id,
+  titleKey,
+  children,
+}: SettingsPartSectionProps<K>) {
+  const t = useT();
+  const value = useSettingsStore((state) => state.settings?.[part]);
+  if (value === undefined) return null;
+  return (
+    <SettingsSection id={id} title={t(titleKey)}>
+      {children(value, t)}
+    </SettingsSection>
   );
 }
 

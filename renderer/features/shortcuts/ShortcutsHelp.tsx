@@ -1,13 +1,9 @@
 import { Modal } from '../../app/Modal';
+import type { DialogProps } from '../../app/Modal';
 import { useT } from '../../i18n/i18n';
 import { shortcutList } from './shortcut-list';
 
-interface ShortcutsHelpProps {
-  readonly open: boolean;
-  readonly onClose: () => void;
-}
-
-export function ShortcutsHelp({ open, onClose }: ShortcutsHelpProps) {
+export function ShortcutsHelp({ open, onClose }: DialogProps) {
   const t = useT();
   return (
     <Modal open={open} onClose={onClose} title={t('shortcuts.title')} titleId="shortcuts-title">
