@@ -57,7 +57,7 @@ test('theme and language apply at once; the persona files show where they live',
   await expect(settings.getByRole('region', { name: 'Model provider' })).toBeVisible();
   await page.screenshot({ path: 'test-results/screens/settings-dark.png', fullPage: true });
 
-  await settings.getByLabel('Language').selectOption('ru');
+  await settings.getByLabel('Language', { exact: true }).selectOption('ru');
   await expect(page.getByRole('dialog', { name: 'Настройки' })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
   const saved = JSON.parse(await readFile(join(app.home, 'settings.json'), 'utf8')) as { ui: unknown };

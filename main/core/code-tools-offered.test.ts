@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createStderrLogger } from '../platform/logging/logger';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createCore } from './create-core';
@@ -66,6 +66,27 @@ describe('code tools are offered only with a language server for the workspace',
       expect(panel).toMatchObject({ ok: true });
       const rows = panel.ok ? (panel.value as LanguageServerRows).servers : [];
       expect(rows.find((row) => row.id === 'typescript')?.state).toBe('stopped');
+    } finally {
+      await core.dispose('test over');
+    }
+  });
+
+  it('a project copied in later (a folder with code inside, seen by the watcher) brings the code tools on the next turn', async () => {
+    const core = await coreOn({ 'notes.md': '# notes\n' });
+    try {
+      expect((await offered(core)).filter((name) => name.startsWith('code_'))).toEqual([]);
+      // The pane lists the root, so the watcher follows it; the project arrives as one new folder.
+      const changed: unknown[] = [];
+      const stop = core.events.subscribe((name, payload) => {
+        if (name === 'workspace.changed') changed.push(payload);
+      });
+      await core.dispatch('workspace.listDir', { path: '.' }, { transport: 'direct', clientId: 'test' });
+      const workspace = core.workspace.current();
+      await mkdir(join(workspace, 'src'));
+      await writeFile(join(workspace, 'src', 'money.ts'), 'export const cents = 1;\n');
+      await vi.waitFor(() => expect(changed.length).toBeGreaterThan(0), { timeout: 5000 });
+      stop();
+      expect(await offered(core)).toEqual(expect.arrayContaining(codeTools));
     } finally {
       await core.dispose('test over');
     }

@@ -12,16 +12,20 @@ const maxEntries = 20_000;
  * Whether the code tools are offered: some file of the open workspace is covered by a server whose
  * program is there. Decided without starting anything: the catalog's `resolve()` (a PATH look-up) and
  * one walk of the workspace (git-ignored entries, .git and node_modules skipped) that stops at the
- * first covered file. The answer is kept until the workspace, its files or the catalog change.
+ * first covered file. A "yes" is kept until the workspace, its files or the catalog change; a "no" is
+ * asked again on each refresh.
  */
 export interface CodeAvailability {
   /** The last answer (false before the first check): what the synchronous tool list uses. */
   current(): boolean;
-  /** Brings the answer up to date: walks only when something changed since the last walk. */
+  /** Brings the answer up to date: walks unless the last answer was yes and nothing changed since. */
   refresh(): Promise<boolean>;
   /** Another folder opened or the catalog changed: the next refresh walks again. */
   invalidate(): void;
-  /** Files appeared (the watcher): one a server covers makes the tools available without a walk. */
+  /**
+   * Entries appeared (the watcher): a file a server covers makes the tools available without a walk;
+   * any other (a folder) makes the next refresh walk again.
+   */
   filesAdded(relPaths: readonly string[]): void;
   /** Called with each new answer (the tools list in the UI follows). */
   subscribe(listener: (available: boolean) => void): () => void;
@@ -71,7 +75,9 @@ export function createCodeAvailability(options: CodeAvailabilityOptions): CodeAv
   const installed = () => options.servers().filter((server) => server.resolve() !== undefined);
 
   const refresh = (): Promise<boolean> => {
-    if (checked === generation) return Promise.resolve(available);
+    // Only a "yes" is kept: code can arrive unseen (copied in while nothing watched), and a "no" costs
+    // one bounded walk per turn (maxEntries), small beside a model's answer.
+    if (checked === generation && available) return Promise.resolve(available);
     if (running !== undefined) return running;
     const startedAt = generation;
     running = (async () => {
@@ -102,6 +108,8 @@ export function createCodeAvailability(options: CodeAvailabilityOptions): CodeAv
       if (available || relPaths.length === 0) return;
       const servers = installed();
       if (relPaths.some((relPath) => definitionFor(servers, relPath) !== undefined)) settle(true);
+      // Anything else (a folder with code inside, as a project copied in): the next refresh walks again.
+      else generation += 1;
     },
     subscribe(listener) {
       listeners.add(listener);
