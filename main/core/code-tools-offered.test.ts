@@ -1,10 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { createStderrLogger } from '../platform/logging/logger';
 import { useTempDirs } from '../test-support/temp-dir';
-import { createCore } from './create-core';
 import type { Core } from './create-core';
+import { createTestCore } from '../test-support/test-core';
 
 type LanguageServerRows = { servers: { id: string; state: string }[] };
 
@@ -25,12 +24,9 @@ async function coreOn(files: Record<string, string>): Promise<Core> {
     await mkdir(join(workspace, path, '..'), { recursive: true });
     await writeFile(join(workspace, path), text);
   }
-  return createCore({
+  return createTestCore({
     home: await tempDir(),
     workspace,
-    mode: 'browser',
-    version: '0.0.0',
-    logger: createStderrLogger('test', () => undefined),
   });
 }
 

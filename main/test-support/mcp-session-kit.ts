@@ -2,10 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Root } from '@modelcontextprotocol/sdk/types.js';
-import { createCore } from '../core/create-core';
 import type { Core } from '../core/create-core';
 import { createStderrLogger } from '../platform/logging/logger';
 import { createMcpSessions } from '../front-doors/mcp/mcp-session';
+import { createTestCore } from './test-core';
 
 /**
  * The MCP tests' setup: a core on temp folders and the official SDK client linked in memory to a
@@ -28,11 +28,9 @@ export interface McpTestSessionOptions {
 
 export async function startMcpTestSession(options: McpTestSessionOptions): Promise<McpTestSession> {
   const logger = createStderrLogger('test', () => undefined);
-  const core = await createCore({
+  const core = await createTestCore({
     home: options.home,
     workspace: options.workspace,
-    mode: 'browser',
-    version: '0.0.0-test',
     logger,
     approvalMode: 'refuse',
   });

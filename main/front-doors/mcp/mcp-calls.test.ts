@@ -6,13 +6,12 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitRequest, ElicitResult, JSONRPCMessage, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../core/create-core';
 import type { Core } from '../../core/create-core';
 import type { ApprovalMode } from '../../tool-calls/ask';
-import { createStderrLogger } from '../../platform/logging/logger';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { assistantTools } from '../../tools/index';
 import { createMcpServer } from './mcp-server';
+import { createTestCore } from '../../test-support/test-core';
 
 /**
  * MCP mode's calls as the official client SDK sees them, in process over the in-memory transport:
@@ -33,12 +32,9 @@ async function connect(approvalMode: ApprovalMode, elicit?: Elicit) {
   const workspace = await tempDir();
   // A TypeScript file, so the code tools (offered only with a language server for the workspace) are listed too.
   await writeFile(join(workspace, 'index.ts'), 'export const answer = 42;\n');
-  const core = await createCore({
+  const core = await createTestCore({
     home: await tempDir(),
     workspace,
-    mode: 'browser',
-    version: '0.0.0-test',
-    logger: createStderrLogger('test', () => undefined),
     approvalMode,
   });
   cores.push(core);

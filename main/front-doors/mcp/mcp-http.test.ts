@@ -4,12 +4,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../core/create-core';
 import { createStderrLogger } from '../../platform/logging/logger';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { startMcpHttpServer } from './mcp-http';
 import type { McpHttpServer } from './mcp-http';
 import { createMcpSessions } from './mcp-session';
+import { createTestCore } from '../../test-support/test-core';
 
 const tempDir = useTempDirs();
 const cleanups: (() => Promise<void>)[] = [];
@@ -21,11 +21,9 @@ async function start(): Promise<McpHttpServer> {
   const workspace = await tempDir();
   await writeFile(join(workspace, 'notes.md'), 'over http\n');
   const logger = createStderrLogger('test', () => undefined);
-  const core = await createCore({
+  const core = await createTestCore({
     home: await tempDir(),
     workspace,
-    mode: 'browser',
-    version: '0.0.0-test',
     logger,
     approvalMode: 'refuse',
   });

@@ -3,11 +3,10 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore } from '../../core/create-core';
 import type { Core } from '../../core/create-core';
-import { createStderrLogger } from '../../platform/logging/logger';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { createMcpServer } from './mcp-server';
+import { createTestCore } from '../../test-support/test-core';
 
 const tempDir = useTempDirs();
 const cores: Core[] = [];
@@ -19,12 +18,9 @@ afterEach(async () => {
 
 async function connect() {
   const workspace = await tempDir();
-  const core = await createCore({
+  const core = await createTestCore({
     home: await tempDir(),
     workspace,
-    mode: 'browser',
-    version: '0.0.0-test',
-    logger: createStderrLogger('test', () => undefined),
     approvalMode: 'refuse',
   });
   cores.push(core);
