@@ -11,7 +11,6 @@ import type { BatchResult, SearchEngine } from './search-js-engine';
 import { createRipgrepEngine } from './search-ripgrep-engine';
 import { compileQuery } from './search-query';
 import { indexedWalk } from './search-index-engine';
-import type { NgramStatus } from '../domain/search/ngram/ngram-service';
 
 const input = z.object({
   query: z.string().min(1).describe('Text to find (or a JavaScript regular expression with is_regex).'),
@@ -27,41 +26,6 @@ const input = z.object({
     .describe('Also search git-ignored files and node_modules, e.g. to look into a dependency (default false).'),
 });
 
-export interface SearchResult {
-  /** Workspace-relative path of the file. */
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  readonly text: string;
-  readonly context?: { readonly before: string[]; readonly after: string[] };
-}
-
-export interface SearchInCodeOutput {
-  readonly query: string;
-  readonly results: SearchResult[];
-  /** Matching lines in all searched files (results are capped by max_results). */
-  readonly total_matches: number;
-  readonly files_with_matches: number;
-  readonly truncated: boolean;
-  readonly searched_files: number;
-  /**
-   * Binary files skipped (a NUL byte in their first 8 KB). With ripgrep, only those in which the
-   * query matched: ripgrep does not report files without a match.
-   */
-  readonly skipped_binary: number;
-  /**
-   * Who searched: ripgrep (on PATH), Familiar's own engine in worker threads, or the trigram index
-   * (candidate files picked by the index, confirmed by one of the other two).
-   */
-  readonly engine: 'ripgrep' | 'js' | 'index';
-  /**
-   * The trigram index: ready (then `candidates`: the files the matcher read, of searched_files), or
-   * still loading / building (the search scanned meanwhile).
-   */
-  readonly index?: Pick<NgramStatus, 'state' | 'files' | 'walked'> & { readonly candidates?: number };
-  readonly notice?: string;
-}
-
 /** The result's shape: it types run() and is the outputSchema MCP clients see. */
 const searchInCodeOutput = z.object({
   query: z.string(),
@@ -74,12 +38,25 @@ const searchInCodeOutput = z.object({
       context: z.object({ before: z.array(z.string()), after: z.array(z.string()) }).exactOptional(),
     }),
   ),
+  /** Matching lines in all searched files (results are capped by max_results). */
   total_matches: z.number().int(),
   files_with_matches: z.number().int(),
   truncated: z.boolean(),
   searched_files: z.number().int(),
+  /**
+   * Binary files skipped (a NUL byte in their first 8 KB). With ripgrep, only those in which the
+   * query matched: ripgrep does not report files without a match.
+   */
   skipped_binary: z.number().int(),
+  /**
+   * Who searched: ripgrep (on PATH), Familiar's own engine in worker threads, or the trigram index
+   * (candidate files picked by the index, confirmed by one of the other two).
+   */
   engine: z.enum(['ripgrep', 'js', 'index']),
+  /**
+   * The trigram index: ready (then `candidates`: the files the matcher read, of searched_files), or
+   * still loading / building (the search scanned meanwhile).
+   */
   index: z
     .object({
       state: z.enum(['idle', 'loading', 'building', 'ready', 'failed']),
@@ -90,6 +67,9 @@ const searchInCodeOutput = z.object({
     .exactOptional(),
   notice: z.string().exactOptional(),
 });
+/** The result type is the schema's: the two cannot drift apart (they once did, over `engine`). */
+export type SearchInCodeOutput = z.output<typeof searchInCodeOutput>;
+export type SearchResult = SearchInCodeOutput['results'][number];
 
 /** A long search says how far its walk is every this many files (MCP progress notifications). */
 const progressEvery = 256;
