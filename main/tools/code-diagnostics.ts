@@ -25,15 +25,8 @@ const input = z.object({
 });
 type Args = z.output<typeof input>;
 
-export interface CodeDiagnosticsOutput {
-  readonly path?: string;
-  readonly files_checked: number;
-  readonly errors: number;
-  readonly warnings: number;
-  readonly diagnostics: readonly ShownDiagnostic[];
-  readonly truncated: boolean;
-  readonly notice?: string;
-}
+/** The result type is the output schema's (codeDiagnosticsOutput, below): one source, so the two cannot drift. */
+export type CodeDiagnosticsOutput = z.output<typeof codeDiagnosticsOutput>;
 
 /** The result's shape: it types run() and is the outputSchema MCP clients see. */
 const codeDiagnosticsOutput = z.object({

@@ -33,12 +33,8 @@ const input = z
   .refine(hasTarget, { message: targetMessage });
 type Args = z.output<typeof input>;
 
-export interface CodeRenameOutput {
-  readonly old_name: string;
-  readonly new_name: string;
-  readonly files: readonly { readonly path: string; readonly edits: number; readonly backup_path?: string }[];
-  readonly edits: number;
-}
+/** The result type is the output schema's (codeRenameOutput, below): one source, so the two cannot drift. */
+export type CodeRenameOutput = z.output<typeof codeRenameOutput>;
 
 interface RenamePlan {
   readonly oldName: string;

@@ -33,13 +33,8 @@ export interface ShownSymbol {
   readonly file?: string;
 }
 
-export interface CodeSymbolsOutput {
-  readonly path?: string;
-  readonly query?: string;
-  readonly symbols: readonly ShownSymbol[];
-  readonly total: number;
-  readonly truncated: boolean;
-}
+/** The result type is the output schema's (codeSymbolsOutput, below): one source, so the two cannot drift. */
+export type CodeSymbolsOutput = z.output<typeof codeSymbolsOutput>;
 
 /** The result's shape: it types run() and is the outputSchema MCP clients see. */
 const codeSymbolsOutput = z.object({

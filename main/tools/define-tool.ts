@@ -103,7 +103,15 @@ export interface Tool<Input extends z.ZodType = z.ZodType, Output = unknown> {
   run(args: z.output<Input>, ctx: ToolContext, approval?: Approval): Promise<Result<Output>>;
 }
 
-export const defineTool = <Input extends z.ZodType, Output>(tool: Tool<Input, Output>): Tool<Input, Output> => tool;
+/**
+ * The result type comes from the output schema: run() must return values the schema admits, so a
+ * field whose values the schema narrows (an enum missing a member) fails to compile. A field the
+ * schema lacks altogether is not caught by types (TS allows extra properties): the MCP contract
+ * test validates real results for that.
+ */
+export const defineTool = <Input extends z.ZodType, OutputSchema extends z.ZodType>(
+  tool: Tool<Input, z.output<OutputSchema>> & { readonly output: OutputSchema },
+): Tool<Input, z.output<OutputSchema>> => tool;
 
 /** A tool list of mixed input types; each entry keeps its own schema. */
 export type AnyTool = Tool<z.ZodType, unknown>;

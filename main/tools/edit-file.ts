@@ -15,7 +15,6 @@ import { describeNoMatch } from './edit-hints';
 import { planEdit } from './edit-matching';
 import type { EditPlan } from './edit-matching';
 import { watchWrite } from '../domain/lsp/diagnostics-after-write';
-import type { ShownDiagnostic } from '../domain/lsp/diagnostic-view';
 import { commitFile, readCurrent } from './file-commit';
 import type { CurrentFile } from './file-commit';
 import { formatBytes } from '../../shared/format-bytes';
@@ -32,17 +31,8 @@ const input = z.object({
 });
 type EditArgs = z.output<typeof input>;
 
-export interface EditFileOutput {
-  readonly path: string;
-  readonly matched_by: EditPlan['matchedBy'] | 'user';
-  readonly start_line: number;
-  readonly end_line: number;
-  readonly diff: string;
-  readonly bytes_written: number;
-  readonly backup_path?: string;
-  /** Problems the language server reports that this edit introduced (present when a server runs for the file). */
-  readonly new_problems?: readonly ShownDiagnostic[];
-}
+/** The result type is the output schema's (editFileOutput, below): one source, so the two cannot drift. */
+export type EditFileOutput = z.output<typeof editFileOutput>;
 
 async function target(args: EditArgs, ctx: ToolContext): Promise<Result<ResolvedPath>> {
   const resolved = await ctx.env.sandbox.resolve(args.path, 'write');
@@ -87,6 +77,7 @@ const editFileOutput = z.object({
   diff: z.string(),
   bytes_written: z.number().int(),
   backup_path: z.string().exactOptional(),
+  /** Problems the language server reports that this change introduced (present when a server runs for the file). */
   new_problems: z.array(shownDiagnosticSchema).exactOptional(),
 });
 

@@ -6,7 +6,6 @@ import type { ToolEnvironment } from './tool-environment';
 import type { MemoryHit } from '../domain/search/memory-index';
 import { defineTool } from './define-tool';
 import { passageOutput } from './search-passages';
-import type { PassageOutput } from './search-passages';
 import { passageSchema } from './output-shapes';
 
 const input = z.object({
@@ -19,11 +18,8 @@ const input = z.object({
   max_results: z.number().int().min(1).max(20).default(6).describe('How many passages to return (default 6).'),
 });
 
-export interface MemorySearchOutput {
-  readonly query: string;
-  readonly results: readonly PassageOutput[];
-  readonly notice?: string;
-}
+/** The result type is the output schema's (memorySearchOutput, below): one source, so the two cannot drift. */
+export type MemorySearchOutput = z.output<typeof memorySearchOutput>;
 
 /**
  * One index per persona folder, kept between calls: it re-reads only files whose mtime or size

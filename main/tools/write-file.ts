@@ -6,7 +6,6 @@ import type { ResolvedPath } from '../platform/sandbox/workspace-sandbox';
 import { defineTool } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';
 import { watchWrite } from '../domain/lsp/diagnostics-after-write';
-import type { ShownDiagnostic } from '../domain/lsp/diagnostic-view';
 import { commitFile, currentText, parentOf, readCurrent } from './file-commit';
 import type { CurrentFile } from './file-commit';
 import { formatBytes } from '../../shared/format-bytes';
@@ -29,15 +28,8 @@ const input = z.object({
 });
 type WriteArgs = z.output<typeof input>;
 
-export interface WriteFileOutput {
-  readonly path: string;
-  readonly bytes_written: number;
-  readonly created: boolean;
-  readonly encoding: string;
-  readonly backup_path?: string;
-  /** Problems the language server reports that this write introduced (present when a server runs for the file). */
-  readonly new_problems?: readonly ShownDiagnostic[];
-}
+/** The result type is the output schema's (writeFileOutput, below): one source, so the two cannot drift. */
+export type WriteFileOutput = z.output<typeof writeFileOutput>;
 
 const lineCount = (text: string) => (text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0));
 
@@ -71,6 +63,7 @@ const writeFileOutput = z.object({
   created: z.boolean(),
   encoding: z.string(),
   backup_path: z.string().exactOptional(),
+  /** Problems the language server reports that this change introduced (present when a server runs for the file). */
   new_problems: z.array(shownDiagnosticSchema).exactOptional(),
 });
 
