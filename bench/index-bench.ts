@@ -42,7 +42,7 @@ const median = (values: readonly number[]) => summarize(values).medianMs;
 export async function indexFigures(corpus: Corpus, runs: number, log: (line: string) => void): Promise<IndexFigures> {
   const home = await mkdtemp(join(tmpdir(), 'familiar-bench-index-'));
   const paths = familiarPaths(home);
-  const limits = { maxListEntries: 1_000_000, callsPerMinute: 1_000_000, timeoutMs: 600_000 };
+  const limits = { maxListEntries: 1_000_000, maxResultChars: 1e9, callsPerMinute: 1_000_000, timeoutMs: 600_000 };
   try {
     let indexOn = false;
     const services = createToolServices({ paths, limits, searchIndex: () => indexOn });

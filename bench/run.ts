@@ -32,7 +32,7 @@ async function familiar(corpus: Corpus) {
   // The bench lists all 30k files in one call and makes many calls a minute: lift those two caps.
   const services = createToolServices({
     paths,
-    limits: { maxListEntries: 1_000_000, callsPerMinute: 1_000_000, timeoutMs: 600_000 },
+    limits: { maxListEntries: 1_000_000, maxResultChars: 1e9, callsPerMinute: 1_000_000, timeoutMs: 600_000 },
     // BENCH_ENGINE=js: search_in_code's own engine even when ripgrep is on PATH.
     ...(process.env['BENCH_ENGINE'] === 'js' ? { searchEngine: 'js' as const } : {}),
     // Cold figures: every search scans (the index has its own rows, bench/index-bench.ts).

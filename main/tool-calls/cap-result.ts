@@ -1,13 +1,14 @@
 import type { Result } from '../../shared/result';
+import { defaultToolLimits } from '../tools/tool-limits';
 
 /**
  * The most of one tool value that is kept (transcript) and sent back to the model. Tools cap their
- * own output far below this (~50 KB); this is the backstop that keeps one runaway value from
- * bloating every later request and the transcript.
+ * own output below this (~50 KB; list_files stops at it); this is the backstop that keeps one
+ * runaway value from bloating every later request and the transcript.
  */
-export const TOOL_RESULT_CAP_CHARS = 200_000;
+export const TOOL_RESULT_CAP_CHARS = defaultToolLimits.maxResultChars;
 
-export function capToolResult(result: Result<unknown>, cap = TOOL_RESULT_CAP_CHARS): Result<unknown> {
+export function capToolResult(result: Result<unknown>, cap: number = TOOL_RESULT_CAP_CHARS): Result<unknown> {
   if (!result.ok) return result;
   const { value } = result;
   if (typeof value === 'string') {

@@ -10,6 +10,8 @@ import { capToolResult } from './cap-result';
 export interface RunLimits {
   /** Every call (and every approval preview) ends by then with `timeout`; its signal is aborted. */
   readonly timeoutMs: number;
+  /** run() cuts a longer result (cap-result.ts). */
+  readonly maxResultChars?: number;
   readonly logger?: Logger;
 }
 
@@ -81,5 +83,5 @@ export async function run(approved: Approved, limits: RunLimits): Promise<Result
   // A tool that may have written: search_in_code's index refreshes soon (its queries check every
   // file themselves meanwhile, so the very next search is exact either way).
   if (tool.operations.some((operation) => operation !== 'read')) ctx.env.ngramIndexes?.noteChanged();
-  return capToolResult(result);
+  return capToolResult(result, limits.maxResultChars);
 }

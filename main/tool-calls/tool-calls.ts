@@ -36,7 +36,7 @@ export interface ToolCallsOptions {
   readonly broker: ApprovalBroker;
   readonly approvalMode: ApprovalMode;
   readonly audit: Pick<AuditLog, 'record'>;
-  readonly limits?: { readonly callsPerMinute?: number; readonly timeoutMs?: number };
+  readonly limits?: { readonly callsPerMinute?: number; readonly timeoutMs?: number; readonly maxResultChars?: number };
   readonly logger?: Logger;
   readonly now?: () => number;
   readonly systemPrompt: (conversationId: string, tools: readonly ToolDescriptor[]) => Promise<string>;
@@ -62,6 +62,7 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
   const callsPerMinute = options.limits?.callsPerMinute ?? defaultToolLimits.callsPerMinute;
   const limits = {
     timeoutMs: options.limits?.timeoutMs ?? defaultToolLimits.timeoutMs,
+    maxResultChars: options.limits?.maxResultChars ?? defaultToolLimits.maxResultChars,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   };
   const limiter = createRateLimiter(callsPerMinute, now);

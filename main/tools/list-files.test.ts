@@ -106,6 +106,24 @@ describe('list_files', () => {
     expect(capped.ok && capped.value.entries.map((entry) => entry.path)).toEqual(['src', 'src/f00.ts', 'src/f01.md']);
   });
 
+  it("stops below the result's size cap, so the answer stays a whole object", async () => {
+    kit = await createToolKit(tempDir, { limits: { maxResultChars: 4000 } });
+    await tree(
+      kit.workspace,
+      Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`folder/file-${String(i).padStart(3, '0')}.txt`, ''])),
+    );
+    const result = await kit.call(listFilesTool, { recursive: true, max_entries: 10_000 });
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value).toMatchObject({ truncated: true, notice: matching(/size limit/) });
+    expect(JSON.stringify(result.value).length).toBeLessThanOrEqual(4000);
+    expect(result.value.entries.length).toBeGreaterThan(20);
+    expect(result.value.entries.map((entry) => entry.path).slice(0, 3)).toEqual([
+      'folder',
+      'folder/file-000.txt',
+      'folder/file-001.txt',
+    ]);
+  });
+
   it('reports symlinks without following them', async () => {
     kit = await createToolKit(tempDir);
     await tree(kit.workspace, { 'real/inner.txt': 'x' });
@@ -172,7 +190,7 @@ describe('list_files', () => {
   });
 
   it('stats big listings in the worker threads with the same result', async () => {
-    kit = await createToolKit(tempDir);
+    kit = await createToolKit(tempDir, { limits: { maxResultChars: 1_000_000 } });
     await tree(
       kit.workspace,
       Object.fromEntries(

@@ -77,6 +77,15 @@ const listFilesOutput = z.object({
 /** A long listing says how far it is every this many entries (MCP progress notifications). */
 const progressEvery = 500;
 
+/** Room in the result's size cap for everything but the entries (path, notice). */
+const resultHeadroom = 1000;
+
+/**
+ * An entry's characters in the JSON answer, at most (names that need escaping aside): the keys,
+ * quotes and commas of `{"name":…,"path":…,"type":"directory","size":…,"ignored":true},` take 62.
+ */
+const entryChars = (name: string, relPath: string) => name.length + relPath.length + 62;
+
 export const listFilesTool = defineTool({
   name: 'list_files',
   description:
@@ -99,6 +108,10 @@ export const listFilesTool = defineTool({
       );
     }
     const maxEntries = Math.min(args.max_entries ?? limits.defaultListEntries, limits.maxListEntries);
+    // The answer stops below the result cap itself, so it stays an object (the run stage would cut
+    // a longer one into text, which MCP clients cannot check against the output schema).
+    const charBudget = limits.maxResultChars - resultHeadroom;
+    let chars = 0;
     const prefix = start.relPath === '' ? 0 : start.relPath.length + 1;
     const pattern = args.pattern;
     const matches =
@@ -133,7 +146,8 @@ export const listFilesTool = defineTool({
       signal: ctx.signal,
       visit: (entry) => {
         if (matches !== undefined && !matches(entry.relPath.slice(prefix))) return 'continue';
-        if (entries.length === maxEntries) {
+        chars += entryChars(entry.name, entry.relPath);
+        if (entries.length === maxEntries || chars > charBudget) {
           truncated = true;
           return 'stop';
         }
@@ -164,7 +178,10 @@ export const listFilesTool = defineTool({
       truncated,
       ...(truncated
         ? {
-            notice: `[Showing the first ${entries.length} entries. Narrow the listing with path or pattern, or raise max_entries.]`,
+            notice:
+              entries.length === maxEntries
+                ? `[Showing the first ${entries.length} entries. Narrow the listing with path or pattern, or raise max_entries.]`
+                : `[Showing the first ${entries.length} entries: the answer's size limit. Narrow the listing with path or pattern.]`,
           }
         : entries.length === 0
           ? { notice: '[No entries (hidden and git-ignored names are not listed).]' }

@@ -16,6 +16,11 @@ export interface ToolLimits {
   readonly callsPerMinute: number;
   /** Every call ends by then with `timeout`, and its signal is aborted. */
   readonly timeoutMs: number;
+  /**
+   * The most characters of one result (as JSON) kept in the transcript and sent back: tools that
+   * can answer long (list_files) stop below it themselves; the run stage cuts anything longer.
+   */
+  readonly maxResultChars: number;
 }
 
 export const defaultToolLimits: ToolLimits = {
@@ -29,6 +34,7 @@ export const defaultToolLimits: ToolLimits = {
   maxListEntries: 10_000,
   callsPerMinute: 100,
   timeoutMs: 30_000,
+  maxResultChars: 200_000,
 };
 
 export const resolveToolLimits = (overrides: Partial<ToolLimits> = {}): ToolLimits => ({
