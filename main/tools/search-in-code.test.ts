@@ -46,6 +46,18 @@ describe.each(engines)('search_in_code (%s engine)', (searchEngine) => {
     });
   });
 
+  it("stops below the result's size cap, so the answer stays a whole object", async () => {
+    kit = await createToolKit(tempDir, { searchEngine, limits: { maxResultChars: 6000 } });
+    const line = `needle ${'x'.repeat(200)}`;
+    await files(kit.workspace, { 'long.txt': Array.from({ length: 100 }, () => line).join('\n') });
+    const result = await kit.call(searchInCodeTool, { query: 'needle', max_results: 1000, context_lines: 2 });
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value).toMatchObject({ total_matches: 100, truncated: true, notice: matching(/size limit/) });
+    expect(JSON.stringify(result.value).length).toBeLessThanOrEqual(6000);
+    expect(result.value.results.length).toBeGreaterThan(2);
+    expect(result.value.results.map((r) => r.line)).toEqual(result.value.results.map((_, at) => at + 1));
+  });
+
   it('honours case_sensitive, is_regex and file_pattern', async () => {
     kit = await createToolKit(tempDir, { searchEngine });
     await files(kit.workspace, { 'a.ts': 'Foo foo\nfunction fooBar() {}\n', 'b.py': 'def foo(): pass\n' });

@@ -71,6 +71,9 @@ const searchInCodeOutput = z.object({
 export type SearchInCodeOutput = z.output<typeof searchInCodeOutput>;
 export type SearchResult = SearchInCodeOutput['results'][number];
 
+/** Room in the result's size cap for everything but the matching lines (counts, notice). */
+const resultHeadroom = 1000;
+
 /** A long search says how far its walk is every this many files (MCP progress notifications). */
 const progressEvery = 256;
 
@@ -201,16 +204,23 @@ export const searchInCodeTool = defineTool({
     described.sort((a, b) => a.order - b.order);
 
     const results: SearchResult[] = [];
+    // The answer stops below the result cap itself (1,000 long lines with context can pass it), so
+    // it stays an object: the run stage would cut a longer one into text.
+    let chars = resultHeadroom;
+    let sizeLimited = false;
     for (const file of described) {
       for (const hit of file.hits) {
-        if (results.length === args.max_results) break;
-        results.push({
+        if (results.length === args.max_results || sizeLimited) break;
+        const result: SearchResult = {
           file: file.file,
           line: hit.line,
           column: hit.column,
           text: hit.text,
           ...(args.context_lines > 0 ? { context: { before: hit.before, after: hit.after } } : {}),
-        });
+        };
+        chars += JSON.stringify(result).length + 1;
+        if (chars > ctx.env.limits.maxResultChars) sizeLimited = true;
+        else results.push(result);
       }
     }
     const truncated = total > results.length;
@@ -235,7 +245,9 @@ export const searchInCodeTool = defineTool({
           }),
       ...(truncated
         ? {
-            notice: `[Showing ${results.length} of ${total} matching lines. Narrow the search with path or file_pattern, or raise max_results (up to 1000).]`,
+            notice: sizeLimited
+              ? `[Showing ${results.length} of ${total} matching lines: the answer's size limit. Narrow the search with path or file_pattern, or ask for fewer context_lines.]`
+              : `[Showing ${results.length} of ${total} matching lines. Narrow the search with path or file_pattern, or raise max_results (up to 1000).]`,
           }
         : {}),
     });
