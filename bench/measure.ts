@@ -62,11 +62,14 @@ export function peakRss(external: External): number | undefined {
   return last === undefined ? undefined : Number(last);
 }
 
-export interface Comparison {
+export interface Paired {
   readonly ours: Timing;
   readonly reference: Timing;
   /** Median of the per-pair ratios: robust when other processes load the machine unevenly. */
   readonly pairedRatio: number;
+}
+
+export interface Comparison extends Paired {
   readonly stdout: string;
 }
 
@@ -74,24 +77,31 @@ export interface Comparison {
  * Ours and the reference alternate run by run (after one warm-up each), so a burst of load from
  * other processes hits both sides alike.
  */
-export async function compare(runs: number, ours: () => Promise<void>, reference: External): Promise<Comparison> {
+export async function compareCalls(
+  runs: number,
+  ours: () => Promise<void>,
+  reference: () => unknown,
+): Promise<Paired> {
   await ours();
-  const { stdout } = runOnce(reference);
+  await reference();
   const oursTimes: number[] = [];
   const referenceTimes: number[] = [];
   for (let i = 0; i < runs; i += 1) {
-    referenceTimes.push(runOnce(reference).ms);
+    const referenceStart = performance.now();
+    await reference();
+    referenceTimes.push(performance.now() - referenceStart);
     const start = performance.now();
     await ours();
     oursTimes.push(performance.now() - start);
   }
   const ratios = oursTimes.map((time, i) => time / referenceTimes[i]!);
-  return {
-    ours: summarize(oursTimes),
-    reference: summarize(referenceTimes),
-    pairedRatio: summarize(ratios).medianMs,
-    stdout,
-  };
+  return { ours: summarize(oursTimes), reference: summarize(referenceTimes), pairedRatio: summarize(ratios).medianMs };
+}
+
+/** compareCalls against a spawned command, timed by runOnce; answers the command's output too. */
+export async function compare(runs: number, ours: () => Promise<void>, reference: External): Promise<Comparison> {
+  const { stdout } = runOnce(reference);
+  return { ...(await compareCalls(runs, ours, () => runOnce(reference))), stdout };
 }
 
 export interface ChildRun {

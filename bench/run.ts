@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -459,9 +460,13 @@ async function report(rows: Row[]): Promise<boolean> {
   return failed;
 }
 
-/** `run.mjs` runs every suite; `run.mjs tools`, `stream` or `lsp` one (npm run bench:tools / bench:stream / bench:lsp). */
+/**
+ * `run.mjs` runs every suite; `run.mjs tools`, `stream`, `lsp` or `mcp` one (npm run bench:tools /
+ * bench:stream / bench:lsp / bench:mcp). The MCP suite needs the built app (`npm run build`): the
+ * full run includes it only when that is there.
+ */
 async function main(suite: string | undefined): Promise<void> {
-  if (suite !== undefined && suite !== 'tools' && suite !== 'stream' && suite !== 'lsp') {
+  if (suite !== undefined && suite !== 'tools' && suite !== 'stream' && suite !== 'lsp' && suite !== 'mcp') {
     throw new Error(`unknown suite ${suite}`);
   }
   let failed = false;
@@ -474,6 +479,10 @@ async function main(suite: string | undefined): Promise<void> {
   if (suite === undefined || suite === 'lsp') {
     const { runLspSuite } = await import('./lsp-bench');
     failed = (await runLspSuite(log)) || failed;
+  }
+  if (suite === 'mcp' || (suite === undefined && existsSync(join(process.cwd(), 'out', 'main', 'mcp.js')))) {
+    const { runMcpSuite } = await import('./mcp-bench');
+    failed = (await runMcpSuite(log)) || failed;
   }
   if (failed) process.exitCode = 1;
 }

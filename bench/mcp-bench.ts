@@ -1,0 +1,202 @@
+import { existsSync } from 'node:fs';
+import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { corpusLayout, ensureCorpus } from './corpus';
+import type { Corpus } from './corpus';
+import { compareCalls, runOnce } from './measure';
+import type { Paired } from './measure';
+
+/**
+ * `npm run bench:mcp`: what an agent pays per call over MCP stdio (the way issue 16's acceptance
+ * benchmark measures). Familiar's MCP server (`out/main/mcp.js`, built by `npm run build`) against
+ * the MCP reference filesystem server (@modelcontextprotocol/server-filesystem) on the same corpus,
+ * both driven by the SDK's client, calls alternating; search against ripgrep, which the reference
+ * server cannot do (its search_files matches names only).
+ */
+
+const runs = Number(process.env['BENCH_RUNS'] ?? 5);
+const corpusRoot = resolve(process.env['BENCH_CORPUS'] ?? join(process.cwd(), 'bench', '.corpus'));
+const familiarServer = join(process.cwd(), 'out', 'main', 'mcp.js');
+
+interface McpRow {
+  readonly name: string;
+  readonly reference: string;
+  readonly compared: Paired;
+  readonly limit: number;
+  readonly check: string;
+}
+
+type Log = (line: string) => void;
+
+async function connect(name: string, args: readonly string[]): Promise<Client> {
+  const client = new Client({ name: `bench-${name}`, version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [...args], stderr: 'ignore' }));
+  return client;
+}
+
+/** One tool call; a failed call throws, since a figure of a failure would be a lie. */
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const result = await client.callTool({ name, arguments: args });
+  const text = (result.content as { type: string; text?: string }[]).find((part) => part.type === 'text')?.text;
+  if (result.isError === true) throw new Error(`${name}: ${text ?? 'failed'}`);
+  return (result.structuredContent as Record<string, unknown> | undefined) ?? { text };
+}
+
+/** Familiar over MCP against the reference server and ripgrep; answers whether a target was missed. */
+export async function runMcpSuite(log: Log): Promise<boolean> {
+  if (!existsSync(familiarServer)) throw new Error(`${familiarServer} is missing: run \`npm run build\` first.`);
+  const corpus = await ensureCorpus(corpusRoot, log);
+  const home = await mkdtemp(join(tmpdir(), 'familiar-bench-mcp-'));
+  const referenceServer = createRequire(import.meta.url).resolve(
+    '@modelcontextprotocol/server-filesystem/dist/index.js',
+  );
+  const ours = await connect('familiar', [
+    familiarServer,
+    '--workspace',
+    corpus.root,
+    '--home',
+    home,
+    '--approve',
+    'all',
+  ]);
+  // The reference server edits its own copy of the 5 MB file: Familiar refuses to edit a file that
+  // changed since it last read it, as it would after the other server's edit.
+  const referenceCopy = join(home, 'generated.ts');
+  await copyFile(corpus.bigSourceFile, referenceCopy);
+  const theirs = await connect('reference', [referenceServer, corpus.root, home]);
+  try {
+    const rows = await measureRows(corpus, referenceCopy, ours, theirs, log);
+    return report(rows);
+  } finally {
+    await Promise.all([ours.close(), theirs.close()]);
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+async function measureRows(
+  corpus: Corpus,
+  referenceCopy: string,
+  ours: Client,
+  theirs: Client,
+  log: Log,
+): Promise<McpRow[]> {
+  const logPath = corpus.logFile.slice(corpus.root.length + 1);
+  const bigPath = corpus.bigSourceFile.slice(corpus.root.length + 1);
+  const rows: McpRow[] = [];
+
+  log('MCP: the last 50 lines of the 200 MB log...');
+  const tailCommand = { command: 'tail', args: ['-n', '50', logPath], cwd: corpus.root };
+  const expected = runOnce(tailCommand).stdout;
+  let ourTail = '';
+  let theirLines = 0;
+  const readTail = async () => {
+    ourTail = `${String((await call(ours, 'read_file', { path: logPath, start_line: -50 }))['content'])}\n`;
+  };
+  const tailVsReference = await compareCalls(runs, readTail, async () => {
+    const text = String((await call(theirs, 'read_text_file', { path: corpus.logFile, tail: 50 }))['content']);
+    theirLines = text.split('\n').filter(Boolean).length;
+  });
+  const tailVsCommand = await compareCalls(runs, readTail, () => runOnce(tailCommand));
+  const sameAsTail = ourTail === expected ? 'same text as tail' : 'DIFFERS from tail';
+  rows.push(
+    {
+      name: 'read_file last 50 lines of 200 MB',
+      reference: 'tail -n 50',
+      compared: tailVsCommand,
+      limit: 2,
+      check: sameAsTail,
+    },
+    {
+      name: '  same, against the reference server',
+      reference: 'reference read_text_file tail: 50',
+      compared: tailVsReference,
+      limit: 2,
+      // Its tail counts the empty string after the file's last newline as a line.
+      check: `${sameAsTail}; the reference answered ${theirLines} lines`,
+    },
+  );
+
+  log('MCP: edit_file on the 5 MB file...');
+  // The marker's number as an earlier, interrupted run may have left it.
+  const start = Number(
+    new RegExp(`${corpusLayout.editMarker} (\\d+)`).exec(await readFile(referenceCopy, 'utf8'))?.[1],
+  );
+  const edits = { ours: start, theirs: start };
+  const step = (side: keyof typeof edits) => ({
+    oldText: `${corpusLayout.editMarker} ${edits[side]}`,
+    newText: `${corpusLayout.editMarker} ${(edits[side] += 1)}`,
+  });
+  const edit = await compareCalls(
+    runs,
+    async () => {
+      await call(ours, 'edit_file', { path: bigPath, ...step('ours') });
+    },
+    async () => {
+      await call(theirs, 'edit_file', { path: referenceCopy, edits: [step('theirs')] });
+    },
+  );
+  // Leave the corpus as generated.
+  await call(ours, 'edit_file', {
+    path: bigPath,
+    oldText: `${corpusLayout.editMarker} ${edits.ours}`,
+    newText: `${corpusLayout.editMarker} 0`,
+  });
+  rows.push({
+    name: 'edit_file on a 5 MB file',
+    reference: 'reference edit_file',
+    compared: edit,
+    limit: 0.5,
+    check: 'one exact replacement each (Familiar: atomic write, fsync, read-back, backup)',
+  });
+
+  log('MCP: search_in_code against ripgrep...');
+  for (const [name, args, rgArgs] of [
+    ['rare literal, case-insensitive', { query: corpusLayout.needle }, ['-n', '-i', corpusLayout.needle]],
+    [
+      'regex',
+      { query: 'export function \\w+Handler\\d', is_regex: true },
+      ['-n', '-i', 'export function \\w+Handler\\d'],
+    ],
+  ] as const) {
+    let total = 0;
+    const rg = { command: 'rg', args: [...rgArgs, '.'], cwd: corpus.root };
+    const search = await compareCalls(
+      runs,
+      async () => {
+        total = Number((await call(ours, 'search_in_code', { ...args, max_results: 1000 }))['total_matches']);
+      },
+      () => runOnce(rg),
+    );
+    rows.push({
+      name: `search_in_code: ${name}`,
+      reference: 'rg',
+      compared: search,
+      limit: 1.2,
+      check: `${total} matching lines (rg: ${runOnce(rg).stdout.split('\n').filter(Boolean).length})`,
+    });
+  }
+  return rows;
+}
+
+function report(rows: readonly McpRow[]): boolean {
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  const table = [
+    '| over MCP stdio | Familiar (median) | reference (median) | ratio (paired median) | target | check |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
+  let failed = false;
+  for (const row of rows) {
+    const pass = row.compared.pairedRatio <= row.limit;
+    failed ||= !pass;
+    table.push(
+      `| ${row.name} | ${ms(row.compared.ours.medianMs)} | ${row.reference} ${ms(row.compared.reference.medianMs)} | ` +
+        `${row.compared.pairedRatio.toFixed(2)}× | ≤ ${row.limit}× ${pass ? '✓' : '✗'} | ${row.check} |`,
+    );
+  }
+  process.stdout.write(`${table.join('\n')}\n`);
+  return failed;
+}
