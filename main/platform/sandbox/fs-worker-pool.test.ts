@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -57,6 +58,31 @@ describe('the file worker pool', () => {
     await expect(runaway).rejects.toMatchObject({ name: 'AbortError' });
     expect((await innocent).files[0]?.count).toBe(1);
   });
+
+  // Linux only: there a nice value is a thread's (fs-worker.ts leaves other systems alone).
+  it.runIf(process.platform === 'linux')(
+    'builds indexes in low-priority threads and searches in normal ones',
+    async () => {
+      // This process's threads by nice value (field 19 of /proc/self/task/<tid>/stat).
+      const threadsAtNice = (nice: number) =>
+        readdirSync('/proc/self/task').filter((tid) => {
+          const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) === nice;
+        }).length;
+      pool = createFsWorkerPool({ size: 2 });
+      const dir = await tempDir();
+      await writeFile(join(dir, 'a.txt'), 'alpha beta\n');
+      const files = anchoredFilesIn(dir, ['a.txt']);
+      await pool.searchFiles({ spec: spec('alpha'), files, maxDetails: 1 });
+      expect(threadsAtNice(19)).toBe(0);
+      const segment = await pool.indexFiles(files, 0);
+      expect(segment).toBeDefined();
+      expect(threadsAtNice(19)).toBe(1);
+      // The search threads are untouched: a second search still runs at normal priority.
+      await pool.searchFiles({ spec: spec('beta'), files, maxDetails: 1 });
+      expect(threadsAtNice(19)).toBe(1);
+    },
+  );
 
   it('rejects a task whose signal is already aborted, and everything after dispose', async () => {
     pool = createFsWorkerPool({ size: 1 });

@@ -16,7 +16,7 @@ import type { AnchoredFiles, SearchJob, SearchJobResult, StatRows } from './sear
 export interface FsWorkerPool {
   statEntries(files: AnchoredFiles, signal?: AbortSignal): Promise<StatRows>;
   searchFiles(job: SearchJob, signal?: AbortSignal): Promise<SearchJobResult>;
-  /** The trigrams of a batch of files, for the search index (ngram-extract.ts). */
+  /** The trigrams of a batch of files, for the search index (ngram-extract.ts): in low-priority threads. */
   indexFiles(files: AnchoredFiles, racyMs: number, signal?: AbortSignal): Promise<NgramSegment>;
   /** Threads in the pool (for sizing batches). */
   readonly size: number;
@@ -53,6 +53,7 @@ export function fsWorkerFile(): string {
 export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerPool {
   const size = Math.max(1, options.size ?? Math.min(4, cpus().length));
   let pool: Piscina<FsTask, unknown> | undefined;
+  let background: Piscina<FsTask, unknown> | undefined;
   let disposed = false;
   // Threads start on the first task, not with the app: many sessions never search.
   const started = () =>
@@ -69,20 +70,37 @@ export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerP
       concurrentTasksPerWorker: 1,
     }));
 
-  const submit = async <T>(task: FsTask, signal: AbortSignal | undefined): Promise<T> => {
+  // Index builds run in their own threads, which lower their priority (fs-worker.ts): a build
+  // takes a whole core per thread for many seconds, and must not slow the searches and listings
+  // the person (or agent) is waiting for meanwhile. On an idle machine it still gets every core.
+  const startedBackground = () =>
+    (background ??= new Piscina<FsTask, unknown>({
+      filename: fsWorkerFile(),
+      name: 'runFsTask',
+      workerData: { background: true },
+      // Index jobs are aborted only when the app closes, so piscina's stranded-queue case (above)
+      // cannot happen here; no thread stays once the build is over.
+      minThreads: 0,
+      maxThreads: size,
+      idleTimeout: options.idleMs ?? 30_000,
+      concurrentTasksPerWorker: 1,
+    }));
+
+  const submit = async <T>(task: FsTask, signal: AbortSignal | undefined, threads = started): Promise<T> => {
     if (disposed) throw new Error('the file worker pool is closed');
     if (signal?.aborted === true) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
-    return (await started().run(task, signal === undefined ? {} : { signal })) as T;
+    return (await threads().run(task, signal === undefined ? {} : { signal })) as T;
   };
 
   return {
     size,
     statEntries: (files, signal) => submit<StatRows>({ kind: 'stat', files }, signal),
     searchFiles: (job, signal) => submit<SearchJobResult>({ kind: 'search', job }, signal),
-    indexFiles: (files, racyMs, signal) => submit<NgramSegment>({ kind: 'ngrams', files, racyMs }, signal),
+    indexFiles: (files, racyMs, signal) =>
+      submit<NgramSegment>({ kind: 'ngrams', files, racyMs }, signal, startedBackground),
     async dispose() {
       disposed = true;
-      await pool?.destroy();
+      await Promise.all([pool?.destroy(), background?.destroy()]);
     },
   };
 }

@@ -1,3 +1,5 @@
+import { setPriority } from 'node:os';
+import { workerData } from 'node:worker_threads';
 import { createFsJobs } from './fs-worker-jobs';
 import { createNgramExtractor } from './ngram-extract';
 import type { NgramSegment } from './ngram-types';
@@ -12,6 +14,19 @@ export type FsTask =
   | { readonly kind: 'stat'; readonly files: AnchoredFiles }
   | { readonly kind: 'search'; readonly job: SearchJob }
   | { readonly kind: 'ngrams'; readonly files: AnchoredFiles; readonly racyMs: number };
+
+/** Nice value of the background threads (index builds): the lowest priority. */
+const BACKGROUND_NICE = 19;
+
+// On Linux a nice value belongs to a thread, so this lowers only this worker thread. Elsewhere it
+// would lower the whole app (macOS) or its priority class (Windows): there the threads stay as they are.
+if ((workerData as { background?: boolean } | null)?.background === true && process.platform === 'linux') {
+  try {
+    setPriority(0, BACKGROUND_NICE);
+  } catch {
+    // Not allowed (a sandboxed container): the build runs at normal priority, nothing else changes.
+  }
+}
 
 const jobs = createFsJobs();
 let extractNgrams: ReturnType<typeof createNgramExtractor> | undefined; // its 2 MB bitmap on first use
