@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import { createCore } from '../core/create-core';
 import type { Core, CoreOptions } from '../core/create-core';
 import { familiarVersion } from '../core/version';
-import type { Logger } from '../platform/logging/logger';
 import { defaultFamiliarHome } from '../platform/storage/paths';
 
 /**
@@ -28,7 +27,7 @@ export interface CoreFlagValues {
  */
 export function createCommandLineCore(
   flags: CoreFlagValues,
-  options: { readonly logger: Logger; readonly approvalMode?: CoreOptions['approvalMode'] },
+  options: Pick<CoreOptions, 'logger' | 'approvalMode'>,
 ): Promise<Core> {
   return createCore({
     home: resolve(flags.home ?? defaultFamiliarHome()),

@@ -30,9 +30,9 @@ export class QuietApp extends EventEmitter {
   isPackaged = true;
   name = 'Familiar';
   requestSingleInstanceLock = () => true;
-  releaseSingleInstanceLock = () => undefined;
-  quit = () => undefined;
-  exit = (_code: number) => undefined;
+  releaseSingleInstanceLock = (): void => undefined;
+  quit = (): void => undefined;
+  exit = (_code: number): void => undefined;
   enableSandbox = () => undefined;
   setAppLogsPath = () => undefined;
   getPath = (name: string) => name;

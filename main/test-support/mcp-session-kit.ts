@@ -34,7 +34,7 @@ export interface McpTestSessionOptions {
   /** What the policy's questions get without a person: refuse (the default) or approve-all (--approve all). */
   readonly approvalMode?: ApprovalMode;
   /** Given: the client declares elicitation and its user answers the server's questions so. */
-  readonly elicit?: (request: ElicitRequest, signal: AbortSignal) => ElicitResult | Promise<ElicitResult>;
+  readonly elicit?: ((request: ElicitRequest, signal: AbortSignal) => ElicitResult | Promise<ElicitResult>) | undefined;
 }
 
 /** Starts sessions for the tests of one file; each test's clients and cores are closed after it. */
