@@ -1,6 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { seededRandom } from '../main/test-support/seeded-random';
 
 /**
  * The benchmark corpus: a monorepo-like tree generated from a seeded PRNG, so every run measures
@@ -30,18 +31,6 @@ export interface Corpus {
 }
 
 const version = 'corpus-v3';
-
-/** Mulberry32: small, fast, good enough to make text that is not all alike. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const words = (
   'account adapter buffer cache channel client config context cursor decode delta dispatch document encode entry ' +
@@ -76,7 +65,7 @@ function sourceFile(random: () => number, index: number, withNeedle: boolean): s
 }
 
 async function writeSources(root: string): Promise<number> {
-  const random = prng(42);
+  const random = seededRandom(42);
   let count = 0;
   for (let p = 0; p < corpusLayout.packages; p += 1) {
     for (let m = 0; m < corpusLayout.modulesPerPackage; m += 1) {
@@ -95,7 +84,7 @@ async function writeSources(root: string): Promise<number> {
 }
 
 async function writeIgnored(root: string): Promise<void> {
-  const random = prng(7);
+  const random = seededRandom(7);
   for (let d = 0; d < corpusLayout.ignoredFiles / 100; d += 1) {
     const dir = join(root, 'build', `chunk-${d}`);
     await mkdir(dir, { recursive: true });
@@ -106,7 +95,7 @@ async function writeIgnored(root: string): Promise<void> {
 }
 
 async function writeLog(file: string): Promise<void> {
-  const random = prng(1234);
+  const random = seededRandom(1234);
   const levels = ['INFO', 'DEBUG', 'WARN', 'ERROR'];
   const target = corpusLayout.logBytes / corpusLayout.logLines;
   const out = createWriteStream(file);
@@ -127,7 +116,7 @@ async function writeLog(file: string): Promise<void> {
 }
 
 async function writeBigSource(file: string): Promise<void> {
-  const random = prng(99);
+  const random = seededRandom(99);
   const parts: string[] = [];
   let size = 0;
   let index = 0;
@@ -144,7 +133,7 @@ async function writeBigSource(file: string): Promise<void> {
 
 /** Binary assets (skipped by search) and a node_modules folder (ignored by everyone). */
 async function writeExtras(root: string): Promise<void> {
-  const random = prng(5);
+  const random = seededRandom(5);
   await mkdir(join(root, 'assets'), { recursive: true });
   for (let i = 0; i < 50; i += 1) {
     const bytes = Buffer.alloc(20_000);

@@ -10,7 +10,7 @@ import { createToolEnvironment, createToolServices } from '../main/tools/tool-se
 import { corpusLayout, ensureCorpus } from './corpus';
 import type { Corpus } from './corpus';
 import { compare, peakRss, runChild, summarize, timeRuns } from './measure';
-import type { ChildRun, Timing } from './measure';
+import type { ChildRun, Comparison, External, Timing } from './measure';
 import { benchToolCalls } from './tool-calls';
 import { indexFigures } from './index-bench';
 
@@ -132,6 +132,16 @@ const mb = (kb: number | undefined) => (kb === undefined ? '—' : `${(kb / 1024
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const lines = (text: string) => text.split('\n').filter((line) => line !== '').length;
 
+/** What a row timed against an external command shows: both timings (paired), and the command's peak memory. */
+const measuredAgainst = (
+  ref: { readonly name: string; readonly external: External },
+  compared: Comparison,
+): Pick<Row, 'ours' | 'reference' | 'ratio'> => ({
+  ours: compared.ours,
+  reference: { name: ref.name, timing: compared.reference, maxRssKb: peakRss(ref.external) },
+  ratio: compared.pairedRatio,
+});
+
 /** The file tools against rg, fd, find and sed; answers whether a target was missed. */
 async function toolsBench(): Promise<boolean> {
   const corpus = await ensureCorpus(corpusRoot, log);
@@ -184,9 +194,7 @@ async function toolsBench(): Promise<boolean> {
     );
     rows.push({
       name: search.name,
-      ours: compared.ours,
-      reference: { name: 'rg', timing: compared.reference, maxRssKb: peakRss(rg.external) },
-      ratio: compared.pairedRatio,
+      ...measuredAgainst(rg, compared),
       target: '≤ 1.5× rg',
       ratioLimit: 1.5,
       check: `${total} matching lines (rg: ${lines(compared.stdout)})`,
@@ -291,9 +299,7 @@ async function otherRows(f: Familiar, corpus: Corpus, rows: Row[], reference: Re
           : `${listed} entries (${name}: ${lines(compared.stdout)})`;
     rows.push({
       name: label,
-      ours: compared.ours,
-      reference: { name, timing: compared.reference, maxRssKb: peakRss(ref.external) },
-      ratio: compared.pairedRatio,
+      ...measuredAgainst(ref, compared),
       target,
       ...(target === 'context' ? {} : { ratioLimit: 1.5 }),
       check: what,
@@ -324,9 +330,7 @@ async function otherRows(f: Familiar, corpus: Corpus, rows: Row[], reference: Re
     });
   rows.push({
     name: 'read_file lines 1,500,000-1,500,100 of 200 MB',
-    ours: range.ours,
-    reference: { name: 'sed -n', timing: range.reference, maxRssKb: peakRss(sed.external) },
-    ratio: range.pairedRatio,
+    ...measuredAgainst(sed, range),
     target: '≤ 2× sed',
     ratioLimit: 2,
     check: same ? 'same text as sed, total_lines exact' : 'DIFFERS from sed',
@@ -349,9 +353,7 @@ async function otherRows(f: Familiar, corpus: Corpus, rows: Row[], reference: Re
   );
   rows.push({
     name: 'read_file last 50 lines of 200 MB',
-    ours: tail.ours,
-    reference: { name: 'tail -n 50', timing: tail.reference, maxRssKb: peakRss(tailRef.external) },
-    ratio: tail.pairedRatio,
+    ...measuredAgainst(tailRef, tail),
     target: '≤ 2× tail',
     ratioLimit: 2,
     check: `${tailText === tail.stdout ? 'same text as tail' : 'DIFFERS from tail'} (${tailForm})`,
@@ -370,9 +372,7 @@ async function otherRows(f: Familiar, corpus: Corpus, rows: Row[], reference: Re
   );
   rows.push({
     name: 'read_file lines 1,000,000-1,000,049 of 200 MB',
-    ours: mid.ours,
-    reference: { name: 'sed -n', timing: mid.reference, maxRssKb: peakRss(midRef.external) },
-    ratio: mid.pairedRatio,
+    ...measuredAgainst(midRef, mid),
     target: '≤ 1.2× sed',
     ratioLimit: 1.2,
     check: midText === mid.stdout ? 'same text as sed' : 'DIFFERS from sed',

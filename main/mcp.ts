@@ -1,11 +1,9 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createCore } from './core/create-core';
 import { createStderrLogger } from './platform/logging/logger';
 import { createMcpSessions } from './front-doors/mcp/mcp-session';
 import { parseHttpPort, startMcpHttpServer, withHttpPortDefault } from './front-doors/mcp/mcp-http';
-import { defaultFamiliarHome } from './platform/storage/paths';
+import { coreFlags, createCommandLineCore, runCommandLine } from './front-doors/command-line';
 import { familiarVersion } from './core/version';
 
 const usage = `Usage: familiar-mcp [--workspace DIR] [--home DIR] [--approve all] [--http [PORT]]
@@ -22,8 +20,7 @@ async function main(): Promise<void> {
     args: withHttpPortDefault(process.argv.slice(2)),
     options: {
       http: { type: 'string' },
-      workspace: { type: 'string' },
-      home: { type: 'string' },
+      ...coreFlags,
       approve: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -36,11 +33,7 @@ async function main(): Promise<void> {
     throw new Error(`--approve takes only "all", got "${values.approve}"\n${usage}`);
   }
   const logger = createStderrLogger('mcp');
-  const core = await createCore({
-    home: resolve(values.home ?? defaultFamiliarHome()),
-    workspace: values.workspace === undefined ? undefined : resolve(values.workspace),
-    mode: 'browser',
-    version: familiarVersion,
+  const core = await createCommandLineCore(values, {
     logger,
     approvalMode: values.approve === 'all' ? 'approve-all' : 'refuse',
   });
@@ -72,7 +65,4 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`familiar-mcp could not start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+runCommandLine(main, 'familiar-mcp could not start');

@@ -1,19 +1,15 @@
-import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createCore } from './core/create-core';
 import { createStderrLogger } from './platform/logging/logger';
 import { startBrowserServer } from './front-doors/server/browser-server';
-import { defaultFamiliarHome } from './platform/storage/paths';
-import { familiarVersion } from './core/version';
+import { coreFlags, createCommandLineCore, runCommandLine } from './front-doors/command-line';
 
 /** Browser mode: the same core as the desktop app, its renderer served on loopback. */
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       port: { type: 'string', default: process.env['FAMILIAR_PORT'] ?? '0' },
-      workspace: { type: 'string' },
-      home: { type: 'string' },
+      ...coreFlags,
     },
   });
   const port = Number(values.port);
@@ -21,13 +17,7 @@ async function main(): Promise<void> {
     throw new Error(`--port must be a number from 0 to 65535, got ${values.port}`);
   }
   const logger = createStderrLogger('serve');
-  const core = await createCore({
-    home: resolve(values.home ?? defaultFamiliarHome()),
-    workspace: values.workspace === undefined ? undefined : resolve(values.workspace),
-    mode: 'browser',
-    version: familiarVersion,
-    logger,
-  });
+  const core = await createCommandLineCore(values, { logger });
   const server = await startBrowserServer({
     dispatch: core.dispatch,
     events: core.events,
@@ -52,9 +42,4 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `Familiar could not start browser mode: ${error instanceof Error ? error.message : String(error)}\n`,
-  );
-  process.exit(1);
-});
+runCommandLine(main, 'Familiar could not start browser mode');

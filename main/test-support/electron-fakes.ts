@@ -1,3 +1,5 @@
+import { EventEmitter } from 'node:events';
+
 /**
  * The parts of the `electron` module that tests of the desktop shell stub the same way: one
  * 1920×1080 display, a session whose hooks accept anything, no application menu, no notifications.
@@ -19,3 +21,44 @@ export const quietElectron = {
   },
   Notification: Object.assign(class {}, { isSupported: () => false }),
 };
+
+/**
+ * Electron's app for a packaged Familiar that is the only instance and is ready at once; every
+ * other call does nothing. A test extends it and overrides what it watches (getPath, quit, …).
+ */
+export class QuietApp extends EventEmitter {
+  isPackaged = true;
+  name = 'Familiar';
+  requestSingleInstanceLock = () => true;
+  releaseSingleInstanceLock = (): void => undefined;
+  quit = (): void => undefined;
+  exit = (_code: number): void => undefined;
+  enableSandbox = () => undefined;
+  setAppLogsPath = () => undefined;
+  getPath = (name: string) => name;
+  whenReady = () => Promise.resolve();
+  setAboutPanelOptions = () => undefined;
+  setBadgeCount = () => true;
+  getPreferredSystemLanguages = () => ['en-US'];
+}
+
+/**
+ * Familiar's one window: it loads whatever it is given and stays open, focused and at the default
+ * size, not minimised, maximised or full screen. A test extends it with the webContents it needs.
+ */
+export class QuietWindow extends EventEmitter {
+  loadFile = (_file: string) => Promise.resolve();
+  loadURL = (_url: string) => Promise.resolve();
+  isDestroyed = () => false;
+  isFocused = () => true;
+  flashFrame = () => undefined;
+  show = () => undefined;
+  focus = () => undefined;
+  restore = () => undefined;
+  isMinimized = () => false;
+  isMaximized = () => false;
+  isFullScreen = () => false;
+  getNormalBounds = () => ({ x: 0, y: 0, width: 1280, height: 820 });
+  static getFocusedWindow = () => null;
+  static getAllWindows = () => [];
+}

@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import { createCore } from '../core/create-core';
 import type { Core, CoreOptions } from '../core/create-core';
 import { createStderrLogger } from '../platform/logging/logger';
@@ -13,4 +14,17 @@ export function createTestCore(options: TestCoreOptions): Promise<Core> {
     logger: createStderrLogger('test', () => undefined),
     ...options,
   });
+}
+
+/** Test cores for one test file: each is disposed after the test that made it. */
+export function useTestCores(): (options: TestCoreOptions) => Promise<Core> {
+  const made: Core[] = [];
+  afterEach(async () => {
+    await Promise.all(made.splice(0).map((core) => core.dispose('test over')));
+  });
+  return async (options) => {
+    const core = await createTestCore(options);
+    made.push(core);
+    return core;
+  };
 }

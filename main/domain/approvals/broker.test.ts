@@ -54,24 +54,25 @@ describe('approval broker', () => {
     expect(await outcome).toEqual({ approved: false, reason: 'Keep the old wording', expired: false });
   });
 
-  it('hands back the user-edited text, and treats unchanged text as a plain approval', async () => {
-    const { broker, requested } = setup();
-    const edited = broker.request(input());
-    broker.answer({
-      id: requested[0]?.id ?? '',
-      decision: 'approve',
+  // The request shows after: 'new' (input() above): an answer carrying that same text edited nothing.
+  it.each([
+    {
+      what: 'hands back the user-edited text',
       editedContent: 'mine',
       allowForConversation: true,
-    });
-    expect(await edited).toEqual({ approved: true, editedContent: 'mine', allowForConversation: true });
-    const same = broker.request(input());
-    broker.answer({
-      id: requested[1]?.id ?? '',
-      decision: 'approve',
+      outcome: { approved: true, editedContent: 'mine', allowForConversation: true },
+    },
+    {
+      what: 'treats unchanged text as a plain approval',
       editedContent: 'new',
       allowForConversation: false,
-    });
-    expect(await same).toEqual({ approved: true, allowForConversation: false });
+      outcome: { approved: true, allowForConversation: false },
+    },
+  ])('$what', async ({ editedContent, allowForConversation, outcome }) => {
+    const { broker, requested } = setup();
+    const answered = broker.request(input());
+    broker.answer({ id: requested[0]?.id ?? '', decision: 'approve', editedContent, allowForConversation });
+    expect(await answered).toEqual(outcome);
   });
 
   it('ignores "allow for the conversation" when the request says it cannot be offered (policy decides which)', async () => {

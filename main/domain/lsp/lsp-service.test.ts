@@ -1,24 +1,19 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
 import { LspService } from './lsp-service';
 import type { FileProblems } from './problem-counts';
 import type { ServerDefinition } from './server-catalog';
+import { useFakeLanguageServer } from '../../test-support/fake-language-server';
 import { isAlive } from '../../test-support/process-alive';
 
 /**
  * The client's life cycle against a tiny stand-in server (vscode-jsonrpc over stdio, as a real
  * one): fast, so the cap, the clean environment, timeouts and restarts are each checked on their own.
  */
-const fakeServer = (jsonrpc: string) => `
-const rpc = require(${JSON.stringify(jsonrpc)});
-const c = rpc.createMessageConnection(new rpc.StreamMessageReader(process.stdin), new rpc.StreamMessageWriter(process.stdout));
+const fakeServer = useFakeLanguageServer(
+  'lsp-fake',
+  `
 c.onRequest('initialize', () => ({ capabilities: {} }));
-c.onRequest('shutdown', () => null);
-c.onNotification('exit', () => process.exit(0));
 c.onRequest('test/env', () => process.env);
 c.onRequest('test/echo', (params) => params);
 c.onRequest('test/hang', () => new Promise(() => undefined));
@@ -30,41 +25,27 @@ c.onNotification('textDocument/didOpen', (p) => {
     diagnostics: [{ range, message: 'bad', severity: 1 }, { range, message: 'meh', severity: 2 }],
   });
 });
-c.listen();
-`;
-
-let dir: string;
-let script: string;
-const services: LspService[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'familiar-lsp-fake-'));
-  script = join(dir, 'fake-server.cjs');
-  await writeFile(script, fakeServer(createRequire(import.meta.url).resolve('vscode-jsonrpc/node')));
-});
-afterEach(async () => {
-  await Promise.all(services.splice(0).map((service) => service.dispose()));
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
+`,
+);
 
 const fake = (id: string, extension: string): ServerDefinition => ({
   id,
   extensions: [extension],
   languageId: () => id,
-  resolve: () => ({ file: process.execPath, args: [script] }),
+  resolve: () => ({ file: process.execPath, args: [fakeServer.script()] }),
   installHint: '',
 });
 
-const sandbox = () => ({ workspaceRoot: dir }) as WorkspaceSandbox;
+const sandbox = () => ({ workspaceRoot: fakeServer.dir() }) as WorkspaceSandbox;
 
 function service(options: ConstructorParameters<typeof LspService>[0] = {}): LspService {
-  const created = new LspService({
-    servers: [fake('fake-a', '.a'), fake('fake-b', '.b')],
-    timings: { requestMs: 300, coldRequestMs: 300, backoffMs: 20, maxBackoffMs: 100 },
-    ...options,
-  });
-  services.push(created);
-  return created;
+  return fakeServer.keep(
+    new LspService({
+      servers: [fake('fake-a', '.a'), fake('fake-b', '.b')],
+      timings: { requestMs: 300, coldRequestMs: 300, backoffMs: 20, maxBackoffMs: 100 },
+      ...options,
+    }),
+  );
 }
 
 async function running(lsp: LspService, file: string) {
@@ -123,9 +104,9 @@ describe('LspService', () => {
     await client.sync('x.a', 'text');
     // The file outside the workspace was published first (same stream): it is never reported.
     await expect.poll(() => seen.length, { timeout: 3000 }).toBe(1);
-    expect(seen).toEqual([{ root: dir, path: 'x.a', errors: 1, warnings: 1 }]);
+    expect(seen).toEqual([{ root: fakeServer.dir(), path: 'x.a', errors: 1, warnings: 1 }]);
     client.close('x.a');
-    expect(seen.at(-1)).toEqual({ root: dir, path: 'x.a', errors: 0, warnings: 0 });
+    expect(seen.at(-1)).toEqual({ root: fakeServer.dir(), path: 'x.a', errors: 0, warnings: 0 });
   });
 
   it('stops every server on dispose', async () => {

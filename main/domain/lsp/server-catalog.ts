@@ -73,13 +73,6 @@ export function nodeScriptCommand(
   return { file: runtime.execPath, args: [script, ...args], set: { ELECTRON_RUN_AS_NODE: '1' } };
 }
 
-const onPath =
-  (name: string, args: readonly string[]): (() => ServerCommand | undefined) =>
-  () => {
-    const file = findOnPath(name);
-    return file === undefined ? undefined : { file, args };
-  };
-
 const typescript: ServerDefinition = {
   id: 'typescript',
   extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'],
@@ -100,48 +93,74 @@ const typescript: ServerDefinition = {
     'Familiar ships typescript-language-server, which runs on Node.js: in the desktop app, install Node.js 20 or later so `node` is on PATH (or reinstall Familiar if the server is missing).',
 };
 
-const python: ServerDefinition = {
-  id: 'pyright',
-  extensions: ['.py', '.pyi'],
-  languageId: () => 'python',
-  resolve: onPath('pyright-langserver', ['--stdio']),
-  installHint: 'Install pyright (`npm install -g pyright` or `pip install pyright`) so pyright-langserver is on PATH.',
+/**
+ * A server found on PATH under `program`. Most answer for one language whatever the extension;
+ * clangd tells C, C++ and Objective-C apart by it.
+ */
+const onPathServer = (
+  server: Omit<ServerDefinition, 'languageId' | 'resolve'> & {
+    readonly language: string | ((extension: string) => string);
+    readonly program: string;
+    readonly args: readonly string[];
+  },
+): ServerDefinition => {
+  const { language, program, args, ...definition } = server;
+  return {
+    ...definition,
+    languageId: typeof language === 'string' ? () => language : language,
+    resolve: () => {
+      const file = findOnPath(program);
+      return file === undefined ? undefined : { file, args };
+    },
+  };
 };
 
-const go: ServerDefinition = {
-  id: 'gopls',
-  extensions: ['.go'],
-  languageId: () => 'go',
-  resolve: onPath('gopls', []),
-  installHint: 'Install gopls (`go install golang.org/x/tools/gopls@latest`) and make sure it is on PATH.',
-};
+const onPathServers: readonly ServerDefinition[] = [
+  onPathServer({
+    id: 'pyright',
+    extensions: ['.py', '.pyi'],
+    language: 'python',
+    program: 'pyright-langserver',
+    args: ['--stdio'],
+    installHint:
+      'Install pyright (`npm install -g pyright` or `pip install pyright`) so pyright-langserver is on PATH.',
+  }),
+  onPathServer({
+    id: 'gopls',
+    extensions: ['.go'],
+    language: 'go',
+    program: 'gopls',
+    args: [],
+    installHint: 'Install gopls (`go install golang.org/x/tools/gopls@latest`) and make sure it is on PATH.',
+  }),
+  onPathServer({
+    id: 'rust-analyzer',
+    extensions: ['.rs'],
+    language: 'rust',
+    program: 'rust-analyzer',
+    args: [],
+    installHint: 'Install rust-analyzer (`rustup component add rust-analyzer`) and make sure it is on PATH.',
+  }),
+  onPathServer({
+    id: 'clangd',
+    extensions: ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx', '.m', '.mm'],
+    language: (extension) =>
+      extension === '.c' || extension === '.h' ? 'c' : extension.startsWith('.m') ? 'objective-c' : 'cpp',
+    program: 'clangd',
+    args: ['--background-index=false'],
+    installHint: 'Install clangd (e.g. `apt install clangd`, `brew install llvm`) and make sure it is on PATH.',
+  }),
+  onPathServer({
+    id: 'dart',
+    extensions: ['.dart'],
+    language: 'dart',
+    program: 'dart',
+    args: ['language-server', '--protocol=lsp'],
+    installHint: 'Install the Dart SDK (or Flutter) and make sure `dart` is on PATH.',
+  }),
+];
 
-const rust: ServerDefinition = {
-  id: 'rust-analyzer',
-  extensions: ['.rs'],
-  languageId: () => 'rust',
-  resolve: onPath('rust-analyzer', []),
-  installHint: 'Install rust-analyzer (`rustup component add rust-analyzer`) and make sure it is on PATH.',
-};
-
-const clang: ServerDefinition = {
-  id: 'clangd',
-  extensions: ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx', '.m', '.mm'],
-  languageId: (extension) =>
-    extension === '.c' || extension === '.h' ? 'c' : extension.startsWith('.m') ? 'objective-c' : 'cpp',
-  resolve: onPath('clangd', ['--background-index=false']),
-  installHint: 'Install clangd (e.g. `apt install clangd`, `brew install llvm`) and make sure it is on PATH.',
-};
-
-const dart: ServerDefinition = {
-  id: 'dart',
-  extensions: ['.dart'],
-  languageId: () => 'dart',
-  resolve: onPath('dart', ['language-server', '--protocol=lsp']),
-  installHint: 'Install the Dart SDK (or Flutter) and make sure `dart` is on PATH.',
-};
-
-export const builtInServers: readonly ServerDefinition[] = [typescript, python, go, rust, clang, dart];
+export const builtInServers: readonly ServerDefinition[] = [typescript, ...onPathServers];
 
 /**
  * A pattern of a user-added server as a matcher of workspace-relative paths: `.lua` is an

@@ -1,8 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { userServerSchema } from '../../../shared/settings';
 import type { UserServer } from '../../../shared/settings';
 import type { CallContext } from '../../platform/ipc/dispatcher';
@@ -10,54 +6,47 @@ import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox'
 import { createLanguageServerHandlers } from './language-server-handlers';
 import { LspService } from './lsp-service';
 import { catalogWith } from './server-catalog';
+import { useFakeLanguageServer } from '../../test-support/fake-language-server';
 
 /**
  * A server added in settings (code.servers), against a tiny stand-in server speaking real JSON-RPC
  * over stdio (vscode-jsonrpc): chosen by its patterns, started with the clean environment, shown
  * in the settings panel with its stderr, restarted by the panel's button.
  */
-const fakeServer = (jsonrpc: string) => `
-const rpc = require(${JSON.stringify(jsonrpc)});
-const c = rpc.createMessageConnection(new rpc.StreamMessageReader(process.stdin), new rpc.StreamMessageWriter(process.stdout));
+const fakeServer = useFakeLanguageServer(
+  'fake-lua',
+  `
 let opened = null;
 process.stderr.write('fake-lua: started ' + process.pid + '\\n');
 c.onRequest('initialize', () => ({ capabilities: { hoverProvider: true } }));
-c.onRequest('shutdown', () => null);
-c.onNotification('exit', () => process.exit(0));
 c.onNotification('textDocument/didOpen', (params) => { opened = params.textDocument; });
 c.onRequest('textDocument/hover', () => ({ contents: 'hover from fake-lua about ' + (opened && opened.languageId) }));
 c.onRequest('test/env', () => process.env);
-c.listen();
-`;
-
-let dir: string;
-let script: string;
-const services: LspService[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'familiar-lsp-user-'));
-  script = join(dir, 'fake-lua.cjs');
-  await writeFile(script, fakeServer(createRequire(import.meta.url).resolve('vscode-jsonrpc/node')));
-});
-afterEach(async () => {
-  await Promise.all(services.splice(0).map((service) => service.dispose()));
+`,
+);
+afterEach(() => {
   delete process.env['FAMILIAR_TEST_SECRET'];
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const sandbox = () => ({ workspaceRoot: dir }) as WorkspaceSandbox;
+const sandbox = () => ({ workspaceRoot: fakeServer.dir() }) as WorkspaceSandbox;
 const ctx: CallContext = { transport: 'direct', clientId: 'test' };
 
 const luaServer = (patterns: string[]): UserServer =>
-  userServerSchema.parse({ id: 'fake-lua', command: process.execPath, args: [script], patterns, languageId: 'lua' });
+  userServerSchema.parse({
+    id: 'fake-lua',
+    command: process.execPath,
+    args: [fakeServer.script()],
+    patterns,
+    languageId: 'lua',
+  });
 
 function service(userServers: UserServer[]): LspService {
-  const created = new LspService({
-    servers: () => catalogWith(userServers),
-    timings: { requestMs: 2000, coldRequestMs: 5000, backoffMs: 20, maxBackoffMs: 100 },
-  });
-  services.push(created);
-  return created;
+  return fakeServer.keep(
+    new LspService({
+      servers: () => catalogWith(userServers),
+      timings: { requestMs: 2000, coldRequestMs: 5000, backoffMs: 20, maxBackoffMs: 100 },
+    }),
+  );
 }
 
 describe('servers added in settings', () => {

@@ -7,31 +7,29 @@ const policy = defaultPolicy();
 type Row = Record<PolicyOperation, PolicyDecision>;
 
 // The design's defaults, written out independently of shared/policy.ts so a change there shows here.
+// USER.md and MEMORY.md are both long-term memory; a notes file and the workspace root are both
+// ordinary workspace places: each pair is meant to be treated alike.
+const memoryFile = {
+  memory: true,
+  memoryOn: { read: 'allow', write: 'allow', edit: 'allow', delete: 'deny', move: 'deny', run: 'ask' },
+} as const;
+const ordinaryPlace = {
+  memory: false,
+  memoryOn: { read: 'allow', write: 'ask', edit: 'ask', delete: 'ask', move: 'ask', run: 'ask' },
+} as const;
 const expected: Record<string, { memoryOn: Row; memory: boolean }> = {
   'SOUL.md': {
     memory: false,
     memoryOn: { read: 'allow', write: 'ask', edit: 'ask', delete: 'deny', move: 'deny', run: 'ask' },
   },
-  'USER.md': {
-    memory: true,
-    memoryOn: { read: 'allow', write: 'allow', edit: 'allow', delete: 'deny', move: 'deny', run: 'ask' },
-  },
-  'MEMORY.md': {
-    memory: true,
-    memoryOn: { read: 'allow', write: 'allow', edit: 'allow', delete: 'deny', move: 'deny', run: 'ask' },
-  },
+  'USER.md': memoryFile,
+  'MEMORY.md': memoryFile,
   'memory/2026-11-23.md': {
     memory: true,
     memoryOn: { read: 'allow', write: 'allow', edit: 'allow', delete: 'ask', move: 'ask', run: 'ask' },
   },
-  'notes/todo.md': {
-    memory: false,
-    memoryOn: { read: 'allow', write: 'ask', edit: 'ask', delete: 'ask', move: 'ask', run: 'ask' },
-  },
-  '.': {
-    memory: false,
-    memoryOn: { read: 'allow', write: 'ask', edit: 'ask', delete: 'ask', move: 'ask', run: 'ask' },
-  },
+  'notes/todo.md': ordinaryPlace,
+  '.': ordinaryPlace,
 };
 
 describe('default policy matrix', () => {

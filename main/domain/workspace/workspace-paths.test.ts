@@ -2,6 +2,7 @@ import { mkdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAnchorRoots } from '../../platform/sandbox/anchor-roots';
+import { parseWorkspacePath } from '../../platform/sandbox/path-syntax';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { parseRelativePath, resolveWorkspacePath } from './workspace-paths';
 import type { WorkspaceRoots } from './workspace-paths';
@@ -26,20 +27,17 @@ async function roots(): Promise<WorkspaceRoots & { outside: string }> {
 }
 
 describe('parseRelativePath', () => {
-  it.each([
-    ['', ''],
-    ['.', ''],
-    ['./src//a.ts', 'src/a.ts'],
-    ['src\\a.ts', 'src/a.ts'],
-    ['src/./a.ts/', 'src/a.ts'],
-  ])('normalizes %j to %j', (raw, expected) => {
-    expect(parseRelativePath(raw)).toEqual({ ok: true, value: expected });
+  // The path syntax itself is parseWorkspacePath's, tested in path-syntax.test.ts; what this adds
+  // is the empty path, which the workspace pane sends for the root.
+  it('answers the root for the empty path, which parseWorkspacePath refuses', () => {
+    expect(parseWorkspacePath('')).toMatchObject({ ok: false });
+    expect(parseRelativePath('')).toEqual({ ok: true, value: '' });
   });
 
-  it.each(['/etc/passwd', '\\\\server\\share', 'C:\\Windows', 'c:/x', '../x', 'src/../../x', 'a\0b'])(
-    'refuses %j as invalid_path',
+  it.each(['.', './src//a.ts', 'src\\a.ts', 'src/./a.ts/', '/etc/passwd', 'C:\\Windows', 'src/../../x', 'a\0b'])(
+    'answers %j as parseWorkspacePath does',
     (raw) => {
-      expect(parseRelativePath(raw)).toMatchObject({ ok: false, error: { code: 'invalid_path' } });
+      expect(parseRelativePath(raw)).toEqual(parseWorkspacePath(raw));
     },
   );
 });

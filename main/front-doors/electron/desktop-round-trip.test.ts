@@ -30,10 +30,9 @@ const bus = vi.hoisted(() => ({
 }));
 
 vi.mock('electron', async () => {
-  const { EventEmitter: Emitter } = await import('node:events');
   const path = await import('node:path');
   const url = await import('node:url');
-  const { quietElectron } = await import('../../test-support/electron-fakes');
+  const { quietElectron, QuietApp, QuietWindow } = await import('../../test-support/electron-fakes');
 
   const webContents = {
     id: 1,
@@ -46,47 +45,23 @@ vi.mock('electron', async () => {
     },
   };
 
-  class FakeBrowserWindow extends Emitter {
+  class FakeBrowserWindow extends QuietWindow {
     webContents = webContents;
     constructor(readonly options: unknown) {
       super();
     }
-    loadFile = (file: string) => {
+    override loadFile = (file: string) => {
       bus.frameUrl = url.pathToFileURL(file).href;
       return Promise.resolve();
     };
-    loadURL = (address: string) => {
+    override loadURL = (address: string) => {
       bus.frameUrl = address;
       return Promise.resolve();
     };
-    isDestroyed = () => false;
-    isFocused = () => true;
-    flashFrame = () => undefined;
-    show = () => undefined;
-    focus = () => undefined;
-    restore = () => undefined;
-    isMinimized = () => false;
-    isMaximized = () => false;
-    isFullScreen = () => false;
-    getNormalBounds = () => ({ x: 0, y: 0, width: 1280, height: 820 });
-    static getFocusedWindow = () => null;
-    static getAllWindows = () => [];
   }
 
-  class FakeApp extends Emitter {
-    isPackaged = true;
-    name = 'Familiar';
-    requestSingleInstanceLock = () => true;
-    releaseSingleInstanceLock = () => undefined;
-    quit = () => undefined;
-    exit = () => undefined;
-    enableSandbox = () => undefined;
-    setAppLogsPath = () => undefined;
-    getPath = (name: string) => (name === 'userData' ? bus.home : path.join(bus.home, '..', name));
-    whenReady = () => Promise.resolve();
-    setAboutPanelOptions = () => undefined;
-    setBadgeCount = () => true;
-    getPreferredSystemLanguages = () => ['en-US'];
+  class FakeApp extends QuietApp {
+    override getPath = (name: string) => (name === 'userData' ? bus.home : path.join(bus.home, '..', name));
   }
 
   return {

@@ -1,8 +1,8 @@
-import { EventEmitter } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { QuietApp, QuietWindow } from '../../test-support/electron-fakes';
 
 const logs = await mkdtemp(join(tmpdir(), 'familiar-start-'));
 afterAll(() => rm(logs, { recursive: true, force: true }));
@@ -10,43 +10,30 @@ afterAll(() => rm(logs, { recursive: true, force: true }));
 /** The order things happened in, across the fakes below. */
 const calls: string[] = [];
 
-class FakeApp extends EventEmitter {
-  isPackaged = true;
-  name = 'Familiar';
+class FakeApp extends QuietApp {
   ended = false;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- EventEmitter's own listener type.
   override on(name: string, listener: (...args: any[]) => void): this {
     calls.push(`on ${name}`);
     return super.on(name, listener);
   }
-  requestSingleInstanceLock = () => true;
-  releaseSingleInstanceLock = () => void calls.push('release lock');
-  exit = (code: number) => void calls.push(`exit ${code}`);
-  quit = () => {
+  override releaseSingleInstanceLock = () => void calls.push('release lock');
+  override exit = (code: number) => void calls.push(`exit ${code}`);
+  override quit = () => {
     calls.push('quit');
     let prevented = false;
     this.emit('before-quit', { preventDefault: () => (prevented = true) });
     if (!prevented) this.ended = true;
   };
-  enableSandbox = () => undefined;
-  setAppLogsPath = () => undefined;
-  getPath = (name: string) => (name === 'logs' ? logs : join(logs, name));
-  whenReady = () => {
+  override getPath = (name: string) => (name === 'logs' ? logs : join(logs, name));
+  override whenReady = () => {
     calls.push('whenReady');
     return Promise.resolve();
   };
-  setAboutPanelOptions = () => undefined;
-  getPreferredSystemLanguages = () => ['en-US'];
 }
 
-class FakeWindow extends EventEmitter {
+class FakeWindow extends QuietWindow {
   webContents = { send: vi.fn(), isDestroyed: () => false, on: vi.fn() };
-  loadFile = () => Promise.resolve();
-  loadURL = () => Promise.resolve();
-  isMinimized = () => false;
-  getNormalBounds = () => ({ x: 0, y: 0, width: 1280, height: 820 });
-  isMaximized = () => false;
-  isFullScreen = () => false;
 }
 
 let app = new FakeApp();
@@ -58,7 +45,7 @@ vi.mock('electron', async () => ({
   get app() {
     return app;
   },
-  BrowserWindow: Object.assign(FakeWindow, { getFocusedWindow: () => null, getAllWindows: () => [] }),
+  BrowserWindow: FakeWindow,
   dialog: { showErrorBox, showMessageBox },
   ipcMain: { handle: () => undefined },
   shell: { openExternal: vi.fn(), showItemInFolder: vi.fn() },

@@ -1,17 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitRequest, ElicitResult, JSONRPCMessage, Progress } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Core } from '../../core/create-core';
+import type { ElicitResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
 import type { ApprovalMode } from '../../tool-calls/ask';
+import { useMcpTestSessions } from '../../test-support/mcp-session-kit';
+import type { McpTestSessionOptions } from '../../test-support/mcp-session-kit';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { assistantTools } from '../../tools/index';
-import { createMcpServer } from './mcp-server';
-import { createTestCore } from '../../test-support/test-core';
 
 /**
  * MCP mode's calls as the official client SDK sees them, in process over the in-memory transport:
@@ -19,51 +15,16 @@ import { createTestCore } from '../../test-support/test-core';
  */
 
 const tempDir = useTempDirs();
-const cores: Core[] = [];
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await Promise.all(cores.splice(0).map((core) => core.dispose('test over')));
-});
+const startSession = useMcpTestSessions();
 
-type Elicit = (request: ElicitRequest, signal: AbortSignal) => ElicitResult | Promise<ElicitResult>;
-
-async function connect(approvalMode: ApprovalMode, elicit?: Elicit) {
+async function connect(approvalMode: ApprovalMode, elicit?: McpTestSessionOptions['elicit']) {
   const workspace = await tempDir();
   // A TypeScript file, so the code tools (offered only with a language server for the workspace) are listed too.
   await writeFile(join(workspace, 'index.ts'), 'export const answer = 42;\n');
-  const core = await createTestCore({
-    home: await tempDir(),
-    workspace,
-    approvalMode,
-  });
-  cores.push(core);
-  const server = createMcpServer({ executor: core.assistant.toolCalls, version: '0.0.0-test', conversationId: 'mcp' });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  // Everything the server sends, as the client's wire would carry it.
-  const sent: JSONRPCMessage[] = [];
-  const send = serverSide.send.bind(serverSide);
-  serverSide.send = (message, options) => {
-    sent.push(message);
-    return send(message, options);
-  };
-  await server.connect(serverSide);
-  const asked: ElicitRequest[] = [];
-  const client = new Client(
-    { name: 'test', version: '1.0.0' },
-    { capabilities: elicit === undefined ? {} : { elicitation: {} } },
-  );
-  if (elicit !== undefined) {
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
-      asked.push(request);
-      return elicit(request, extra.signal);
-    });
-  }
-  await client.connect(clientSide);
-  clients.push(client);
+  const session = await startSession({ home: await tempDir(), workspace, approvalMode, elicit });
   // As a real client does first: it also makes the SDK check every result against its outputSchema.
-  await client.listTools();
-  return { client, workspace, asked, sent };
+  await session.client.listTools();
+  return { ...session, workspace };
 }
 
 const code = (result: unknown) => (result as { structuredContent?: { code?: string } }).structuredContent?.code;

@@ -7,23 +7,17 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bundleChildScript, importOf } from '../../test-support/child-script';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useFamiliarMcpProcesses } from '../../test-support/mcp-process-kit';
 import { useTempDirs } from '../../test-support/temp-dir';
 
 /** main/mcp.ts as `familiar-mcp` runs it, without --workspace: roots over stdio, and --http. */
 
 const tempDir = useTempDirs();
-let serverScript = '';
-const clients: Client[] = [];
+const mcp = useFamiliarMcpProcesses();
 const children: ChildProcess[] = [];
 
-beforeAll(async () => {
-  serverScript = await bundleChildScript(importOf(join(import.meta.dirname, '..', '..', 'mcp.ts')));
-}, 60_000);
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
+afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
 
@@ -40,10 +34,10 @@ describe('familiar-mcp without --workspace', () => {
     const { workspace, home } = await project();
     const client = new Client({ name: 'roots-client', version: '1.0.0' }, { capabilities: { roots: {} } });
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: pathToFileURL(workspace).href }] }));
-    await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [serverScript, '--home', home], stderr: 'pipe' }),
+    await mcp.connect(
+      client,
+      new StdioClientTransport({ command: process.execPath, args: [mcp.script(), '--home', home], stderr: 'pipe' }),
     );
-    clients.push(client);
     await expect
       .poll(
         async () => (await client.callTool({ name: 'read_file', arguments: { path: 'notes.md' } })).structuredContent,
@@ -53,7 +47,7 @@ describe('familiar-mcp without --workspace', () => {
 
   it('with --http, prints the URL and token on stderr (nothing on stdout) and serves a client with the token', async () => {
     const { workspace, home } = await project();
-    const child = spawn(process.execPath, [serverScript, '--workspace', workspace, '--home', home, '--http'], {
+    const child = spawn(process.execPath, [mcp.script(), '--workspace', workspace, '--home', home, '--http'], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, FAMILIAR_MCP_TOKEN: '' },
     });
@@ -72,12 +66,12 @@ describe('familiar-mcp without --workspace', () => {
     });
     const { url, token } = await started;
     const client = new Client({ name: 'http-client', version: '1.0.0' });
-    await client.connect(
+    await mcp.connect(
+      client,
       new StreamableHTTPClientTransport(new URL(url), {
         requestInit: { headers: { authorization: `Bearer ${token}` } },
       }),
     );
-    clients.push(client);
     const read = await client.callTool({ name: 'read_file', arguments: { path: 'notes.md' } });
     expect(read).toMatchObject({ structuredContent: { content: 'from the root' } });
     expect(stdout).toBe('');

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditEntrySchema } from '../../platform/audit/audit-log';
 import { familiarPaths } from '../../platform/storage/paths';
-import { bundleChildScript, importOf } from '../../test-support/child-script';
+import { useFamiliarMcpProcesses } from '../../test-support/mcp-process-kit';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { assistantTools } from '../../tools/index';
 
@@ -17,17 +17,7 @@ import { assistantTools } from '../../tools/index';
  */
 
 const tempDir = useTempDirs();
-let serverScript = '';
-const clients: Client[] = [];
-
-beforeAll(async () => {
-  serverScript = await bundleChildScript(importOf(join(import.meta.dirname, '..', '..', 'mcp.ts')));
-}, 60_000);
-
-afterEach(async () => {
-  // Closing the stdio transport ends the server process.
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-});
+const mcp = useFamiliarMcpProcesses();
 
 interface Session {
   readonly client: Client;
@@ -56,15 +46,14 @@ async function startServer(extraArgs: readonly string[] = []): Promise<Session> 
   let stderr = '';
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [serverScript, '--workspace', workspace, '--home', home, ...extraArgs],
+    args: [mcp.script(), '--workspace', workspace, '--home', home, ...extraArgs],
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'familiar-mcp-test', version: '1.0.0' });
-  await client.connect(transport).catch((error: unknown) => {
+  await mcp.connect(client, transport).catch((error: unknown) => {
     throw new Error(`the MCP server did not start: ${String(error)}\n${stderr}`);
   });
-  clients.push(client);
   const outputOf = await outputValidators(client);
   return {
     client,

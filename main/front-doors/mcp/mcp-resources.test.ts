@@ -1,32 +1,23 @@
 import { realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   McpError,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Core } from '../../core/create-core';
-import { startMcpTestSession } from '../../test-support/mcp-session-kit';
+import { describe, expect, it } from 'vitest';
+import { useMcpTestSessions } from '../../test-support/mcp-session-kit';
 import { useTempDirs } from '../../test-support/temp-dir';
 
 const tempDir = useTempDirs();
-const open: { client: Client; core: Core }[] = [];
-afterEach(async () => {
-  for (const { client, core } of open.splice(0)) {
-    await client.close();
-    await core.dispose('test over');
-  }
-});
+const startMcpTestSession = useMcpTestSessions();
 
 async function start() {
   const workspace = await realpath(await tempDir('mcp-res-'));
   await writeFile(join(workspace, 'notes.md'), '# Notes\nfirst line\n');
   await writeFile(join(workspace, '.env'), 'API_KEY=secret\n');
   const session = await startMcpTestSession({ home: await tempDir(), workspace });
-  open.push(session);
   const uri = (relPath: string) => pathToFileURL(join(workspace, relPath)).href;
   return { ...session, workspace, uri };
 }

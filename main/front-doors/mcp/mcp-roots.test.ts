@@ -2,19 +2,12 @@ import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Core } from '../../core/create-core';
-import { startMcpTestSession } from '../../test-support/mcp-session-kit';
+import { describe, expect, it, vi } from 'vitest';
+import { useMcpTestSessions } from '../../test-support/mcp-session-kit';
 import { useTempDirs } from '../../test-support/temp-dir';
 
 const tempDir = useTempDirs();
-const open: { client: Client; core: Core }[] = [];
-afterEach(async () => {
-  for (const { client, core } of open.splice(0)) {
-    await client.close();
-    await core.dispose('test over');
-  }
-});
+const startMcpTestSession = useMcpTestSessions();
 
 async function folderWith(file: string, text: string) {
   const dir = await tempDir('mcp-root-');
@@ -34,7 +27,6 @@ describe('MCP roots drive the workspace', () => {
       // A file is no folder: skipped for the next root.
       roots: [{ uri: pathToFileURL(join(second, 'b.md')).href }, { uri: pathToFileURL(first).href, name: 'first' }],
     });
-    open.push(session);
     await vi.waitFor(async () =>
       expect(await readFile(session.client, 'a.md')).toMatchObject({
         structuredContent: { content: 'from the first root' },
@@ -59,7 +51,6 @@ describe('MCP roots drive the workspace', () => {
 
   it('with neither --workspace nor roots, tool calls answer workspace_unavailable saying how to fix it', async () => {
     const session = await startMcpTestSession({ home: await tempDir() });
-    open.push(session);
     const result = await session.client.callTool({ name: 'list_files', arguments: {} });
     expect(result).toMatchObject({ isError: true, structuredContent: { code: 'workspace_unavailable' } });
     expect(JSON.stringify(result.structuredContent)).toContain('--workspace');
@@ -68,7 +59,6 @@ describe('MCP roots drive the workspace', () => {
   it('when the roots change to none Familiar can open, tool calls answer workspace_unavailable again', async () => {
     const folder = await folderWith('x.md', 'x\n');
     const session = await startMcpTestSession({ home: await tempDir(), roots: [{ uri: pathToFileURL(folder).href }] });
-    open.push(session);
     await vi.waitFor(async () =>
       expect(await readFile(session.client, 'x.md')).toMatchObject({ structuredContent: { content: 'x' } }),
     );
@@ -91,7 +81,6 @@ describe('MCP roots drive the workspace', () => {
       workspace: given,
       roots: [{ uri: pathToFileURL(offered).href }],
     });
-    open.push(session);
     await session.client.sendRootsListChanged();
     expect(await readFile(session.client, 'given.md')).toMatchObject({ structuredContent: { content: 'given' } });
     expect(session.core.workspace.current()).toBe(given);

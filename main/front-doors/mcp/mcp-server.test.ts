@@ -1,36 +1,15 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Core } from '../../core/create-core';
+import { describe, expect, it } from 'vitest';
+import { useMcpTestSessions } from '../../test-support/mcp-session-kit';
 import { useTempDirs } from '../../test-support/temp-dir';
-import { createMcpServer } from './mcp-server';
-import { createTestCore } from '../../test-support/test-core';
 
 const tempDir = useTempDirs();
-const cores: Core[] = [];
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await Promise.all(cores.splice(0).map((core) => core.dispose('test over')));
-});
+const startSession = useMcpTestSessions();
 
 async function connect() {
   const workspace = await tempDir();
-  const core = await createTestCore({
-    home: await tempDir(),
-    workspace,
-    approvalMode: 'refuse',
-  });
-  cores.push(core);
-  const server = createMcpServer({ executor: core.assistant.toolCalls, version: '0.0.0-test', conversationId: 'mcp' });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(clientSide);
-  clients.push(client);
-  return { client, workspace };
+  return { ...(await startSession({ home: await tempDir(), workspace })), workspace };
 }
 
 describe('MCP mode exposes the same registry', () => {

@@ -9,6 +9,7 @@ import { WebSocket } from 'ws';
 import { bundleChildScript, importOf } from '../../test-support/child-script';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { MAX_FRAME_BYTES } from './browser-server';
+import { seededRandom } from '../../test-support/seeded-random';
 
 /**
  * Browser mode against broken WebSocket frames, sent byte by byte over raw TCP after a proper,
@@ -81,18 +82,6 @@ async function assertStillServing(label: string): Promise<void> {
   expect(server?.signalCode, label).toBeNull();
   if (client === undefined) throw new Error('no client');
   expect(await ask(client), label).toMatchObject({ ok: true, value: { mode: 'browser' } });
-}
-
-/** mulberry32: a fixed seed gives the same few hundred cases on every run. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface FrameSpec {

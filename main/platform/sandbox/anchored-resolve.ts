@@ -13,6 +13,9 @@ const changedMeanwhile = (error: unknown) => {
   return code === 'EINVAL' || code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP';
 };
 
+/** What a look at a name answers when the name changed under it and was queued to be looked at again. */
+const lookAgain = Symbol('look again');
+
 /** A folder everything is resolved beneath: the open workspace, or the persona folder. */
 export interface AnchorRoot {
   readonly dir: DirRef;
@@ -74,11 +77,16 @@ export function resolveBeneath(
   let retries = 0;
   // The name was a symlink (or a folder) at lstat time and is not any more: retry it, a bounded number
   // of times. Whatever it is at the next look is what the walk goes by; nothing is followed blindly.
-  const retry = (name: string, error: unknown): boolean => {
-    if (!changedMeanwhile(error) || retries >= maxRetries) return false;
-    retries += 1;
-    pending.push(name);
-    return true;
+  // `look` is the step that trusted the lstat (readlink, openDir); `lookAgain` means the name is queued.
+  const unlessChanged = <T>(name: string, look: () => T): T | typeof lookAgain => {
+    try {
+      return look();
+    } catch (error) {
+      if (!changedMeanwhile(error) || retries >= maxRetries) throw error;
+      retries += 1;
+      pending.push(name);
+      return lookAgain;
+    }
   };
   try {
     while (pending.length > 0) {
@@ -103,13 +111,8 @@ export function resolveBeneath(
       if (stats.isSymbolicLink() && (!last || followFinal)) {
         hops += 1;
         if (hops > maxHops) return { kind: 'loop' };
-        let target: string;
-        try {
-          target = anchored.readlink(dir, name);
-        } catch (error) {
-          if (retry(name, error)) continue;
-          throw error;
-        }
+        const target = unlessChanged(name, () => anchored.readlink(dir, name));
+        if (target === lookAgain) continue;
         let parts: string[];
         if (isAbsolute(target)) {
           const within = insideRoot(root, target);
@@ -130,13 +133,8 @@ export function resolveBeneath(
         return { kind: 'found', realRel: [...names, name].join('/'), stats };
       }
       if (!stats.isDirectory()) return { kind: 'parent_not_directory', at: [...names, name].join('/') };
-      let next: DirRef;
-      try {
-        next = anchored.openDir(dir, name);
-      } catch (error) {
-        if (retry(name, error)) continue;
-        throw error;
-      }
+      const next = unlessChanged(name, () => anchored.openDir(dir, name));
+      if (next === lookAgain) continue;
       dirs.push(next);
       names.push(name);
       if (isProtected(next.dev, next.ino)) return { kind: 'protected', at: names.join('/') };
