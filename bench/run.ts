@@ -22,6 +22,8 @@ import { indexFigures } from './index-bench';
 const runs = Number(process.env['BENCH_RUNS'] ?? 5);
 /** BENCH_ONLY=search: only the search_in_code rows (quick before/after figures for the search engines). */
 const onlySearch = process.env['BENCH_ONLY'] === 'search';
+/** BENCH_ONLY=list: only the list_files rows (quick before/after figures for the walk and the answer). */
+const onlyList = process.env['BENCH_ONLY'] === 'list';
 const corpusRoot = resolve(process.env['BENCH_CORPUS'] ?? join(process.cwd(), 'bench', '.corpus'));
 const script = fileURLToPath(import.meta.url);
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -170,7 +172,7 @@ async function toolsBench(): Promise<boolean> {
       rg: ['-n', '-i', 'export function \\w+Handler\\d'],
     },
   ];
-  for (const search of searches) {
+  for (const search of onlyList ? [] : searches) {
     log(`${search.name}...`);
     const rg = reference('rg', 'rg', [...search.rg, '.']);
     let total = 0;
@@ -192,7 +194,7 @@ async function toolsBench(): Promise<boolean> {
     });
   }
 
-  await indexRows(corpus, rows);
+  if (!onlyList) await indexRows(corpus, rows);
   if (!onlySearch) await otherRows(f, corpus, rows, reference);
   await f.dispose();
   return report(rows);
@@ -298,6 +300,7 @@ async function otherRows(f: Familiar, corpus: Corpus, rows: Row[], reference: Re
       check: what,
     });
   }
+  if (onlyList) return;
 
   log('read_file range at line 1,500,000...');
   const sed = reference('sed -n', 'sed', ['-n', `${rangeStart},${rangeEnd}p`, relative(corpus, corpus.logFile)]);
@@ -406,7 +409,7 @@ async function otherRows(f: Familiar, corpus: Corpus, rows: Row[], reference: Re
 async function report(rows: Row[]): Promise<boolean> {
   log('peak RSS, each operation in a fresh process...');
   const measured = Object.keys(operations).filter(
-    (name) => !onlySearch || name.startsWith('search') || name === 'idle',
+    (name) => name === 'idle' || (onlySearch ? name.startsWith('search') : onlyList ? name.startsWith('list') : true),
   );
   const rss = Object.fromEntries(measured.map((name) => [name, runChild(script, name)]));
   const rssFor = (name: string): ChildRun | undefined =>
