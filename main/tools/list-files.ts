@@ -94,13 +94,18 @@ const ignoredChars = 15;
 
 /**
  * An entry's characters in the JSON answer, at most: exact but for the size's digits (and the type,
- * when sizes are added: lstat may tell another kind than the walk did). The name is the path's last
- * segment, so plain path means plain name: one test for both.
+ * when sizes are added: lstat may tell another kind than the walk did). `plain`: neither name nor
+ * path has a character JSON escapes.
  */
-function entryChars(name: string, relPath: string, type: EntryType, ignored: boolean, sized: boolean): number {
-  const strings = isPlainJsonText(relPath)
-    ? name.length + relPath.length + 4
-    : jsonStringChars(name) + jsonStringChars(relPath);
+function entryChars(
+  name: string,
+  relPath: string,
+  plain: boolean,
+  type: EntryType,
+  ignored: boolean,
+  sized: boolean,
+): number {
+  const strings = plain ? name.length + relPath.length + 4 : jsonStringChars(name) + jsonStringChars(relPath);
   return (
     strings +
     entryFrameChars +
@@ -139,6 +144,7 @@ export const listFilesTool = defineTool({
     // a longer one into text, which MCP clients cannot check against the output schema).
     const charBudget = limits.maxResultChars - resultHeadroom;
     let chars = 0;
+    let plainFolder: object | undefined;
     const prefix = start.relPath === '' ? 0 : start.relPath.length + 1;
     const pattern = args.pattern;
     const matches =
@@ -175,7 +181,14 @@ export const listFilesTool = defineTool({
         if (matches !== undefined && !matches(entry.relPath.slice(prefix))) return 'continue';
         const type = typeOf(entry.kind);
         const sized = withSizes && entry.kind !== 'directory';
-        chars += entryChars(entry.name, entry.relPath, type, entry.ignored, sized);
+        // The path is its folder's path and the name: the folder's part is tested once per folder
+        // (its entries share one dirId object), the name every time.
+        let plain = isPlainJsonText(entry.name);
+        if (plain && entry.dirId !== plainFolder) {
+          plain = isPlainJsonText(entry.relPath);
+          if (plain) plainFolder = entry.dirId;
+        }
+        chars += entryChars(entry.name, entry.relPath, plain, type, entry.ignored, sized);
         if (entries.length === maxEntries || chars > charBudget) {
           truncated = true;
           return 'stop';
