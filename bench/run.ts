@@ -13,6 +13,7 @@ import { compare, peakRss, runChild, summarize, timeRuns } from './measure';
 import type { ChildRun, Comparison, External, Timing } from './measure';
 import { benchToolCalls } from './tool-calls';
 import { indexFigures } from './index-bench';
+import { mcpRoundTrip } from './mcp-round-trip';
 
 /**
  * `npm run bench`: Familiar's file tools against the command-line tools people trust, side by side
@@ -23,6 +24,8 @@ import { indexFigures } from './index-bench';
 const runs = Number(process.env['BENCH_RUNS'] ?? 5);
 /** BENCH_ONLY=search: only the search_in_code rows (quick before/after figures for the search engines). */
 const onlySearch = process.env['BENCH_ONLY'] === 'search';
+/** BENCH_ONLY=list: only the list_files rows (quick before/after figures for the walk and the answer). */
+const onlyList = process.env['BENCH_ONLY'] === 'list';
 const corpusRoot = resolve(process.env['BENCH_CORPUS'] ?? join(process.cwd(), 'bench', '.corpus'));
 const script = fileURLToPath(import.meta.url);
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -46,7 +49,18 @@ async function familiar(corpus: Corpus) {
     paths.audit,
     services.limits,
   );
-  return { call, dispose: async () => (await services.dispose(), await rm(home, { recursive: true, force: true })) };
+  const handle = {
+    call,
+    toolCalls: call.toolCalls,
+    /** An MCP client and server over this pipeline, made by the first operation that needs one. */
+    mcp: undefined as Awaited<ReturnType<typeof mcpRoundTrip>> | undefined,
+    dispose: async () => {
+      await handle.mcp?.close();
+      await services.dispose();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+  return handle;
 }
 
 type Familiar = Awaited<ReturnType<typeof familiar>>;
@@ -78,6 +92,10 @@ const operations: Record<string, (f: Familiar, corpus: Corpus) => Promise<unknow
   'search-regex': (f) =>
     f.call(searchInCodeTool, { query: 'export function \\w+Handler\\d', is_regex: true, max_results: 1000 }),
   'list-recursive': (f) => f.call(listFilesTool, { path: '.', recursive: true, max_entries: 1_000_000 }),
+  'list-recursive-mcp': async (f) => {
+    f.mcp ??= await mcpRoundTrip(f.toolCalls);
+    return f.mcp.call('list_files', { path: '.', recursive: true, max_entries: 1_000_000 });
+  },
   'range-read-200mb': (f, c) =>
     f.call(readFileTool, { path: relative(c, c.logFile), start_line: rangeStart, end_line: rangeEnd }),
   'tail-read-200mb': (f, c) => readTail(f, relative(c, c.logFile)),
@@ -181,7 +199,7 @@ async function toolsBench(): Promise<boolean> {
       rg: ['-n', '-i', 'export function \\w+Handler\\d'],
     },
   ];
-  for (const search of searches) {
+  for (const search of onlyList ? [] : searches) {
     log(`${search.name}...`);
     const rg = reference('rg', 'rg', [...search.rg, '.']);
     let total = 0;
@@ -201,7 +219,7 @@ async function toolsBench(): Promise<boolean> {
     });
   }
 
-  await indexRows(corpus, rows);
+  if (!onlyList) await indexRows(corpus, rows);
   if (!onlySearch) await otherRows(f, corpus, rows, reference);
   await f.dispose();
   return report(rows);
@@ -305,6 +323,8 @@ async function otherRows(f: Familiar, corpus: Corpus, rows: Row[], reference: Re
       check: what,
     });
   }
+  await mcpListRows(f, rows, reference);
+  if (onlyList) return;
 
   log('read_file range at line 1,500,000...');
   const sed = reference('sed -n', 'sed', ['-n', `${rangeStart},${rangeEnd}p`, relative(corpus, corpus.logFile)]);
@@ -403,11 +423,42 @@ async function otherRows(f: Familiar, corpus: Corpus, rows: Row[], reference: Re
   });
 }
 
+/**
+ * list_files as an MCP client gets it (the acceptance benchmark calls the tools over stdio): the
+ * call, the result's structuredContent and text, serialized, parsed and validated by the client.
+ */
+async function mcpListRows(f: Familiar, rows: Row[], reference: Reference): Promise<void> {
+  log('list_files over MCP...');
+  const mcp = (f.mcp ??= await mcpRoundTrip(f.toolCalls));
+  let chars = 0;
+  for (const [name, args, extra] of [
+    ['fd', ['.'], {}],
+    ['fd -u', ['-u', '.'], { include_ignored: true, include_hidden: true }],
+  ] as const) {
+    const ref = reference(name, 'fdfind', args);
+    const compared = await compare(
+      runs,
+      async () => {
+        chars = await mcp.call('list_files', { path: '.', recursive: true, max_entries: 1_000_000, ...extra });
+      },
+      ref.external,
+    );
+    rows.push({
+      name: `list_files recursive over MCP${name === 'fd' ? '' : ', include_ignored + include_hidden'}`,
+      ours: compared.ours,
+      reference: { name, timing: compared.reference, maxRssKb: undefined },
+      ratio: compared.pairedRatio,
+      target: 'context',
+      check: `result message ${(chars / 1024 / 1024).toFixed(1)} MB (${name}: ${lines(compared.stdout)} lines)`,
+    });
+  }
+}
+
 /** Peak RSS of each operation in a fresh process, then the table; answers whether a target was missed. */
 async function report(rows: Row[]): Promise<boolean> {
   log('peak RSS, each operation in a fresh process...');
   const measured = Object.keys(operations).filter(
-    (name) => !onlySearch || name.startsWith('search') || name === 'idle',
+    (name) => name === 'idle' || (onlySearch ? name.startsWith('search') : onlyList ? name.startsWith('list') : true),
   );
   const rss = Object.fromEntries(measured.map((name) => [name, runChild(script, name)]));
   const rssFor = (name: string): ChildRun | undefined =>
@@ -446,7 +497,7 @@ async function report(rows: Row[]): Promise<boolean> {
   table.push(
     '',
     `CPU time of one call (all threads, fresh process): search rare ${cpu('search-rare')}, search common ${cpu('search-common')}, ` +
-      `list ${cpu('list-recursive')}, range read ${cpu('range-read-200mb')}, two edits ${cpu('edit-5mb')}.`,
+      `list ${cpu('list-recursive')} (over MCP ${cpu('list-recursive-mcp')}), range read ${cpu('range-read-200mb')}, two edits ${cpu('edit-5mb')}.`,
     `Peak RSS of a fresh process that only loads the tools: ${mb(rss['idle']!.maxRssKb)}. ` +
       `Line range from the 200 MB log: ${mb(rss['range-read-200mb']?.maxRssKb)}; from the 5 MB file: ${mb(rss['range-read-5mb']?.maxRssKb)} ` +
       '(memory does not grow with the file).',

@@ -25,7 +25,7 @@ export function benchToolCalls(tools: readonly AnyTool[], env: ToolEnvironment, 
     systemPrompt: () => Promise.resolve(''),
   });
   let counter = 0;
-  return async <I extends z.ZodType, O>(tool: Tool<I, O>, args: z.input<I>): Promise<O> => {
+  const call = async <I extends z.ZodType, O>(tool: Tool<I, O>, args: z.input<I>): Promise<O> => {
     const result = await toolCalls.execute(
       { conversationId: 'bench', toolCallId: `bench-${(counter += 1)}`, name: tool.name, args },
       new AbortController().signal,
@@ -33,4 +33,6 @@ export function benchToolCalls(tools: readonly AnyTool[], env: ToolEnvironment, 
     if (!result.ok) throw new Error(`${tool.name}: ${result.error.code} ${result.error.message}`);
     return result.value as O;
   };
+  // The pipeline itself too, for the MCP server of bench/mcp-round-trip.ts.
+  return Object.assign(call, { toolCalls });
 }

@@ -1,4 +1,5 @@
 import type { Result } from '../../shared/result';
+import { resultBound } from '../tools/result-bound';
 import { defaultToolLimits } from '../tools/tool-limits';
 
 /**
@@ -16,6 +17,9 @@ export function capToolResult(result: Result<unknown>, cap: number = TOOL_RESULT
       ? result
       : { ok: true, value: `${value.slice(0, cap)}\n[Truncated: ${value.length - cap} more characters were cut.]` };
   }
+  // A tool that measured its own answer (result-bound.ts) spares us stringifying it just to measure.
+  const bound = resultBound(value);
+  if (bound !== undefined && bound <= cap) return result;
   const json = JSON.stringify(value);
   if (json === undefined || json.length <= cap) return result;
   return {

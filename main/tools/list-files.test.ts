@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../test-support/temp-dir';
 import { listFilesTool } from './list-files';
+import { resultBound } from './result-bound';
 import { createToolKit, matching } from '../test-support/tool-kit';
 import type { ToolKit } from '../test-support/tool-kit';
 
@@ -122,6 +123,39 @@ describe('list_files', () => {
       'folder/file-000.txt',
       'folder/file-001.txt',
     ]);
+  });
+
+  it('records a bound of its JSON that is never short, so the cap need not stringify it', async () => {
+    kit = await createToolKit(tempDir);
+    // Names JSON escapes (quote, backslash, control characters) and some it does not (accents, emoji).
+    const names = ['plain.txt', 'say "hi".txt', 'back\\slash', 'tab\tand\u0001bell', 'été', '😀 smile', 'new\nline'];
+    await tree(
+      kit.workspace,
+      Object.fromEntries(
+        names.flatMap((name) => [
+          [name, 'x'.repeat(12345)],
+          [`dir "${name}"/${name}`, ''],
+        ]),
+      ),
+    );
+    await mkdir(join(kit.workspace, 'node_modules', 'pkg'), { recursive: true });
+    for (const args of [
+      { recursive: true },
+      { recursive: true, sizes: true },
+      { recursive: true, include_ignored: true },
+      {},
+      { path: 'dir "say "hi".txt"' },
+      { recursive: true, max_entries: 3 },
+      { path: 'dir "plain.txt"', pattern: 'none' },
+    ]) {
+      const result = await kit.call(listFilesTool, args);
+      if (!result.ok) throw new Error(result.error.message);
+      const chars = JSON.stringify(result.value).length;
+      const bound = resultBound(result.value);
+      expect(bound, JSON.stringify(args)).toBeGreaterThanOrEqual(chars);
+      // Not a blind guess either: only sizes' digits are counted at their most.
+      expect(bound, JSON.stringify(args)).toBeLessThanOrEqual(chars + 30 * result.value.entries.length + 10);
+    }
   });
 
   it('reports symlinks without following them', async () => {

@@ -8,6 +8,7 @@ import { AnchoredBatch } from '../platform/sandbox/anchored-batch';
 import type { EntryKind } from '../platform/sandbox/workspace-sandbox';
 import { defineTool } from './define-tool';
 import { entryTypeSchema } from './output-shapes';
+import { isPlainJsonText, jsonStringChars, withResultBound } from './result-bound';
 
 const input = z.object({
   path: z.string().default('.').describe("Folder relative to the workspace root (default '.')."),
@@ -81,10 +82,41 @@ const progressEvery = 500;
 const resultHeadroom = 1000;
 
 /**
- * An entry's characters in the JSON answer, at most (names that need escaping aside): the keys,
- * quotes and commas of `{"name":…,"path":…,"type":"directory","size":…,"ignored":true},` take 62.
+ * `{"name":`, `,"path":`, `,"type":`, the closing brace and the comma after the entry: its JSON
+ * without the values.
  */
-const entryChars = (name: string, relPath: string) => name.length + relPath.length + 62;
+const entryFrameChars = 8 + 8 + 8 + 1 + 1;
+const typeChars: Record<EntryType, number> = { file: 6, directory: 11, symlink: 9, other: 7 };
+/** `,"size":` and at most 16 digits (Number.MAX_SAFE_INTEGER). */
+const sizeChars = 8 + 16;
+/** `,"ignored":true`. */
+const ignoredChars = 15;
+
+/**
+ * An entry's characters in the JSON answer, at most: exact but for the size's digits (and the type,
+ * when sizes are added: lstat may tell another kind than the walk did). `plain`: neither name nor
+ * path has a character JSON escapes.
+ */
+function entryChars(
+  name: string,
+  relPath: string,
+  plain: boolean,
+  type: EntryType,
+  ignored: boolean,
+  sized: boolean,
+): number {
+  const strings = plain ? name.length + relPath.length + 4 : jsonStringChars(name) + jsonStringChars(relPath);
+  return (
+    strings +
+    entryFrameChars +
+    (sized ? typeChars.directory + sizeChars : typeChars[type]) +
+    (ignored ? ignoredChars : 0)
+  );
+}
+
+/** `{"path":…,"entries":[` … `],"truncated":false,"notice":…}` without the entries. */
+const answerChars = (path: string, notice: string | undefined) =>
+  8 + jsonStringChars(path) + 12 + 1 + 18 + (notice === undefined ? 0 : 10 + jsonStringChars(notice)) + 1;
 
 export const listFilesTool = defineTool({
   name: 'list_files',
@@ -112,6 +144,7 @@ export const listFilesTool = defineTool({
     // a longer one into text, which MCP clients cannot check against the output schema).
     const charBudget = limits.maxResultChars - resultHeadroom;
     let chars = 0;
+    let plainFolder: object | undefined;
     const prefix = start.relPath === '' ? 0 : start.relPath.length + 1;
     const pattern = args.pattern;
     const matches =
@@ -146,18 +179,26 @@ export const listFilesTool = defineTool({
       signal: ctx.signal,
       visit: (entry) => {
         if (matches !== undefined && !matches(entry.relPath.slice(prefix))) return 'continue';
-        chars += entryChars(entry.name, entry.relPath);
+        const type = typeOf(entry.kind);
+        const sized = withSizes && entry.kind !== 'directory';
+        // The path is its folder's path and the name: the folder's part is tested once per folder
+        // (its entries share one dirId object), the name every time.
+        let plain = isPlainJsonText(entry.name);
+        if (plain && entry.dirId !== plainFolder) {
+          plain = isPlainJsonText(entry.relPath);
+          if (plain) plainFolder = entry.dirId;
+        }
+        chars += entryChars(entry.name, entry.relPath, plain, type, entry.ignored, sized);
         if (entries.length === maxEntries || chars > charBudget) {
           truncated = true;
           return 'stop';
         }
-        if (withSizes && entry.kind !== 'directory') {
+        if (sized) {
           if (batch.switchesRoot(entry)) flush();
           batch.add(entry);
           indices.push(entries.length);
           if (batch.size >= statBatch) flush();
         }
-        const type = typeOf(entry.kind);
         if (entries.length % progressEvery === 0 && entries.length > 0) {
           ctx.progress?.(entries.length, undefined, `${entries.length} entries listed`);
         }
@@ -172,21 +213,21 @@ export const listFilesTool = defineTool({
     if (!walked.ok) return walked;
     if (withSizes) await addSizes(entries, statted, take, flush);
     ctx.progress?.(entries.length, entries.length, `${entries.length} entries listed`);
-    return ok({
+    const notice = truncated
+      ? entries.length === maxEntries
+        ? `[Showing the first ${entries.length} entries. Narrow the listing with path or pattern, or raise max_entries.]`
+        : `[Showing the first ${entries.length} entries: the answer's size limit. Narrow the listing with path or pattern.]`
+      : entries.length === 0
+        ? '[No entries (hidden and git-ignored names are not listed).]'
+        : undefined;
+    const answer: ListFilesOutput = {
       path: start.display,
       entries,
       truncated,
-      ...(truncated
-        ? {
-            notice:
-              entries.length === maxEntries
-                ? `[Showing the first ${entries.length} entries. Narrow the listing with path or pattern, or raise max_entries.]`
-                : `[Showing the first ${entries.length} entries: the answer's size limit. Narrow the listing with path or pattern.]`,
-          }
-        : entries.length === 0
-          ? { notice: '[No entries (hidden and git-ignored names are not listed).]' }
-          : {}),
-    });
+      ...(notice === undefined ? {} : { notice }),
+    };
+    // Counted as it was built: the run stage's cap need not stringify it to measure it.
+    return ok(withResultBound(answer, chars + answerChars(start.display, notice)));
   },
 });
 

@@ -85,6 +85,19 @@ describe('MCP tools carry their hints and output schema', () => {
   });
 });
 
+describe('MCP tool results', () => {
+  it('carry the object as structuredContent and its compact JSON as text (a long listing is megabytes indented)', async () => {
+    const { client, workspace } = await connect('refuse');
+    await mkdir(join(workspace, 'src'));
+    await writeFile(join(workspace, 'src', 'a "quoted" name.ts'), '');
+    const result = await client.callTool({ name: 'list_files', arguments: { recursive: true } });
+    expect(result.isError, JSON.stringify(result)).not.toBe(true);
+    expect(result.content).toEqual([{ type: 'text', text: JSON.stringify(result.structuredContent) }]);
+    const { entries } = result.structuredContent as { entries: { path: string }[] };
+    expect(entries.map((entry) => entry.path)).toEqual(expect.arrayContaining(['index.ts', 'src/a "quoted" name.ts']));
+  });
+});
+
 describe('approvals through elicitation', () => {
   it('asks the client user with the diff, and writes the file when they accept', async () => {
     const { client, workspace, asked } = await connect('refuse', () => ({

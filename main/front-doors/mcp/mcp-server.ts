@@ -18,11 +18,16 @@ export interface McpServerOptions {
 const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
 
-/** A tool's Result as MCP content: the object as structuredContent plus a text rendering. */
+/**
+ * A tool's Result as MCP content: the object as structuredContent plus, as the spec asks for
+ * clients that read only text, the same object serialized. Compact JSON: indented, a 30k-entry
+ * listing grew from 3.4 to 4.5 MB and took several times as long to write (and the transport
+ * escapes it again into the message).
+ */
 function toCallToolResult(result: Result<unknown>): CallToolResult {
   if (result.ok) {
     const structured = asRecord(result.value);
-    return { content: [{ type: 'text', text: JSON.stringify(structured, null, 2) }], structuredContent: structured };
+    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
   }
   const { code, message, details } = result.error;
   return {

@@ -258,6 +258,9 @@ describe('the ignore engine against git check-ignore', () => {
     ];
     for (const [path, isDirectory] of [...asked, ...asked]) {
       expect(rules.matchesItself(path, isDirectory), path).toBe(rules.ignores(path, isDirectory));
+      const slash = path.lastIndexOf('/');
+      const [dir, name] = slash < 0 ? ['', path] : [path.slice(0, slash), path.slice(slash + 1)];
+      expect(rules.matchesEntry(dir, name, isDirectory), path).toBe(rules.ignores(path, isDirectory));
     }
     expect(asked.filter(([path, isDirectory]) => rules.matchesItself(path, isDirectory)).length).toBe(5);
   });

@@ -1,5 +1,6 @@
 import ignore from 'ignore';
 import type { Ignore } from 'ignore';
+import { joinRel } from './path-syntax';
 
 /**
  * THE ignore engine of Familiar: the tools' walks, list_files, search and the workspace pane all ask
@@ -20,12 +21,16 @@ export class IgnoreRules {
   /**
    * Every rule names a single name (no slash before its end): git then matches the entry's name
    * alone, so the answer depends on the name and kind only, and names repeat across a tree
-   * (index.ts, package.json, test/): remembered per name.
+   * (index.ts, package.json, test/): remembered per name, files and folders apart (keyed by the
+   * name itself, so a walk's question allocates nothing).
    */
-  readonly #byName: Map<string, boolean> | undefined;
+  readonly #files: Map<string, boolean> | undefined;
+  readonly #folders: Map<string, boolean> | undefined;
 
   private constructor(private readonly patterns: readonly string[]) {
-    this.#byName = patterns.length > 0 && patterns.every(namesOneName) ? new Map() : undefined;
+    const byName = patterns.length > 0 && patterns.every(namesOneName);
+    this.#files = byName ? new Map() : undefined;
+    this.#folders = byName ? new Map() : undefined;
   }
 
   /** Adds the rules of a .gitignore (or .git/info/exclude) that lives in folder `dir` ('' = root). */
@@ -55,19 +60,22 @@ export class IgnoreRules {
    * walk put together (issue 16's profile); the rule scan it runs underneath is the same.
    */
   matchesItself(relPath: string, isDirectory: boolean): boolean {
+    const slash = relPath.lastIndexOf('/');
+    return this.matchesEntry(slash < 0 ? '' : relPath.slice(0, slash), relPath.slice(slash + 1), isDirectory);
+  }
+
+  /** `matchesItself` for the entry `name` of the folder `dirRel`: the walk asks it once per entry. */
+  matchesEntry(dirRel: string, name: string, isDirectory: boolean): boolean {
     if (this.patterns.length === 0) return false;
-    const byName = this.#byName;
-    if (byName !== undefined) {
-      const key = `${isDirectory ? '/' : ''}${relPath.slice(relPath.lastIndexOf('/') + 1)}`;
-      let known = byName.get(key);
-      if (known === undefined) {
-        known = this.#scan(relPath, isDirectory);
-        if (byName.size >= maxCachedAnswers) byName.clear();
-        byName.set(key, known);
-      }
-      return known;
+    const byName = isDirectory ? this.#folders : this.#files;
+    if (byName === undefined) return this.#scan(joinRel(dirRel, name), isDirectory);
+    let known = byName.get(name);
+    if (known === undefined) {
+      known = this.#scan(joinRel(dirRel, name), isDirectory);
+      if (byName.size >= maxCachedAnswers) byName.clear();
+      byName.set(name, known);
     }
-    return this.#scan(relPath, isDirectory);
+    return known;
   }
 
   #scan(relPath: string, isDirectory: boolean): boolean {
