@@ -58,7 +58,7 @@ async function watchedIndex(): Promise<WorkspaceNgram> {
 async function search(args: object, withIndex: boolean): Promise<SearchInCodeOutput> {
   const ctx = kit.ctx();
   const env = withIndex
-    ? { ...ctx.env, ngramIndexes: indexes, searchIndexEnabled: () => true }
+    ? { ...ctx.env, ngramIndexes: indexes!, searchIndexEnabled: () => true }
     : { ...ctx.env, searchIndexEnabled: () => false };
   const result = await kit.runner.run(searchInCodeTool, args, { ...ctx, env });
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);

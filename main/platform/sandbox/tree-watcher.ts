@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import type { AnchoredFs, DirRef } from './anchored-fs';
+import { parseWorkspacePath } from './path-syntax';
 
 /** More events than this within one second: a flood (a checkout, a build), so nothing is vouched for. */
 const FLOOD_EVENTS = 1000;
@@ -120,6 +121,20 @@ export class TreeWatcher {
         this.trusted = !failed && this.breaks === mark.breaks;
       },
     };
+  }
+
+  /**
+   * Paths a tool of this app just wrote (as the call named them): marked at once, without waiting
+   * for their events (which come too and mark them again).
+   */
+  mark(paths: readonly string[]): void {
+    for (const raw of paths) {
+      const parsed = parseWorkspacePath(raw);
+      // The root itself (a run in '.') would send every query back to the walk: its events suffice.
+      if (!parsed.ok || parsed.value === '') continue;
+      this.seq += 1;
+      this.dirty.set(parsed.value, this.seq);
+    }
   }
 
   close(): void {

@@ -160,7 +160,8 @@ export class WorkspaceNgram {
    * Something changed in the workspace (the watcher, a tool's write): a refresh walk soon compares
    * every file with the index. Queries are exact meanwhile (they check every file themselves).
    */
-  noteChanged(): void {
+  noteChanged(paths: readonly string[] = []): void {
+    this.watcher?.mark(paths);
     if (this.state !== 'ready') return;
     this.retryTimer();
   }
@@ -431,9 +432,9 @@ export class NgramIndexes {
     return index;
   }
 
-  /** Every open index hears of a change (the watcher, a tool's write). */
-  noteChanged(): void {
-    for (const index of this.byRoot.values()) index.noteChanged();
+  /** Every open index hears of a change (the watcher, a tool's write: its workspace and paths). */
+  noteChanged(workspaceRoot?: string, paths: readonly string[] = []): void {
+    for (const [root, index] of this.byRoot) index.noteChanged(root === workspaceRoot ? paths : []);
   }
 
   async close(): Promise<void> {
