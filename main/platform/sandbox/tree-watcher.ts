@@ -7,6 +7,22 @@ const FLOOD_EVENTS = 1000;
 /** More changed paths than this since the last full refresh: a walk is cheaper than resolving each. */
 const MAX_DIRTY = 256;
 
+/**
+ * Linux file systems whose changes may come from elsewhere (another machine, a FUSE daemon): the
+ * kernel's notifications do not see those, so a watcher there vouches for nothing. NFS, SMB, CIFS,
+ * SMB2, FUSE, 9P, AFS, Ceph (statfs f_type).
+ */
+const REMOTE_TYPES = new Set([0x6969, 0x517b, 0xff534d42, 0xfe534d42, 0x65735546, 0x01021997, 0x5346414f, 0x00c36400]);
+
+function isRemote(path: string): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    return REMOTE_TYPES.has(fs.statfsSync(path).type);
+  } catch {
+    return true; // cannot tell: assume the worst
+  }
+}
+
 interface Watch {
   readonly watcher: fs.FSWatcher;
   readonly dev: number;
@@ -75,6 +91,8 @@ export class TreeWatcher {
     const mark = { seq: this.seq, breaks: this.breaks };
     let failed = false;
     const folder = (dir: DirRef, relPath: string) => {
+      // A mount inside the workspace counts too: each folder is asked (one statfs, each full walk).
+      if (isRemote(this.anchored.at(dir, ''))) failed = true;
       const existing = this.watches.get(relPath);
       if (existing !== undefined && existing.dev === dir.dev && existing.ino === dir.ino) {
         existing.round = round;
