@@ -152,40 +152,41 @@ export const searchInCodeTool = defineTool({
         gathering.add(entry);
         if (gathering.size >= engine.batchFiles) flush();
       };
-      // The change watcher vouches for the index: its file list stands in for the walk.
+      // The change watcher vouches for the index: its file list stands in for the walk (skipped then).
       const listed = await indexed?.listed(start, accept);
       if (listed !== undefined) {
         skippedByIndex = listed.skipped;
         binaryByIndex = listed.binary;
         for (const entry of listed.files) take(entry);
       }
-      const walked =
-        listed !== undefined
-          ? ok({ stopped: false })
-          : await sandbox.walk(start, {
-              recursive: true,
-              includeHidden: false,
-              // Both engines search exactly the files this walk picks (ripgrep runs with --no-ignore on
-              // the list), so this one switch serves both; the deny-list below still applies.
-              includeIgnored: args.include_ignored,
-              signal: ctx.signal,
-              withFacts: indexed !== undefined, // the index checks each file's size and ctime
-              visit: (entry) => {
-                if (entry.kind !== 'file' || !accept(entry.relPath)) return 'continue';
-                const choice = indexed?.choose(entry) ?? 'search';
-                if (choice !== 'search') {
-                  // Searched in effect: the index knows it cannot match (or is binary, as a scan would find).
-                  if (choice === 'skip') skippedByIndex += 1;
-                  else binaryByIndex += 1;
-                  return 'continue';
-                }
-                take(entry);
-                // While the walk goes on: how many files it found so far (the end says how many were searched).
-                if (files.length % progressEvery === 0)
-                  ctx.progress?.(files.length, undefined, `${files.length} files found`);
-                return 'continue';
-              },
-            });
+      const walk: typeof sandbox.walk =
+        listed === undefined
+          ? (from, options) => sandbox.walk(from, options)
+          : () => Promise.resolve(ok({ stopped: false }));
+      const walked = await walk(start, {
+        recursive: true,
+        includeHidden: false,
+        // Both engines search exactly the files this walk picks (ripgrep runs with --no-ignore on
+        // the list), so this one switch serves both; the deny-list below still applies.
+        includeIgnored: args.include_ignored,
+        signal: ctx.signal,
+        withFacts: indexed !== undefined, // the index checks each file's size and ctime
+        visit: (entry) => {
+          if (entry.kind !== 'file' || !accept(entry.relPath)) return 'continue';
+          const choice = indexed?.choose(entry) ?? 'search';
+          if (choice !== 'search') {
+            // Searched in effect: the index knows it cannot match (or is binary, as a scan would find).
+            if (choice === 'skip') skippedByIndex += 1;
+            else binaryByIndex += 1;
+            return 'continue';
+          }
+          take(entry);
+          // While the walk goes on: how many files it found so far (the end says how many were searched).
+          if (files.length % progressEvery === 0)
+            ctx.progress?.(files.length, undefined, `${files.length} files found`);
+          return 'continue';
+        },
+      });
       if (!walked.ok) return walked;
     } else {
       return err('not_a_file', `'${start.display}' is not a file or folder that can be searched.`);
