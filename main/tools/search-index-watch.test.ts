@@ -5,6 +5,7 @@ import { appendFile, mkdir, readdir, rename, rm, unlink, writeFile } from 'node:
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NgramIndexes } from '../domain/search/ngram/ngram-service';
+import { watcherVouches } from '../platform/sandbox/tree-watcher';
 import type { WorkspaceNgram } from '../domain/search/ngram/ngram-service';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createToolKit } from '../test-support/tool-kit';
@@ -90,7 +91,8 @@ const files = {
   'build/out.txt': 'gamma ignored\n',
 };
 
-describe('search_in_code with the watched trigram index', () => {
+// Linux only: elsewhere there is no watcher, and every query walks (search-index.test.ts).
+describe.skipIf(!watcherVouches)('search_in_code with the watched trigram index', () => {
   it('finds a file another program changed right before the query, 50 times over', async () => {
     await tree(files);
     const ngram = await watchedIndex();

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { createAnchoredFs } from './anchored-fs';
 import type { DirRef } from './anchored-fs';
-import { TreeWatcher } from './tree-watcher';
+import { TreeWatcher, watcherVouches } from './tree-watcher';
 
 const tempDir = useTempDirs();
 const anchored = createAnchoredFs();
@@ -35,7 +35,7 @@ async function settle(): Promise<void> {
   await nextTurn();
 }
 
-describe('the index change watcher', () => {
+describe.skipIf(!watcherVouches)('the index change watcher', () => {
   it('marks changed paths dirty, not hidden ones, and a full walk clears what it saw', async () => {
     const dir = await tempDir();
     await mkdir(join(dir, 'src'));

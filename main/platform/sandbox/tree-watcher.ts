@@ -23,6 +23,13 @@ function isRemote(path: string): boolean {
   }
 }
 
+/**
+ * Only inotify (Linux) queues a change's event during the writer's own system call, so that it is
+ * readable before any later request: FSEvents (macOS) and ReadDirectoryChangesW (Windows) deliver
+ * later, so there a watcher cannot promise the very next query, and queries walk.
+ */
+export const watcherVouches = process.platform === 'linux';
+
 interface Watch {
   readonly watcher: fs.FSWatcher;
   readonly dev: number;

@@ -4,7 +4,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AnchoredBatch } from '../../../platform/sandbox/anchored-batch';
 import type { AnchoredFs } from '../../../platform/sandbox/anchored-fs';
 import type { DenyList } from '../../../platform/sandbox/deny-list';
-import { TreeWatcher } from '../../../platform/sandbox/tree-watcher';
+import { TreeWatcher, watcherVouches } from '../../../platform/sandbox/tree-watcher';
 import type { WatchRound, WatchView } from '../../../platform/sandbox/tree-watcher';
 import type { FsWorkerPool } from '../../../platform/sandbox/fs-worker-pool';
 import type { WalkEntry } from '../../../platform/sandbox/workspace-walker';
@@ -85,7 +85,8 @@ export class WorkspaceNgram {
     private readonly racyMs = RACY_MS,
     anchored?: AnchoredFs,
   ) {
-    this.watcher = anchored === undefined ? undefined : new TreeWatcher(anchored, () => this.noteChanged());
+    this.watcher =
+      anchored === undefined || !watcherVouches ? undefined : new TreeWatcher(anchored, () => this.noteChanged());
   }
 
   status(): NgramStatus {
