@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +33,17 @@ export interface IndexFigures {
 }
 
 const median = (values: readonly number[]) => summarize(values).medianMs;
+
+/** CPU time (user + system) of one run of a command, by GNU time; NaN without /usr/bin/time. */
+function cpuMs(command: string, args: readonly string[], cwd: string): number {
+  const timed = spawnSync('/usr/bin/time', ['-f', '%U %S', command, ...args], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
+  const [user, system] = (timed.stderr.trim().split('\n').at(-1) ?? '').split(' ').map(Number);
+  return ((user ?? NaN) + (system ?? NaN)) * 1000;
+}
 
 /**
  * search_in_code's trigram index on the corpus (issue 16 item 4): the build in the background
@@ -84,11 +96,18 @@ export async function indexFigures(corpus: Corpus, runs: number, log: (line: str
     // The first line of each generated source file is "// Module <n>: ..."; n differs per run.
     const pattern = (run: number) => `Module ${1000 + ((run * 7919) % 25_000)}:`;
     await call(searchInCodeTool, { query: 'Module 999999:', max_results: 1000 }); // warm-up (JIT, threads)
+    const cpu: { ours: number; rg: number }[] = [];
     for (let run = 0; run < runs; run += 1) {
       const query = pattern(run);
+      const cpuStart = process.cpuUsage(); // the whole process: main thread and file workers
       const start = performance.now();
       const result = await call(searchInCodeTool, { query, max_results: 1000 });
       const ours = performance.now() - start;
+      const cpuUsed = process.cpuUsage(cpuStart);
+      cpu.push({
+        ours: (cpuUsed.user + cpuUsed.system) / 1000,
+        rg: cpuMs('rg', ['-n', '-i', '--', query, '.'], corpus.root),
+      });
       if (result.engine !== 'index') throw new Error(`engine ${result.engine}, not the index`);
       const rg = runOnce({ command: 'rg', args: ['-n', '-i', '--', query, '.'], cwd: corpus.root });
       const rgLines = rg.stdout.split('\n').filter((line) => line !== '').length;
@@ -97,6 +116,10 @@ export async function indexFigures(corpus: Corpus, runs: number, log: (line: str
       }
       queries.push({ pattern: query, ours, rg: rg.ms, candidates: result.index?.candidates });
     }
+    log(
+      `warm queries, CPU time (user + system), median: ours ${median(cpu.map((c) => c.ours)).toFixed(1)} ms, ` +
+        `rg ${median(cpu.map((c) => c.rg)).toFixed(1)} ms; per query ${cpu.map((c) => `${c.ours.toFixed(0)}/${c.rg.toFixed(0)}`).join(' ')}`,
+    );
     await reopenedServices.dispose();
     return {
       buildMs,

@@ -11,6 +11,7 @@ import type { BatchResult, SearchEngine } from './search-js-engine';
 import { createRipgrepEngine } from './search-ripgrep-engine';
 import { compileQuery } from './search-query';
 import { indexedWalk } from './search-index-engine';
+import type { StaleEntry } from '../domain/search/ngram/ngram-service';
 
 const input = z.object({
   query: z.string().min(1).describe('Text to find (or a JavaScript regular expression with is_regex).'),
@@ -145,7 +146,27 @@ export const searchInCodeTool = defineTool({
       const pattern = args.file_pattern;
       const matches =
         pattern === undefined ? undefined : picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
-      const walked = await sandbox.walk(start, {
+      // Secrets (.env, keys) are never read, so never searched either.
+      const accept = (relPath: string) =>
+        (matches === undefined || matches(relPath.slice(prefix))) && !sandbox.denyList.deniesRead(relPath);
+      const take = (entry: StaleEntry) => {
+        if (gathering.switchesRoot(entry)) flush();
+        files.push(entry.relPath);
+        gathering.add(entry);
+        if (gathering.size >= engine.batchFiles) flush();
+      };
+      // The change watcher vouches for the index: its file list stands in for the walk (skipped then).
+      const listed = await indexed?.listed(start, accept);
+      if (listed !== undefined) {
+        skippedByIndex = listed.skipped;
+        binaryByIndex = listed.binary;
+        for (const entry of listed.files) take(entry);
+      }
+      const walk: typeof sandbox.walk =
+        listed === undefined
+          ? (from, options) => sandbox.walk(from, options)
+          : () => Promise.resolve(ok({ stopped: false }));
+      const walked = await walk(start, {
         recursive: true,
         includeHidden: false,
         // Both engines search exactly the files this walk picks (ripgrep runs with --no-ignore on
@@ -154,10 +175,7 @@ export const searchInCodeTool = defineTool({
         signal: ctx.signal,
         withFacts: indexed !== undefined, // the index checks each file's size and ctime
         visit: (entry) => {
-          if (entry.kind !== 'file') return 'continue';
-          if (matches !== undefined && !matches(entry.relPath.slice(prefix))) return 'continue';
-          // Secrets (.env, keys) are never read, so never searched either.
-          if (sandbox.denyList.deniesRead(entry.relPath)) return 'continue';
+          if (entry.kind !== 'file' || !accept(entry.relPath)) return 'continue';
           const choice = indexed?.choose(entry) ?? 'search';
           if (choice !== 'search') {
             // Searched in effect: the index knows it cannot match (or is binary, as a scan would find).
@@ -165,10 +183,7 @@ export const searchInCodeTool = defineTool({
             else binaryByIndex += 1;
             return 'continue';
           }
-          if (gathering.switchesRoot(entry)) flush();
-          files.push(entry.relPath);
-          gathering.add(entry);
-          if (gathering.size >= engine.batchFiles) flush();
+          take(entry);
           // While the walk goes on: how many files it found so far (the end says how many were searched).
           if (files.length % progressEvery === 0)
             ctx.progress?.(files.length, undefined, `${files.length} files found`);

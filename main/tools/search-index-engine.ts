@@ -1,8 +1,12 @@
 import { FileVerdict } from '../domain/search/ngram/ngram-index';
-import type { NgramStatus, StaleEntry } from '../domain/search/ngram/ngram-service';
+import type { FileSelector } from '../domain/search/ngram/ngram-index';
+import type { NgramStatus, StaleEntry, WorkspaceNgram } from '../domain/search/ngram/ngram-service';
 import { literalPlan, regexPlan } from '../domain/search/ngram/trigram-plan';
 import type { SearchSpec } from '../platform/sandbox/search-types';
+import type { WatchView } from '../platform/sandbox/tree-watcher';
 import type { WalkEntry } from '../platform/sandbox/workspace-walker';
+import { personaEntries } from '../platform/sandbox/workspace-sandbox';
+import type { EntryFacts, ResolvedPath } from '../platform/sandbox/workspace-sandbox';
 import type { ToolEnvironment } from './tool-environment';
 
 /** Candidates above this share of the indexed files: ripgrep (when on PATH) confirms them faster. */
@@ -11,13 +15,53 @@ const RIPGREP_SHARE = 0.1;
 /** What search_in_code does with one walked file when the trigram index answers. */
 export type IndexedChoice = 'search' | 'skip' | 'binary';
 
+/** A file to search, named the anchored way (what a walk entry gives the engine). */
+export type ListedFile = StaleEntry;
+
+/** The files a walk from the start folder would have found, from the index and the watcher. */
+export interface Listed {
+  /** The candidates to read, in the walk's order. */
+  readonly files: readonly ListedFile[];
+  /** Files in scope the index rules out, and indexed binary files (a scan counts both). */
+  readonly skipped: number;
+  readonly binary: number;
+}
+
 export interface IndexedWalk {
   choose(entry: WalkEntry): IndexedChoice;
+  /**
+   * When the change watcher vouches for the index: the files to search under `start` without a
+   * walk (`accept`: the call's file_pattern and deny-list); undefined: walk.
+   */
+  listed(start: ResolvedPath, accept: (relPath: string) => boolean): Promise<Listed | undefined>;
   /** Many candidates: confirm them with ripgrep rather than the JS engine. */
   readonly broad: boolean;
   /** After the walk: files found changed or new are indexed again in the background. */
   finish(): void;
 }
+
+/** The walk's order: depth-first, names sorted by UTF-16 code units in each folder. */
+export function walkOrder(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i += 1) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // A folder's name ends where its path continues: 'a/x' comes before 'a-b' ('/' sorts after '-').
+    if (x === 47) return -1;
+    if (y === 47) return 1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+const personaNames = new Set(personaEntries.map((name) => name.toLowerCase()));
+/** Paths under a root name of the persona overlay (any case): never answered from the index. */
+const underPersonaName = (path: string): boolean => {
+  const slash = path.indexOf('/');
+  return personaNames.has((slash === -1 ? path : path.slice(0, slash)).toLowerCase());
+};
+const hasHiddenSegment = (path: string): boolean => path.startsWith('.') || path.includes('/.');
 
 /**
  * The trigram index's part in a search_in_code call (issue 16 item 4): when the index is on and
@@ -25,6 +69,10 @@ export interface IndexedWalk {
  * .gitignore, hidden files, the deny-list and concealment exactly as a scan does). Each file's
  * size and ctime are checked against the index: a file changed since (by anyone, reported or not)
  * is searched, so the answer equals a full scan's. `status` says what the index is doing.
+ *
+ * While the change watcher is trusted, `listed` answers without the walk: the index's own file list
+ * stands for every file the watcher heard nothing about; paths it heard about, and the persona
+ * overlay, are looked at through the sandbox.
  */
 export function indexedWalk(
   env: ToolEnvironment,
@@ -51,7 +99,142 @@ export function indexedWalk(
         if (verdict === FileVerdict.Stale) stale.push(entry);
         return verdict === FileVerdict.Skip ? 'skip' : verdict === FileVerdict.Binary ? 'binary' : 'search';
       },
+      async listed(start, accept) {
+        const view = await ngram.watched(env.sandbox);
+        if (view === undefined) return undefined;
+        return listFromIndex(env, ngram, select, view, start, accept, stale);
+      },
       finish: () => ngram.reindex(env.sandbox, stale),
     },
   };
+}
+
+/** `listed` of indexedWalk: see there. Undefined when the start is not a folder the watcher knows. */
+async function listFromIndex(
+  env: ToolEnvironment,
+  ngram: WorkspaceNgram,
+  select: FileSelector,
+  view: WatchView,
+  start: ResolvedPath,
+  accept: (relPath: string) => boolean,
+  stale: StaleEntry[],
+): Promise<Listed | undefined> {
+  const { sandbox } = env;
+  const base = start.relPath;
+  // A hidden, ignored or persona folder asked for by path, or one the last full walk did not see
+  // (new, or replaced since): the walk knows what to show there.
+  if (start.inPersona || start.realRel !== base || !view.isFolder(base) || (base !== '' && underPersonaName(base))) {
+    return undefined;
+  }
+  const under = base === '' ? '' : `${base}/`;
+  const inScope = (path: string) => path.startsWith(under);
+  const ancestorIn = (path: string, set: ReadonlySet<string>): boolean => {
+    for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) {
+      if (set.has(path.slice(0, at))) return true;
+    }
+    return false;
+  };
+  // The start folder (or one above it) changed: walk.
+  if (view.dirty.has(base) || ancestorIn(base, view.dirty)) return undefined;
+
+  const files: ListedFile[] = [];
+  const seen = new Set<string>();
+  let skipped = 0;
+  let binary = 0;
+  const take = (entry: ListedFile, facts: EntryFacts | undefined) => {
+    if (seen.has(entry.relPath) || !accept(entry.relPath)) return;
+    seen.add(entry.relPath);
+    if (!entry.inPersona && facts !== undefined) {
+      const verdict = select(entry.relPath, facts.size, facts.ctimeMs);
+      if (verdict === FileVerdict.Skip) return void (skipped += 1);
+      if (verdict === FileVerdict.Binary) return void (binary += 1);
+      if (verdict === FileVerdict.Stale) stale.push(entry);
+    }
+    files.push(entry);
+  };
+  /** A file resolved by name (not following a final symlink) as the walk would name it. */
+  const entryOf = (resolved: ResolvedPath): ListedFile | undefined => {
+    const dirId = sandbox.parentIdOf(resolved);
+    if (dirId === undefined) return undefined;
+    const slash = resolved.realRel.lastIndexOf('/');
+    return {
+      relPath: resolved.relPath,
+      inPersona: resolved.inPersona,
+      dirRealRel: slash === -1 ? '' : resolved.realRel.slice(0, slash),
+      dirId,
+      name: resolved.realRel.slice(slash + 1),
+    };
+  };
+  /**
+   * What a walk from the workspace root finds at `path` (a changed path, a persona entry), looked
+   * at through the sandbox: a file, or a folder walked. Returns true when `path` is a folder now.
+   */
+  const look = async (path: string): Promise<boolean> => {
+    const resolved = await sandbox.resolve(path, 'read', { followFinal: false });
+    if (!resolved.ok || resolved.value.facts === undefined) return false;
+    const found = resolved.value;
+    // Reached through a symlinked folder (a walk enters none), or ignored: not in a scan.
+    if ((!found.inPersona && found.realRel !== path) || sandbox.isIgnored(found)) return false;
+    if (found.facts!.kind === 'file') {
+      const entry = entryOf(found);
+      if (entry !== undefined) take(entry, found.facts);
+      return false;
+    }
+    if (found.facts!.kind !== 'directory') return false;
+    await sandbox.walk(found, {
+      recursive: true,
+      includeHidden: false,
+      withFacts: true,
+      visit: (entry) => {
+        if (entry.kind === 'file') take(entry, entry.facts);
+        return 'continue';
+      },
+    });
+    return true;
+  };
+
+  // 1. Paths the watcher heard about, in walk order (a changed folder comes before what is in it).
+  const dirty = [...view.dirty].filter((path) => inScope(path) && !underPersonaName(path)).sort(walkOrder);
+  /** Folders whose indexed files the index may no longer speak for: walked instead (or gone). */
+  const replaced = new Set<string>();
+  for (const path of dirty) {
+    if (hasHiddenSegment(path) || ancestorIn(path, replaced)) continue;
+    if ((await look(path)) || view.isFolder(path)) replaced.add(path);
+  }
+  // 2. The persona overlay's root entries: never indexed (concealment may hide them), always looked at.
+  if (base === '') {
+    let names: readonly string[] = personaEntries;
+    if (!sandbox.overlayActive) {
+      // No overlay: they are the folder's own entries, spelled as they are on disk.
+      const root = sandbox.listDir(start);
+      names = root.ok ? root.value.map((entry) => entry.name).filter((name) => underPersonaName(name)) : [];
+    }
+    for (const name of names) await look(name);
+  }
+  // 3. Every other indexed file in scope: the watcher vouches it is as indexed.
+  const searched: string[] = [];
+  const racy: string[] = [];
+  for (const path of ngram.indexedPaths()) {
+    if (!inScope(path) || seen.has(path) || view.dirty.has(path) || underPersonaName(path)) continue;
+    if (replaced.size > 0 && ancestorIn(path, replaced)) continue;
+    if (!accept(path)) continue;
+    const verdict = select.known(path);
+    if (verdict === FileVerdict.Skip) skipped += 1;
+    else if (verdict === FileVerdict.Binary) binary += 1;
+    else if (verdict === FileVerdict.Search) searched.push(path);
+    else racy.push(path); // written just before it was indexed: its facts decide
+  }
+  for (const path of racy) await look(path);
+  // Candidates are read through the sandbox like any file: resolved again, by name, now.
+  for (const path of searched) {
+    const resolved = await sandbox.resolve(path, 'read', { followFinal: false });
+    if (!resolved.ok || resolved.value.facts?.kind !== 'file' || resolved.value.realRel !== path) continue;
+    const entry = entryOf(resolved.value);
+    if (entry !== undefined) {
+      seen.add(path);
+      files.push(entry);
+    }
+  }
+  files.sort((a, b) => walkOrder(a.relPath, b.relPath));
+  return { files, skipped, binary };
 }

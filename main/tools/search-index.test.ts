@@ -1,8 +1,9 @@
 import { appendFile, mkdir, readdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NgramIndexes } from '../domain/search/ngram/ngram-service';
+import { watcherVouches } from '../platform/sandbox/tree-watcher';
 import { ripgrepOnPath } from '../platform/sandbox/ripgrep-locate';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createToolKit } from '../test-support/tool-kit';
@@ -138,10 +139,13 @@ async function writeTree(files: Record<string, Buffer>) {
   }
 }
 
-/** A fresh index of the tree as it is now (its own data folder), ready. */
-async function freshIndex(racyMs = 0): Promise<NgramIndexes> {
+/** A fresh index of the tree as it is now (its own data folder), ready; `watched`: with its change watcher. */
+async function freshIndex(racyMs = 0, watched = false): Promise<NgramIndexes> {
   runs += 1;
-  const indexes = new NgramIndexes(join(kit.home, `ngram-${runs}`), kit.services.workers, { racyMs });
+  const indexes = new NgramIndexes(join(kit.home, `ngram-${runs}`), kit.services.workers, {
+    racyMs,
+    ...(watched ? { anchored: kit.services.roots.anchored } : {}),
+  });
   indexes.for(kit.env.workspaceRoot).ready(kit.env.sandbox);
   const status = await indexes.for(kit.env.workspaceRoot).settled();
   expect(status.state).toBe('ready');
@@ -164,8 +168,13 @@ async function search(args: object, indexes?: NgramIndexes, ripgrep?: string): P
   return result.value;
 }
 
-async function sameAsScan(args: object, indexes: NgramIndexes) {
-  const [indexed, scanned] = [await search(args, indexes), await search(args)];
+/** `watched`: the index's watcher vouches for it, so the query must not walk (indexedPaths tells). */
+async function sameAsScan(args: object, indexes: NgramIndexes, watched = false) {
+  const listed = vi.spyOn(indexes.for(kit.env.workspaceRoot), 'indexedPaths');
+  const indexed = await search(args, indexes);
+  expect(listed.mock.calls.length).toBe(watched ? 1 : 0);
+  listed.mockRestore();
+  const scanned = await search(args);
   expect(indexed.engine).toBe('index');
   expect(scanned.engine).toBe('js');
   const { engine: _i, index: _s, ...fromIndex } = indexed;
@@ -182,29 +191,39 @@ async function sameAsScan(args: object, indexes: NgramIndexes) {
 }
 
 describe('search_in_code with the trigram index', () => {
+  // Without the watcher each query walks and compares every file; with it (trusted: nothing here
+  // breaks its trust) no query walks, and the changes are what it heard.
   it('answers exactly as a scan, also right after files change behind its back (property)', async () => {
     let skippedSome = 0;
     await fc.assert(
-      fc.asyncProperty(tree, query, fc.array(change, { maxLength: 3 }), async (files, q, changes) => {
-        await writeTree(files);
-        const indexes = await freshIndex();
-        try {
-          const args = { ...q, max_results: 100 };
-          await sameAsScan(args, indexes);
-          // Changes nobody reports (no watcher, no tool): sizes change, so does ctime.
-          for (const { path, bytes, kind } of changes) {
-            const file = join(kit.workspace, path);
-            await mkdir(join(file, '..'), { recursive: true });
-            if (kind === 'append') await appendFile(file, bytes);
-            else if (kind === 'create') await writeFile(file, Buffer.concat([bytes, Buffer.from('new\n')]));
-            else await unlink(file).catch(() => undefined);
+      fc.asyncProperty(
+        tree,
+        query,
+        fc.array(change, { maxLength: 3 }),
+        fc.boolean(),
+        async (files, q, changes, watched) => {
+          await writeTree(files);
+          // The watcher exists on Linux only (tree-watcher.ts): elsewhere both halves walk.
+          watched &&= watcherVouches;
+          const indexes = await freshIndex(0, watched);
+          try {
+            const args = { ...q, max_results: 100 };
+            await sameAsScan(args, indexes, watched);
+            // Changes by another program (plain fs calls): sizes change, so does ctime.
+            for (const { path, bytes, kind } of changes) {
+              const file = join(kit.workspace, path);
+              await mkdir(join(file, '..'), { recursive: true });
+              if (kind === 'append') await appendFile(file, bytes);
+              else if (kind === 'create') await writeFile(file, Buffer.concat([bytes, Buffer.from('new\n')]));
+              else await unlink(file).catch(() => undefined);
+            }
+            const after = await sameAsScan(args, indexes, watched);
+            if (after.index!.candidates! < after.searched_files) skippedSome += 1;
+          } finally {
+            await indexes.close();
           }
-          const after = await sameAsScan(args, indexes);
-          if (after.index!.candidates! < after.searched_files) skippedSome += 1;
-        } finally {
-          await indexes.close();
-        }
-      }),
+        },
+      ),
       { numRuns: Number(process.env['SEARCH_PROPERTY_RUNS'] ?? 60) },
     );
     // The index must have spared the matcher files, or the comparison proves little.

@@ -100,8 +100,9 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
     ...(options.onIndexStatus === undefined ? {} : { onStatus: options.onIndexStatus }),
   });
-  const ngramIndexes = new NgramIndexes(options.paths.ngramIndexes, workers);
   const roots = createAnchorRoots();
+  // Each index watches its workspace's folders through the anchored lookups (no symlink followed).
+  const ngramIndexes = new NgramIndexes(options.paths.ngramIndexes, workers, { anchored: roots.anchored });
   const journalFile = join(options.paths.home, 'temp-files.jsonl');
   // Temp files a crashed run left next to its targets go before anything else is written.
   sweepTempFiles(journalFile, roots);

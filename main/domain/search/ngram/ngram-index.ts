@@ -27,7 +27,14 @@ export type FileVerdict = (typeof FileVerdict)[keyof typeof FileVerdict];
 const DEAD = 255;
 
 /** A query's verdict on each file its walk finds; `share`: candidates among the indexed files (0..1). */
-export type FileSelector = ((path: string, size: number, ctimeMs: number) => FileVerdict) & { readonly share: number };
+export type FileSelector = ((path: string, size: number, ctimeMs: number) => FileVerdict) & {
+  readonly share: number;
+  /**
+   * The verdict on a file the change watcher vouches for (unchanged since it was indexed), without
+   * its facts. Stale: not indexed, or indexed too soon after a write (racy): look at it.
+   */
+  readonly known: (path: string) => FileVerdict;
+};
 
 /**
  * The trigram index of a workspace's text files (issue 16 item 4): per file its workspace path,
@@ -124,10 +131,16 @@ export class NgramIndex {
     }
     const verdict = (path: string, size: number, ctimeMs: number): FileVerdict => {
       const id = this.byPath.get(path);
-      const flag = id === undefined ? DEAD : this.flags[id]!;
-      if (id === undefined || flag === NGRAM_RACY || this.sizes[id] !== size || this.ctimes[id] !== ctimeMs) {
-        return FileVerdict.Stale;
-      }
+      if (id === undefined || this.sizes[id] !== size || this.ctimes[id] !== ctimeMs) return FileVerdict.Stale;
+      return verdictOf(id);
+    };
+    const known = (path: string): FileVerdict => {
+      const id = this.byPath.get(path);
+      return id === undefined ? FileVerdict.Stale : verdictOf(id);
+    };
+    const verdictOf = (id: number): FileVerdict => {
+      const flag = this.flags[id]!;
+      if (flag === NGRAM_RACY || flag === DEAD) return FileVerdict.Stale;
       if (flag === NGRAM_BINARY) return FileVerdict.Binary;
       // A file indexed again after the plan was evaluated (a refresh during this query's walk) has
       // a number beyond the marks: searched.
@@ -136,7 +149,7 @@ export class NgramIndex {
       }
       return FileVerdict.Skip;
     };
-    return Object.assign(verdict, { share });
+    return Object.assign(verdict, { share, known });
   }
 
   private candidates(plan: TrigramPlan): Uint8Array {

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AnchoredBatch } from '../../../platform/sandbox/anchored-batch';
+import type { AnchoredFs } from '../../../platform/sandbox/anchored-fs';
+import type { DenyList } from '../../../platform/sandbox/deny-list';
+import { TreeWatcher, watcherVouches } from '../../../platform/sandbox/tree-watcher';
+import type { WatchRound, WatchView } from '../../../platform/sandbox/tree-watcher';
 import type { FsWorkerPool } from '../../../platform/sandbox/fs-worker-pool';
 import type { WalkEntry } from '../../../platform/sandbox/workspace-walker';
 import type { WorkspaceSandbox } from '../../../platform/sandbox/workspace-sandbox';
@@ -69,12 +74,20 @@ export class WorkspaceNgram {
   private refreshTimer: NodeJS.Timeout | undefined;
   private sandbox: WorkspaceSandbox | undefined;
   private readonly stop = new AbortController();
+  private readonly watcher: TreeWatcher | undefined;
+  /** The deny-list the last full walk applied: another one and the watcher vouches for nothing. */
+  private walkedDenyList: DenyList | undefined;
 
+  /** `anchored`: the change watcher watches folders through it (without it, every query walks). */
   constructor(
     private readonly storeFile: string,
     private readonly workers: FsWorkerPool,
     private readonly racyMs = RACY_MS,
-  ) {}
+    anchored?: AnchoredFs,
+  ) {
+    this.watcher =
+      anchored === undefined || !watcherVouches ? undefined : new TreeWatcher(anchored, () => this.noteChanged());
+  }
 
   status(): NgramStatus {
     const index = this.state === 'ready' ? this.index : this.building;
@@ -106,6 +119,27 @@ export class WorkspaceNgram {
     return this.state === 'ready' ? this.index : undefined;
   }
 
+  /**
+   * The change watcher's view, when a query may answer from the index without walking: the index is
+   * ready, the watcher trusted, the deny-list the one the last full walk applied. First one turn of
+   * the event loop: a write another program finished before this query was asked queued its inotify
+   * event in the kernel during its write() call, so that event was readable before the request that
+   * brought this query; libuv handles every descriptor one poll found ready before it runs
+   * setImmediate callbacks, so by then the watcher has marked the path. (An event read in an
+   * earlier poll was marked then.)
+   */
+  async watched(sandbox: WorkspaceSandbox): Promise<WatchView | undefined> {
+    if (this.watcher === undefined) return undefined;
+    await nextTurn();
+    if (this.state !== 'ready' || sandbox.denyList !== this.walkedDenyList) return undefined;
+    return this.watcher.view();
+  }
+
+  /** Workspace paths of the files in the ready index (a snapshot: reindexing may go on meanwhile). */
+  indexedPaths(): string[] {
+    return this.index === undefined ? [] : [...this.index.livePaths()];
+  }
+
   /** Resolves once the index is ready or failed (tests, the bench). */
   async settled(): Promise<NgramStatus> {
     for (;;) {
@@ -127,17 +161,15 @@ export class WorkspaceNgram {
    * Something changed in the workspace (the watcher, a tool's write): a refresh walk soon compares
    * every file with the index. Queries are exact meanwhile (they check every file themselves).
    */
-  noteChanged(): void {
-    if (this.state !== 'ready' || this.refreshTimer !== undefined) return;
-    this.refreshTimer = setTimeout(() => {
-      this.refreshTimer = undefined;
-      this.enqueue(() => this.refresh());
-    }, REFRESH_DELAY_MS);
-    this.refreshTimer.unref?.();
+  noteChanged(paths: readonly string[] = []): void {
+    this.watcher?.mark(paths);
+    if (this.state !== 'ready') return;
+    this.retryTimer();
   }
 
   async close(): Promise<void> {
     this.stop.abort();
+    this.watcher?.close();
     clearTimeout(this.refreshTimer);
     await this.queue.catch(() => undefined);
     if (this.saveTimer !== undefined) {
@@ -217,11 +249,13 @@ export class WorkspaceNgram {
     let batch = new AnchoredBatch((inPersona) => sandbox.anchorOf(inPersona));
     const start = await sandbox.resolve('.', 'read');
     if (!start.ok) throw new Error(start.error.message);
+    const round = this.watchRound(sandbox);
     const walked = await sandbox.walk(start.value, {
       recursive: true,
       includeHidden: false,
       signal: this.stop.signal,
       visit: (entry) => {
+        if (entry.kind === 'directory' && !entry.inPersona) round?.folder(entry.dir, entry.name, entry.relPath);
         // The persona overlay's files (a handful) are searched by every query, never indexed.
         if (entry.kind !== 'file' || entry.inPersona) return 'continue';
         if (sandbox.denyList.deniesRead(entry.relPath)) return 'continue';
@@ -237,10 +271,19 @@ export class WorkspaceNgram {
         return 'continue';
       },
     });
-    if (!walked.ok) throw new Error(walked.error.message);
+    if (!walked.ok) {
+      round?.end(false);
+      throw new Error(walked.error.message);
+    }
     if (paths.length > 0) waiting.push({ paths, batch });
     launch();
-    while (jobs.length > 0) await Promise.all(jobs.splice(0));
+    try {
+      while (jobs.length > 0) await Promise.all(jobs.splice(0));
+    } catch (error) {
+      round?.end(false);
+      throw error;
+    }
+    this.endRound(round, sandbox);
     this.index = index;
     this.building = undefined;
     this.buildMs = performance.now() - started;
@@ -263,12 +306,14 @@ export class WorkspaceNgram {
     if (!start.ok) return;
     const verdict = index.selector(ALL);
     const seen = new Set<string>();
+    const round = this.watchRound(sandbox);
     const walked = await sandbox.walk(start.value, {
       recursive: true,
       includeHidden: false,
       withFacts: true,
       signal: this.stop.signal,
       visit: (entry) => {
+        if (entry.kind === 'directory' && !entry.inPersona) round?.folder(entry.dir, entry.name, entry.relPath);
         if (entry.kind !== 'file' || entry.inPersona || entry.facts === undefined) return 'continue';
         if (sandbox.denyList.deniesRead(entry.relPath)) return 'continue';
         seen.add(entry.relPath);
@@ -278,13 +323,46 @@ export class WorkspaceNgram {
         return 'continue';
       },
     });
-    if (!walked.ok) return;
+    if (!walked.ok) {
+      round?.end(false);
+      return;
+    }
     const gone = [...index.livePaths()].filter((path) => !seen.has(path));
     if (gone.length > 0) {
       index.remove(gone);
       this.scheduleSave();
     }
-    await this.indexPending();
+    try {
+      await this.indexPending();
+    } catch (error) {
+      round?.end(false);
+      throw error;
+    }
+    this.endRound(round, sandbox);
+  }
+
+  /** A full walk begins: the watcher re-establishes its watches as the walk meets each folder. */
+  private watchRound(sandbox: WorkspaceSandbox): WatchRound | undefined {
+    const root = sandbox.anchorOf(false);
+    return root === undefined ? undefined : this.watcher?.begin(root.dir);
+  }
+
+  /** The index now holds what the walk found: the watcher may vouch for it (or a refresh is due). */
+  private endRound(round: WatchRound | undefined, sandbox: WorkspaceSandbox): void {
+    if (round === undefined) return;
+    round.end(true);
+    this.walkedDenyList = sandbox.denyList;
+    if (this.watcher?.view() === undefined) this.retryTimer();
+  }
+
+  /** The watcher is not trusted after a full walk: another one soon (noteChanged needs a ready index). */
+  private retryTimer(): void {
+    if (this.refreshTimer !== undefined) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      this.enqueue(() => this.refresh());
+    }, REFRESH_DELAY_MS);
+    this.refreshTimer.unref?.();
   }
 
   private async indexPending(): Promise<void> {
@@ -333,26 +411,31 @@ export class WorkspaceNgram {
 export class NgramIndexes {
   private readonly byRoot = new Map<string, WorkspaceNgram>();
 
-  /** `racyMs`: tests lower it (their files are all just written). */
+  /** `racyMs`: tests lower it (their files are all just written). `anchored`: watch the workspaces. */
   constructor(
     private readonly dir: string,
     private readonly workers: FsWorkerPool,
-    private readonly options: { readonly racyMs?: number } = {},
+    private readonly options: { readonly racyMs?: number; readonly anchored?: AnchoredFs } = {},
   ) {}
 
   for(workspaceRoot: string): WorkspaceNgram {
     let index = this.byRoot.get(workspaceRoot);
     if (index === undefined) {
       const name = createHash('sha256').update(workspaceRoot).digest('hex').slice(0, 32);
-      index = new WorkspaceNgram(join(this.dir, `${name}.ngram`), this.workers, this.options.racyMs);
+      index = new WorkspaceNgram(
+        join(this.dir, `${name}.ngram`),
+        this.workers,
+        this.options.racyMs,
+        this.options.anchored,
+      );
       this.byRoot.set(workspaceRoot, index);
     }
     return index;
   }
 
-  /** Every open index hears of a change (the watcher, a tool's write). */
-  noteChanged(): void {
-    for (const index of this.byRoot.values()) index.noteChanged();
+  /** Every open index hears of a change (the watcher, a tool's write: its workspace and paths). */
+  noteChanged(workspaceRoot?: string, paths: readonly string[] = []): void {
+    for (const [root, index] of this.byRoot) index.noteChanged(root === workspaceRoot ? paths : []);
   }
 
   async close(): Promise<void> {

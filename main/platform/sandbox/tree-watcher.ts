@@ -1,0 +1,248 @@
+import * as fs from 'node:fs';
+import type { AnchoredFs, DirRef } from './anchored-fs';
+import { parseWorkspacePath } from './path-syntax';
+
+/** More events than this within one second: a flood (a checkout, a build), so nothing is vouched for. */
+const FLOOD_EVENTS = 1000;
+/** More changed paths than this since the last full refresh: a walk is cheaper than resolving each. */
+const MAX_DIRTY = 256;
+
+/**
+ * Linux file systems whose changes may come from elsewhere (another machine, a FUSE daemon): the
+ * kernel's notifications do not see those, so a watcher there vouches for nothing. NFS, SMB, CIFS,
+ * SMB2, FUSE, 9P, AFS, Ceph (statfs f_type).
+ */
+const REMOTE_TYPES = new Set([0x6969, 0x517b, 0xff534d42, 0xfe534d42, 0x65735546, 0x01021997, 0x5346414f, 0x00c36400]);
+
+function isRemote(path: string): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    return REMOTE_TYPES.has(fs.statfsSync(path).type);
+  } catch {
+    return true; // cannot tell: assume the worst
+  }
+}
+
+/**
+ * Only inotify (Linux) queues a change's event during the writer's own system call, so that it is
+ * readable before any later request: FSEvents (macOS) and ReadDirectoryChangesW (Windows) deliver
+ * later, so there a watcher cannot promise the very next query, and queries walk.
+ */
+export const watcherVouches = process.platform === 'linux';
+
+interface Watch {
+  readonly watcher: fs.FSWatcher;
+  readonly dev: number;
+  readonly ino: number;
+  /** The round that last saw this folder in its walk. */
+  round: number;
+}
+
+/** One full walk (an index build or refresh) re-establishing the watches. */
+export interface WatchRound {
+  /** The walk found this folder (not hidden, not ignored): watch it before it is read. */
+  folder(parent: DirRef, name: string, relPath: string): void;
+  /** The walk is over (`ok`: and the index holds what it found): trusted again if nothing broke meanwhile. */
+  end(ok: boolean): void;
+}
+
+/** What a query may rely on while the watcher is trusted. */
+export interface WatchView {
+  /** Workspace paths (files or folders) that changed since the last full refresh began. */
+  readonly dirty: ReadonlySet<string>;
+  /** A folder the last full walk found, and watched. */
+  isFolder(relPath: string): boolean;
+}
+
+/**
+ * Change hints for search_in_code's index (issue 16 item 4): one non-recursive fs.watch per folder
+ * a full walk found (Linux: on the folder's anchored descriptor path, so a folder swapped for a
+ * symlink is never followed). An event only marks a workspace path dirty, synchronously, in the
+ * callback: nothing is read here; queries resolve and read dirty paths through the sandbox.
+ *
+ * Trusted only while every folder of the last full walk got its watch, no watch reported an error,
+ * no flood happened and no ignore rule (.gitignore, .git/info/exclude) changed since that walk
+ * began. Otherwise queries walk and compare every file, and the next full walk restores trust.
+ */
+export class TreeWatcher {
+  private readonly watches = new Map<string, Watch>();
+  private readonly gitWatches: fs.FSWatcher[] = [];
+  private readonly dirty = new Map<string, number>();
+  private seq = 0;
+  private breaks = 0;
+  private round = 0;
+  private trusted = false;
+  private windowStart = 0;
+  private windowEvents = 0;
+  private closed = false;
+
+  /** `onChange`: every event (the owner schedules a refresh; `broken`: trust was lost). */
+  constructor(
+    private readonly anchored: AnchoredFs,
+    private readonly onChange: (broken: boolean) => void,
+  ) {}
+
+  /** The view a query may answer from, or undefined: walk. */
+  view(): WatchView | undefined {
+    if (!this.trusted || this.dirty.size > MAX_DIRTY) return undefined;
+    return { dirty: new Set(this.dirty.keys()), isFolder: (relPath) => this.watches.has(relPath) };
+  }
+
+  /**
+   * Starts a full walk of the workspace from `root` (its descriptor): the root and its .git/info
+   * watched now, each folder as the walk meets it (before it is read, so a change while the walk
+   * goes on is still heard). A folder that cannot be watched leaves the watcher untrusted.
+   */
+  begin(root: DirRef): WatchRound {
+    const round = ++this.round;
+    const mark = { seq: this.seq, breaks: this.breaks };
+    let failed = false;
+    const folder = (dir: DirRef, relPath: string) => {
+      // A mount inside the workspace counts too: each folder is asked (one statfs, each full walk).
+      if (isRemote(this.anchored.at(dir, ''))) failed = true;
+      const existing = this.watches.get(relPath);
+      if (existing !== undefined && existing.dev === dir.dev && existing.ino === dir.ino) {
+        existing.round = round;
+        return;
+      }
+      existing?.watcher.close();
+      this.watches.delete(relPath);
+      const watcher = this.watch(dir, (name) => this.folderEvent(relPath, name));
+      if (watcher === undefined) failed = true;
+      else this.watches.set(relPath, { watcher, dev: dir.dev, ino: dir.ino, round });
+    };
+    folder(root, '');
+    this.watchGit(root);
+    return {
+      folder: (parent, name, relPath) => {
+        let dir: DirRef;
+        try {
+          dir = this.anchored.openDir(parent, name);
+        } catch {
+          failed = true; // swapped or gone since the walk listed it: its parent's watch heard that
+          return;
+        }
+        try {
+          folder(dir, relPath);
+        } finally {
+          this.anchored.close(dir);
+        }
+      },
+      end: (ok) => {
+        if (this.closed) return;
+        // Folders the walk no longer found: their watches go.
+        for (const [relPath, watch] of this.watches) {
+          if (watch.round !== round) {
+            watch.watcher.close();
+            this.watches.delete(relPath);
+          }
+        }
+        if (!ok) {
+          this.trusted = false;
+          return;
+        }
+        // Changes heard before the walk began are in the index now; later ones stay dirty.
+        for (const [path, seq] of this.dirty) if (seq <= mark.seq) this.dirty.delete(path);
+        this.trusted = !failed && this.breaks === mark.breaks;
+      },
+    };
+  }
+
+  /**
+   * Paths a tool of this app just wrote (as the call named them): marked at once, without waiting
+   * for their events (which come too and mark them again).
+   */
+  mark(paths: readonly string[]): void {
+    for (const raw of paths) {
+      const parsed = parseWorkspacePath(raw);
+      // The root itself (a run in '.') would send every query back to the walk: its events suffice.
+      if (!parsed.ok || parsed.value === '') continue;
+      this.seq += 1;
+      this.dirty.set(parsed.value, this.seq);
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    this.trusted = false;
+    for (const watch of this.watches.values()) watch.watcher.close();
+    this.watches.clear();
+    for (const watcher of this.gitWatches.splice(0)) watcher.close();
+  }
+
+  private watch(dir: DirRef, onName: (name: string | null) => void): fs.FSWatcher | undefined {
+    try {
+      // Linux: /proc/self/fd/<n>, the folder the descriptor holds (inotify keeps the inode, not the
+      // name; the descriptor may close after). Elsewhere the path checked when the folder was opened.
+      const watcher = fs.watch(this.anchored.at(dir, ''), { persistent: false, encoding: 'utf8' }, (_event, name) =>
+        onName(name),
+      );
+      watcher.on('error', () => {
+        watcher.close();
+        for (const [relPath, watch] of this.watches) if (watch.watcher === watcher) this.watches.delete(relPath);
+        this.breakTrust();
+      });
+      return watcher;
+    } catch {
+      return undefined; // out of inotify watches (ENOSPC), no permission: queries walk
+    }
+  }
+
+  /** .git/info/exclude is an ignore file too: .git and .git/info are watched for it (not followed). */
+  private watchGit(root: DirRef): void {
+    for (const watcher of this.gitWatches.splice(0)) watcher.close();
+    let git: DirRef | undefined;
+    try {
+      git = this.anchored.openDir(root, '.git');
+    } catch {
+      return; // no .git folder: its creation shows up at the root
+    }
+    const gitWatch = this.watch(git, (name) => {
+      if (name === 'info' || name === null) this.breakTrust();
+    });
+    if (gitWatch !== undefined) this.gitWatches.push(gitWatch);
+    try {
+      const info = this.anchored.openDir(git, 'info');
+      const infoWatch = this.watch(info, (name) => {
+        if (name === 'exclude' || name === null) this.breakTrust();
+      });
+      if (infoWatch !== undefined) this.gitWatches.push(infoWatch);
+      this.anchored.close(info);
+    } catch {
+      // no .git/info: its creation is an event in .git
+    } finally {
+      this.anchored.close(git);
+    }
+  }
+
+  private folderEvent(folder: string, name: string | null): void {
+    this.seq += 1;
+    const now = Date.now();
+    if (now - this.windowStart > 1000) {
+      this.windowStart = now;
+      this.windowEvents = 0;
+    }
+    this.windowEvents += 1;
+    if (this.windowEvents === FLOOD_EVENTS + 1) this.breakTrust();
+    // No name (the kernel's queue overflowed), a name that did not decode, an ignore file, or .git
+    // itself at the root (.git/info/exclude may have come or gone): what is ignored may have changed.
+    if (name === null || name === '' || name.includes('\ufffd') || name === '.gitignore') {
+      this.breakTrust();
+      return;
+    }
+    if (folder === '' && name === '.git') {
+      this.breakTrust();
+      return;
+    }
+    // Hidden names are never searched (an atomic write's hidden temp file shows up as its rename).
+    if (name.startsWith('.')) return;
+    this.dirty.set(folder === '' ? name : `${folder}/${name}`, this.seq);
+    this.onChange(false);
+  }
+
+  private breakTrust(): void {
+    this.breaks += 1;
+    this.trusted = false;
+    this.onChange(true);
+  }
+}
