@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { FormError } from '../../app/FormError';
 import { Modal } from '../../app/Modal';
 import { useT } from '../../i18n/i18n';
 import { familiar } from '../../ipc/familiar';
@@ -55,11 +56,7 @@ export function HistoryDialog() {
           ))}
         </div>
         <FileMeter />
-        {error !== null && (
-          <p className="form-error" role="alert">
-            {t('history.loadFailed', { message: error.message })}
-          </p>
-        )}
+        <FormError message={error !== null && t('history.loadFailed', { message: error.message })} />
         <div className="history-columns">
           <HistoryVersionList />
           <HistoryDiff />

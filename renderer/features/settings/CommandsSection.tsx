@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FormError } from '../../app/FormError';
 import { envNameSchema } from '../../../shared/settings';
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
@@ -43,11 +44,10 @@ function PassEnvironmentField({ value }: { readonly value: readonly string[] }) 
           if (event.key === 'Enter') commit();
         }}
       />
-      {invalid.length > 0 && (
-        <span className="form-error" role="alert">
-          {t('settings.passEnvironmentInvalid', { names: invalid.join(', ') })}
-        </span>
-      )}
+      <FormError
+        inline
+        message={invalid.length > 0 && t('settings.passEnvironmentInvalid', { names: invalid.join(', ') })}
+      />
     </div>
   );
 }

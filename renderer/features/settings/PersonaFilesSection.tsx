@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { FormError } from '../../app/FormError';
 import type { PersonaFileInfo } from '../../../shared/ipc/assistant';
 import { familiar } from '../../ipc/familiar';
 import { useI18nStore, useT } from '../../i18n/i18n';
@@ -48,11 +49,7 @@ export function PersonaFilesSection() {
   return (
     <SettingsSection id="settings-persona" title={t('persona.title')}>
       <p className="muted">{t('persona.explain')}</p>
-      {error !== null && (
-        <p className="form-error" role="alert">
-          {error.message}
-        </p>
-      )}
+      <FormError message={error?.message} />
       {info !== null && (
         <>
           <ul className="persona-files">

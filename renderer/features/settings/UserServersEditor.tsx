@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FormError } from '../../app/FormError';
 import { userServerSchema } from '../../../shared/settings';
 import type { UserServer } from '../../../shared/settings';
 import { familiar } from '../../ipc/familiar';
@@ -136,11 +137,7 @@ export function UserServersEditor({ servers }: { readonly servers: readonly User
           {t('settings.serversSave')}
         </button>
       </div>
-      {problem !== null && (
-        <span className="form-error" role="alert">
-          {problem}
-        </span>
-      )}
+      <FormError inline message={problem} />
     </div>
   );
 }

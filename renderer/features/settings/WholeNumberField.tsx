@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FormError } from '../../app/FormError';
 import { useT } from '../../i18n/i18n';
 
 export interface WholeNumberFieldProps {
@@ -43,11 +44,7 @@ export function WholeNumberField({ label, value, min, max, step, onCommit }: Who
           if (event.key === 'Enter') commit();
         }}
       />
-      {invalid && (
-        <span className="form-error" role="alert">
-          {t('persona.capRange', { min, max })}
-        </span>
-      )}
+      <FormError inline message={invalid && t('persona.capRange', { min, max })} />
     </label>
   );
 }

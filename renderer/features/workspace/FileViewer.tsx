@@ -1,3 +1,4 @@
+import { FormError } from '../../app/FormError';
 import { LazyCodeView } from '../../code-view/LazyCodeView';
 import { formatBytes } from '../../format/format-bytes';
 import { useI18nStore, useT } from '../../i18n/i18n';
@@ -37,12 +38,12 @@ export function FileViewer({ placement = 'docked' }: { readonly placement?: 'doc
         </button>
       </header>
       {viewer.status === 'error' && viewer.error !== null && (
-        <p className="form-error" role="alert">
-          {t(
+        <FormError
+          message={t(
             `viewer.error.${viewer.error.code === 'binary_file' || viewer.error.code === 'file_too_large' || viewer.error.code === 'encoding_error' || viewer.error.code === 'file_not_found' ? viewer.error.code : 'other'}`,
             { message: viewer.error.message },
           )}
-        </p>
+        />
       )}
       {viewer.status === 'loading' && viewer.file === null && <p role="status">{t('viewer.loading')}</p>}
       {viewer.file !== null && (
