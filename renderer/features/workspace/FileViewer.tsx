@@ -1,3 +1,4 @@
+import { CloseButton } from '../../app/CloseButton';
 import { FormError } from '../../app/FormError';
 import { LazyCodeView } from '../../code-view/LazyCodeView';
 import { formatBytes } from '../../format/format-bytes';
@@ -28,14 +29,7 @@ export function FileViewer({ placement = 'docked' }: { readonly placement?: 'doc
         </h2>
         {viewer.file !== null && <span className="muted">{formatBytes(viewer.file.size, locale)}</span>}
         <span className="badge">{t('viewer.readOnly')}</span>
-        <button
-          type="button"
-          className="button button-small"
-          onClick={workspaceActions.closeFile}
-          aria-label={t('viewer.close')}
-        >
-          ×
-        </button>
+        <CloseButton look="small" label={t('viewer.close')} onClick={workspaceActions.closeFile} />
       </header>
       {viewer.status === 'error' && viewer.error !== null && (
         <FormError
