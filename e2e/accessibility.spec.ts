@@ -4,6 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { reply } from './fixtures/scripted-llm-server';
 import { expect, test } from './fixtures/familiar-app';
+import { sendMessage } from './fixtures/page-helpers';
 
 // The app's CSP (rightly) refuses axe's injected script: let the test context bypass it.
 test.use({ provider: 'scripted', bypassCSP: true });
@@ -78,9 +79,7 @@ test('axe finds nothing serious in the approval dialog, its diff included', asyn
     reply.text('Done.'),
   );
   await page.goto(app.url);
-  const composer = page.getByRole('textbox', { name: 'Message to Familiar' });
-  await composer.fill('Make it oat milk.');
-  await composer.press('Enter');
+  await sendMessage(page, 'Make it oat milk.');
   const dialog = page.getByRole('dialog', { name: 'The assistant asks for your approval' });
   await expect(dialog.locator('.monaco-diff-editor .editor.modified .view-lines')).toContainText('Buy oat milk.', {
     timeout: 20_000,

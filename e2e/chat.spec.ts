@@ -1,5 +1,6 @@
 import { reply } from './fixtures/scripted-llm-server';
 import { expect, test } from './fixtures/familiar-app';
+import { sendMessage } from './fixtures/page-helpers';
 import { writeTranscript } from './fixtures/transcripts';
 
 test.use({ provider: 'scripted' });
@@ -26,9 +27,7 @@ test('a streamed Markdown answer with a code block appears progressively and com
   page.on('pageerror', (error) => problems.push(error.message));
   llm.enqueue(reply.text(answer, { chunkSize: 6, chunkDelayMs: 40 }));
   await page.goto(app.url);
-  const composer = page.getByRole('textbox', { name: 'Message to Familiar' });
-  await composer.fill('How do I sort a list in Python?');
-  await composer.press('Enter');
+  await sendMessage(page, 'How do I sort a list in Python?');
 
   await expect(page.getByRole('article', { name: 'You' })).toHaveText('How do I sort a list in Python?');
   const reply_ = page.getByRole('article', { name: 'Familiar' });
@@ -63,9 +62,7 @@ test('Stop mid-stream keeps the partial answer, marked stopped', async ({ page, 
   const long = Array.from({ length: 200 }, (_, index) => `Sentence number ${index + 1} of a long answer.`).join(' ');
   llm.enqueue(reply.text(long, { chunkSize: 10, chunkDelayMs: 30 }));
   await page.goto(app.url);
-  const composer = page.getByRole('textbox', { name: 'Message to Familiar' });
-  await composer.fill('Tell me a long story');
-  await composer.press('Enter');
+  await sendMessage(page, 'Tell me a long story');
 
   const reply_ = page.getByRole('article', { name: 'Familiar' });
   await expect(reply_).toContainText('Sentence number 3');
@@ -92,9 +89,7 @@ test('a rate limit shows its countdown, and Retry then succeeds', async ({ page,
     reply.text('Here is the answer after waiting.'),
   );
   await page.goto(app.url);
-  const composer = page.getByRole('textbox', { name: 'Message to Familiar' });
-  await composer.fill('Hello?');
-  await composer.press('Enter');
+  await sendMessage(page, 'Hello?');
 
   const error = page.getByRole('group', { name: 'The answer failed' });
   await expect(error).toContainText('The provider is limiting how fast requests may be sent.');
@@ -119,9 +114,7 @@ test('a tool call shows as a compact card with its path and outcome code, expand
     reply.text('That tool does not exist, so I cannot.'),
   );
   await page.goto(app.url);
-  const composer = page.getByRole('textbox', { name: 'Message to Familiar' });
-  await composer.fill('Summon a dragon');
-  await composer.press('Enter');
+  await sendMessage(page, 'Summon a dragon');
 
   const answered = page.locator('article[data-status="complete"]');
   await expect(answered).toContainText('That tool does not exist, so I cannot.');

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/familiar-app';
+import type { RunningApp } from './fixtures/familiar-app';
 
 test.use({ provider: 'scripted' });
 
@@ -20,16 +21,21 @@ async function openFile(page: Page, name: string) {
   });
 }
 
+/** main.ts in the workspace, the window at this size, the app open and the file shown in the viewer. */
+async function openMainTs(page: Page, app: RunningApp, size: { width: number; height: number }) {
+  await writeFile(join(app.workspace, 'main.ts'), 'export const answer = 42;\n');
+  await page.setViewportSize(size);
+  await page.goto(app.url);
+  await openFile(page, 'main.ts');
+  return page.getByRole('region', { name: 'File main.ts' });
+}
+
 test('at 1280×820 a file opens beside a chat of at least 420 px; panels collapse by button and shortcut, remembered', async ({
   page,
   app,
 }) => {
-  await writeFile(join(app.workspace, 'main.ts'), 'export const answer = 42;\n');
-  await page.setViewportSize({ width: 1280, height: 820 });
-  await page.goto(app.url);
-  await openFile(page, 'main.ts');
+  const viewer = await openMainTs(page, app, { width: 1280, height: 820 });
 
-  const viewer = page.getByRole('region', { name: 'File main.ts' });
   const chat = await chatBox(page);
   expect(chat.width).toBeGreaterThanOrEqual(420);
   // Side by side, not on top of each other.
@@ -61,10 +67,7 @@ test('at 1280×820 a file opens beside a chat of at least 420 px; panels collaps
 });
 
 test('at 760×520 the chat keeps its width: the file and the lists float over it instead', async ({ page, app }) => {
-  await writeFile(join(app.workspace, 'main.ts'), 'export const answer = 42;\n');
-  await page.setViewportSize({ width: 760, height: 520 });
-  await page.goto(app.url);
-  await openFile(page, 'main.ts');
+  const viewer = await openMainTs(page, app, { width: 760, height: 520 });
 
   const chat = await chatBox(page);
   expect(chat.width).toBeGreaterThanOrEqual(420);
@@ -73,7 +76,6 @@ test('at 760×520 the chat keeps its width: the file and the lists float over it
   await page.screenshot({ path: 'test-results/screens/layout-760-file-open.png' });
 
   // The file floats over the chat; Esc puts it away and the chat is all there.
-  const viewer = page.getByRole('region', { name: 'File main.ts' });
   await viewer.locator('.monaco-editor').click();
   await page.keyboard.press('Escape');
   await expect(viewer).toBeHidden();
@@ -93,11 +95,7 @@ test('the file pane resizes by drag and by keyboard, never below the chat minimu
   page,
   app,
 }) => {
-  await writeFile(join(app.workspace, 'main.ts'), 'export const answer = 42;\n');
-  await page.setViewportSize({ width: 1600, height: 900 });
-  await page.goto(app.url);
-  await openFile(page, 'main.ts');
-  const viewer = page.getByRole('region', { name: 'File main.ts' });
+  const viewer = await openMainTs(page, app, { width: 1600, height: 900 });
   const handle = page.getByRole('separator', { name: /file pane/ });
   const value = async () => Number(await handle.getAttribute('aria-valuenow'));
   const start = await value();

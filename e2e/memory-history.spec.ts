@@ -17,8 +17,10 @@ import type { ScriptedLlmServer } from './fixtures/scripted-llm-server';
  */
 
 let llm: ScriptedLlmServer;
-test.beforeEach(async () => {
+// Every test talks to the scripted model.
+test.beforeEach(async ({ app }) => {
   llm = await startScriptedLlmServer();
+  await useScriptedModel(app);
 });
 test.afterEach(async () => {
   await llm.close();
@@ -70,11 +72,19 @@ async function toolNamesInPopover(page: Page): Promise<string[]> {
   return names;
 }
 
+/** The same request with memory off and on: the model tries to change MEMORY.md (basil → cactus). */
+async function tryToEditMemory(app: RunningApp, closing: string) {
+  llm.enqueue(
+    reply.toolCall('edit_file', { path: 'MEMORY.md', oldText: 'basil', newText: 'cactus' }),
+    reply.text(closing),
+  );
+  return runTurn(app, 'Change my memory.');
+}
+
 test('approve a SOUL.md change, see what the assistant will read, then revert it from History', async ({
   page,
   app,
 }) => {
-  await useScriptedModel(app);
   const soulPath = join(app.home, 'workspace', 'SOUL.md');
   const original = await readFile(soulPath, 'utf8');
   const oldText = original.split('\n').find((line) => line.trim() !== '') ?? '';
@@ -125,7 +135,6 @@ test('memory off: the memory tools go, MEMORY.md is refused and untouched, Histo
   page,
   app,
 }) => {
-  await useScriptedModel(app);
   const memoryPath = join(app.home, 'workspace', 'MEMORY.md');
   await page.goto(app.url);
   const memory = page.getByRole('switch', { name: 'Memory' });
@@ -147,11 +156,7 @@ test('memory off: the memory tools go, MEMORY.md is refused and untouched, Histo
   expect(withoutMemory).toEqual(withMemory.filter((name) => name !== 'memory_search' && name !== 'memory_append'));
   expect(llm.requests.at(-1)?.toolNames).toContain('memory_append');
 
-  llm.enqueue(
-    reply.toolCall('edit_file', { path: 'MEMORY.md', oldText: 'basil', newText: 'cactus' }),
-    reply.text('I cannot, memory is off.'),
-  );
-  const refused = await runTurn(app, 'Change my memory.');
+  const refused = await tryToEditMemory(app, 'I cannot, memory is off.');
   expect(refused[0]?.result).toMatchObject({ ok: false, code: 'permission_denied' });
   expect(refused[0]?.result?.summary).toMatch(/switched memory off/);
   expect(await readFile(memoryPath, 'utf8')).toBe(afterAppend);
@@ -181,11 +186,7 @@ test('memory off: the memory tools go, MEMORY.md is refused and untouched, Histo
   await memory.click({ force: true });
   await expect(memory).toBeChecked();
   expect(await toolNamesInPopover(page)).toEqual(withMemory);
-  llm.enqueue(
-    reply.toolCall('edit_file', { path: 'MEMORY.md', oldText: 'basil', newText: 'cactus' }),
-    reply.text('Changed.'),
-  );
-  const allowed = await runTurn(app, 'Change my memory.');
+  const allowed = await tryToEditMemory(app, 'Changed.');
   expect(allowed[0]?.result).toMatchObject({ ok: true });
   expect(await readFile(memoryPath, 'utf8')).toBe(afterAppend.replace('basil', 'cactus'));
   await page.screenshot({ path: 'test-results/screens/memory-on-again.png', fullPage: true });
@@ -195,7 +196,6 @@ test('a persona file cut for the prompt is flagged in the header; an incognito c
   page,
   app,
 }) => {
-  await useScriptedModel(app);
   await writeFile(join(app.home, 'workspace', 'SOUL.md'), `# Soul\n\n${'I am very talkative. '.repeat(1500)}\n`);
   await page.goto(app.url);
   const warning = page.getByTestId('prompt-truncated');

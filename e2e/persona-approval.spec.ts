@@ -4,6 +4,7 @@ import type { Page } from '@playwright/test';
 import type { RecordedRequest, ScriptedLlmServer } from './fixtures/scripted-llm-server';
 import { reply } from './fixtures/scripted-llm-server';
 import { callFamiliar, expect, test } from './fixtures/familiar-app';
+import { sendMessage } from './fixtures/page-helpers';
 import type { RunningApp } from './fixtures/familiar-app';
 
 test.use({ provider: 'scripted' });
@@ -32,9 +33,7 @@ async function askForPersonaEdit(page: Page, app: RunningApp, llm: ScriptedLlmSe
     reply.text('Understood.'),
   );
   await page.goto(app.url);
-  const composer = page.getByRole('textbox', { name: 'Message to Familiar' });
-  await composer.fill('Please be more formal from now on.');
-  await composer.press('Enter');
+  await sendMessage(page, 'Please be more formal from now on.');
   const dialog = page.getByRole('dialog', { name: 'The assistant asks for your approval' });
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText('Persona (SOUL.md)');

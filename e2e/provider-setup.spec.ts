@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { reply, startScriptedLlmServer } from './fixtures/scripted-llm-server';
 import { expect, test } from './fixtures/familiar-app';
+import { sendMessage } from './fixtures/page-helpers';
 
 test('first run: set up a provider in the UI, test the connection, save, and chat', async ({ page, app }) => {
   const server = await startScriptedLlmServer({ apiKey: 'sk-right-key' });
@@ -38,9 +39,7 @@ test('first run: set up a provider in the UI, test the connection, save, and cha
     expect((await stat(join(app.home, 'secrets.json'))).mode & 0o777).toBe(0o600);
 
     server.enqueue(reply.text('Hello! The setup works.'));
-    const composer = page.getByRole('textbox', { name: 'Message to Familiar' });
-    await composer.fill('Are you there?');
-    await composer.press('Enter');
+    await sendMessage(page, 'Are you there?');
     await expect(page.locator('article[data-status="complete"]')).toContainText('Hello! The setup works.');
     expect(server.requests.at(-1)?.headers['authorization']).toBe('Bearer sk-right-key');
 

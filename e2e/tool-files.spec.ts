@@ -1,16 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
 import { reply } from './fixtures/scripted-llm-server';
 import { expect, test } from './fixtures/familiar-app';
+import { sendMessage, treeRow } from './fixtures/page-helpers';
 
 test.use({ provider: 'scripted' });
-
-/** A tree row by its file name. */
-const row = (page: Page, name: string) =>
-  page
-    .getByRole('treeitem')
-    .filter({ has: page.locator('.tree-name', { hasText: new RegExp(`^${name.replaceAll('.', '\\.')}$`) }) });
 
 test('the tree shows a file the assistant wrote (after approval) and one an outside program wrote', async ({
   page,
@@ -23,19 +17,17 @@ test('the tree shows a file the assistant wrote (after approval) and one an outs
     reply.text('The plan is in plan.md.'),
   );
   await page.goto(app.url);
-  await expect(row(page, 'SOUL.md')).toBeVisible();
-  const composer = page.getByRole('textbox', { name: 'Message to Familiar' });
-  await composer.fill('Write a plan for my notes.');
-  await composer.press('Enter');
+  await expect(treeRow(page, 'SOUL.md')).toBeVisible();
+  await sendMessage(page, 'Write a plan for my notes.');
 
   // Project files ask first by default: the policy holds the write until the user answers.
   const dialog = page.getByRole('dialog', { name: 'The assistant asks for your approval' });
   await expect(dialog).toContainText('plan.md');
-  await expect(row(page, 'plan.md')).toHaveCount(0);
+  await expect(treeRow(page, 'plan.md')).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
   await expect(dialog).toBeHidden();
 
-  await expect(row(page, 'plan.md')).toBeVisible({ timeout: 1000 });
+  await expect(treeRow(page, 'plan.md')).toBeVisible({ timeout: 1000 });
   expect(await readFile(join(app.workspace, 'plan.md'), 'utf8')).toBe(content);
   const card = page.locator('details.tool-card', { hasText: 'write_file' });
   await expect(card.locator('.tool-outcome')).toHaveText('ok');
@@ -44,6 +36,6 @@ test('the tree shows a file the assistant wrote (after approval) and one an outs
 
   // Another program writes into the workspace while Familiar is open: the watcher shows it within a second.
   await writeFile(join(app.workspace, 'from-editor.md'), 'written elsewhere\n');
-  await expect(row(page, 'from-editor.md')).toBeVisible({ timeout: 1000 });
+  await expect(treeRow(page, 'from-editor.md')).toBeVisible({ timeout: 1000 });
   await page.screenshot({ path: 'test-results/screens/tool-and-outside-files.png' });
 });

@@ -1,13 +1,7 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/familiar-app';
-
-/** A tree row by its file name (persona rows also carry a hidden "lives in the home" note). */
-const row = (page: Page, name: string) =>
-  page
-    .getByRole('treeitem')
-    .filter({ has: page.locator('.tree-name', { hasText: new RegExp(`^${name.replaceAll('.', '\\.')}$`) }) });
+import { treeRow } from './fixtures/page-helpers';
 
 test('the tree shows the workspace with the persona overlay and follows outside changes live', async ({
   page,
@@ -16,38 +10,38 @@ test('the tree shows the workspace with the persona overlay and follows outside 
   await writeFile(join(app.workspace, 'notes.md'), '# Notes\n');
   await page.goto(app.url);
   const tree = page.getByRole('tree', { name: 'Workspace files' });
-  await expect(row(page, 'notes.md')).toBeVisible();
+  await expect(treeRow(page, 'notes.md')).toBeVisible();
   // SOUL.md, USER.md, MEMORY.md and memory/ come from the Familiar home, not the project folder.
-  await expect(row(page, 'SOUL.md')).toBeVisible();
-  await expect(row(page, 'memory')).toBeVisible();
+  await expect(treeRow(page, 'SOUL.md')).toBeVisible();
+  await expect(treeRow(page, 'memory')).toBeVisible();
   await expect(tree).toBeVisible();
 
   // An outside program (this test) creates, renames and deletes files: the tree follows within a second.
   await writeFile(join(app.workspace, 'from-outside.md'), 'hello\n');
-  await expect(row(page, 'from-outside.md')).toBeVisible({ timeout: 1000 });
+  await expect(treeRow(page, 'from-outside.md')).toBeVisible({ timeout: 1000 });
   await page.screenshot({ path: 'test-results/screens/workspace-tree-live.png', fullPage: true });
   await rename(join(app.workspace, 'from-outside.md'), join(app.workspace, 'renamed.md'));
-  await expect(row(page, 'renamed.md')).toBeVisible({ timeout: 1000 });
-  await expect(row(page, 'from-outside.md')).toHaveCount(0);
+  await expect(treeRow(page, 'renamed.md')).toBeVisible({ timeout: 1000 });
+  await expect(treeRow(page, 'from-outside.md')).toHaveCount(0);
   await rm(join(app.workspace, 'notes.md'));
-  await expect(row(page, 'notes.md')).toHaveCount(0, { timeout: 1000 });
+  await expect(treeRow(page, 'notes.md')).toHaveCount(0, { timeout: 1000 });
 });
 
 test('a folder of 10,000 files expands, is virtualized and reachable by keyboard', async ({ page, app }) => {
   await mkdir(join(app.workspace, 'many'));
   await Promise.all(Array.from({ length: 10_000 }, (_, i) => writeFile(join(app.workspace, 'many', `f${i}.txt`), '')));
   await page.goto(app.url);
-  await row(page, 'many').click();
-  await expect(row(page, 'f0.txt')).toBeVisible();
+  await treeRow(page, 'many').click();
+  await expect(treeRow(page, 'f0.txt')).toBeVisible();
   // Only the rows in view exist in the page.
   expect(await page.getByRole('treeitem').count()).toBeLessThan(200);
   // End: the last row of the tree (USER.md, after the 10,000 files); four rows up is the last file of many/.
   const tree = page.getByRole('tree');
   await tree.press('End');
-  await expect(row(page, 'USER.md')).toHaveAttribute('aria-selected', 'true');
+  await expect(treeRow(page, 'USER.md')).toHaveAttribute('aria-selected', 'true');
   for (const _ of [1, 2, 3, 4]) await tree.press('ArrowUp');
-  await expect(row(page, 'f9999.txt')).toBeVisible();
-  await expect(row(page, 'f9999.txt')).toHaveAttribute('aria-selected', 'true');
+  await expect(treeRow(page, 'f9999.txt')).toBeVisible();
+  await expect(treeRow(page, 'f9999.txt')).toHaveAttribute('aria-selected', 'true');
   await expect(tree).toHaveAttribute('aria-activedescendant', /workspace-row-/);
 });
 
@@ -67,14 +61,14 @@ test('ignored files are dimmed, can be hidden, and a click opens a read-only Mon
   page.on('pageerror', (error) => problems.push(error.message));
 
   await page.goto(app.url);
-  await expect(row(page, 'debug.log')).toHaveClass(/tree-row-ignored/);
+  await expect(treeRow(page, 'debug.log')).toHaveClass(/tree-row-ignored/);
   await page.getByRole('button', { name: 'Hide ignored' }).click();
-  await expect(row(page, 'debug.log')).toHaveCount(0);
+  await expect(treeRow(page, 'debug.log')).toHaveCount(0);
   await page.getByRole('button', { name: 'Hide ignored' }).click();
-  await expect(row(page, 'debug.log')).toBeVisible();
+  await expect(treeRow(page, 'debug.log')).toBeVisible();
 
   expect(requested.filter((url) => url.includes('CodeView.lazy'))).toEqual([]);
-  await row(page, 'main.ts').click();
+  await treeRow(page, 'main.ts').click();
   const viewer = page.getByRole('region', { name: 'File main.ts' });
   await expect(viewer.locator('.monaco-editor')).toBeVisible();
   await expect(viewer.locator('.view-lines')).toContainText('export const answer');
@@ -100,8 +94,8 @@ test('another folder can be opened by path in browser mode', async ({ page, app 
   await expect(page.getByRole('alert')).toContainText('does not exist');
   await page.getByLabel('Folder to open (absolute path)').fill(other);
   await page.getByRole('button', { name: 'Open', exact: true }).click();
-  await expect(row(page, 'elsewhere.txt')).toBeVisible();
+  await expect(treeRow(page, 'elsewhere.txt')).toBeVisible();
   await expect(page.getByTestId('workspace-path')).toContainText('other-project');
   // The persona files stay, whatever folder is open.
-  await expect(row(page, 'SOUL.md')).toBeVisible();
+  await expect(treeRow(page, 'SOUL.md')).toBeVisible();
 });

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { FormError } from '../../app/FormError';
 import type { ApprovalRequest } from '../../../shared/ipc/approvals';
 import { useT } from '../../i18n/i18n';
 import { ApprovalActions } from './ApprovalActions';
@@ -46,11 +47,7 @@ export function ApprovalContent({ request }: { readonly request: ApprovalRequest
         <ApprovalOperationSummary request={request} />
       )}
       {request.promptPreview !== undefined && <PromptPreview text={request.promptPreview} />}
-      {error !== null && (
-        <p className="form-error" role="alert">
-          {t('approval.answerFailed', { message: error.message })}
-        </p>
-      )}
+      <FormError message={error !== null && t('approval.answerFailed', { message: error.message })} />
       {rejecting ? <RejectForm /> : <ApprovalActions request={request} />}
     </div>
   );

@@ -1,9 +1,13 @@
 import type { ApprovalFile, ApprovalRequest } from '../../../shared/ipc/approvals';
+import { Segmented } from '../../app/Segmented';
 import { LazyCodeView } from '../../code-view/LazyCodeView';
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
 import { useResolvedTheme } from '../settings/apply-appearance';
 import { approvalsActions, useApprovalsStore } from './approvals-store';
+import type { DiffLayout } from './approvals-store';
+
+const diffLayouts: readonly DiffLayout[] = ['side-by-side', 'inline'];
 
 /**
  * Before/after in Monaco's diff view; in edit mode the right side is the user's text. With `file`,
@@ -20,24 +24,13 @@ export function ApprovalDiff({ request, file }: { readonly request: ApprovalRequ
   return (
     <section className="approval-diff" aria-label={t('approval.diff')}>
       <div className="approval-diff-toolbar">
-        <div role="group" aria-label={t('approval.layout')} className="segmented">
-          <button
-            type="button"
-            className="button button-small"
-            aria-pressed={layout === 'side-by-side'}
-            onClick={() => approvalsActions.setLayout('side-by-side')}
-          >
-            {t('approval.sideBySide')}
-          </button>
-          <button
-            type="button"
-            className="button button-small"
-            aria-pressed={layout === 'inline'}
-            onClick={() => approvalsActions.setLayout('inline')}
-          >
-            {t('approval.inline')}
-          </button>
-        </div>
+        <Segmented
+          label={t('approval.layout')}
+          options={diffLayouts}
+          value={layout}
+          optionLabel={(option) => t(option === 'inline' ? 'approval.inline' : 'approval.sideBySide')}
+          onChoose={approvalsActions.setLayout}
+        />
         <span className="muted">{editing ? t('approval.editingHint') : t('approval.diffHint')}</span>
       </div>
       <LazyCodeView

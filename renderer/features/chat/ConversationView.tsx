@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { CloseButton } from '../../app/CloseButton';
 import type { FamiliarError } from '../../../shared/errors';
 import { useT } from '../../i18n/i18n';
 import { useConversationsStore } from '../conversations/conversations-store';
@@ -23,14 +24,7 @@ function ActionErrorNotice({ conversationId, error }: { conversationId: string; 
           {t('chat.setUpProvider')}
         </button>
       )}
-      <button
-        type="button"
-        className="icon-button"
-        aria-label={t('conversations.dismiss')}
-        onClick={() => chatActions.dismissActionError(conversationId)}
-      >
-        ×
-      </button>
+      <CloseButton label={t('conversations.dismiss')} onClick={() => chatActions.dismissActionError(conversationId)} />
     </div>
   );
 }

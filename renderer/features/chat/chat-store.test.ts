@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../../shared/ipc/chat';
 import { err, ok } from '../../../shared/result';
+import { editRequest } from '../../test-support/approval-requests';
 import { createContractApi } from '../../test-support/contract-api';
 import { assistantMessage, summary, userMessage } from '../../test-support/fixtures';
 import { createChatActions, initialChatState, useChatStore } from './chat-store';
@@ -19,6 +20,13 @@ beforeEach(() => {
 
 const opened = (runningTurnId: string | null, messages = [userMessage('m-message-1', 'Hi')]) =>
   ok({ conversation: summary(id, 'Hi'), messages, runningTurnId, skippedLines: 0 });
+
+/** conversations.open answers with `snapshot` only when the returned function is called. */
+function answerOpenLater(snapshot: ReturnType<typeof opened>): () => void {
+  let answer!: () => void;
+  contract.answer('conversations.open', () => new Promise((resolve) => (answer = () => resolve(snapshot))));
+  return () => answer();
+}
 
 describe('chat store', () => {
   it('opens a conversation and folds live events into it', async () => {
@@ -61,19 +69,11 @@ describe('chat store', () => {
   });
 
   it('loads again when a turn ended while the snapshot was on its way', async () => {
-    let answer!: () => void;
-    contract.answer(
-      'conversations.open',
-      () =>
-        new Promise((resolve) => {
-          answer = () =>
-            resolve(
-              opened('t-turn-0001', [
-                userMessage('m-message-1', 'Hi'),
-                assistantMessage('t-turn-0001', 'So', { status: 'running' }),
-              ]),
-            );
-        }),
+    const answer = answerOpenLater(
+      opened('t-turn-0001', [
+        userMessage('m-message-1', 'Hi'),
+        assistantMessage('t-turn-0001', 'So', { status: 'running' }),
+      ]),
     );
     const opening = actions.open(id);
     await expect.poll(() => contract.inputsOf('conversations.open').length).toBe(1);
@@ -86,14 +86,7 @@ describe('chat store', () => {
   });
 
   it('folds in a turn that started while the snapshot was on its way, and shares one load between callers', async () => {
-    let answer!: () => void;
-    contract.answer(
-      'conversations.open',
-      () =>
-        new Promise((resolve) => {
-          answer = () => resolve(opened(null));
-        }),
-    );
+    const answer = answerOpenLater(opened(null));
     const first = actions.open(id);
     const second = actions.open(id);
     await expect.poll(() => contract.inputsOf('conversations.open').length).toBe(1);
@@ -138,21 +131,9 @@ describe('chat store', () => {
     actions.handleEvent(
       event({ type: 'tool-call', toolCallId: 'call-7', name: 'edit_file', args: { path: 'SOUL.md' } }),
     );
-    actions.approvalRequested({
-      id: 'approval-1',
-      conversationId: id,
-      toolCallId: 'call-7',
-      tool: 'edit_file',
-      summary: 'Edit SOUL.md',
-      paths: ['SOUL.md'],
-      operations: ['edit'],
-      facts: {},
-      persona: true,
-      canAllowForConversation: false,
-      warnings: [],
-      createdAt: '2025-03-01T10:00:00.000Z',
-      expiresAt: '2025-03-01T10:10:00.000Z',
-    });
+    actions.approvalRequested(
+      editRequest({ id: 'approval-1', conversationId: id, toolCallId: 'call-7', paths: ['SOUL.md'], persona: true }),
+    );
     expect(useChatStore.getState().awaitingApproval).toEqual({ 'call-7': 'approval-1' });
     actions.approvalResolved({ id: 'approval-1', conversationId: id, outcome: 'rejected', reason: 'Stay kind' });
     expect(useChatStore.getState().awaitingApproval).toEqual({});

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { CloseButton } from '../../app/CloseButton';
 import { useT } from '../../i18n/i18n';
 import { conversationsActions } from './conversations-actions';
 import { useConversationsStore } from './conversations-store';
@@ -27,14 +28,7 @@ export function UndoDeleteBar() {
           <button type="button" className="button button-small" onClick={() => void conversationsActions.undoRemove()}>
             {t('conversations.undo')}
           </button>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={t('conversations.dismiss')}
-            onClick={conversationsActions.dismissUndo}
-          >
-            ×
-          </button>
+          <CloseButton label={t('conversations.dismiss')} onClick={conversationsActions.dismissUndo} />
         </>
       )}
     </div>

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { useI18nStore, useT } from '../../i18n/i18n';
+import { useFormatNumber } from '../../format/format-number';
+import { useT } from '../../i18n/i18n';
 import { familiar } from '../../ipc/familiar';
 import { personaActions, usePersonaStore } from '../settings/persona-store';
 import { historyActions } from './history-store';
@@ -11,7 +12,7 @@ import { HistoryDialog } from './HistoryDialog';
  */
 function TruncationWarnings() {
   const t = useT();
-  const locale = useI18nStore((state) => state.locale);
+  const formatNumber = useFormatNumber();
   // Select the stored array (a fresh filtered one per call would re-render forever), filter after.
   const files = usePersonaStore((state) => state.info?.files);
   const truncated = (files ?? []).filter((file) => file.omittedChars > 0);
@@ -32,7 +33,7 @@ function TruncationWarnings() {
       data-testid="prompt-truncated"
       title={t('history.truncatedDetail', {
         file: file.name,
-        omitted: new Intl.NumberFormat(locale).format(file.omittedChars),
+        omitted: formatNumber(file.omittedChars),
       })}
       onClick={() => historyActions.show(familiar, file.name)}
     >

@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
+import { FormError } from '../../app/FormError';
 import { Modal } from '../../app/Modal';
+import { Segmented } from '../../app/Segmented';
 import { useT } from '../../i18n/i18n';
 import { familiar } from '../../ipc/familiar';
 import { PersonaFileMeter } from '../settings/PersonaFilesSection';
@@ -41,25 +43,15 @@ export function HistoryDialog() {
       className="history-dialog"
     >
       <div className="history-body">
-        <div role="group" aria-label={t('history.files')} className="segmented">
-          {personaFiles.map((name) => (
-            <button
-              key={name}
-              type="button"
-              className="button button-small"
-              aria-pressed={name === file}
-              onClick={() => historyActions.chooseFile(familiar, name)}
-            >
-              {name}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          label={t('history.files')}
+          options={personaFiles}
+          value={file}
+          optionLabel={(name) => name}
+          onChoose={(name) => historyActions.chooseFile(familiar, name)}
+        />
         <FileMeter />
-        {error !== null && (
-          <p className="form-error" role="alert">
-            {t('history.loadFailed', { message: error.message })}
-          </p>
-        )}
+        <FormError message={error !== null && t('history.loadFailed', { message: error.message })} />
         <div className="history-columns">
           <HistoryVersionList />
           <HistoryDiff />

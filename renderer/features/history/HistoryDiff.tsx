@@ -1,3 +1,4 @@
+import { FormError } from '../../app/FormError';
 import { LazyCodeView } from '../../code-view/LazyCodeView';
 import { useI18nStore, useT } from '../../i18n/i18n';
 import { familiar } from '../../ipc/familiar';
@@ -55,9 +56,7 @@ export function HistoryDiff() {
             {t('history.reverted')}
           </p>
         ) : (
-          <p className="form-error" role="alert">
-            {t('history.revertFailed', { message: revert.error.message })}
-          </p>
+          <FormError message={t('history.revertFailed', { message: revert.error.message })} />
         ))}
       <LazyCodeView
         key={`${selected.id}/${textKey(current)}`}

@@ -1,3 +1,4 @@
+import { useFormatNumber } from '../../format/format-number';
 import type { VersionSummary } from '../../../shared/ipc/history';
 import { useI18nStore, useT } from '../../i18n/i18n';
 import { familiar } from '../../ipc/familiar';
@@ -9,6 +10,7 @@ export const formatVersionTime = (at: string, locale: string): string =>
 function VersionRow({ version, selected }: { readonly version: VersionSummary; readonly selected: boolean }) {
   const t = useT();
   const locale = useI18nStore((state) => state.locale);
+  const formatNumber = useFormatNumber();
   return (
     <li>
       <button
@@ -24,7 +26,7 @@ function VersionRow({ version, selected }: { readonly version: VersionSummary; r
         </span>
         <span className="history-version-reason">{version.reason}</span>
         <span className="history-version-line muted">
-          {t('history.chars', { chars: new Intl.NumberFormat(locale).format(version.chars) })}
+          {t('history.chars', { chars: formatNumber(version.chars) })}
           {version.conversationId !== undefined && (
             <span title={version.conversationId}>
               {t('history.conversation', { id: version.conversationId.slice(0, 10) })}

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FormError } from '../../app/FormError';
 import { Popover } from '../../app/Popover';
 import type { FamiliarError } from '../../../shared/errors';
 import type { ConversationSummary } from '../../../shared/ipc/conversations';
@@ -50,11 +51,7 @@ export function IncognitoButton({ onCreated }: IncognitoButtonProps) {
       {(close) => (
         <>
           <p>{t('incognito.explain')}</p>
-          {outcome?.ok === false && (
-            <p className="form-error" role="alert">
-              {t('incognito.failed', { message: outcome.error.message })}
-            </p>
-          )}
+          <FormError message={outcome?.ok === false && t('incognito.failed', { message: outcome.error.message })} />
           <div className="incognito-actions">
             <button type="button" className="button button-primary" disabled={busy} onClick={() => void start(close)}>
               {t('incognito.create')}

@@ -1,9 +1,11 @@
 import { useState } from 'react';
+import { FormError } from '../../app/FormError';
 import { envNameSchema } from '../../../shared/settings';
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
 import { settingsActions } from './settings-store';
 import { SettingsPartSection } from './SettingsSection';
+import { SettingTextField } from './SettingTextField';
 
 /** "GH_TOKEN, DATABASE_URL" or one per line → the names; invalid ones are reported, not saved. */
 function parseNames(text: string): { names: string[]; invalid: string[] } {
@@ -14,9 +16,8 @@ function parseNames(text: string): { names: string[]; invalid: string[] } {
 
 function PassEnvironmentField({ value }: { readonly value: readonly string[] }) {
   const t = useT();
-  const [text, setText] = useState(value.join(' '));
   const [invalid, setInvalid] = useState<string[]>([]);
-  const commit = () => {
+  const commit = (text: string) => {
     const parsed = parseNames(text);
     setInvalid(parsed.invalid);
     if (parsed.invalid.length > 0) return;
@@ -25,30 +26,20 @@ function PassEnvironmentField({ value }: { readonly value: readonly string[] }) 
     }
   };
   return (
-    <div className="field-column">
-      <label htmlFor="settings-pass-env">{t('settings.passEnvironment')}</label>
-      <input
-        id="settings-pass-env"
-        className="input"
-        type="text"
-        spellCheck={false}
-        autoComplete="off"
-        placeholder="GH_TOKEN DATABASE_URL"
-        value={text}
-        aria-invalid={invalid.length > 0}
-        aria-describedby="settings-pass-env-explain"
-        onChange={(event) => setText(event.target.value)}
-        onBlur={commit}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter') commit();
-        }}
+    <SettingTextField
+      id="settings-pass-env"
+      label={t('settings.passEnvironment')}
+      value={value.join(' ')}
+      placeholder="GH_TOKEN DATABASE_URL"
+      invalid={invalid.length > 0}
+      describedBy="settings-pass-env-explain"
+      onCommit={commit}
+    >
+      <FormError
+        inline
+        message={invalid.length > 0 && t('settings.passEnvironmentInvalid', { names: invalid.join(', ') })}
       />
-      {invalid.length > 0 && (
-        <span className="form-error" role="alert">
-          {t('settings.passEnvironmentInvalid', { names: invalid.join(', ') })}
-        </span>
-      )}
-    </div>
+    </SettingTextField>
   );
 }
 

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { FormError } from '../../app/FormError';
 import type { LanguageServerRow } from '../../../shared/ipc/language-servers';
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
@@ -72,11 +73,7 @@ export function LanguageServersPanel() {
           ))}
         </ul>
       )}
-      {error !== null && (
-        <span className="form-error" role="alert">
-          {error}
-        </span>
-      )}
+      <FormError inline message={error} />
     </div>
   );
 }

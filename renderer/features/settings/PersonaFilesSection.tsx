@@ -1,15 +1,16 @@
 import { useEffect } from 'react';
+import { useFormatNumber } from '../../format/format-number';
+import { FormError } from '../../app/FormError';
 import type { PersonaFileInfo } from '../../../shared/ipc/assistant';
 import { familiar } from '../../ipc/familiar';
-import { useI18nStore, useT } from '../../i18n/i18n';
+import { useT } from '../../i18n/i18n';
 import { personaActions, usePersonaStore } from './persona-store';
 import { PromptCapsFields } from './PromptCapsFields';
 import { SettingsSection } from './SettingsSection';
 
 export function PersonaFileMeter({ file }: { readonly file: PersonaFileInfo }) {
   const t = useT();
-  const locale = useI18nStore((state) => state.locale);
-  const number = (value: number) => new Intl.NumberFormat(locale).format(value);
+  const number = useFormatNumber();
   const truncated = file.omittedChars > 0;
   return (
     <li className="persona-file" data-testid="persona-file">
@@ -43,16 +44,12 @@ export function PersonaFilesSection() {
   const t = useT();
   const info = usePersonaStore((state) => state.info);
   const error = usePersonaStore((state) => state.error);
-  const locale = useI18nStore((state) => state.locale);
+  const formatNumber = useFormatNumber();
   useEffect(() => personaActions.follow(familiar), []);
   return (
     <SettingsSection id="settings-persona" title={t('persona.title')}>
       <p className="muted">{t('persona.explain')}</p>
-      {error !== null && (
-        <p className="form-error" role="alert">
-          {error.message}
-        </p>
-      )}
+      <FormError message={error?.message} />
       {info !== null && (
         <>
           <ul className="persona-files">
@@ -64,7 +61,7 @@ export function PersonaFilesSection() {
             <dt>{t('persona.dailyNotes')}</dt>
             <dd className="path">{info.dailyNotesDir}</dd>
             <dt>{t('persona.totalCap')}</dt>
-            <dd>{new Intl.NumberFormat(locale).format(info.totalCap)}</dd>
+            <dd>{formatNumber(info.totalCap)}</dd>
           </dl>
           <PromptCapsFields />
         </>

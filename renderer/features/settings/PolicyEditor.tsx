@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { FormError } from '../../app/FormError';
 import { policyOperations } from '../../../shared/policy';
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
@@ -25,11 +26,10 @@ export function PolicyEditor() {
   return (
     <SettingsSection id="settings-policy" title={t('policy.title')}>
       <p className="muted">{t('policy.explain')}</p>
-      {loadError !== null && (
-        <p className="form-error" role="alert" data-testid="policy-load-error">
-          {t('policy.loadError', { message: loadError })}
-        </p>
-      )}
+      <FormError
+        testId="policy-load-error"
+        message={loadError !== null && t('policy.loadError', { message: loadError })}
+      />
       <div className="policy-table-wrap">
         <table className="policy-table">
           <thead>
@@ -57,11 +57,7 @@ export function PolicyEditor() {
           </tbody>
         </table>
       </div>
-      {saveError !== null && (
-        <p className="form-error" role="alert" data-testid="policy-error">
-          {saveError}
-        </p>
-      )}
+      <FormError testId="policy-error" message={saveError} />
       {savedNotice && (
         <p className="form-ok" role="status">
           {t('policy.saved')}

@@ -1,3 +1,4 @@
+import { CloseButton } from '../../app/CloseButton';
 import { policyOperations } from '../../../shared/policy';
 import type { PolicyDecision } from '../../../shared/policy';
 import { useT } from '../../i18n/i18n';
@@ -93,14 +94,11 @@ export function PolicyRuleRow({ rule, index, count, problems }: PolicyRuleRowPro
         />
       </td>
       <td>
-        <button
-          type="button"
-          className="button button-small"
+        <CloseButton
+          look="small"
+          label={t('policy.remove', { row })}
           onClick={() => policyActions.removeRule(rule.key)}
-          aria-label={t('policy.remove', { row })}
-        >
-          ×
-        </button>
+        />
       </td>
     </tr>
   );

@@ -3,6 +3,7 @@ import type { Settings, SettingsPatch } from '../../../shared/settings';
 import { familiar } from '../../ipc/familiar';
 import type { MessageKey } from '../../i18n/en';
 import { useT } from '../../i18n/i18n';
+import { LabelledField } from './LabelledField';
 import { settingsActions, useSettingsStore } from './settings-store';
 
 interface SettingsSectionProps {
@@ -83,8 +84,7 @@ interface SettingSelectProps<T extends string | number> {
 export function SettingSelect<T extends string | number>(props: SettingSelectProps<T>) {
   const { id, label, value, options, optionLabel, patch } = props;
   return (
-    <div className="field-row">
-      <label htmlFor={id}>{label}</label>
+    <LabelledField id={id} label={label} layout="row">
       <select
         id={id}
         className="select"
@@ -101,6 +101,6 @@ export function SettingSelect<T extends string | number>(props: SettingSelectPro
           </option>
         ))}
       </select>
-    </div>
+    </LabelledField>
   );
 }

@@ -1,8 +1,10 @@
 import { useState } from 'react';
+import { FormError } from '../../app/FormError';
 import { userServerSchema } from '../../../shared/settings';
 import type { UserServer } from '../../../shared/settings';
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
+import { LabelledField } from './LabelledField';
 import { settingsActions } from './settings-store';
 
 /** One row as typed: words separated by spaces (arguments) or spaces and commas (patterns). */
@@ -95,8 +97,7 @@ export function UserServersEditor({ servers }: { readonly servers: readonly User
         <fieldset key={draft.key} className="user-server">
           <legend>{t('settings.serverRow', { n: index + 1 })}</legend>
           {fields.map((field) => (
-            <div className="field-row" key={field}>
-              <label htmlFor={`server-${draft.key}-${field}`}>{labels[field]}</label>
+            <LabelledField key={field} id={`server-${draft.key}-${field}`} label={labels[field]} layout="row">
               <input
                 id={`server-${draft.key}-${field}`}
                 className="input"
@@ -107,7 +108,7 @@ export function UserServersEditor({ servers }: { readonly servers: readonly User
                 value={draft[field]}
                 onChange={(event) => change(draft.key, field, event.target.value)}
               />
-            </div>
+            </LabelledField>
           ))}
           <button
             type="button"
@@ -136,11 +137,7 @@ export function UserServersEditor({ servers }: { readonly servers: readonly User
           {t('settings.serversSave')}
         </button>
       </div>
-      {problem !== null && (
-        <span className="form-error" role="alert">
-          {problem}
-        </span>
-      )}
+      <FormError inline message={problem} />
     </div>
   );
 }

@@ -1,5 +1,7 @@
 import { useState } from 'react';
+import { FormError } from '../../app/FormError';
 import { useT } from '../../i18n/i18n';
+import { useCommittedText } from './use-committed-text';
 
 export interface WholeNumberFieldProps {
   readonly label: string;
@@ -14,9 +16,8 @@ export interface WholeNumberFieldProps {
 /** A whole number saved on blur or Enter when it is in range; otherwise says why and keeps the old one. */
 export function WholeNumberField({ label, value, min, max, step, onCommit }: WholeNumberFieldProps) {
   const t = useT();
-  const [text, setText] = useState(String(value));
   const [invalid, setInvalid] = useState(false);
-  const commit = () => {
+  const input = useCommittedText(String(value), (text) => {
     const next = Number(text);
     if (!Number.isInteger(next) || next < min || next > max) {
       setInvalid(true);
@@ -24,7 +25,7 @@ export function WholeNumberField({ label, value, min, max, step, onCommit }: Who
     }
     setInvalid(false);
     if (next !== value) onCommit(next);
-  };
+  });
   return (
     <label className="cap-field">
       <span>{label}</span>
@@ -35,19 +36,10 @@ export function WholeNumberField({ label, value, min, max, step, onCommit }: Who
         min={min}
         max={max}
         step={step}
-        value={text}
         aria-invalid={invalid}
-        onChange={(event) => setText(event.target.value)}
-        onBlur={commit}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter') commit();
-        }}
+        {...input}
       />
-      {invalid && (
-        <span className="form-error" role="alert">
-          {t('persona.capRange', { min, max })}
-        </span>
-      )}
+      <FormError inline message={invalid && t('persona.capRange', { min, max })} />
     </label>
   );
 }

@@ -1,42 +1,32 @@
-import { useState } from 'react';
 import { useAppStore } from '../../app/app-store';
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
 import { OpenFolderForm } from '../workspace/OpenFolderForm';
 import { settingsActions, useSettingsStore } from './settings-store';
 import { SettingsSection } from './SettingsSection';
+import { SettingTextField } from './SettingTextField';
 
 /** file_semantic_search's embedding model on the configured provider; empty: words alone (BM25). */
 function EmbeddingModelField({ value }: { readonly value: string | null }) {
   const t = useT();
-  const [text, setText] = useState(value ?? '');
-  const commit = () => {
+  const commit = (text: string) => {
     const next = text.trim() === '' ? null : text.trim();
     if (next !== value) void settingsActions.update(familiar, { search: { embeddingModel: next } });
   };
   return (
-    <div className="field-column">
-      <label htmlFor="settings-embedding-model">{t('settings.embeddingModel')}</label>
-      <input
-        id="settings-embedding-model"
-        className="input"
-        type="text"
-        spellCheck={false}
-        autoComplete="off"
-        maxLength={200}
-        placeholder="text-embedding-3-small, nomic-embed-text"
-        value={text}
-        aria-describedby="settings-embedding-model-explain"
-        onChange={(event) => setText(event.target.value)}
-        onBlur={commit}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter') commit();
-        }}
-      />
+    <SettingTextField
+      id="settings-embedding-model"
+      label={t('settings.embeddingModel')}
+      value={value ?? ''}
+      placeholder="text-embedding-3-small, nomic-embed-text"
+      maxLength={200}
+      describedBy="settings-embedding-model-explain"
+      onCommit={commit}
+    >
       <p className="muted" id="settings-embedding-model-explain">
         {t('settings.embeddingModelExplain')}
       </p>
-    </div>
+    </SettingTextField>
   );
 }
 

@@ -1,20 +1,16 @@
-import { create } from 'zustand';
-import type { FamiliarError } from '../../../shared/errors';
 import type { PersonaInfo } from '../../../shared/ipc/assistant';
 import type { FamiliarApi } from '../../../shared/ipc/contract';
+import { createMirrorStore } from '../../app/mirror-store';
+import type { MirrorState } from '../../app/mirror-store';
 
-export interface PersonaState {
-  readonly info: PersonaInfo | null;
-  readonly error: FamiliarError | null;
-}
+export type PersonaState = MirrorState<'info', PersonaInfo>;
 
-export const usePersonaStore = create<PersonaState>()(() => ({ info: null, error: null }));
+const mirror = createMirrorStore('info', 'persona.info');
+
+export const usePersonaStore = mirror.useStore;
 
 export const personaActions = {
-  load: async (api: FamiliarApi): Promise<void> => {
-    const result = await api.invoke('persona.info', {});
-    usePersonaStore.setState(result.ok ? { info: result.value, error: null } : { error: result.error });
-  },
+  load: mirror.actions.load,
 
   /** While shown: measured again when memory flips (what the model sees changes) or a persona file changes. */
   follow: (api: FamiliarApi): (() => void) => {

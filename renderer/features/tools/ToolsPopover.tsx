@@ -1,3 +1,4 @@
+import { FormError } from '../../app/FormError';
 import { Popover } from '../../app/Popover';
 import { useT } from '../../i18n/i18n';
 import { ToolCard } from './ToolCard';
@@ -21,11 +22,7 @@ export function ToolsPopover() {
           {t(list.memoryEnabled ? 'tools.memoryOn' : 'tools.memoryOff')}
         </p>
       )}
-      {error !== null && (
-        <p className="form-error" role="alert">
-          {error.message}
-        </p>
-      )}
+      <FormError message={error?.message} />
       {list !== null && list.tools.length === 0 && <p>{t('tools.none')}</p>}
       {list !== null && list.tools.length > 0 && (
         <ul className="tool-list" aria-label={t('tools.title')}>

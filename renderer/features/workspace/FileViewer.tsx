@@ -1,3 +1,5 @@
+import { CloseButton } from '../../app/CloseButton';
+import { FormError } from '../../app/FormError';
 import { LazyCodeView } from '../../code-view/LazyCodeView';
 import { formatBytes } from '../../format/format-bytes';
 import { useI18nStore, useT } from '../../i18n/i18n';
@@ -27,22 +29,15 @@ export function FileViewer({ placement = 'docked' }: { readonly placement?: 'doc
         </h2>
         {viewer.file !== null && <span className="muted">{formatBytes(viewer.file.size, locale)}</span>}
         <span className="badge">{t('viewer.readOnly')}</span>
-        <button
-          type="button"
-          className="button button-small"
-          onClick={workspaceActions.closeFile}
-          aria-label={t('viewer.close')}
-        >
-          ×
-        </button>
+        <CloseButton look="small" label={t('viewer.close')} onClick={workspaceActions.closeFile} />
       </header>
       {viewer.status === 'error' && viewer.error !== null && (
-        <p className="form-error" role="alert">
-          {t(
+        <FormError
+          message={t(
             `viewer.error.${viewer.error.code === 'binary_file' || viewer.error.code === 'file_too_large' || viewer.error.code === 'encoding_error' || viewer.error.code === 'file_not_found' ? viewer.error.code : 'other'}`,
             { message: viewer.error.message },
           )}
-        </p>
+        />
       )}
       {viewer.status === 'loading' && viewer.file === null && <p role="status">{t('viewer.loading')}</p>}
       {viewer.file !== null && (

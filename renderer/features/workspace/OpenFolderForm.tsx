@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
+import { FormError } from '../../app/FormError';
 import type { FamiliarError } from '../../../shared/errors';
 import { useAppStore } from '../../app/app-store';
 import { familiar } from '../../ipc/familiar';
@@ -68,12 +69,13 @@ export function OpenFolderForm({ onOpened, autoFocus = false }: OpenFolderFormPr
         </button>
       </div>
       {error !== null && (
-        <p id={`${id}-error`} className="form-error" role="alert">
-          {t(
+        <FormError
+          id={`${id}-error`}
+          message={t(
             `workspace.openError.${error.code === 'file_not_found' || error.code === 'not_a_directory' || error.code === 'permission_denied' || error.code === 'invalid_path' ? error.code : 'other'}`,
             { message: error.message },
           )}
-        </p>
+        />
       )}
     </form>
   );

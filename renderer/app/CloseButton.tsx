@@ -1,0 +1,21 @@
+interface CloseButtonProps {
+  /** What the button closes or removes: screen readers say this, not the × itself. */
+  readonly label: string;
+  readonly onClick: () => void;
+  /** 'icon': a bare ×, as in a notice bar; 'small': a small bordered button, as in a header or a table row. */
+  readonly look?: 'icon' | 'small';
+}
+
+/** A × button that dismisses, closes or removes what it sits in. */
+export function CloseButton({ label, onClick, look = 'icon' }: CloseButtonProps) {
+  return (
+    <button
+      type="button"
+      className={look === 'icon' ? 'icon-button' : 'button button-small'}
+      aria-label={label}
+      onClick={onClick}
+    >
+      ×
+    </button>
+  );
+}
