@@ -70,8 +70,8 @@ export class WorkspaceNgram {
   private readonly listeners = new Set<Listener>();
   private readonly pending = new Map<string, StaleEntry>();
   private queue: Promise<unknown> = Promise.resolve();
-  private saveTimer: NodeJS.Timeout | undefined;
-  private refreshTimer: NodeJS.Timeout | undefined;
+  /** A save and a refresh waiting for their delay (enqueueLater). */
+  private readonly timers = new Map<'save' | 'refresh', NodeJS.Timeout>();
   private sandbox: WorkspaceSandbox | undefined;
   private readonly stop = new AbortController();
   private readonly watcher: TreeWatcher | undefined;
@@ -164,17 +164,19 @@ export class WorkspaceNgram {
   noteChanged(paths: readonly string[] = []): void {
     this.watcher?.mark(paths);
     if (this.state !== 'ready') return;
-    this.retryTimer();
+    this.refreshSoon();
   }
 
   async close(): Promise<void> {
     this.stop.abort();
     this.watcher?.close();
-    clearTimeout(this.refreshTimer);
+    clearTimeout(this.timers.get('refresh'));
+    this.timers.delete('refresh');
     await this.queue.catch(() => undefined);
-    if (this.saveTimer !== undefined) {
-      clearTimeout(this.saveTimer);
-      this.saveTimer = undefined;
+    const save = this.timers.get('save');
+    if (save !== undefined) {
+      clearTimeout(save);
+      this.timers.delete('save');
       await this.save().catch(() => undefined);
     }
   }
@@ -352,17 +354,26 @@ export class WorkspaceNgram {
     if (round === undefined) return;
     round.end(true);
     this.walkedDenyList = sandbox.denyList;
-    if (this.watcher?.view() === undefined) this.retryTimer();
+    if (this.watcher?.view() === undefined) this.refreshSoon();
   }
 
-  /** The watcher is not trusted after a full walk: another one soon (noteChanged needs a ready index). */
-  private retryTimer(): void {
-    if (this.refreshTimer !== undefined) return;
-    this.refreshTimer = setTimeout(() => {
-      this.refreshTimer = undefined;
-      this.enqueue(() => this.refresh());
-    }, REFRESH_DELAY_MS);
-    this.refreshTimer.unref?.();
+  /**
+   * A refresh walk soon: after changes, or when the watcher is not trusted after a full walk
+   * (noteChanged needs a ready index).
+   */
+  private refreshSoon(): void {
+    this.enqueueLater('refresh', REFRESH_DELAY_MS, () => this.refresh());
+  }
+
+  /** Runs `task` on the queue after `delayMs`, once however often it is asked for meanwhile. */
+  private enqueueLater(key: 'save' | 'refresh', delayMs: number, task: () => Promise<void>): void {
+    if (this.timers.has(key)) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(key);
+      this.enqueue(task);
+    }, delayMs);
+    timer.unref?.();
+    this.timers.set(key, timer);
   }
 
   private async indexPending(): Promise<void> {
@@ -387,12 +398,7 @@ export class WorkspaceNgram {
   }
 
   private scheduleSave(): void {
-    if (this.saveTimer !== undefined) return;
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = undefined;
-      this.enqueue(() => this.save());
-    }, SAVE_DELAY_MS);
-    this.saveTimer.unref?.();
+    this.enqueueLater('save', SAVE_DELAY_MS, () => this.save());
   }
 
   private async save(): Promise<void> {
