@@ -27,8 +27,27 @@ function bytesOf(value: unknown): number | undefined {
 }
 
 /**
+ * A call that ran and may have written tells both search indexes, here and nowhere else. The
+ * trigram index marks the written paths changed at once and refreshes soon, after a failure too
+ * (a failed command may have written; run_command's paths are unknown, so only the refresh); the
+ * semantic index re-reads the written files at its next query, after a success.
+ */
+function noteWrites(session: CallSession, succeeded: boolean): void {
+  const { tool, ctx, accesses } = session;
+  // `summary` is set once the call was approved: the tool ran (or began to).
+  if (session.summary === undefined || tool === undefined || ctx === undefined) return;
+  if (tool.operations.every((operation) => operation === 'read')) return;
+  const written = (accesses ?? [])
+    .filter((access) => access.operation !== 'read' && access.operation !== 'run')
+    .map((access) => access.path);
+  const { env } = ctx;
+  env.ngramIndexes?.noteChanged(env.workspaceRoot, written);
+  if (succeeded) for (const path of written) env.searchIndexes?.noteChanged(env.sandbox.workspaceRoot, path);
+}
+
+/**
  * record: whatever happened, one audit line (refusals included, with the paths the call named as
- * far as they were known); after a success, what the model has now read (provenance), a persona
+ * far as they were known); the search indexes hear of writes; after a success, what the model has now read (provenance), a persona
  * version per changed persona file, and a note when the user replaced the model's text.
  */
 export async function record(
@@ -47,13 +66,8 @@ export async function record(
     ...(bytes === undefined ? {} : { bytes }),
     duration_ms: Math.max(0, sinks.now() - session.startedAt),
   });
+  noteWrites(session, result.ok);
   if (!result.ok) return result;
-  // The semantic index re-reads what the call changed at its next query, watcher or not.
-  const env = session.ctx?.env;
-  for (const access of session.accesses ?? []) {
-    if (access.operation !== 'read' && access.operation !== 'run')
-      env?.searchIndexes?.noteChanged(env.sandbox.workspaceRoot, access.path);
-  }
   if (session.tool?.returnsContent === true && session.accesses !== undefined)
     sinks.provenance.noteContent(request.conversationId, request.name, session.accesses);
   for (const file of session.personaTargets ?? [])

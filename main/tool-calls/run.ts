@@ -80,15 +80,5 @@ export function runTool<T>(
 export async function run(approved: Approved, limits: RunLimits): Promise<Result<unknown>> {
   const { tool, args, ctx, approval } = approved;
   const result = await runTool(tool, args, ctx, approval, limits);
-  // A tool that may have written: search_in_code's index refreshes soon (its queries check every
-  // file themselves meanwhile, so the very next search is exact either way).
-  // The paths it wrote are marked changed for the index at once.
-  if (tool.operations.some((operation) => operation !== 'read')) {
-    const written = tool
-      .access(args)
-      .filter((access) => access.operation !== 'read' && access.operation !== 'run')
-      .map((access) => access.path);
-    ctx.env.ngramIndexes?.noteChanged(ctx.env.workspaceRoot, written);
-  }
   return capToolResult(result, limits.maxResultChars);
 }
