@@ -9,7 +9,7 @@ import type { CodeIntelligence } from '../domain/lsp/code-intelligence';
 import { codeFilesOf, openDocument } from '../domain/lsp/open-document';
 import type { ToolContext } from './define-tool';
 import { defineCodeReader } from './code-target';
-import { shownDiagnosticSchema } from './output-shapes';
+import { noticeSchema, shownDiagnosticSchema } from './output-shapes';
 
 const maxShown = 200;
 /** A workspace-wide check opens at most this many files (tsserver checks only open files). */
@@ -36,7 +36,7 @@ const codeDiagnosticsOutput = z.object({
   warnings: z.number().int(),
   diagnostics: z.array(shownDiagnosticSchema),
   truncated: z.boolean(),
-  notice: z.string().exactOptional(),
+  notice: noticeSchema,
 });
 
 export const codeDiagnosticsTool = defineCodeReader({
