@@ -4,20 +4,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { useTempDirs } from '../test-support/temp-dir';
 import type { Core } from './create-core';
 import { useTestCores } from '../test-support/test-core';
+import { fileTools } from '../tools';
 
 type LanguageServerRows = { servers: { id: string; state: string }[] };
 
 const tempDir = useTempDirs();
 const testCore = useTestCores();
-const codeTools = [
-  'code_diagnostics',
-  'code_definition',
-  'code_references',
-  'code_hover',
-  'code_symbols',
-  'code_rename',
-  'code_format',
-];
+/** The tools that wait for a language server; main/tools/index.test.ts pins that these are the code_* ones. */
+const codeTools = fileTools.filter((tool) => tool.needsLanguageServer === true).map((tool) => tool.name);
 
 async function coreOn(files: Record<string, string>): Promise<Core> {
   const workspace = await tempDir();

@@ -1,20 +1,11 @@
 import type { Location, LocationLink } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
 import { ok } from '../../shared/result';
-import type { Result } from '../../shared/result';
 import { showLocations } from '../domain/lsp/render-locations';
-import type { ShownLocation } from '../domain/lsp/render-locations';
-import type { ToolContext } from './define-tool';
-import { codeTargetShape, defineCodeQuery, hasTarget, locateTarget, targetMessage } from './code-target';
+import { codeTargetShape, defineCodeQuery, hasTarget, targetMessage } from './code-target';
 import { shownLocationSchema } from './output-shapes';
 
 const input = z.object(codeTargetShape).refine(hasTarget, { message: targetMessage });
-type Args = z.output<typeof input>;
-
-export interface CodeDefinitionOutput {
-  readonly path: string;
-  readonly definitions: readonly ShownLocation[];
-}
 
 /** Definition answers come as Location, Location[] or LocationLink[]: one shape for the rest. */
 export function asLocations(answer: Location | Location[] | LocationLink[] | null): Location[] {
@@ -36,19 +27,14 @@ export const codeDefinitionTool = defineCodeQuery({
     'Returns workspace-relative locations with the line text; a definition outside the workspace (library typings) is named by package and file only.',
   input,
   output: codeDefinitionOutput,
-  run,
+  async run({ client, uri, position, relPath }, _args, ctx) {
+    const answer = await client.request<Location | Location[] | LocationLink[]>(
+      'textDocument/definition',
+      { textDocument: { uri }, position },
+      ctx.signal,
+    );
+    if (!answer.ok) return answer;
+    const shown = await showLocations(asLocations(answer.value), ctx.env.sandbox, 20);
+    return ok({ path: relPath, definitions: shown.locations });
+  },
 });
-
-async function run(args: Args, ctx: ToolContext): Promise<Result<CodeDefinitionOutput>> {
-  const target = await locateTarget(args, ctx);
-  if (!target.ok) return target;
-  const { client, uri, position, relPath } = target.value;
-  const answer = await client.request<Location | Location[] | LocationLink[]>(
-    'textDocument/definition',
-    { textDocument: { uri }, position },
-    ctx.signal,
-  );
-  if (!answer.ok) return answer;
-  const shown = await showLocations(asLocations(answer.value), ctx.env.sandbox, 20);
-  return ok({ path: relPath, definitions: shown.locations });
-}

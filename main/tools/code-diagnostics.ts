@@ -5,11 +5,11 @@ import { byImportance, showDiagnostic } from '../domain/lsp/diagnostic-view';
 import type { ShownDiagnostic } from '../domain/lsp/diagnostic-view';
 import type { LanguageClient } from '../domain/lsp/language-client';
 import { placeOf } from '../domain/lsp/locations';
+import type { CodeIntelligence } from '../domain/lsp/code-intelligence';
 import { codeFilesOf, openDocument } from '../domain/lsp/open-document';
-import { defineTool } from './define-tool';
 import type { ToolContext } from './define-tool';
-import { codeOf, codeToolTimeoutMs, retryingOnCrash } from './code-target';
-import { shownDiagnosticSchema } from './output-shapes';
+import { defineCodeReader } from './code-target';
+import { noticeSchema, shownDiagnosticSchema } from './output-shapes';
 
 const maxShown = 200;
 /** A workspace-wide check opens at most this many files (tsserver checks only open files). */
@@ -36,28 +36,21 @@ const codeDiagnosticsOutput = z.object({
   warnings: z.number().int(),
   diagnostics: z.array(shownDiagnosticSchema),
   truncated: z.boolean(),
-  notice: z.string().exactOptional(),
+  notice: noticeSchema,
 });
 
-export const codeDiagnosticsTool = defineTool({
+export const codeDiagnosticsTool = defineCodeReader({
   name: 'code_diagnostics',
   description:
     'Compiler and linter problems from the language server (type errors, unresolved imports, unused code...): for one file (path) or the whole workspace. ' +
     `Each has severity, line/column (1-based), message, source and code; errors first, at most ${maxShown}.`,
   input,
   output: codeDiagnosticsOutput,
-  needsLanguageServer: true,
-  operations: ['read'],
   returnsContent: true,
-  access: (args) => (args.path === undefined ? [] : [{ operation: 'read', path: args.path }]),
-  timeoutMs: () => codeToolTimeoutMs,
-  run: (args, ctx) => retryingOnCrash(() => run(args, ctx)),
+  run,
 });
 
-async function run(args: Args, ctx: ToolContext): Promise<Result<CodeDiagnosticsOutput>> {
-  const code = codeOf(ctx);
-  if (!code.ok) return code;
-  const { lsp } = code.value;
+async function run(args: Args, { lsp }: CodeIntelligence, ctx: ToolContext): Promise<Result<CodeDiagnosticsOutput>> {
   const { sandbox } = ctx.env;
   let files: string[];
   let notice: string | undefined;

@@ -6,7 +6,7 @@ import { sniffBom, decodeText, encodeText } from '../platform/sandbox/text-codec
 import { openDocument } from '../domain/lsp/open-document';
 import { applyTextEdits } from '../domain/lsp/workspace-edit';
 import { codeOf, codeToolTimeoutMs, retryingOnCrash } from './code-target';
-import { defineTool } from './define-tool';
+import { defineTool, onGivenPath } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';
 import { commitFile } from './file-commit';
 import { wholeDiff } from './unified-diff';
@@ -82,7 +82,7 @@ export const codeFormatTool = defineTool({
   idempotent: true,
   needsLanguageServer: true,
   operations: ['edit'],
-  access: (args) => [{ operation: 'edit', path: args.path }],
+  access: onGivenPath('edit'),
   timeoutMs: () => codeToolTimeoutMs,
 
   async prepare(args, ctx): Promise<Result<ChangePreview>> {

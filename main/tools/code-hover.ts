@@ -1,28 +1,15 @@
 import type { Hover, Location, LocationLink, MarkedString, MarkupContent } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
 import { ok } from '../../shared/result';
-import type { Result } from '../../shared/result';
 import { outsideName, placeOf } from '../domain/lsp/locations';
-import type { ToolContext } from './define-tool';
 import { asLocations } from './code-definition';
-import { codeTargetShape, defineCodeQuery, hasTarget, locateTarget, targetMessage } from './code-target';
+import { codeTargetShape, defineCodeQuery, hasTarget, targetMessage } from './code-target';
 import { outsideNameSchema } from './output-shapes';
 
 const input = z.object(codeTargetShape).refine(hasTarget, { message: targetMessage });
-type Args = z.output<typeof input>;
 
 /** Hover text is capped: a type can print as pages of generics. */
 const maxHoverChars = 4000;
-
-export interface CodeHoverOutput {
-  readonly path: string;
-  readonly line: number;
-  readonly column: number;
-  /** Type and documentation as the server renders them (markdown); null when there is nothing there. */
-  readonly hover: string | null;
-  /** Set when the symbol is defined outside the workspace: its text is then not shown. */
-  readonly defined_in?: ReturnType<typeof outsideName>;
-}
 
 function hoverText(contents: Hover['contents']): string {
   const one = (item: MarkedString | MarkupContent): string =>
@@ -40,6 +27,7 @@ const codeHoverOutput = z.object({
     .string()
     .nullable()
     .describe('Type and documentation as the server renders them (markdown); null when there is nothing there.'),
+  /** Set when the symbol is defined outside the workspace: its text is then not shown. */
   defined_in: outsideNameSchema.exactOptional(),
 });
 
@@ -50,28 +38,25 @@ export const codeHoverTool = defineCodeQuery({
     'For symbols defined outside the workspace only the package and file are given, not their text.',
   input,
   output: codeHoverOutput,
-  run,
+  async run({ client, uri, position, relPath }, _args, ctx) {
+    const where = { path: relPath, line: position.line + 1, column: position.character + 1 };
+    // Hover text is the declaration's own text and comments: for a declaration outside the
+    // workspace that is outside content, so the definition is asked first.
+    const definition = await client.request<Location | Location[] | LocationLink[]>(
+      'textDocument/definition',
+      { textDocument: { uri }, position },
+      ctx.signal,
+    );
+    if (!definition.ok) return definition;
+    const places = asLocations(definition.value).map((location) =>
+      placeOf(location.uri, ctx.env.sandbox.workspaceRoot),
+    );
+    const outside = places.find((place) => !place.inside);
+    if (outside !== undefined && !outside.inside && !places.some((place) => place.inside)) {
+      return ok({ ...where, hover: null, defined_in: outsideName(outside) });
+    }
+    const answer = await client.request<Hover>('textDocument/hover', { textDocument: { uri }, position }, ctx.signal);
+    if (!answer.ok) return answer;
+    return ok({ ...where, hover: answer.value === null ? null : hoverText(answer.value.contents) || null });
+  },
 });
-
-async function run(args: Args, ctx: ToolContext): Promise<Result<CodeHoverOutput>> {
-  const target = await locateTarget(args, ctx);
-  if (!target.ok) return target;
-  const { client, uri, position, relPath } = target.value;
-  const where = { path: relPath, line: position.line + 1, column: position.character + 1 };
-  // Hover text is the declaration's own text and comments: for a declaration outside the
-  // workspace that is outside content, so the definition is asked first.
-  const definition = await client.request<Location | Location[] | LocationLink[]>(
-    'textDocument/definition',
-    { textDocument: { uri }, position },
-    ctx.signal,
-  );
-  if (!definition.ok) return definition;
-  const places = asLocations(definition.value).map((location) => placeOf(location.uri, ctx.env.sandbox.workspaceRoot));
-  const outside = places.find((place) => !place.inside);
-  if (outside !== undefined && !outside.inside && !places.some((place) => place.inside)) {
-    return ok({ ...where, hover: null, defined_in: outsideName(outside) });
-  }
-  const answer = await client.request<Hover>('textDocument/hover', { textDocument: { uri }, position }, ctx.signal);
-  if (!answer.ok) return answer;
-  return ok({ ...where, hover: answer.value === null ? null : hoverText(answer.value.contents) || null });
-}

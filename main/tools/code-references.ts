@@ -1,11 +1,8 @@
 import type { Location } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
 import { ok } from '../../shared/result';
-import type { Result } from '../../shared/result';
 import { showLocations } from '../domain/lsp/render-locations';
-import type { ShownLocation } from '../domain/lsp/render-locations';
-import type { ToolContext } from './define-tool';
-import { codeTargetShape, defineCodeQuery, hasTarget, locateTarget, targetMessage } from './code-target';
+import { codeTargetShape, defineCodeQuery, hasTarget, targetMessage } from './code-target';
 import { shownLocationSchema } from './output-shapes';
 
 const maxShown = 200;
@@ -16,14 +13,6 @@ const input = z
     include_declaration: z.boolean().default(true).describe('Count the declaration itself (default true).'),
   })
   .refine(hasTarget, { message: targetMessage });
-type Args = z.output<typeof input>;
-
-export interface CodeReferencesOutput {
-  readonly path: string;
-  readonly total: number;
-  readonly references: readonly ShownLocation[];
-  readonly truncated: boolean;
-}
 
 /** The result's shape: it types run() and is the outputSchema MCP clients see. */
 const codeReferencesOutput = z.object({
@@ -40,19 +29,14 @@ export const codeReferencesTool = defineCodeQuery({
     `Returns workspace-relative locations with the line text (at most ${maxShown}); places outside the workspace are named by package and file only. More precise than search_in_code: no false hits from comments or same-named symbols.`,
   input,
   output: codeReferencesOutput,
-  run,
+  async run({ client, uri, position, relPath }, args, ctx) {
+    const answer = await client.request<Location[]>(
+      'textDocument/references',
+      { textDocument: { uri }, position, context: { includeDeclaration: args.include_declaration } },
+      ctx.signal,
+    );
+    if (!answer.ok) return answer;
+    const shown = await showLocations(answer.value ?? [], ctx.env.sandbox, maxShown);
+    return ok({ path: relPath, total: shown.total, references: shown.locations, truncated: shown.truncated });
+  },
 });
-
-async function run(args: Args, ctx: ToolContext): Promise<Result<CodeReferencesOutput>> {
-  const target = await locateTarget(args, ctx);
-  if (!target.ok) return target;
-  const { client, uri, position, relPath } = target.value;
-  const answer = await client.request<Location[]>(
-    'textDocument/references',
-    { textDocument: { uri }, position, context: { includeDeclaration: args.include_declaration } },
-    ctx.signal,
-  );
-  if (!answer.ok) return answer;
-  const shown = await showLocations(answer.value ?? [], ctx.env.sandbox, maxShown);
-  return ok({ path: relPath, total: shown.total, references: shown.locations, truncated: shown.truncated });
-}

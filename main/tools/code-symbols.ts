@@ -4,10 +4,10 @@ import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { flattenSymbols, kindName } from '../domain/lsp/find-symbol';
 import { outsideName, placeOf } from '../domain/lsp/locations';
-import { ensureSomeDocumentOpen, openDocument } from '../domain/lsp/open-document';
-import { defineTool } from './define-tool';
+import type { CodeIntelligence } from '../domain/lsp/code-intelligence';
+import { openDocument } from '../domain/lsp/open-document';
 import type { ToolContext } from './define-tool';
-import { codeOf, retryingOnCrash, codeToolTimeoutMs } from './code-target';
+import { defineCodeReader, workspaceClient } from './code-target';
 
 const maxSymbols = 300;
 
@@ -57,27 +57,22 @@ const codeSymbolsOutput = z.object({
   truncated: z.boolean(),
 });
 
-export const codeSymbolsTool = defineTool({
+export const codeSymbolsTool = defineCodeReader({
   name: 'code_symbols',
   description:
     "Symbols through the language server: with path, the file's outline (name, kind, container, line range); with query, matching symbols across the workspace with their file and line. " +
     'Use the names with code_definition, code_references, code_hover and code_rename.',
   input,
   output: codeSymbolsOutput,
-  needsLanguageServer: true,
-  operations: ['read'],
-  access: (args) => (args.path === undefined ? [] : [{ operation: 'read', path: args.path }]),
-  timeoutMs: () => codeToolTimeoutMs,
-  run: (args, ctx) => retryingOnCrash(() => run(args, ctx)),
+  // Names, kinds and lines: no file text comes back.
+  returnsContent: false,
+  run,
 });
 
-async function run(args: Args, ctx: ToolContext): Promise<Result<CodeSymbolsOutput>> {
-  const code = codeOf(ctx);
-  if (!code.ok) return code;
-  const { lsp } = code.value;
+async function run(args: Args, code: CodeIntelligence, ctx: ToolContext): Promise<Result<CodeSymbolsOutput>> {
   const { sandbox } = ctx.env;
   if (args.path !== undefined) {
-    const opened = await openDocument(lsp, sandbox, args.path);
+    const opened = await openDocument(code.lsp, sandbox, args.path);
     if (!opened.ok) return opened;
     const answer = await opened.value.client.request<(DocumentSymbol | SymbolInformation)[]>(
       'textDocument/documentSymbol',
@@ -100,13 +95,7 @@ async function run(args: Args, ctx: ToolContext): Promise<Result<CodeSymbolsOutp
     });
   }
   const query = args.query ?? '';
-  const running = lsp.status().find((status) => status.state === 'running');
-  const client = await ensureSomeDocumentOpen(
-    lsp,
-    sandbox,
-    running === undefined ? undefined : lsp.client(running.server),
-    ctx.signal,
-  );
+  const client = await workspaceClient(code, ctx);
   if (!client.ok) return client;
   const answer = await client.value.request<(SymbolInformation | WorkspaceSymbol)[]>(
     'workspace/symbol',

@@ -39,7 +39,12 @@ export const hasTarget = (args: TargetArgs): boolean =>
   args.symbol !== undefined || (args.path !== undefined && args.line !== undefined && args.column !== undefined);
 export const targetMessage = 'Give either path, line and column, or symbol (optionally with path).';
 
-export const targetAccess = (args: TargetArgs): readonly ToolAccess[] =>
+/**
+ * What a reading code tool touches before the server answers: the file it names, if it names one.
+ * Without a path the call reads through the server (a name or the whole workspace), which policy
+ * cannot know beforehand.
+ */
+export const namedFileAccess = (args: { readonly path?: string | undefined }): readonly ToolAccess[] =>
   args.path === undefined ? [] : [{ operation: 'read', path: args.path }];
 
 export interface CodeTarget {
@@ -57,11 +62,29 @@ export function codeOf(ctx: ToolContext): Result<CodeIntelligence> {
     : ok(code);
 }
 
+/**
+ * A client to ask a workspace-wide question (a symbol by name, code_symbols' query): any server will
+ * do, so the one already running, else the first the workspace's files need.
+ */
+export async function workspaceClient(code: CodeIntelligence, ctx: ToolContext): Promise<Result<LanguageClient>> {
+  const { lsp } = code;
+  const running = lsp.status().find((status) => status.state === 'running');
+  return ensureSomeDocumentOpen(
+    lsp,
+    ctx.env.sandbox,
+    running === undefined ? undefined : lsp.client(running.server),
+    ctx.signal,
+  );
+}
+
 /** The file and 0-based position a call is about, with the file open in its server. */
 export async function locateTarget(args: TargetArgs, ctx: ToolContext): Promise<Result<CodeTarget>> {
   const code = codeOf(ctx);
-  if (!code.ok) return code;
-  const { lsp } = code.value;
+  return code.ok ? locateWith(code.value, args, ctx) : code;
+}
+
+async function locateWith(code: CodeIntelligence, args: TargetArgs, ctx: ToolContext): Promise<Result<CodeTarget>> {
+  const { lsp } = code;
   const { sandbox } = ctx.env;
   if (args.symbol === undefined) {
     if (args.path === undefined || args.line === undefined || args.column === undefined) {
@@ -80,14 +103,7 @@ export async function locateTarget(args: TargetArgs, ctx: ToolContext): Promise<
     if (!found.ok) return found;
     return ok({ client, relPath, uri, text, position: found.value.position });
   }
-  // Any server will do to find a name: the one already running, else the first the workspace needs.
-  const running = lsp.status().find((status) => status.state === 'running');
-  const client = await ensureSomeDocumentOpen(
-    lsp,
-    sandbox,
-    running === undefined ? undefined : lsp.client(running.server),
-    ctx.signal,
-  );
+  const client = await workspaceClient(code, ctx);
   if (!client.ok) return client;
   const files = await candidateFiles(client.value, sandbox, args.symbol, ctx.signal);
   if (!files.ok) return files;
@@ -128,28 +144,57 @@ export async function retryingOnCrash<T>(query: () => Promise<Result<T>>): Promi
   return query();
 }
 
-/**
- * A query addressed by position or symbol (code_definition, code_references, code_hover): it only
- * reads, its answer carries file text, it may wait for a cold server, and it is asked again once
- * after a crash. The tool gives its name, words for the model, input and query.
- */
-export function defineCodeQuery<Input extends z.ZodType<TargetArgs>, Output>(query: {
+/** What a code tool says of itself: its name, words for the model, input and result shape. */
+interface CodeToolFace<Input, Output> {
   readonly name: string;
   readonly description: string;
   readonly input: Input;
-  readonly output: z.ZodType<NoInfer<Output>>;
-  run(args: z.output<Input>, ctx: ToolContext): Promise<Result<Output>>;
+  readonly output: z.ZodType<Output>;
+}
+
+/**
+ * A language-server tool that only reads (code_symbols, code_diagnostics and the queries below): it
+ * may wait for a cold server, and it is asked again once after a crash. Besides its face the tool
+ * says whether its answer carries file text, and what it asks of the code intelligence.
+ */
+export function defineCodeReader<Input extends z.ZodType<{ readonly path?: string | undefined }>, Output>({
+  returnsContent,
+  run,
+  ...face
+}: CodeToolFace<Input, Output> & {
+  readonly returnsContent: boolean;
+  readonly run: (args: z.output<Input>, code: CodeIntelligence, ctx: ToolContext) => Promise<Result<NoInfer<Output>>>;
 }): Tool<Input, Output> {
   return defineTool({
-    name: query.name,
-    description: query.description,
-    input: query.input,
-    output: query.output,
+    ...face,
     needsLanguageServer: true,
     operations: ['read'],
-    returnsContent: true,
-    access: targetAccess,
+    returnsContent,
+    access: namedFileAccess,
     timeoutMs: () => codeToolTimeoutMs,
-    run: (args, ctx) => retryingOnCrash(() => query.run(args, ctx)),
+    run: async (args, ctx) => {
+      const code = codeOf(ctx);
+      return code.ok ? retryingOnCrash(() => run(args, code.value, ctx)) : code;
+    },
+  });
+}
+
+/**
+ * A query addressed by position or symbol (code_definition, code_references, code_hover): a code
+ * reader whose answer carries file text, handed the target already located and open in its server.
+ */
+export function defineCodeQuery<Input extends z.ZodType<TargetArgs>, Output>({
+  run,
+  ...face
+}: CodeToolFace<Input, Output> & {
+  readonly run: (target: CodeTarget, args: z.output<Input>, ctx: ToolContext) => Promise<Result<NoInfer<Output>>>;
+}): Tool<Input, Output> {
+  return defineCodeReader({
+    ...face,
+    returnsContent: true,
+    run: async (args, code, ctx) => {
+      const target = await locateWith(code, args, ctx);
+      return target.ok ? run(target.value, args, ctx) : target;
+    },
   });
 }

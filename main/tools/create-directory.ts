@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import type { ResolvedPath } from '../platform/sandbox/workspace-sandbox';
-import { defineTool } from './define-tool';
+import { defineTool, onGivenPath } from './define-tool';
 import type { ToolContext } from './define-tool';
 import { parentOf } from './file-commit';
 
@@ -11,11 +11,6 @@ const input = z.object({
   parents: z.boolean().default(true).describe('Also create missing parent folders (default true).'),
 });
 type CreateArgs = z.output<typeof input>;
-
-export interface CreateDirectoryOutput {
-  readonly path: string;
-  readonly created: true;
-}
 
 async function target(args: CreateArgs, ctx: ToolContext): Promise<Result<ResolvedPath>> {
   const resolved = await ctx.env.sandbox.resolve(args.path, 'write');
@@ -50,7 +45,7 @@ export const createDirectoryTool = defineTool({
   additive: true,
   idempotent: true,
   operations: ['write'],
-  access: (args) => [{ operation: 'write', path: args.path }],
+  access: onGivenPath('write'),
   async prepare(args, ctx) {
     const resolved = await target(args, ctx);
     if (!resolved.ok) return resolved;
@@ -60,7 +55,7 @@ export const createDirectoryTool = defineTool({
       facts: { parents: args.parents },
     });
   },
-  async run(args, ctx): Promise<Result<CreateDirectoryOutput>> {
+  async run(args, ctx) {
     const resolved = await target(args, ctx);
     if (!resolved.ok) return resolved;
     const path = resolved.value;

@@ -113,5 +113,13 @@ export const defineTool = <Input extends z.ZodType, OutputSchema extends z.ZodTy
   tool: Tool<Input, z.output<OutputSchema>> & { readonly output: OutputSchema },
 ): Tool<Input, z.output<OutputSchema>> => tool;
 
+/**
+ * The access of a tool that acts on the one path it is given with one operation: read_file reads
+ * it, write_file writes it, delete_file deletes it. What the policy decides on, stated once.
+ */
+export const onGivenPath =
+  (operation: PolicyOperation) =>
+  (args: { readonly path: string }): readonly ToolAccess[] => [{ operation, path: args.path }];
+
 /** A tool list of mixed input types; each entry keeps its own schema. */
 export type AnyTool = Tool<z.ZodType, unknown>;

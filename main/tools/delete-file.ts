@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import type { ResolvedPath } from '../platform/sandbox/workspace-sandbox';
-import { defineTool } from './define-tool';
+import { defineTool, onGivenPath } from './define-tool';
 import type { ToolContext } from './define-tool';
 import { guardSubtree } from './subtree-guard';
 import type { SubtreeFacts } from './subtree-guard';
@@ -14,14 +14,6 @@ const input = z.object({
   recursive: z.boolean().default(false).describe('Required to delete a folder that is not empty.'),
 });
 type DeleteArgs = z.output<typeof input>;
-
-export interface DeleteFileOutput {
-  readonly path: string;
-  readonly type: 'file' | 'directory' | 'symlink' | 'other';
-  /** Where the deleted item was moved (restorable). */
-  readonly trash_path: string;
-  readonly files?: number;
-}
 
 interface Target {
   readonly path: ResolvedPath;
@@ -66,7 +58,7 @@ export const deleteFileTool = defineTool({
   output: deleteFileOutput,
   idempotent: true,
   operations: ['delete'],
-  access: (args) => [{ operation: 'delete', path: args.path }],
+  access: onGivenPath('delete'),
   async prepare(args, ctx) {
     const found = await target(args, ctx);
     if (!found.ok) return found;
@@ -85,7 +77,7 @@ export const deleteFileTool = defineTool({
       },
     });
   },
-  async run(args, ctx): Promise<Result<DeleteFileOutput>> {
+  async run(args, ctx) {
     const found = await target(args, ctx);
     if (!found.ok) return found;
     const { path, subtree } = found.value;

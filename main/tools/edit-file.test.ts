@@ -6,6 +6,7 @@ import { editFileTool } from './edit-file';
 import { readFileTool } from './read-file';
 import { useToolKits } from '../test-support/use-tool-kits';
 import { refused } from '../test-support/refused';
+import { rewrittenAfterRead } from '../test-support/rewritten-after-read';
 
 const newKit = useToolKits();
 
@@ -102,10 +103,7 @@ describe('edit_file', () => {
 
   it('refuses with concurrent_modification when the file changed since it was read', async () => {
     const kit = await newKit();
-    const file = join(kit.workspace, 'a.txt');
-    await writeFile(file, 'one\ntwo\n');
-    expect((await kit.call(readFileTool, { path: 'a.txt' })).ok).toBe(true);
-    await writeFile(file, 'one\ntwo\nthree (the user typed this)\n');
+    const file = await rewrittenAfterRead(kit, 'a.txt', 'one\ntwo\n', 'one\ntwo\nthree (the user typed this)\n');
     const result = await kit.call(editFileTool, { path: 'a.txt', oldText: 'two', newText: 'TWO' });
     expect(result.ok || result.error.code).toBe('concurrent_modification');
     expect(await readFile(file, 'utf8')).toBe('one\ntwo\nthree (the user typed this)\n');

@@ -7,7 +7,7 @@ import { notAFile } from '../platform/sandbox/anchored-read';
 import { decodeText, encodeText, looksBinary } from '../platform/sandbox/text-codec';
 import type { DecodedText } from '../platform/sandbox/text-codec';
 import type { ResolvedPath } from '../platform/sandbox/workspace-sandbox';
-import { defineTool } from './define-tool';
+import { defineTool, onGivenPath } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';
 import { planExactByteEdit } from './edit-bytes';
 import type { ExactByteEdit } from './edit-bytes';
@@ -30,9 +30,6 @@ const input = z.object({
   newText: z.string().describe('The text to put in its place.'),
 });
 type EditArgs = z.output<typeof input>;
-
-/** The result type is the output schema's (editFileOutput, below): one source, so the two cannot drift. */
-export type EditFileOutput = z.output<typeof editFileOutput>;
 
 async function target(args: EditArgs, ctx: ToolContext): Promise<Result<ResolvedPath>> {
   const resolved = await ctx.env.sandbox.resolve(args.path, 'write');
@@ -90,7 +87,7 @@ export const editFileTool = defineTool({
   input,
   output: editFileOutput,
   operations: ['edit'],
-  access: (args) => [{ operation: 'edit', path: args.path }],
+  access: onGivenPath('edit'),
 
   async prepare(args, ctx): Promise<Result<ChangePreview>> {
     const resolved = await target(args, ctx);
@@ -114,7 +111,7 @@ export const editFileTool = defineTool({
     });
   },
 
-  async run(args, ctx, approval): Promise<Result<EditFileOutput>> {
+  async run(args, ctx, approval) {
     const resolved = await target(args, ctx);
     if (!resolved.ok) return resolved;
     const path = resolved.value;

@@ -1,27 +1,17 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
-import type { Result } from '../../shared/result';
 import { OFFER_TIMEOUT_MS } from '../domain/transfers/transfer-service';
-import { defineTool } from './define-tool';
+import { defineTool, onGivenPath } from './define-tool';
 
 const input = z.object({
   path: z.string().describe('The workspace file to offer, relative to the workspace root.'),
 });
 
-export interface FileDownloadOutput {
-  readonly path: string;
-  /** A save action was put in front of the user. */
-  readonly offered: boolean;
-  /** The user saved it (desktop: the native dialog; browser: the download was started). */
-  readonly saved: boolean;
-  readonly location?: string;
-  readonly reason?: string;
-}
-
 /** The result's shape: it types run() and is the outputSchema MCP clients see. */
 const fileDownloadOutput = z.object({
   path: z.string(),
   offered: z.boolean().describe('A save action was put in front of the user.'),
+  /** The user saved it (desktop: the native dialog; browser: the download was started). */
   saved: z.boolean(),
   location: z.string().exactOptional(),
   reason: z.string().exactOptional(),
@@ -35,10 +25,10 @@ export const fileDownloadTool = defineTool({
   input,
   output: fileDownloadOutput,
   operations: ['read'],
-  access: (args) => [{ operation: 'read', path: args.path }],
+  access: onGivenPath('read'),
   // The user's answer, not the runner's 30 seconds, ends this call.
   timeoutMs: () => OFFER_TIMEOUT_MS + 30_000,
-  async run(args, ctx): Promise<Result<FileDownloadOutput>> {
+  async run(args, ctx) {
     const resolved = await ctx.env.sandbox.resolve(args.path, 'read');
     if (!resolved.ok) return resolved;
     const file = resolved.value;

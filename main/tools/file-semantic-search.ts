@@ -4,7 +4,7 @@ import type { Result } from '../../shared/result';
 import { defineTool } from './define-tool';
 import { tickProgress } from './progress-ticker';
 import { passageOutput } from './search-passages';
-import { passageSchema } from './output-shapes';
+import { noticeSchema, passageSchema } from './output-shapes';
 
 const input = z.object({
   query: z
@@ -36,7 +36,7 @@ const semanticSearchOutput = z.object({
     embedded_passages: z.number().int().exactOptional(),
     passages: z.number().int().exactOptional(),
   }),
-  notice: z.string().exactOptional(),
+  notice: noticeSchema,
 });
 export type SemanticSearchOutput = z.output<typeof semanticSearchOutput>;
 

@@ -24,13 +24,6 @@ const input = z.object({
 });
 type UploadArgs = z.output<typeof input>;
 
-export interface FileUploadOutput {
-  readonly name: string;
-  readonly path: string;
-  readonly bytes: number;
-  readonly note: string;
-}
-
 function decode(args: UploadArgs, ctx: ToolContext): Result<{ bytes: Buffer; name: string }> {
   const bytes = args.encoding === 'base64' ? Buffer.from(args.content, 'base64') : Buffer.from(args.content, 'utf8');
   const limits = ctx.env.transfers?.uploadLimits() ?? defaultUploadLimits;
@@ -69,7 +62,7 @@ export const fileUploadTool = defineTool({
     });
   },
 
-  async run(args, ctx): Promise<Result<FileUploadOutput>> {
+  async run(args, ctx) {
     const decoded = decode(args, ctx);
     if (!decoded.ok) return decoded;
     const limits = ctx.env.transfers?.uploadLimits() ?? defaultUploadLimits;

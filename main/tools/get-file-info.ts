@@ -5,9 +5,9 @@ import { guessEncoding } from '../platform/sandbox/encoding-guess';
 import { readLineRange } from '../platform/sandbox/line-range-reader';
 import { isAsciiCompatible, sniffBom } from '../platform/sandbox/text-codec';
 import type { EntryKind, ResolvedPath } from '../platform/sandbox/workspace-sandbox';
-import { defineTool } from './define-tool';
+import { defineTool, onGivenPath } from './define-tool';
 import type { ToolContext } from './define-tool';
-import { entryTypeSchema } from './output-shapes';
+import { entryTypeSchema, noticeSchema } from './output-shapes';
 
 const input = z.object({
   path: z.string().describe('File or folder, relative to the workspace root.'),
@@ -16,23 +16,8 @@ const input = z.object({
 /** Bytes sampled for the encoding guess and the line-ending check. */
 const sampleBytes = 64 * 1024;
 
-export interface GetFileInfoOutput {
-  readonly path: string;
-  readonly type: 'file' | 'directory' | 'symlink' | 'other';
-  readonly size: number;
-  readonly modified: string;
-  /** rwx bits, e.g. '644'. */
-  readonly mode: string;
-  readonly binary?: boolean;
-  readonly encoding?: string;
-  readonly line_count?: number;
-  readonly line_endings?: 'lf' | 'crlf' | 'mixed' | 'none';
-  readonly entries?: number;
-  /** For a symlink: its workspace-relative target, when that is inside the workspace. */
-  readonly target?: string;
-  readonly target_type?: 'file' | 'directory' | 'symlink' | 'other' | 'missing';
-  readonly notice?: string;
-}
+/** The result type is the output schema's (getFileInfoOutput, below): one source, so the two cannot drift. */
+export type GetFileInfoOutput = z.output<typeof getFileInfoOutput>;
 
 const typeOf = (kind: EntryKind): GetFileInfoOutput['type'] => (kind === 'special' ? 'other' : kind);
 
@@ -90,9 +75,10 @@ const getFileInfoOutput = z.object({
   line_count: z.number().int().exactOptional(),
   line_endings: z.enum(['lf', 'crlf', 'mixed', 'none']).exactOptional(),
   entries: z.number().int().exactOptional(),
+  /** For a symlink: its workspace-relative target, when that is inside the workspace. */
   target: z.string().exactOptional(),
   target_type: z.enum(['file', 'directory', 'symlink', 'other', 'missing']).exactOptional(),
-  notice: z.string().exactOptional(),
+  notice: noticeSchema,
 });
 
 export const getFileInfoTool = defineTool({
@@ -103,7 +89,7 @@ export const getFileInfoTool = defineTool({
   input,
   output: getFileInfoOutput,
   operations: ['read'],
-  access: (args) => [{ operation: 'read', path: args.path }],
+  access: onGivenPath('read'),
   async run(args, ctx): Promise<Result<GetFileInfoOutput>> {
     const { sandbox } = ctx.env;
     const resolved = await sandbox.resolve(args.path, 'read', { followFinal: false });

@@ -22,12 +22,8 @@ const input = z.object({
 });
 type CommitArgs = z.output<typeof input>;
 
-export interface GitCommitOutput {
-  readonly commit: string;
-  readonly branch: string | null;
-  readonly files: string[];
-  readonly summary: string;
-}
+/** The result type is the output schema's (gitCommitOutput, below): one source, so the two cannot drift. */
+export type GitCommitOutput = z.output<typeof gitCommitOutput>;
 
 interface CommitPlan {
   /** Exactly the files the commit takes. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { HeadTailBuffer } from '../platform/sandbox/capped-output';
+import { noticeSchema } from './output-shapes';
 import { defineTool } from './define-tool';
 import type { ToolContext } from './define-tool';
 import { confirmGitPath } from './git-confirm';
@@ -22,13 +23,8 @@ const input = z.object({
     .describe('true: what is staged for the next commit (git diff --cached); false: unstaged changes.'),
 });
 
-export interface GitDiffOutput {
-  readonly staged: boolean;
-  readonly files: DiffFile[];
-  readonly diff: string;
-  readonly truncated: boolean;
-  readonly notice?: string;
-}
+/** The result type is the output schema's (gitDiffOutput, below): one source, so the two cannot drift. */
+export type GitDiffOutput = z.output<typeof gitDiffOutput>;
 
 /** `--numstat -z`: "added\tdeleted\tpath\0" (renames are off). */
 function parseNumstat(text: string): DiffFile[] {
@@ -82,7 +78,7 @@ const gitDiffOutput = z.object({
   ),
   diff: z.string(),
   truncated: z.boolean(),
-  notice: z.string().exactOptional(),
+  notice: noticeSchema,
 });
 
 export const gitDiffTool = defineTool({

@@ -2,24 +2,14 @@ import { z } from 'zod';
 import { ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { defineTool } from './define-tool';
-import type { ChangeKind } from './git-output';
 import { withRepository } from './git-repository';
 import { readStatus } from './git-read-status';
 import { changeKindSchema } from './output-shapes';
 
 const input = z.object({});
 
-export interface GitStatusOutput {
-  readonly branch: string | null;
-  readonly upstream: string | null;
-  readonly ahead: number;
-  readonly behind: number;
-  readonly clean: boolean;
-  readonly staged: { path: string; change: ChangeKind; from?: string }[];
-  readonly unstaged: { path: string; change: ChangeKind }[];
-  readonly untracked: string[];
-  readonly conflicted: string[];
-}
+/** The result type is the output schema's (gitStatusOutput, below): one source, so the two cannot drift. */
+export type GitStatusOutput = z.output<typeof gitStatusOutput>;
 
 /** The result's shape: it types run() and is the outputSchema MCP clients see. */
 const gitStatusOutput = z.object({

@@ -30,6 +30,9 @@ describe('fileTools', () => {
       'code_rename',
       'code_format',
     ]);
+    // Exactly the code_* tools wait for a language server: the core offers them only with one.
+    const needServer = fileTools.filter((tool) => tool.needsLanguageServer === true).map((tool) => tool.name);
+    expect(needServer).toEqual(names.filter((name) => name.startsWith('code_')));
     const parameters = Object.fromEntries(
       fileTools.map((tool) => [tool.name, Object.keys((tool.input as z.ZodObject).shape)]),
     );

@@ -1,13 +1,12 @@
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
-import type { Result } from '../../shared/result';
 import { statEntriesNow, statKinds } from '../platform/sandbox/in-process-jobs';
 import type { StatRows } from '../platform/sandbox/in-process-jobs';
 import { AnchoredBatch } from '../platform/sandbox/anchored-batch';
 import type { EntryKind } from '../platform/sandbox/workspace-sandbox';
-import { defineTool } from './define-tool';
-import { entryTypeSchema } from './output-shapes';
+import { defineTool, onGivenPath } from './define-tool';
+import { entryTypeSchema, noticeSchema } from './output-shapes';
 import { isPlainJsonText, jsonStringChars, withResultBound } from './result-bound';
 
 const input = z.object({
@@ -49,15 +48,11 @@ export interface ListedEntry {
   readonly ignored?: true;
 }
 
-export interface ListFilesOutput {
-  readonly path: string;
-  readonly entries: ListedEntry[];
-  readonly truncated: boolean;
-  readonly notice?: string;
-}
-
 /** Entries statted per worker task; smaller listings are statted in-process. */
 const statBatch = 2048;
+
+/** The result type is the output schema's (listFilesOutput, below): one source, so the two cannot drift. */
+type ListFilesOutput = z.output<typeof listFilesOutput>;
 
 /** The result's shape: it types run() and is the outputSchema MCP clients see. */
 const listFilesOutput = z.object({
@@ -72,7 +67,7 @@ const listFilesOutput = z.object({
     }),
   ),
   truncated: z.boolean(),
-  notice: z.string().exactOptional(),
+  notice: noticeSchema,
 });
 
 /** A long listing says how far it is every this many entries (MCP progress notifications). */
@@ -126,8 +121,8 @@ export const listFilesTool = defineTool({
   input,
   output: listFilesOutput,
   operations: ['read'],
-  access: (args) => [{ operation: 'read', path: args.path }],
-  async run(args, ctx): Promise<Result<ListFilesOutput>> {
+  access: onGivenPath('read'),
+  async run(args, ctx) {
     const { sandbox, limits, workers } = ctx.env;
     const resolved = await sandbox.resolve(args.path, 'read');
     if (!resolved.ok) return resolved;

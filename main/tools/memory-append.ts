@@ -27,12 +27,6 @@ const input = z.object({
 });
 type AppendArgs = z.output<typeof input>;
 
-export interface MemoryAppendOutput {
-  readonly path: string;
-  readonly entry: string;
-  readonly created: boolean;
-}
-
 const pad = (value: number) => String(value).padStart(2, '0');
 /** The user's local calendar day: "today" means their today, not UTC's. */
 const localDate = (now: Date) => `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
@@ -118,7 +112,7 @@ export const memoryAppendTool = defineTool({
     });
   },
 
-  async run(args, ctx, approval): Promise<Result<MemoryAppendOutput>> {
+  async run(args, ctx, approval) {
     const now = new Date();
     let resolved = await target(args, ctx, now);
     if (!resolved.ok) return resolved;

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
-import type { Result } from '../../shared/result';
 import { MemoryIndex } from '../domain/search/memory-index';
 import type { ToolEnvironment } from './tool-environment';
 import type { MemoryHit } from '../domain/search/memory-index';
 import { defineTool } from './define-tool';
 import { passageOutput } from './search-passages';
-import { passageSchema } from './output-shapes';
+import { noticeSchema, passageSchema } from './output-shapes';
 
 const input = z.object({
   query: z
@@ -17,9 +16,6 @@ const input = z.object({
     .describe('What to look for, in plain words (any language): "tea preferences", "project deadline".'),
   max_results: z.number().int().min(1).max(20).default(6).describe('How many passages to return (default 6).'),
 });
-
-/** The result type is the output schema's (memorySearchOutput, below): one source, so the two cannot drift. */
-export type MemorySearchOutput = z.output<typeof memorySearchOutput>;
 
 /**
  * One index per persona folder, kept between calls: it re-reads only files whose mtime or size
@@ -43,7 +39,7 @@ function searchSerialized(env: ToolEnvironment, query: string, max: number): Pro
 const memorySearchOutput = z.object({
   query: z.string(),
   results: z.array(passageSchema),
-  notice: z.string().exactOptional(),
+  notice: noticeSchema,
 });
 
 export const memorySearchTool = defineTool({
@@ -61,7 +57,7 @@ export const memorySearchTool = defineTool({
     { operation: 'read', path: 'USER.md' },
     { operation: 'read', path: 'memory' },
   ],
-  async run(args, ctx): Promise<Result<MemorySearchOutput>> {
+  async run(args, ctx) {
     // The tool-call pipeline does not offer this tool while memory is off; refuse anyway if it gets here.
     if (ctx.env.isConcealed('MEMORY.md')) {
       return err('permission_denied', 'Memory is switched off: memory_search is not available.', {

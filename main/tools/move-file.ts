@@ -15,15 +15,6 @@ const input = z.object({
 });
 type MoveArgs = z.output<typeof input>;
 
-export interface MoveFileOutput {
-  readonly source: string;
-  readonly destination: string;
-  readonly type: 'file' | 'directory' | 'symlink' | 'other';
-  readonly overwritten: boolean;
-  /** Where the replaced destination went, when overwrite replaced one. */
-  readonly trash_path?: string;
-}
-
 interface Ends {
   readonly source: ResolvedPath;
   readonly destination: ResolvedPath;
@@ -97,7 +88,7 @@ export const moveFileTool = defineTool({
       facts: { destination: destination.display, overwrite: destination.facts !== undefined },
     });
   },
-  async run(args, ctx): Promise<Result<MoveFileOutput>> {
+  async run(args, ctx) {
     const found = await ends(args, ctx);
     if (!found.ok) return found;
     const { source, destination } = found.value;

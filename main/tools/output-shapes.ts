@@ -8,6 +8,12 @@ import type { ShownLocation } from '../domain/lsp/render-locations';
  * Typed against the interfaces the code already returns, so a drift fails to compile.
  */
 
+/**
+ * A sentence for the model, present only when there is something to say about the result: what
+ * part was shown and how to get the rest (never a silent cut), why it is empty, what to try next.
+ */
+export const noticeSchema = z.string().exactOptional();
+
 /** What a path is, as get_file_info, list_files, move_file and delete_file report it. */
 export const entryTypeSchema = z.enum(['file', 'directory', 'symlink', 'other']);
 

@@ -13,7 +13,8 @@ import {
   sniffBytes,
   unknownEncoding,
 } from '../platform/sandbox/text-codec';
-import { defineTool } from './define-tool';
+import { noticeSchema } from './output-shapes';
+import { defineTool, onGivenPath } from './define-tool';
 import { formatBytes } from '../../shared/format-bytes';
 
 const input = z
@@ -49,22 +50,8 @@ const input = z
     path: ['end_line'],
   });
 
-export interface ReadFileOutput {
-  readonly path: string;
-  readonly content: string;
-  readonly encoding: string;
-  readonly start_line: number;
-  readonly end_line: number;
-  /** Absent when the lines were counted from the end and the file's start was not reached. */
-  readonly total_lines?: number;
-  readonly lines_read: number;
-  readonly truncated: boolean;
-  /** Negative when the read counted from the end. */
-  readonly next_start_line?: number;
-  readonly bytes_read: number;
-  /** Says what part was shown and how to get the rest (never a silent cut). */
-  readonly notice?: string;
-}
+/** The result type is the output schema's (readFileOutput, below): one source, so the two cannot drift. */
+export type ReadFileOutput = z.output<typeof readFileOutput>;
 
 interface Shown {
   readonly text: string;
@@ -138,12 +125,14 @@ const readFileOutput = z.object({
   encoding: z.string(),
   start_line: z.number().int(),
   end_line: z.number().int(),
+  /** Absent when the lines were counted from the end and the file's start was not reached. */
   total_lines: z.number().int().exactOptional(),
   lines_read: z.number().int(),
   truncated: z.boolean(),
   next_start_line: z.number().int().exactOptional().describe('Negative when the read counted from the end.'),
   bytes_read: z.number().int(),
-  notice: z.string().exactOptional(),
+  /** Says what part was shown and how to get the rest (never a silent cut). */
+  notice: noticeSchema,
 });
 
 export const readFileTool = defineTool({
@@ -157,7 +146,7 @@ export const readFileTool = defineTool({
   output: readFileOutput,
   operations: ['read'],
   returnsContent: true,
-  access: (args) => [{ operation: 'read', path: args.path }],
+  access: onGivenPath('read'),
   async run(args, ctx): Promise<Result<ReadFileOutput>> {
     const { sandbox, limits } = ctx.env;
     const resolved = await sandbox.resolve(args.path, 'read');

@@ -4,6 +4,7 @@ import type { Result } from '../../shared/result';
 import { runProcess } from '../platform/sandbox/process-runner';
 import type { ResolvedPath } from '../platform/sandbox/workspace-sandbox';
 import { checkCommandDenyList, splitCommandLine } from './command-line';
+import { noticeSchema } from './output-shapes';
 import { defineTool } from './define-tool';
 import { tickProgress } from './progress-ticker';
 import type { ChangePreview, ToolContext } from './define-tool';
@@ -37,19 +38,8 @@ const input = z.object({
 });
 type RunArgs = z.output<typeof input>;
 
-export interface RunCommandOutput {
-  readonly command: string;
-  readonly cwd: string;
-  readonly exit_code: number | null;
-  readonly signal?: string;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly stdout_truncated: boolean;
-  readonly stderr_truncated: boolean;
-  readonly timed_out: boolean;
-  readonly duration_ms: number;
-  readonly notice?: string;
-}
+/** The result type is the output schema's (runCommandOutput, below): one source, so the two cannot drift. */
+export type RunCommandOutput = z.output<typeof runCommandOutput>;
 
 interface Plan {
   readonly dir: ResolvedPath;
@@ -84,7 +74,7 @@ const runCommandOutput = z.object({
   stderr_truncated: z.boolean(),
   timed_out: z.boolean(),
   duration_ms: z.number(),
-  notice: z.string().exactOptional(),
+  notice: noticeSchema,
 });
 
 export const runCommandTool = defineTool({

@@ -1,15 +1,13 @@
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ripgrepOnPath } from '../platform/sandbox/ripgrep-locate';
 import { ripgrepPatternArgs } from '../platform/sandbox/ripgrep-pattern';
 import { compileQuery } from './search-query';
 import { useTempDirs } from '../test-support/temp-dir';
-import { searchInCodeTool } from './search-in-code';
 import type { SearchInCodeOutput } from './search-in-code';
 import { createToolKit } from '../test-support/tool-kit';
 import type { ToolKit } from '../test-support/tool-kit';
+import * as searchTrees from '../test-support/search-trees';
 
 /**
  * ripgrep and the JS engine give the same answers: generated trees (CRLF, non-ASCII, case-folding
@@ -24,28 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => kit?.dispose());
 
-const words = [
-  'foo',
-  'Foo',
-  'FOO',
-  'bar',
-  'baz42',
-  'x_1',
-  'é',
-  'Ünï',
-  'K',
-  'ſ',
-  'k',
-  's',
-  ' ',
-  '  ',
-  '-',
-  '.',
-  '(',
-  '\t',
-  '\r',
-];
-const line = fc.array(fc.constantFrom(...words), { maxLength: 8 }).map((parts) => parts.join(''));
+const words = [...searchTrees.trapWords, '  '];
+const line = searchTrees.lineOf(words);
 const content = fc
   .record({
     lines: fc.array(line, { maxLength: 12 }),
@@ -62,59 +40,10 @@ const content = fc
     if (nul === 'late') return Buffer.concat([bytes, Buffer.from('ab\n'.repeat(3000)), Buffer.from('\0\nfoo\n')]);
     return bytes;
   });
-const paths = fc.constantFrom(
-  'a.txt',
-  'b.ts',
-  'src/c.ts',
-  'src/deep/d.md',
-  'src/deep/e.txt',
-  'lib/f.js',
-  '.hidden.txt',
-  'build/out.txt',
-  'node_modules/m/index.js',
-);
-const tree = fc.dictionary(paths, content, { maxKeys: 8 });
+const tree = fc.dictionary(searchTrees.treePaths, content, { maxKeys: 8 });
 
-const literalQuery = fc.constantFrom(
-  'foo',
-  'FOO',
-  'k',
-  'K',
-  's',
-  'ſ',
-  'é',
-  'ünï',
-  'baz4',
-  'o b',
-  'x_1',
-  '.',
-  '(',
-  'oo',
-);
-const regexAtom = fc.constantFrom(
-  'foo',
-  'ba[rz]',
-  '\\d',
-  '\\d+',
-  '\\w+',
-  '[a-f]',
-  '[^\\n x]',
-  '.',
-  '.*',
-  '(foo|bar)',
-  '(?:Foo)?',
-  'é',
-  'K',
-  '\\.',
-  '\\(',
-  '\\bfoo',
-  'o{1,2}',
-  '\\t',
-  '[0-9]{2}',
-  '|^bar',
-  'x$|',
-  '(a|b$)',
-);
+const literalQuery = fc.constantFrom(...searchTrees.trapLiterals, 's', '.', '(');
+const regexAtom = fc.constantFrom(...searchTrees.trapRegexAtoms, '\\d+', '\\(', '\\t');
 const regexQuery = fc
   .record({
     start: fc.boolean(),
@@ -122,35 +51,19 @@ const regexQuery = fc
     end: fc.boolean(),
   })
   .map(({ start, atoms, end }) => `${start ? '^' : ''}${atoms.join('')}${end ? '$' : ''}`);
-const query = fc.oneof(
-  fc.record({ query: literalQuery, is_regex: fc.constant(false), case_sensitive: fc.boolean() }),
-  fc.record({ query: regexQuery, is_regex: fc.constant(true), case_sensitive: fc.boolean() }),
-);
+const query = searchTrees.queryOf(literalQuery, regexQuery);
 
-async function writeTree(files: Record<string, Buffer>) {
-  for (const name of await readdir(kit.workspace)) await rm(join(kit.workspace, name), { recursive: true });
-  await writeFile(join(kit.workspace, '.gitignore'), 'build/\n');
-  for (const [path, bytes] of Object.entries(files)) {
-    await mkdir(join(kit.workspace, path, '..'), { recursive: true });
-    await writeFile(join(kit.workspace, path), bytes);
-  }
+function search(args: object, engine: 'ripgrep' | 'js'): Promise<SearchInCodeOutput> {
+  // Without a ripgrep path the tool scans with its JS engine.
+  return searchTrees.searchWith(kit, args, (env) => (engine === 'js' ? { ...env, ripgrep: undefined } : env));
 }
-
-async function search(args: object, engine: 'ripgrep' | 'js'): Promise<SearchInCodeOutput> {
-  const ctx = kit.ctx();
-  const env = engine === 'js' ? { ...ctx.env, ripgrep: undefined } : ctx.env;
-  const result = await kit.runner.run(searchInCodeTool, args, { ...ctx, env });
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
-
 describe.skipIf(rg === undefined)('ripgrep and the JS engine', () => {
   it('give identical results on generated trees and queries (property)', async () => {
     const runs = Number(process.env['SEARCH_PROPERTY_RUNS'] ?? 60);
     let byRipgrepRuns = 0;
     await fc.assert(
       fc.asyncProperty(tree, query, fc.constantFrom(0, 1), fc.constantFrom(3, 100), async (files, q, context, max) => {
-        await writeTree(files);
+        await searchTrees.writeTree(kit.workspace, files);
         const args = { ...q, context_lines: context, max_results: max };
         const [byRipgrep, byJs] = [await search(args, 'ripgrep'), await search(args, 'js')];
         // Atoms combine into a few regexes ripgrep is not given (an anchor inside a branch).

@@ -5,7 +5,8 @@ import type { Result } from '../../shared/result';
 import type { FileMatches } from '../platform/sandbox/search-types';
 import { AnchoredBatch } from '../platform/sandbox/anchored-batch';
 import { ripgrepPatternArgs } from '../platform/sandbox/ripgrep-pattern';
-import { defineTool } from './define-tool';
+import { noticeSchema } from './output-shapes';
+import { defineTool, onGivenPath } from './define-tool';
 import { createJsEngine } from './search-js-engine';
 import type { BatchResult, SearchEngine } from './search-js-engine';
 import { createRipgrepEngine } from './search-ripgrep-engine';
@@ -66,7 +67,7 @@ const searchInCodeOutput = z.object({
       candidates: z.number().int().exactOptional(),
     })
     .exactOptional(),
-  notice: z.string().exactOptional(),
+  notice: noticeSchema,
 });
 /** The result type is the schema's: the two cannot drift apart (they once did, over `engine`). */
 export type SearchInCodeOutput = z.output<typeof searchInCodeOutput>;
@@ -88,7 +89,7 @@ export const searchInCodeTool = defineTool({
   output: searchInCodeOutput,
   operations: ['read'],
   returnsContent: true,
-  access: (args) => [{ operation: 'read', path: args.path }],
+  access: onGivenPath('read'),
   async run(args, ctx): Promise<Result<SearchInCodeOutput>> {
     const { sandbox, limits, workers } = ctx.env;
     const spec = compileQuery(args.query, {

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readdir, rm, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -8,8 +8,8 @@ import { ripgrepOnPath } from '../platform/sandbox/ripgrep-locate';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createToolKit } from '../test-support/tool-kit';
 import type { ToolKit } from '../test-support/tool-kit';
-import { searchInCodeTool } from './search-in-code';
 import type { SearchInCodeOutput } from './search-in-code';
+import * as searchTrees from '../test-support/search-trees';
 
 /**
  * The trigram index answers exactly as a scan: generated trees (non-ASCII, case-folding traps,
@@ -26,68 +26,22 @@ beforeAll(async () => {
 afterAll(() => kit?.dispose());
 
 // \u212a (Kelvin sign) and \u017f (long s) match k and s under Unicode case folding ('iu').
-const words = [
-  '\u212a',
-  '\u017f',
-  'bas',
-  'ta',
-  'foo',
-  'Foo',
-  'FOO',
-  'bar',
-  'baz42',
-  'x_1',
-  'é',
-  'Ünï',
-  'K',
-  'ſ',
-  'k',
-  's',
-  'sk',
-  ' ',
-  '-',
-  '.',
-  '(',
-  '\t',
-  '\r',
-  '日本',
-];
-const line = fc.array(fc.constantFrom(...words), { maxLength: 8 }).map((parts) => parts.join(''));
+const words = ['\u212a', '\u017f', 'bas', 'ta', ...searchTrees.trapWords, 'sk', '日本'];
+const line = searchTrees.lineOf(words);
 const content = fc
   .record({ lines: fc.array(line, { maxLength: 10 }), nul: fc.constantFrom('none', 'none', 'none', 'early') })
   .map(({ lines, nul }) => {
     const bytes = Buffer.from(lines.join('\n') + '\n', 'utf8');
     return nul === 'early' ? Buffer.concat([Buffer.from([0]), bytes]) : bytes;
   });
-const paths = fc.constantFrom(
-  'a.txt',
-  'b.ts',
-  'src/c.ts',
-  'src/deep/d.md',
-  'src/deep/e.txt',
-  'lib/f.js',
-  '.hidden.txt',
-  'build/out.txt',
-  'node_modules/m/index.js',
-);
-const tree = fc.dictionary(paths, content, { minKeys: 1, maxKeys: 8 });
+const tree = fc.dictionary(searchTrees.treePaths, content, { minKeys: 1, maxKeys: 8 });
 const literalQuery = fc.constantFrom(
   'a\u017fk',
   'ba\u017f',
-  'foo',
-  'FOO',
-  'k',
-  'K',
+  ...searchTrees.trapLiterals,
   'sk',
   'SK',
-  'ſ',
-  'é',
-  'ünï',
   'Ünï',
-  'baz4',
-  'o b',
-  'x_1',
-  'oo',
   '日本',
   'bar',
   'fooba',
@@ -97,26 +51,8 @@ const regexAtom = fc.constantFrom(
   'bask',
   'task',
   'a\u212a',
-  'foo',
-  'ba[rz]',
-  '\\d',
-  '\\w+',
-  '[a-f]',
-  '[^\\n x]',
-  '.',
-  '.*',
-  '(foo|bar)',
-  '(?:Foo)?',
-  'é',
-  'K',
+  ...searchTrees.trapRegexAtoms,
   'sk',
-  '\\.',
-  '\\bfoo',
-  'o{1,2}',
-  '[0-9]{2}',
-  '|^bar',
-  'x$|',
-  '(a|b$)',
   '[kK]',
   '日本',
   '\\u00e9',
@@ -124,20 +60,12 @@ const regexAtom = fc.constantFrom(
   '(.)\\1',
 );
 const regexQuery = fc.array(regexAtom, { minLength: 1, maxLength: 3 }).map((atoms) => atoms.join(''));
-const query = fc.oneof(
-  fc.record({ query: literalQuery, is_regex: fc.constant(false), case_sensitive: fc.boolean() }),
-  fc.record({ query: regexQuery, is_regex: fc.constant(true), case_sensitive: fc.boolean() }),
-);
-const change = fc.record({ path: paths, bytes: content, kind: fc.constantFrom('append', 'create', 'delete') });
-
-async function writeTree(files: Record<string, Buffer>) {
-  for (const name of await readdir(kit.workspace)) await rm(join(kit.workspace, name), { recursive: true });
-  await writeFile(join(kit.workspace, '.gitignore'), 'build/\n');
-  for (const [path, bytes] of Object.entries(files)) {
-    await mkdir(join(kit.workspace, path, '..'), { recursive: true });
-    await writeFile(join(kit.workspace, path), bytes);
-  }
-}
+const query = searchTrees.queryOf(literalQuery, regexQuery);
+const change = fc.record({
+  path: searchTrees.treePaths,
+  bytes: content,
+  kind: fc.constantFrom('append', 'create', 'delete'),
+});
 
 /** A fresh index of the tree as it is now (its own data folder), ready; `watched`: with its change watcher. */
 async function freshIndex(racyMs = 0, watched = false): Promise<NgramIndexes> {
@@ -152,22 +80,18 @@ async function freshIndex(racyMs = 0, watched = false): Promise<NgramIndexes> {
   return indexes;
 }
 
-async function search(args: object, indexes?: NgramIndexes, ripgrep?: string): Promise<SearchInCodeOutput> {
-  const ctx = kit.ctx();
-  const env =
+function search(args: object, indexes?: NgramIndexes, ripgrep?: string): Promise<SearchInCodeOutput> {
+  return searchTrees.searchWith(kit, args, (env) =>
     indexes === undefined
-      ? { ...ctx.env, searchIndexEnabled: () => false }
+      ? { ...env, searchIndexEnabled: () => false }
       : {
-          ...ctx.env,
+          ...env,
           ngramIndexes: indexes,
           searchIndexEnabled: () => true,
           ...(ripgrep === undefined ? {} : { ripgrep }),
-        };
-  const result = await kit.runner.run(searchInCodeTool, args, { ...ctx, env });
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
+        },
+  );
 }
-
 /** `watched`: the index's watcher vouches for it, so the query must not walk (indexedPaths tells). */
 async function sameAsScan(args: object, indexes: NgramIndexes, watched = false) {
   const listed = vi.spyOn(indexes.for(kit.env.workspaceRoot), 'indexedPaths');
@@ -202,7 +126,7 @@ describe('search_in_code with the trigram index', () => {
         fc.array(change, { maxLength: 3 }),
         fc.boolean(),
         async (files, q, changes, watched) => {
-          await writeTree(files);
+          await searchTrees.writeTree(kit.workspace, files);
           // The watcher exists on Linux only (tree-watcher.ts): elsewhere both halves walk.
           watched &&= watcherVouches;
           const indexes = await freshIndex(0, watched);

@@ -7,6 +7,7 @@ import { containing } from '../test-support/tool-kit';
 import { useToolKits } from '../test-support/use-tool-kits';
 import { writeFileTool } from './write-file';
 import { refused } from '../test-support/refused';
+import { rewrittenAfterRead } from '../test-support/rewritten-after-read';
 
 const newKit = useToolKits();
 
@@ -75,10 +76,7 @@ describe('write_file', () => {
 
   it('refuses to clobber a file the user changed since the assistant read it', async () => {
     const kit = await newKit();
-    const file = join(kit.workspace, 'notes.md');
-    await writeFile(file, 'v1');
-    await kit.call(readFileTool, { path: 'notes.md' });
-    await writeFile(file, 'v2 by the user');
+    const file = await rewrittenAfterRead(kit, 'notes.md', 'v1', 'v2 by the user');
     const result = await kit.call(writeFileTool, { path: 'notes.md', content: 'v3 by the assistant' });
     expect(result.ok || result.error.code).toBe('concurrent_modification');
     expect(await readFile(file, 'utf8')).toBe('v2 by the user');
@@ -90,10 +88,7 @@ describe('write_file', () => {
 
   it('takes a file touched without a change as unchanged (the hash decides)', async () => {
     const kit = await newKit();
-    const file = join(kit.workspace, 'same.txt');
-    await writeFile(file, 'same');
-    await kit.call(readFileTool, { path: 'same.txt' });
-    await writeFile(file, 'same');
+    await rewrittenAfterRead(kit, 'same.txt', 'same', 'same');
     expect((await kit.call(writeFileTool, { path: 'same.txt', content: 'next' })).ok).toBe(true);
   });
 

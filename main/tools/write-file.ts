@@ -3,7 +3,7 @@ import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { canonicalEncoding, encodeText, sniffBom, unknownEncoding } from '../platform/sandbox/text-codec';
 import type { ResolvedPath } from '../platform/sandbox/workspace-sandbox';
-import { defineTool } from './define-tool';
+import { defineTool, onGivenPath } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';
 import { watchWrite } from '../domain/lsp/diagnostics-after-write';
 import { commitFile, currentText, parentOf, readCurrent } from './file-commit';
@@ -27,9 +27,6 @@ const input = z.object({
     .describe("Keep the previous version restorable in Familiar's backups (default true)."),
 });
 type WriteArgs = z.output<typeof input>;
-
-/** The result type is the output schema's (writeFileOutput, below): one source, so the two cannot drift. */
-export type WriteFileOutput = z.output<typeof writeFileOutput>;
 
 const lineCount = (text: string) => (text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0));
 
@@ -76,7 +73,7 @@ export const writeFileTool = defineTool({
   output: writeFileOutput,
   idempotent: true,
   operations: ['write'],
-  access: (args) => [{ operation: 'write', path: args.path }],
+  access: onGivenPath('write'),
 
   async prepare(args, ctx): Promise<Result<ChangePreview>> {
     const resolved = await target(args, ctx);
@@ -105,7 +102,7 @@ export const writeFileTool = defineTool({
     });
   },
 
-  async run(args, ctx, approval): Promise<Result<WriteFileOutput>> {
+  async run(args, ctx, approval) {
     let resolved = await target(args, ctx);
     if (!resolved.ok) return resolved;
     if (resolved.value.facts === undefined) {
