@@ -77,11 +77,7 @@ export interface Comparison extends Paired {
  * Ours and the reference alternate run by run (after one warm-up each), so a burst of load from
  * other processes hits both sides alike.
  */
-export async function compareCalls(
-  runs: number,
-  ours: () => Promise<void>,
-  reference: () => unknown,
-): Promise<Paired> {
+export async function compareCalls(runs: number, ours: () => Promise<void>, reference: () => unknown): Promise<Paired> {
   await ours();
   await reference();
   const oursTimes: number[] = [];
