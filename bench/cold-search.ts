@@ -6,9 +6,10 @@ import { join, resolve } from 'node:path';
 import { familiarPaths } from '../main/platform/storage/paths';
 import type { AnyTool } from '../main/tools/define-tool';
 import { searchInCodeTool } from '../main/tools/index';
-import { createToolEnvironment, createToolServices } from '../main/tools/tool-services';
+import { createToolEnvironment } from '../main/tools/tool-services';
 import { corpusLayout, ensureCorpus } from './corpus';
-import { benchToolCalls } from './tool-calls';
+import { summarize } from './measure';
+import { benchServices, benchToolCalls } from './tool-calls';
 
 /**
  * `node bench/build.mjs cold-search && node out/bench/cold-search.mjs`: the cold search_in_code rows
@@ -31,11 +32,7 @@ function cpuNow(): { self: number; children: number } {
   return { self: tick(11) + tick(12), children: tick(13) + tick(14) };
 }
 
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
+const median = (values: readonly number[]) => summarize(values).medianMs;
 
 // BENCH_BALLAST_MB: memory held (touched) meanwhile, as the app's main process holds its own: a
 // process start forks this process, and a fork costs more the more memory the process has.
@@ -43,12 +40,7 @@ const ballast = Array.from({ length: Number(process.env['BENCH_BALLAST_MB'] ?? 0
 const corpus = await ensureCorpus(corpusRoot, log);
 const home = await mkdtemp(join(tmpdir(), 'familiar-bench-'));
 const paths = familiarPaths(home);
-const services = createToolServices({
-  paths,
-  limits: { maxListEntries: 1_000_000, maxResultChars: 1e9, callsPerMinute: 1_000_000, timeoutMs: 600_000 },
-  ...(process.env['BENCH_ENGINE'] === 'js' ? { searchEngine: 'js' as const } : {}),
-  searchIndex: () => false,
-});
+const services = benchServices(paths);
 const env = await createToolEnvironment({ services, workspaceRoot: corpus.root });
 const call = benchToolCalls([searchInCodeTool] as AnyTool[], env, paths.audit, services.limits);
 

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { familiarPaths } from '../main/platform/storage/paths';
 import type { AnyTool } from '../main/tools/define-tool';
 import { searchInCodeTool } from '../main/tools/index';
-import { createToolEnvironment, createToolServices } from '../main/tools/tool-services';
+import { createToolEnvironment } from '../main/tools/tool-services';
 import type { Corpus } from './corpus';
 import { runOnce, summarize } from './measure';
 import type { Timing } from './measure';
-import { benchToolCalls } from './tool-calls';
+import { benchServices, benchToolCalls } from './tool-calls';
 
 /** What the index rows report (bench/run.ts turns them into table rows). */
 export interface IndexFigures {
@@ -54,10 +54,9 @@ function cpuMs(command: string, args: readonly string[], cwd: string): number {
 export async function indexFigures(corpus: Corpus, runs: number, log: (line: string) => void): Promise<IndexFigures> {
   const home = await mkdtemp(join(tmpdir(), 'familiar-bench-index-'));
   const paths = familiarPaths(home);
-  const limits = { maxListEntries: 1_000_000, maxResultChars: 1e9, callsPerMinute: 1_000_000, timeoutMs: 600_000 };
   try {
     let indexOn = false;
-    const services = createToolServices({ paths, limits, searchIndex: () => indexOn });
+    const services = benchServices(paths, () => indexOn);
     const env = await createToolEnvironment({ services, workspaceRoot: corpus.root });
     // A scan first: the worker threads are up and the code warm before the baseline is taken.
     const scan = benchToolCalls([searchInCodeTool] as AnyTool[], env, paths.audit, services.limits);
@@ -82,7 +81,7 @@ export async function indexFigures(corpus: Corpus, runs: number, log: (line: str
     await services.dispose();
 
     // A new run of the app: the index comes back from the data folder.
-    const reopenedServices = createToolServices({ paths, limits, searchIndex: () => true });
+    const reopenedServices = benchServices(paths, () => true);
     const reopenedEnv = await createToolEnvironment({ services: reopenedServices, workspaceRoot: corpus.root });
     const reopened = reopenedServices.ngramIndexes.for(reopenedEnv.workspaceRoot);
     const reopenStart = performance.now();

@@ -6,12 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { familiarPaths } from '../main/platform/storage/paths';
 import type { AnyTool } from '../main/tools/define-tool';
 import { editFileTool, listFilesTool, readFileTool, searchInCodeTool } from '../main/tools/index';
-import { createToolEnvironment, createToolServices } from '../main/tools/tool-services';
+import { createToolEnvironment } from '../main/tools/tool-services';
 import { corpusLayout, ensureCorpus } from './corpus';
 import type { Corpus } from './corpus';
 import { compare, peakRss, runChild, summarize, timeRuns } from './measure';
 import type { ChildRun, Comparison, External, Timing } from './measure';
-import { benchToolCalls } from './tool-calls';
+import { benchServices, benchToolCalls } from './tool-calls';
 import { indexFigures } from './index-bench';
 import { mcpRoundTrip } from './mcp-round-trip';
 
@@ -33,15 +33,8 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 async function familiar(corpus: Corpus) {
   const home = await mkdtemp(join(tmpdir(), 'familiar-bench-'));
   const paths = familiarPaths(home);
-  // The bench lists all 30k files in one call and makes many calls a minute: lift those two caps.
-  const services = createToolServices({
-    paths,
-    limits: { maxListEntries: 1_000_000, maxResultChars: 1e9, callsPerMinute: 1_000_000, timeoutMs: 600_000 },
-    // BENCH_ENGINE=js: search_in_code's own engine even when ripgrep is on PATH.
-    ...(process.env['BENCH_ENGINE'] === 'js' ? { searchEngine: 'js' as const } : {}),
-    // Cold figures: every search scans (the index has its own rows, bench/index-bench.ts).
-    searchIndex: () => false,
-  });
+  // Cold figures: every search scans (the index has its own rows, bench/index-bench.ts).
+  const services = benchServices(paths);
   const env = await createToolEnvironment({ services, workspaceRoot: corpus.root });
   const call = benchToolCalls(
     [editFileTool, listFilesTool, readFileTool, searchInCodeTool] as AnyTool[],

@@ -6,6 +6,30 @@ import { createToolCalls } from '../main/tool-calls/tool-calls';
 import type { AnyTool, Tool } from '../main/tools/define-tool';
 import type { ToolEnvironment } from '../main/tools/tool-environment';
 import type { ToolLimits } from '../main/tools/tool-limits';
+import type { FamiliarPaths } from '../main/platform/storage/paths';
+import { createToolServices } from '../main/tools/tool-services';
+
+/** The bench lists all 30k files in one call and makes many calls a minute: those caps are lifted. */
+export const benchLimits = {
+  maxListEntries: 1_000_000,
+  maxResultChars: 1e9,
+  callsPerMinute: 1_000_000,
+  timeoutMs: 600_000,
+} as const;
+
+/**
+ * Tool services as the app makes them, caps lifted. `searchIndex` answers whether search_in_code
+ * may use its index (cold figures: never). BENCH_ENGINE=js: search_in_code's own engine even when
+ * ripgrep is on PATH.
+ */
+export function benchServices(paths: FamiliarPaths, searchIndex: () => boolean = () => false) {
+  return createToolServices({
+    paths,
+    limits: benchLimits,
+    ...(process.env['BENCH_ENGINE'] === 'js' ? { searchEngine: 'js' as const } : {}),
+    searchIndex,
+  });
+}
 
 /**
  * Tool calls exactly as the app makes them: through the whole pipeline (arguments parsed, paths
