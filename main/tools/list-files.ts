@@ -7,7 +7,7 @@ import { AnchoredBatch } from '../platform/sandbox/anchored-batch';
 import type { EntryKind } from '../platform/sandbox/workspace-sandbox';
 import { defineTool, onGivenPath } from './define-tool';
 import { entryTypeSchema, noticeSchema } from './output-shapes';
-import { isPlainJsonText, jsonStringChars, withResultBound } from './result-bound';
+import { isPlainJsonText, jsonStringChars, RESULT_HEADROOM_CHARS, withResultBound } from './result-bound';
 
 const input = z.object({
   path: z.string().default('.').describe("Folder relative to the workspace root (default '.')."),
@@ -73,9 +73,6 @@ const listFilesOutput = z.object({
 /** A long listing says how far it is every this many entries (MCP progress notifications). */
 const progressEvery = 500;
 
-/** Room in the result's size cap for everything but the entries (path, notice). */
-const resultHeadroom = 1000;
-
 /**
  * `{"name":`, `,"path":`, `,"type":`, the closing brace and the comma after the entry: its JSON
  * without the values.
@@ -137,7 +134,7 @@ export const listFilesTool = defineTool({
     const maxEntries = Math.min(args.max_entries ?? limits.defaultListEntries, limits.maxListEntries);
     // The answer stops below the result cap itself, so it stays an object (the run stage would cut
     // a longer one into text, which MCP clients cannot check against the output schema).
-    const charBudget = limits.maxResultChars - resultHeadroom;
+    const charBudget = limits.maxResultChars - RESULT_HEADROOM_CHARS;
     let chars = 0;
     let plainFolder: object | undefined;
     const prefix = start.relPath === '' ? 0 : start.relPath.length + 1;

@@ -6,6 +6,12 @@
  */
 const bounds = new WeakMap<object, number>();
 
+/**
+ * Room a tool that stops its answer below the result cap (list_files, search_in_code) leaves for
+ * everything but its list: the path or query, the counts, the notice.
+ */
+export const RESULT_HEADROOM_CHARS = 1000;
+
 /** Records that `JSON.stringify(value).length <= chars` and answers the value. */
 export function withResultBound<T extends object>(value: T, chars: number): T {
   bounds.set(value, chars);

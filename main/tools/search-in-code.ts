@@ -12,6 +12,7 @@ import type { BatchResult, SearchEngine } from './search-js-engine';
 import { createRipgrepEngine } from './search-ripgrep-engine';
 import { compileQuery } from './search-query';
 import { indexedWalk } from './search-index-engine';
+import { RESULT_HEADROOM_CHARS } from './result-bound';
 import type { StaleEntry } from '../domain/search/ngram/ngram-service';
 
 const input = z.object({
@@ -72,9 +73,6 @@ const searchInCodeOutput = z.object({
 /** The result type is the schema's: the two cannot drift apart (they once did, over `engine`). */
 export type SearchInCodeOutput = z.output<typeof searchInCodeOutput>;
 export type SearchResult = SearchInCodeOutput['results'][number];
-
-/** Room in the result's size cap for everything but the matching lines (counts, notice). */
-const resultHeadroom = 1000;
 
 /** A long search says how far its walk is every this many files (MCP progress notifications). */
 const progressEvery = 256;
@@ -222,7 +220,7 @@ export const searchInCodeTool = defineTool({
     const results: SearchResult[] = [];
     // The answer stops below the result cap itself (1,000 long lines with context can pass it), so
     // it stays an object: the run stage would cut a longer one into text.
-    let chars = resultHeadroom;
+    let chars = RESULT_HEADROOM_CHARS;
     let sizeLimited = false;
     for (const file of described) {
       for (const hit of file.hits) {
