@@ -112,8 +112,16 @@ const operations: Record<string, (f: Familiar, corpus: Corpus) => Promise<unknow
 async function child(operation: string): Promise<void> {
   const corpus = await ensureCorpus(corpusRoot, log);
   const f = await familiar(corpus);
-  // BENCH_REPEAT > 1 profiles warm calls (node --cpu-prof out/bench/run.mjs --child <op>).
-  for (let i = 1; i < Number(process.env['BENCH_REPEAT'] ?? 1); i += 1) await operations[operation]!(f, corpus);
+  // BENCH_REPEAT > 1 profiles warm calls (node --cpu-prof out/bench/run.mjs --child <op>); their CPU
+  // ms go to stderr, whose least is a steady figure for before/after on a busy machine.
+  const warmCpuMs: number[] = [];
+  for (let i = 1; i < Number(process.env['BENCH_REPEAT'] ?? 1); i += 1) {
+    const before = process.cpuUsage();
+    await operations[operation]!(f, corpus);
+    const used = process.cpuUsage(before);
+    warmCpuMs.push((used.user + used.system) / 1000);
+  }
+  if (warmCpuMs.length > 0) log(`warm calls' CPU ms: ${warmCpuMs.map((ms) => ms.toFixed(1)).join(' ')}`);
   const cpu = process.cpuUsage();
   const start = performance.now();
   await operations[operation]!(f, corpus);
