@@ -1,4 +1,4 @@
-import type { WorkspaceIndexes } from '../domain/search/workspace-index';
+import type { WorkspaceIndexes } from '../domain/search/workspace-indexes';
 import type { NgramIndexes } from '../domain/search/ngram/ngram-service';
 import type { TransferService } from '../domain/transfers/transfer-service';
 import type { FsWorkerPool } from '../platform/sandbox/fs-worker-pool';

@@ -1,92 +1,31 @@
-import { createHash } from 'node:crypto';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { watch } from 'chokidar';
-import type { FSWatcher } from 'chokidar';
-import { personaEntryOf } from '../../platform/sandbox/workspace-sandbox';
 import type { EntryFacts, WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
-import { z } from 'zod';
-import { writeFileAtomic } from '../../platform/storage/atomic-file';
-import { ensureFolder } from '../../platform/storage/folders';
-import { readJsonFile } from '../../platform/storage/json-file';
-import type { Result } from '../../../shared/result';
 import type { Embedder } from '../providers/embedding-model';
 import { linesIfUnchanged, readIndexable, sameIdentity } from './indexed-file';
 import { Bm25Index } from './bm25-index';
 import type { ChunkOptions } from './chunk';
-import { embedMissing, vectorCoverage } from './embedding-pass';
 import { fuseRankings } from './hybrid-rank';
-import type { IndexStatus, IndexStatusListener } from './index-status';
-import { unitVector, VectorCache } from './vector-cache';
+import type { IndexStatus } from './index-status';
+import { PassageVectors } from './passage-vectors';
+import { SavedIndex } from './saved-index';
+import type { IndexOptions, IndexStats, SemanticAnswer, SemanticHit } from './semantic-answer';
+import { unitVector } from './vector-cache';
+import type { VectorCache } from './vector-cache';
+import { SemanticChangeWatch } from './semantic-change-watch';
+import type { WatchedChange } from './semantic-change-watch';
 import { withSnippets } from './snippets';
-import type { SearchHit } from './snippets';
 import type { ChunkHit } from './text-index';
 
 /** Files larger than this are not indexed: logs and dumps, not prose a person searches by meaning. */
 export const MAX_INDEXED_FILE_BYTES = 1024 * 1024;
 const SNIPPET_CHARS = 500;
-/** Saving a big index costs tens of milliseconds: at most this often. */
-const SAVE_DELAY_MS = 2000;
-// 3: versions are identity + content hash (dev:ino:size:mtime:sha1); 4: chunks carry their text's
-// hash (the key of their embedding vector). Older files are rebuilt.
-const FORMAT = 4;
 const CHUNKING: ChunkOptions = { targetTokens: 300, overlapTokens: 60, splitAtHeadings: true };
 /** Each ranking hands this many candidates to the fusion. */
 const FUSION_CANDIDATES = 50;
-/** Texts kept between indexing and embedding (a cold build of a big workspace re-reads the rest). */
-const FRESH_TEXT_CHARS = 16 * 1024 * 1024;
 /** Status events while building: at most this often (the last one always goes out). */
 const STATUS_EVERY_MS = 250;
 const READ_BATCH = 32;
-/** How long the first query waits for the file watcher before indexing without it. */
-const WATCH_READY_WAIT_MS = 2000;
-/**
- * More watcher events than this in one second is a storm (a checkout, a build, a process swapping
- * folders in a loop): chokidar would spend the app's time and memory on it. The index then drops its
- * watchers for STORM_PAUSE_MS (doubling while it goes on) and every query rescans (by identity:
- * unchanged files are not read).
- */
-const STORM_EVENTS_PER_SECOND = 1000;
-const STORM_PAUSE_MS = 5000;
-const MAX_UNWATCHED_MS = 5 * 60 * 1000;
-/** The saved file's envelope; the index itself checks its own shape as it loads (a cache: rebuilt if bad). */
-const savedIndexSchema = z.object({ format: z.unknown(), root: z.unknown(), index: z.unknown() });
-
-export type SemanticHit = SearchHit;
-
-/**
- * The embedding model to use, read on every query (settings change while the app runs): undefined
- * when none is configured, an error when one is configured but cannot be used.
- */
-export type EmbedderSource = () => Result<Embedder> | undefined;
-
-export interface IndexOptions {
-  readonly watchChanges?: boolean;
-  readonly embedder?: EmbedderSource;
-  readonly onStatus?: IndexStatusListener;
-  /** Where the vector caches live (default: beside the index file). */
-  readonly vectorsDir?: string;
-}
-
-export interface SemanticAnswer {
-  readonly hits: SemanticHit[];
-  /** False while the first build is still running: the hits cover only part of the workspace. */
-  readonly complete: boolean;
-  /** 'hybrid': BM25 and embedding vectors fused; 'bm25': words only (no model, or it failed). */
-  readonly ranking: 'bm25' | 'hybrid';
-  readonly status: IndexStatus;
-  /** Why the ranking is BM25 alone although a model is configured, or how far the vectors are. */
-  readonly notice?: string;
-}
-
-export interface IndexStats {
-  readonly files: number;
-  /** Files read and (re)indexed by the last refresh. */
-  readonly reindexed: number;
-  readonly fullScan: boolean;
-}
-
-const builtInSkips = new Set(['.git', 'node_modules']);
 
 /**
  * The workspace's semantic-search index: BM25 over heading/paragraph chunks (TextIndex: Russian and
@@ -103,44 +42,45 @@ export class WorkspaceIndex {
   private readonly knownDirs = new Set<string>(['']);
   private readonly dirty = new Set<string>();
   private readonly newDirs = new Set<string>();
+  /** Undefined when changes are not watched (every query then walks, by identity). */
+  private readonly watch: SemanticChangeWatch | undefined;
   private needsFullScan = true;
-  private watchers: FSWatcher[] = [];
   private queue: Promise<unknown> = Promise.resolve();
-  private saveTimer: NodeJS.Timeout | undefined;
+  private readonly saved: SavedIndex;
   private loaded = false;
   private closed = false;
-  private eventWindowStart = 0;
-  private eventsInWindow = 0;
-  private unwatchedUntil = 0;
-  /** The watchers are up and crawled: their events can be trusted to report every change. */
-  private watchReady = false;
-  private watchFailures = 0;
-  private readonly watchChanges: boolean;
   private state: IndexStatus['state'] = 'idle';
   private filesFound = 0;
   private filesChecked = 0;
   private filesRead = 0;
   private lastStatusAt = 0;
-  private vectors: VectorCache | undefined;
-  private vectorProgress: { embedded: number; chunks: number } | undefined;
-  private embeddingError: string | undefined;
-  private embedding: Promise<void> | undefined;
-  /** The index's change count and visibility rule when a pass last left no passage without a vector. */
-  private embeddedAt: { changes: number; excluded: readonly string[] } | undefined;
-  /** Texts just indexed, kept for the embedding pass so it need not read them again (bounded). */
-  private readonly freshTexts = new Map<string, { text: string; version: string }>();
-  private freshChars = 0;
+  private readonly vectors: PassageVectors;
 
-  constructor(
-    sandbox: WorkspaceSandbox,
-    private readonly storeFile: string,
-    watchOrOptions: boolean | IndexOptions = true,
-  ) {
+  constructor(sandbox: WorkspaceSandbox, storeFile: string, watchOrOptions: boolean | IndexOptions = true) {
     this.options = typeof watchOrOptions === 'boolean' ? { watchChanges: watchOrOptions } : watchOrOptions;
-    this.watchChanges = this.options.watchChanges ?? true;
     // Indexing ignores the memory switch (results are filtered per query), so turning memory back on
     // needs no rescan; deny-listed files (secrets) are never read at all.
     this.sandbox = sandbox.unconcealed();
+    this.saved = new SavedIndex(storeFile, this.sandbox.workspaceRoot, this.index);
+    this.vectors = new PassageVectors({
+      index: this.index,
+      chunking: CHUNKING,
+      dir: this.options.vectorsDir ?? dirname(storeFile),
+      queued: () => this.queue,
+      read: async (path) => {
+        this.filesRead += 1;
+        return readIndexable(this.sandbox, path, MAX_INDEXED_FILE_BYTES);
+      },
+      onStale: (path) => this.dirty.add(path),
+      onState: (state) => this.setState(state),
+      onProgress: () => this.emitStatus(),
+    });
+    this.watch =
+      (this.options.watchChanges ?? true)
+        ? new SemanticChangeWatch(this.sandbox.workspaceRoot, this.sandbox.personaDir, (change) =>
+            this.onWatched(change),
+          )
+        : undefined;
   }
 
   private readonly options: IndexOptions;
@@ -189,7 +129,7 @@ export class WorkspaceIndex {
     } catch (error) {
       return bm25(`Ranked by words alone (BM25): embedding the query failed (${messageOf(error)}).`);
     }
-    const cache = this.vectors as VectorCache;
+    const cache = this.vectors.cache as VectorCache;
     const semantic = this.index.vectorSearch(queryVector, (hash) => cache.get(hash), {
       limit: FUSION_CANDIDATES,
       filter: visible,
@@ -217,10 +157,7 @@ export class WorkspaceIndex {
       filesFound: this.filesFound,
       filesChecked: this.filesChecked,
       filesRead: this.filesRead,
-      ...(this.vectors === undefined || this.vectorProgress === undefined
-        ? {}
-        : { vectors: { model: this.vectors.model, ...this.vectorProgress } }),
-      ...(this.embeddingError === undefined ? {} : { embeddingError: this.embeddingError }),
+      ...this.vectors.status(),
     };
   }
 
@@ -236,63 +173,9 @@ export class WorkspaceIndex {
     this.options.onStatus?.(this.status());
   }
 
-  /**
-   * Vectors for the passages that have none (one pass at a time; a pass started for another model
-   * is left to finish). Failures are kept for the status, never thrown: hybrid ranking then uses the
-   * vectors there are.
-   */
+  /** Vectors for the passages that have none (passage-vectors.ts); the query waits for them a while. */
   embedPending(embedder: Embedder, include: (path: string) => boolean): Promise<void> {
-    if (this.vectors?.model !== embedder.key) {
-      this.vectors = VectorCache.in(this.options.vectorsDir ?? dirname(this.storeFile), embedder.key);
-      this.vectorProgress = undefined;
-      this.embeddedAt = undefined;
-    }
-    const cache = this.vectors;
-    // Nothing indexed since the last complete pass (the common case, every query): no pass at all.
-    const at = this.embeddedAt;
-    if (
-      this.embedding === undefined &&
-      at?.changes === this.index.changes &&
-      at.excluded.every((path) => !include(path))
-    ) {
-      return Promise.resolve();
-    }
-    this.embedding ??= this.queue
-      .then(async () => {
-        this.setState('embedding');
-        const changes = this.index.changes;
-        const { excluded } = await embedMissing(this.index, CHUNKING, cache, embedder, {
-          include,
-          readText: async (path, version) => {
-            const fresh = this.freshTexts.get(path);
-            if (fresh?.version === version) return fresh.text;
-            const read = await readIndexable(this.sandbox, path, MAX_INDEXED_FILE_BYTES);
-            this.filesRead += 1;
-            if (read?.version === version) return read.text;
-            this.dirty.add(path); // changed since it was indexed: the next refresh re-reads it
-            return undefined;
-          },
-          progress: (embedded, chunks) => {
-            this.vectorProgress = { embedded, chunks };
-            this.emitStatus();
-          },
-        });
-        this.embeddingError = undefined;
-        // Only if nothing was indexed meanwhile: those passages still need their pass.
-        if (this.index.changes === changes) this.embeddedAt = { changes, excluded };
-      })
-      .catch((error: unknown) => {
-        this.embeddingError = messageOf(error);
-      })
-      .finally(async () => {
-        this.vectorProgress = vectorCoverage(this.index, cache);
-        this.embedding = undefined;
-        this.freshTexts.clear();
-        this.freshChars = 0;
-        this.setState('ready');
-        await cache.save().catch(() => undefined);
-      });
-    return this.embedding;
+    return this.vectors.pending(embedder, include);
   }
 
   /**
@@ -315,6 +198,15 @@ export class WorkspaceIndex {
       dir = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
     }
     if (highestNew !== undefined) this.newDirs.add(highestNew);
+  }
+
+  /** What the watch saw: marked here, read by the next refresh (through the sandbox). */
+  private onWatched(change: WatchedChange): void {
+    if (change.kind === 'everything') this.needsFullScan = true;
+    else if (change.kind === 'new-folder') this.newDirs.add(change.path);
+    else if (change.kind === 'gone-folder') {
+      for (const path of [...this.index.paths()]) if (path.startsWith(`${change.path}/`)) this.dirty.add(path);
+    } else this.dirty.add(change.path);
   }
 
   private async snippets(hits: readonly ChunkHit[]): Promise<SemanticHit[]> {
@@ -351,10 +243,14 @@ export class WorkspaceIndex {
   }
 
   private async refreshIndex(): Promise<IndexStats> {
-    if (!this.loaded) await this.load();
+    if (!this.loaded) {
+      this.loaded = true;
+      await this.saved.load();
+    }
     // Without ready watchers (not started yet, still starting, or dropped in a storm) only a full scan
     // can be trusted.
-    const unwatched = this.watchChanges && !this.watchReady;
+    const watch = this.watch;
+    const unwatched = watch !== undefined && !watch.ready;
     if (this.needsFullScan || unwatched) {
       this.needsFullScan = false;
       this.dirty.clear();
@@ -362,10 +258,9 @@ export class WorkspaceIndex {
       // The watcher starts beside the scan, not before it: on a big workspace chokidar's own crawl
       // takes seconds, and the first query after a restart must not wait for it. Changes made before
       // it is ready are caught by one more (stat-only) scan once it is.
-      const canWatch = this.watchers.length === 0 && !this.closed && Date.now() >= this.unwatchedUntil;
-      if (unwatched && canWatch) {
-        void this.startWatching().then(() => {
-          if (!this.watchReady || this.closed) return;
+      if (unwatched && watch.canStart && !this.closed) {
+        void watch.start().then((ready) => {
+          if (!ready || this.closed) return;
           this.needsFullScan = true;
           void this.refresh().catch(() => undefined);
         });
@@ -458,132 +353,25 @@ export class WorkspaceIndex {
     }
     if (this.index.versionOf(relPath) === read.version) return false;
     this.index.setDocument(relPath, read.text, read.version);
-    if (this.options.embedder !== undefined && this.freshChars + read.text.length <= FRESH_TEXT_CHARS) {
-      this.freshTexts.set(relPath, read);
-      this.freshChars += read.text.length;
-    }
+    if (this.options.embedder !== undefined) this.vectors.remember(relPath, read);
     return true;
-  }
-
-  private async startWatching(): Promise<void> {
-    const root = this.sandbox.workspaceRoot;
-    const persona = this.sandbox.personaDir;
-    const overlay = root !== persona;
-    // The same folders the walk leaves out (.git, node_modules, hidden ones, Familiar's data) are not
-    // watched either: inotify watches are a per-user budget.
-    const skipUnder = (base: string) => (abs: string) => {
-      const rel = relative(base, abs);
-      return (
-        rel !== '' &&
-        rel
-          .split(sep)
-          .some((segment) => builtInSkips.has(segment) || (segment.startsWith('.') && segment !== '.gitignore'))
-      );
-    };
-    const onEvent = (base: string, accepts: (rel: string) => boolean) => (event: string, abs: string) => {
-      if (this.watchers.length === 0 || this.stormed()) return;
-      const rel = relative(base, abs).split(sep).join('/');
-      if (rel === '' || rel.startsWith('..') || !accepts(rel)) return;
-      if (rel === '.gitignore' || rel.endsWith('/.gitignore')) this.needsFullScan = true;
-      else if (event === 'addDir') this.newDirs.add(rel);
-      else if (event === 'unlinkDir') {
-        for (const path of [...this.index.paths()]) if (path.startsWith(`${rel}/`)) this.dirty.add(path);
-      } else this.dirty.add(rel);
-    };
-    const start = (base: string, accepts: (rel: string) => boolean) => {
-      const watcher = watch(base, { ignoreInitial: true, followSymlinks: false, ignored: skipUnder(base) });
-      watcher.on('all', onEvent(base, accepts));
-      // A watcher that fails (no inotify watches left) must not leave a stale index: rescan per query.
-      watcher.on('error', () => (this.needsFullScan = true));
-      this.watchers.push(watcher);
-      // A folder that keeps changing (or a very slow disk) can hold 'ready' back for minutes while
-      // chokidar spends the app's time on it: answers whether it was ready in time.
-      return new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), WATCH_READY_WAIT_MS);
-        watcher.once('ready', () => {
-          clearTimeout(timer);
-          resolve(true);
-        });
-      });
-    };
-    const isPersonaName = (rel: string) => personaEntryOf(rel.split('/')[0] ?? '') !== undefined;
-    const ready = await Promise.all([
-      start(root, (rel) => !overlay || !isPersonaName(rel)),
-      ...(overlay ? [start(persona, isPersonaName)] : []),
-    ]);
-    if (this.watchers.length === 0) return; // dropped meanwhile (a storm, or closed)
-    if (ready.every(Boolean)) {
-      this.watchFailures = 0;
-      this.watchReady = true;
-    } else this.dropWatchers();
-  }
-
-  /**
-   * Goes without watchers for a while (every query rescans meanwhile), longer each time in a row:
-   * a folder that never settles must not keep chokidar busy.
-   */
-  private dropWatchers(): void {
-    const watchers = this.watchers;
-    this.watchers = [];
-    this.watchReady = false;
-    this.watchFailures += 1;
-    this.unwatchedUntil = Date.now() + Math.min(STORM_PAUSE_MS * 2 ** (this.watchFailures - 1), MAX_UNWATCHED_MS);
-    void Promise.all(watchers.map((watcher) => watcher.close())).catch(() => undefined);
-  }
-
-  /** Counts an event; in a storm drops the watchers (queries rescan until they are back). */
-  private stormed(): boolean {
-    const now = Date.now();
-    if (now - this.eventWindowStart > 1000) {
-      this.eventWindowStart = now;
-      this.eventsInWindow = 0;
-    }
-    this.eventsInWindow += 1;
-    if (this.eventsInWindow <= STORM_EVENTS_PER_SECOND) return false;
-    this.dropWatchers();
-    return true;
-  }
-
-  private async load(): Promise<void> {
-    this.loaded = true;
-    const saved = await readJsonFile(this.storeFile, savedIndexSchema);
-    if (saved.state !== 'valid') return;
-    try {
-      const data = saved.value;
-      if (data.format === FORMAT && data.root === this.root) this.index.load(data.index);
-    } catch {
-      // A damaged index file is rebuilt by the scan that follows.
-    }
   }
 
   private scheduleSave(): void {
-    if (this.saveTimer !== undefined || this.closed) return;
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = undefined;
-      // A cache: a save that fails (the data folder gone, a full disk) is redone after the next change.
-      void this.save().catch(() => undefined);
-    }, SAVE_DELAY_MS);
-    this.saveTimer.unref();
+    if (!this.closed) this.saved.schedule();
   }
 
   /** Writes the index now (the bench measures its size; close() calls it). */
-  async save(): Promise<number> {
-    clearTimeout(this.saveTimer);
-    this.saveTimer = undefined;
-    const text = JSON.stringify({ format: FORMAT, root: this.root, index: this.index.toJSON() });
-    await ensureFolder(dirname(this.storeFile));
-    await writeFileAtomic(this.storeFile, text);
-    return Buffer.byteLength(text);
+  save(): Promise<number> {
+    return this.saved.save();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all(this.watchers.map((watcher) => watcher.close()));
-    this.watchers = [];
-    if (this.saveTimer !== undefined) await this.queue.then(() => this.save()).catch(() => undefined);
-    await this.embedding?.catch(() => undefined);
-    await this.vectors?.save().catch(() => undefined);
+    await this.watch?.close();
+    if (this.saved.unsaved) await this.queue.then(() => this.save()).catch(() => undefined);
+    await this.vectors.close();
   }
 }
 
@@ -600,48 +388,3 @@ async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
-/** One index per open workspace: switching folders closes the previous one (it stays saved on disk). */
-export class WorkspaceIndexes {
-  private current: WorkspaceIndex | undefined;
-  private readonly listeners = new Set<IndexStatusListener>();
-  private readonly options: IndexOptions;
-
-  constructor(
-    private readonly dir: string,
-    options: boolean | IndexOptions = true,
-  ) {
-    const given = typeof options === 'boolean' ? { watchChanges: options } : options;
-    this.options = {
-      ...given,
-      onStatus: (status) => {
-        given.onStatus?.(status);
-        for (const listener of this.listeners) listener(status);
-      },
-    };
-  }
-
-  /** Progress of whichever index is open (the UI's status line); answers the unsubscribe. */
-  onStatus(listener: IndexStatusListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  for(sandbox: WorkspaceSandbox): WorkspaceIndex {
-    if (this.current?.root === sandbox.workspaceRoot) return this.current;
-    void this.current?.close();
-    const name = createHash('sha256').update(sandbox.workspaceRoot).digest('hex').slice(0, 16);
-    this.current = new WorkspaceIndex(sandbox, join(this.dir, `${name}.json`), this.options);
-    return this.current;
-  }
-
-  /** A tool changed this workspace path: the open index re-reads it on its next query. */
-  noteChanged(workspaceRoot: string, relPath: string): void {
-    if (this.current?.root === workspaceRoot) this.current.noteChanged(relPath);
-  }
-
-  async close(): Promise<void> {
-    await this.current?.close();
-    this.current = undefined;
-  }
-}

@@ -1,0 +1,40 @@
+import type { Result } from '../../../shared/result';
+import type { Embedder } from '../providers/embedding-model';
+import type { IndexStatus, IndexStatusListener } from './index-status';
+import type { SearchHit } from './snippets';
+
+/** What the semantic index answers and how it is set up: the vocabulary its users share. */
+
+export type SemanticHit = SearchHit;
+
+/**
+ * The embedding model to use, read on every query (settings change while the app runs): undefined
+ * when none is configured, an error when one is configured but cannot be used.
+ */
+export type EmbedderSource = () => Result<Embedder> | undefined;
+
+export interface IndexOptions {
+  readonly watchChanges?: boolean;
+  readonly embedder?: EmbedderSource;
+  readonly onStatus?: IndexStatusListener;
+  /** Where the vector caches live (default: beside the index file). */
+  readonly vectorsDir?: string;
+}
+
+export interface SemanticAnswer {
+  readonly hits: SemanticHit[];
+  /** False while the first build is still running: the hits cover only part of the workspace. */
+  readonly complete: boolean;
+  /** 'hybrid': BM25 and embedding vectors fused; 'bm25': words only (no model, or it failed). */
+  readonly ranking: 'bm25' | 'hybrid';
+  readonly status: IndexStatus;
+  /** Why the ranking is BM25 alone although a model is configured, or how far the vectors are. */
+  readonly notice?: string;
+}
+
+export interface IndexStats {
+  readonly files: number;
+  /** Files read and (re)indexed by the last refresh. */
+  readonly reindexed: number;
+  readonly fullScan: boolean;
+}
