@@ -4,7 +4,7 @@ import { appendFileSync } from 'node:fs';
 import { appendFile, mkdir, readdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { NgramIndexes } from '../domain/search/ngram/ngram-service';
+import { NgramIndexes } from '../domain/search/ngram/ngram-indexes';
 import { watcherVouches } from '../platform/sandbox/tree-watcher';
 import type { WorkspaceNgram } from '../domain/search/ngram/ngram-service';
 import { useTempDirs } from '../test-support/temp-dir';

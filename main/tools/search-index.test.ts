@@ -2,7 +2,7 @@ import { appendFile, mkdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { NgramIndexes } from '../domain/search/ngram/ngram-service';
+import { NgramIndexes } from '../domain/search/ngram/ngram-indexes';
 import { watcherVouches } from '../platform/sandbox/tree-watcher';
 import { ripgrepOnPath } from '../platform/sandbox/ripgrep-locate';
 import { useTempDirs } from '../test-support/temp-dir';

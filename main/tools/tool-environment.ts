@@ -1,5 +1,5 @@
 import type { WorkspaceIndexes } from '../domain/search/workspace-indexes';
-import type { NgramIndexes } from '../domain/search/ngram/ngram-service';
+import type { NgramIndexes } from '../domain/search/ngram/ngram-indexes';
 import type { TransferService } from '../domain/transfers/transfer-service';
 import type { FsWorkerPool } from '../platform/sandbox/fs-worker-pool';
 import type { PathLocks } from '../platform/sandbox/path-locks';

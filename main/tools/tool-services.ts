@@ -14,7 +14,7 @@ import { createTempJournal, sweepTempFiles } from '../platform/sandbox/temp-jour
 import type { TempJournal } from '../platform/sandbox/temp-journal';
 import { createWorkspaceSandbox } from '../platform/sandbox/workspace-sandbox';
 import { WorkspaceIndexes } from '../domain/search/workspace-indexes';
-import { NgramIndexes } from '../domain/search/ngram/ngram-service';
+import { NgramIndexes } from '../domain/search/ngram/ngram-indexes';
 import type { EmbedderSource } from '../domain/search/semantic-answer';
 import type { IndexStatusListener } from '../domain/search/index-status';
 import type { FamiliarPaths } from '../platform/storage/paths';

@@ -8,7 +8,7 @@ import { useTempDirs } from '../../../test-support/temp-dir';
 import { createToolKit } from '../../../test-support/tool-kit';
 import type { ToolKit } from '../../../test-support/tool-kit';
 import { FileVerdict } from './ngram-index';
-import { NgramIndexes } from './ngram-service';
+import { NgramIndexes } from './ngram-indexes';
 import type { NgramStatus } from './ngram-service';
 import { literalPlan } from './trigram-plan';
 

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AnchoredBatch } from '../../../platform/sandbox/anchored-batch';
@@ -13,12 +12,11 @@ import { writeFileAtomic } from '../../../platform/storage/atomic-file';
 import { readDataBytes } from '../../../platform/storage/binary-file';
 import { ensureFolder } from '../../../platform/storage/folders';
 import { FileVerdict, NgramIndex } from './ngram-index';
+import { FILES_PER_JOB, fillIndex } from './ngram-build';
 import { ALL } from './trigram-plan';
 
 /** Saved format; another number (or another workspace) means the file is rebuilt. */
 const FORMAT = 1;
-/** Files per worker job (one segment): bigger segments repeat fewer keys; the worker's sort stays small. */
-const FILES_PER_JOB = 1024;
 /** Saving costs a copy of the index: at most this often after changes. */
 const SAVE_DELAY_MS = 5000;
 /** A background refresh (a walk with a stat per file) after changes the watcher or the tools report: coalesced. */
@@ -228,59 +226,15 @@ export class WorkspaceNgram {
     this.walked = 0;
     if (this.state !== 'ready') this.state = 'building';
     this.emit();
-    const jobs: Promise<void>[] = [];
-    let inFlight = 0;
-    const waiting: { paths: string[]; batch: AnchoredBatch }[] = [];
-    const launch = () => {
-      while (inFlight < this.workers.size && waiting.length > 0) {
-        const { paths, batch } = waiting.shift()!;
-        const files = batch.take();
-        if (files === undefined) continue;
-        inFlight += 1;
-        const job = this.workers.indexFiles(files, this.racyMs, this.stop.signal).then((segment) => {
-          inFlight -= 1;
-          index.add(paths, segment);
-          this.emit();
-          launch();
-        });
-        job.catch(() => undefined); // awaited below
-        jobs.push(job);
-      }
-    };
-    let paths: string[] = [];
-    let batch = new AnchoredBatch((inPersona) => sandbox.anchorOf(inPersona));
-    const start = await sandbox.resolve('.', 'read');
-    if (!start.ok) throw new Error(start.error.message);
     const round = this.watchRound(sandbox);
-    const walked = await sandbox.walk(start.value, {
-      recursive: true,
-      includeHidden: false,
-      signal: this.stop.signal,
-      visit: (entry) => {
-        if (entry.kind === 'directory' && !entry.inPersona) round?.folder(entry.dir, entry.name, entry.relPath);
-        // The persona overlay's files (a handful) are searched by every query, never indexed.
-        if (entry.kind !== 'file' || entry.inPersona) return 'continue';
-        if (sandbox.denyList.deniesRead(entry.relPath)) return 'continue';
-        paths.push(entry.relPath);
-        batch.add(entry);
-        this.walked += 1;
-        if (paths.length >= FILES_PER_JOB) {
-          waiting.push({ paths, batch });
-          paths = [];
-          batch = new AnchoredBatch((inPersona) => sandbox.anchorOf(inPersona));
-          launch();
-        }
-        return 'continue';
-      },
-    });
-    if (!walked.ok) {
-      round?.end(false);
-      throw new Error(walked.error.message);
-    }
-    if (paths.length > 0) waiting.push({ paths, batch });
-    launch();
     try {
-      while (jobs.length > 0) await Promise.all(jobs.splice(0));
+      await fillIndex(index, sandbox, this.workers, {
+        racyMs: this.racyMs,
+        signal: this.stop.signal,
+        round,
+        onWalked: () => (this.walked += 1),
+        onSegment: () => this.emit(),
+      });
     } catch (error) {
       round?.end(false);
       throw error;
@@ -410,41 +364,5 @@ export class WorkspaceNgram {
     await writeFileAtomic(this.storeFile, bytes);
     this.diskBytes = bytes.length;
     this.emit();
-  }
-}
-
-/** The trigram indexes of the workspaces opened in this run, one file each under `dir`. */
-export class NgramIndexes {
-  private readonly byRoot = new Map<string, WorkspaceNgram>();
-
-  /** `racyMs`: tests lower it (their files are all just written). `anchored`: watch the workspaces. */
-  constructor(
-    private readonly dir: string,
-    private readonly workers: FsWorkerPool,
-    private readonly options: { readonly racyMs?: number; readonly anchored?: AnchoredFs } = {},
-  ) {}
-
-  for(workspaceRoot: string): WorkspaceNgram {
-    let index = this.byRoot.get(workspaceRoot);
-    if (index === undefined) {
-      const name = createHash('sha256').update(workspaceRoot).digest('hex').slice(0, 32);
-      index = new WorkspaceNgram(
-        join(this.dir, `${name}.ngram`),
-        this.workers,
-        this.options.racyMs,
-        this.options.anchored,
-      );
-      this.byRoot.set(workspaceRoot, index);
-    }
-    return index;
-  }
-
-  /** Every open index hears of a change (the watcher, a tool's write: its workspace and paths). */
-  noteChanged(workspaceRoot?: string, paths: readonly string[] = []): void {
-    for (const [root, index] of this.byRoot) index.noteChanged(root === workspaceRoot ? paths : []);
-  }
-
-  async close(): Promise<void> {
-    await Promise.all([...this.byRoot.values()].map((index) => index.close()));
   }
 }

@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { AnchoredFs } from '../../../platform/sandbox/anchored-fs';
+import type { FsWorkerPool } from '../../../platform/sandbox/fs-worker-pool';
+import { WorkspaceNgram } from './ngram-service';
+
+/** The trigram indexes of the workspaces opened in this run, one file each under `dir`. */
+export class NgramIndexes {
+  private readonly byRoot = new Map<string, WorkspaceNgram>();
+
+  /** `racyMs`: tests lower it (their files are all just written). `anchored`: watch the workspaces. */
+  constructor(
+    private readonly dir: string,
+    private readonly workers: FsWorkerPool,
+    private readonly options: { readonly racyMs?: number; readonly anchored?: AnchoredFs } = {},
+  ) {}
+
+  for(workspaceRoot: string): WorkspaceNgram {
+    let index = this.byRoot.get(workspaceRoot);
+    if (index === undefined) {
+      const name = createHash('sha256').update(workspaceRoot).digest('hex').slice(0, 32);
+      index = new WorkspaceNgram(
+        join(this.dir, `${name}.ngram`),
+        this.workers,
+        this.options.racyMs,
+        this.options.anchored,
+      );
+      this.byRoot.set(workspaceRoot, index);
+    }
+    return index;
+  }
+
+  /** Every open index hears of a change (the watcher, a tool's write: its workspace and paths). */
+  noteChanged(workspaceRoot?: string, paths: readonly string[] = []): void {
+    for (const [root, index] of this.byRoot) index.noteChanged(root === workspaceRoot ? paths : []);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.byRoot.values()].map((index) => index.close()));
+  }
+}
