@@ -14,6 +14,7 @@ import { hasSavedKeyFor, initialFormValues, toProviderDraft, withDetectedOllama 
 import type { FieldErrors, ProviderField, ProviderFormValues } from './provider-form-model';
 import { providerKindInfo } from './provider-kinds';
 import { useProvidersStore } from './providers-store';
+import { useStoreFields } from '../../app/use-store-fields';
 import './providers.css';
 
 const kindLabels: Record<ProviderKind, MessageKey> = {
@@ -90,8 +91,7 @@ interface ProviderFormProps {
 export function ProviderForm({ onSaved }: ProviderFormProps) {
   const t = useT();
   const id = useId();
-  const status = useProvidersStore((state) => state.status);
-  const ollama = useProvidersStore((state) => state.ollama);
+  const { status, ollama } = useStoreFields(['status', 'ollama'], useProvidersStore);
   const [values, setValues] = useState<ProviderFormValues>(() => initialFormValues(status));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [test, setTest] = useState<ConnectionTestState>({ state: 'idle' });
