@@ -23,6 +23,7 @@ import { layoutActions, useLayoutPlan, useLayoutStore, useViewerWidth, useWindow
 import { PaneResizer } from './PaneResizer';
 import { panelForShortcut } from './PanelToggles';
 import { useAppCommands } from './use-app-commands';
+import { useStoreFields } from './use-store-fields';
 
 /**
  * Docked panels take columns; the chat keeps its minimum; collapsed or floating panels take none.
@@ -41,8 +42,7 @@ function gridColumns(plan: LayoutPlan, viewerWidth: number): string {
 
 export function App() {
   const t = useT();
-  const loadError = useAppStore((state) => state.loadError);
-  const status = useAppStore((state) => state.connection);
+  const { loadError, connection: status } = useStoreFields(['loadError', 'connection'], useAppStore);
   const viewerOpen = useWorkspaceStore((state) => state.viewer !== null);
   const viewerPath = useWorkspaceStore((state) => state.viewer?.path ?? null);
   const overlay = useLayoutStore((state) => state.overlay);

@@ -3,11 +3,11 @@ import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
 import { hasDiff } from './approval-queue';
 import { approvalsActions, useApprovalsStore } from './approvals-store';
+import { useStoreFields } from '../../app/use-store-fields';
 
 export function ApprovalActions({ request }: { readonly request: ApprovalRequest }) {
   const t = useT();
-  const draft = useApprovalsStore((state) => state.draft);
-  const sending = useApprovalsStore((state) => state.sending);
+  const { draft, sending } = useStoreFields(['draft', 'sending'], useApprovalsStore);
   return (
     <div className="approval-actions">
       {request.canAllowForConversation && (

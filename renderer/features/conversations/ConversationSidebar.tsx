@@ -8,16 +8,16 @@ import { ConversationSearchField } from './ConversationSearchField';
 import { conversationsActions } from './conversations-actions';
 import { useConversationsStore } from './conversations-store';
 import { UndoDeleteBar } from './UndoDeleteBar';
+import { useStoreFields } from '../../app/use-store-fields';
 import './conversations.css';
 
 /** The conversation list: new, search, open, rename, delete with undo. */
 export function ConversationSidebar({ placement = 'docked' }: { readonly placement?: PanelPlacement }) {
   const t = useT();
-  const conversations = useConversationsStore((state) => state.conversations);
-  const searchResults = useConversationsStore((state) => state.searchResults);
-  const activeId = useConversationsStore((state) => state.activeId);
-  const status = useConversationsStore((state) => state.status);
-  const error = useConversationsStore((state) => state.error);
+  const { conversations, searchResults, activeId, status, error } = useStoreFields(
+    ['conversations', 'searchResults', 'activeId', 'status', 'error'],
+    useConversationsStore,
+  );
   const running = useChatStore((state) => state.running);
   const shown = searchResults ?? conversations;
 

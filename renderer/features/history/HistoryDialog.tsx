@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { FormError } from '../../app/FormError';
 import { Modal } from '../../app/Modal';
 import { Segmented } from '../../app/Segmented';
+import { useStoreFields } from '../../app/use-store-fields';
 import { useT } from '../../i18n/i18n';
 import { familiar } from '../../ipc/familiar';
 import { PersonaFileMeter } from '../settings/PersonaFilesSection';
@@ -29,9 +30,7 @@ function FileMeter() {
  */
 export function HistoryDialog() {
   const t = useT();
-  const open = useHistoryStore((state) => state.open);
-  const file = useHistoryStore((state) => state.file);
-  const error = useHistoryStore((state) => state.error);
+  const { open, file, error } = useStoreFields(['open', 'file', 'error'], useHistoryStore);
   useEffect(() => (open ? historyActions.connect(familiar) : undefined), [open]);
 
   return (

@@ -6,6 +6,7 @@ import { useSettingsStore } from '../settings/settings-store';
 import { useResolvedTheme } from '../settings/apply-appearance';
 import { historyActions, useHistoryStore } from './history-store';
 import { formatVersionTime } from './HistoryVersionList';
+import { useStoreFields } from '../../app/use-store-fields';
 
 const ignore = () => undefined;
 
@@ -21,11 +22,10 @@ export function HistoryDiff() {
   const t = useT();
   const locale = useI18nStore((state) => state.locale);
   const theme = useResolvedTheme();
-  const file = useHistoryStore((state) => state.file);
-  const selected = useHistoryStore((state) => state.selected);
-  const current = useHistoryStore((state) => state.current);
-  const reverting = useHistoryStore((state) => state.reverting);
-  const revert = useHistoryStore((state) => state.revert);
+  const { file, selected, current, reverting, revert } = useStoreFields(
+    ['file', 'selected', 'current', 'reverting', 'revert'],
+    useHistoryStore,
+  );
   const memoryOn = useSettingsStore((state) => state.settings?.memory.enabled !== false);
   if (selected === null) return <p className="muted">{t('history.selectVersion')}</p>;
   // Main refuses the revert too (history-handlers); the button says so before anyone tries.

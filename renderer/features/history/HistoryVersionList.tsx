@@ -3,6 +3,7 @@ import type { VersionSummary } from '../../../shared/ipc/history';
 import { useI18nStore, useT } from '../../i18n/i18n';
 import { familiar } from '../../ipc/familiar';
 import { historyActions, useHistoryStore } from './history-store';
+import { useStoreFields } from '../../app/use-store-fields';
 
 export const formatVersionTime = (at: string, locale: string): string =>
   new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
@@ -41,8 +42,7 @@ function VersionRow({ version, selected }: { readonly version: VersionSummary; r
 /** Every kept version of the chosen file, newest first: when, who, from which conversation, why. */
 export function HistoryVersionList() {
   const t = useT();
-  const file = useHistoryStore((state) => state.file);
-  const versions = useHistoryStore((state) => state.versions);
+  const { file, versions } = useStoreFields(['file', 'versions'], useHistoryStore);
   const selectedId = useHistoryStore((state) => state.selected?.id ?? null);
   if (versions === null) return <p role="status">{t('history.loading')}</p>;
   if (versions.length === 0) return <p className="muted">{t('history.noVersions')}</p>;

@@ -14,6 +14,7 @@ import { hasSavedKeyFor, initialFormValues, toProviderDraft, withDetectedOllama 
 import type { FieldErrors, ProviderField, ProviderFormValues } from './provider-form-model';
 import { providerKindInfo } from './provider-kinds';
 import { useProvidersStore } from './providers-store';
+import { useStoreFields } from '../../app/use-store-fields';
 import './providers.css';
 
 const kindLabels: Record<ProviderKind, MessageKey> = {
@@ -90,8 +91,7 @@ interface ProviderFormProps {
 export function ProviderForm({ onSaved }: ProviderFormProps) {
   const t = useT();
   const id = useId();
-  const status = useProvidersStore((state) => state.status);
-  const ollama = useProvidersStore((state) => state.ollama);
+  const { status, ollama } = useStoreFields(['status', 'ollama'], useProvidersStore);
   const [values, setValues] = useState<ProviderFormValues>(() => initialFormValues(status));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [test, setTest] = useState<ConnectionTestState>({ state: 'idle' });
@@ -166,6 +166,24 @@ export function ProviderForm({ onSaved }: ProviderFormProps) {
   };
 
   const fieldId = (name: string) => `${id}-${name}`;
+  /** The model, base URL and key inputs: free text, never autofilled or spell-checked, wired to their Field. */
+  const textInput = (
+    name: 'model' | 'baseUrl' | 'apiKey',
+    { type, placeholder, hinted }: { type?: 'url' | 'password'; placeholder: string; hinted: boolean },
+  ) => (
+    <input
+      id={fieldId(name)}
+      className="input"
+      type={type}
+      value={values[name]}
+      placeholder={placeholder}
+      autoComplete="off"
+      spellCheck={false}
+      aria-invalid={errors[name] !== undefined}
+      aria-describedby={describedBy(fieldId(name), hinted, errors[name])}
+      onChange={(event) => change({ [name]: event.target.value })}
+    />
+  );
   const detectAtTypedUrl = () =>
     void providersActions.detectOllama(values.baseUrl.trim() === '' ? undefined : values.baseUrl.trim());
 
@@ -192,17 +210,7 @@ export function ProviderForm({ onSaved }: ProviderFormProps) {
       )}
 
       <Field id={fieldId('model')} label={t('provider.model')} error={errors.model}>
-        <input
-          id={fieldId('model')}
-          className="input"
-          value={values.model}
-          placeholder={info.modelHint}
-          autoComplete="off"
-          spellCheck={false}
-          aria-invalid={errors.model !== undefined}
-          aria-describedby={describedBy(fieldId('model'), false, errors.model)}
-          onChange={(event) => change({ model: event.target.value })}
-        />
+        {textInput('model', { placeholder: info.modelHint, hinted: false })}
       </Field>
 
       <Field
@@ -211,18 +219,11 @@ export function ProviderForm({ onSaved }: ProviderFormProps) {
         error={errors.baseUrl}
         hint={info.defaultBaseUrl === null ? t('provider.baseUrlRequiredHint') : t('provider.baseUrlDefaultHint')}
       >
-        <input
-          id={fieldId('baseUrl')}
-          className="input"
-          type="url"
-          value={values.baseUrl}
-          placeholder={info.defaultBaseUrl ?? 'http://127.0.0.1:1234/v1'}
-          autoComplete="off"
-          spellCheck={false}
-          aria-invalid={errors.baseUrl !== undefined}
-          aria-describedby={describedBy(fieldId('baseUrl'), true, errors.baseUrl)}
-          onChange={(event) => change({ baseUrl: event.target.value })}
-        />
+        {textInput('baseUrl', {
+          type: 'url',
+          placeholder: info.defaultBaseUrl ?? 'http://127.0.0.1:1234/v1',
+          hinted: true,
+        })}
       </Field>
 
       {info.keyAsked && (
@@ -247,18 +248,7 @@ export function ProviderForm({ onSaved }: ProviderFormProps) {
             </>
           }
         >
-          <input
-            id={fieldId('apiKey')}
-            className="input"
-            type="password"
-            value={values.apiKey}
-            placeholder={savedKey ? '••••••••' : ''}
-            autoComplete="off"
-            spellCheck={false}
-            aria-invalid={errors.apiKey !== undefined}
-            aria-describedby={describedBy(fieldId('apiKey'), true, errors.apiKey)}
-            onChange={(event) => change({ apiKey: event.target.value })}
-          />
+          {textInput('apiKey', { type: 'password', placeholder: savedKey ? '••••••••' : '', hinted: true })}
           {savedKey && (
             <label className="checkbox">
               <input

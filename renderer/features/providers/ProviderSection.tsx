@@ -3,6 +3,7 @@ import { useT } from '../../i18n/i18n';
 import { providersActions } from './provider-actions';
 import { ProviderForm } from './ProviderForm';
 import { useProvidersStore } from './providers-store';
+import { useStoreFields } from '../../app/use-store-fields';
 
 /**
  * The provider settings as a section of the Settings dialog (the settings feature mounts it). It
@@ -10,8 +11,7 @@ import { useProvidersStore } from './providers-store';
  */
 export function ProviderSection() {
   const t = useT();
-  const status = useProvidersStore((state) => state.status);
-  const loadError = useProvidersStore((state) => state.loadError);
+  const { status, loadError } = useStoreFields(['status', 'loadError'], useProvidersStore);
 
   useEffect(() => {
     void providersActions.load();

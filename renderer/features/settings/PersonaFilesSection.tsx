@@ -7,6 +7,7 @@ import { useT } from '../../i18n/i18n';
 import { personaActions, usePersonaStore } from './persona-store';
 import { PromptCapsFields } from './PromptCapsFields';
 import { SettingsSection } from './SettingsSection';
+import { useStoreFields } from '../../app/use-store-fields';
 
 export function PersonaFileMeter({ file }: { readonly file: PersonaFileInfo }) {
   const t = useT();
@@ -42,8 +43,7 @@ export function PersonaFileMeter({ file }: { readonly file: PersonaFileInfo }) {
 /** Where each persona file lives and how much of it the model sees: never a silent truncation. */
 export function PersonaFilesSection() {
   const t = useT();
-  const info = usePersonaStore((state) => state.info);
-  const error = usePersonaStore((state) => state.error);
+  const { info, error } = useStoreFields(['info', 'error'], usePersonaStore);
   const formatNumber = useFormatNumber();
   useEffect(() => personaActions.follow(familiar), []);
   return (

@@ -6,15 +6,15 @@ import { useT } from '../../i18n/i18n';
 import { PolicyRuleRow } from './PolicyRuleRow';
 import { draftProblems, policyActions, selectDirty, usePolicyStore } from './policy-store';
 import { SettingsSection } from './SettingsSection';
+import { useStoreFields } from '../../app/use-store-fields';
 
 /** The permission table: first matching row that decides an operation wins; main validates on save. */
 export function PolicyEditor() {
   const t = useT();
-  const draft = usePolicyStore((state) => state.draft);
-  const loadError = usePolicyStore((state) => state.loadError);
-  const saveError = usePolicyStore((state) => state.saveError);
-  const busy = usePolicyStore((state) => state.busy);
-  const savedNotice = usePolicyStore((state) => state.savedNotice);
+  const { draft, loadError, saveError, busy, savedNotice } = useStoreFields(
+    ['draft', 'loadError', 'saveError', 'busy', 'savedNotice'],
+    usePolicyStore,
+  );
   const dirty = usePolicyStore(selectDirty);
   const problems = useMemo(() => draftProblems(draft), [draft]);
   const [confirmingReset, setConfirmingReset] = useState(false);

@@ -1,16 +1,12 @@
-import type { Settings } from '../../../shared/settings';
+import { settingsPatchSchema } from '../../../shared/settings';
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
 import { settingsActions, useSettingsStore } from './settings-store';
-import { WholeNumberField } from './WholeNumberField';
+import { boundsOf, WholeNumberField } from './WholeNumberField';
 
-type CapName = keyof Settings['prompt'];
-const capNames: readonly CapName[] = ['perFile', 'userFile', 'total'];
-const limits: Record<CapName, { min: number; max: number }> = {
-  perFile: { min: 1000, max: 1_000_000 },
-  userFile: { min: 500, max: 1_000_000 },
-  total: { min: 2000, max: 3_000_000 },
-};
+/** settings.update's own fields: each cap's bounds are the ones main checks. */
+const capFields = settingsPatchSchema.shape.prompt.unwrap().shape;
+const capNames = ['perFile', 'userFile', 'total'] as const;
 
 /** The prompt caps for the persona files, editable: the meters above follow at once. */
 export function PromptCapsFields() {
@@ -24,7 +20,7 @@ export function PromptCapsFields() {
           key={`${name}-${caps[name]}`}
           label={t(`persona.cap.${name}`)}
           value={caps[name]}
-          {...limits[name]}
+          {...boundsOf(capFields[name])}
           step={1000}
           onCommit={(next) => void settingsActions.update(familiar, { prompt: { [name]: next } })}
         />

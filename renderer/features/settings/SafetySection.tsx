@@ -1,16 +1,12 @@
-import type { BackupLimits } from '../../../shared/settings';
+import { settingsPatchSchema } from '../../../shared/settings';
 import { familiar } from '../../ipc/familiar';
 import { settingsActions } from './settings-store';
-import { WholeNumberField } from './WholeNumberField';
+import { boundsOf, WholeNumberField } from './WholeNumberField';
 import { SettingCheckbox, SettingsPartSection } from './SettingsSection';
 
-type LimitName = keyof BackupLimits;
-const limitNames: readonly LimitName[] = ['maxItems', 'maxSizeMB', 'maxAgeDays'];
-const ranges: Record<LimitName, { min: number; max: number }> = {
-  maxItems: { min: 10, max: 100_000 },
-  maxSizeMB: { min: 10, max: 1_000_000 },
-  maxAgeDays: { min: 1, max: 3650 },
-};
+/** settings.update's own fields: each limit's bounds are the ones main checks. */
+const limitFields = settingsPatchSchema.shape.safety.unwrap().shape.backups.unwrap().shape;
+const limitNames = ['maxItems', 'maxSizeMB', 'maxAgeDays'] as const;
 
 /** The sandbox's two user-facing switches: hard-linked files, and how many backups are kept. */
 export function SafetySection() {
@@ -32,7 +28,7 @@ export function SafetySection() {
                 key={name}
                 label={t(`settings.backups.${name}`)}
                 value={safety.backups[name]}
-                {...ranges[name]}
+                {...boundsOf(limitFields[name])}
                 onCommit={(next) => void settingsActions.update(familiar, { safety: { backups: { [name]: next } } })}
               />
             ))}

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { z } from 'zod';
 import { FormError } from '../../app/FormError';
 import { useT } from '../../i18n/i18n';
 import { useCommittedText } from './use-committed-text';
@@ -11,6 +12,17 @@ export interface WholeNumberFieldProps {
   readonly step?: number;
   /** Called with a new value only: a whole number in range that differs from `value`. */
   readonly onCommit: (next: number) => void;
+}
+
+/**
+ * The bounds settings.update accepts for one of its number fields, read from the schema main checks
+ * the patch with, so that the field says them before main would refuse.
+ */
+export function boundsOf(field: z.ZodOptional<z.ZodNumber>): { readonly min: number; readonly max: number } {
+  const { minValue: min, maxValue: max } = field.unwrap();
+  // Every whole-number setting is bounded in shared/settings: a missing bound is a schema mistake.
+  if (min === null || max === null) throw new Error('A whole-number setting needs a min and a max');
+  return { min, max };
 }
 
 /** A whole number saved on blur or Enter when it is in range; otherwise says why and keeps the old one. */

@@ -3,12 +3,12 @@ import { Popover } from '../../app/Popover';
 import { useT } from '../../i18n/i18n';
 import { ToolCard } from './ToolCard';
 import { useToolsStore } from './tools-store';
+import { useStoreFields } from '../../app/use-store-fields';
 
 /** Exactly the tools the model is offered right now (tools.list / tools.changed), with their policy. */
 export function ToolsPopover() {
   const t = useT();
-  const list = useToolsStore((state) => state.list);
-  const error = useToolsStore((state) => state.error);
+  const { list, error } = useStoreFields(['list', 'error'], useToolsStore);
 
   return (
     <Popover

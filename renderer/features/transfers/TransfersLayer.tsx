@@ -5,6 +5,7 @@ import { formatBytes } from '../../format/format-bytes';
 import { familiar } from '../../ipc/familiar';
 import { useTransfersT } from './transfers-messages';
 import { transfersActions, useTransfersStore } from './transfers-store';
+import { useStoreFields } from '../../app/use-store-fields';
 import './transfers.css';
 
 const carriesFiles = (event: DragEvent) => event.dataTransfer?.types.includes('Files') === true;
@@ -18,10 +19,10 @@ export function TransfersLayer() {
   const t = useTransfersT();
   const mode = useAppStore((state) => state.info?.mode ?? 'browser');
   const locale = useI18nStore((state) => state.locale);
-  const offers = useTransfersStore((state) => state.offers);
-  const uploads = useTransfersStore((state) => state.uploads);
-  const problems = useTransfersStore((state) => state.problems);
-  const dragging = useTransfersStore((state) => state.dragging);
+  const { offers, uploads, problems, dragging } = useStoreFields(
+    ['offers', 'uploads', 'problems', 'dragging'],
+    useTransfersStore,
+  );
   const picker = useRef<HTMLInputElement>(null);
 
   useEffect(() => transfersActions.connect(familiar), []);

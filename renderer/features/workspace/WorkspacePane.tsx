@@ -7,16 +7,17 @@ import { useT } from '../../i18n/i18n';
 import { OpenFolderForm } from './OpenFolderForm';
 import { WorkspaceTree } from './WorkspaceTree';
 import { useWorkspaceStore, workspaceActions } from './workspace-store';
+import { useStoreFields } from '../../app/use-store-fields';
 import './workspace.css';
 
 export function WorkspacePane({ placement }: { readonly placement: PanelPlacement }) {
   const t = useT();
   const workspacePath = useAppStore((state) => state.info?.workspacePath);
-  const showIgnored = useWorkspaceStore((state) => state.showIgnored);
+  const { showIgnored, choosingFolder, folderError, searchIndex } = useStoreFields(
+    ['showIgnored', 'choosingFolder', 'folderError', 'searchIndex'],
+    useWorkspaceStore,
+  );
   const mode = useAppStore((state) => state.info?.mode);
-  const choosing = useWorkspaceStore((state) => state.choosingFolder);
-  const folderError = useWorkspaceStore((state) => state.folderError);
-  const searchIndex = useWorkspaceStore((state) => state.searchIndex);
   const building =
     searchIndex !== null &&
     searchIndex.root === workspacePath &&
@@ -57,10 +58,12 @@ export function WorkspacePane({ placement }: { readonly placement: PanelPlacemen
           <button
             type="button"
             className="button button-small"
-            aria-expanded={mode === 'desktop' ? undefined : choosing}
+            aria-expanded={mode === 'desktop' ? undefined : choosingFolder}
             aria-keyshortcuts="Control+O Meta+O"
             onClick={() =>
-              choosing ? workspaceActions.setChoosingFolder(false) : void workspaceActions.chooseFolder(familiar, mode)
+              choosingFolder
+                ? workspaceActions.setChoosingFolder(false)
+                : void workspaceActions.chooseFolder(familiar, mode)
             }
           >
             {t('workspace.openFolder')}
@@ -71,7 +74,7 @@ export function WorkspacePane({ placement }: { readonly placement: PanelPlacemen
         <span className="visually-hidden">{t('workspace.path')}: </span>
         {workspacePath}
       </p>
-      {choosing && <OpenFolderForm onOpened={() => workspaceActions.setChoosingFolder(false)} autoFocus />}
+      {choosingFolder && <OpenFolderForm onOpened={() => workspaceActions.setChoosingFolder(false)} autoFocus />}
       {folderError !== null && (
         <p className="form-error workspace-folder-error" role="alert">
           {t('workspace.openError.other', { message: folderError.message })}

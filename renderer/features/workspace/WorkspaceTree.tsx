@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef } from 'react';
 import type { KeyboardEvent } from 'react';
+import { useStoreFields } from '../../app/use-store-fields';
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
 import { parentOf, visibleRows } from './tree-model';
@@ -24,11 +25,10 @@ function activate(row: Row): void {
  */
 export function WorkspaceTree() {
   const t = useT();
-  const dirs = useWorkspaceStore((state) => state.dirs);
-  const expanded = useWorkspaceStore((state) => state.expanded);
-  const showIgnored = useWorkspaceStore((state) => state.showIgnored);
-  const activePath = useWorkspaceStore((state) => state.activePath);
-  const problems = useWorkspaceStore((state) => state.problems);
+  const { dirs, expanded, showIgnored, activePath, problems } = useStoreFields(
+    ['dirs', 'expanded', 'showIgnored', 'activePath', 'problems'],
+    useWorkspaceStore,
+  );
   const rows = useMemo(() => visibleRows(dirs, expanded, showIgnored), [dirs, expanded, showIgnored]);
   const scroller = useRef<HTMLDivElement>(null);
   // TanStack Virtual returns fresh functions each render; this app does not use the React Compiler,
