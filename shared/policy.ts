@@ -43,6 +43,14 @@ export const policySchema = z
   });
 export type Policy = z.infer<typeof policySchema>;
 
+/** USER.md and MEMORY.md: free to read and change while memory is on, never deleted or moved. */
+const memoryFileRule = (pattern: string, note: string): PolicyRule => ({
+  pattern,
+  decisions: { read: 'allow', write: 'allow', edit: 'allow', delete: 'deny', move: 'deny' },
+  memory: true,
+  note,
+});
+
 /** The defaults from the design: the persona asks, memory is free but gated, everything else asks to change. */
 export const defaultPolicy = (): Policy => ({
   version: 1,
@@ -53,18 +61,8 @@ export const defaultPolicy = (): Policy => ({
       memory: false,
       note: 'The persona: every change waits for your approval.',
     },
-    {
-      pattern: 'USER.md',
-      decisions: { read: 'allow', write: 'allow', edit: 'allow', delete: 'deny', move: 'deny' },
-      memory: true,
-      note: 'What the assistant knows about you: free while memory is on.',
-    },
-    {
-      pattern: 'MEMORY.md',
-      decisions: { read: 'allow', write: 'allow', edit: 'allow', delete: 'deny', move: 'deny' },
-      memory: true,
-      note: 'Long-term memory: free while memory is on.',
-    },
+    memoryFileRule('USER.md', 'What the assistant knows about you: free while memory is on.'),
+    memoryFileRule('MEMORY.md', 'Long-term memory: free while memory is on.'),
     {
       pattern: 'memory/**',
       decisions: { read: 'allow', write: 'allow', edit: 'allow', delete: 'ask', move: 'ask' },

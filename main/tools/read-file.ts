@@ -162,8 +162,7 @@ export const readFileTool = defineTool({
     if (!opened.ok) return opened;
     const { handle, facts } = opened.value;
     try {
-      const head = Buffer.alloc(Math.min(sniffBytes, facts.size));
-      await handle.read(head, 0, head.length, 0);
+      const head = await handle.readHead(Math.min(sniffBytes, facts.size));
       if (looksBinary(head, args.encoding === undefined ? undefined : requested)) {
         return err(
           'binary_file',

@@ -1,5 +1,6 @@
 import type { FsWorkerPool } from '../platform/sandbox/fs-worker-pool';
 import type { AnchoredFiles, SearchJobResult, SearchSpec } from '../platform/sandbox/search-types';
+import { createBatchQueue } from './search-batch-queue';
 
 /** A batch of the walk's files (in walk order from `offset`) and what searching it found. */
 export interface BatchResult {
@@ -51,37 +52,11 @@ export function createJsEngine(
   signal: AbortSignal,
 ): SearchEngine {
   const detailed = createDetailBudget(maxResults);
-  const batches: { offset: number; files: AnchoredFiles }[] = [];
-  const jobs: Promise<BatchResult>[] = [];
-  let inFlight = 0;
-  const launch = () => {
-    while (inFlight < workers.size * 2 && batches.length > 0) {
-      const batch = batches.shift()!;
-      inFlight += 1;
-      const maxDetails = detailed.satisfiedBefore(batch.offset) ? 0 : maxResults;
-      const job = workers.searchFiles({ spec, files: batch.files, maxDetails }, signal).then((result) => {
-        inFlight -= 1;
-        detailed.record(batch.offset, batch.files.names.length, result);
-        launch();
-        return { offset: batch.offset, result };
-      });
-      // Awaited in finish(); a rejection before then must not be reported as unhandled.
-      job.catch(() => undefined);
-      jobs.push(job);
-    }
-  };
-  return {
-    name: 'js',
-    batchFiles: 256,
-    add(offset, files) {
-      batches.push({ offset, files });
-      launch();
-    },
-    async finish() {
-      const done: BatchResult[] = [];
-      // Jobs launch more jobs as they finish: wait until none is left.
-      while (done.length < jobs.length) done.push(...(await Promise.all(jobs.slice(done.length))));
-      return done;
-    },
-  };
+  const queue = createBatchQueue(workers.size * 2, async ({ offset, files }): Promise<BatchResult> => {
+    const maxDetails = detailed.satisfiedBefore(offset) ? 0 : maxResults;
+    const result = await workers.searchFiles({ spec, files, maxDetails }, signal);
+    detailed.record(offset, files.names.length, result);
+    return { offset, result };
+  });
+  return { name: 'js', batchFiles: 256, ...queue };
 }

@@ -3,8 +3,10 @@ import type { FsWorkerPool } from '../platform/sandbox/fs-worker-pool';
 import { searchFilesNow } from '../platform/sandbox/in-process-jobs';
 import { ripgrepCounts } from '../platform/sandbox/ripgrep-search';
 import type { RipgrepCounts } from '../platform/sandbox/ripgrep-search';
-import type { AnchoredFiles, FileMatches, SearchJobResult, SearchSpec } from '../platform/sandbox/search-types';
+import type { FileMatches, SearchJobResult, SearchSpec } from '../platform/sandbox/search-types';
 import type { BatchResult, SearchEngine } from './search-js-engine';
+import { createBatchQueue } from './search-batch-queue';
+import type { FileBatch } from './search-batch-queue';
 
 /** ripgrep processes at once: each uses every core already. */
 const maxInFlight = 2;
@@ -12,9 +14,7 @@ const maxInFlight = 2;
 /** Files to describe are read in the main thread up to this many bytes (a few ms), else in a worker. */
 const inProcessBytes = 1 << 20;
 
-interface Counted {
-  readonly offset: number;
-  readonly files: AnchoredFiles;
+interface Counted extends FileBatch {
   readonly counted: RipgrepCounts;
 }
 
@@ -34,27 +34,12 @@ export function createRipgrepEngine(
   maxResults: number,
   signal: AbortSignal,
 ): SearchEngine {
-  const waiting: { offset: number; files: AnchoredFiles }[] = [];
-  const jobs: Promise<Counted>[] = [];
-  let inFlight = 0;
-  const count = async (offset: number, files: AnchoredFiles): Promise<Counted> => {
+  const queue = createBatchQueue(maxInFlight, async ({ offset, files }): Promise<Counted> => {
     const counted =
       (await ripgrepCounts(rg, patternArgs, files, signal)) ??
       (await workers.searchFiles({ spec, files, maxDetails: 0 }, signal));
     return { offset, files, counted };
-  };
-  const launch = () => {
-    while (inFlight < maxInFlight && waiting.length > 0) {
-      const batch = waiting.shift()!;
-      inFlight += 1;
-      const job = count(batch.offset, batch.files).finally(() => {
-        inFlight -= 1;
-        launch();
-      });
-      job.catch(() => undefined); // awaited in finish()
-      jobs.push(job);
-    }
-  };
+  });
 
   /** Describes the first matching files in walk order until `maxResults` lines are (or none is left). */
   async function describe(batches: Counted[]): Promise<BatchResult[]> {
@@ -126,15 +111,8 @@ export function createRipgrepEngine(
     // line has room for a few thousand paths; Windows' 32k characters for far fewer).
     // Each start forks this (big) process: measured ~20 ms a start on the bench machine, so 8192.
     batchFiles: process.platform === 'win32' ? 200 : 8192,
-    add(offset, files) {
-      waiting.push({ offset, files });
-      launch();
-    },
-    async finish() {
-      const done: Counted[] = [];
-      while (done.length < jobs.length) done.push(...(await Promise.all(jobs.slice(done.length))));
-      return describe(done);
-    },
+    add: queue.add,
+    finish: async () => describe(await queue.finish()),
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { policyOperationSchema } from '../policy';
+import { askedInConversation } from './asked-in-conversation';
 import { defineCall } from './define';
 
 /** Largest text the user may put in place of the model's proposal: write_file's own cap. */
@@ -16,8 +17,7 @@ export const approvalFileSchema = z.object({
 export type ApprovalFile = z.infer<typeof approvalFileSchema>;
 
 export const approvalRequestSchema = z.object({
-  id: z.string(),
-  conversationId: z.string(),
+  ...askedInConversation,
   toolCallId: z.string(),
   tool: z.string(),
   /** One line a person can judge at a glance. */
@@ -68,8 +68,7 @@ export const approvalOutcomeSchema = z.enum(['approved', 'approved-edited', 'rej
 export type ApprovalOutcomeKind = z.infer<typeof approvalOutcomeSchema>;
 
 export const approvalResolvedSchema = z.object({
-  id: z.string(),
-  conversationId: z.string(),
+  ...askedInConversation,
   outcome: approvalOutcomeSchema,
   reason: z.string().optional(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { askedInConversation } from './asked-in-conversation';
 import { defineCall } from './define';
 
 /**
@@ -33,8 +34,7 @@ export const uploadResultSchema = z.object({
 export type UploadResult = z.infer<typeof uploadResultSchema>;
 
 export const downloadOfferSchema = z.object({
-  id: z.string(),
-  conversationId: z.string(),
+  ...askedInConversation,
   /** Workspace-relative path of the offered file. */
   path: z.string(),
   name: z.string(),

@@ -130,9 +130,7 @@ export async function readHead(core: SandboxCore, path: ResolvedPath, count: num
   if (!opened.ok) return opened;
   const { handle } = opened.value;
   try {
-    const head = Buffer.alloc(count);
-    const { bytesRead } = await handle.read(head, 0, count, 0);
-    return ok(head.subarray(0, bytesRead));
+    return ok(await handle.readHead(count));
   } finally {
     await handle.close();
   }

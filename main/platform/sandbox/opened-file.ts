@@ -53,6 +53,11 @@ export class OpenedFile {
     return bytes.subarray(0, filled);
   }
 
+  /** The first `count` bytes, for binary sniffing and encoding guesses; fewer when the file is shorter. */
+  readHead(count: number): Promise<Buffer> {
+    return this.readAll(count);
+  }
+
   stat(): Promise<Stats> {
     return fstat(this.fd);
   }
