@@ -8,7 +8,7 @@ import type { AnyTool } from '../main/tools/define-tool';
 import { searchInCodeTool } from '../main/tools/index';
 import { createToolEnvironment } from '../main/tools/tool-services';
 import { corpusLayout, ensureCorpus } from './corpus';
-import { summarize } from './measure';
+import { runtimeLine, summarize } from './measure';
 import { benchServices, benchToolCalls } from './tool-calls';
 
 /**
@@ -38,6 +38,7 @@ const median = (values: readonly number[]) => summarize(values).medianMs;
 // process start forks this process, and a fork costs more the more memory the process has.
 const ballast = Array.from({ length: Number(process.env['BENCH_BALLAST_MB'] ?? 0) }, () => Buffer.alloc(1 << 20, 1));
 const corpus = await ensureCorpus(corpusRoot, log);
+log(runtimeLine());
 const home = await mkdtemp(join(tmpdir(), 'familiar-bench-'));
 const paths = familiarPaths(home);
 const services = benchServices(paths);

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { corpusLayout, ensureCorpus } from './corpus';
 import type { Corpus } from './corpus';
-import { compareCalls, runOnce } from './measure';
+import { compareCalls, runOnce, runtimeLine } from './measure';
 import type { Paired } from './measure';
 
 /**
@@ -50,6 +50,7 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
 export async function runMcpSuite(log: Log): Promise<boolean> {
   if (!existsSync(familiarServer)) throw new Error(`${familiarServer} is missing: run \`npm run build\` first.`);
   const corpus = await ensureCorpus(corpusRoot, log);
+  log(`MCP servers on ${runtimeLine()}`);
   const home = await mkdtemp(join(tmpdir(), 'familiar-bench-mcp-'));
   const referenceServer = createRequire(import.meta.url).resolve(
     '@modelcontextprotocol/server-filesystem/dist/index.js',

@@ -112,3 +112,16 @@ export function runChild(script: string, operation: string): ChildRun {
   if (child.status !== 0) throw new Error(`child ${operation} failed: ${child.stderr}`);
   return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as ChildRun;
 }
+
+/**
+ * The Node a bench runs on, said with its figures: the app runs on Electron 45's Node 24 (package.json
+ * engines ask for 22.13 or later), and an older Node (this machine's own is 20) walks and reads
+ * measurably slower, so its figures are not the product's.
+ */
+export function runtimeLine(): string {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  const supported = major > 22 || (major === 22 && minor >= 13);
+  return supported
+    ? `node ${process.version}`
+    : `node ${process.version}: older than the app's runtime (Node 24; engines >= 22.13), so these figures understate it`;
+}

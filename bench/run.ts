@@ -9,7 +9,7 @@ import { editFileTool, listFilesTool, readFileTool, searchInCodeTool } from '../
 import { createToolEnvironment } from '../main/tools/tool-services';
 import { corpusLayout, ensureCorpus } from './corpus';
 import type { Corpus } from './corpus';
-import { compare, peakRss, runChild, summarize, timeRuns } from './measure';
+import { compare, peakRss, runChild, runtimeLine, summarize, timeRuns } from './measure';
 import type { ChildRun, Comparison, External, Timing } from './measure';
 import { benchServices, benchToolCalls } from './tool-calls';
 import { indexFigures } from './index-bench';
@@ -171,7 +171,7 @@ async function toolsBench(): Promise<boolean> {
     external: { command, args, cwd: corpus.root },
   });
   log(
-    `corpus: ${corpus.root} (${corpus.sourceFiles} source files + ignored build/, 200 MB log, 5 MB source); ${runs} runs each`,
+    `corpus: ${corpus.root} (${corpus.sourceFiles} source files + ignored build/, 200 MB log, 5 MB source); ${runs} runs each; ${runtimeLine()}`,
   );
 
   const searches: {
@@ -507,7 +507,7 @@ async function report(rows: Row[]): Promise<boolean> {
   await mkdir(join(process.cwd(), 'bench', 'results'), { recursive: true });
   await writeFile(
     join(process.cwd(), 'bench', 'results', 'latest.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), runs, rows, rss }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs, rows, rss }, null, 2)}\n`,
   );
   return failed;
 }
