@@ -33,8 +33,9 @@ describe('layer boundaries are enforced by lint', () => {
     ],
     // ...and tests may import only that fixture, not the rest of e2e/.
     ['main/agent/probe.test.ts', "import { test } from '../../e2e/fixtures/familiar-app';", 'boundaries/dependencies'],
-    // e2e may run the app's smoke test, and nothing else of main/.
+    // e2e may run the app's smoke test (and know the checks it expects), and nothing else of main/.
     ['e2e/probe.spec.ts', "import { createCore } from '../main/core/create-core';", 'boundaries/dependencies'],
+    ['e2e/probe.spec.ts', "import { useTempDirs } from '../main/test-support/temp-dir';", 'boundaries/dependencies'],
     // Inside main/, from the front doors down to the platform (ARCHITECTURE.md): never upward.
     [
       'main/platform/sandbox/probe.ts',
@@ -111,6 +112,10 @@ describe('layer boundaries are enforced by lint', () => {
       [
         'e2e/probe.spec.ts',
         "import { runSmokeTest } from '../main/front-doors/smoke/run-smoke-test';\nexport const probe = runSmokeTest;",
+      ],
+      [
+        'e2e/probe.spec.ts',
+        "import { expectedSmokeChecks } from '../main/test-support/smoke-checks';\nexport const probe = expectedSmokeChecks;",
       ],
     ];
     for (const [file, code] of allowed) {
