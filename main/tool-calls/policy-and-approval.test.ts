@@ -7,6 +7,7 @@ import { defaultPolicy } from '../../shared/policy';
 import { err, ok } from '../../shared/result';
 import { createApprovalBroker } from '../domain/approvals/broker';
 import { useTempDirs } from '../test-support/temp-dir';
+import { pathTool } from '../test-support/test-tools';
 import { defineTool } from '../tools/define-tool';
 import type { AnyTool } from '../tools/define-tool';
 import { createToolKit } from '../test-support/tool-kit';
@@ -41,14 +42,8 @@ const writeText = (root: string) =>
   });
 
 const readText = (root: string) =>
-  defineTool({
-    name: 'read_text',
-    description: 'Read a text file.',
-    input: z.object({ path: z.string() }),
-    output: z.object({ content: z.string() }),
-    operations: ['read'],
+  pathTool('read_text', 'read', z.object({ content: z.string() }), {
     returnsContent: true,
-    access: (args) => [{ operation: 'read', path: args.path }],
     run: async (args) => ok({ content: await readFile(join(root, args.path), 'utf8') }),
   });
 
@@ -247,13 +242,7 @@ describe('tool-call pipeline: approvals', () => {
   it('an allowance covers its operation only, and commands can never be allowed wholesale', async () => {
     const { root, call, broker, nthRequest, requests, addTool } = await setup();
     addTool(
-      defineTool({
-        name: 'remove_text',
-        description: 'Delete a text file.',
-        input: z.object({ path: z.string() }),
-        output: z.object({ deleted: z.string() }),
-        operations: ['delete'],
-        access: (args) => [{ operation: 'delete', path: args.path }],
+      pathTool('remove_text', 'delete', z.object({ deleted: z.string() }), {
         prepare: (args) => Promise.resolve(ok({ summary: `Delete ${args.path}`, path: args.path })),
         run: async (args) => {
           await rm(join(root, args.path));
