@@ -3,17 +3,16 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ApprovalRequest } from '../../shared/ipc/approvals';
-import { defaultPolicy } from '../../shared/policy';
 import { err, ok } from '../../shared/result';
 import { createApprovalBroker } from '../domain/approvals/broker';
 import { useTempDirs } from '../test-support/temp-dir';
 import { pathTool } from '../test-support/test-tools';
+import { createTestToolCalls } from '../test-support/tool-calls-kit';
 import { defineTool } from '../tools/define-tool';
 import type { AnyTool } from '../tools/define-tool';
 import { createToolKit } from '../test-support/tool-kit';
 import type { ToolKit } from '../test-support/tool-kit';
 import type { AuditEntry } from '../platform/audit/audit-log';
-import { createToolCalls } from './tool-calls';
 
 const tempDir = useTempDirs();
 
@@ -86,11 +85,9 @@ async function setup(approvalMode: 'interactive' | 'refuse' | 'approve-all' = 'i
   );
   const spied = (tool: AnyTool): AnyTool => ({ ...tool, run: (args, ctx, approval) => run(tool, args, ctx, approval) });
   const tools: AnyTool[] = [writeText(root), readText(root), memorySearch].map(spied);
-  const registry = createToolCalls({
+  const { toolCalls: registry, call } = createTestToolCalls(kit, {
     tools,
-    policy: defaultPolicy,
     memoryOn: () => memory,
-    environment: () => kit.env,
     broker,
     approvalMode,
     audit: { record: (entry) => Promise.resolve(void audit.push(entry)) },
@@ -101,8 +98,6 @@ async function setup(approvalMode: 'interactive' | 'refuse' | 'approve-all' = 'i
       return Promise.resolve();
     },
   });
-  const call = (name: string, args: unknown, conversationId = 'c1') =>
-    registry.execute({ conversationId, toolCallId: `t-${Math.random()}`, name, args }, new AbortController().signal);
   /** Waits until the registry has raised the n-th approval request. */
   const nthRequest = async (n: number) => {
     await vi.waitFor(() => expect(requests.length).toBeGreaterThanOrEqual(n));

@@ -10,13 +10,13 @@ import { createApprovalBroker } from '../domain/approvals/broker';
 import { auditFileFor, createAuditLog, readAuditDay } from '../platform/audit/audit-log';
 import { useTempDirs } from '../test-support/temp-dir';
 import { pathlessTool, pathTool } from '../test-support/test-tools';
+import { createTestToolCalls } from '../test-support/tool-calls-kit';
 import { anyNumber, containing, createToolKit, matching } from '../test-support/tool-kit';
 import type { ToolKit } from '../test-support/tool-kit';
 import { defineTool } from '../tools/define-tool';
 import type { AnyTool } from '../tools/define-tool';
 import { readFileTool } from '../tools/read-file';
 import { TOOL_RESULT_CAP_CHARS } from './cap-result';
-import { createToolCalls } from './tool-calls';
 import type { ToolCallsOptions } from './tool-calls';
 
 const tempDir = useTempDirs();
@@ -85,20 +85,12 @@ function pipeline(overrides: Partial<ToolCallsOptions> = {}, requests: ApprovalR
     onRequested: (request) => requests.push(request),
     onResolved: () => undefined,
   });
-  const toolCalls = createToolCalls({
+  return createTestToolCalls(kit, {
     tools: allTools,
-    policy: defaultPolicy,
-    memoryOn: () => true,
-    environment: () => kit.env,
     broker,
-    approvalMode: 'interactive',
     audit: createAuditLog({ dir: join(kit.home, 'audit') }),
-    systemPrompt: () => Promise.resolve(''),
     ...overrides,
-  });
-  let counter = 0;
-  return (name: string, args: unknown, conversationId = 'c1', signal = new AbortController().signal) =>
-    toolCalls.execute({ conversationId, toolCallId: `t${(counter += 1)}`, name, args }, signal);
+  }).call;
 }
 
 describe('the tool-call pipeline: admit', () => {
