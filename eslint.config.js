@@ -107,8 +107,10 @@ const fileCategories = [
   { category: 'entry', pattern: 'main/*.ts' },
   // …and its sibling speaking the embeddings protocols (OpenAI /v1/embeddings, Ollama /api/embed).
   { category: 'llm-fixture', pattern: 'e2e/fixtures/scripted-{llm,embeddings}-server.ts' },
-  // The app's own smoke test (shared and node:http only): e2e runs it against browser mode.
+  // The app's own smoke test (shared and node:http only): e2e runs it against browser mode, and
+  // expects the same checks as the desktop adapter's test.
   { category: 'smoke-test', pattern: 'main/front-doors/smoke/**' },
+  { category: 'smoke-test', pattern: 'main/test-support/smoke-checks.ts' },
   // The desktop round trip runs the real preload against the real main process in one test.
   { category: 'desktop-round-trip', pattern: 'main/front-doors/electron/desktop-round-trip.test.ts' },
 ];

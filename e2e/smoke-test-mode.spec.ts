@@ -1,5 +1,6 @@
 import { runSmokeTest } from '../main/front-doors/smoke/run-smoke-test';
 import { callFamiliar, expect, startFamiliar, test } from './fixtures/familiar-app';
+import { expectedSmokeChecks } from '../main/test-support/smoke-checks';
 
 /**
  * `Familiar --smoke-test` is what the release workflow starts on every runner. Electron cannot run
@@ -32,19 +33,7 @@ test('the --smoke-test checks pass against the built app in browser mode', async
 
     expect(summary.checks.filter((check) => !check.ok)).toEqual([]);
     expect(summary.ok).toBe(true);
-    expect(summary.checks.map((check) => check.name)).toEqual([
-      'provider',
-      'renderer',
-      'approval',
-      'tool',
-      'reply',
-      'bridge',
-      'node-isolation',
-      'csp',
-      'model',
-      'file',
-      'page-errors',
-    ]);
+    expect(summary.checks.map((check) => check.name)).toEqual(expectedSmokeChecks);
     await page.screenshot({ path: 'test-results/screens/smoke-test-mode.png' });
   } finally {
     await stop();

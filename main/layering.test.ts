@@ -6,115 +6,78 @@ import { lintProbe, repoRoot as root, sourceFiles } from './test-support/lint-pr
 const ruleIdsFor = async (filePath: string, code: string): Promise<string[]> =>
   (await lintProbe(filePath, code)).map((message) => message.ruleId);
 
+/** A probe file that imports `module` and uses what it imported. */
+const importOf = (module: string) => `import * as imported from '${module}';\nexport const probe = imported;\n`;
+
 describe('layer boundaries are enforced by lint', () => {
+  const outOfLayer = 'boundaries/dependencies';
+  const restricted = 'no-restricted-imports';
+  /** [the importing file, a module it may not import, the rule that refuses it] */
   const forbidden: [string, string, string][] = [
-    ['renderer/probe.ts', "import { createCore } from '../main/core/create-core';", 'boundaries/dependencies'],
-    ['renderer/probe.ts', "import { contextBridge } from 'electron';", 'no-restricted-imports'],
-    ['renderer/probe.ts', "import { readFile } from 'node:fs/promises';", 'no-restricted-imports'],
-    ['renderer/probe.ts', "import { readFileSync } from 'fs';", 'no-restricted-imports'],
-    ['renderer/features/probe.ts', "void window.familiar?.invoke('app.info', {});", 'no-restricted-syntax'],
-    ['main/probe.ts', "import { App } from '../renderer/app/App';", 'boundaries/dependencies'],
-    ['main/core/probe.ts', "import { app } from 'electron';", 'no-restricted-imports'],
-    ['shared/probe.ts', "import { createCore } from '../main/core/create-core';", 'boundaries/dependencies'],
-    ['shared/probe.ts', "import { App } from '../renderer/app/App';", 'boundaries/dependencies'],
-    ['shared/probe.ts', "import { join } from 'node:path';", 'no-restricted-imports'],
-    ['shared/probe.ts', "import { ipcMain } from 'electron';", 'no-restricted-imports'],
-    ['preload/probe.ts', "import { createCore } from '../main/core/create-core';", 'boundaries/dependencies'],
+    ['renderer/probe.ts', '../main/core/create-core', outOfLayer],
+    ['renderer/probe.ts', 'electron', restricted],
+    ['renderer/probe.ts', 'node:fs/promises', restricted],
+    ['renderer/probe.ts', 'fs', restricted],
+    ['main/probe.ts', '../renderer/app/App', outOfLayer],
+    ['main/core/probe.ts', 'electron', restricted],
+    ['shared/probe.ts', '../main/core/create-core', outOfLayer],
+    ['shared/probe.ts', '../renderer/app/App', outOfLayer],
+    ['shared/probe.ts', 'node:path', restricted],
+    ['shared/probe.ts', 'electron', restricted],
+    ['preload/probe.ts', '../main/core/create-core', outOfLayer],
     // The scripted LLM server is for tests: shipped main code may not import it, nor tests elsewhere.
-    [
-      'main/agent/probe.ts',
-      "import { reply } from '../../e2e/fixtures/scripted-llm-server';",
-      'boundaries/dependencies',
-    ],
-    [
-      'renderer/probe.test.ts',
-      "import { reply } from '../e2e/fixtures/scripted-llm-server';",
-      'boundaries/dependencies',
-    ],
+    ['main/agent/probe.ts', '../../e2e/fixtures/scripted-llm-server', outOfLayer],
+    ['renderer/probe.test.ts', '../e2e/fixtures/scripted-llm-server', outOfLayer],
     // ...and tests may import only that fixture, not the rest of e2e/.
-    ['main/agent/probe.test.ts', "import { test } from '../../e2e/fixtures/familiar-app';", 'boundaries/dependencies'],
-    // e2e may run the app's smoke test, and nothing else of main/.
-    ['e2e/probe.spec.ts', "import { createCore } from '../main/core/create-core';", 'boundaries/dependencies'],
+    ['main/agent/probe.test.ts', '../../e2e/fixtures/familiar-app', outOfLayer],
+    // e2e may run the app's smoke test (and know the checks it expects), and nothing else of main/.
+    ['e2e/probe.spec.ts', '../main/core/create-core', outOfLayer],
+    ['e2e/probe.spec.ts', '../main/test-support/temp-dir', outOfLayer],
     // Inside main/, from the front doors down to the platform (ARCHITECTURE.md): never upward.
-    [
-      'main/platform/sandbox/probe.ts',
-      "import { defineTool } from '../../tools/define-tool';",
-      'boundaries/dependencies',
-    ],
-    [
-      'main/platform/storage/probe.ts',
-      "import { createCore } from '../../core/create-core';",
-      'boundaries/dependencies',
-    ],
-    [
-      'main/domain/policy/probe.ts',
-      "import { createToolCalls } from '../../tool-calls/tool-calls';",
-      'boundaries/dependencies',
-    ],
-    ['main/tools/probe.ts', "import { createToolCalls } from '../tool-calls/tool-calls';", 'boundaries/dependencies'],
-    ['main/tool-calls/probe.ts', "import { runTurn } from '../agent/run-turn';", 'boundaries/dependencies'],
-    ['main/agent/probe.ts', "import { createCore } from '../core/create-core';", 'boundaries/dependencies'],
-    [
-      'main/core/probe.ts',
-      "import { createMcpServer } from '../front-doors/mcp/mcp-server';",
-      'boundaries/dependencies',
-    ],
+    ['main/platform/sandbox/probe.ts', '../../tools/define-tool', outOfLayer],
+    ['main/platform/storage/probe.ts', '../../core/create-core', outOfLayer],
+    ['main/domain/policy/probe.ts', '../../tool-calls/tool-calls', outOfLayer],
+    ['main/tools/probe.ts', '../tool-calls/tool-calls', outOfLayer],
+    ['main/tool-calls/probe.ts', '../agent/run-turn', outOfLayer],
+    ['main/agent/probe.ts', '../core/create-core', outOfLayer],
+    ['main/core/probe.ts', '../front-doors/mcp/mcp-server', outOfLayer],
     // Shipped code never leans on the tests' helpers; a new folder must be given a layer first.
-    ['main/tools/probe.ts', "import { createToolKit } from '../test-support/tool-kit';", 'boundaries/dependencies'],
-    [
-      'main/new-folder/probe.ts',
-      "import { familiarPaths } from '../platform/storage/paths';",
-      'boundaries/dependencies',
-    ],
+    ['main/tools/probe.ts', '../test-support/tool-kit', outOfLayer],
+    ['main/new-folder/probe.ts', '../platform/storage/paths', outOfLayer],
     // A folder named like a layer deep inside another layer must not borrow that layer's rights.
-    [
-      'renderer/features/main/probe.ts',
-      "import { createCore } from '../../../main/core/create-core';",
-      'boundaries/dependencies',
-    ],
+    ['renderer/features/main/probe.ts', '../../../main/core/create-core', outOfLayer],
   ];
 
-  it.each(forbidden)('%s: %s', async (file, code, rule) => {
-    expect(await ruleIdsFor(file, `${code}\nexport const probe = 1;\n`)).toContain(rule);
+  it.each(forbidden)('%s may not import %s (%s)', async (file, module, rule) => {
+    expect(await ruleIdsFor(file, importOf(module))).toContain(rule);
+  });
+
+  it('lets only renderer/ipc/ touch window.familiar', async () => {
+    const code = "void window.familiar?.invoke('app.info', {});\nexport const probe = 1;\n";
+    expect(await ruleIdsFor('renderer/features/probe.ts', code)).toContain('no-restricted-syntax');
+    expect(await ruleIdsFor('renderer/ipc/probe.ts', 'export const probe = window.familiar;\n')).toEqual([]);
   });
 
   it('allows what the layering permits', async () => {
+    /** [the importing file, a module it may import] */
     const allowed: [string, string][] = [
-      ['main/front-doors/electron/probe.ts', "import { app } from 'electron';\nexport const probe = app;"],
-      ['preload/probe.ts', "import { contextBridge } from 'electron';\nexport const probe = contextBridge;"],
-      ['renderer/ipc/probe.ts', 'export const probe = window.familiar;'],
-      ['main/probe.ts', "import { calls } from '../shared/ipc/contract';\nexport const probe = calls;"],
-      ['renderer/probe.ts', "import { calls } from '../shared/ipc/contract';\nexport const probe = calls;"],
-      ['renderer/features/main/probe.ts', "import { App } from '../../app/App';\nexport const probe = App;"],
-      [
-        'main/tool-calls/probe.ts',
-        "import { defineTool } from '../tools/define-tool';\nexport const probe = defineTool;",
-      ],
-      [
-        'main/tools/probe.ts',
-        "import { familiarPaths } from '../platform/storage/paths';\nexport const probe = familiarPaths;",
-      ],
-      [
-        'main/front-doors/electron/probe.ts',
-        "import { createCore } from '../../core/create-core';\nexport const probe = createCore;",
-      ],
-      ['main/probe.ts', "import { createCore } from './core/create-core';\nexport const probe = createCore;"],
-      [
-        'main/tools/probe.test.ts',
-        "import { createToolKit } from '../test-support/tool-kit';\nexport const probe = createToolKit;",
-      ],
-      [
-        'main/agent/probe.test.ts',
-        "import { reply } from '../../e2e/fixtures/scripted-llm-server';\nexport const probe = reply;",
-      ],
-      ['bench/probe.ts', "import { reply } from '../e2e/fixtures/scripted-llm-server';\nexport const probe = reply;"],
-      [
-        'e2e/probe.spec.ts',
-        "import { runSmokeTest } from '../main/front-doors/smoke/run-smoke-test';\nexport const probe = runSmokeTest;",
-      ],
+      ['main/front-doors/electron/probe.ts', 'electron'],
+      ['preload/probe.ts', 'electron'],
+      ['main/probe.ts', '../shared/ipc/contract'],
+      ['renderer/probe.ts', '../shared/ipc/contract'],
+      ['renderer/features/main/probe.ts', '../../app/App'],
+      ['main/tool-calls/probe.ts', '../tools/define-tool'],
+      ['main/tools/probe.ts', '../platform/storage/paths'],
+      ['main/front-doors/electron/probe.ts', '../../core/create-core'],
+      ['main/probe.ts', './core/create-core'],
+      ['main/tools/probe.test.ts', '../test-support/tool-kit'],
+      ['main/agent/probe.test.ts', '../../e2e/fixtures/scripted-llm-server'],
+      ['bench/probe.ts', '../e2e/fixtures/scripted-llm-server'],
+      ['e2e/probe.spec.ts', '../main/front-doors/smoke/run-smoke-test'],
+      ['e2e/probe.spec.ts', '../main/test-support/smoke-checks'],
     ];
-    for (const [file, code] of allowed) {
-      expect(await ruleIdsFor(file, `${code}\n`), file).toEqual([]);
+    for (const [file, module] of allowed) {
+      expect(await ruleIdsFor(file, importOf(module)), `${file} importing ${module}`).toEqual([]);
     }
   });
 });

@@ -5,7 +5,7 @@ import { createApprovalBroker } from '../domain/approvals/broker';
 import type { AuditEntry } from '../platform/audit/audit-log';
 import type { ApprovalMode } from '../tool-calls/ask';
 import { createToolCalls } from '../tool-calls/tool-calls';
-import type { ToolCalls } from '../tool-calls/tool-calls';
+import type { ToolCalls, ToolCallsOptions } from '../tool-calls/tool-calls';
 import type { AnyTool } from '../tools/define-tool';
 import { createToolKit } from './tool-kit';
 import type { ToolKit, ToolKitOptions } from './tool-kit';
@@ -46,18 +46,13 @@ export async function createToolCallsKit(
     },
     onResolved: () => undefined,
   });
-  const toolCalls = createToolCalls({
+  const { toolCalls, call } = createTestToolCalls(kit, {
     tools,
-    policy: defaultPolicy,
-    memoryOn: () => true,
-    environment: () => kit.env,
     broker,
     approvalMode: options.approvalMode ?? 'interactive',
     audit: { record: (entry) => Promise.resolve(void audit.push(entry)) },
     limits: kit.services.limits,
-    systemPrompt: () => Promise.resolve(''),
   });
-  let counter = 0;
   return {
     kit,
     toolCalls,
@@ -69,7 +64,37 @@ export async function createToolCallsKit(
     set answer(value) {
       state.answer = value;
     },
-    call: (name, args, signal = new AbortController().signal) =>
-      toolCalls.execute({ conversationId: 'c1', toolCallId: `t${(counter += 1)}`, name, args }, signal),
+    call: (name, args, signal) => call(name, args, 'c1', signal),
   };
+}
+
+/** A tool call as a test makes it: a name, arguments, and optionally its conversation and signal. */
+export type TestCall = (
+  name: string,
+  args: unknown,
+  conversationId?: string,
+  signal?: AbortSignal,
+) => Promise<Result<unknown>>;
+
+/**
+ * For tests (not shipped): the real pipeline over a kit's environment, as the tests build it: the
+ * default policy, memory on, no system prompt, interactive approvals, unless `options` says otherwise.
+ * `call` gives every call its own id.
+ */
+export function createTestToolCalls(
+  kit: ToolKit,
+  options: Pick<ToolCallsOptions, 'tools' | 'broker' | 'audit'> & Partial<ToolCallsOptions>,
+): { readonly toolCalls: ToolCalls; readonly call: TestCall } {
+  const toolCalls = createToolCalls({
+    policy: defaultPolicy,
+    memoryOn: () => true,
+    environment: () => kit.env,
+    approvalMode: 'interactive',
+    systemPrompt: () => Promise.resolve(''),
+    ...options,
+  });
+  let counter = 0;
+  const call: TestCall = (name, args, conversationId = 'c1', signal = new AbortController().signal) =>
+    toolCalls.execute({ conversationId, toolCallId: `t${(counter += 1)}`, name, args }, signal);
+  return { toolCalls, call };
 }

@@ -3,16 +3,16 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ApprovalRequest } from '../../shared/ipc/approvals';
-import { defaultPolicy } from '../../shared/policy';
 import { err, ok } from '../../shared/result';
 import { createApprovalBroker } from '../domain/approvals/broker';
 import { useTempDirs } from '../test-support/temp-dir';
+import { pathTool } from '../test-support/test-tools';
+import { createTestToolCalls } from '../test-support/tool-calls-kit';
 import { defineTool } from '../tools/define-tool';
 import type { AnyTool } from '../tools/define-tool';
 import { createToolKit } from '../test-support/tool-kit';
 import type { ToolKit } from '../test-support/tool-kit';
 import type { AuditEntry } from '../platform/audit/audit-log';
-import { createToolCalls } from './tool-calls';
 
 const tempDir = useTempDirs();
 
@@ -41,14 +41,8 @@ const writeText = (root: string) =>
   });
 
 const readText = (root: string) =>
-  defineTool({
-    name: 'read_text',
-    description: 'Read a text file.',
-    input: z.object({ path: z.string() }),
-    output: z.object({ content: z.string() }),
-    operations: ['read'],
+  pathTool('read_text', 'read', z.object({ content: z.string() }), {
     returnsContent: true,
-    access: (args) => [{ operation: 'read', path: args.path }],
     run: async (args) => ok({ content: await readFile(join(root, args.path), 'utf8') }),
   });
 
@@ -91,11 +85,9 @@ async function setup(approvalMode: 'interactive' | 'refuse' | 'approve-all' = 'i
   );
   const spied = (tool: AnyTool): AnyTool => ({ ...tool, run: (args, ctx, approval) => run(tool, args, ctx, approval) });
   const tools: AnyTool[] = [writeText(root), readText(root), memorySearch].map(spied);
-  const registry = createToolCalls({
+  const { toolCalls: registry, call } = createTestToolCalls(kit, {
     tools,
-    policy: defaultPolicy,
     memoryOn: () => memory,
-    environment: () => kit.env,
     broker,
     approvalMode,
     audit: { record: (entry) => Promise.resolve(void audit.push(entry)) },
@@ -106,8 +98,6 @@ async function setup(approvalMode: 'interactive' | 'refuse' | 'approve-all' = 'i
       return Promise.resolve();
     },
   });
-  const call = (name: string, args: unknown, conversationId = 'c1') =>
-    registry.execute({ conversationId, toolCallId: `t-${Math.random()}`, name, args }, new AbortController().signal);
   /** Waits until the registry has raised the n-th approval request. */
   const nthRequest = async (n: number) => {
     await vi.waitFor(() => expect(requests.length).toBeGreaterThanOrEqual(n));
@@ -247,13 +237,7 @@ describe('tool-call pipeline: approvals', () => {
   it('an allowance covers its operation only, and commands can never be allowed wholesale', async () => {
     const { root, call, broker, nthRequest, requests, addTool } = await setup();
     addTool(
-      defineTool({
-        name: 'remove_text',
-        description: 'Delete a text file.',
-        input: z.object({ path: z.string() }),
-        output: z.object({ deleted: z.string() }),
-        operations: ['delete'],
-        access: (args) => [{ operation: 'delete', path: args.path }],
+      pathTool('remove_text', 'delete', z.object({ deleted: z.string() }), {
         prepare: (args) => Promise.resolve(ok({ summary: `Delete ${args.path}`, path: args.path })),
         run: async (args) => {
           await rm(join(root, args.path));

@@ -9,13 +9,14 @@ import type { Result } from '../../shared/result';
 import { createApprovalBroker } from '../domain/approvals/broker';
 import { auditFileFor, createAuditLog, readAuditDay } from '../platform/audit/audit-log';
 import { useTempDirs } from '../test-support/temp-dir';
+import { pathlessTool, pathTool } from '../test-support/test-tools';
+import { createTestToolCalls } from '../test-support/tool-calls-kit';
 import { anyNumber, containing, createToolKit, matching } from '../test-support/tool-kit';
 import type { ToolKit } from '../test-support/tool-kit';
 import { defineTool } from '../tools/define-tool';
 import type { AnyTool } from '../tools/define-tool';
 import { readFileTool } from '../tools/read-file';
 import { TOOL_RESULT_CAP_CHARS } from './cap-result';
-import { createToolCalls } from './tool-calls';
 import type { ToolCallsOptions } from './tool-calls';
 
 const tempDir = useTempDirs();
@@ -27,13 +28,7 @@ const auditLines = () => readAuditDay(join(kit.home, 'audit'), today());
 
 /** A tool that waits until its signal aborts (or a long time), and reports whether it saw the abort. */
 const seenAborts: string[] = [];
-const slowTool = defineTool({
-  name: 'slow_tool',
-  description: 'test',
-  input: z.object({ path: z.string() }),
-  output: z.object({ done: z.boolean() }),
-  operations: ['read'],
-  access: (args) => [{ operation: 'read', path: args.path }],
+const slowTool = pathTool('slow_tool', 'read', z.object({ done: z.boolean() }), {
   run: (args, ctx) =>
     new Promise<Result<{ done: boolean }>>((resolve) => {
       const timer = setTimeout(() => resolve(ok({ done: true })), 10_000);
@@ -45,36 +40,16 @@ const slowTool = defineTool({
     }),
 });
 
-const throwingTool = defineTool({
-  name: 'throwing_tool',
-  description: 'test',
-  input: z.object({}),
-  output: z.object({}),
-  operations: [],
-  access: () => [],
-  run: () => Promise.reject(new Error('disk on fire')),
-});
+const throwingTool = pathlessTool('throwing_tool', z.object({}), () => Promise.reject(new Error('disk on fire')));
 
 /** A write whose preview throws: the ask stage must turn that into a value, not an exception. */
-const brokenPreviewTool = defineTool({
-  name: 'broken_preview',
-  description: 'test',
-  input: z.object({ path: z.string() }),
-  output: z.object({ written: z.boolean() }),
-  operations: ['write'],
-  access: (args) => [{ operation: 'write', path: args.path }],
+const brokenPreviewTool = pathTool('broken_preview', 'write', z.object({ written: z.boolean() }), {
   prepare: () => Promise.reject(new Error('preview exploded')),
   run: () => Promise.resolve(ok({ written: true })),
 });
 
 /** A write whose preview never answers: only the guard around prepare() ends it. */
-const hangingPreviewTool = defineTool({
-  name: 'hanging_preview',
-  description: 'test',
-  input: z.object({ path: z.string() }),
-  output: z.object({ written: z.boolean() }),
-  operations: ['write'],
-  access: (args) => [{ operation: 'write', path: args.path }],
+const hangingPreviewTool = pathTool('hanging_preview', 'write', z.object({ written: z.boolean() }), {
   prepare: () => new Promise(() => undefined),
   run: () => Promise.resolve(ok({ written: true })),
 });
@@ -91,15 +66,9 @@ const brokenAccessTool = defineTool({
   run: () => Promise.resolve(ok({})),
 });
 
-const hugeTool = defineTool({
-  name: 'huge_tool',
-  description: 'test',
-  input: z.object({}),
-  output: z.object({ text: z.string() }),
-  operations: [],
-  access: () => [],
-  run: () => Promise.resolve(ok({ text: 'x'.repeat(TOOL_RESULT_CAP_CHARS * 2) })),
-});
+const hugeTool = pathlessTool('huge_tool', z.object({ text: z.string() }), () =>
+  Promise.resolve(ok({ text: 'x'.repeat(TOOL_RESULT_CAP_CHARS * 2) })),
+);
 
 const allTools = [
   readFileTool,
@@ -116,20 +85,12 @@ function pipeline(overrides: Partial<ToolCallsOptions> = {}, requests: ApprovalR
     onRequested: (request) => requests.push(request),
     onResolved: () => undefined,
   });
-  const toolCalls = createToolCalls({
+  return createTestToolCalls(kit, {
     tools: allTools,
-    policy: defaultPolicy,
-    memoryOn: () => true,
-    environment: () => kit.env,
     broker,
-    approvalMode: 'interactive',
     audit: createAuditLog({ dir: join(kit.home, 'audit') }),
-    systemPrompt: () => Promise.resolve(''),
     ...overrides,
-  });
-  let counter = 0;
-  return (name: string, args: unknown, conversationId = 'c1', signal = new AbortController().signal) =>
-    toolCalls.execute({ conversationId, toolCallId: `t${(counter += 1)}`, name, args }, signal);
+  }).call;
 }
 
 describe('the tool-call pipeline: admit', () => {

@@ -17,17 +17,18 @@ describe('the environment and settings git runs with', () => {
       git_askpass: '/outside/askpass.sh',
     };
     const env = childEnvironment({ ...gitEnvironment(['GIT_DIR', 'GH_TOKEN']), source, platform: 'linux' });
-    expect(env).toEqual({
-      PATH: '/usr/bin',
-      HOME: '/home/u',
-      GH_TOKEN: 'decoy-gh',
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_ATTR_NOSYSTEM: '1',
-      GIT_TERMINAL_PROMPT: '0',
-      GIT_PAGER: 'cat',
-      GIT_OPTIONAL_LOCKS: '0',
-      LC_ALL: 'C',
-    });
+    // As `env` would print it: what passes from the parent, then git's own switches.
+    expect(Object.entries(env).map(([name, value]) => `${name}=${value}`)).toEqual([
+      'PATH=/usr/bin',
+      'HOME=/home/u',
+      'GH_TOKEN=decoy-gh',
+      'GIT_CONFIG_NOSYSTEM=1',
+      'GIT_ATTR_NOSYSTEM=1',
+      'GIT_TERMINAL_PROMPT=0',
+      'GIT_PAGER=cat',
+      'GIT_OPTIONAL_LOCKS=0',
+      'LC_ALL=C',
+    ]);
     expect(childEnvironment({ ...gitEnvironment([], '/tmp/x/index'), source: {}, platform: 'linux' })).toMatchObject({
       GIT_INDEX_FILE: '/tmp/x/index',
     });

@@ -1,8 +1,9 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../../shared/policy';
 import { createStderrLogger } from '../../platform/logging/logger';
+import { setAsideCopies } from '../../test-support/set-aside';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { openPolicyStore } from './policy-store';
 
@@ -39,15 +40,13 @@ describe('policy store', () => {
   });
 
   it('starts with the defaults when policy.json is broken, says why, and keeps the broken file on save', async () => {
-    const dir = await tempDir();
-    const file = join(dir, 'policy.json');
+    const file = join(await tempDir(), 'policy.json');
     await writeFile(file, '{"version": 1, "rules": []}');
     const store = await openPolicyStore(file, quiet);
     expect(store.get()).toEqual(defaultPolicy());
     expect(store.loadError()).toContain('not a valid policy');
     await store.reset();
     expect(store.loadError()).toBeNull();
-    const kept = (await readdir(dir)).filter((name) => name.startsWith('policy.json.invalid-'));
-    expect(kept).toHaveLength(1);
+    expect(await setAsideCopies(file)).toHaveLength(1);
   });
 });

@@ -11,6 +11,7 @@ import type { Result } from '../../../shared/result';
 import type { ConversationProbeResult, SecurityProbeResult } from '../smoke/page-probes';
 import type { SmokeSummary } from '../smoke/run-smoke-test';
 import { smokeScript } from '../smoke/smoke-script';
+import { expectedSmokeChecks } from '../../test-support/smoke-checks';
 
 /**
  * The desktop adapter of `--smoke-test` with Electron faked (the binary cannot run here). The core,
@@ -202,19 +203,7 @@ describe('Familiar --smoke-test (desktop adapter)', () => {
     expect(summary.checks.filter((check) => !check.ok)).toEqual([]);
     expect(code).toBe(0);
     expect(summary.ok).toBe(true);
-    expect(summary.checks.map((check) => check.name)).toEqual([
-      'provider',
-      'renderer',
-      'approval',
-      'tool',
-      'reply',
-      'bridge',
-      'node-isolation',
-      'csp',
-      'model',
-      'file',
-      'page-errors',
-    ]);
+    expect(summary.checks.map((check) => check.name)).toEqual(expectedSmokeChecks);
     expect(summary.facts).toMatchObject({ mode: 'desktop', signed: false, packaged: true });
     // The scratch home replaces userData before Electron is ready, and is gone afterwards.
     expect(electron.calls.indexOf('setPath userData')).toBeLessThan(electron.calls.indexOf('whenReady'));

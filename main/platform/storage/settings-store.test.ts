@@ -1,8 +1,9 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../../shared/settings';
 import { createStderrLogger } from '../logging/logger';
+import { setAsideCopies } from '../../test-support/set-aside';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { openSettingsStore } from './settings-store';
 
@@ -36,14 +37,13 @@ describe('settings store', () => {
   });
 
   it('keeps an invalid file aside and falls back to defaults', async () => {
-    const dir = await tempDir();
-    const file = join(dir, 'settings.json');
+    const file = join(await tempDir(), 'settings.json');
     await writeFile(file, '{"ui": {"theme": "purple"}}');
     const store = await openSettingsStore(file, quiet);
     expect(store.get()).toEqual(defaultSettings());
-    const aside = (await readdir(dir)).find((name) => name.startsWith('settings.json.invalid-'));
-    expect(aside).toBeDefined();
-    expect(await readFile(join(dir, aside ?? ''), 'utf8')).toBe('{"ui": {"theme": "purple"}}');
+    const aside = await setAsideCopies(file);
+    expect(aside).toHaveLength(1);
+    expect(await readFile(aside[0] ?? '', 'utf8')).toBe('{"ui": {"theme": "purple"}}');
   });
 
   it('rejects an update that breaks the schema and keeps the old settings', async () => {
