@@ -19,14 +19,17 @@ export function CodeSection() {
       <SettingCheckbox
         checked={code.diagnosticsAfterEdits}
         patch={(checked) => ({ code: { diagnosticsAfterEdits: checked } })}
+        explanation={t('settings.diagnosticsAfterEditsExplain')}
       >
         {t('settings.diagnosticsAfterEdits')}
       </SettingCheckbox>
-      <p className="muted">{t('settings.diagnosticsAfterEditsExplain')}</p>
-      <SettingCheckbox checked={search.index} patch={(checked) => ({ search: { index: checked } })}>
+      <SettingCheckbox
+        checked={search.index}
+        patch={(checked) => ({ search: { index: checked } })}
+        explanation={t('settings.searchIndexExplain')}
+      >
         {t('settings.searchIndex')}
       </SettingCheckbox>
-      <p className="muted">{t('settings.searchIndexExplain')}</p>
       {/* Saved rows come back through settings.changed: the editor starts again from them. */}
       <UserServersEditor key={JSON.stringify(code.servers)} servers={code.servers} />
       <LanguageServersPanel />

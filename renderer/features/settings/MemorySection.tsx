@@ -6,10 +6,13 @@ export function MemorySection() {
     <SettingsPartSection part="memory" id="settings-memory" titleKey="settings.memory">
       {(memory, t) => (
         <>
-          <SettingCheckbox checked={memory.enabled} patch={(checked) => ({ memory: { enabled: checked } })}>
+          <SettingCheckbox
+            checked={memory.enabled}
+            patch={(checked) => ({ memory: { enabled: checked } })}
+            explanation={t('settings.memoryExplain')}
+          >
             {t('settings.memoryDefault')}
           </SettingCheckbox>
-          <p className="muted">{t('settings.memoryExplain')}</p>
         </>
       )}
     </SettingsPartSection>

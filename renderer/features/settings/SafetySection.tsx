@@ -17,10 +17,10 @@ export function SafetySection() {
           <SettingCheckbox
             checked={safety.hardLinks === 'allow'}
             patch={(checked) => ({ safety: { hardLinks: checked ? 'allow' : 'refuse' } })}
+            explanation={t('settings.hardLinksExplain')}
           >
             {t('settings.hardLinks')}
           </SettingCheckbox>
-          <p className="muted">{t('settings.hardLinksExplain')}</p>
           <fieldset className="cap-fields">
             <legend>{t('settings.backups')}</legend>
             {limitNames.map((name) => (

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import type { ReactNode } from 'react';
 import type { Settings, SettingsPatch } from '../../../shared/settings';
 import { familiar } from '../../ipc/familiar';
@@ -53,20 +54,31 @@ interface SettingCheckboxProps {
   readonly checked: boolean;
   /** The settings.update patch for the new state of the box. */
   readonly patch: (checked: boolean) => SettingsPatch;
+  /** What ticking it means, shown under it and read out with the box (its accessible description). */
+  readonly explanation?: ReactNode;
   readonly children: ReactNode;
 }
 
 /** A yes/no setting, saved through settings.update as soon as it is ticked. */
-export function SettingCheckbox({ checked, patch, children }: SettingCheckboxProps) {
+export function SettingCheckbox({ checked, patch, explanation, children }: SettingCheckboxProps) {
+  const explanationId = useId();
   return (
-    <label className="checkbox">
-      <input
-        type="checkbox"
-        checked={checked}
-        onChange={(event) => void settingsActions.update(familiar, patch(event.target.checked))}
-      />
-      {children}
-    </label>
+    <>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={checked}
+          aria-describedby={explanation === undefined ? undefined : explanationId}
+          onChange={(event) => void settingsActions.update(familiar, patch(event.target.checked))}
+        />
+        {children}
+      </label>
+      {explanation !== undefined && (
+        <p id={explanationId} className="muted">
+          {explanation}
+        </p>
+      )}
+    </>
   );
 }
 

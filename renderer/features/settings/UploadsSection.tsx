@@ -19,10 +19,10 @@ export function UploadsSection() {
           <SettingCheckbox
             checked={transfers.allowNonText}
             patch={(checked) => ({ transfers: { allowNonText: checked } })}
+            explanation={t('settings.uploadsExplain')}
           >
             {t('settings.uploadNonText')}
           </SettingCheckbox>
-          <p className="muted">{t('settings.uploadsExplain')}</p>
         </>
       )}
     </SettingsPartSection>
