@@ -26,6 +26,14 @@ describe('SafetySection', () => {
     expect(stored().safety).toEqual({ hardLinks: 'allow', backups: { maxItems: 50, maxSizeMB: 1024, maxAgeDays: 30 } });
   });
 
+  it('reads the explanation under the hard-link switch out with it (its accessible description)', () => {
+    render(<SafetySection />);
+    const explanation =
+      'A hard-linked file may be the same file as one outside the workspace, so by default the assistant may not read it.';
+    expect(screen.getByRole('checkbox', { name: /hard links/, description: explanation })).toBeTruthy();
+    expect(screen.getByText(explanation).tagName).toBe('P');
+  });
+
   it('keeps the old limit and says why when the number is out of range', async () => {
     const user = userEvent.setup();
     render(<SafetySection />);

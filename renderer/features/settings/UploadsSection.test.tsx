@@ -21,11 +21,4 @@ describe('UploadsSection', () => {
     expect(stored().transfers).toEqual({ maxUploadMB: 5, allowNonText: true });
     expect(screen.getByRole('checkbox', { name: /not text/ })).toHaveProperty('checked', true);
   });
-
-  it('reads the explanation under a switch out with it (its accessible description)', () => {
-    render(<UploadsSection />);
-    const explanation = 'Dropped files are copied into uploads/ in the workspace, never over an existing file.';
-    expect(screen.getByRole('checkbox', { name: /not text/, description: explanation })).toBeTruthy();
-    expect(screen.getByText(explanation).tagName).toBe('P');
-  });
 });

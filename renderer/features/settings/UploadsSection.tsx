@@ -19,10 +19,11 @@ export function UploadsSection() {
           <SettingCheckbox
             checked={transfers.allowNonText}
             patch={(checked) => ({ transfers: { allowNonText: checked } })}
-            explanation={t('settings.uploadsExplain')}
           >
             {t('settings.uploadNonText')}
           </SettingCheckbox>
+          {/* About the whole section, not the switch above: a note, not the switch's description. */}
+          <p className="muted">{t('settings.uploadsExplain')}</p>
         </>
       )}
     </SettingsPartSection>
