@@ -1,19 +1,17 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { familiarPaths } from '../main/platform/storage/paths';
-import type { AnyTool } from '../main/tools/define-tool';
 import { editFileTool, listFilesTool, readFileTool, searchInCodeTool } from '../main/tools/index';
-import { createToolEnvironment } from '../main/tools/tool-services';
 import { corpusLayout, ensureCorpus } from './corpus';
 import type { Corpus } from './corpus';
-import { compare, peakRss, runChild, runtimeLine, summarize, timeRuns } from './measure';
-import type { ChildRun, Comparison, External, Timing } from './measure';
-import { benchServices, benchToolCalls } from './tool-calls';
+import { compare, peakRss, runtimeLine, summarize, timeRuns } from './measure';
+import type { ChildRun, Comparison, External } from './measure';
 import { indexFigures } from './index-bench';
 import { mcpRoundTrip } from './mcp-round-trip';
+import { familiar, midStart, operations, rangeEnd, rangeStart, readTail, relative } from './tool-operations';
+import type { Familiar } from './tool-operations';
+import { lines, report } from './tools-report';
+import type { Row } from './tools-report';
 
 /**
  * `npm run bench`: Familiar's file tools against the command-line tools people trust, side by side
@@ -29,85 +27,6 @@ const onlyList = process.env['BENCH_ONLY'] === 'list';
 const corpusRoot = resolve(process.env['BENCH_CORPUS'] ?? join(process.cwd(), 'bench', '.corpus'));
 const script = fileURLToPath(import.meta.url);
 const log = (line: string) => process.stderr.write(`${line}\n`);
-
-async function familiar(corpus: Corpus) {
-  const home = await mkdtemp(join(tmpdir(), 'familiar-bench-'));
-  const paths = familiarPaths(home);
-  // Cold figures: every search scans (the index has its own rows, bench/index-bench.ts).
-  const services = benchServices(paths);
-  const env = await createToolEnvironment({ services, workspaceRoot: corpus.root });
-  const call = benchToolCalls(
-    [editFileTool, listFilesTool, readFileTool, searchInCodeTool] as AnyTool[],
-    env,
-    paths.audit,
-    services.limits,
-  );
-  const handle = {
-    call,
-    toolCalls: call.toolCalls,
-    /** An MCP client and server over this pipeline, made by the first operation that needs one. */
-    mcp: undefined as Awaited<ReturnType<typeof mcpRoundTrip>> | undefined,
-    dispose: async () => {
-      await handle.mcp?.close();
-      await services.dispose();
-      await rm(home, { recursive: true, force: true });
-    },
-  };
-  return handle;
-}
-
-type Familiar = Awaited<ReturnType<typeof familiar>>;
-
-const rangeStart = 1_500_000;
-const rangeEnd = 1_500_100;
-const relative = (corpus: Corpus, path: string) => path.slice(corpus.root.length + 1);
-
-const midStart = 1_000_000;
-
-/**
- * The last 50 lines, read from the end. (Before issue 16 read_file had no negative start_line: its
- * "before" figure asked for start_line=1999951 and scanned the file from the start.)
- */
-async function readTail(f: Familiar, path: string): Promise<{ content: string; form: string }> {
-  const read = await f.call(readFileTool, { path, start_line: -50 });
-  return {
-    content: read.content,
-    form: `start_line=-50${read.total_lines === undefined ? ', lines not counted' : ''}`,
-  };
-}
-
-/** The operations, each runnable alone in a child process for its peak RSS. */
-const operations: Record<string, (f: Familiar, corpus: Corpus) => Promise<unknown>> = {
-  'search-rare': (f) => f.call(searchInCodeTool, { query: corpusLayout.needle, max_results: 1000 }),
-  'search-common': (f) => f.call(searchInCodeTool, { query: 'return undefined', max_results: 1000 }),
-  'search-sensitive': (f) =>
-    f.call(searchInCodeTool, { query: corpusLayout.needle, case_sensitive: true, max_results: 1000 }),
-  'search-regex': (f) =>
-    f.call(searchInCodeTool, { query: 'export function \\w+Handler\\d', is_regex: true, max_results: 1000 }),
-  'list-recursive': (f) => f.call(listFilesTool, { path: '.', recursive: true, max_entries: 1_000_000 }),
-  'list-recursive-mcp': async (f) => {
-    f.mcp ??= await mcpRoundTrip(f.toolCalls);
-    return f.mcp.call('list_files', { path: '.', recursive: true, max_entries: 1_000_000 });
-  },
-  'range-read-200mb': (f, c) =>
-    f.call(readFileTool, { path: relative(c, c.logFile), start_line: rangeStart, end_line: rangeEnd }),
-  'tail-read-200mb': (f, c) => readTail(f, relative(c, c.logFile)),
-  'range-read-5mb': (f, c) =>
-    f.call(readFileTool, { path: relative(c, c.bigSourceFile), start_line: 50_000, end_line: 50_100 }),
-  'edit-5mb': async (f, c) => {
-    for (const [from, to] of [
-      [0, 1],
-      [1, 0],
-    ]) {
-      await f.call(editFileTool, {
-        path: relative(c, c.bigSourceFile),
-        oldText: `${corpusLayout.editMarker} ${from}`,
-        newText: `${corpusLayout.editMarker} ${to}`,
-      });
-    }
-  },
-  idle: () => Promise.resolve(),
-};
 
 async function child(operation: string): Promise<void> {
   const corpus = await ensureCorpus(corpusRoot, log);
@@ -133,23 +52,6 @@ async function child(operation: string): Promise<void> {
   const cpuMs = (used.user + used.system) / 1000;
   process.stdout.write(`${JSON.stringify({ ms, maxRssKb, cpuMs } satisfies ChildRun)}\n`);
 }
-
-interface Row {
-  readonly name: string;
-  readonly ours: Timing;
-  readonly reference?: { readonly name: string; readonly timing: Timing; readonly maxRssKb: number | undefined };
-  /** Median of per-run ratios (ours and reference alternate), the figure judged against the target. */
-  readonly ratio?: number;
-  readonly target: string;
-  readonly ratioLimit?: number;
-  readonly absoluteLimitMs?: number;
-  readonly check: string;
-  readonly oursRss?: ChildRun;
-}
-
-const mb = (kb: number | undefined) => (kb === undefined ? '—' : `${(kb / 1024).toFixed(0)} MB`);
-const ms = (value: number) => `${value.toFixed(1)} ms`;
-const lines = (text: string) => text.split('\n').filter((line) => line !== '').length;
 
 /** What a row timed against an external command shows: both timings (paired), and the command's peak memory. */
 const measuredAgainst = (
@@ -223,7 +125,7 @@ async function toolsBench(): Promise<boolean> {
   if (!onlyList) await indexRows(corpus, rows);
   if (!onlySearch) await otherRows(f, corpus, rows, reference);
   await f.dispose();
-  return report(rows);
+  return report(rows, { log, runs, script, operationNames: Object.keys(operations), onlySearch, onlyList });
 }
 
 /** The trigram index: build, size, memory, and warm selective queries against rg (issue 16 item 4). */
@@ -453,63 +355,6 @@ async function mcpListRows(f: Familiar, rows: Row[], reference: Reference): Prom
       check: `result message ${(chars / 1024 / 1024).toFixed(1)} MB (${name}: ${lines(compared.stdout)} lines)`,
     });
   }
-}
-
-/** Peak RSS of each operation in a fresh process, then the table; answers whether a target was missed. */
-async function report(rows: Row[]): Promise<boolean> {
-  log('peak RSS, each operation in a fresh process...');
-  const measured = Object.keys(operations).filter(
-    (name) => name === 'idle' || (onlySearch ? name.startsWith('search') : onlyList ? name.startsWith('list') : true),
-  );
-  const rss = Object.fromEntries(measured.map((name) => [name, runChild(script, name)]));
-  const rssFor = (name: string): ChildRun | undefined =>
-    name.startsWith('search_in_code: rare')
-      ? rss['search-rare']
-      : name.startsWith('search_in_code: common')
-        ? rss['search-common']
-        : name.startsWith('list_files')
-          ? rss['list-recursive']
-          : name.startsWith('read_file last')
-            ? rss['tail-read-200mb']
-            : name.startsWith('read_file')
-              ? rss['range-read-200mb']
-              : name.startsWith('edit_file')
-                ? rss['edit-5mb']
-                : undefined;
-
-  const table = [
-    '| operation | Familiar (median) | reference (median) | ratio (paired median) | target | peak RSS Familiar / reference | check |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
-  ];
-  let failed = false;
-  for (const row of rows) {
-    const pass =
-      (row.ratioLimit === undefined || (row.ratio !== undefined && row.ratio <= row.ratioLimit)) &&
-      (row.absoluteLimitMs === undefined || row.ours.medianMs < row.absoluteLimitMs);
-    if (row.target !== 'context' && !pass) failed = true;
-    const oursRss = rssFor(row.name);
-    table.push(
-      `| ${row.name} | ${ms(row.ours.medianMs)} | ${row.reference === undefined ? '—' : `${row.reference.name} ${ms(row.reference.timing.medianMs)}`} | ` +
-        `${row.ratio === undefined ? '—' : `${row.ratio.toFixed(2)}×`} | ${row.target}${row.target === 'context' ? '' : pass ? ' ✓' : ' ✗'} | ` +
-        `${oursRss === undefined || row.name.startsWith('  ') ? '—' : mb(oursRss.maxRssKb)} / ${mb(row.reference?.maxRssKb)} | ${row.check} |`,
-    );
-  }
-  const cpu = (name: string) => (rss[name] === undefined ? '—' : `${rss[name].cpuMs.toFixed(0)} ms`);
-  table.push(
-    '',
-    `CPU time of one call (all threads, fresh process): search rare ${cpu('search-rare')}, search common ${cpu('search-common')}, ` +
-      `list ${cpu('list-recursive')} (over MCP ${cpu('list-recursive-mcp')}), range read ${cpu('range-read-200mb')}, two edits ${cpu('edit-5mb')}.`,
-    `Peak RSS of a fresh process that only loads the tools: ${mb(rss['idle']!.maxRssKb)}. ` +
-      `Line range from the 200 MB log: ${mb(rss['range-read-200mb']?.maxRssKb)}; from the 5 MB file: ${mb(rss['range-read-5mb']?.maxRssKb)} ` +
-      '(memory does not grow with the file).',
-  );
-  process.stdout.write(`${table.join('\n')}\n`);
-  await mkdir(join(process.cwd(), 'bench', 'results'), { recursive: true });
-  await writeFile(
-    join(process.cwd(), 'bench', 'results', 'latest.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs, rows, rss }, null, 2)}\n`,
-  );
-  return failed;
 }
 
 /**
