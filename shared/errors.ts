@@ -74,3 +74,6 @@ export const familiarErrorSchema = z.object({
   details: z.record(z.string(), z.unknown()).optional(),
 });
 export type FamiliarError = z.infer<typeof familiarErrorSchema>;
+
+/** The message of something thrown (an Error's message, else the value as text), for an error value or a log line. */
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -1,3 +1,4 @@
+import { messageOf } from '../../shared/errors';
 import {
   experimental_streamTextLowMemory as streamText,
   InvalidToolInputError,
@@ -62,7 +63,7 @@ function refusedCall(error: unknown): StoredToolResult {
     return { ok: false, error: { code: 'invalid_arguments', message: error.message } };
   return {
     ok: false,
-    error: { code: 'internal_error', message: error instanceof Error ? error.message : String(error) },
+    error: { code: 'internal_error', message: messageOf(error) },
   };
 }
 

@@ -1,3 +1,4 @@
+import { messageOf } from '../../shared/errors';
 import { resolve } from 'node:path';
 import { createCore } from '../core/create-core';
 import type { Core, CoreOptions } from '../core/create-core';
@@ -41,7 +42,7 @@ export function createCommandLineCore(
 /** Runs an entry point's main; a failure to start is one line on stderr and exit code 1. */
 export function runCommandLine(main: () => Promise<void>, failure: string): void {
   main().catch((error: unknown) => {
-    process.stderr.write(`${failure}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`${failure}: ${messageOf(error)}\n`);
     process.exit(1);
   });
 }

@@ -1,3 +1,4 @@
+import { messageOf } from '../../shared/errors';
 import { err } from '../../shared/result';
 import type { Result } from '../../shared/result';
 
@@ -8,7 +9,7 @@ import type { Result } from '../../shared/result';
 export const internalError = <T = never>(what: string, error: unknown): Result<T> =>
   err(
     'internal_error',
-    `${what} failed unexpectedly (${error instanceof Error ? error.message : String(error)}). This is a fault in Familiar, not in your call; try another way.`,
+    `${what} failed unexpectedly (${messageOf(error)}). This is a fault in Familiar, not in your call; try another way.`,
   );
 
 export const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;

@@ -1,3 +1,4 @@
+import { messageOf } from '../../../shared/errors';
 import { pathToFileURL } from 'node:url';
 import {
   CancellationTokenSource,
@@ -158,7 +159,7 @@ export async function startServerConnection(options: ConnectionOptions): Promise
             ? err<never>('aborted', `${method} was stopped.`)
             : err<never>(
                 'language_server_failed',
-                `The ${options.serverId} language server failed on ${method}: ${error instanceof Error ? error.message : String(error)}`,
+                `The ${options.serverId} language server failed on ${method}: ${messageOf(error)}`,
               ),
       );
       return await Promise.race([answer, deadline, ended]);

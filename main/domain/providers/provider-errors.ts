@@ -1,3 +1,4 @@
+import { messageOf } from '../../../shared/errors';
 import { APICallError, LoadAPIKeyError, RetryError } from 'ai';
 import type { TurnError } from '../../../shared/ipc/chat';
 import { redactSecrets } from '../../platform/secrets/redact';
@@ -147,6 +148,6 @@ function mapError(error: unknown, model: string): TurnError {
     if (type === 'rate_limit_error') return { code: 'provider_rate_limited', message, retryable: true };
     return { code: 'provider_error', message: `The model stream failed (${type}): ${message}`, retryable: true };
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return { code: 'provider_error', message: `The model request failed: ${message}`, retryable: true };
 }

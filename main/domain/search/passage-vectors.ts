@@ -1,3 +1,4 @@
+import { messageOf } from '../../../shared/errors';
 import type { Embedder } from '../providers/embedding-model';
 import type { Bm25Index } from './bm25-index';
 import type { ChunkOptions } from './chunk';
@@ -106,7 +107,7 @@ export class PassageVectors {
         if (index.changes === changes) this.#embeddedAt = { changes, excluded };
       })
       .catch((error: unknown) => {
-        this.#error = error instanceof Error ? error.message : String(error);
+        this.#error = messageOf(error);
       })
       .finally(async () => {
         this.#progress = vectorCoverage(index, cache);

@@ -1,3 +1,4 @@
+import { messageOf } from '../../../shared/errors';
 import { dirname } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { EntryFacts, WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
@@ -386,5 +387,3 @@ async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
     new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
   ]).finally(() => clearTimeout(timer));
 }
-
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -1,3 +1,4 @@
+import { messageOf } from '../../../shared/errors';
 import type { App, BrowserWindow, Event, MessageBoxOptions, WindowSessionEndEvent } from 'electron';
 import { nativeText } from '../../../shared/i18n/native-strings';
 import type { NativeText } from '../../../shared/i18n/native-strings';
@@ -148,7 +149,7 @@ export function failStartup(
   error: unknown,
 ): void {
   logger.error('Familiar could not start', error);
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = messageOf(error);
   const where = logFile === undefined ? '' : `\n\n${t('startup.logFile', { file: logFile })}`;
   try {
     showErrorBox(t('startup.failed'), `${reason}${where}`);

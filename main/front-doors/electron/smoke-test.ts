@@ -1,3 +1,4 @@
+import { messageOf } from '../../../shared/errors';
 import { app, ipcMain, session } from 'electron';
 import type { BrowserWindow } from 'electron';
 import type { FamiliarApi } from '../../../shared/ipc/contract';
@@ -129,6 +130,6 @@ export async function startSmokeTest(options: SmokeTestOptions = {}): Promise<vo
     });
     await finish(summary, true);
   } catch (error) {
-    await finish(failed('start', error instanceof Error ? error.message : String(error)), true);
+    await finish(failed('start', messageOf(error)), true);
   }
 }

@@ -1,3 +1,4 @@
+import { messageOf } from '../../../shared/errors';
 import type { Logger } from '../../platform/logging/logger';
 
 /**
@@ -112,7 +113,6 @@ export function createUpdateController({
 
   let state: 'idle' | 'checking' | 'downloading' = 'idle';
   let downloaded: UpdateInfo | undefined;
-  const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
   async function offerRestart(update: UpdateInfo): Promise<UpdateOutcome> {
     if (!(await prompts.confirmRestart(update))) return 'install-on-quit';
@@ -140,8 +140,8 @@ export function createUpdateController({
       update = result?.isUpdateAvailable === true ? result.updateInfo : undefined;
     } catch (error) {
       state = 'idle';
-      logger.warn(`Update check failed: ${errorMessage(error)}`);
-      await tell({ kind: 'failed', message: errorMessage(error) });
+      logger.warn(`Update check failed: ${messageOf(error)}`);
+      await tell({ kind: 'failed', message: messageOf(error) });
       return 'failed';
     }
     if (update === undefined) {
@@ -159,9 +159,9 @@ export function createUpdateController({
     try {
       await updater.downloadUpdate();
     } catch (error) {
-      logger.warn(`Update download failed: ${errorMessage(error)}`);
+      logger.warn(`Update download failed: ${messageOf(error)}`);
       // The user asked for this download and is waiting for it: tell them, whatever started it.
-      await prompts.notify({ kind: 'failed', message: errorMessage(error) });
+      await prompts.notify({ kind: 'failed', message: messageOf(error) });
       return 'failed';
     } finally {
       state = 'idle';

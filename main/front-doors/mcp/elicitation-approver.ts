@@ -1,3 +1,4 @@
+import { messageOf } from '../../../shared/errors';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ElicitRequestFormParams, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalInput, ApprovalOutcome } from '../../domain/approvals/broker';
@@ -61,7 +62,7 @@ export function elicitationApprover(server: Server, relatedRequestId: RequestId)
     } catch (error) {
       // A timeout, a cancelled call or a client that failed to ask: nobody approved.
       if (signal.aborted) return rejected('The call was cancelled before the user answered.');
-      return rejected(`The client could not ask the user: ${error instanceof Error ? error.message : String(error)}`);
+      return rejected(`The client could not ask the user: ${messageOf(error)}`);
     }
   };
 }

@@ -1,3 +1,4 @@
+import { messageOf } from '../../../shared/errors';
 import type { FamiliarApi } from '../../../shared/ipc/contract';
 import { probeSource } from './page-probes';
 import type { ConversationProbeResult, SecurityProbeResult } from './page-probes';
@@ -51,7 +52,6 @@ export interface SmokeSummary {
 export const expectedBridgeKeys = ['invoke', 'on'] as const;
 
 const check = (name: string, ok: boolean, detail: string): SmokeCheck => ({ name, ok, detail });
-const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function conversationChecks(result: ConversationProbeResult): SmokeCheck[] {
   const reached = (step: string) => result.reached.includes(step);
@@ -156,7 +156,7 @@ export async function runSmokeTest(options: SmokeOptions): Promise<SmokeSummary>
       ),
     );
   } catch (error) {
-    checks.push(check('run', false, describe(error)));
+    checks.push(check('run', false, messageOf(error)));
   } finally {
     await llm?.close();
   }
