@@ -4,7 +4,7 @@ import type { CallInput, CallName, CallOutput, EventName, EventPayload, Familiar
 import type { Result } from '../../shared/result';
 
 /** What main last answered, under its own name (null until the first answer), and the last failure. */
-export type MirrorState<K extends string, V> = { readonly [P in K]: V | null } & {
+type MirrorState<K extends string, V> = { readonly [P in K]: V | null } & {
   readonly error: FamiliarError | null;
 };
 

@@ -1,10 +1,6 @@
-import type { PersonaInfo } from '../../../shared/ipc/assistant';
 import type { FamiliarApi } from '../../../shared/ipc/contract';
 import { createMirrorStore } from '../../app/mirror-store';
-import type { MirrorState } from '../../app/mirror-store';
-
-export type PersonaState = MirrorState<'info', PersonaInfo>;
-
+/** `info`: what persona.info answered last (the persona and memory files and their prompt sizes). */
 const mirror = createMirrorStore('info', 'persona.info');
 
 export const usePersonaStore = mirror.useStore;

@@ -1,14 +1,11 @@
 import type { FamiliarApi } from '../../../shared/ipc/contract';
-import type { Settings, SettingsPatch } from '../../../shared/settings';
+import type { SettingsPatch } from '../../../shared/settings';
 import { createMirrorStore } from '../../app/mirror-store';
-import type { MirrorState } from '../../app/mirror-store';
 
 /**
  * `settings`: as main last said (null until the first answer); `error`: the last load or update that
  * failed, to show beside the control that caused it.
  */
-export type SettingsState = MirrorState<'settings', Settings>;
-
 const mirror = createMirrorStore('settings', 'settings.get', 'settings.changed');
 
 export const useSettingsStore = mirror.useStore;

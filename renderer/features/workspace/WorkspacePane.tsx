@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { FormError } from '../../app/FormError';
 import { useAppStore } from '../../app/app-store';
 import type { PanelPlacement } from '../../app/layout-plan';
 import { layoutActions } from '../../app/layout-store';
@@ -75,11 +76,7 @@ export function WorkspacePane({ placement }: { readonly placement: PanelPlacemen
         {workspacePath}
       </p>
       {choosingFolder && <OpenFolderForm onOpened={() => workspaceActions.setChoosingFolder(false)} autoFocus />}
-      {folderError !== null && (
-        <p className="form-error workspace-folder-error" role="alert">
-          {t('workspace.openError.other', { message: folderError.message })}
-        </p>
-      )}
+      <FormError message={folderError !== null && t('workspace.openError.other', { message: folderError.message })} />
       {building !== null && (
         <p className="muted workspace-index-status" role="status" data-testid="search-index-status">
           {building.state === 'embedding' && building.vectors !== undefined
