@@ -44,7 +44,7 @@ export const targetMessage = 'Give either path, line and column, or symbol (opti
  * Without a path the call reads through the server (a name or the whole workspace), which policy
  * cannot know beforehand.
  */
-export const namedFileAccess = (args: { readonly path?: string | undefined }): readonly ToolAccess[] =>
+const namedFileAccess = (args: { readonly path?: string | undefined }): readonly ToolAccess[] =>
   args.path === undefined ? [] : [{ operation: 'read', path: args.path }];
 
 export interface CodeTarget {

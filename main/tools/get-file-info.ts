@@ -37,7 +37,7 @@ async function fileFacts(ctx: ToolContext, path: ResolvedPath): Promise<Result<P
   if (!opened.ok) return opened;
   const { handle, facts } = opened.value;
   try {
-    const sample = await handle.readHead(Math.min(sampleBytes, facts.size));
+    const sample = await handle.readAll(Math.min(sampleBytes, facts.size));
     const encoding = guessEncoding(sample);
     if (encoding === 'binary') return ok({ binary: true, encoding });
     const bom = sniffBom(sample);

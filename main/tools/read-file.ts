@@ -162,7 +162,7 @@ export const readFileTool = defineTool({
     if (!opened.ok) return opened;
     const { handle, facts } = opened.value;
     try {
-      const head = await handle.readHead(Math.min(sniffBytes, facts.size));
+      const head = await handle.readAll(Math.min(sniffBytes, facts.size));
       if (looksBinary(head, args.encoding === undefined ? undefined : requested)) {
         return err(
           'binary_file',

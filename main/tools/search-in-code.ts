@@ -11,7 +11,7 @@ import { createJsEngine } from './search-js-engine';
 import type { BatchResult, SearchEngine } from './search-js-engine';
 import { createRipgrepEngine } from './search-ripgrep-engine';
 import { compileQuery } from './search-query';
-import { indexedWalk } from './search-index-engine';
+import { indexedWalk, walkEntryOf } from './search-index-engine';
 import { RESULT_HEADROOM_CHARS } from './result-bound';
 import type { StaleEntry } from '../domain/search/ngram/ngram-service';
 
@@ -130,16 +130,8 @@ export const searchInCodeTool = defineTool({
 
     if (start.facts.kind === 'file') {
       files.push(start.relPath);
-      const slash = start.realRel.lastIndexOf('/');
-      const dirId = sandbox.parentIdOf(start);
-      if (dirId !== undefined) {
-        gathering.add({
-          inPersona: start.inPersona,
-          dirRealRel: slash === -1 ? '' : start.realRel.slice(0, slash),
-          dirId,
-          name: start.realRel.slice(slash + 1),
-        });
-      }
+      const entry = walkEntryOf(sandbox, start);
+      if (entry !== undefined) gathering.add(entry);
     } else if (start.facts.kind === 'directory') {
       const prefix = start.relPath === '' ? 0 : start.relPath.length + 1;
       const pattern = args.file_pattern;
@@ -160,36 +152,34 @@ export const searchInCodeTool = defineTool({
         skippedByIndex = listed.skipped;
         binaryByIndex = listed.binary;
         for (const entry of listed.files) take(entry);
-      }
-      const walk: typeof sandbox.walk =
-        listed === undefined
-          ? (from, options) => sandbox.walk(from, options)
-          : () => Promise.resolve(ok({ stopped: false }));
-      const walked = await walk(start, {
-        recursive: true,
-        includeHidden: false,
-        // Both engines search exactly the files this walk picks (ripgrep runs with --no-ignore on
-        // the list), so this one switch serves both; the deny-list below still applies.
-        includeIgnored: args.include_ignored,
-        signal: ctx.signal,
-        withFacts: indexed !== undefined, // the index checks each file's size and ctime
-        visit: (entry) => {
-          if (entry.kind !== 'file' || !accept(entry.relPath)) return 'continue';
-          const choice = indexed?.choose(entry) ?? 'search';
-          if (choice !== 'search') {
-            // Searched in effect: the index knows it cannot match (or is binary, as a scan would find).
-            if (choice === 'skip') skippedByIndex += 1;
-            else binaryByIndex += 1;
+      } else {
+        // Without the watcher's list, the walk finds the files.
+        const walked = await sandbox.walk(start, {
+          recursive: true,
+          includeHidden: false,
+          // Both engines search exactly the files this walk picks (ripgrep runs with --no-ignore on
+          // the list), so this one switch serves both; the deny-list below still applies.
+          includeIgnored: args.include_ignored,
+          signal: ctx.signal,
+          withFacts: indexed !== undefined, // the index checks each file's size and ctime
+          visit: (entry) => {
+            if (entry.kind !== 'file' || !accept(entry.relPath)) return 'continue';
+            const choice = indexed?.choose(entry) ?? 'search';
+            if (choice !== 'search') {
+              // Searched in effect: the index knows it cannot match (or is binary, as a scan would find).
+              if (choice === 'skip') skippedByIndex += 1;
+              else binaryByIndex += 1;
+              return 'continue';
+            }
+            take(entry);
+            // While the walk goes on: how many files it found so far (the end says how many were searched).
+            if (files.length % progressEvery === 0)
+              ctx.progress?.(files.length, undefined, `${files.length} files found`);
             return 'continue';
-          }
-          take(entry);
-          // While the walk goes on: how many files it found so far (the end says how many were searched).
-          if (files.length % progressEvery === 0)
-            ctx.progress?.(files.length, undefined, `${files.length} files found`);
-          return 'continue';
-        },
-      });
-      if (!walked.ok) return walked;
+          },
+        });
+        if (!walked.ok) return walked;
+      }
     } else {
       return err('not_a_file', `'${start.display}' is not a file or folder that can be searched.`);
     }

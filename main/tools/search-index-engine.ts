@@ -5,8 +5,8 @@ import { literalPlan, regexPlan } from '../domain/search/ngram/trigram-plan';
 import type { SearchSpec } from '../platform/sandbox/search-types';
 import type { WatchView } from '../platform/sandbox/tree-watcher';
 import type { WalkEntry } from '../platform/sandbox/workspace-walker';
-import { personaEntries } from '../platform/sandbox/workspace-sandbox';
-import type { EntryFacts, ResolvedPath } from '../platform/sandbox/workspace-sandbox';
+import { isPersonaPath, personaEntries } from '../platform/sandbox/workspace-sandbox';
+import type { EntryFacts, ResolvedPath, WorkspaceSandbox } from '../platform/sandbox/workspace-sandbox';
 import type { ToolEnvironment } from './tool-environment';
 
 /** Candidates above this share of the indexed files: ripgrep (when on PATH) confirms them faster. */
@@ -16,12 +16,11 @@ const RIPGREP_SHARE = 0.1;
 export type IndexedChoice = 'search' | 'skip' | 'binary';
 
 /** A file to search, named the anchored way (what a walk entry gives the engine). */
-export type ListedFile = StaleEntry;
 
 /** The files a walk from the start folder would have found, from the index and the watcher. */
 export interface Listed {
   /** The candidates to read, in the walk's order. */
-  readonly files: readonly ListedFile[];
+  readonly files: readonly StaleEntry[];
   /** Files in scope the index rules out, and indexed binary files (a scan counts both). */
   readonly skipped: number;
   readonly binary: number;
@@ -41,7 +40,7 @@ export interface IndexedWalk {
 }
 
 /** The walk's order: depth-first, names sorted by UTF-16 code units in each folder. */
-export function walkOrder(a: string, b: string): number {
+function walkOrder(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i += 1) {
     const x = a.charCodeAt(i);
@@ -55,13 +54,24 @@ export function walkOrder(a: string, b: string): number {
   return a.length - b.length;
 }
 
-const personaNames = new Set(personaEntries.map((name) => name.toLowerCase()));
-/** Paths under a root name of the persona overlay (any case): never answered from the index. */
-const underPersonaName = (path: string): boolean => {
-  const slash = path.indexOf('/');
-  return personaNames.has((slash === -1 ? path : path.slice(0, slash)).toLowerCase());
-};
 const hasHiddenSegment = (path: string): boolean => path.startsWith('.') || path.includes('/.');
+
+/**
+ * A file resolved by name (not following a final symlink) as a walk would name it: its folder held
+ * by identity, for AnchoredBatch. Undefined when that folder is gone.
+ */
+export function walkEntryOf(sandbox: WorkspaceSandbox, resolved: ResolvedPath): StaleEntry | undefined {
+  const dirId = sandbox.parentIdOf(resolved);
+  if (dirId === undefined) return undefined;
+  const slash = resolved.realRel.lastIndexOf('/');
+  return {
+    relPath: resolved.relPath,
+    inPersona: resolved.inPersona,
+    dirRealRel: slash === -1 ? '' : resolved.realRel.slice(0, slash),
+    dirId,
+    name: resolved.realRel.slice(slash + 1),
+  };
+}
 
 /**
  * The trigram index's part in a search_in_code call (issue 16 item 4): when the index is on and
@@ -123,7 +133,7 @@ async function listFromIndex(
   const base = start.relPath;
   // A hidden, ignored or persona folder asked for by path, or one the last full walk did not see
   // (new, or replaced since): the walk knows what to show there.
-  if (start.inPersona || start.realRel !== base || !view.isFolder(base) || (base !== '' && underPersonaName(base))) {
+  if (start.inPersona || start.realRel !== base || !view.isFolder(base) || (base !== '' && isPersonaPath(base))) {
     return undefined;
   }
   const under = base === '' ? '' : `${base}/`;
@@ -137,11 +147,11 @@ async function listFromIndex(
   // The start folder (or one above it) changed: walk.
   if (view.dirty.has(base) || ancestorIn(base, view.dirty)) return undefined;
 
-  const files: ListedFile[] = [];
+  const files: StaleEntry[] = [];
   const seen = new Set<string>();
   let skipped = 0;
   let binary = 0;
-  const take = (entry: ListedFile, facts: EntryFacts | undefined) => {
+  const take = (entry: StaleEntry, facts: EntryFacts | undefined) => {
     if (seen.has(entry.relPath) || !accept(entry.relPath)) return;
     seen.add(entry.relPath);
     if (!entry.inPersona && facts !== undefined) {
@@ -151,19 +161,6 @@ async function listFromIndex(
       if (verdict === FileVerdict.Stale) stale.push(entry);
     }
     files.push(entry);
-  };
-  /** A file resolved by name (not following a final symlink) as the walk would name it. */
-  const entryOf = (resolved: ResolvedPath): ListedFile | undefined => {
-    const dirId = sandbox.parentIdOf(resolved);
-    if (dirId === undefined) return undefined;
-    const slash = resolved.realRel.lastIndexOf('/');
-    return {
-      relPath: resolved.relPath,
-      inPersona: resolved.inPersona,
-      dirRealRel: slash === -1 ? '' : resolved.realRel.slice(0, slash),
-      dirId,
-      name: resolved.realRel.slice(slash + 1),
-    };
   };
   /**
    * What a walk from the workspace root finds at `path` (a changed path, a persona entry), looked
@@ -176,7 +173,7 @@ async function listFromIndex(
     // Reached through a symlinked folder (a walk enters none), or ignored: not in a scan.
     if ((!found.inPersona && found.realRel !== path) || sandbox.isIgnored(found)) return false;
     if (found.facts!.kind === 'file') {
-      const entry = entryOf(found);
+      const entry = walkEntryOf(sandbox, found);
       if (entry !== undefined) take(entry, found.facts);
       return false;
     }
@@ -194,7 +191,7 @@ async function listFromIndex(
   };
 
   // 1. Paths the watcher heard about, in walk order (a changed folder comes before what is in it).
-  const dirty = [...view.dirty].filter((path) => inScope(path) && !underPersonaName(path)).sort(walkOrder);
+  const dirty = [...view.dirty].filter((path) => inScope(path) && !isPersonaPath(path)).sort(walkOrder);
   /** Folders whose indexed files the index may no longer speak for: walked instead (or gone). */
   const replaced = new Set<string>();
   for (const path of dirty) {
@@ -207,7 +204,7 @@ async function listFromIndex(
     if (!sandbox.overlayActive) {
       // No overlay: they are the folder's own entries, spelled as they are on disk.
       const root = sandbox.listDir(start);
-      names = root.ok ? root.value.map((entry) => entry.name).filter((name) => underPersonaName(name)) : [];
+      names = root.ok ? root.value.map((entry) => entry.name).filter((name) => isPersonaPath(name)) : [];
     }
     for (const name of names) await look(name);
   }
@@ -215,7 +212,7 @@ async function listFromIndex(
   const searched: string[] = [];
   const racy: string[] = [];
   for (const path of ngram.indexedPaths()) {
-    if (!inScope(path) || seen.has(path) || view.dirty.has(path) || underPersonaName(path)) continue;
+    if (!inScope(path) || seen.has(path) || view.dirty.has(path) || isPersonaPath(path)) continue;
     if (replaced.size > 0 && ancestorIn(path, replaced)) continue;
     if (!accept(path)) continue;
     const verdict = select.known(path);
@@ -229,7 +226,7 @@ async function listFromIndex(
   for (const path of searched) {
     const resolved = await sandbox.resolve(path, 'read', { followFinal: false });
     if (!resolved.ok || resolved.value.facts?.kind !== 'file' || resolved.value.realRel !== path) continue;
-    const entry = entryOf(resolved.value);
+    const entry = walkEntryOf(sandbox, resolved.value);
     if (entry !== undefined) {
       seen.add(path);
       files.push(entry);

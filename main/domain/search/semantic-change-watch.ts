@@ -1,7 +1,7 @@
 import { relative, sep } from 'node:path';
 import { watch } from 'chokidar';
 import type { FSWatcher } from 'chokidar';
-import { personaEntryOf } from '../../platform/sandbox/workspace-sandbox';
+import { isPersonaPath } from '../../platform/sandbox/workspace-sandbox';
 
 /** How long the first query waits for the file watcher before indexing without it. */
 const WATCH_READY_WAIT_MS = 2000;
@@ -96,10 +96,9 @@ export class SemanticChangeWatch {
         });
       });
     };
-    const isPersonaName = (rel: string) => personaEntryOf(rel.split('/')[0] ?? '') !== undefined;
     const ready = await Promise.all([
-      start(root, (rel) => !overlay || !isPersonaName(rel)),
-      ...(overlay ? [start(persona, isPersonaName)] : []),
+      start(root, (rel) => !overlay || !isPersonaPath(rel)),
+      ...(overlay ? [start(persona, isPersonaPath)] : []),
     ]);
     if (this.#watchers.length === 0) return false; // dropped meanwhile (a storm, or closed)
     if (ready.every(Boolean)) {

@@ -130,7 +130,7 @@ export async function readHead(core: SandboxCore, path: ResolvedPath, count: num
   if (!opened.ok) return opened;
   const { handle } = opened.value;
   try {
-    return ok(await handle.readHead(count));
+    return ok(await handle.readAll(count));
   } finally {
     await handle.close();
   }

@@ -41,7 +41,10 @@ export class OpenedFile {
     }
   }
 
-  /** Up to `size` bytes from the start; fewer when the file shrank since its size was taken. */
+  /**
+   * Up to `size` bytes from the start (the whole file, or its head for sniffing); fewer when the file
+   * is shorter or shrank since its size was taken.
+   */
   async readAll(size: number): Promise<Buffer> {
     const bytes = Buffer.allocUnsafe(size);
     let filled = 0;
@@ -51,11 +54,6 @@ export class OpenedFile {
       filled += bytesRead;
     }
     return bytes.subarray(0, filled);
-  }
-
-  /** The first `count` bytes, for binary sniffing and encoding guesses; fewer when the file is shorter. */
-  readHead(count: number): Promise<Buffer> {
-    return this.readAll(count);
   }
 
   stat(): Promise<Stats> {

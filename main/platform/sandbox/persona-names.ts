@@ -9,5 +9,13 @@ export const personaEntries: readonly string[] = ['SOUL.md', 'USER.md', 'MEMORY.
 export const personaEntryOf = (name: string): string | undefined =>
   personaEntries.find((entry) => entry.toLowerCase() === name.toLowerCase());
 
-/** The first segment of a workspace-relative path names a persona entry. */
-export const isPersonaPath = (relPath: string): boolean => personaEntryOf(relPath.split('/', 1)[0] ?? '') !== undefined;
+const lowerPersonaEntries = new Set(personaEntries.map((entry) => entry.toLowerCase()));
+
+/**
+ * The first segment of a workspace-relative path names a persona entry (any case). A set lookup:
+ * indexed searches ask it of every indexed path.
+ */
+export const isPersonaPath = (relPath: string): boolean => {
+  const slash = relPath.indexOf('/');
+  return lowerPersonaEntries.has((slash === -1 ? relPath : relPath.slice(0, slash)).toLowerCase());
+};

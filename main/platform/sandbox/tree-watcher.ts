@@ -76,10 +76,10 @@ export class TreeWatcher {
   private windowEvents = 0;
   private closed = false;
 
-  /** `onChange`: every event (the owner schedules a refresh; `broken`: trust was lost). */
+  /** `onChange`: every event, trust lost or not (the owner schedules a refresh). */
   constructor(
     private readonly anchored: AnchoredFs,
-    private readonly onChange: (broken: boolean) => void,
+    private readonly onChange: () => void,
   ) {}
 
   /** The view a query may answer from, or undefined: walk. */
@@ -97,9 +97,16 @@ export class TreeWatcher {
     const round = ++this.round;
     const mark = { seq: this.seq, breaks: this.breaks };
     let failed = false;
+    // A mount inside the workspace counts too: each device the walk meets is asked once (its file
+    // system type is the device's), not each folder.
+    const remoteByDev = new Map<number, boolean>();
     const folder = (dir: DirRef, relPath: string) => {
-      // A mount inside the workspace counts too: each folder is asked (one statfs, each full walk).
-      if (isRemote(this.anchored.at(dir, ''))) failed = true;
+      let remote = remoteByDev.get(dir.dev);
+      if (remote === undefined) {
+        remote = isRemote(this.anchored.at(dir, ''));
+        remoteByDev.set(dir.dev, remote);
+      }
+      if (remote) failed = true;
       const existing = this.watches.get(relPath);
       if (existing !== undefined && existing.dev === dir.dev && existing.ino === dir.ino) {
         existing.round = round;
@@ -237,12 +244,12 @@ export class TreeWatcher {
     // Hidden names are never searched (an atomic write's hidden temp file shows up as its rename).
     if (name.startsWith('.')) return;
     this.dirty.set(folder === '' ? name : `${folder}/${name}`, this.seq);
-    this.onChange(false);
+    this.onChange();
   }
 
   private breakTrust(): void {
     this.breaks += 1;
     this.trusted = false;
-    this.onChange(true);
+    this.onChange();
   }
 }
