@@ -6,6 +6,7 @@ import { reply } from './fixtures/scripted-llm-server';
 import type { ScriptedLlmServer } from './fixtures/scripted-llm-server';
 import { expect, test } from './fixtures/familiar-app';
 import type { RunningApp } from './fixtures/familiar-app';
+import { sendMessage } from './fixtures/page-helpers';
 
 // The app's CSP (rightly) refuses axe's injected script: let the test context bypass it.
 test.use({ provider: 'scripted', bypassCSP: true });
@@ -70,9 +71,7 @@ async function askForRename(page: Page, llm: ScriptedLlmServer, message: string,
     ),
     reply.text('Done with the rename.'),
   );
-  const composer = page.getByRole('textbox', { name: 'Message to Familiar' });
-  await composer.fill(message);
-  await composer.press('Enter');
+  await sendMessage(page, message);
   const dialog = page.getByRole('dialog', { name: 'The assistant asks for your approval' });
   // The first request starts the language server: it loads the project before it answers.
   await expect(dialog).toBeVisible({ timeout: 60_000 });
@@ -150,9 +149,7 @@ test('a rename across three files is reviewed file by file; reject changes nothi
     ),
     reply.text('Edited.'),
   );
-  const composer = page.getByRole('textbox', { name: 'Message to Familiar' });
-  await composer.fill('Pass the price as a string.');
-  await composer.press('Enter');
+  await sendMessage(page, 'Pass the price as a string.');
   dialog = page.getByRole('dialog', { name: 'The assistant asks for your approval' });
   await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
   await expect(dialog).toBeHidden();

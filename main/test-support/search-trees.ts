@@ -89,7 +89,7 @@ export const queryOf = (literal: fc.Arbitrary<string>, regex: fc.Arbitrary<strin
   );
 
 /** Replaces the workspace's content with the generated files, with a .gitignore that ignores build/. */
-export async function writeTree(workspace: string, files: Record<string, Buffer>): Promise<void> {
+export async function writeTree(workspace: string, files: Record<string, string | Buffer>): Promise<void> {
   for (const name of await readdir(workspace)) await rm(join(workspace, name), { recursive: true });
   await writeFile(join(workspace, '.gitignore'), 'build/\n');
   for (const [path, bytes] of Object.entries(files)) {

@@ -1,16 +1,16 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { appendFileSync } from 'node:fs';
-import { appendFile, mkdir, readdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NgramIndexes } from '../domain/search/ngram/ngram-indexes';
 import { watcherVouches } from '../platform/sandbox/tree-watcher';
 import type { WorkspaceNgram } from '../domain/search/ngram/ngram-service';
+import { searchWith, writeTree } from '../test-support/search-trees';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createToolKit } from '../test-support/tool-kit';
 import type { ToolKit } from '../test-support/tool-kit';
-import { searchInCodeTool } from './search-in-code';
 import type { SearchInCodeOutput } from './search-in-code';
 
 /**
@@ -33,14 +33,7 @@ afterEach(async () => {
   await kit.dispose();
 });
 
-async function tree(files: Record<string, string>) {
-  for (const name of await readdir(kit.workspace)) await rm(join(kit.workspace, name), { recursive: true });
-  await writeFile(join(kit.workspace, '.gitignore'), 'build/\n');
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(join(kit.workspace, path, '..'), { recursive: true });
-    await writeFile(join(kit.workspace, path), text);
-  }
-}
+const tree = (files: Record<string, string>) => writeTree(kit.workspace, files);
 
 /** A fresh index of the tree as it is now, watched, ready and trusted. */
 async function watchedIndex(): Promise<WorkspaceNgram> {
@@ -56,15 +49,12 @@ async function watchedIndex(): Promise<WorkspaceNgram> {
   return ngram;
 }
 
-async function search(args: object, withIndex: boolean): Promise<SearchInCodeOutput> {
-  const ctx = kit.ctx();
-  const env = withIndex
-    ? { ...ctx.env, ngramIndexes: indexes!, searchIndexEnabled: () => true }
-    : { ...ctx.env, searchIndexEnabled: () => false };
-  const result = await kit.runner.run(searchInCodeTool, args, { ...ctx, env });
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
+const search = (args: object, withIndex: boolean): Promise<SearchInCodeOutput> =>
+  searchWith(kit, args, (env) =>
+    withIndex
+      ? { ...env, ngramIndexes: indexes!, searchIndexEnabled: () => true }
+      : { ...env, searchIndexEnabled: () => false },
+  );
 
 /**
  * The indexed answer (taken without a walk when `fast`, with one otherwise) equals a scan's.
