@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import type { AssistantPart, ChatMessage } from '../shared/ipc/conversations';
 import { callFamiliar, expect, test } from './fixtures/familiar-app';
 import type { RunningApp } from './fixtures/familiar-app';
-import { reply, startScriptedLlmServer } from './fixtures/scripted-llm-server';
+import { reply } from './fixtures/scripted-llm-server';
 import type { ScriptedLlmServer } from './fixtures/scripted-llm-server';
 
 /**
@@ -16,28 +16,17 @@ import type { ScriptedLlmServer } from './fixtures/scripted-llm-server';
  * and everything the user answers (approval, History, switch) is done in the page.
  */
 
+// Every test talks to the scripted model: the app starts with it saved as the provider.
+test.use({ provider: 'scripted' });
 let llm: ScriptedLlmServer;
-// Every test talks to the scripted model.
-test.beforeEach(async ({ app }) => {
-  llm = await startScriptedLlmServer();
-  await useScriptedModel(app);
-});
-test.afterEach(async () => {
-  await llm.close();
+test.beforeEach(({ llm: server }) => {
+  llm = server;
 });
 
 async function must<T>(result: Promise<{ ok: true; value: T } | { ok: false; error: { message: string } }>) {
   const answer = await result;
   if (!answer.ok) throw new Error(answer.error.message);
   return answer.value;
-}
-
-async function useScriptedModel(app: RunningApp) {
-  await must(
-    callFamiliar(app, 'providers.save', {
-      provider: { kind: 'openai-compatible', model: 'scripted-model', baseUrl: `${llm.url}/v1` },
-    }),
-  );
 }
 
 /** Sends one message in a new conversation and waits for the turn to end; answers its tool parts. */
