@@ -15,6 +15,9 @@ const RIPGREP_SHARE = 0.1;
 /** What search_in_code does with one walked file when the trigram index answers. */
 export type IndexedChoice = 'search' | 'skip' | 'binary';
 
+/** What the index says of a file the walk (or the watcher's list) found; notes it stale when it is. */
+type Choose = (entry: StaleEntry, facts: EntryFacts | undefined) => IndexedChoice;
+
 /** A file to search, named the anchored way (what a walk entry gives the engine). */
 
 /** The files a walk from the start folder would have found, from the index and the watcher. */
@@ -98,21 +101,22 @@ export function indexedWalk(
   const plan = query.isRegex ? regexPlan(spec.pattern, spec.flags) : literalPlan(query.text, query.caseSensitive);
   const select = index.selector(plan);
   const stale: StaleEntry[] = [];
+  const choose: Choose = (entry, facts) => {
+    // The persona overlay's files are never indexed; a file gone meanwhile is the matcher's to skip.
+    if (entry.inPersona || facts === undefined) return 'search';
+    const verdict = select(entry.relPath, facts.size, facts.ctimeMs);
+    if (verdict === FileVerdict.Stale) stale.push(entry);
+    return verdict === FileVerdict.Skip ? 'skip' : verdict === FileVerdict.Binary ? 'binary' : 'search';
+  };
   return {
     status: ngram.status(),
     walk: {
       broad: select.share > RIPGREP_SHARE,
-      choose(entry) {
-        // The persona overlay's files are never indexed; a file gone meanwhile is the matcher's to skip.
-        if (entry.inPersona || entry.facts === undefined) return 'search';
-        const verdict = select(entry.relPath, entry.facts.size, entry.facts.ctimeMs);
-        if (verdict === FileVerdict.Stale) stale.push(entry);
-        return verdict === FileVerdict.Skip ? 'skip' : verdict === FileVerdict.Binary ? 'binary' : 'search';
-      },
+      choose: (entry) => choose(entry, entry.facts),
       async listed(start, accept) {
         const view = await ngram.watched(env.sandbox);
         if (view === undefined) return undefined;
-        return listFromIndex(env, ngram, select, view, start, accept, stale);
+        return listFromIndex(env, ngram, select, choose, view, start, accept);
       },
       finish: () => ngram.reindex(env.sandbox, stale),
     },
@@ -124,10 +128,10 @@ async function listFromIndex(
   env: ToolEnvironment,
   ngram: WorkspaceNgram,
   select: FileSelector,
+  choose: Choose,
   view: WatchView,
   start: ResolvedPath,
   accept: (relPath: string) => boolean,
-  stale: StaleEntry[],
 ): Promise<Listed | undefined> {
   const { sandbox } = env;
   const base = start.relPath;
@@ -154,13 +158,10 @@ async function listFromIndex(
   const take = (entry: StaleEntry, facts: EntryFacts | undefined) => {
     if (seen.has(entry.relPath) || !accept(entry.relPath)) return;
     seen.add(entry.relPath);
-    if (!entry.inPersona && facts !== undefined) {
-      const verdict = select(entry.relPath, facts.size, facts.ctimeMs);
-      if (verdict === FileVerdict.Skip) return void (skipped += 1);
-      if (verdict === FileVerdict.Binary) return void (binary += 1);
-      if (verdict === FileVerdict.Stale) stale.push(entry);
-    }
-    files.push(entry);
+    const choice = choose(entry, facts);
+    if (choice === 'skip') skipped += 1;
+    else if (choice === 'binary') binary += 1;
+    else files.push(entry);
   };
   /**
    * What a walk from the workspace root finds at `path` (a changed path, a persona entry), looked
