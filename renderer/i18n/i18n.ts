@@ -11,6 +11,9 @@ export const locales = { en, ru, zh } as const satisfies Record<Locale, Messages
 export type { Locale };
 export { detectLocale };
 
+/** Whether the dictionaries have this message (keys are checked against en; the others must match it). */
+export const hasMessage = (key: string): key is MessageKey => Object.hasOwn(en, key);
+
 export function translate(locale: Locale, key: MessageKey, params?: Record<string, string | number>): string {
   return formatMessage(locale, locales[locale][key], params);
 }

@@ -133,15 +133,15 @@ export const ru: Messages = {
   'settings.sections': 'Разделы настроек',
   'settings.close': 'Закрыть',
   'settings.appearance': 'Внешний вид',
-  'settings.theme': 'Тема',
-  'settings.theme.system': 'Как в системе',
-  'settings.theme.light': 'Светлая',
-  'settings.theme.dark': 'Тёмная',
-  'settings.language': 'Язык',
-  'settings.language.system': 'Как в системе',
-  'settings.language.en': 'English',
-  'settings.language.ru': 'Русский',
-  'settings.language.zh': '中文',
+  'settings.ui.theme': 'Тема',
+  'settings.ui.theme.system': 'Как в системе',
+  'settings.ui.theme.light': 'Светлая',
+  'settings.ui.theme.dark': 'Тёмная',
+  'settings.ui.language': 'Язык',
+  'settings.ui.language.system': 'Как в системе',
+  'settings.ui.language.en': 'English',
+  'settings.ui.language.ru': 'Русский',
+  'settings.ui.language.zh': '中文',
   'settings.memory': 'Память',
   'settings.safety': 'Безопасность',
   'settings.hardLinks': 'Разрешить ассистенту читать файлы с несколькими именами (жёсткие ссылки)',
@@ -153,8 +153,8 @@ export const ru: Messages = {
   'settings.backups.maxAgeDays': 'Не дольше дней',
   'settings.backupsExplain': 'Хранятся самые новые копии; старые удаляются, когда достигнут предел.',
   'settings.uploads': 'Загрузки',
-  'settings.uploadMax': 'Наибольший размер файла',
-  'settings.uploadNonText': 'Принимать и не текстовые файлы (изображения, архивы…)',
+  'settings.transfers.maxUploadMB': 'Наибольший размер файла',
+  'settings.transfers.allowNonText': 'Принимать и не текстовые файлы (изображения, архивы…)',
   'settings.uploadsExplain':
     'Перетащенные файлы копируются в папку uploads/ рабочей папки, существующие файлы не перезаписываются.',
   'settings.commands': 'Команды',
@@ -163,8 +163,8 @@ export const ru: Messages = {
     'Команды и git запускаются с минимальным окружением (PATH, HOME, язык, временные папки). Перечислите здесь через пробел другие переменные — они будут переданы со значениями, с которыми запущен Familiar. Ключи API, токены и пароли передаются, только если названы здесь.',
   'settings.passEnvironmentInvalid': 'Не имя переменной: {names}',
   'settings.code': 'Анализ кода',
-  'settings.diagnosticsAfterEdits': 'Сообщать о проблемах, появившихся после изменения файла',
-  'settings.diagnosticsAfterEditsExplain':
+  'settings.code.diagnosticsAfterEdits': 'Сообщать о проблемах, появившихся после изменения файла',
+  'settings.code.diagnosticsAfterEdits.explain':
     'Если для файла запущен языковой сервер, write_file и edit_file сообщают ассистенту об ошибках и предупреждениях, которые внесло его изменение (как при проверке типов), чтобы он сразу их исправил.',
   'settings.servers': 'Добавленные языковые серверы',
   'settings.serversExplain':
@@ -190,11 +190,11 @@ export const ru: Messages = {
   'settings.serverRestart': 'Перезапустить {id}',
   'settings.serverRestartShort': 'Перезапустить',
   'settings.serverLog': 'Последние строки журнала {id}',
-  'settings.searchIndex': 'Индексировать рабочую папку для быстрого поиска по коду',
-  'settings.searchIndexExplain':
+  'settings.search.index': 'Индексировать рабочую папку для быстрого поиска по коду',
+  'settings.search.index.explain':
     'search_in_code хранит триграммный индекс текстовых файлов рабочей папки в папке данных Familiar и строит его в фоне: повторные поиски читают только файлы, где может быть совпадение, а ответы те же, что при полном просмотре. Пока индекс строится, поиск просматривает все файлы.',
-  'settings.memoryDefault': 'Память включена (переключатель в шапке; сохраняется после перезапуска)',
-  'settings.memoryExplain':
+  'settings.memory.enabled': 'Память включена (переключатель в шапке; сохраняется после перезапуска)',
+  'settings.memory.enabled.explain':
     'Выключено: USER.md, MEMORY.md и memory/ убираются из подсказки, их инструменты не регистрируются, а файловые инструменты отказывают. SOUL.md остаётся всегда.',
   'settings.workspace': 'Рабочая папка',
   'settings.embeddingModel': 'Модель эмбеддингов для смыслового поиска',

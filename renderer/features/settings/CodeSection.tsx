@@ -1,7 +1,8 @@
 import { useT } from '../../i18n/i18n';
 import { LanguageServersPanel } from './LanguageServersPanel';
 import { useSettingsStore } from './settings-store';
-import { SettingCheckbox, SettingsSection } from './SettingsSection';
+import { SettingSwitch } from './SettingSwitch';
+import { SettingsSection } from './SettingsSection';
 import { UserServersEditor } from './UserServersEditor';
 
 /**
@@ -12,24 +13,11 @@ import { UserServersEditor } from './UserServersEditor';
 export function CodeSection() {
   const t = useT();
   const code = useSettingsStore((state) => state.settings?.code);
-  const search = useSettingsStore((state) => state.settings?.search);
-  if (code === undefined || search === undefined) return null;
+  if (code === undefined) return null;
   return (
     <SettingsSection id="settings-code" title={t('settings.code')}>
-      <SettingCheckbox
-        checked={code.diagnosticsAfterEdits}
-        patch={(checked) => ({ code: { diagnosticsAfterEdits: checked } })}
-        explanation={t('settings.diagnosticsAfterEditsExplain')}
-      >
-        {t('settings.diagnosticsAfterEdits')}
-      </SettingCheckbox>
-      <SettingCheckbox
-        checked={search.index}
-        patch={(checked) => ({ search: { index: checked } })}
-        explanation={t('settings.searchIndexExplain')}
-      >
-        {t('settings.searchIndex')}
-      </SettingCheckbox>
+      <SettingSwitch part="code" field="diagnosticsAfterEdits" />
+      <SettingSwitch part="search" field="index" />
       {/* Saved rows come back through settings.changed: the editor starts again from them. */}
       <UserServersEditor key={JSON.stringify(code.servers)} servers={code.servers} />
       <LanguageServersPanel />

@@ -1,20 +1,11 @@
-import { SettingCheckbox, SettingsPartSection } from './SettingsSection';
+import { SettingSwitch } from './SettingSwitch';
+import { SettingsPartSection } from './SettingsSection';
 
 /** The same setting as the header switch, explained: it is remembered and applies to every new turn. */
 export function MemorySection() {
   return (
     <SettingsPartSection part="memory" id="settings-memory" titleKey="settings.memory">
-      {(memory, t) => (
-        <>
-          <SettingCheckbox
-            checked={memory.enabled}
-            patch={(checked) => ({ memory: { enabled: checked } })}
-            explanation={t('settings.memoryExplain')}
-          >
-            {t('settings.memoryDefault')}
-          </SettingCheckbox>
-        </>
-      )}
+      <SettingSwitch part="memory" field="enabled" />
     </SettingsPartSection>
   );
 }

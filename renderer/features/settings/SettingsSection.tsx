@@ -29,8 +29,8 @@ interface SettingsPartSectionProps<K extends keyof Settings> {
   readonly part: K;
   readonly id: string;
   readonly titleKey: MessageKey;
-  /** The section's body, given that part of the settings and the translator. */
-  readonly children: (value: Settings[K], t: ReturnType<typeof useT>) => ReactNode;
+  /** The section's body, or a function that makes it from that part of the settings and the translator. */
+  readonly children: ReactNode | ((value: Settings[K], t: ReturnType<typeof useT>) => ReactNode);
 }
 
 /** A section about one part of the settings; nothing until the settings have loaded. */
@@ -45,7 +45,7 @@ export function SettingsPartSection<K extends keyof Settings>({
   if (value === undefined) return null;
   return (
     <SettingsSection id={id} title={t(titleKey)}>
-      {children(value, t)}
+      {typeof children === 'function' ? children(value, t) : children}
     </SettingsSection>
   );
 }
@@ -85,7 +85,8 @@ export function SettingCheckbox({ checked, patch, explanation, children }: Setti
 interface SettingSelectProps<T extends string | number> {
   readonly id: string;
   readonly label: ReactNode;
-  readonly value: T;
+  /** The stored value: a settings file edited by hand may hold one that is not among the options. */
+  readonly value: string | number;
   readonly options: readonly T[];
   readonly optionLabel: (option: T) => ReactNode;
   /** The settings.update patch for the chosen option. */
