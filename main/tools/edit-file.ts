@@ -15,11 +15,11 @@ import { describeNoMatch } from './edit-hints';
 import { planEdit } from './edit-matching';
 import type { EditPlan } from './edit-matching';
 import { watchWrite } from '../domain/lsp/diagnostics-after-write';
-import { commitFile, readCurrent } from './file-commit';
+import { commitFile, readTarget } from './file-commit';
 import type { CurrentFile } from './file-commit';
 import { formatBytes } from '../../shared/format-bytes';
 import { spliceDiff, wholeDiff } from './unified-diff';
-import { shownDiagnosticSchema } from './output-shapes';
+import { fileChangeFields } from './output-shapes';
 
 const input = z.object({
   path: z.string().describe('File path relative to the workspace root.'),
@@ -72,10 +72,7 @@ const editFileOutput = z.object({
   start_line: z.number().int(),
   end_line: z.number().int(),
   diff: z.string(),
-  bytes_written: z.number().int(),
-  backup_path: z.string().exactOptional(),
-  /** Problems the language server reports that this change introduced (present when a server runs for the file). */
-  new_problems: z.array(shownDiagnosticSchema).exactOptional(),
+  ...fileChangeFields,
 });
 
 export const editFileTool = defineTool({
@@ -90,12 +87,10 @@ export const editFileTool = defineTool({
   access: onGivenPath('edit'),
 
   async prepare(args, ctx): Promise<Result<ChangePreview>> {
-    const resolved = await target(args, ctx);
-    if (!resolved.ok) return resolved;
-    const path = resolved.value;
-    const current = await readCurrent(ctx, path);
-    if (!current.ok) return current;
-    const decoded = decodeCurrent(ctx, path, current.value);
+    const found = await readTarget(ctx, await target(args, ctx));
+    if (!found.ok) return found;
+    const { path, current } = found.value;
+    const decoded = decodeCurrent(ctx, path, current);
     if (!decoded.ok) return decoded;
     const planned = plan(decoded.value.text, args, path.display);
     if (!planned.ok) return planned;

@@ -44,7 +44,7 @@ const changedSinceRead = (display: string) =>
   );
 
 /** Reads the file a change will replace (its bytes only when they fit the read cap). */
-export async function readCurrent(ctx: ToolContext, path: ResolvedPath): Promise<Result<CurrentFile | undefined>> {
+async function readCurrent(ctx: ToolContext, path: ResolvedPath): Promise<Result<CurrentFile | undefined>> {
   const { facts } = path;
   if (facts === undefined) return ok(undefined);
   if (facts.kind !== 'file') return err('not_a_file', `'${path.display}' is not a regular file.`);
@@ -52,6 +52,19 @@ export async function readCurrent(ctx: ToolContext, path: ResolvedPath): Promise
   const read = await ctx.env.sandbox.readWholeFile(path, ctx.env.limits.maxReadBytes, () => err('file_too_large', ''));
   if (!read.ok) return read;
   return ok({ facts: read.value.facts, bytes: read.value.bytes });
+}
+
+/**
+ * Where a change preview starts: the tool's target (resolved and checked by the tool) and the file
+ * there as it is now (undefined when the change creates it).
+ */
+export async function readTarget(
+  ctx: ToolContext,
+  target: Result<ResolvedPath>,
+): Promise<Result<{ path: ResolvedPath; current: CurrentFile | undefined }>> {
+  if (!target.ok) return target;
+  const current = await readCurrent(ctx, target.value);
+  return current.ok ? ok({ path: target.value, current: current.value }) : current;
 }
 
 /** The text a change dialog shows as "before": the decoded file, or '' for a new or non-text file. */

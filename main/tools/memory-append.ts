@@ -5,7 +5,7 @@ import { decodeText, encodeText } from '../platform/sandbox/text-codec';
 import type { ResolvedPath } from '../platform/sandbox/workspace-sandbox';
 import { defineTool } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';
-import { commitFile, currentText, readCurrent } from './file-commit';
+import { commitFile, currentText, readTarget } from './file-commit';
 import type { CurrentFile } from './file-commit';
 
 /** One entry is a note, not a document: long texts belong in a file of their own. */
@@ -97,16 +97,15 @@ export const memoryAppendTool = defineTool({
 
   async prepare(args, ctx): Promise<Result<ChangePreview>> {
     const now = new Date();
-    const resolved = await target(args, ctx, now);
-    if (!resolved.ok) return resolved;
-    const read = await readCurrent(ctx, resolved.value);
-    if (!read.ok) return read;
-    const decoded = decodeCurrent(read.value, resolved.value.display);
+    const found = await readTarget(ctx, await target(args, ctx, now));
+    if (!found.ok) return found;
+    const { path, current } = found.value;
+    const decoded = decodeCurrent(current, path.display);
     if (!decoded.ok) return decoded;
     const before = decoded.value.text;
     return ok({
-      summary: `Add an entry to ${resolved.value.display}`,
-      path: resolved.value.display,
+      summary: `Add an entry to ${path.display}`,
+      path: path.display,
       before,
       after: before + memoryEntry(before, args.text, args.file, now),
     });

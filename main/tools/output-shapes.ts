@@ -68,3 +68,11 @@ export const changeKindSchema = z.enum([
   'type_changed',
   'unmerged',
 ]);
+
+/** What write_file and edit_file both report about the change they made, after their own facts. */
+export const fileChangeFields = {
+  bytes_written: z.number().int(),
+  backup_path: z.string().exactOptional(),
+  /** Problems the language server reports that this change introduced (present when a server runs for the file). */
+  new_problems: z.array(shownDiagnosticSchema).exactOptional(),
+};

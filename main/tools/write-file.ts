@@ -6,10 +6,10 @@ import type { ResolvedPath } from '../platform/sandbox/workspace-sandbox';
 import { defineTool, onGivenPath } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';
 import { watchWrite } from '../domain/lsp/diagnostics-after-write';
-import { commitFile, currentText, parentOf, readCurrent } from './file-commit';
+import { commitFile, currentText, parentOf, readTarget } from './file-commit';
 import type { CurrentFile } from './file-commit';
 import { formatBytes } from '../../shared/format-bytes';
-import { shownDiagnosticSchema } from './output-shapes';
+import { fileChangeFields } from './output-shapes';
 
 const input = z.object({
   path: z.string().describe('File path relative to the workspace root.'),
@@ -56,12 +56,9 @@ function encodingFor(args: WriteArgs, current: CurrentFile | undefined): Result<
 /** The result's shape: it types run() and is the outputSchema MCP clients see. */
 const writeFileOutput = z.object({
   path: z.string(),
-  bytes_written: z.number().int(),
   created: z.boolean(),
   encoding: z.string(),
-  backup_path: z.string().exactOptional(),
-  /** Problems the language server reports that this change introduced (present when a server runs for the file). */
-  new_problems: z.array(shownDiagnosticSchema).exactOptional(),
+  ...fileChangeFields,
 });
 
 export const writeFileTool = defineTool({
@@ -76,12 +73,9 @@ export const writeFileTool = defineTool({
   access: onGivenPath('write'),
 
   async prepare(args, ctx): Promise<Result<ChangePreview>> {
-    const resolved = await target(args, ctx);
-    if (!resolved.ok) return resolved;
-    const path = resolved.value;
-    const read = await readCurrent(ctx, path);
-    if (!read.ok) return read;
-    const current = read.value;
+    const found = await readTarget(ctx, await target(args, ctx));
+    if (!found.ok) return found;
+    const { path, current } = found.value;
     const before = currentText(current, args.encoding);
     const summary =
       current === undefined
