@@ -58,6 +58,17 @@ describe('ProviderForm', () => {
     expect(contract.inputsOf('providers.detectOllama').at(-1)).toEqual({ baseUrl: 'http://127.0.0.1:11500' });
   });
 
+  it('bounds the advanced numbers as main checks them and shows their defaults', () => {
+    setup(notConfigured());
+    const bounds = (name: string) => {
+      const field = screen.getByRole('spinbutton', { name });
+      return [field.getAttribute('min'), field.getAttribute('max'), field.getAttribute('placeholder')];
+    };
+    expect(bounds('Context window (tokens)')).toEqual(['1024', '10000000', '128000']);
+    expect(bounds('Steps per message (model calls, tool round-trips included)')).toEqual(['1', '100', '20']);
+    expect(bounds('Temperature').slice(0, 2)).toEqual(['0', '2']);
+  });
+
   it('checks the fields before anything is sent', async () => {
     const user = setup(notConfigured());
     await user.click(screen.getByRole('radio', { name: 'OpenAI-compatible server' }));

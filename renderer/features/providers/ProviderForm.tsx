@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
 import type { FamiliarError } from '../../../shared/errors';
-import { providerKinds } from '../../../shared/settings';
+import { providerKinds, providerSettingsSchema } from '../../../shared/settings';
 import type { ProviderKind } from '../../../shared/settings';
 import type { MessageKey } from '../../i18n/en';
 import { useT } from '../../i18n/i18n';
@@ -15,6 +15,7 @@ import type { FieldErrors, ProviderField, ProviderFormValues } from './provider-
 import { providerKindInfo } from './provider-kinds';
 import { useProvidersStore } from './providers-store';
 import { useStoreFields } from '../../app/use-store-fields';
+import { boundsOf } from '../settings/WholeNumberField';
 import './providers.css';
 
 const kindLabels: Record<ProviderKind, MessageKey> = {
@@ -56,12 +57,17 @@ function Field({ id, label, error, hint, children }: FieldProps) {
 const describedBy = (id: string, hasHint: boolean, error: MessageKey | undefined) =>
   [hasHint ? `${id}-hint` : '', error === undefined ? '' : `${id}-error`].filter(Boolean).join(' ') || undefined;
 
-/** The advanced numbers: each an optional number field with its own bounds. */
+const { temperature, maxSteps, contextWindow } = providerSettingsSchema.shape;
+
+/**
+ * The advanced numbers: each an optional field with the bounds and default (its placeholder) of
+ * the schema main checks a saved provider with; the temperature's default is the model's own.
+ */
 const advancedFields: readonly {
   readonly name: 'temperature' | 'maxSteps' | 'contextWindow';
   readonly label: MessageKey;
   readonly min: number;
-  readonly max?: number;
+  readonly max: number;
   readonly step?: number;
   /** The default, as a number or (placeholderKey) in words. */
   readonly placeholder?: string;
@@ -70,13 +76,23 @@ const advancedFields: readonly {
   {
     name: 'temperature',
     label: 'provider.temperature',
-    min: 0,
-    max: 2,
+    ...boundsOf(temperature),
     step: 0.1,
     placeholderKey: 'provider.temperatureDefault',
   },
-  { name: 'maxSteps', label: 'provider.maxSteps', min: 1, max: 100, placeholder: '20' },
-  { name: 'contextWindow', label: 'provider.contextWindow', min: 1024, step: 1024, placeholder: '128000' },
+  {
+    name: 'maxSteps',
+    label: 'provider.maxSteps',
+    ...boundsOf(maxSteps),
+    placeholder: String(maxSteps.parse(undefined)),
+  },
+  {
+    name: 'contextWindow',
+    label: 'provider.contextWindow',
+    ...boundsOf(contextWindow),
+    step: 1024,
+    placeholder: String(contextWindow.parse(undefined)),
+  },
 ];
 
 interface ProviderFormProps {

@@ -15,13 +15,13 @@ export interface WholeNumberFieldProps {
 }
 
 /**
- * The bounds settings.update accepts for one of its number fields, read from the schema main checks
- * the patch with, so that the field says them before main would refuse.
+ * The bounds main accepts for one number field of the settings (optional in a patch, or defaulted),
+ * read from the schema main checks it with, so that the field says them before main would refuse.
  */
-export function boundsOf(field: z.ZodOptional<z.ZodNumber>): { readonly min: number; readonly max: number } {
+export function boundsOf(field: { unwrap(): z.ZodNumber }): { readonly min: number; readonly max: number } {
   const { minValue: min, maxValue: max } = field.unwrap();
-  // Every whole-number setting is bounded in shared/settings: a missing bound is a schema mistake.
-  if (min === null || max === null) throw new Error('A whole-number setting needs a min and a max');
+  // Every number setting is bounded in shared/settings: a missing bound is a schema mistake.
+  if (min === null || max === null) throw new Error('A number setting needs a min and a max');
   return { min, max };
 }
 
