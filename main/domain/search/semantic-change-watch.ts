@@ -1,17 +1,16 @@
 import { relative, sep } from 'node:path';
 import { watch } from 'chokidar';
 import type { FSWatcher } from 'chokidar';
+import { EventStorm } from '../../platform/sandbox/event-storm';
 import { isPersonaPath } from '../../platform/sandbox/workspace-sandbox';
 
 /** How long the first query waits for the file watcher before indexing without it. */
 const WATCH_READY_WAIT_MS = 2000;
 /**
- * More watcher events than this in one second is a storm (a checkout, a build, a process swapping
- * folders in a loop): chokidar would spend the app's time and memory on it. The watch then drops its
- * watchers for STORM_PAUSE_MS (doubling while it goes on) and every query rescans (by identity:
+ * In a storm of events (EventStorm) chokidar would spend the app's time and memory: the watch drops
+ * its watchers for STORM_PAUSE_MS (doubling while it goes on) and every query rescans (by identity:
  * unchanged files are not read).
  */
-const STORM_EVENTS_PER_SECOND = 1000;
 const STORM_PAUSE_MS = 5000;
 const MAX_UNWATCHED_MS = 5 * 60 * 1000;
 
@@ -36,8 +35,7 @@ export class SemanticChangeWatch {
   #ready = false;
   #failures = 0;
   #unwatchedUntil = 0;
-  #windowStart = 0;
-  #eventsInWindow = 0;
+  readonly #storm = new EventStorm();
   #closed = false;
 
   constructor(
@@ -131,13 +129,7 @@ export class SemanticChangeWatch {
 
   /** Counts an event; in a storm drops the watchers (queries rescan until they are back). */
   #stormed(): boolean {
-    const now = Date.now();
-    if (now - this.#windowStart > 1000) {
-      this.#windowStart = now;
-      this.#eventsInWindow = 0;
-    }
-    this.#eventsInWindow += 1;
-    if (this.#eventsInWindow <= STORM_EVENTS_PER_SECOND) return false;
+    if (!this.#storm.begins()) return false;
     this.#drop();
     return true;
   }

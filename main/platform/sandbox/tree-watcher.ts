@@ -1,9 +1,8 @@
 import * as fs from 'node:fs';
 import type { AnchoredFs, DirRef } from './anchored-fs';
+import { EventStorm } from './event-storm';
 import { parseWorkspacePath } from './path-syntax';
 
-/** More events than this within one second: a flood (a checkout, a build), so nothing is vouched for. */
-const FLOOD_EVENTS = 1000;
 /** More changed paths than this since the last full refresh: a walk is cheaper than resolving each. */
 const MAX_DIRTY = 256;
 
@@ -72,8 +71,8 @@ export class TreeWatcher {
   private breaks = 0;
   private round = 0;
   private trusted = false;
-  private windowStart = 0;
-  private windowEvents = 0;
+  /** A storm of events (a checkout, a build): nothing is vouched for after it. */
+  private readonly storm = new EventStorm();
   private closed = false;
 
   /** `onChange`: every event, trust lost or not (the owner schedules a refresh). */
@@ -224,13 +223,7 @@ export class TreeWatcher {
 
   private folderEvent(folder: string, name: string | null): void {
     this.seq += 1;
-    const now = Date.now();
-    if (now - this.windowStart > 1000) {
-      this.windowStart = now;
-      this.windowEvents = 0;
-    }
-    this.windowEvents += 1;
-    if (this.windowEvents === FLOOD_EVENTS + 1) this.breakTrust();
+    if (this.storm.begins()) this.breakTrust();
     // No name (the kernel's queue overflowed), a name that did not decode, an ignore file, or .git
     // itself at the root (.git/info/exclude may have come or gone): what is ignored may have changed.
     if (name === null || name === '' || name.includes('\ufffd') || name === '.gitignore') {
