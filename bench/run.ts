@@ -179,6 +179,42 @@ type Reference = (
   args: readonly string[],
 ) => { name: string; external: { command: string; args: readonly string[]; cwd: string } };
 
+interface ReadOutcome {
+  readonly content: string;
+  /** False when something besides the text is wrong (the row then says DIFFERS). */
+  readonly exact?: boolean;
+  /** Added to the row's check. */
+  readonly note?: string;
+}
+
+/**
+ * A read_file row: ours and the reference run in turn, and the last call's text must be the
+ * reference's output to the byte.
+ */
+const readRowMaker =
+  (rows: Row[], reference: Reference) =>
+  async (
+    row: Pick<Row, 'name' | 'target' | 'ratioLimit'>,
+    [name, command, args]: Parameters<Reference>,
+    read: () => Promise<ReadOutcome>,
+  ): Promise<void> => {
+    const ref = reference(name, command, args);
+    let last: ReadOutcome = { content: '' };
+    const compared = await compare(
+      runs,
+      async () => {
+        last = await read();
+      },
+      ref.external,
+    );
+    const same = `${last.content}\n` === compared.stdout && last.exact !== false;
+    rows.push({
+      ...row,
+      ...measuredAgainst(ref, compared),
+      check: `${same ? `same text as ${command}` : `DIFFERS from ${command}`}${last.note ?? ''}`,
+    });
+  };
+
 /** list_files, read_file and edit_file against fd, find and sed. */
 async function otherRows(f: Familiar, corpus: Corpus, rows: Row[], reference: Reference): Promise<void> {
   log('list_files recursive...');
@@ -229,77 +265,36 @@ async function otherRows(f: Familiar, corpus: Corpus, rows: Row[], reference: Re
   await mcpListRows(f, rows, reference);
   if (onlyList) return;
 
+  const logPath = relative(corpus, corpus.logFile);
+  const readRow = readRowMaker(rows, reference);
   log('read_file range at line 1,500,000...');
-  const sed = reference('sed -n', 'sed', ['-n', `${rangeStart},${rangeEnd}p`, relative(corpus, corpus.logFile)]);
-  let same = false;
-  let expected = '';
-  const range = await compare(
-    runs,
+  await readRow(
+    { name: 'read_file lines 1,500,000-1,500,100 of 200 MB', target: '≤ 2× sed', ratioLimit: 2 },
+    ['sed -n', 'sed', ['-n', `${rangeStart},${rangeEnd}p`, logPath]],
     async () => {
-      const read = await f.call(readFileTool, {
-        path: relative(corpus, corpus.logFile),
-        start_line: rangeStart,
-        end_line: rangeEnd,
-      });
-      same = expected === '' || (`${read.content}\n` === expected && read.total_lines === corpusLayout.logLines);
+      const read = await f.call(readFileTool, { path: logPath, start_line: rangeStart, end_line: rangeEnd });
+      const exact = read.total_lines === corpusLayout.logLines;
+      return { content: read.content, exact, note: exact ? ', total_lines exact' : ', total_lines WRONG' };
     },
-    sed.external,
   );
-  expected = range.stdout;
-  await f
-    .call(readFileTool, { path: relative(corpus, corpus.logFile), start_line: rangeStart, end_line: rangeEnd })
-    .then((read) => {
-      same = `${read.content}\n` === expected && read.total_lines === corpusLayout.logLines;
-    });
-  rows.push({
-    name: 'read_file lines 1,500,000-1,500,100 of 200 MB',
-    ...measuredAgainst(sed, range),
-    target: '≤ 2× sed',
-    ratioLimit: 2,
-    check: same ? 'same text as sed, total_lines exact' : 'DIFFERS from sed',
-  });
 
   // Issue 16: the last 50 lines (against tail) and 50 lines in the middle (against sed -n).
   log('read_file last 50 lines...');
-  const logPath = relative(corpus, corpus.logFile);
-  const tailRef = reference('tail -n 50', 'tail', ['-n', '50', logPath]);
-  let tailForm = '';
-  let tailText = '';
-  const tail = await compare(
-    runs,
+  await readRow(
+    { name: 'read_file last 50 lines of 200 MB', target: '≤ 2× tail', ratioLimit: 2 },
+    ['tail -n 50', 'tail', ['-n', '50', logPath]],
     async () => {
       const read = await readTail(f, logPath);
-      tailForm = read.form;
-      tailText = `${read.content}\n`;
+      return { content: read.content, note: ` (${read.form})` };
     },
-    tailRef.external,
   );
-  rows.push({
-    name: 'read_file last 50 lines of 200 MB',
-    ...measuredAgainst(tailRef, tail),
-    target: '≤ 2× tail',
-    ratioLimit: 2,
-    check: `${tailText === tail.stdout ? 'same text as tail' : 'DIFFERS from tail'} (${tailForm})`,
-  });
 
   log('read_file 50 lines at line 1,000,000...');
-  const midRef = reference('sed -n', 'sed', ['-n', `${midStart},${midStart + 49}p`, logPath]);
-  let midText = '';
-  const mid = await compare(
-    runs,
-    async () => {
-      const read = await f.call(readFileTool, { path: logPath, start_line: midStart, end_line: midStart + 49 });
-      midText = `${read.content}\n`;
-    },
-    midRef.external,
+  await readRow(
+    { name: 'read_file lines 1,000,000-1,000,049 of 200 MB', target: '≤ 1.2× sed', ratioLimit: 1.2 },
+    ['sed -n', 'sed', ['-n', `${midStart},${midStart + 49}p`, logPath]],
+    () => f.call(readFileTool, { path: logPath, start_line: midStart, end_line: midStart + 49 }),
   );
-  rows.push({
-    name: 'read_file lines 1,000,000-1,000,049 of 200 MB',
-    ...measuredAgainst(midRef, mid),
-    target: '≤ 1.2× sed',
-    ratioLimit: 1.2,
-    check: midText === mid.stdout ? 'same text as sed' : 'DIFFERS from sed',
-  });
 
   log('edit_file on the 5 MB file...');
   let value = 0;
