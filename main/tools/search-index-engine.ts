@@ -18,8 +18,6 @@ export type IndexedChoice = 'search' | 'skip' | 'binary';
 /** What the index says of a file the walk (or the watcher's list) found; notes it stale when it is. */
 type Choose = (entry: StaleEntry, facts: EntryFacts | undefined) => IndexedChoice;
 
-/** A file to search, named the anchored way (what a walk entry gives the engine). */
-
 /** The files a walk from the start folder would have found, from the index and the watcher. */
 export interface Listed {
   /** The candidates to read, in the walk's order. */
