@@ -2,7 +2,7 @@ import { AnchoredBatch } from '../platform/sandbox/anchored-batch';
 import { createAnchorRoots } from '../platform/sandbox/anchor-roots';
 import type { AnchorRoots } from '../platform/sandbox/anchor-roots';
 import { openDirStrict } from '../platform/sandbox/anchored-resolve';
-import type { AnchoredFiles } from '../platform/sandbox/search-types';
+import type { AnchoredFiles } from '../platform/sandbox/anchored-batch';
 
 /**
  * Names files under `rootDir` the way the walk hands them to the workers (for tests of the worker

@@ -1,4 +1,4 @@
-import type { AnchoredFiles } from '../platform/sandbox/search-types';
+import type { AnchoredFiles } from '../platform/sandbox/anchored-batch';
 
 /** A batch of the walk's files, in walk order from `offset`. */
 export interface FileBatch {

@@ -11,7 +11,7 @@ import type { RecoveryStore } from '../platform/sandbox/recovery-stores';
 import { defaultBackupRetention } from '../platform/sandbox/recovery-retention';
 import type { RecoveryRetention } from '../platform/sandbox/recovery-retention';
 import { createTempJournal, sweepTempFiles } from '../platform/sandbox/temp-journal';
-import type { TempJournal } from '../platform/sandbox/temp-journal';
+import type { TempJournal } from '../platform/sandbox/temp-files';
 import { createWorkspaceSandbox } from '../platform/sandbox/workspace-sandbox';
 import { WorkspaceIndexes } from '../domain/search/workspace-indexes';
 import { NgramIndexes } from '../domain/search/ngram/ngram-indexes';

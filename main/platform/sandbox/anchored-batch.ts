@@ -1,6 +1,22 @@
 import type { AnchorMode, DirRef } from './anchored-fs';
-import type { AnchoredFiles } from './search-types';
 import type { WalkEntry } from './workspace-walker';
+
+/**
+ * Files named the anchored way, for a thread that has no sandbox of its own: each by its folder's
+ * real name under a root held open by the main thread, and that folder's identity as the walk saw
+ * it. The worker opens the folders component by component without following links, checks each is
+ * still the folder walked, and opens the files with O_NOFOLLOW (anchored-fs.ts explains the modes).
+ */
+export interface AnchoredFiles {
+  readonly mode: 'proc-fd' | 'checked-path';
+  readonly root: { readonly fd: number; readonly path: string; readonly dev: number; readonly ino: number };
+  readonly dirs: readonly { readonly rel: string; readonly dev: number; readonly ino: number }[];
+  /** Per file: the index of its folder in `dirs`. */
+  readonly dirOf: Int32Array;
+  readonly names: readonly string[];
+  /** 'refuse': regular files with several hard links are skipped, as the sandbox refuses to read them. */
+  readonly hardLinks: 'refuse' | 'allow';
+}
 
 /** A root as a worker thread needs it: the descriptor the main thread holds, and how to use it. */
 export interface RootAnchor {

@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import type { AnchoredFiles } from './search-types';
+import type { AnchoredFiles } from './anchored-batch';
 
 /**
  * How the file workers open the files a job names (the sandbox's way, anchored-fs.ts), for a thread

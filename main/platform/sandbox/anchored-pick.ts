@@ -1,4 +1,4 @@
-import type { AnchoredFiles } from './search-types';
+import type { AnchoredFiles } from './anchored-batch';
 
 /** Some of a batch's files (by index, in the order given), under the same root and folders. */
 export const pickFiles = (files: AnchoredFiles, indices: readonly number[]): AnchoredFiles => ({

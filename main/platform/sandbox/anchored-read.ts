@@ -4,9 +4,9 @@ import type { Result } from '../../../shared/result';
 import { openDirStrict, openParentStrict } from './anchored-resolve';
 import { fsError } from './fs-errors';
 import { OpenedFile } from './opened-file';
-import type { SandboxCore } from './sandbox-io';
-import type { EntryFacts, EntryKind, ResolvedPath } from './workspace-sandbox';
-import { factsOf } from './workspace-sandbox';
+import type { SandboxCore } from './sandbox-core';
+import type { EntryFacts, EntryKind, ResolvedPath } from './resolved-path';
+import { factsOf } from './resolved-path';
 
 // O_NONBLOCK: a FIFO swapped in after the check cannot hang the open; O_NOFOLLOW (added by the
 // anchored open): nor can a symlink swapped in for the final name redirect it.

@@ -5,8 +5,8 @@ import type { Result } from '../../../shared/result';
 import type { AnchoredFs, DirRef } from './anchored-fs';
 import { openParentStrict } from './anchored-resolve';
 import { fsError } from './fs-errors';
-import type { SandboxCore } from './sandbox-io';
-import type { ResolvedPath } from './workspace-sandbox';
+import type { SandboxCore } from './sandbox-core';
+import type { ResolvedPath } from './resolved-path';
 
 const { O_RDONLY, O_NONBLOCK = 0 } = fs.constants;
 

@@ -7,8 +7,8 @@ import { openDirStrict, openParentStrict } from './anchored-resolve';
 import type { AnchorRoot } from './anchored-resolve';
 import { fsError } from './fs-errors';
 import { OpenedFile } from './opened-file';
-import type { SandboxCore } from './sandbox-io';
-import type { ResolvedPath } from './workspace-sandbox';
+import type { SandboxCore } from './sandbox-core';
+import type { ResolvedPath } from './resolved-path';
 
 const createFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
 

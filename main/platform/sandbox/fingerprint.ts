@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EntryFacts } from './workspace-sandbox';
+import type { EntryFacts } from './resolved-path';
 
 /**
  * What the assistant saw of a file: size, times and inode always; the content hash when it read (or

@@ -4,7 +4,8 @@ import { readUtf16, utf16Encoding } from './search-file-reads';
 import { compileMatcher } from './search-matchers';
 import { newFileState, scanSegment } from './search-segment';
 import type { Text } from './fs-worker-text';
-import type { AnchoredFiles, FileMatches, SearchJob, SearchJobResult, StatRows } from './search-types';
+import type { AnchoredFiles } from './anchored-batch';
+import type { FileMatches, SearchJob, SearchJobResult, StatRows } from './search-types';
 
 /**
  * The work Familiar's file workers do: stat many entries, search many files. Runs in worker threads

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { FsTask } from './fs-worker';
 import type { NgramSegment } from './ngram-types';
-import type { AnchoredFiles, SearchJob, SearchJobResult, StatRows } from './search-types';
+import type { AnchoredFiles } from './anchored-batch';
+import type { SearchJob, SearchJobResult, StatRows } from './search-types';
 
 /**
  * Worker threads for the heavy file work (searching thousands of files, statting big listings).

@@ -3,7 +3,8 @@ import { workerData } from 'node:worker_threads';
 import { createFsJobs } from './fs-worker-jobs';
 import { createNgramExtractor } from './ngram-extract';
 import type { NgramSegment } from './ngram-types';
-import type { AnchoredFiles, SearchJob, SearchJobResult, StatRows } from './search-types';
+import type { AnchoredFiles } from './anchored-batch';
+import type { SearchJob, SearchJobResult, StatRows } from './search-types';
 
 /**
  * The file workers' entry (fs-worker-pool.ts runs it in piscina's threads): a real module, built by

@@ -1,6 +1,7 @@
 import { createFsJobs } from './fs-worker-jobs';
 import type { FsJobs } from './fs-worker-jobs';
-import type { AnchoredFiles, SearchJob, SearchJobResult, StatRows } from './search-types';
+import type { AnchoredFiles } from './anchored-batch';
+import type { SearchJob, SearchJobResult, StatRows } from './search-types';
 
 /** The workers' jobs run right here: for small batches (a round trip costs more) and for tests. */
 export const createInProcessJobs = (options: { chunkSize?: number } = {}): FsJobs => createFsJobs(options);

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { childEnvironment } from './child-environment';
 import { sniffBytes } from './text-codec';
-import type { AnchoredFiles } from './search-types';
+import type { AnchoredFiles } from './anchored-batch';
 
 /**
  * One batch of a search run by ripgrep: the files the walk listed (so the ignore rules, hidden

@@ -1,5 +1,4 @@
 import type { Result } from '../../../shared/result';
-import type { AnchoredFs } from './anchored-fs';
 import type { RootAnchor } from './anchored-batch';
 import { listDir, openForRead, readHead, readLink, readWholeFile } from './anchored-read';
 import type { DirEntryFacts, OpenFile } from './anchored-read';
@@ -7,28 +6,14 @@ import { openDirStrict, openParentStrict } from './anchored-resolve';
 import { fsError } from './fs-errors';
 import { join } from 'node:path';
 import { ok } from '../../../shared/result';
-import type { AnchorRoot, IsProtected } from './anchored-resolve';
 import { copyOut, moveEntry, moveOut } from './anchored-tree';
 import { createNewFile, makeDirectories, writeFileAtomic } from './anchored-write';
 import type { AtomicWriteOptions } from './anchored-write';
 import type { OpenedFile } from './opened-file';
-import type { TempJournal } from './temp-journal';
-import type { EntryFacts, ResolvedPath } from './workspace-sandbox';
+import type { EntryFacts, ResolvedPath } from './resolved-path';
+import type { SandboxCore } from './sandbox-core';
 import { isIgnoredEntry, walkWorkspace } from './workspace-walker';
 import type { WalkOptions } from './workspace-walker';
-
-/** What the sandbox's operations share: the anchored lookups and the two roots. Internal to sandbox/. */
-export interface SandboxCore {
-  readonly anchored: AnchoredFs;
-  readonly isProtected: IsProtected;
-  readonly hardLinks: 'refuse' | 'allow';
-  readonly tempJournal: TempJournal | undefined;
-  /** The open folder is not the persona folder: the four persona names at the root live there. */
-  readonly overlayActive: boolean;
-  readonly isConcealed: (relPath: string) => boolean;
-  /** The root a resolved path lives under; undefined when that folder does not exist. */
-  rootOf(path: Pick<ResolvedPath, 'inPersona'>): AnchorRoot | undefined;
-}
 
 /**
  * Every operation on workspace bytes. Each takes a path `resolve` answered and walks its real name

@@ -1,3 +1,5 @@
+import type { AnchoredFiles } from './anchored-batch';
+
 /**
  * What the file workers are asked and answer (fs-worker-jobs.ts runs the jobs). Plain data: it
  * crosses between threads by structured clone.
@@ -29,23 +31,6 @@ export interface SearchSpec {
    * `needle` is the literal's UTF-8 bytes as a latin1 string; `nocase` needs an ASCII needle.
    */
   readonly prefilter?: { readonly needle: string; readonly nocase: boolean };
-}
-
-/**
- * Files named the anchored way, for a thread that has no sandbox of its own: each by its folder's
- * real name under a root held open by the main thread, and that folder's identity as the walk saw
- * it. The worker opens the folders component by component without following links, checks each is
- * still the folder walked, and opens the files with O_NOFOLLOW (anchored-fs.ts explains the modes).
- */
-export interface AnchoredFiles {
-  readonly mode: 'proc-fd' | 'checked-path';
-  readonly root: { readonly fd: number; readonly path: string; readonly dev: number; readonly ino: number };
-  readonly dirs: readonly { readonly rel: string; readonly dev: number; readonly ino: number }[];
-  /** Per file: the index of its folder in `dirs`. */
-  readonly dirOf: Int32Array;
-  readonly names: readonly string[];
-  /** 'refuse': regular files with several hard links are skipped, as the sandbox refuses to read them. */
-  readonly hardLinks: 'refuse' | 'allow';
 }
 
 export interface SearchJob {

@@ -1,4 +1,3 @@
-import type { Stats } from 'node:fs';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import type { AnchorRoots } from './anchor-roots';
@@ -10,47 +9,15 @@ import { fsError } from './fs-errors';
 import { displayPath, parseWorkspacePath } from './path-syntax';
 import { isPersonaPath, personaEntryOf } from './persona-names';
 import { createSandboxIo } from './sandbox-io';
-import type { SandboxCore, SandboxIo } from './sandbox-io';
-import type { TempJournal } from './temp-journal';
+import type { SandboxIo } from './sandbox-io';
+import type { SandboxCore } from './sandbox-core';
+import { factsOf } from './resolved-path';
+import type { ResolvedPath } from './resolved-path';
+import type { TempJournal } from './temp-files';
 
 export { personaEntries, personaEntryOf, isPersonaPath } from './persona-names';
-
-export type EntryKind = 'file' | 'directory' | 'symlink' | 'special';
-
-export interface EntryFacts {
-  readonly kind: EntryKind;
-  readonly size: number;
-  readonly mtimeMs: number;
-  /** Changes with every write and cannot be set back (unlike mtime): part of "is it still the same". */
-  readonly ctimeMs: number;
-  readonly mode: number;
-  readonly dev: number;
-  readonly ino: number;
-  /** Hard links to the entry: a regular file with more than one may share its content with one outside. */
-  readonly nlink: number;
-}
-
-/** Which folder a path lives in: the open workspace, or the persona folder (the overlay). */
-export type RootName = 'workspace' | 'persona';
-
-export interface ResolvedPath {
-  /** Normalized workspace-relative path as asked ('' = root). */
-  readonly relPath: string;
-  /** What to call it in messages ('.' for the root). */
-  readonly display: string;
-  /** True when the persona overlay sent it into the persona folder. */
-  readonly inPersona: boolean;
-  /**
-   * The entry's real name in its folder once symlinks inside the workspace are followed (with
-   * followFinal:false a final symlink is the entry itself). The name policy decides on, and the name
-   * every operation walks again, strictly, without following anything.
-   */
-  readonly realRel: string;
-  /** One key per real entry: for write locks and read tracking. Never a path to open. */
-  readonly key: string;
-  /** The entry's facts, or undefined when nothing is there yet. */
-  readonly facts: EntryFacts | undefined;
-}
+export { factsOf } from './resolved-path';
+export type { EntryFacts, EntryKind, ResolvedPath, RootName } from './resolved-path';
 
 export interface SandboxOptions {
   /** Absolute workspace folder (its real path): messages and the overlay decision. */
@@ -94,26 +61,6 @@ export interface WorkspaceSandbox extends SandboxIo {
 export const concealedMessage = (display: string) =>
   `'${display}' is hidden because the user switched memory off. Do not try to reach it another way; ` +
   'if you need it, ask the user to switch memory on.';
-
-export function factsOf(stats: Stats): EntryFacts {
-  const kind: EntryKind = stats.isFile()
-    ? 'file'
-    : stats.isDirectory()
-      ? 'directory'
-      : stats.isSymbolicLink()
-        ? 'symlink'
-        : 'special';
-  return {
-    kind,
-    size: stats.size,
-    mtimeMs: stats.mtimeMs,
-    ctimeMs: stats.ctimeMs,
-    mode: stats.mode,
-    dev: stats.dev,
-    ino: stats.ino,
-    nlink: stats.nlink,
-  };
-}
 
 /** Identities (dev:ino) of folders no walk may enter. */
 function protectedIdentities(roots: AnchorRoots, dirs: readonly string[]): IsProtected {

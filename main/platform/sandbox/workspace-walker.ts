@@ -9,9 +9,9 @@ import { fsError } from './fs-errors';
 import { IgnoreRules } from './gitignore-rules';
 import { joinRel } from './path-syntax';
 import { personaEntries, personaEntryOf } from './persona-names';
-import type { SandboxCore } from './sandbox-io';
-import type { EntryFacts, EntryKind, ResolvedPath } from './workspace-sandbox';
-import { factsOf } from './workspace-sandbox';
+import type { SandboxCore } from './sandbox-core';
+import type { EntryFacts, EntryKind, ResolvedPath } from './resolved-path';
+import { factsOf } from './resolved-path';
 
 export interface WalkEntry {
   /** Workspace-relative path, as the assistant names it. */
