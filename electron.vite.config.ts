@@ -22,8 +22,8 @@ export default defineConfig({
           index: r('main/index.ts'),
           serve: r('main/serve.ts'),
           mcp: r('main/mcp.ts'),
-          // The file workers' module, loaded by piscina from a real file (main/platform/sandbox/fs-worker-pool.ts).
-          'fs-worker': r('main/platform/sandbox/fs-worker.ts'),
+          // The file workers' module, loaded by piscina from a real file (main/platform/search-engines/fs-worker-pool.ts).
+          'fs-worker': r('main/platform/search-engines/fs-worker.ts'),
         },
       },
     },

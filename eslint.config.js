@@ -12,14 +12,31 @@ const banNode = {
   message: 'Node APIs belong in main/ (only main/ runs in Node).',
 };
 /**
- * One way to disk (issue 15): workspace bytes go through main/platform/sandbox/, Familiar's own data through
- * main/platform/storage/, and nothing else opens a file, so a new feature cannot bypass either. Tests and
- * their helpers build fixtures and may use fs. main/layering.test.ts proves the rule fires and scans
- * the tree for imports the rule could miss.
+ * One way to disk (issue 15): workspace bytes go through main/platform/disk/, Familiar's own data through
+ * main/platform/storage/, and nothing else opens a file, so a new feature cannot bypass either. The
+ * platform modules built on the disk's anchored lookups also touch it: the search engines' file workers
+ * (reads by descriptor, on their own threads), watching (fs.watch on folders the disk resolved),
+ * recovery (backups and the temp journal in Familiar's data) and processes (is a program on PATH
+ * executable). Tests and their helpers build fixtures and may use fs. main/one-way-to-disk.test.ts
+ * proves the rule fires and scans the tree for imports the rule could miss.
  */
 const goToDiskOwners =
-  'Only main/platform/sandbox/ and main/platform/storage/ touch the disk. Workspace files: the WorkspaceSandbox (main/platform/sandbox/sandbox-io.ts). ' +
+  'Only main/platform/disk/ and main/platform/storage/ touch the disk. Workspace files: the WorkspaceSandbox (main/platform/disk/workspace-sandbox.ts). ' +
   "Familiar's own data (settings, transcripts, audit, caches, app files): main/platform/storage/ (json-file.ts, jsonl-file.ts, folders.ts, data-files.ts, app-files.ts).";
+/**
+ * One way to start a process: every child Familiar starts goes through main/platform/processes/ (the
+ * allow-listed environment, the process-group kill, and the operating system's confinement).
+ */
+const goToProcessOwner =
+  'Only main/platform/processes/ starts a process: runProcess (process-runner.ts), spawnServerProcess (server-process.ts) or startOutputProcess (output-process.ts).';
+const processModules = ['child_process', 'node:child_process'];
+const banProcessPaths = processModules.map((name) => ({ name, message: goToProcessOwner }));
+const banProcessSyntax = [
+  {
+    selector: 'ImportExpression[source.value=/^(node:)?child_process$/]',
+    message: goToProcessOwner,
+  },
+];
 const fsModules = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises'];
 /** `paths` for no-restricted-imports: the four names of the file system, and createRequire (a require by another name). */
 const banFsPaths = [
@@ -44,7 +61,14 @@ const banFsSyntax = [
 ];
 const banRequire = { selector: "CallExpression[callee.name='require']", message: 'Use ES imports.' };
 /** The disk owners, and the files that only tests run (they build fixtures). */
-const diskOwners = ['main/platform/sandbox/**', 'main/platform/storage/**'];
+const diskOwners = [
+  'main/platform/disk/**',
+  'main/platform/storage/**',
+  'main/platform/search-engines/**',
+  'main/platform/watching/**',
+  'main/platform/recovery/**',
+];
+const processOwners = ['main/platform/processes/**'];
 const testOnly = [
   '**/*.test.ts',
   '**/*.test.tsx',
@@ -68,8 +92,15 @@ const banUi = { regex: '^(react|react-dom|zustand)(/.*)?$', message: 'shared/ ha
  * layer until it is listed here: 'main-unlisted' may import nothing of main, so lint says where it goes.
  */
 const mainLayers = [
-  // logging, storage, sandbox, ipc, secrets, audit: what every feature stands on.
-  ['main-platform', 'main/platform/**'],
+  // logging, storage, ipc, secrets, audit: what every feature stands on.
+  ['main-platform', 'main/platform/{logging,storage,ipc,secrets,audit}/**'],
+  // The platform's modules, each above the ones it builds on, so no two point at each other: the one
+  // way to disk, the one way to start a process, the search engines, watching, recovery.
+  ['main-disk', 'main/platform/disk/**'],
+  ['main-processes', 'main/platform/processes/**'],
+  ['main-search-engines', 'main/platform/search-engines/**'],
+  ['main-watching', 'main/platform/watching/**'],
+  ['main-recovery', 'main/platform/recovery/**'],
   // policy, approvals, persona, search, conversations, workspace, providers, transfers.
   ['main-domain', 'main/domain/**'],
   ['main-tools', 'main/tools/**'],
@@ -225,12 +256,20 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [banElectron] }] },
   },
   {
-    // Product code in main: the file system only through the disk owners.
+    // Product code in main: the file system only through the disk owners, processes only through theirs.
     files: ['main/**'],
-    ignores: [...diskOwners, ...testOnly],
+    ignores: [...diskOwners, ...processOwners, ...testOnly],
     rules: {
-      'no-restricted-imports': ['error', { paths: banFsPaths, patterns: [banElectron] }],
-      'no-restricted-syntax': ['error', banRequire, ...banFsSyntax],
+      'no-restricted-imports': ['error', { paths: [...banFsPaths, ...banProcessPaths], patterns: [banElectron] }],
+      'no-restricted-syntax': ['error', banRequire, ...banFsSyntax, ...banProcessSyntax],
+    },
+  },
+  {
+    files: diskOwners,
+    ignores: testOnly,
+    rules: {
+      'no-restricted-imports': ['error', { paths: banProcessPaths, patterns: [banElectron] }],
+      'no-restricted-syntax': ['error', banRequire, ...banProcessSyntax],
     },
   },
   {
@@ -240,7 +279,7 @@ export default tseslint.config(
   {
     files: ['main/front-doors/electron/**'],
     ignores: testOnly,
-    rules: { 'no-restricted-imports': ['error', { paths: banFsPaths }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [...banFsPaths, ...banProcessPaths] }] },
   },
   {
     files: ['preload/**'],

@@ -20,10 +20,10 @@ await build({
     target: 'node20',
     minify: false,
     rolldownOptions: {
-      // The file workers' module beside the entry, as the app build has it (main/platform/sandbox/fs-worker-pool.ts).
+      // The file workers' module beside the entry, as the app build has it (main/platform/search-engines/fs-worker-pool.ts).
       input: {
         [entry]: fileURLToPath(new URL(`${entry}.ts`, import.meta.url)),
-        'fs-worker': fileURLToPath(new URL('../main/platform/sandbox/fs-worker.ts', import.meta.url)),
+        'fs-worker': fileURLToPath(new URL('../main/platform/search-engines/fs-worker.ts', import.meta.url)),
       },
       output: { format: 'es', entryFileNames: '[name].mjs' },
     },

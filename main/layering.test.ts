@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lintProbe, repoRoot as root, sourceFiles } from './test-support/lint-probe';
 
@@ -34,7 +34,13 @@ describe('layer boundaries are enforced by lint', () => {
     ['e2e/probe.spec.ts', '../main/core/create-core', outOfLayer],
     ['e2e/probe.spec.ts', '../main/test-support/temp-dir', outOfLayer],
     // Inside main/, from the front doors down to the platform (ARCHITECTURE.md): never upward.
-    ['main/platform/sandbox/probe.ts', '../../tools/define-tool', outOfLayer],
+    ['main/platform/disk/probe.ts', '../../tools/define-tool', outOfLayer],
+    // Inside the platform too, each module above the ones it builds on: no two point at each other.
+    ['main/platform/disk/probe.ts', '../processes/process-runner', outOfLayer],
+    ['main/platform/disk/probe.ts', '../recovery/temp-journal', outOfLayer],
+    ['main/platform/processes/probe.ts', '../search-engines/ripgrep-search', outOfLayer],
+    ['main/platform/storage/probe.ts', '../disk/workspace-sandbox', outOfLayer],
+    ['main/platform/new-folder/probe.ts', '../storage/paths', outOfLayer],
     ['main/platform/storage/probe.ts', '../../core/create-core', outOfLayer],
     ['main/domain/policy/probe.ts', '../../tool-calls/tool-calls', outOfLayer],
     ['main/tools/probe.ts', '../tool-calls/tool-calls', outOfLayer],
@@ -68,6 +74,8 @@ describe('layer boundaries are enforced by lint', () => {
       ['renderer/features/main/probe.ts', '../../app/App'],
       ['main/tool-calls/probe.ts', '../tools/define-tool'],
       ['main/tools/probe.ts', '../platform/storage/paths'],
+      ['main/platform/recovery/probe.ts', '../disk/workspace-sandbox'],
+      ['main/platform/search-engines/probe.ts', '../processes/output-process'],
       ['main/front-doors/electron/probe.ts', '../../core/create-core'],
       ['main/probe.ts', './core/create-core'],
       ['main/tools/probe.test.ts', '../test-support/tool-kit'],
@@ -95,5 +103,40 @@ describe('the tree obeys the layering (a cheap scan, independent of the lint con
       }
     }
     expect(offenders).toEqual([]);
+  });
+});
+
+/** Relative imports of a file (static, re-exported and type-only alike: a type import ties files too). */
+const relativeImports = (text: string) =>
+  [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((match) => match[1]!);
+
+describe('main/ has no import circles (a scan of the files, independent of the lint config)', () => {
+  it('no shipped file of main/ reaches itself through its imports', async () => {
+    const graph = new Map<string, string[]>();
+    for await (const file of sourceFiles(join(root, 'main'))) {
+      if (/\.(test|child)\.tsx?$/.test(file) || file.includes(`${join('main', 'test-support')}`)) continue;
+      const text = await readFile(file, 'utf8');
+      graph.set(
+        file,
+        relativeImports(text).map((spec) => resolve(dirname(file), spec)),
+      );
+    }
+    const resolved = (target: string) =>
+      [`${target}.ts`, `${target}.tsx`, join(target, 'index.ts')].find((f) => graph.has(f));
+    const circles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, path: string[]) => {
+      state.set(file, 'open');
+      for (const spec of graph.get(file) ?? []) {
+        const next = resolved(spec);
+        if (next === undefined) continue;
+        if (state.get(next) === 'open') {
+          circles.push([...path.slice(path.indexOf(next)), next].map((f) => relative(root, f)).join(' -> '));
+        } else if (!state.has(next)) visit(next, [...path, next]);
+      }
+      state.set(file, 'done');
+    };
+    for (const file of graph.keys()) if (!state.has(file)) visit(file, [file]);
+    expect(circles).toEqual([]);
   });
 });

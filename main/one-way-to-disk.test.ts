@@ -4,13 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { lintProbe, repoRoot, sourceFiles } from './test-support/lint-probe';
 
 /**
- * One way to disk (issue 15): only main/platform/sandbox/ (workspace bytes) and main/platform/storage/ (Familiar's
- * own data) may reach the file system. Lint holds the line (eslint.config.js); the probes below
+ * One way to disk (issue 15): only main/platform/disk/ (workspace bytes) and main/platform/storage/ (Familiar's
+ * own data), and the platform modules built on the disk's anchored lookups (search-engines, watching,
+ * recovery, processes: eslint.config.js says why each), may reach the file system. Lint holds the line (eslint.config.js); the probes below
  * prove each rule fires, and the scan proves the tree obeys even where a lint override could hide it.
  */
 const probe = (code: string) => `${code}\nexport const probe = 1;\n`;
 
-describe('lint keeps the file system inside main/platform/sandbox/ and main/platform/storage/', () => {
+describe('lint keeps the file system inside main/platform/disk/ and main/platform/storage/', () => {
   const forbidden: [string, string][] = [
     ['main/tools/probe.ts', "import { readFile } from 'node:fs/promises';"],
     ['main/core/probe.ts', "import { readFileSync } from 'fs';"],
@@ -20,6 +21,7 @@ describe('lint keeps the file system inside main/platform/sandbox/ and main/plat
     ['main/agent/probe.ts', "import { createRequire } from 'node:module';\nvoid createRequire;"],
     ['main/front-doors/electron/probe.ts', "import { readFileSync } from 'node:fs';"],
     ['main/sandboxed/probe.ts', "import { open } from 'node:fs/promises';"],
+    ['main/platform/logging/probe.ts', "import { open } from 'node:fs/promises';"],
     ['shared/probe.ts', "import { readFile } from 'node:fs/promises';"],
     ['preload/probe.ts', "import { readFileSync } from 'node:fs';"],
     ['renderer/probe.ts', "import { readFileSync } from 'fs';"],
@@ -36,7 +38,7 @@ describe('lint keeps the file system inside main/platform/sandbox/ and main/plat
     // The message says where to go instead.
     expect(messages).toContainEqual({
       ruleId: expect.stringMatching(/^no-restricted-(imports|syntax)$/) as string,
-      message: expect.stringMatching(/main\/platform\/sandbox\/.*main\/platform\/storage\//) as string,
+      message: expect.stringMatching(/main\/platform\/disk\/.*main\/platform\/storage\//) as string,
     });
   });
 
@@ -50,8 +52,12 @@ describe('lint keeps the file system inside main/platform/sandbox/ and main/plat
 
   it('lets the two disk owners, tests and the files only tests run use the file system', async () => {
     const allowed = [
-      'main/platform/sandbox/probe.ts',
-      'main/platform/sandbox/deeper/probe.ts',
+      'main/platform/disk/probe.ts',
+      'main/platform/disk/deeper/probe.ts',
+      'main/platform/search-engines/probe.ts',
+      'main/platform/watching/probe.ts',
+      'main/platform/recovery/probe.ts',
+      'main/platform/processes/probe.ts',
       'main/platform/storage/probe.ts',
       'main/tools/probe.test.ts',
       'main/front-doors/electron/probe.test.ts',
@@ -84,7 +90,9 @@ describe('lint keeps the file system inside main/platform/sandbox/ and main/plat
 const testOnly = (rel: string) =>
   /\.test\.tsx?$/.test(rel) || /\.child\.ts$/.test(rel) || rel.startsWith(`main${sep}test-support${sep}`);
 const diskOwner = (rel: string) =>
-  rel.startsWith(`main${sep}platform${sep}sandbox${sep}`) || rel.startsWith(`main${sep}platform${sep}storage${sep}`);
+  ['disk', 'storage', 'search-engines', 'watching', 'recovery', 'processes'].some((folder) =>
+    rel.startsWith(`main${sep}platform${sep}${folder}${sep}`),
+  );
 
 /** Any way of loading the file system a source file could spell (static, re-export, require, import(), builtins). */
 const fsAccess =
@@ -120,7 +128,7 @@ async function fsOffenders(layers: readonly string[] = ['main', 'shared', 'prelo
 }
 
 describe('the tree keeps one way to disk (a scan, independent of the lint config)', () => {
-  it('no product file outside main/platform/sandbox/ and main/platform/storage/ reaches the file system', async () => {
+  it('no product file outside the disk owners reaches the file system', async () => {
     expect(await fsOffenders()).toEqual([]);
   });
 

@@ -21,7 +21,7 @@ import type { SecretCipher } from '../platform/secrets/secret-cipher';
 import { apiKeySecret, openSecretStore } from '../platform/secrets/secret-store';
 import type { SecretStore } from '../platform/secrets/secret-store';
 import { createPersonaFolder } from '../domain/persona/persona-folder';
-import { checkChosenFolder, realFolder } from '../platform/sandbox/chosen-folder';
+import { checkChosenFolder, realFolder } from '../platform/disk/chosen-folder';
 import { createChooseFolderHandler } from '../domain/workspace/choose-folder';
 import { createWorkspaceService } from '../domain/workspace/workspace-service';
 import type { WorkspaceService } from '../domain/workspace/workspace-service';

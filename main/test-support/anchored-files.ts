@@ -1,8 +1,8 @@
-import { AnchoredBatch } from '../platform/sandbox/anchored-batch';
-import { createAnchorRoots } from '../platform/sandbox/anchor-roots';
-import type { AnchorRoots } from '../platform/sandbox/anchor-roots';
-import { openDirStrict } from '../platform/sandbox/anchored-resolve';
-import type { AnchoredFiles } from '../platform/sandbox/anchored-batch';
+import { AnchoredBatch } from '../platform/disk/anchored-batch';
+import { createAnchorRoots } from '../platform/disk/anchor-roots';
+import type { AnchorRoots } from '../platform/disk/anchor-roots';
+import { openDirStrict } from '../platform/disk/anchored-resolve';
+import type { AnchoredFiles } from '../platform/disk/anchored-batch';
 
 /**
  * Names files under `rootDir` the way the walk hands them to the workers (for tests of the worker

@@ -2,7 +2,7 @@ import type { FormattingOptions, TextEdit } from 'vscode-languageserver-protocol
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { sniffBom, decodeText, encodeText } from '../platform/sandbox/text-codec';
+import { sniffBom, decodeText, encodeText } from '../platform/disk/text-codec';
 import { openDocument } from '../domain/lsp/open-document';
 import { applyTextEdits } from '../domain/lsp/workspace-edit';
 import { codeOf, codeToolTimeoutMs, retryingOnCrash } from './code-target';

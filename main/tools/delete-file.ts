@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import type { ResolvedPath } from '../platform/sandbox/workspace-sandbox';
+import type { ResolvedPath } from '../platform/disk/workspace-sandbox';
 import { defineTool, onGivenPath } from './define-tool';
 import type { ToolContext } from './define-tool';
 import { guardSubtree } from './subtree-guard';

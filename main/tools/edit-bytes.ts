@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { looksBinary, sniffBom } from '../platform/sandbox/text-codec';
+import { looksBinary, sniffBom } from '../platform/disk/text-codec';
 import { contextLines, spliceDiff } from './unified-diff';
 
 /** An exact, unique edit of a UTF-8 file, worked out on its bytes. */

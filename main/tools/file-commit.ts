@@ -1,9 +1,9 @@
 import { dirname } from 'node:path';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { fingerprintOf, sameContent } from '../platform/sandbox/fingerprint';
-import { decodeText } from '../platform/sandbox/text-codec';
-import type { EntryFacts, ResolvedPath } from '../platform/sandbox/workspace-sandbox';
+import { fingerprintOf, sameContent } from '../platform/disk/fingerprint';
+import { decodeText } from '../platform/disk/text-codec';
+import type { EntryFacts, ResolvedPath } from '../platform/disk/workspace-sandbox';
 import type { Approval, ToolContext } from './define-tool';
 import { formatBytes } from '../../shared/format-bytes';
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { guessEncoding } from '../platform/sandbox/encoding-guess';
-import { readLineRange } from '../platform/sandbox/line-range-reader';
-import { isAsciiCompatible, sniffBom } from '../platform/sandbox/text-codec';
-import type { EntryKind, ResolvedPath } from '../platform/sandbox/workspace-sandbox';
+import { guessEncoding } from '../platform/disk/encoding-guess';
+import { readLineRange } from '../platform/disk/line-range-reader';
+import { isAsciiCompatible, sniffBom } from '../platform/disk/text-codec';
+import type { EntryKind, ResolvedPath } from '../platform/disk/workspace-sandbox';
 import { defineTool, onGivenPath } from './define-tool';
 import type { ToolContext } from './define-tool';
 import { entryTypeSchema, noticeSchema } from './output-shapes';

@@ -1,4 +1,4 @@
-import type { ResolvedPath, WorkspaceSandbox } from '../platform/sandbox/workspace-sandbox';
+import type { ResolvedPath, WorkspaceSandbox } from '../platform/disk/workspace-sandbox';
 
 /**
  * git reads the work tree by path, so a folder swapped for a symlink while it runs, or a file that

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { HeadTailBuffer } from '../platform/sandbox/capped-output';
+import { HeadTailBuffer } from '../platform/processes/capped-output';
 import { noticeSchema } from './output-shapes';
 import { defineTool } from './define-tool';
 import type { ToolContext } from './define-tool';

@@ -1,6 +1,6 @@
 import { err } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import type { ProcessOutcome } from '../platform/sandbox/process-runner';
+import type { ProcessOutcome } from '../platform/processes/process-runner';
 
 export function gitFailed<T>(what: string, outcome: ProcessOutcome): Result<T> {
   const message = (outcome.stderr.trim() || outcome.stdout.trim()).slice(0, 2000);

@@ -1,7 +1,7 @@
 import { isAbsolute, posix, relative, sep } from 'node:path';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import type { ResolvedPath, WorkspaceSandbox } from '../platform/sandbox/workspace-sandbox';
+import type { ResolvedPath, WorkspaceSandbox } from '../platform/disk/workspace-sandbox';
 import type { ToolContext } from './define-tool';
 import { gitFailed } from './git-output';
 import { gitDirArgument, gitRunner } from './git-runner';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { childEnvironment } from '../platform/sandbox/child-environment';
+import { childEnvironment } from '../platform/processes/child-environment';
 import { decoySecrets } from '../test-support/decoy-secrets';
 import { gitEnvironment, hardenedConfig } from './git-runner';
 

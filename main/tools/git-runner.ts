@@ -1,7 +1,7 @@
 import type { Result } from '../../shared/result';
-import type { ChildEnvironmentOptions } from '../platform/sandbox/child-environment';
-import { runProcess } from '../platform/sandbox/process-runner';
-import type { ProcessOutcome } from '../platform/sandbox/process-runner';
+import type { ChildEnvironmentOptions } from '../platform/processes/child-environment';
+import { runProcess } from '../platform/processes/process-runner';
+import type { ProcessOutcome } from '../platform/processes/process-runner';
 import type { ToolContext } from './define-tool';
 
 /** Enough for status and numstat of a big repository; diff text for the model is capped separately. */

@@ -2,7 +2,7 @@ import { structuredPatch } from 'diff';
 import type { StructuredPatchHunk } from 'diff';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import type { ResolvedPath } from '../platform/sandbox/workspace-sandbox';
+import type { ResolvedPath } from '../platform/disk/workspace-sandbox';
 import type { ToolContext } from './define-tool';
 import { blobOid, blobSizes, isZeroOid, readBlobs } from './git-blobs';
 import { confirmGitPath } from './git-confirm';

@@ -1,7 +1,7 @@
 import { link, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultBackupRetention } from '../platform/sandbox/recovery-retention';
+import { defaultBackupRetention } from '../platform/recovery/recovery-retention';
 import { useTempDirs } from '../test-support/temp-dir';
 import { readFileTool } from './read-file';
 import { searchInCodeTool } from './search-in-code';

@@ -1,10 +1,10 @@
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
-import { statEntriesNow, statKinds } from '../platform/sandbox/in-process-jobs';
-import type { StatRows } from '../platform/sandbox/in-process-jobs';
-import { AnchoredBatch } from '../platform/sandbox/anchored-batch';
-import type { EntryKind } from '../platform/sandbox/workspace-sandbox';
+import { statEntriesNow, statKinds } from '../platform/search-engines/in-process-jobs';
+import type { StatRows } from '../platform/search-engines/in-process-jobs';
+import { AnchoredBatch } from '../platform/disk/anchored-batch';
+import type { EntryKind } from '../platform/disk/workspace-sandbox';
 import { defineTool, onGivenPath } from './define-tool';
 import { entryTypeSchema, noticeSchema } from './output-shapes';
 import { isPlainJsonText, jsonStringChars, RESULT_HEADROOM_CHARS, withResultBound } from './result-bound';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { decodeText, encodeText } from '../platform/sandbox/text-codec';
-import type { ResolvedPath } from '../platform/sandbox/workspace-sandbox';
+import { decodeText, encodeText } from '../platform/disk/text-codec';
+import type { ResolvedPath } from '../platform/disk/workspace-sandbox';
 import { defineTool } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';
 import { commitFile, currentText, readTarget } from './file-commit';

@@ -1,7 +1,7 @@
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { decodeText, sniffBom } from '../platform/sandbox/text-codec';
-import type { ResolvedPath } from '../platform/sandbox/workspace-sandbox';
+import { decodeText, sniffBom } from '../platform/disk/text-codec';
+import type { ResolvedPath } from '../platform/disk/workspace-sandbox';
 import type { ToolContext } from './define-tool';
 import { formatBytes } from '../../shared/format-bytes';
 

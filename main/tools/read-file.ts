@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { fingerprintOf } from '../platform/sandbox/fingerprint';
-import { notAFile } from '../platform/sandbox/anchored-read';
-import { readLineRange } from '../platform/sandbox/line-range-reader';
-import { readLinesFromEnd } from '../platform/sandbox/line-tail-reader';
+import { fingerprintOf } from '../platform/disk/fingerprint';
+import { notAFile } from '../platform/disk/anchored-read';
+import { readLineRange } from '../platform/disk/line-range-reader';
+import { readLinesFromEnd } from '../platform/disk/line-tail-reader';
 import {
   canonicalEncoding,
   decodeText,
@@ -12,7 +12,7 @@ import {
   sniffBom,
   sniffBytes,
   unknownEncoding,
-} from '../platform/sandbox/text-codec';
+} from '../platform/disk/text-codec';
 import { noticeSchema } from './output-shapes';
 import { defineTool, onGivenPath } from './define-tool';
 import { formatBytes } from '../../shared/format-bytes';

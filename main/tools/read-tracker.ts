@@ -1,4 +1,4 @@
-import type { Fingerprint } from '../platform/sandbox/fingerprint';
+import type { Fingerprint } from '../platform/disk/fingerprint';
 
 /**
  * What each conversation last saw of each file (stale-file protection, as in Claude Code): a write

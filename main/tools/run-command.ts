@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { runProcess } from '../platform/sandbox/process-runner';
-import type { ResolvedPath } from '../platform/sandbox/workspace-sandbox';
+import { runProcess } from '../platform/processes/process-runner';
+import type { ResolvedPath } from '../platform/disk/workspace-sandbox';
 import { checkCommandDenyList, splitCommandLine } from './command-line';
 import { noticeSchema } from './output-shapes';
 import { defineTool } from './define-tool';

@@ -1,4 +1,4 @@
-import type { AnchoredFiles } from '../platform/sandbox/anchored-batch';
+import type { AnchoredFiles } from '../platform/disk/anchored-batch';
 
 /** A batch of the walk's files, in walk order from `offset`. */
 export interface FileBatch {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ripgrepOnPath } from '../platform/sandbox/ripgrep-locate';
-import { ripgrepPatternArgs } from '../platform/sandbox/ripgrep-pattern';
+import { ripgrepOnPath } from '../platform/processes/ripgrep-locate';
+import { ripgrepPatternArgs } from '../platform/search-engines/ripgrep-pattern';
 import { compileQuery } from './search-query';
 import { useTempDirs } from '../test-support/temp-dir';
 import type { SearchInCodeOutput } from './search-in-code';

@@ -7,7 +7,7 @@ import { searchInCodeTool } from './search-in-code';
 import { containing, createToolKit, matching } from '../test-support/tool-kit';
 import type { ToolKit } from '../test-support/tool-kit';
 import { createDirectRunner } from '../test-support/direct-runner';
-import { ripgrepOnPath } from '../platform/sandbox/ripgrep-locate';
+import { ripgrepOnPath } from '../platform/processes/ripgrep-locate';
 
 const tempDir = useTempDirs();
 let kit: ToolKit;

@@ -2,11 +2,11 @@ import { FileVerdict } from '../domain/search/ngram/ngram-index';
 import type { FileSelector } from '../domain/search/ngram/ngram-index';
 import type { NgramStatus, StaleEntry, WorkspaceNgram } from '../domain/search/ngram/ngram-service';
 import { literalPlan, regexPlan } from '../domain/search/ngram/trigram-plan';
-import type { SearchSpec } from '../platform/sandbox/search-types';
-import type { WatchView } from '../platform/sandbox/tree-watcher';
-import type { WalkEntry } from '../platform/sandbox/workspace-walker';
-import { isPersonaPath, personaEntries } from '../platform/sandbox/workspace-sandbox';
-import type { EntryFacts, ResolvedPath, WorkspaceSandbox } from '../platform/sandbox/workspace-sandbox';
+import type { SearchSpec } from '../platform/search-engines/search-types';
+import type { WatchView } from '../platform/watching/tree-watcher';
+import type { WalkEntry } from '../platform/disk/workspace-walker';
+import { isPersonaPath, personaEntries } from '../platform/disk/workspace-sandbox';
+import type { EntryFacts, ResolvedPath, WorkspaceSandbox } from '../platform/disk/workspace-sandbox';
 import type { ToolEnvironment } from './tool-environment';
 
 /** Candidates above this share of the indexed files: ripgrep (when on PATH) confirms them faster. */

@@ -5,7 +5,7 @@ import { appendFile, mkdir, rename, rm, unlink, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NgramIndexes } from '../domain/search/ngram/ngram-indexes';
-import { watcherVouches } from '../platform/sandbox/tree-watcher';
+import { watcherVouches } from '../platform/watching/tree-watcher';
 import type { WorkspaceNgram } from '../domain/search/ngram/ngram-service';
 import { searchWith, writeTree } from '../test-support/search-trees';
 import { useTempDirs } from '../test-support/temp-dir';

@@ -1,6 +1,6 @@
-import type { FsWorkerPool } from '../platform/sandbox/fs-worker-pool';
-import type { AnchoredFiles } from '../platform/sandbox/anchored-batch';
-import type { SearchJobResult, SearchSpec } from '../platform/sandbox/search-types';
+import type { FsWorkerPool } from '../platform/search-engines/fs-worker-pool';
+import type { AnchoredFiles } from '../platform/disk/anchored-batch';
+import type { SearchJobResult, SearchSpec } from '../platform/search-engines/search-types';
 import { createBatchQueue } from './search-batch-queue';
 
 /** A batch of the walk's files (in walk order from `offset`) and what searching it found. */

@@ -1,6 +1,6 @@
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import type { SearchSpec } from '../platform/sandbox/search-types';
+import type { SearchSpec } from '../platform/search-engines/search-types';
 import { requiredLiteral } from './regex-literal';
 
 // eslint-disable-next-line no-control-regex -- "is every character ASCII" is the question

@@ -1,11 +1,11 @@
 import { link, mkdir, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFsWorkerPool } from '../platform/sandbox/fs-worker-pool';
-import type { FsWorkerPool } from '../platform/sandbox/fs-worker-pool';
-import { ripgrepOnPath } from '../platform/sandbox/ripgrep-locate';
-import { ripgrepPatternArgs } from '../platform/sandbox/ripgrep-pattern';
-import { ripgrepCounts } from '../platform/sandbox/ripgrep-search';
+import { createFsWorkerPool } from '../platform/search-engines/fs-worker-pool';
+import type { FsWorkerPool } from '../platform/search-engines/fs-worker-pool';
+import { ripgrepOnPath } from '../platform/processes/ripgrep-locate';
+import { ripgrepPatternArgs } from '../platform/search-engines/ripgrep-pattern';
+import { ripgrepCounts } from '../platform/search-engines/ripgrep-search';
 import { anchoredFilesIn } from '../test-support/anchored-files';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createRipgrepEngine } from './search-ripgrep-engine';

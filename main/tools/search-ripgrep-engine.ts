@@ -1,9 +1,9 @@
-import { pickFiles } from '../platform/sandbox/anchored-pick';
-import type { FsWorkerPool } from '../platform/sandbox/fs-worker-pool';
-import { searchFilesNow } from '../platform/sandbox/in-process-jobs';
-import { ripgrepCounts } from '../platform/sandbox/ripgrep-search';
-import type { RipgrepCounts } from '../platform/sandbox/ripgrep-search';
-import type { FileMatches, SearchJobResult, SearchSpec } from '../platform/sandbox/search-types';
+import { pickFiles } from '../platform/disk/anchored-pick';
+import type { FsWorkerPool } from '../platform/search-engines/fs-worker-pool';
+import { searchFilesNow } from '../platform/search-engines/in-process-jobs';
+import { ripgrepCounts } from '../platform/search-engines/ripgrep-search';
+import type { RipgrepCounts } from '../platform/search-engines/ripgrep-search';
+import type { FileMatches, SearchJobResult, SearchSpec } from '../platform/search-engines/search-types';
 import type { BatchResult, SearchEngine } from './search-js-engine';
 import { createBatchQueue } from './search-batch-queue';
 import type { FileBatch } from './search-batch-queue';

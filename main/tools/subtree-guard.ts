@@ -1,7 +1,7 @@
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import type { ResolvedPath } from '../platform/sandbox/workspace-sandbox';
-import { concealedMessage } from '../platform/sandbox/workspace-sandbox';
+import type { ResolvedPath } from '../platform/disk/workspace-sandbox';
+import { concealedMessage } from '../platform/disk/workspace-sandbox';
 import type { ToolContext } from './define-tool';
 
 export interface SubtreeFacts {

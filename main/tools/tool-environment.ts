@@ -1,10 +1,10 @@
 import type { WorkspaceIndexes } from '../domain/search/workspace-indexes';
 import type { NgramIndexes } from '../domain/search/ngram/ngram-indexes';
 import type { TransferService } from '../domain/transfers/transfer-service';
-import type { FsWorkerPool } from '../platform/sandbox/fs-worker-pool';
-import type { PathLocks } from '../platform/sandbox/path-locks';
-import type { RecoveryStore } from '../platform/sandbox/recovery-stores';
-import type { WorkspaceSandbox } from '../platform/sandbox/workspace-sandbox';
+import type { FsWorkerPool } from '../platform/search-engines/fs-worker-pool';
+import type { PathLocks } from '../platform/disk/path-locks';
+import type { RecoveryStore } from '../platform/recovery/recovery-stores';
+import type { WorkspaceSandbox } from '../platform/disk/workspace-sandbox';
 import type { CodeIntelligence } from '../domain/lsp/code-intelligence';
 import type { ReadTracker } from './read-tracker';
 import type { ToolLimits } from './tool-limits';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { canonicalEncoding, encodeText, sniffBom, unknownEncoding } from '../platform/sandbox/text-codec';
-import type { ResolvedPath } from '../platform/sandbox/workspace-sandbox';
+import { canonicalEncoding, encodeText, sniffBom, unknownEncoding } from '../platform/disk/text-codec';
+import type { ResolvedPath } from '../platform/disk/workspace-sandbox';
 import { defineTool, onGivenPath } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';
 import { watchWrite } from '../domain/lsp/diagnostics-after-write';

@@ -1,4 +1,4 @@
-import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import type { WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import { definitionFor } from './server-catalog';
 import type { ServerDefinition } from './server-catalog';
 

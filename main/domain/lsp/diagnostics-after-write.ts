@@ -1,5 +1,5 @@
 import type { Diagnostic } from 'vscode-languageserver-protocol';
-import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import type { WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import type { CodeIntelligence } from './code-intelligence';
 import { introduced, showDiagnostic } from './diagnostic-view';
 import type { ShownDiagnostic } from './diagnostic-view';

@@ -1,7 +1,7 @@
 import type { DocumentSymbol, Position, SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
-import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import type { WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import type { LanguageClient } from './language-client';
 import { placeOf } from './locations';
 

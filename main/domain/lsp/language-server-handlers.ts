@@ -1,7 +1,7 @@
 import { ok } from '../../../shared/result';
 import type { LanguageServerRow } from '../../../shared/ipc/language-servers';
 import type { Handlers } from '../../platform/ipc/dispatcher';
-import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import type { WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import type { LspService } from './lsp-service';
 
 /** At most this many log lines cross to the page per server. */

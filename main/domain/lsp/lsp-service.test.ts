@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import type { WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import { LspService } from './lsp-service';
 import type { FileProblems } from './problem-counts';
 import type { ServerDefinition } from './server-catalog';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
-import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import type { WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import { introduced } from './diagnostic-view';
 import { watchWrite } from './diagnostics-after-write';
 import { placeOf } from './locations';

@@ -1,6 +1,6 @@
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
-import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import type { WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import type { LanguageClient } from './language-client';
 import type { LspService } from './lsp-service';
 import { readWorkspaceText } from './workspace-text';

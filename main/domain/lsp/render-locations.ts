@@ -1,5 +1,5 @@
 import type { Location, Range } from 'vscode-languageserver-protocol';
-import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import type { WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import { outsideName, placeOf } from './locations';
 import { lineOf, readWorkspaceText } from './workspace-text';
 

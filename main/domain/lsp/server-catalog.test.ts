@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundledPackageFile } from '../../platform/sandbox/server-process';
+import { bundledPackageFile } from '../../platform/processes/server-process';
 import { nodeScriptCommand } from './server-catalog';
 
 /** How a Node-script server (typescript-language-server) is started in each kind of process. */

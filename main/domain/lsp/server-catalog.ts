@@ -3,7 +3,7 @@ import picomatch from 'picomatch';
 import type { UserServer } from '../../../shared/settings';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
-import { bundledFileExists, bundledPackageFile, findOnPath } from '../../platform/sandbox/server-process';
+import { bundledFileExists, bundledPackageFile, findOnPath } from '../../platform/processes/server-process';
 
 /** How to start one language server: a program and its arguments, plus what it must be told at initialize. */
 export interface ServerCommand {

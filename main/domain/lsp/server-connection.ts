@@ -10,8 +10,8 @@ import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { Diagnostic, InitializeParams, InitializeResult } from 'vscode-languageserver-protocol';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
-import { spawnServerProcess } from '../../platform/sandbox/server-process';
-import type { ServerProcess } from '../../platform/sandbox/server-process';
+import { spawnServerProcess } from '../../platform/processes/server-process';
+import type { ServerProcess } from '../../platform/processes/server-process';
 import type { ServerCommand } from './server-catalog';
 
 /** The last lines a server wrote to stderr: kept for the log and the error message, not more. */

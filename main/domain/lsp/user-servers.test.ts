@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { userServerSchema } from '../../../shared/settings';
 import type { UserServer } from '../../../shared/settings';
 import type { CallContext } from '../../platform/ipc/dispatcher';
-import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import type { WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import { createLanguageServerHandlers } from './language-server-handlers';
 import { LspService } from './lsp-service';
 import { catalogWith } from './server-catalog';

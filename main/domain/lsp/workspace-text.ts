@@ -1,7 +1,7 @@
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
-import { decodeText, looksBinary } from '../../platform/sandbox/text-codec';
-import type { ResolvedPath, WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import { decodeText, looksBinary } from '../../platform/disk/text-codec';
+import type { ResolvedPath, WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 
 /** Larger files are not shown to a server: tsserver itself skips huge files, and the pipe would stall. */
 export const maxDocumentBytes = 2 * 1024 * 1024;

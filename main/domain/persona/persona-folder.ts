@@ -1,9 +1,9 @@
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
-import type { AnchorRoots } from '../../platform/sandbox/anchor-roots';
-import { createDenyList } from '../../platform/sandbox/deny-list';
-import { createWorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
-import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import type { AnchorRoots } from '../../platform/disk/anchor-roots';
+import { createDenyList } from '../../platform/disk/deny-list';
+import { createWorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
+import type { WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 
 /** Persona files are prose for a prompt: far below this. */
 const MAX_PERSONA_FILE_BYTES = 16 * 1024 * 1024;

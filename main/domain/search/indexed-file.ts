@@ -1,7 +1,7 @@
 import { err } from '../../../shared/result';
-import { hashBytes } from '../../platform/sandbox/fingerprint';
-import { looksBinary, sniffBytes } from '../../platform/sandbox/text-codec';
-import type { EntryFacts, WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import { hashBytes } from '../../platform/disk/fingerprint';
+import { looksBinary, sniffBytes } from '../../platform/disk/text-codec';
+import type { EntryFacts, WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 
 /**
  * What an index keeps to know a file again: its identity and version (dev, ino, size, mtime) and a

@@ -1,8 +1,8 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createAnchorRoots } from '../../platform/sandbox/anchor-roots';
-import { createWorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import { createAnchorRoots } from '../../platform/disk/anchor-roots';
+import { createWorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { MemoryIndex, recencyWeight } from './memory-index';
 

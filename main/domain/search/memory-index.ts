@@ -1,4 +1,4 @@
-import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import type { WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import { linesIfUnchanged, readIndexable, sameIdentity } from './indexed-file';
 import { withSnippets } from './snippets';
 import type { SearchHit } from './snippets';

@@ -1,8 +1,8 @@
 import { relative, sep } from 'node:path';
 import { watch } from 'chokidar';
 import type { FSWatcher } from 'chokidar';
-import { EventStorm } from '../../platform/sandbox/event-storm';
-import { isPersonaPath } from '../../platform/sandbox/workspace-sandbox';
+import { EventStorm } from '../../platform/watching/event-storm';
+import { isPersonaPath } from '../../platform/disk/workspace-sandbox';
 
 /** How long the first query waits for the file watcher before indexing without it. */
 const WATCH_READY_WAIT_MS = 2000;

@@ -1,7 +1,7 @@
 import { messageOf } from '../../../shared/errors';
 import { dirname } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { EntryFacts, WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import type { EntryFacts, WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import type { Embedder } from '../providers/embedding-model';
 import { linesIfUnchanged, readIndexable, sameIdentity } from './indexed-file';
 import { Bm25Index } from './bm25-index';

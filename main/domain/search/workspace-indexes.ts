@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import type { WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import type { IndexStatusListener } from './index-status';
 import { WorkspaceIndex } from './workspace-index';
 import type { IndexOptions } from './semantic-answer';

@@ -1,8 +1,8 @@
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
-import type { OpenFile } from '../../platform/sandbox/anchored-read';
-import { copyToChosenFile } from '../../platform/sandbox/chosen-file';
-import type { EntryFacts, WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import type { OpenFile } from '../../platform/disk/anchored-read';
+import { copyToChosenFile } from '../../platform/disk/chosen-file';
+import type { EntryFacts, WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import { formatBytes } from '../../../shared/format-bytes';
 
 /** What was checked when the file was offered; the user may act on the offer minutes later. */

@@ -5,7 +5,7 @@ import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import type { Handlers } from '../../platform/ipc/dispatcher';
 import type { EventHub } from '../../platform/ipc/event-hub';
-import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import type { WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import { formatBytes } from '../../../shared/format-bytes';
 import { copyOfferedFile, readOfferedFile, reopenOfferedFile } from './offered-file';
 import type { OfferedFacts } from './offered-file';

@@ -2,8 +2,8 @@ import { DEFAULT_MAX_UPLOAD_BYTES } from '../../../shared/ipc/transfers';
 import type { UploadResult } from '../../../shared/ipc/transfers';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
-import { looksBinary, sniffBom, sniffBytes } from '../../platform/sandbox/text-codec';
-import type { WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import { looksBinary, sniffBom, sniffBytes } from '../../platform/disk/text-codec';
+import type { WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import { formatBytes } from '../../../shared/format-bytes';
 
 /** Where uploads land, workspace-relative. */

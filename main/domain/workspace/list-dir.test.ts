@@ -2,7 +2,7 @@ import { mkdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_LISTED_ENTRIES } from '../../../shared/ipc/workspace';
-import { createAnchorRoots } from '../../platform/sandbox/anchor-roots';
+import { createAnchorRoots } from '../../platform/disk/anchor-roots';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { listWorkspaceDir } from './list-dir';
 

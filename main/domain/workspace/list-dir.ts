@@ -2,9 +2,9 @@ import { compareWorkspaceEntries, MAX_LISTED_ENTRIES } from '../../../shared/ipc
 import type { WorkspaceEntry, WorkspaceListing } from '../../../shared/ipc/workspace';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
-import type { EntryFacts, EntryKind, WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import type { EntryFacts, EntryKind, WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import { isPersonaPath, parseRelativePath, userView } from './workspace-paths';
-import type { WalkEntry } from '../../platform/sandbox/workspace-walker';
+import type { WalkEntry } from '../../platform/disk/workspace-walker';
 import type { WorkspaceRoots } from './workspace-paths';
 
 const typeOf = (kind: EntryKind | undefined): WorkspaceEntry['type'] =>

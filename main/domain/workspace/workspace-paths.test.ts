@@ -1,8 +1,8 @@
 import { mkdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createAnchorRoots } from '../../platform/sandbox/anchor-roots';
-import { parseWorkspacePath } from '../../platform/sandbox/path-syntax';
+import { createAnchorRoots } from '../../platform/disk/anchor-roots';
+import { parseWorkspacePath } from '../../platform/disk/path-syntax';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { parseRelativePath, resolveWorkspacePath } from './workspace-paths';
 import type { WorkspaceRoots } from './workspace-paths';

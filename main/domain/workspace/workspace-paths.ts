@@ -1,13 +1,13 @@
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
-import type { AnchorRoots } from '../../platform/sandbox/anchor-roots';
-import { createDenyList } from '../../platform/sandbox/deny-list';
-import { parseWorkspacePath } from '../../platform/sandbox/path-syntax';
-import { personaEntries } from '../../platform/sandbox/persona-names';
-import { createWorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
-import type { ResolvedPath, WorkspaceSandbox } from '../../platform/sandbox/workspace-sandbox';
+import type { AnchorRoots } from '../../platform/disk/anchor-roots';
+import { createDenyList } from '../../platform/disk/deny-list';
+import { parseWorkspacePath } from '../../platform/disk/path-syntax';
+import { personaEntries } from '../../platform/disk/persona-names';
+import { createWorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
+import type { ResolvedPath, WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 
-export { isPersonaPath } from '../../platform/sandbox/persona-names';
+export { isPersonaPath } from '../../platform/disk/persona-names';
 
 /**
  * The persona overlay: these names at the workspace root live in the persona folder (the Familiar

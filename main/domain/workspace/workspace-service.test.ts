@@ -9,7 +9,7 @@ import { openSettingsStore } from '../../platform/storage/settings-store';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { createWorkspaceService } from './workspace-service';
 import type { WorkspaceHandlers, WorkspaceService } from './workspace-service';
-import { createAnchorRoots } from '../../platform/sandbox/anchor-roots';
+import { createAnchorRoots } from '../../platform/disk/anchor-roots';
 
 const tempDir = useTempDirs();
 const services: WorkspaceService[] = [];

@@ -113,7 +113,7 @@ vi.mock('electron', async () => {
   };
 });
 // No real login shell in a unit test: the adapter then keeps the PATH it has.
-vi.mock('../../platform/sandbox/login-shell-path', () => ({
+vi.mock('../../platform/processes/login-shell-path', () => ({
   readLoginShellPath: () => Promise.resolve({ ok: false, error: { code: 'not_found', message: 'not in tests' } }),
 }));
 // electron-updater needs the real Electron; the update prompts have their own tests.

@@ -56,7 +56,7 @@ vi.mock('electron', async () => ({
 // The window constructor is covered by window.test.ts; electron-updater needs the real Electron.
 vi.mock('./window', () => ({ createMainWindow: () => new FakeWindow() }));
 // No real login shell in a unit test: the adapter then keeps the PATH it has.
-vi.mock('../../platform/sandbox/login-shell-path', () => ({
+vi.mock('../../platform/processes/login-shell-path', () => ({
   readLoginShellPath: () => Promise.resolve({ ok: false, error: { code: 'not_found', message: 'not in tests' } }),
 }));
 vi.mock('./desktop-updates', () => ({

@@ -16,8 +16,8 @@ import {
 } from 'electron';
 import { createCore } from '../../core/create-core';
 import { createStderrLogger } from '../../platform/logging/logger';
-import { adoptLoginShellPath } from '../../platform/sandbox/child-environment';
-import { readLoginShellPath } from '../../platform/sandbox/login-shell-path';
+import { adoptLoginShellPath } from '../../platform/processes/child-environment';
+import { readLoginShellPath } from '../../platform/processes/login-shell-path';
 import { familiarVersion } from '../../core/version';
 import { appFiles } from './app-files';
 import { installContentSecurityPolicy } from './content-security-policy';

@@ -1,7 +1,7 @@
-import { AnchoredBatch } from '../../../platform/sandbox/anchored-batch';
-import type { FsWorkerPool } from '../../../platform/sandbox/fs-worker-pool';
-import type { WatchRound } from '../../../platform/sandbox/tree-watcher';
-import type { WorkspaceSandbox } from '../../../platform/sandbox/workspace-sandbox';
+import { AnchoredBatch } from '../../../platform/disk/anchored-batch';
+import type { FsWorkerPool } from '../../../platform/search-engines/fs-worker-pool';
+import type { WatchRound } from '../../../platform/watching/tree-watcher';
+import type { WorkspaceSandbox } from '../../../platform/disk/workspace-sandbox';
 import type { NgramIndex } from './ngram-index';
 
 /** Files per worker job (one segment): bigger segments repeat fewer keys; the worker's sort stays small. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NGRAM_BINARY, NGRAM_INDEXED, trigramKey } from '../../../platform/sandbox/ngram-types';
-import type { NgramSegment } from '../../../platform/sandbox/ngram-types';
+import { NGRAM_BINARY, NGRAM_INDEXED, trigramKey } from '../../../platform/search-engines/ngram-types';
+import type { NgramSegment } from '../../../platform/search-engines/ngram-types';
 import { FileVerdict, NgramIndex } from './ngram-index';
 import { literalPlan } from './trigram-plan';
 

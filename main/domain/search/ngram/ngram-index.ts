@@ -1,5 +1,5 @@
-import { NGRAM_ALWAYS, NGRAM_BINARY, NGRAM_RACY } from '../../../platform/sandbox/ngram-types';
-import type { NgramSegment } from '../../../platform/sandbox/ngram-types';
+import { NGRAM_ALWAYS, NGRAM_BINARY, NGRAM_RACY } from '../../../platform/search-engines/ngram-types';
+import type { NgramSegment } from '../../../platform/search-engines/ngram-types';
 import type { TrigramPlan } from './trigram-plan';
 
 /** A segment as the index holds it: the worker's answer, its files numbered from `base`. */

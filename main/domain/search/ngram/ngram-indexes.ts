@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { AnchoredFs } from '../../../platform/sandbox/anchored-fs';
-import type { FsWorkerPool } from '../../../platform/sandbox/fs-worker-pool';
+import type { AnchoredFs } from '../../../platform/disk/anchored-fs';
+import type { FsWorkerPool } from '../../../platform/search-engines/fs-worker-pool';
 import { WorkspaceNgram } from './ngram-service';
 
 /** The trigram indexes of the workspaces opened in this run, one file each under `dir`. */

@@ -1,8 +1,8 @@
 import { mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNgramExtractor } from '../../../platform/sandbox/ngram-extract';
-import { NGRAM_ALWAYS, NGRAM_INDEXED, NGRAM_RACY } from '../../../platform/sandbox/ngram-types';
+import { createNgramExtractor } from '../../../platform/search-engines/ngram-extract';
+import { NGRAM_ALWAYS, NGRAM_INDEXED, NGRAM_RACY } from '../../../platform/search-engines/ngram-types';
 import { anchoredFilesIn } from '../../../test-support/anchored-files';
 import { useTempDirs } from '../../../test-support/temp-dir';
 import { createToolKit } from '../../../test-support/tool-kit';

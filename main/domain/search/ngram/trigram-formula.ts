@@ -1,4 +1,4 @@
-import { trigramKey } from '../../../platform/sandbox/ngram-types';
+import { trigramKey } from '../../../platform/search-engines/ngram-types';
 
 // The vocabulary of plans: the formula type, its and/or that keep it flat, and a string's trigrams.
 // Separate from the regex analysis (regex-match-info.ts, regex-plan-parser.ts) because the index

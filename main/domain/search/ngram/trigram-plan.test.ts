@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { trigramKey } from '../../../platform/sandbox/ngram-types';
+import { trigramKey } from '../../../platform/search-engines/ngram-types';
 import { literalPlan, regexPlan } from './trigram-plan';
 import type { TrigramPlan } from './trigram-plan';
 

@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
-import { childEnvironment } from './child-environment';
-import { sniffBytes } from './text-codec';
-import type { AnchoredFiles } from './anchored-batch';
+import { startOutputProcess } from '../processes/output-process';
+import { sniffBytes } from '../disk/text-codec';
+import type { AnchoredFiles } from '../disk/anchored-batch';
 
 /**
  * One batch of a search run by ripgrep: the files the walk listed (so the ignore rules, hidden
@@ -50,13 +49,14 @@ export async function ripgrepCounts(
     indexOf.set(path, index);
     return path;
   });
-  const child = spawn(rg, [...fixedArgs, ...patternArgs, '--', ...paths], {
+  const child = startOutputProcess({
+    file: rg,
+    args: [...fixedArgs, ...patternArgs, '--', ...paths],
     cwd: proc ? '/proc/self/fd/3' : files.root.path,
     // The allow-list environment of every child (child-environment.ts): no RIPGREP_CONFIG_PATH.
-    env: childEnvironment({ pass: [] }),
-    stdio: ['ignore', 'pipe', 'pipe', ...(proc ? [files.root.fd] : [])],
+    environment: { pass: [] },
+    inheritFds: proc ? [files.root.fd] : [],
     signal,
-    windowsHide: true,
   });
   const counts: number[] = [];
   const sizes: number[] = [];
@@ -78,7 +78,7 @@ export async function ripgrepCounts(
       sizes.push(data.binary_offset === null ? data.stats.bytes_searched : Infinity);
     }
   };
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     const buf = rest.length === 0 ? chunk : Buffer.concat([rest, chunk]);
     const last = buf.lastIndexOf(10);
     for (let at = buf.indexOf(endTag); at !== -1 && at < last; at = buf.indexOf(endTag, at + 1)) {
@@ -88,7 +88,7 @@ export async function ripgrepCounts(
     rest = Buffer.from(buf.subarray(last + 1));
   });
   let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (text: string) => {
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
     if (stderr.length < 4096) stderr += text;
   });
   const exitCode = await new Promise<number | null>((resolve, reject) => {

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
-import { anchoredOpener } from './anchored-opener';
+import { anchoredOpener } from '../disk/anchored-opener';
 import { utf16Encoding } from './search-file-reads';
 import { NGRAM_ALWAYS, NGRAM_BINARY, NGRAM_INDEXED, NGRAM_RACY } from './ngram-types';
 import type { NgramSegment } from './ngram-types';
-import type { AnchoredFiles } from './anchored-batch';
+import type { AnchoredFiles } from '../disk/anchored-batch';
 
 /** Bigger files are not indexed: every query searches them (a 200 MB log's trigrams are few, its scan is not). */
 export const MAX_NGRAM_FILE_BYTES = 256 << 20;

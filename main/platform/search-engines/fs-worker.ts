@@ -3,7 +3,7 @@ import { workerData } from 'node:worker_threads';
 import { createFsJobs } from './fs-worker-jobs';
 import { createNgramExtractor } from './ngram-extract';
 import type { NgramSegment } from './ngram-types';
-import type { AnchoredFiles } from './anchored-batch';
+import type { AnchoredFiles } from '../disk/anchored-batch';
 import type { SearchJob, SearchJobResult, StatRows } from './search-types';
 
 /**

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { FsTask } from './fs-worker';
 import type { NgramSegment } from './ngram-types';
-import type { AnchoredFiles } from './anchored-batch';
+import type { AnchoredFiles } from '../disk/anchored-batch';
 import type { SearchJob, SearchJobResult, StatRows } from './search-types';
 
 /**
@@ -32,7 +32,7 @@ export interface FsWorkerPoolOptions {
 }
 
 /**
- * The worker module, a real file: electron-vite builds main/platform/sandbox/fs-worker.ts as
+ * The worker module, a real file: electron-vite builds main/platform/search-engines/fs-worker.ts as
  * out/main/fs-worker.js and the bench as out/bench/fs-worker.mjs, beside the entry that bundles this
  * code (or one folder up, from a shared chunk). Under vitest nothing is built: fs-worker-source.mjs
  * compiles the TypeScript source with jiti (a devDependency) inside the worker. No code is ever

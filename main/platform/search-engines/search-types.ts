@@ -1,4 +1,4 @@
-import type { AnchoredFiles } from './anchored-batch';
+import type { AnchoredFiles } from '../disk/anchored-batch';
 
 /**
  * What the file workers are asked and answer (fs-worker-jobs.ts runs the jobs). Plain data: it

@@ -3,7 +3,7 @@ import { appendFile, mkdir, readFile, readdir, realpath, symlink, writeFile } fr
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../test-support/temp-dir';
-import { createAnchorRoots } from './anchor-roots';
+import { createAnchorRoots } from '../disk/anchor-roots';
 import { sweepTempFiles } from './temp-journal';
 
 const tempDir = useTempDirs();

@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
-import { anchoredOpener } from './anchored-opener';
+import { anchoredOpener } from '../disk/anchored-opener';
 import { readUtf16, utf16Encoding } from './search-file-reads';
 import { compileMatcher } from './search-matchers';
 import { newFileState, scanSegment } from './search-segment';
 import type { Text } from './fs-worker-text';
-import type { AnchoredFiles } from './anchored-batch';
+import type { AnchoredFiles } from '../disk/anchored-batch';
 import type { FileMatches, SearchJob, SearchJobResult, StatRows } from './search-types';
 
 /**

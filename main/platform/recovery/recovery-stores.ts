@@ -3,10 +3,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
-import { fsError } from './fs-errors';
+import { fsError } from '../disk/fs-errors';
 import { pruneRecoveryStore } from './recovery-retention';
 import type { RecoveryRetention } from './recovery-retention';
-import type { ResolvedPath, WorkspaceSandbox } from './workspace-sandbox';
+import type { ResolvedPath, WorkspaceSandbox } from '../disk/workspace-sandbox';
 
 /** What a store needs of the sandbox: the two ways out, and the folders for the manifest. */
 type Sandbox = Pick<WorkspaceSandbox, 'copyOut' | 'moveOut' | 'workspaceRoot' | 'personaDir'>;

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
-import type { AnchoredFs, DirRef } from './anchored-fs';
+import type { AnchoredFs, DirRef } from '../disk/anchored-fs';
 import { EventStorm } from './event-storm';
-import { parseWorkspacePath } from './path-syntax';
+import { parseWorkspacePath } from '../disk/path-syntax';
 
 /** More changed paths than this since the last full refresh: a walk is cheaper than resolving each. */
 const MAX_DIRTY = 256;

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../test-support/temp-dir';
-import { createAnchoredFs } from './anchored-fs';
-import type { DirRef } from './anchored-fs';
+import { createAnchoredFs } from '../disk/anchored-fs';
+import type { DirRef } from '../disk/anchored-fs';
 import { TreeWatcher, watcherVouches } from './tree-watcher';
 
 const tempDir = useTempDirs();

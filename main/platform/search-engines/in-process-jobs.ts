@@ -1,6 +1,6 @@
 import { createFsJobs } from './fs-worker-jobs';
 import type { FsJobs } from './fs-worker-jobs';
-import type { AnchoredFiles } from './anchored-batch';
+import type { AnchoredFiles } from '../disk/anchored-batch';
 import type { SearchJob, SearchJobResult, StatRows } from './search-types';
 
 /** The workers' jobs run right here: for small batches (a round trip costs more) and for tests. */

@@ -1,9 +1,9 @@
 import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { createAnchorRoots } from './anchor-roots';
-import type { AnchorRoots } from './anchor-roots';
-import { openParentStrict } from './anchored-resolve';
-import type { TempEntry, TempJournal } from './temp-files';
+import { createAnchorRoots } from '../disk/anchor-roots';
+import type { AnchorRoots } from '../disk/anchor-roots';
+import { openParentStrict } from '../disk/anchored-resolve';
+import type { TempEntry, TempJournal } from '../disk/temp-files';
 
 /** The marker every temp name carries; the sweep removes nothing else. */
 export const tempNamePattern = /^\..*\.familiar-[0-9a-f]{12}\.tmp$/;

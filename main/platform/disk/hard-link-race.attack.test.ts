@@ -10,7 +10,7 @@ import { createToolKit } from '../../test-support/tool-kit';
 import { anchoredFilesIn } from '../../test-support/anchored-files';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { createAnchoredFs } from './anchored-fs';
-import { createInProcessJobs } from './in-process-jobs';
+import { createInProcessJobs } from '../search-engines/in-process-jobs';
 
 /**
  * Issue 15's one leak in 300 (search_in_code on 'h.txt' answered the outside file): a hard link to

@@ -21,7 +21,7 @@ const spec = (query: string, isRegex = false) => {
 describe('the file worker pool', () => {
   it('runs a real worker module: the built one beside the bundle, or under vitest the source through jiti', () => {
     // No code shipped as text to an eval'd worker: piscina gets a file name.
-    expect(fsWorkerFile()).toMatch(/main\/platform\/sandbox\/fs-worker-source\.mjs$/);
+    expect(fsWorkerFile()).toMatch(/main\/platform\/search-engines\/fs-worker-source\.mjs$/);
   });
 
   it('runs jobs in worker threads and answers in order per task', async () => {

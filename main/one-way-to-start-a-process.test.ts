@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lintProbe, repoRoot, sourceFiles } from './test-support/lint-probe';
+
+/**
+ * One way to start a process: only main/platform/processes/ imports child_process, so every child
+ * Familiar starts gets the allow-listed environment, the process-group kill and the operating
+ * system's confinement. Lint holds the line (eslint.config.js); the probes prove it fires, the scan
+ * that the tree obeys.
+ */
+const probe = (code: string) => `${code}\nexport const probe = 1;\n`;
+
+describe('lint keeps child_process inside main/platform/processes/', () => {
+  const forbidden: [string, string][] = [
+    ['main/tools/probe.ts', "import { spawn } from 'node:child_process';"],
+    ['main/domain/lsp/probe.ts', "import { execFile } from 'child_process';"],
+    ['main/platform/search-engines/probe.ts', "import { spawn } from 'node:child_process';"],
+    [
+      'main/platform/disk/probe.ts',
+      "import type { ChildProcess } from 'node:child_process';\nexport type C = ChildProcess;",
+    ],
+    ['main/front-doors/electron/probe.ts', "import { fork } from 'node:child_process';"],
+    ['main/agent/probe.ts', "export const load = () => import('node:child_process');"],
+  ];
+
+  it.each(forbidden)('%s: %s', async (file, code) => {
+    const messages = await lintProbe(file, probe(code));
+    expect(messages).toContainEqual({
+      ruleId: expect.stringMatching(/^no-restricted-(imports|syntax)$/) as string,
+      message: expect.stringMatching(/main\/platform\/processes\//) as string,
+    });
+  });
+
+  it('lets the process module and the tests start processes', async () => {
+    for (const file of ['main/platform/processes/probe.ts', 'main/tools/probe.test.ts', 'main/tools/probe.child.ts']) {
+      const messages = await lintProbe(
+        file,
+        "import { spawn } from 'node:child_process';\nexport const probe = spawn;\n",
+      );
+      expect(
+        messages.filter((message) => message.message.includes('main/platform/processes/')),
+        file,
+      ).toEqual([]);
+    }
+  });
+});
+
+const testOnly = (rel: string) =>
+  /\.test\.tsx?$/.test(rel) || /\.child\.ts$/.test(rel) || rel.startsWith(`main${sep}test-support${sep}`);
+const processAccess = /(from\s+|import\s+|require\(\s*|import\(\s*)['"`](node:)?child_process['"`]/;
+
+describe('the tree keeps one way to start a process (a scan, independent of the lint config)', () => {
+  it('no product file outside main/platform/processes/ imports child_process', async () => {
+    const offenders: string[] = [];
+    for (const layer of ['main', 'shared', 'preload', 'renderer']) {
+      for await (const file of sourceFiles(join(repoRoot, layer))) {
+        const rel = relative(repoRoot, file);
+        if (testOnly(rel) || rel.startsWith(`main${sep}platform${sep}processes${sep}`)) continue;
+        if (processAccess.test(await readFile(file, 'utf8'))) offenders.push(rel);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('the scan knows the spellings', () => {
+    for (const code of ["import { spawn } from 'node:child_process';", "const c = await import('child_process');"]) {
+      expect(processAccess.test(code), code).toBe(true);
+    }
+    expect(processAccess.test("import { runProcess } from '../processes/process-runner';")).toBe(false);
+  });
+});
