@@ -1,0 +1,99 @@
+import { spawnSync } from 'node:child_process';
+import { mkdir, readFile, readdir, realpath, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { err } from '../../../shared/result';
+import { useTempDirs } from '../../test-support/temp-dir';
+import { createAnchorRoots } from './anchor-roots';
+import { createRecoveryStore } from './recovery-stores';
+import { createWorkspaceSandbox } from './workspace-sandbox';
+
+const tempDir = useTempDirs();
+
+/** The pid of a process that has exited: a writer that is gone. */
+const deadPid = (): number =>
+  Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString());
+
+/** Every slot folder of a store, as 'day/slot'. */
+async function slotsOf(dir: string): Promise<string[]> {
+  const slots: string[] = [];
+  for (const day of await readdir(dir).catch(() => [] as string[])) {
+    for (const name of await readdir(join(dir, day)).catch(() => [] as string[])) slots.push(`${day}/${name}`);
+  }
+  return slots.sort();
+}
+
+async function workspaceWith(files: Record<string, string | Buffer>) {
+  const root = await realpath(await tempDir('familiar-recovery-'));
+  const workspace = join(root, 'project');
+  await mkdir(workspace);
+  for (const [name, content] of Object.entries(files)) await writeFile(join(workspace, name), content);
+  const sandbox = createWorkspaceSandbox({
+    workspaceRoot: workspace,
+    personaDir: workspace,
+    roots: createAnchorRoots(),
+    isConcealed: () => false,
+  });
+  return { sandbox, backups: join(root, 'backups') };
+}
+
+describe('the backup store', () => {
+  it('sweeps at start the slots without restore.json whose writer is gone, and keeps every other', async () => {
+    const dir = await tempDir('familiar-backups-');
+    const day = join(dir, '2026-11-25');
+    const slot = async (name: string, files: Record<string, string>) => {
+      await mkdir(join(day, name), { recursive: true });
+      for (const [file, content] of Object.entries(files)) await writeFile(join(day, name, file), content);
+    };
+    const complete = `031501-123Z-${deadPid()}-ab12cd34`;
+    const inProgress = `031505-123Z-${process.pid}-ab12cd38`;
+    await slot(complete, { 'big.bin': 'the whole copy', 'restore.json': '{}' });
+    await slot(`031502-123Z-${deadPid()}-ab12cd35`, { '.big.bin.0123456789ab.tmp': 'half a co' });
+    await slot(`031503-123Z-${deadPid()}-ab12cd36`, { 'big.bin': 'whole but never described' });
+    await slot('031504-123Z-ab12cd37', {}); // named before the pid, killed before its restore.json
+    await slot(inProgress, { '.big.bin.0123456789ab.tmp': 'being copied now' });
+    await slot('not-a-slot', { 'notes.txt': 'not ours' });
+
+    createRecoveryStore(dir, 'backup');
+    expect(await slotsOf(dir)).toEqual([complete, inProgress, 'not-a-slot'].map((name) => `2026-11-25/${name}`));
+    expect(await readFile(join(day, complete, 'big.bin'), 'utf8')).toBe('the whole copy');
+
+    // Trash is never swept: a moved item is the only copy of the file.
+    const trash = await tempDir('familiar-trash-');
+    await mkdir(join(trash, '2026-11-25', `031501-123Z-${deadPid()}-ab12cd34`), { recursive: true });
+    createRecoveryStore(trash, 'trash');
+    expect(await slotsOf(trash)).toHaveLength(1);
+  });
+
+  it('keeps a whole copy beside its restore.json and nothing else, also of a file named restore.json', async () => {
+    const { sandbox, backups } = await workspaceWith({ 'a.txt': 'alpha', 'restore.json': '{"mine":true}' });
+    const store = createRecoveryStore(backups, 'backup');
+    for (const [name, content] of [
+      ['a.txt', 'alpha'],
+      ['restore.json', '{"mine":true}'],
+    ] as const) {
+      const path = await sandbox.resolve(name, 'read');
+      if (!path.ok) throw new Error(path.error.message);
+      const kept = await store.keepCopy(sandbox, path.value);
+      if (!kept.ok) throw new Error(kept.error.message);
+      expect(await readFile(kept.value, 'utf8')).toBe(content);
+      const slot = join(kept.value, '..');
+      expect((await readdir(slot)).sort()).toEqual(
+        [name === 'a.txt' ? 'a.txt' : 'restore.json.kept', 'restore.json'].sort(),
+      );
+      const manifest = JSON.parse(await readFile(join(slot, 'restore.json'), 'utf8')) as Record<string, string>;
+      expect(manifest['workspacePath']).toBe(name);
+      expect(manifest['action']).toBe('backup');
+    }
+  });
+
+  it('leaves no slot when the copy fails', async () => {
+    const { sandbox, backups } = await workspaceWith({ 'a.txt': 'alpha' });
+    const path = await sandbox.resolve('a.txt', 'read');
+    if (!path.ok) throw new Error(path.error.message);
+    const refusing = { ...sandbox, copyOut: () => err<void>('permission_denied', 'refused') };
+    const kept = await createRecoveryStore(backups, 'backup').keepCopy(refusing, path.value);
+    expect(kept.ok).toBe(false);
+    expect(await slotsOf(backups)).toEqual([]);
+  });
+});
