@@ -1,8 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { mkdir, readFile, readdir, realpath, writeFile } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { err } from '../../../shared/result';
+import { bundleChildScript } from '../../test-support/child-script';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { createAnchorRoots } from './anchor-roots';
 import { createRecoveryStore } from './recovery-stores';
@@ -34,7 +36,7 @@ async function workspaceWith(files: Record<string, string | Buffer>) {
     roots: createAnchorRoots(),
     isConcealed: () => false,
   });
-  return { sandbox, backups: join(root, 'backups') };
+  return { root, workspace, sandbox, backups: join(root, 'backups') };
 }
 
 describe('the backup store', () => {
@@ -96,4 +98,58 @@ describe('the backup store', () => {
     expect(kept.ok).toBe(false);
     expect(await slotsOf(backups)).toEqual([]);
   });
+});
+
+let copierScript = '';
+
+beforeAll(async () => {
+  copierScript = await bundleChildScript(`
+    import { copyForever } from ${JSON.stringify(join(import.meta.dirname, 'backup-copier.child.ts'))};
+    const [workspace, backups, file] = process.argv.slice(2);
+    await copyForever(workspace, backups, file);
+  `);
+}, 60_000);
+
+/** Starts the copier, waits for its first whole backup, lets it run `ms` more, then SIGKILLs it. */
+async function killMidCopy(args: string[], ms: number): Promise<void> {
+  const child = spawn(process.execPath, [copierScript, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('ready')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`copier exited early (${code}): ${stderr}`)));
+  });
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+describe('keepCopy under SIGKILL (issue 33: one run in five left a torn backup)', () => {
+  it('leaves whole backups beside their restore.json, or slots the next start sweeps', async () => {
+    // 16 MB of noise: a copy takes long enough for kills to land inside it, and any tear shows.
+    const original = randomBytes(16 * 1024 * 1024);
+    const { workspace, backups } = await workspaceWith({ 'big.bin': original });
+    let whole = 0;
+    let swept = 0;
+    for (const ms of [3, 41, 17, 88, 9, 130, 56, 24]) {
+      await killMidCopy([workspace, backups, 'big.bin'], ms);
+      const left = await slotsOf(backups);
+      createRecoveryStore(backups, 'backup'); // the next start
+      const kept = await slotsOf(backups);
+      swept += left.length - kept.length;
+      for (const slot of kept) {
+        expect((await readdir(join(backups, slot))).sort()).toEqual(['big.bin', 'restore.json']);
+        expect((await readFile(join(backups, slot, 'big.bin'))).equals(original), `${slot} is torn`).toBe(true);
+        whole += 1;
+      }
+      // The checked backups go, so eight runs of 16 MB copies stay small on disk.
+      await rm(backups, { recursive: true, force: true });
+    }
+    // The kills did land inside copies, and the copier did finish some.
+    expect(swept).toBeGreaterThan(0);
+    expect(whole).toBeGreaterThan(0);
+  }, 120_000);
 });
