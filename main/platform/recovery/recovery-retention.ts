@@ -1,5 +1,7 @@
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { lstat, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { alive } from './temp-journal';
 
 /** How much of the backups is kept: the newest items first, until one of the limits is reached. */
 export interface RecoveryRetention {
@@ -14,9 +16,15 @@ export const defaultBackupRetention: RecoveryRetention = {
   maxAgeDays: 30,
 };
 
+/** What says where a kept item came from; written last, so a slot without it is not whole. */
+export const manifestName = 'restore.json';
+
 interface Slot {
   readonly path: string;
-  /** Slots are named by their UTC time: 'YYYY-MM-DD/HHMMSS-mmmZ-<random>'. */
+  /**
+   * Slots are named by their UTC time and the writing process: 'YYYY-MM-DD/HHMMSS-mmmZ-<pid>-<random>'
+   * (before issue 33 without the pid).
+   */
   readonly name: string;
   readonly at: number;
   bytes: number;
@@ -30,6 +38,9 @@ async function sizeOf(path: string): Promise<number> {
   for (const name of await readdir(path).catch(() => [] as string[])) total += await sizeOf(join(path, name));
   return total;
 }
+
+const dayName = /^\d{4}-\d{2}-\d{2}$/;
+const slotName = /^\d{6}-\d{3}Z-(?:(\d+)-)?[0-9a-f]{8}$/;
 
 const slotTime = (day: string, name: string): number => {
   // '2026-11-25' + '031501-123Z-ab12cd34' → 2026-11-25T03:15:01.123Z
@@ -45,7 +56,7 @@ const slotTime = (day: string, name: string): number => {
 export async function pruneRecoveryStore(dir: string, retention: RecoveryRetention, now = Date.now()): Promise<number> {
   const slots: Slot[] = [];
   for (const day of await readdir(dir).catch(() => [] as string[])) {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) continue;
+    if (!dayName.test(day)) continue;
     for (const name of await readdir(join(dir, day)).catch(() => [] as string[])) {
       const at = slotTime(day, name);
       if (Number.isNaN(at)) continue;
@@ -69,6 +80,42 @@ export async function pruneRecoveryStore(dir: string, retention: RecoveryRetenti
     }
     await rm(slot.path, { recursive: true, force: true });
     removed += 1;
+  }
+  return removed;
+}
+
+/**
+ * Removes the slots a killed writer left without their `restore.json` (issue 33): a copy cut short,
+ * or whole but never described, that a person restoring would take for the file. Run at start, before
+ * this process makes a slot; a slot whose writer (the pid in its name) still runs is another
+ * process's copy in progress on the same home (the app and an MCP server) and stays. Answers how many
+ * slots were removed. Only folders it recognises by name are ever removed, and never one that has its
+ * `restore.json`.
+ */
+export function sweepIncompleteSlots(dir: string, writerAlive: (pid: number) => boolean = alive): number {
+  let removed = 0;
+  const list = (path: string) => {
+    try {
+      return readdirSync(path);
+    } catch {
+      return [];
+    }
+  };
+  for (const day of list(dir)) {
+    if (!dayName.test(day)) continue;
+    for (const name of list(join(dir, day))) {
+      const match = slotName.exec(name);
+      if (match === null) continue;
+      const path = join(dir, day, name);
+      if (existsSync(join(path, manifestName))) continue;
+      if (match[1] !== undefined && writerAlive(Number(match[1]))) continue;
+      try {
+        rmSync(path, { recursive: true, force: true });
+        removed += 1;
+      } catch {
+        // Left for the next start: a start must not fail for a leftover.
+      }
+    }
   }
   return removed;
 }

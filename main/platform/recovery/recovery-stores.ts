@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
+import { writeFileAtomic } from '../storage/atomic-file';
 import { fsError } from '../disk/fs-errors';
-import { pruneRecoveryStore } from './recovery-retention';
+import { manifestName, pruneRecoveryStore, sweepIncompleteSlots } from './recovery-retention';
 import type { RecoveryRetention } from './recovery-retention';
 import type { ResolvedPath, WorkspaceSandbox } from '../disk/workspace-sandbox';
 
@@ -26,14 +27,29 @@ export interface RecoveryStore {
 function slot(): string {
   const now = new Date();
   const stamp = now.toISOString().replaceAll(':', '').replace('.', '-');
-  return join(stamp.slice(0, 10), `${stamp.slice(11)}-${randomBytes(4).toString('hex')}`);
+  // The pid says whose copy is in progress: the start sweep of another process on the same home spares it.
+  return join(stamp.slice(0, 10), `${stamp.slice(11)}-${process.pid}-${randomBytes(4).toString('hex')}`);
 }
 
-const baseName = (relPath: string) => relPath.slice(relPath.lastIndexOf('/') + 1) || 'workspace';
+/**
+ * The item's name in its slot: its own, unless that is the manifest's (in any case, for
+ * case-insensitive disks), which the item would otherwise replace or be replaced by.
+ */
+function itemName(relPath: string): string {
+  const base = relPath.slice(relPath.lastIndexOf('/') + 1) || 'workspace';
+  return base.toLowerCase() === manifestName ? `${base}.kept` : base;
+}
 
-async function prepareSlot(dir: string, sandbox: Sandbox, path: ResolvedPath, action: string): Promise<string> {
+async function newSlot(dir: string): Promise<string> {
   const folder = join(dir, slot());
   await mkdir(folder, { recursive: true, mode: 0o700 });
+  return folder;
+}
+
+const discard = (folder: string) => rm(folder, { recursive: true, force: true }).catch(() => undefined);
+
+/** Writes `restore.json` whole or not at all (temp, fsync, rename, fsync of the slot folder). */
+async function writeManifest(folder: string, sandbox: Sandbox, path: ResolvedPath, action: string): Promise<void> {
   const base = path.inPersona ? sandbox.personaDir : sandbox.workspaceRoot;
   const manifest = {
     // Where it was, for a person putting it back: informational, never opened by Familiar.
@@ -42,8 +58,7 @@ async function prepareSlot(dir: string, sandbox: Sandbox, path: ResolvedPath, ac
     action,
     at: new Date().toISOString(),
   };
-  await writeFile(join(folder, 'restore.json'), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
-  return folder;
+  await writeFileAtomic(join(folder, manifestName), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
 /** At most one retention sweep a minute: keeping a copy stays cheap even with thousands kept. */
@@ -61,24 +76,52 @@ export function createRecoveryStore(
     lastPrune = Date.now();
     pruning = pruning.then(() => pruneRecoveryStore(dir, retention())).catch(() => undefined);
   };
-  /** Puts the entry into a new slot, by copy or by move: the slot's path, or why not. */
-  const intoSlot = async (
-    sandbox: Sandbox,
-    path: ResolvedPath,
-    put: (target: string) => Result<unknown>,
-  ): Promise<Result<string>> => {
+  /**
+   * A backup is whole or absent (issue 33): a kill mid-copy left a partial copy beside its
+   * `restore.json`, taken for the file by whoever restored it. The copy goes under a temp name (the
+   * copy fsyncs it), is renamed when complete, and `restore.json` comes last; a slot without it is
+   * swept at the next start, and at once when the copy fails. Until the copy is whole the original is
+   * untouched (the write waits for this), so nothing is lost by sweeping.
+   */
+  const keepCopy = async (sandbox: Sandbox, path: ResolvedPath): Promise<Result<string>> => {
+    const name = itemName(path.realRel);
+    let folder: string | undefined;
     try {
-      const target = join(await prepareSlot(dir, sandbox, path, action), baseName(path.realRel));
-      const placed = put(target);
-      if (!placed.ok) return placed;
+      folder = await newSlot(dir);
+      const partial = join(folder, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
+      const copied = sandbox.copyOut(path, partial);
+      if (!copied.ok) {
+        await discard(folder);
+        return copied;
+      }
+      await rename(partial, join(folder, name));
+      await writeManifest(folder, sandbox, path, action);
+      prune();
+      return ok(join(folder, name));
+    } catch (error) {
+      if (folder !== undefined) await discard(folder);
+      return fsError(error, path.display);
+    }
+  };
+  /**
+   * Trash keeps the old order, `restore.json` first: a move is one rename (or a copy that removes the
+   * original only once complete), and a moved item without its manifest would be swept with the only
+   * copy of the file.
+   */
+  const moveIn = async (sandbox: Sandbox, path: ResolvedPath): Promise<Result<string>> => {
+    try {
+      const folder = await newSlot(dir);
+      await writeManifest(folder, sandbox, path, action);
+      const target = join(folder, itemName(path.realRel));
+      const moved = sandbox.moveOut(path, target);
+      if (!moved.ok) return moved;
       prune();
       return ok(target);
     } catch (error) {
       return fsError(error, path.display);
     }
   };
-  return {
-    keepCopy: (sandbox, path) => intoSlot(sandbox, path, (target) => sandbox.copyOut(path, target)),
-    moveIn: (sandbox, path) => intoSlot(sandbox, path, (target) => sandbox.moveOut(path, target)),
-  };
+  // Before this process makes any slot. Only backups: see moveIn for why trash is never swept.
+  if (action === 'backup') sweepIncompleteSlots(dir);
+  return { keepCopy, moveIn };
 }

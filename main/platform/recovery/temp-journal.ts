@@ -33,7 +33,8 @@ export function createTempJournal(file: string): TempJournal {
   };
 }
 
-const alive = (pid: number): boolean => {
+/** Whether a process still runs (EPERM: it does, as another user). */
+export const alive = (pid: number): boolean => {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
