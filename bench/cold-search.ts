@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { familiarPaths } from '../main/platform/storage/paths';
 import type { AnyTool } from '../main/tools/define-tool';
 import { searchInCodeTool } from '../main/tools/index';
-import { createToolEnvironment } from '../main/tools/tool-services';
+import { createToolEnvironment } from '../main/tools/kit/tool-services';
 import { corpusLayout, ensureCorpus } from './corpus';
 import { runtimeLine, summarize } from './measure';
 import { benchServices, benchToolCalls } from './tool-calls';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { familiarPaths } from '../main/platform/storage/paths';
 import type { AnyTool } from '../main/tools/define-tool';
 import { searchInCodeTool } from '../main/tools/index';
-import { createToolEnvironment } from '../main/tools/tool-services';
+import { createToolEnvironment } from '../main/tools/kit/tool-services';
 import type { Corpus } from './corpus';
 import { runOnce, summarize } from './measure';
 import type { Timing } from './measure';

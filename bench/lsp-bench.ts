@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { familiarPaths } from '../main/platform/storage/paths';
 import type { AnyTool } from '../main/tools/define-tool';
 import { codeDefinitionTool, codeHoverTool } from '../main/tools/index';
-import { createToolEnvironment, createToolServices } from '../main/tools/tool-services';
+import { createToolEnvironment, createToolServices } from '../main/tools/kit/tool-services';
 import { benchToolCalls } from './tool-calls';
 
 /**

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { familiarPaths } from '../main/platform/storage/paths';
 import { WorkspaceIndex } from '../main/domain/search/workspace-index';
 import { fileSemanticSearchTool } from '../main/tools/index';
-import { createToolEnvironment, createToolServices } from '../main/tools/tool-services';
+import { createToolEnvironment, createToolServices } from '../main/tools/kit/tool-services';
 import { summarize } from './measure';
 import { ensureNotesCorpus } from './notes-corpus';
 import { benchToolCalls } from './tool-calls';

@@ -4,10 +4,10 @@ import { createApprovalBroker } from '../main/domain/approvals/broker';
 import { createAuditLog } from '../main/platform/audit/audit-log';
 import { createToolCalls } from '../main/tool-calls/tool-calls';
 import type { AnyTool, Tool } from '../main/tools/define-tool';
-import type { ToolEnvironment } from '../main/tools/tool-environment';
-import type { ToolLimits } from '../main/tools/tool-limits';
+import type { ToolEnvironment } from '../main/tools/kit/tool-environment';
+import type { ToolLimits } from '../main/tools/kit/tool-limits';
 import type { FamiliarPaths } from '../main/platform/storage/paths';
-import { createToolServices } from '../main/tools/tool-services';
+import { createToolServices } from '../main/tools/kit/tool-services';
 
 /** The bench lists all 30k files in one call and makes many calls a minute: those caps are lifted. */
 export const benchLimits = {

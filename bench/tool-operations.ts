@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { familiarPaths } from '../main/platform/storage/paths';
 import type { AnyTool } from '../main/tools/define-tool';
 import { editFileTool, listFilesTool, readFileTool, searchInCodeTool } from '../main/tools/index';
-import { createToolEnvironment } from '../main/tools/tool-services';
+import { createToolEnvironment } from '../main/tools/kit/tool-services';
 import { corpusLayout } from './corpus';
 import type { Corpus } from './corpus';
 import { benchServices, benchToolCalls } from './tool-calls';

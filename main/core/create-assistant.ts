@@ -26,7 +26,7 @@ import { describeTools } from '../tool-calls/tool-info';
 import type { FamiliarPaths } from '../platform/storage/paths';
 import type { SettingsStore } from '../platform/storage/settings-store';
 import type { AnyTool } from '../tools/define-tool';
-import type { ToolEnvironment } from '../tools/tool-environment';
+import type { ToolEnvironment } from '../tools/kit/tool-environment';
 import type { Logger } from '../platform/logging/logger';
 import type { CodeAvailability } from '../domain/lsp/code-availability';
 

@@ -4,7 +4,7 @@ import { parseArguments } from '../tool-calls/admit';
 import { previewCall } from '../tool-calls/ask';
 import { runTool } from '../tool-calls/run';
 import type { Approval, ChangePreview, Tool, ToolContext } from '../tools/define-tool';
-import { defaultToolLimits } from '../tools/tool-limits';
+import { defaultToolLimits } from '../tools/kit/tool-limits';
 
 /**
  * For tests of one tool (not shipped): the pipeline's own argument parse and its run guard

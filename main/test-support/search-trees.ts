@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { searchInCodeTool } from '../tools/search-in-code';
 import type { SearchInCodeOutput } from '../tools/search-in-code';
-import type { ToolEnvironment } from '../tools/tool-environment';
+import type { ToolEnvironment } from '../tools/kit/tool-environment';
 import type { ToolKit } from './tool-kit';
 
 /**

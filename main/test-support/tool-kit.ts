@@ -5,10 +5,10 @@ import type { z } from 'zod';
 import type { Result } from '../../shared/result';
 import { familiarPaths } from '../platform/storage/paths';
 import type { Approval, Tool, ToolContext } from '../tools/define-tool';
-import type { ToolEnvironment } from '../tools/tool-environment';
-import type { ToolLimits } from '../tools/tool-limits';
-import { createToolEnvironment, createToolServices } from '../tools/tool-services';
-import type { ToolServices, ToolServicesOptions } from '../tools/tool-services';
+import type { ToolEnvironment } from '../tools/kit/tool-environment';
+import type { ToolLimits } from '../tools/kit/tool-limits';
+import { createToolEnvironment, createToolServices } from '../tools/kit/tool-services';
+import type { ToolServices, ToolServicesOptions } from '../tools/kit/tool-services';
 import { createDirectRunner } from './direct-runner';
 import type { DirectRunner } from './direct-runner';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ok } from '../../shared/result';
-import { withResultBound } from '../tools/result-bound';
+import { withResultBound } from '../tools/kit/result-bound';
 import { capToolResult } from './cap-result';
 
 /** A value that counts how often it is stringified (JSON.stringify calls toJSON). */

@@ -1,6 +1,6 @@
 import type { Result } from '../../shared/result';
-import { resultBound } from '../tools/result-bound';
-import { defaultToolLimits } from '../tools/tool-limits';
+import { resultBound } from '../tools/kit/result-bound';
+import { defaultToolLimits } from '../tools/kit/tool-limits';
 
 /**
  * The most of one tool value that is kept (transcript) and sent back to the model. Tools cap their

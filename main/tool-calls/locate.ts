@@ -1,5 +1,5 @@
 import type { ToolAccess } from '../domain/policy/access';
-import type { ToolEnvironment } from '../tools/tool-environment';
+import type { ToolEnvironment } from '../tools/kit/tool-environment';
 import type { Admitted, Located } from './call-session';
 
 /**

@@ -2,8 +2,8 @@ import type { Location, LocationLink } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
 import { ok } from '../../shared/result';
 import { showLocations } from '../domain/lsp/render-locations';
-import { codeTargetShape, defineCodeQuery, hasTarget, targetMessage } from './code-target';
-import { shownLocationSchema } from './output-shapes';
+import { codeTargetShape, defineCodeQuery, hasTarget, targetMessage } from './code/code-target';
+import { shownLocationSchema } from './kit/output-shapes';
 
 const input = z.object(codeTargetShape).refine(hasTarget, { message: targetMessage });
 

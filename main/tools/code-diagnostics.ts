@@ -8,8 +8,8 @@ import { placeOf } from '../domain/lsp/locations';
 import type { CodeIntelligence } from '../domain/lsp/code-intelligence';
 import { codeFilesOf, openDocument } from '../domain/lsp/open-document';
 import type { ToolContext } from './define-tool';
-import { defineCodeReader } from './code-target';
-import { noticeSchema, shownDiagnosticSchema } from './output-shapes';
+import { defineCodeReader } from './code/code-target';
+import { noticeSchema, shownDiagnosticSchema } from './kit/output-shapes';
 
 const maxShown = 200;
 /** A workspace-wide check opens at most this many files (tsserver checks only open files). */

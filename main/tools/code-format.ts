@@ -5,11 +5,11 @@ import type { Result } from '../../shared/result';
 import { sniffBom, decodeText, encodeText } from '../platform/disk/text-codec';
 import { openDocument } from '../domain/lsp/open-document';
 import { applyTextEdits } from '../domain/lsp/workspace-edit';
-import { codeOf, codeToolTimeoutMs, retryingOnCrash } from './code-target';
+import { codeOf, codeToolTimeoutMs, retryingOnCrash } from './code/code-target';
 import { defineTool, onGivenPath } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';
-import { commitFile } from './file-commit';
-import { wholeDiff } from './unified-diff';
+import { commitFile } from './file-changes/file-commit';
+import { wholeDiff } from './edit/unified-diff';
 
 const input = z.object({
   path: z.string().describe('File to format, relative to the workspace root.'),

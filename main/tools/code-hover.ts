@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { ok } from '../../shared/result';
 import { outsideName, placeOf } from '../domain/lsp/locations';
 import { asLocations } from './code-definition';
-import { codeTargetShape, defineCodeQuery, hasTarget, targetMessage } from './code-target';
-import { outsideNameSchema } from './output-shapes';
+import { codeTargetShape, defineCodeQuery, hasTarget, targetMessage } from './code/code-target';
+import { outsideNameSchema } from './kit/output-shapes';
 
 const input = z.object(codeTargetShape).refine(hasTarget, { message: targetMessage });
 

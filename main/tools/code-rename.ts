@@ -13,9 +13,9 @@ import {
   locateTarget,
   retryingOnCrash,
   targetMessage,
-} from './code-target';
-import { commitFiles } from './multi-file-commit';
-import type { PlannedFile } from './multi-file-commit';
+} from './code/code-target';
+import { commitFiles } from './file-changes/multi-file-commit';
+import type { PlannedFile } from './file-changes/multi-file-commit';
 
 /** A rename touching more files than this is refused: it is a refactoring to plan with the user. */
 const maxFiles = 100;

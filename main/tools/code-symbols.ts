@@ -7,7 +7,7 @@ import { outsideName, placeOf } from '../domain/lsp/locations';
 import type { CodeIntelligence } from '../domain/lsp/code-intelligence';
 import { openDocument } from '../domain/lsp/open-document';
 import type { ToolContext } from './define-tool';
-import { defineCodeReader, workspaceClient } from './code-target';
+import { defineCodeReader, workspaceClient } from './code/code-target';
 
 const maxSymbols = 300;
 

@@ -10,7 +10,7 @@ let writerScript = '';
 
 beforeAll(async () => {
   writerScript = await bundleChildScript(`
-    import { writeForever } from ${JSON.stringify(join(import.meta.dirname, 'crash-writer.child.ts'))};
+    import { writeForever } from ${JSON.stringify(join(import.meta.dirname, '..', 'test-support', 'crash-writer.child.ts'))};
     const [workspace, home, ...contentFiles] = process.argv.slice(2);
     await writeForever(workspace, home, contentFiles);
   `);

@@ -4,7 +4,7 @@ import type { Result } from '../../shared/result';
 import type { ResolvedPath } from '../platform/disk/workspace-sandbox';
 import { defineTool, onGivenPath } from './define-tool';
 import type { ToolContext } from './define-tool';
-import { parentOf } from './file-commit';
+import { parentOf } from './file-changes/file-commit';
 
 const input = z.object({
   path: z.string().describe('Folder to create, relative to the workspace root.'),

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { PolicyOperation } from '../../shared/policy';
 import type { Result } from '../../shared/result';
 import type { ToolAccess } from '../domain/policy/access';
-import type { ToolEnvironment } from './tool-environment';
+import type { ToolEnvironment } from './kit/tool-environment';
 
 /** What the approval dialog shows for a call the policy says to ask about. */
 export interface ChangePreview {

@@ -4,10 +4,10 @@ import type { Result } from '../../shared/result';
 import type { ResolvedPath } from '../platform/disk/workspace-sandbox';
 import { defineTool, onGivenPath } from './define-tool';
 import type { ToolContext } from './define-tool';
-import { guardSubtree } from './subtree-guard';
-import type { SubtreeFacts } from './subtree-guard';
+import { guardSubtree } from './file-changes/subtree-guard';
+import type { SubtreeFacts } from './file-changes/subtree-guard';
 import { formatBytes } from '../../shared/format-bytes';
-import { entryTypeSchema } from './output-shapes';
+import { entryTypeSchema } from './kit/output-shapes';
 
 const input = z.object({
   path: z.string().describe('File or folder to delete, relative to the workspace root.'),

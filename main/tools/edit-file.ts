@@ -9,17 +9,17 @@ import type { DecodedText } from '../platform/disk/text-codec';
 import type { ResolvedPath } from '../platform/disk/workspace-sandbox';
 import { defineTool, onGivenPath } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';
-import { planExactByteEdit } from './edit-bytes';
-import type { ExactByteEdit } from './edit-bytes';
-import { describeNoMatch } from './edit-hints';
-import { planEdit } from './edit-matching';
-import type { EditPlan } from './edit-matching';
+import { planExactByteEdit } from './edit/edit-bytes';
+import type { ExactByteEdit } from './edit/edit-bytes';
+import { describeNoMatch } from './edit/edit-hints';
+import { planEdit } from './edit/edit-matching';
+import type { EditPlan } from './edit/edit-matching';
 import { watchWrite } from '../domain/lsp/diagnostics-after-write';
-import { commitFile, readTarget } from './file-commit';
-import type { CurrentFile } from './file-commit';
+import { commitFile, readTarget } from './file-changes/file-commit';
+import type { CurrentFile } from './file-changes/file-commit';
 import { formatBytes } from '../../shared/format-bytes';
-import { spliceDiff, wholeDiff } from './unified-diff';
-import { fileChangeFields } from './output-shapes';
+import { spliceDiff, wholeDiff } from './edit/unified-diff';
+import { fileChangeFields } from './kit/output-shapes';
 
 const input = z.object({
   path: z.string().describe('File path relative to the workspace root.'),

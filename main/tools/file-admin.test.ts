@@ -24,7 +24,7 @@ import { moveFileTool } from './move-file';
 import { readFileTool } from './read-file';
 import { containing, matching } from '../test-support/tool-kit';
 import { createDirectRunner } from '../test-support/direct-runner';
-import { createToolEnvironment, createToolServices } from './tool-services';
+import { createToolEnvironment, createToolServices } from './kit/tool-services';
 import { writeFileTool } from './write-file';
 import { useToolKits } from '../test-support/use-tool-kits';
 import { refused } from '../test-support/refused';

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { defineTool } from './define-tool';
-import { tickProgress } from './progress-ticker';
-import { passageOutput } from './search-passages';
-import { noticeSchema, passageSchema } from './output-shapes';
+import { tickProgress } from './kit/progress-ticker';
+import { passageOutput } from './search/search-passages';
+import { noticeSchema, passageSchema } from './kit/output-shapes';
 
 const input = z.object({
   query: z

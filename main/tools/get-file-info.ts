@@ -7,7 +7,7 @@ import { isAsciiCompatible, sniffBom } from '../platform/disk/text-codec';
 import type { EntryKind, ResolvedPath } from '../platform/disk/workspace-sandbox';
 import { defineTool, onGivenPath } from './define-tool';
 import type { ToolContext } from './define-tool';
-import { entryTypeSchema, noticeSchema } from './output-shapes';
+import { entryTypeSchema, noticeSchema } from './kit/output-shapes';
 
 const input = z.object({
   path: z.string().describe('File or folder, relative to the workspace root.'),

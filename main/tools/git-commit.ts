@@ -3,11 +3,11 @@ import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { defineTool } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';
-import { literalPathspec } from './git-output';
-import { readStagedPaths, readStatus } from './git-read-status';
-import { recordCommit } from './git-record-commit';
-import { withRepository } from './git-repository';
-import type { Repository } from './git-repository';
+import { literalPathspec } from './git/git-output';
+import { readStagedPaths, readStatus } from './git/git-read-status';
+import { recordCommit } from './git/git-record-commit';
+import { withRepository } from './git/git-repository';
+import type { Repository } from './git/git-repository';
 
 const input = z.object({
   message: z.string().trim().min(1).max(10_000).describe('The commit message (first line: a short summary).'),

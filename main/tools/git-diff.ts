@@ -2,15 +2,15 @@ import { z } from 'zod';
 import { ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { HeadTailBuffer } from '../platform/processes/capped-output';
-import { noticeSchema } from './output-shapes';
+import { noticeSchema } from './kit/output-shapes';
 import { defineTool } from './define-tool';
 import type { ToolContext } from './define-tool';
-import { confirmGitPath } from './git-confirm';
-import { gitFailed, literalPathspec } from './git-output';
-import { withRepository } from './git-repository';
-import type { Repository } from './git-repository';
-import { diffWorktree } from './git-worktree-diff';
-import type { DiffFile } from './git-worktree-diff';
+import { confirmGitPath } from './git/git-confirm';
+import { gitFailed, literalPathspec } from './git/git-output';
+import { withRepository } from './git/git-repository';
+import type { Repository } from './git/git-repository';
+import { diffWorktree } from './git/git-worktree-diff';
+import type { DiffFile } from './git/git-worktree-diff';
 
 /** The diff text the model gets: like a command's output, first and last half kept. */
 const DIFF_BYTES = 50 * 1024;

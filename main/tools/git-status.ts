@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { defineTool } from './define-tool';
-import { withRepository } from './git-repository';
-import { readStatus } from './git-read-status';
-import { changeKindSchema } from './output-shapes';
+import { withRepository } from './git/git-repository';
+import { readStatus } from './git/git-read-status';
+import { changeKindSchema } from './kit/output-shapes';
 
 const input = z.object({});
 

@@ -6,8 +6,8 @@ import type { StatRows } from '../platform/search-engines/in-process-jobs';
 import { AnchoredBatch } from '../platform/disk/anchored-batch';
 import type { EntryKind } from '../platform/disk/workspace-sandbox';
 import { defineTool, onGivenPath } from './define-tool';
-import { entryTypeSchema, noticeSchema } from './output-shapes';
-import { isPlainJsonText, jsonStringChars, RESULT_HEADROOM_CHARS, withResultBound } from './result-bound';
+import { entryTypeSchema, noticeSchema } from './kit/output-shapes';
+import { isPlainJsonText, jsonStringChars, RESULT_HEADROOM_CHARS, withResultBound } from './kit/result-bound';
 
 const input = z.object({
   path: z.string().default('.').describe("Folder relative to the workspace root (default '.')."),

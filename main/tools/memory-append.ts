@@ -5,8 +5,8 @@ import { decodeText, encodeText } from '../platform/disk/text-codec';
 import type { ResolvedPath } from '../platform/disk/workspace-sandbox';
 import { defineTool } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';
-import { commitFile, currentText, readTarget } from './file-commit';
-import type { CurrentFile } from './file-commit';
+import { commitFile, currentText, readTarget } from './file-changes/file-commit';
+import type { CurrentFile } from './file-changes/file-commit';
 
 /** One entry is a note, not a document: long texts belong in a file of their own. */
 export const MAX_ENTRY_CHARS = 4000;

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import { MemoryIndex } from '../domain/search/memory-index';
-import type { ToolEnvironment } from './tool-environment';
+import type { ToolEnvironment } from './kit/tool-environment';
 import type { MemoryHit } from '../domain/search/memory-index';
 import { defineTool } from './define-tool';
-import { passageOutput } from './search-passages';
-import { noticeSchema, passageSchema } from './output-shapes';
+import { passageOutput } from './search/search-passages';
+import { noticeSchema, passageSchema } from './kit/output-shapes';
 
 const input = z.object({
   query: z

@@ -4,9 +4,9 @@ import type { Result } from '../../shared/result';
 import type { ResolvedPath } from '../platform/disk/workspace-sandbox';
 import { defineTool } from './define-tool';
 import type { ToolContext } from './define-tool';
-import { parentOf } from './file-commit';
-import { guardSubtree } from './subtree-guard';
-import { entryTypeSchema } from './output-shapes';
+import { parentOf } from './file-changes/file-commit';
+import { guardSubtree } from './file-changes/subtree-guard';
+import { entryTypeSchema } from './kit/output-shapes';
 
 const input = z.object({
   source: z.string().describe('File or folder to move, relative to the workspace root.'),

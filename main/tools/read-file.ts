@@ -13,7 +13,7 @@ import {
   sniffBytes,
   unknownEncoding,
 } from '../platform/disk/text-codec';
-import { noticeSchema } from './output-shapes';
+import { noticeSchema } from './kit/output-shapes';
 import { defineTool, onGivenPath } from './define-tool';
 import { formatBytes } from '../../shared/format-bytes';
 

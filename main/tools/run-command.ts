@@ -3,10 +3,10 @@ import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { runProcess } from '../platform/processes/process-runner';
 import type { ResolvedPath } from '../platform/disk/workspace-sandbox';
-import { checkCommandDenyList, splitCommandLine } from './command-line';
-import { noticeSchema } from './output-shapes';
+import { checkCommandDenyList, splitCommandLine } from './command/command-line';
+import { noticeSchema } from './kit/output-shapes';
 import { defineTool } from './define-tool';
-import { tickProgress } from './progress-ticker';
+import { tickProgress } from './kit/progress-ticker';
 import type { ChangePreview, ToolContext } from './define-tool';
 
 /** stdout and stderr are each kept to this much (first and last half), with a marker in between. */

@@ -5,14 +5,14 @@ import type { Result } from '../../shared/result';
 import type { FileMatches } from '../platform/search-engines/search-types';
 import { AnchoredBatch } from '../platform/disk/anchored-batch';
 import { ripgrepPatternArgs } from '../platform/search-engines/ripgrep-pattern';
-import { noticeSchema } from './output-shapes';
+import { noticeSchema } from './kit/output-shapes';
 import { defineTool, onGivenPath } from './define-tool';
-import { createJsEngine } from './search-js-engine';
-import type { BatchResult, SearchEngine } from './search-js-engine';
-import { createRipgrepEngine } from './search-ripgrep-engine';
-import { compileQuery } from './search-query';
-import { indexedWalk, walkEntryOf } from './search-index-engine';
-import { RESULT_HEADROOM_CHARS } from './result-bound';
+import { createJsEngine } from './search/search-js-engine';
+import type { BatchResult, SearchEngine } from './search/search-js-engine';
+import { createRipgrepEngine } from './search/search-ripgrep-engine';
+import { compileQuery } from './search/search-query';
+import { indexedWalk, walkEntryOf } from './search/search-index-engine';
+import { RESULT_HEADROOM_CHARS } from './kit/result-bound';
 import type { StaleEntry } from '../domain/search/ngram/ngram-service';
 
 const input = z.object({

@@ -6,10 +6,10 @@ import type { ResolvedPath } from '../platform/disk/workspace-sandbox';
 import { defineTool, onGivenPath } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';
 import { watchWrite } from '../domain/lsp/diagnostics-after-write';
-import { commitFile, currentText, parentOf, readTarget } from './file-commit';
-import type { CurrentFile } from './file-commit';
+import { commitFile, currentText, parentOf, readTarget } from './file-changes/file-commit';
+import type { CurrentFile } from './file-changes/file-commit';
 import { formatBytes } from '../../shared/format-bytes';
-import { fileChangeFields } from './output-shapes';
+import { fileChangeFields } from './kit/output-shapes';
 
 const input = z.object({
   path: z.string().describe('File path relative to the workspace root.'),

@@ -4,7 +4,7 @@ import type { ElicitRequestFormParams, RequestId } from '@modelcontextprotocol/s
 import type { ApprovalInput, ApprovalOutcome } from '../../domain/approvals/broker';
 import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../../domain/approvals/broker';
 import type { Approver } from '../../tool-calls/tool-executor';
-import { wholeDiff } from '../../tools/unified-diff';
+import { wholeDiff } from '../../tools/edit/unified-diff';
 
 /** Past this, the diff in the question is cut: a client shows the message as text, not as a diff viewer. */
 const MAX_DIFF_CHARS = 20_000;

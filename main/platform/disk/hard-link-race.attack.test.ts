@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compileQuery } from '../../tools/search-query';
+import { compileQuery } from '../../tools/search/search-query';
 import { readFileTool } from '../../tools/read-file';
 import { searchInCodeTool } from '../../tools/search-in-code';
 import { createToolKit } from '../../test-support/tool-kit';

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFileTool } from '../../tools/read-file';
 import { createToolKit } from '../../test-support/tool-kit';
 import type { ToolKit } from '../../test-support/tool-kit';
-import { createToolEnvironment } from '../../tools/tool-services';
+import { createToolEnvironment } from '../../tools/kit/tool-services';
 import { writeFileTool } from '../../tools/write-file';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { isInside } from './anchored-resolve';

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileQuery } from '../../tools/search-query';
+import { compileQuery } from '../../tools/search/search-query';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { anchoredFilesIn } from '../../test-support/anchored-files';
 import { createInProcessJobs } from './in-process-jobs';

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compileQuery } from '../../tools/search-query';
+import { compileQuery } from '../../tools/search/search-query';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { anchoredFilesIn } from '../../test-support/anchored-files';
 import { createFsWorkerPool, fsWorkerFile } from './fs-worker-pool';

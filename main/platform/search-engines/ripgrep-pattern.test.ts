@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileQuery } from '../../tools/search-query';
+import { compileQuery } from '../../tools/search/search-query';
 import { ripgrepPatternArgs, translateRegex } from './ripgrep-pattern';
 
 const specOf = (query: string, isRegex: boolean, caseSensitive: boolean) => {

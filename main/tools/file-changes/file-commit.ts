@@ -1,0 +1,183 @@
+import { dirname } from 'node:path';
+import { err, ok } from '../../../shared/result';
+import type { Result } from '../../../shared/result';
+import { fingerprintOf, sameContent } from '../../platform/disk/fingerprint';
+import { decodeText } from '../../platform/disk/text-codec';
+import type { EntryFacts, ResolvedPath } from '../../platform/disk/workspace-sandbox';
+import type { Approval, ToolContext } from '../define-tool';
+import { formatBytes } from '../../../shared/format-bytes';
+
+/** The file as it is on disk right before a change: bytes only when small enough to hold. */
+export interface CurrentFile {
+  readonly facts: EntryFacts;
+  readonly bytes: Buffer | undefined;
+}
+
+export interface CommitPlan<T> {
+  /** The new content; several pieces are written in order without being joined first. */
+  readonly bytes: Buffer | readonly Buffer[];
+  readonly details: T;
+}
+
+export interface Committed<T> {
+  readonly details: T;
+  readonly created: boolean;
+  readonly bytesWritten: number;
+  readonly backupPath?: string;
+}
+
+export interface CommitOptions<T> {
+  readonly backup: boolean;
+  /** The encoding written, remembered so the next edit writes it the same way. */
+  readonly encoding?: () => string | undefined;
+  readonly approval?: Approval | undefined;
+  /** How the dialog rendered the current file: must match approval.shownBefore. */
+  readonly beforeText: (current: CurrentFile | undefined) => string;
+  /** Computes the new bytes from the current file, inside the lock. */
+  readonly produce: (current: CurrentFile | undefined) => Result<CommitPlan<T>>;
+}
+
+const changedSinceRead = (display: string) =>
+  err<never>(
+    'concurrent_modification',
+    `'${display}' changed on disk since you last read it (probably the user edited it). Nothing was written. Read it again with read_file, then redo your change on the new content.`,
+  );
+
+/** Reads the file a change will replace (its bytes only when they fit the read cap). */
+async function readCurrent(ctx: ToolContext, path: ResolvedPath): Promise<Result<CurrentFile | undefined>> {
+  const { facts } = path;
+  if (facts === undefined) return ok(undefined);
+  if (facts.kind !== 'file') return err('not_a_file', `'${path.display}' is not a regular file.`);
+  if (facts.size > ctx.env.limits.maxReadBytes) return ok({ facts, bytes: undefined });
+  const read = await ctx.env.sandbox.readWholeFile(path, ctx.env.limits.maxReadBytes, () => err('file_too_large', ''));
+  if (!read.ok) return read;
+  return ok({ facts: read.value.facts, bytes: read.value.bytes });
+}
+
+/**
+ * Where a change preview starts: the tool's target (resolved and checked by the tool) and the file
+ * there as it is now (undefined when the change creates it).
+ */
+export async function readTarget(
+  ctx: ToolContext,
+  target: Result<ResolvedPath>,
+): Promise<Result<{ path: ResolvedPath; current: CurrentFile | undefined }>> {
+  if (!target.ok) return target;
+  const current = await readCurrent(ctx, target.value);
+  return current.ok ? ok({ path: target.value, current: current.value }) : current;
+}
+
+/** The text a change dialog shows as "before": the decoded file, or '' for a new or non-text file. */
+export function currentText(current: CurrentFile | undefined, encoding?: string): string {
+  if (current?.bytes === undefined) return '';
+  const decoded = decodeText(current.bytes, encoding);
+  return decoded.ok ? decoded.value.text : '';
+}
+
+/**
+ * Every file change goes through here, serialized per file: stale-file protection (the file must
+ * be what this conversation last read, and what the approval dialog showed), an optional backup,
+ * the atomic write with a last sandbox check before the rename, and a read-back that verifies the
+ * bytes on disk are the bytes meant.
+ */
+export async function commitFile<T>(
+  ctx: ToolContext,
+  path: ResolvedPath,
+  options: CommitOptions<T>,
+): Promise<Result<Committed<T>>> {
+  const { env } = ctx;
+  return env.locks.withLock([path.key], async () => {
+    const again = await env.sandbox.resolve(path.relPath, 'write');
+    if (!again.ok) return again;
+    if (again.value.key !== path.key) {
+      return err(
+        'concurrent_modification',
+        `'${path.display}' was moved or relinked while being changed; nothing was written. Try again.`,
+      );
+    }
+    const current = await readCurrent(ctx, again.value);
+    if (!current.ok) return current;
+
+    const seen = env.readTracker.seen(ctx.conversationId, path.key);
+    if (
+      seen !== undefined &&
+      (current.value === undefined || !sameContent(seen, current.value.facts, current.value.bytes))
+    ) {
+      return changedSinceRead(path.display);
+    }
+    if (
+      options.approval?.shownBefore !== undefined &&
+      options.approval.shownBefore !== options.beforeText(current.value)
+    ) {
+      return err(
+        'concurrent_modification',
+        `'${path.display}' changed after the user was shown the change; nothing was written. Read it again and propose the change anew.`,
+      );
+    }
+
+    const plan = options.produce(current.value);
+    if (!plan.ok) return plan;
+    const { bytes } = plan.value;
+    const pieces: readonly Buffer[] = Buffer.isBuffer(bytes) ? [bytes] : bytes;
+    const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
+    if (size > env.limits.maxWriteBytes) {
+      return err(
+        'file_too_large',
+        `The new content of '${path.display}' would be ${formatBytes(size)}; files are written up to ${formatBytes(env.limits.maxWriteBytes)}.`,
+      );
+    }
+
+    let backupPath: string | undefined;
+    if (options.backup && current.value !== undefined) {
+      const kept = await env.backups.keepCopy(env.sandbox, again.value);
+      if (!kept.ok) return kept;
+      backupPath = kept.value;
+    }
+    const written = await env.sandbox.writeFileAtomic(again.value, pieces, {
+      mode: current.value?.facts.mode,
+      signal: ctx.signal,
+    });
+    if (!written.ok) return written;
+
+    // Read back: what is on disk must be exactly what was meant.
+    const check = await env.sandbox.resolve(path.relPath, 'read');
+    const readBack = check.ok
+      ? await env.sandbox.readWholeFile(check.value, Math.max(size, 1), () => err('file_too_large', ''))
+      : check;
+    if (!readBack.ok || !samePieces(readBack.value.bytes, pieces)) {
+      env.readTracker.forget(ctx.conversationId, path.key);
+      return err(
+        'concurrent_modification',
+        `'${path.display}' did not read back as written: something else is writing it at the same time. Read it again before retrying.`,
+      );
+    }
+    // The hash of what was meant, which the read back just matched: the next change compares with it.
+    env.readTracker.remember(ctx.conversationId, path.key, {
+      ...fingerprintOf(readBack.value.facts, pieces),
+      ...encodingOf(options),
+    });
+    return ok({
+      details: plan.value.details,
+      created: current.value === undefined,
+      bytesWritten: size,
+      ...(backupPath === undefined ? {} : { backupPath }),
+    });
+  });
+}
+
+function samePieces(bytes: Buffer, pieces: readonly Buffer[]): boolean {
+  let at = 0;
+  for (const piece of pieces) {
+    if (bytes.compare(piece, 0, piece.length, at, at + piece.length) !== 0) return false;
+    at += piece.length;
+  }
+  return at === bytes.length;
+}
+
+function encodingOf<T>(options: CommitOptions<T>): { encoding?: string } {
+  const encoding = options.encoding?.();
+  return encoding === undefined ? {} : { encoding };
+}
+
+/** The parent folder of a workspace-relative path ('' for root-level names). */
+export const parentOf = (relPath: string): string => (relPath.includes('/') ? dirname(relPath) : '');

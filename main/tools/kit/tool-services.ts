@@ -1,0 +1,194 @@
+import { createDenyList } from '../../platform/disk/deny-list';
+import type { DenyList, DenyRule } from '../../platform/disk/deny-list';
+import { createFsWorkerPool } from '../../platform/search-engines/fs-worker-pool';
+import type { FsWorkerPool } from '../../platform/search-engines/fs-worker-pool';
+import { createPathLocks } from '../../platform/disk/path-locks';
+import type { PathLocks } from '../../platform/disk/path-locks';
+import { createAnchorRoots } from '../../platform/disk/anchor-roots';
+import type { AnchorRoots } from '../../platform/disk/anchor-roots';
+import { createRecoveryStore } from '../../platform/recovery/recovery-stores';
+import type { RecoveryStore } from '../../platform/recovery/recovery-stores';
+import { defaultBackupRetention } from '../../platform/recovery/recovery-retention';
+import type { RecoveryRetention } from '../../platform/recovery/recovery-retention';
+import { createTempJournal, sweepTempFiles } from '../../platform/recovery/temp-journal';
+import type { TempJournal } from '../../platform/disk/temp-files';
+import { createWorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
+import { WorkspaceIndexes } from '../../domain/search/workspace-indexes';
+import { NgramIndexes } from '../../domain/search/ngram/ngram-indexes';
+import type { EmbedderSource } from '../../domain/search/semantic-answer';
+import type { IndexStatusListener } from '../../domain/search/index-status';
+import type { FamiliarPaths } from '../../platform/storage/paths';
+import type { TransferService } from '../../domain/transfers/transfer-service';
+import type { CodeIntelligence } from '../../domain/lsp/code-intelligence';
+import { LspService } from '../../domain/lsp/lsp-service';
+import type { LspServiceOptions } from '../../domain/lsp/lsp-service';
+import { ripgrepOnPath } from '../../platform/processes/ripgrep-locate';
+import { join, resolve } from 'node:path';
+import { createReadTracker } from './read-tracker';
+import type { ReadTracker } from './read-tracker';
+import type { ToolEnvironment } from './tool-environment';
+import { resolveToolLimits } from './tool-limits';
+import type { ToolLimits } from './tool-limits';
+
+/** The long-lived parts every ToolEnvironment shares: create once per app (or per MCP server). */
+export interface ToolServices {
+  readonly paths: FamiliarPaths;
+  readonly limits: ToolLimits;
+  readonly denyList: DenyList;
+  readonly readTracker: ReadTracker;
+  readonly locks: PathLocks;
+  readonly workers: FsWorkerPool;
+  /** ripgrep on PATH for search_in_code, unless turned off (searchEngine: 'js'). */
+  readonly ripgrep: string | undefined;
+  /** The open workspace's semantic-search index, saved under the Familiar home's search-index/. */
+  readonly searchIndexes: WorkspaceIndexes;
+  /** search_in_code's trigram indexes, saved under the Familiar home's ngram-index/. */
+  readonly ngramIndexes: NgramIndexes;
+  /** Whether search_in_code uses them (settings: search.index). */
+  searchIndexEnabled(): boolean;
+  readonly transfers: TransferService | undefined;
+  /** Previous versions of overwritten files, and the trash, in the Familiar home. */
+  readonly backups: RecoveryStore;
+  readonly trash: RecoveryStore;
+  /** The workspace and persona folders held open by descriptor (sandbox roots). */
+  readonly roots: AnchorRoots;
+  /** Temp files of atomic writes while they exist (swept at start when their writer is gone). */
+  readonly tempJournal: TempJournal;
+  /** Language servers, started lazily per workspace and language; stopped by dispose. */
+  readonly code: CodeIntelligence;
+  /** Hard-linked files: refused by default (see SECURITY.md). */
+  hardLinks(): 'refuse' | 'allow';
+  /** Variables the user passes to child processes by name (settings: commands.passEnvironment). */
+  passEnvironment(): readonly string[];
+  /** Ends the worker threads and the index watcher. */
+  dispose(): Promise<void>;
+}
+
+export interface ToolServicesOptions {
+  readonly paths: FamiliarPaths;
+  readonly limits?: Partial<ToolLimits>;
+  /** Default: .env*, *.pem, *.key, id_rsa* (all access) and .git/ (writes). */
+  readonly denyRules?: readonly DenyRule[];
+  /** Worker threads; default min(4, CPUs). */
+  readonly workerThreads?: number;
+  /** search_in_code's engine: ripgrep when on PATH ('auto', the default), or always the JS engine. */
+  readonly searchEngine?: 'auto' | 'js';
+  /** Downloads offered to the user and uploads received (the core wires its events in). */
+  readonly transfers?: TransferService;
+  /** Read on every use: the settings may change while the app runs. */
+  readonly sandboxSettings?: () => { readonly hardLinks: 'refuse' | 'allow'; readonly backups: RecoveryRetention };
+  /** Read on every child process start; default none (the allow-list alone). */
+  readonly passEnvironment?: () => readonly string[];
+  /** Language servers: timings, cap, log (tests shorten the timings). */
+  readonly lsp?: Omit<LspServiceOptions, 'passEnvironment'>;
+  /** Read on every write: settings code.diagnosticsAfterEdits (default on). */
+  readonly diagnosticsAfterEdits?: () => boolean;
+  /** Read on every search: settings search.index (default on). */
+  readonly searchIndex?: () => boolean;
+  /** file_semantic_search's embedding model, read per query (settings search.embeddingModel); default none. */
+  readonly embedder?: EmbedderSource;
+  /** The semantic index follows outside changes with a file watcher (default true; tests turn it off). */
+  readonly watchSearchIndex?: boolean;
+  /** The semantic index's progress while it builds (the core turns it into an event for the UI). */
+  readonly onIndexStatus?: IndexStatusListener;
+}
+
+export function createToolServices(options: ToolServicesOptions): ToolServices {
+  const workers = createFsWorkerPool(options.workerThreads === undefined ? {} : { size: options.workerThreads });
+  const searchIndexes = new WorkspaceIndexes(options.paths.searchIndexes, {
+    watchChanges: options.watchSearchIndex ?? true,
+    ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
+    ...(options.onIndexStatus === undefined ? {} : { onStatus: options.onIndexStatus }),
+  });
+  const roots = createAnchorRoots();
+  // Each index watches its workspace's folders through the anchored lookups (no symlink followed).
+  const ngramIndexes = new NgramIndexes(options.paths.ngramIndexes, workers, { anchored: roots.anchored });
+  const journalFile = join(options.paths.home, 'temp-files.jsonl');
+  // Temp files a crashed run left next to its targets go before anything else is written.
+  sweepTempFiles(journalFile, roots);
+  const settings =
+    options.sandboxSettings ?? (() => ({ hardLinks: 'refuse' as const, backups: defaultBackupRetention }));
+  const backups = createRecoveryStore(options.paths.backups, 'backup', () => settings().backups);
+  const trash = createRecoveryStore(options.paths.trash, 'trash');
+  const passEnvironment = options.passEnvironment ?? (() => []);
+  const lsp = new LspService({ ...options.lsp, passEnvironment });
+  return {
+    paths: options.paths,
+    limits: resolveToolLimits(options.limits),
+    denyList: createDenyList(options.denyRules),
+    readTracker: createReadTracker(),
+    locks: createPathLocks(),
+    workers,
+    ripgrep: options.searchEngine === 'js' ? undefined : ripgrepOnPath(),
+    searchIndexes,
+    ngramIndexes,
+    searchIndexEnabled: options.searchIndex ?? (() => true),
+    transfers: options.transfers,
+    roots,
+    tempJournal: createTempJournal(journalFile),
+    hardLinks: () => settings().hardLinks,
+    passEnvironment,
+    code: { lsp, diagnosticsAfterEdits: options.diagnosticsAfterEdits ?? (() => true) },
+    backups,
+    trash,
+    dispose: async () => {
+      await lsp.dispose();
+      await searchIndexes.close();
+      await ngramIndexes.close();
+      await workers.dispose();
+      roots.closeAll();
+    },
+  };
+}
+
+export interface ToolEnvironmentOptions {
+  readonly services: ToolServices;
+  /** The folder the assistant works on. */
+  readonly workspaceRoot: string;
+  /** Default: the Familiar home's workspace (paths.defaultWorkspace). */
+  readonly personaDir?: string;
+  /** Default: nothing concealed. */
+  readonly isConcealed?: (relativePath: string) => boolean;
+}
+
+/** The real path of a folder held open, or its plain absolute form while it does not exist. */
+const realPathOf = (roots: AnchorRoots, path: string): string => roots.get(path)?.dir.path ?? resolve(path);
+
+/** Cheap (the folders are held open already; one fstat each): the tool-call pipeline builds one per call. */
+export async function createToolEnvironment(options: ToolEnvironmentOptions): Promise<ToolEnvironment> {
+  const { services } = options;
+  const { roots } = services;
+  // A missing folder still gets an environment; tools then answer file_not_found instead of crashing.
+  const workspaceRoot = realPathOf(roots, options.workspaceRoot);
+  const personaDir = realPathOf(roots, options.personaDir ?? services.paths.defaultWorkspace);
+  const home = realPathOf(roots, services.paths.home);
+  const isConcealed = options.isConcealed ?? (() => false);
+  return Promise.resolve({
+    workspaceRoot,
+    personaDir,
+    isConcealed,
+    sandbox: createWorkspaceSandbox({
+      workspaceRoot,
+      personaDir,
+      roots,
+      protectedDirs: [home],
+      isConcealed,
+      denyList: services.denyList,
+      hardLinks: services.hardLinks(),
+      tempJournal: services.tempJournal,
+    }),
+    limits: services.limits,
+    readTracker: services.readTracker,
+    locks: services.locks,
+    backups: services.backups,
+    trash: services.trash,
+    workers: services.workers,
+    ripgrep: services.ripgrep,
+    searchIndexes: services.searchIndexes,
+    ngramIndexes: services.ngramIndexes,
+    searchIndexEnabled: () => services.searchIndexEnabled(),
+    ...(services.transfers === undefined ? {} : { transfers: services.transfers }),
+    code: services.code,
+    passEnvironment: () => services.passEnvironment(),
+  });
+}

@@ -1,0 +1,236 @@
+import { FileVerdict } from '../../domain/search/ngram/ngram-index';
+import type { FileSelector } from '../../domain/search/ngram/ngram-index';
+import type { NgramStatus, StaleEntry, WorkspaceNgram } from '../../domain/search/ngram/ngram-service';
+import { literalPlan, regexPlan } from '../../domain/search/ngram/trigram-plan';
+import type { SearchSpec } from '../../platform/search-engines/search-types';
+import type { WatchView } from '../../platform/watching/tree-watcher';
+import type { WalkEntry } from '../../platform/disk/workspace-walker';
+import { isPersonaPath, personaEntries } from '../../platform/disk/workspace-sandbox';
+import type { EntryFacts, ResolvedPath, WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
+import type { ToolEnvironment } from '../kit/tool-environment';
+
+/** Candidates above this share of the indexed files: ripgrep (when on PATH) confirms them faster. */
+const RIPGREP_SHARE = 0.1;
+
+/** What search_in_code does with one walked file when the trigram index answers. */
+export type IndexedChoice = 'search' | 'skip' | 'binary';
+
+/** What the index says of a file the walk (or the watcher's list) found; notes it stale when it is. */
+type Choose = (entry: StaleEntry, facts: EntryFacts | undefined) => IndexedChoice;
+
+/** The files a walk from the start folder would have found, from the index and the watcher. */
+export interface Listed {
+  /** The candidates to read, in the walk's order. */
+  readonly files: readonly StaleEntry[];
+  /** Files in scope the index rules out, and indexed binary files (a scan counts both). */
+  readonly skipped: number;
+  readonly binary: number;
+}
+
+export interface IndexedWalk {
+  choose(entry: WalkEntry): IndexedChoice;
+  /**
+   * When the change watcher vouches for the index: the files to search under `start` without a
+   * walk (`accept`: the call's file_pattern and deny-list); undefined: walk.
+   */
+  listed(start: ResolvedPath, accept: (relPath: string) => boolean): Promise<Listed | undefined>;
+  /** Many candidates: confirm them with ripgrep rather than the JS engine. */
+  readonly broad: boolean;
+  /** After the walk: files found changed or new are indexed again in the background. */
+  finish(): void;
+}
+
+/** The walk's order: depth-first, names sorted by UTF-16 code units in each folder. */
+function walkOrder(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i += 1) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // A folder's name ends where its path continues: 'a/x' comes before 'a-b' ('/' sorts after '-').
+    if (x === 47) return -1;
+    if (y === 47) return 1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+const hasHiddenSegment = (path: string): boolean => path.startsWith('.') || path.includes('/.');
+
+/**
+ * A file resolved by name (not following a final symlink) as a walk would name it: its folder held
+ * by identity, for AnchoredBatch. Undefined when that folder is gone.
+ */
+export function walkEntryOf(sandbox: WorkspaceSandbox, resolved: ResolvedPath): StaleEntry | undefined {
+  const dirId = sandbox.parentIdOf(resolved);
+  if (dirId === undefined) return undefined;
+  const slash = resolved.realRel.lastIndexOf('/');
+  return {
+    relPath: resolved.relPath,
+    inPersona: resolved.inPersona,
+    dirRealRel: slash === -1 ? '' : resolved.realRel.slice(0, slash),
+    dirId,
+    name: resolved.realRel.slice(slash + 1),
+  };
+}
+
+/**
+ * The trigram index's part in a search_in_code call (issue 16 item 4): when the index is on and
+ * ready, a selector over the walked files (the walk stays: it applies the path, file_pattern,
+ * .gitignore, hidden files, the deny-list and concealment exactly as a scan does). Each file's
+ * size and ctime are checked against the index: a file changed since (by anyone, reported or not)
+ * is searched, so the answer equals a full scan's. `status` says what the index is doing.
+ *
+ * While the change watcher is trusted, `listed` answers without the walk: the index's own file list
+ * stands for every file the watcher heard nothing about; paths it heard about, and the persona
+ * overlay, are looked at through the sandbox.
+ */
+export function indexedWalk(
+  env: ToolEnvironment,
+  query: { readonly text: string; readonly isRegex: boolean; readonly caseSensitive: boolean },
+  spec: SearchSpec,
+  includeIgnored: boolean,
+): { walk?: IndexedWalk; status?: NgramStatus } {
+  if (env.ngramIndexes === undefined || env.searchIndexEnabled?.() === false) return {};
+  const ngram = env.ngramIndexes.for(env.workspaceRoot);
+  const index = ngram.ready(env.sandbox);
+  // Ignored files are not indexed: include_ignored searches scan.
+  if (index === undefined || includeIgnored) return { status: ngram.status() };
+  const plan = query.isRegex ? regexPlan(spec.pattern, spec.flags) : literalPlan(query.text, query.caseSensitive);
+  const select = index.selector(plan);
+  const stale: StaleEntry[] = [];
+  const choose: Choose = (entry, facts) => {
+    // The persona overlay's files are never indexed; a file gone meanwhile is the matcher's to skip.
+    if (entry.inPersona || facts === undefined) return 'search';
+    const verdict = select(entry.relPath, facts.size, facts.ctimeMs);
+    if (verdict === FileVerdict.Stale) stale.push(entry);
+    return verdict === FileVerdict.Skip ? 'skip' : verdict === FileVerdict.Binary ? 'binary' : 'search';
+  };
+  return {
+    status: ngram.status(),
+    walk: {
+      broad: select.share > RIPGREP_SHARE,
+      choose: (entry) => choose(entry, entry.facts),
+      async listed(start, accept) {
+        const view = await ngram.watched(env.sandbox);
+        if (view === undefined) return undefined;
+        return listFromIndex(env, ngram, select, choose, view, start, accept);
+      },
+      finish: () => ngram.reindex(env.sandbox, stale),
+    },
+  };
+}
+
+/** `listed` of indexedWalk: see there. Undefined when the start is not a folder the watcher knows. */
+async function listFromIndex(
+  env: ToolEnvironment,
+  ngram: WorkspaceNgram,
+  select: FileSelector,
+  choose: Choose,
+  view: WatchView,
+  start: ResolvedPath,
+  accept: (relPath: string) => boolean,
+): Promise<Listed | undefined> {
+  const { sandbox } = env;
+  const base = start.relPath;
+  // A hidden, ignored or persona folder asked for by path, or one the last full walk did not see
+  // (new, or replaced since): the walk knows what to show there.
+  if (start.inPersona || start.realRel !== base || !view.isFolder(base) || (base !== '' && isPersonaPath(base))) {
+    return undefined;
+  }
+  const under = base === '' ? '' : `${base}/`;
+  const inScope = (path: string) => path.startsWith(under);
+  const ancestorIn = (path: string, set: ReadonlySet<string>): boolean => {
+    for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) {
+      if (set.has(path.slice(0, at))) return true;
+    }
+    return false;
+  };
+  // The start folder (or one above it) changed: walk.
+  if (view.dirty.has(base) || ancestorIn(base, view.dirty)) return undefined;
+
+  const files: StaleEntry[] = [];
+  const seen = new Set<string>();
+  let skipped = 0;
+  let binary = 0;
+  const take = (entry: StaleEntry, facts: EntryFacts | undefined) => {
+    if (seen.has(entry.relPath) || !accept(entry.relPath)) return;
+    seen.add(entry.relPath);
+    const choice = choose(entry, facts);
+    if (choice === 'skip') skipped += 1;
+    else if (choice === 'binary') binary += 1;
+    else files.push(entry);
+  };
+  /**
+   * What a walk from the workspace root finds at `path` (a changed path, a persona entry), looked
+   * at through the sandbox: a file, or a folder walked. Returns true when `path` is a folder now.
+   */
+  const look = async (path: string): Promise<boolean> => {
+    const resolved = await sandbox.resolve(path, 'read', { followFinal: false });
+    if (!resolved.ok || resolved.value.facts === undefined) return false;
+    const found = resolved.value;
+    // Reached through a symlinked folder (a walk enters none), or ignored: not in a scan.
+    if ((!found.inPersona && found.realRel !== path) || sandbox.isIgnored(found)) return false;
+    if (found.facts!.kind === 'file') {
+      const entry = walkEntryOf(sandbox, found);
+      if (entry !== undefined) take(entry, found.facts);
+      return false;
+    }
+    if (found.facts!.kind !== 'directory') return false;
+    await sandbox.walk(found, {
+      recursive: true,
+      includeHidden: false,
+      withFacts: true,
+      visit: (entry) => {
+        if (entry.kind === 'file') take(entry, entry.facts);
+        return 'continue';
+      },
+    });
+    return true;
+  };
+
+  // 1. Paths the watcher heard about, in walk order (a changed folder comes before what is in it).
+  const dirty = [...view.dirty].filter((path) => inScope(path) && !isPersonaPath(path)).sort(walkOrder);
+  /** Folders whose indexed files the index may no longer speak for: walked instead (or gone). */
+  const replaced = new Set<string>();
+  for (const path of dirty) {
+    if (hasHiddenSegment(path) || ancestorIn(path, replaced)) continue;
+    if ((await look(path)) || view.isFolder(path)) replaced.add(path);
+  }
+  // 2. The persona overlay's root entries: never indexed (concealment may hide them), always looked at.
+  if (base === '') {
+    let names: readonly string[] = personaEntries;
+    if (!sandbox.overlayActive) {
+      // No overlay: they are the folder's own entries, spelled as they are on disk.
+      const root = sandbox.listDir(start);
+      names = root.ok ? root.value.map((entry) => entry.name).filter((name) => isPersonaPath(name)) : [];
+    }
+    for (const name of names) await look(name);
+  }
+  // 3. Every other indexed file in scope: the watcher vouches it is as indexed.
+  const searched: string[] = [];
+  const racy: string[] = [];
+  for (const path of ngram.indexedPaths()) {
+    if (!inScope(path) || seen.has(path) || view.dirty.has(path) || isPersonaPath(path)) continue;
+    if (replaced.size > 0 && ancestorIn(path, replaced)) continue;
+    if (!accept(path)) continue;
+    const verdict = select.known(path);
+    if (verdict === FileVerdict.Skip) skipped += 1;
+    else if (verdict === FileVerdict.Binary) binary += 1;
+    else if (verdict === FileVerdict.Search) searched.push(path);
+    else racy.push(path); // written just before it was indexed: its facts decide
+  }
+  for (const path of racy) await look(path);
+  // Candidates are read through the sandbox like any file: resolved again, by name, now.
+  for (const path of searched) {
+    const resolved = await sandbox.resolve(path, 'read', { followFinal: false });
+    if (!resolved.ok || resolved.value.facts?.kind !== 'file' || resolved.value.realRel !== path) continue;
+    const entry = walkEntryOf(sandbox, resolved.value);
+    if (entry !== undefined) {
+      seen.add(path);
+      files.push(entry);
+    }
+  }
+  files.sort((a, b) => walkOrder(a.relPath, b.relPath));
+  return { files, skipped, binary };
+}

@@ -1,0 +1,121 @@
+import { pickFiles } from '../../platform/disk/anchored-pick';
+import type { FsWorkerPool } from '../../platform/search-engines/fs-worker-pool';
+import { searchFilesNow } from '../../platform/search-engines/in-process-jobs';
+import { ripgrepCounts } from '../../platform/search-engines/ripgrep-search';
+import type { RipgrepCounts } from '../../platform/search-engines/ripgrep-search';
+import type { FileMatches, SearchJobResult, SearchSpec } from '../../platform/search-engines/search-types';
+import type { BatchResult, SearchEngine } from './search-js-engine';
+import { createBatchQueue } from './search-batch-queue';
+import type { FileBatch } from './search-batch-queue';
+
+/** ripgrep processes at once: each uses every core already. */
+const maxInFlight = 2;
+
+/** Files to describe are read in the main thread up to this many bytes (a few ms), else in a worker. */
+const inProcessBytes = 1 << 20;
+
+interface Counted extends FileBatch {
+  readonly counted: RipgrepCounts;
+}
+
+/**
+ * The ripgrep engine: ripgrep counts the matching lines of every file the walk listed (batches named
+ * on its command line, ripgrep-search.ts), then the JS engine reads again, through the sandbox, the
+ * first files in walk order until max_results lines are described: the lines shown, their context
+ * and column come from the same code as the JS engine's, and a file that is no longer one the
+ * sandbox would read (swapped for a symlink, a second hard link) is dropped there. A batch ripgrep
+ * fails on (a file gone since the walk) is counted by the JS engine instead.
+ */
+export function createRipgrepEngine(
+  rg: string,
+  patternArgs: readonly string[],
+  workers: FsWorkerPool,
+  spec: SearchSpec,
+  maxResults: number,
+  signal: AbortSignal,
+): SearchEngine {
+  const queue = createBatchQueue(maxInFlight, async ({ offset, files }): Promise<Counted> => {
+    const counted =
+      (await ripgrepCounts(rg, patternArgs, files, signal)) ??
+      (await workers.searchFiles({ spec, files, maxDetails: 0 }, signal));
+    return { offset, files, counted };
+  });
+
+  /** Describes the first matching files in walk order until `maxResults` lines are (or none is left). */
+  async function describe(batches: Counted[]): Promise<BatchResult[]> {
+    const results = batches.map(({ offset, counted }) => ({
+      offset,
+      counts: new Map<number, number>(pairs(counted.counts)),
+      sizes: new Map<number, number>(
+        [...pairs(counted.counts)].map(([index], at) => [index, counted.sizes?.[at] ?? Infinity]),
+      ),
+      files: [] as FileMatches[],
+      binary: counted.binary,
+      bytes: counted.bytes,
+    }));
+    const queue = results.flatMap((batch, at) =>
+      [...batch.counts.keys()].sort((a, b) => a - b).map((index) => ({ at, index })),
+    );
+    let described = 0;
+    while (described < maxResults && queue.length > 0) {
+      // Enough files to describe what is missing, if their counts hold.
+      const picked: { at: number; index: number }[] = [];
+      for (let expected = 0; expected < maxResults - described && queue.length > 0;) {
+        const next = queue.shift()!;
+        picked.push(next);
+        expected += results[next.at]!.counts.get(next.index)!;
+      }
+      const byBatch = new Map<number, number[]>();
+      for (const { at, index } of picked) {
+        const indices = byBatch.get(at) ?? [];
+        indices.push(index);
+        byBatch.set(at, indices);
+      }
+      const found = await Promise.all(
+        [...byBatch].map(async ([at, indices]) => {
+          const job = { spec, files: pickFiles(batches[at]!.files, indices), maxDetails: maxResults };
+          // A worker thread's start costs more than describing a few small files' literal matches
+          // here; a regex (it could backtrack for ever) or big files go to the workers.
+          const bytes = indices.reduce((sum, index) => sum + results[at]!.sizes.get(index)!, 0);
+          const here = spec.mode !== 'utf8' && bytes <= inProcessBytes;
+          const result = here ? searchFilesNow(job) : await workers.searchFiles(job, signal);
+          return { at, indices, result };
+        }),
+      );
+      for (const { at, indices, result } of found) {
+        const batch = results[at]!;
+        // What the sandbox read is what counts for these files (the same, unless they changed).
+        for (const index of indices) batch.counts.delete(index);
+        for (const [local, lines] of pairs(result.counts)) batch.counts.set(indices[local]!, lines);
+        for (const file of result.files) {
+          batch.files.push({ ...file, index: indices[file.index]! });
+          described += file.hits.length;
+        }
+        batch.binary += result.binary;
+      }
+    }
+    return results.map((batch): BatchResult => ({
+      offset: batch.offset,
+      result: {
+        files: batch.files.sort((a, b) => a.index - b.index),
+        counts: Int32Array.from([...batch.counts].flat()),
+        bytes: batch.bytes,
+        binary: batch.binary,
+      } satisfies SearchJobResult,
+    }));
+  }
+
+  return {
+    name: 'ripgrep',
+    // Fewer, bigger batches: a process start costs more than a worker message (and the command
+    // line has room for a few thousand paths; Windows' 32k characters for far fewer).
+    // Each start forks this (big) process: measured ~20 ms a start on the bench machine, so 8192.
+    batchFiles: process.platform === 'win32' ? 200 : 8192,
+    add: queue.add,
+    finish: async () => describe(await queue.finish()),
+  };
+}
+
+function* pairs(flat: Int32Array): Generator<[number, number]> {
+  for (let i = 0; i + 1 < flat.length; i += 2) yield [flat[i]!, flat[i + 1]!];
+}
