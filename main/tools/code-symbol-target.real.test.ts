@@ -1,10 +1,11 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeDefinitionTool } from './code-definition';
 import { codeHoverTool } from './code-hover';
 import { codeReferencesTool } from './code-references';
+import { codeRenameTool } from './code-rename';
 import { createToolKit } from '../test-support/tool-kit';
 import type { ToolKit } from '../test-support/tool-kit';
 
@@ -103,5 +104,16 @@ describe.sequential('a symbol given with path, as a model gives it', { timeout: 
     expect(message).toContain('src/app.ts:3:24');
     const withoutPosition = await kit.call(codeHoverTool, { path: 'src/app.ts', symbol: 'farewell' });
     expect(withoutPosition).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
+  it('renames from a use site in the file that imports the name', async () => {
+    const renamed = value(
+      await kit.call(codeRenameTool, { path: 'src/app.ts', symbol: 'greetPerson', new_name: 'welcome' }),
+    );
+    expect(renamed.old_name).toBe('greetPerson');
+    expect(renamed.files.map((file) => file.path)).toEqual(['src/app.ts', 'src/greet.ts']);
+    // The declaration is renamed too, not only the import (tsserver's alias when asked there).
+    expect(await readFile(join(kit.workspace, 'src/greet.ts'), 'utf8')).toBe(greet.replace('greetPerson', 'welcome'));
+    expect(await readFile(join(kit.workspace, 'src/app.ts'), 'utf8')).toBe(app.replaceAll('greetPerson', 'welcome'));
   });
 });
