@@ -1,12 +1,17 @@
-import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
+import type { Location, LocationLink, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
+import { placeOf } from '../domain/lsp/locations';
+import { lastSegment } from '../domain/lsp/name-in-text';
+import { openDocument } from '../domain/lsp/open-document';
 import { applyTextEdits, combinedDocument, filesOfEdit } from '../domain/lsp/workspace-edit';
 import { readWorkspaceText } from '../domain/lsp/workspace-text';
 import { defineTool } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';
+import { asLocations } from './code-definition';
 import {
+  codeOf,
   codeTargetShape,
   codeToolTimeoutMs,
   hasTarget,
@@ -14,6 +19,7 @@ import {
   retryingOnCrash,
   targetMessage,
 } from './code/code-target';
+import type { CodeTarget } from './code/code-target';
 import { commitFiles } from './file-changes/multi-file-commit';
 import type { PlannedFile } from './file-changes/multi-file-commit';
 
@@ -41,9 +47,38 @@ interface RenamePlan {
   readonly files: readonly (PlannedFile & { readonly edits: number })[];
 }
 
+/**
+ * Where a rename by name is asked: at the name's declaration when it was found at a use and is
+ * declared in another workspace file under the same name. Asked at an import, tsserver renames only
+ * there (`import { greetPerson as welcome }`), and a model naming a symbol means the symbol.
+ */
+async function declarationOf(target: CodeTarget, symbol: string, ctx: ToolContext): Promise<Result<CodeTarget>> {
+  const { client, uri, position, relPath } = target;
+  const answer = await client.request<Location | Location[] | LocationLink[]>(
+    'textDocument/definition',
+    { textDocument: { uri }, position },
+    ctx.signal,
+  );
+  if (!answer.ok) return answer;
+  const [only, ...others] = asLocations(answer.value);
+  const place = only === undefined ? undefined : placeOf(only.uri, ctx.env.sandbox.workspaceRoot);
+  const code = codeOf(ctx);
+  if (only === undefined || others.length > 0 || !place?.inside || place.path === relPath || !code.ok) {
+    return ok(target);
+  }
+  const opened = await openDocument(code.value.lsp, ctx.env.sandbox, place.path);
+  if (!opened.ok) return ok(target);
+  const { start } = only.range;
+  const name = lastSegment(symbol);
+  const spelled = opened.value.text.split('\n')[start.line]?.slice(start.character, start.character + name.length);
+  return ok(spelled === name ? { ...opened.value, position: start } : target);
+}
+
 /** Asks the server for the rename and computes every file's new text, reading each through the sandbox. */
 async function planRename(args: Args, ctx: ToolContext): Promise<Result<RenamePlan>> {
-  const target = await locateTarget(args, ctx);
+  const located = await locateTarget(args, ctx);
+  if (!located.ok) return located;
+  const target = args.symbol === undefined ? located : await declarationOf(located.value, args.symbol, ctx);
   if (!target.ok) return target;
   const { client, uri, position, text } = target.value;
   const lines = text.split('\n');

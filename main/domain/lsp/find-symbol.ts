@@ -4,6 +4,7 @@ import type { Result } from '../../../shared/result';
 import type { WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import type { LanguageClient } from './language-client';
 import { placeOf } from './locations';
+import { firstUse, lastSegment, nearestOnLine } from './name-in-text';
 
 /** LSP SymbolKind numbers, as words the model reads. */
 const kinds = [
@@ -124,6 +125,34 @@ export async function findInDocument(
     );
   }
   return ok({ relPath, position: first.position });
+}
+
+/**
+ * A symbol in one file as a tool names it: by name, maybe with a position (1-based). The position is
+ * used when the name is at it or elsewhere on its line (the name checks it); else the name is looked
+ * up in the file's outline; a name the file uses but does not declare (an import) is taken at its
+ * first use, where the server can still say what it is.
+ */
+export async function findInFile(
+  client: LanguageClient,
+  file: { readonly uri: string; readonly relPath: string; readonly text: string },
+  symbol: string,
+  near: { readonly line: number; readonly column: number } | undefined,
+  signal?: AbortSignal,
+): Promise<Result<FoundSymbol>> {
+  const { uri, relPath, text } = file;
+  const name = lastSegment(symbol);
+  const onLine = near === undefined ? undefined : nearestOnLine(text, near.line - 1, near.column - 1, name);
+  if (onLine !== undefined) return ok({ relPath, position: onLine });
+  const declared = await findInDocument(client, uri, relPath, symbol, signal);
+  if (declared.ok || declared.error.code !== 'not_found') return declared;
+  const used = firstUse(text, name);
+  if (used !== undefined) return ok({ relPath, position: used });
+  const where = near === undefined ? '' : ` at ${relPath}:${near.line}:${near.column}, nor`;
+  return err(
+    'not_found',
+    `No symbol named '${symbol}'${where} declared or used in '${relPath}'. Use code_symbols on it to see its outline.`,
+  );
 }
 
 /** Files searched for a name at most: more candidates than this and the caller must say where. */

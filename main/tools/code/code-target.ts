@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import type { CodeIntelligence } from '../../domain/lsp/code-intelligence';
-import { candidateFiles, findInDocument } from '../../domain/lsp/find-symbol';
+import { candidateFiles, findInDocument, findInFile } from '../../domain/lsp/find-symbol';
 import type { LanguageClient } from '../../domain/lsp/language-client';
 import { ensureSomeDocumentOpen, openDocument } from '../../domain/lsp/open-document';
 import type { ToolAccess } from '../../domain/policy/access';
@@ -13,7 +13,8 @@ import type { Tool, ToolContext } from '../define-tool';
 /**
  * How code_definition, code_references, code_hover and code_rename name what they ask about: a
  * position (path + line + column, 1-based as read_file shows lines) or a symbol's name, since
- * agents think in names. A name is looked up in `path` when given, else in the whole workspace.
+ * agents think in names. A name is looked up in `path` when given (declared or used there), else in
+ * the whole workspace; given with a position too, the position is used and the name checks it.
  */
 export const codeTargetShape = {
   path: z
@@ -27,7 +28,9 @@ export const codeTargetShape = {
     .min(1)
     .max(200)
     .optional()
-    .describe('Instead of a position: the name of the symbol, e.g. "formatPrice" or "Cart.total".'),
+    .describe(
+      'The name of the symbol, e.g. "formatPrice" or "Cart.total", instead of a position or with one (it checks the position). With path it may be a name path only uses, such as an import.',
+    ),
 };
 
 type TargetArgs = z.output<z.ZodObject<typeof codeTargetShape>>;
@@ -99,7 +102,8 @@ async function locateWith(code: CodeIntelligence, args: TargetArgs, ctx: ToolCon
     const opened = await openDocument(lsp, sandbox, args.path);
     if (!opened.ok) return opened;
     const { client, relPath, uri, text } = opened.value;
-    const found = await findInDocument(client, uri, relPath, args.symbol, ctx.signal);
+    const near = args.line === undefined ? undefined : { line: args.line, column: args.column ?? 1 };
+    const found = await findInFile(client, { uri, relPath, text }, args.symbol, near, ctx.signal);
     if (!found.ok) return found;
     return ok({ client, relPath, uri, text, position: found.value.position });
   }
