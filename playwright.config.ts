@@ -16,6 +16,10 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     trace: 'retain-on-failure',
+    // Every run, and so every CI run, starts from a cold browser: launch() gives Chromium a new
+    // temporary profile (deleted at exit) and each test a new incognito context, so no HTTP or code
+    // cache carries over. Do not pass --user-data-dir. Specs that open Monaco wait for its first
+    // load with readyCodeView (e2e/fixtures/page-helpers.ts).
     launchOptions: {
       executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
       args: [

@@ -4,7 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { reply } from './fixtures/scripted-llm-server';
 import { expect, test } from './fixtures/familiar-app';
-import { sendMessage } from './fixtures/page-helpers';
+import { readyCodeView, sendMessage } from './fixtures/page-helpers';
 
 // The app's CSP (rightly) refuses axe's injected script: let the test context bypass it.
 test.use({ provider: 'scripted', bypassCSP: true });
@@ -29,9 +29,8 @@ test('axe finds nothing serious on the main screen with a file open, ignored fil
   await page.setViewportSize({ width: 1280, height: 820 });
   await page.goto(app.url);
   await page.getByRole('treeitem').filter({ hasText: 'main.ts' }).first().click();
-  await expect(page.getByRole('region', { name: 'File main.ts' }).locator('.view-lines')).toContainText('answer', {
-    timeout: 20_000,
-  });
+  const viewer = await readyCodeView(page.getByRole('region', { name: 'File main.ts' }));
+  await expect(viewer.locator('.view-lines')).toContainText('answer');
   await expect(page.getByRole('treeitem').filter({ hasText: 'debug.log' })).toBeVisible();
   expect(await seriousFindings(page)).toEqual([]);
 });
@@ -81,11 +80,12 @@ test('axe finds nothing serious in the approval dialog, its diff included', asyn
   await page.goto(app.url);
   await sendMessage(page, 'Make it oat milk.');
   const dialog = page.getByRole('dialog', { name: 'The assistant asks for your approval' });
-  await expect(dialog.locator('.monaco-diff-editor .editor.modified .view-lines')).toContainText('Buy oat milk.', {
-    timeout: 20_000,
-  });
+  const diff = await readyCodeView(dialog);
+  await expect(diff.locator('.editor.modified .view-lines')).toContainText('Buy oat milk.');
   expect(await seriousFindings(page)).toEqual([]);
   // Editing the proposal (the right side becomes writable) changes the editors' names: still named.
   await dialog.getByRole('button', { name: 'Edit, then approve' }).click();
+  await expect(dialog.getByRole('button', { name: 'Approve my version' })).toBeVisible();
+  await readyCodeView(dialog);
   expect(await seriousFindings(page)).toEqual([]);
 });

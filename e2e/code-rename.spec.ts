@@ -6,7 +6,7 @@ import { reply } from './fixtures/scripted-llm-server';
 import type { ScriptedLlmServer } from './fixtures/scripted-llm-server';
 import { expect, test } from './fixtures/familiar-app';
 import type { RunningApp } from './fixtures/familiar-app';
-import { sendMessage } from './fixtures/page-helpers';
+import { readyCodeView, sendMessage } from './fixtures/page-helpers';
 
 // The app's CSP (rightly) refuses axe's injected script: let the test context bypass it.
 test.use({ provider: 'scripted', bypassCSP: true });
@@ -103,10 +103,8 @@ test('a rename across three files is reviewed file by file; reject changes nothi
     await expect(tabs.nth(index)).toHaveAttribute('data-path', path);
     await expect(tabs.nth(index)).toContainText(/\d+ changes?$/);
   }
-  const diff = dialog.getByRole('tabpanel').locator('.monaco-diff-editor');
-  await expect(diff.locator('.editor.modified .view-lines')).toContainText('formatCents(this.cents)', {
-    timeout: 20_000,
-  });
+  const diff = (await readyCodeView(dialog.getByRole('tabpanel'))).locator('.monaco-diff-editor');
+  await expect(diff.locator('.editor.modified .view-lines')).toContainText('formatCents(this.cents)');
   await expect(diff.locator('.editor.original .view-lines')).toContainText('formatPrice(this.cents)');
 
   // The keyboard reaches the list in one Tab stop and walks it with the arrow keys.

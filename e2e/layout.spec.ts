@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/familiar-app';
 import type { RunningApp } from './fixtures/familiar-app';
+import { readyCodeView } from './fixtures/page-helpers';
 
 test.use({ provider: 'scripted' });
 
@@ -15,10 +16,8 @@ async function chatBox(page: Page) {
 
 async function openFile(page: Page, name: string) {
   await page.getByRole('treeitem').filter({ hasText: name }).first().click();
-  // Monaco loads on first use; on two busy cores that can take more than the default 5 s.
-  await expect(page.getByRole('region', { name: `File ${name}` }).locator('.view-lines')).toContainText('answer', {
-    timeout: 20_000,
-  });
+  const viewer = await readyCodeView(page.getByRole('region', { name: `File ${name}` }));
+  await expect(viewer.locator('.view-lines')).toContainText('answer');
 }
 
 /** main.ts in the workspace, the window at this size, the app open and the file shown in the viewer. */

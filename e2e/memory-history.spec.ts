@@ -4,6 +4,7 @@ import type { Page } from '@playwright/test';
 import type { AssistantPart, ChatMessage } from '../shared/ipc/conversations';
 import { callFamiliar, expect, test } from './fixtures/familiar-app';
 import type { RunningApp } from './fixtures/familiar-app';
+import { readyCodeView } from './fixtures/page-helpers';
 import { reply } from './fixtures/scripted-llm-server';
 import type { ScriptedLlmServer } from './fixtures/scripted-llm-server';
 
@@ -106,8 +107,7 @@ test('approve a SOUL.md change, see what the assistant will read, then revert it
   await expect(versions.nth(1)).toContainText('Initial version');
   // The previous version is chosen: the diff shows it against the file now, in Monaco.
   await expect(versions.nth(1)).toHaveAttribute('aria-pressed', 'true');
-  await expect(history.locator('.monaco-diff-editor')).toBeVisible({ timeout: 15_000 });
-  await expect(history.locator('.monaco-diff-editor')).toContainText('cheerful pirate');
+  await expect((await readyCodeView(history)).locator('.monaco-diff-editor')).toContainText('cheerful pirate');
   await page.screenshot({ path: 'test-results/screens/history-soul-diff.png', fullPage: true });
 
   await history.getByRole('button', { name: 'Revert to this version' }).click();
@@ -159,7 +159,7 @@ test('memory off: the memory tools go, MEMORY.md is refused and untouched, Histo
   const versions = history.getByTestId('history-version');
   await expect(versions).toHaveCount(2);
   await expect(versions.first()).toContainText('memory_append');
-  await expect(history.locator('.monaco-diff-editor')).toBeVisible({ timeout: 15_000 });
+  await readyCodeView(history);
   await expect(history.getByText('Memory is off: MEMORY.md is read-only.')).toBeVisible();
   await expect(history.getByRole('button', { name: 'Revert to this version' })).toBeDisabled();
   await page.screenshot({ path: 'test-results/screens/memory-off-history-read-only.png', fullPage: true });

@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import type { RecordedRequest, ScriptedLlmServer } from './fixtures/scripted-llm-server';
 import { reply } from './fixtures/scripted-llm-server';
 import { callFamiliar, expect, test } from './fixtures/familiar-app';
-import { sendMessage } from './fixtures/page-helpers';
+import { readyCodeView, sendMessage } from './fixtures/page-helpers';
 import type { RunningApp } from './fixtures/familiar-app';
 
 test.use({ provider: 'scripted' });
@@ -37,7 +37,7 @@ async function askForPersonaEdit(page: Page, app: RunningApp, llm: ScriptedLlmSe
   const dialog = page.getByRole('dialog', { name: 'The assistant asks for your approval' });
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText('Persona (SOUL.md)');
-  const diff = dialog.locator('.monaco-diff-editor');
+  const diff = (await readyCodeView(dialog)).locator('.monaco-diff-editor');
   await expect(diff.locator('.editor.original .view-lines')).toContainText(oldLine);
   await expect(diff.locator('.editor.modified .view-lines')).toContainText(newLine);
   await expect(diff.locator('.editor.modified .view-lines')).not.toContainText(oldLine);
@@ -102,7 +102,8 @@ test('edit-then-approve writes the text the user typed, not the proposal', async
   const before = await soul(app);
   const dialog = await askForPersonaEdit(page, app, llm, 'call-edit');
   await dialog.getByRole('button', { name: 'Edit, then approve' }).click();
-  const modified = dialog.locator('.monaco-diff-editor .editor.modified');
+  await expect(dialog.getByRole('button', { name: 'Approve my version' })).toBeVisible();
+  const modified = (await readyCodeView(dialog)).locator('.monaco-diff-editor .editor.modified');
   await modified.locator('.view-lines').click();
   await page.keyboard.press('ControlOrMeta+A');
   const mine = '# Soul\n\nYou are Familiar. Be formal, brief and exact.\n';

@@ -1,7 +1,7 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from './fixtures/familiar-app';
-import { treeRow } from './fixtures/page-helpers';
+import { readyCodeView, treeRow } from './fixtures/page-helpers';
 
 test('the tree shows the workspace with the persona overlay and follows outside changes live', async ({
   page,
@@ -70,7 +70,7 @@ test('ignored files are dimmed, can be hidden, and a click opens a read-only Mon
   expect(requested.filter((url) => url.includes('CodeView.lazy'))).toEqual([]);
   await treeRow(page, 'main.ts').click();
   const viewer = page.getByRole('region', { name: 'File main.ts' });
-  await expect(viewer.locator('.monaco-editor')).toBeVisible();
+  await readyCodeView(viewer);
   await expect(viewer.locator('.view-lines')).toContainText('export const answer');
   // Coloured as TypeScript: Monaco's tokenizer put the keyword in its own span.
   await expect(viewer.locator('.view-lines span.mtk1, .view-lines span[class^="mtk"]').first()).toBeVisible();

@@ -1,7 +1,7 @@
 import { DiffEditor, Editor } from '@monaco-editor/react';
-import type { DiffOnMount } from '@monaco-editor/react';
+import type { DiffOnMount, OnMount } from '@monaco-editor/react';
 import { useEffect, useRef } from 'react';
-import type { CodeViewProps } from './code-view-props';
+import type { CodeViewProps, CodeViewReady } from './code-view-props';
 import { languageForPath, monaco } from './monaco-setup';
 
 const shared = {
@@ -12,7 +12,7 @@ const shared = {
   wordWrap: 'on',
 } as const;
 
-type DiffProps = Extract<CodeViewProps, { kind: 'diff' }>;
+type DiffProps = Extract<CodeViewProps, { kind: 'diff' }> & CodeViewReady;
 type MonacoDiffEditor = Parameters<DiffOnMount>[0];
 
 function DiffView(props: DiffProps) {
@@ -48,6 +48,12 @@ function DiffView(props: DiffProps) {
       .getOriginalEditor()
       .addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => latest.current.onSubmit());
     if (props.editable) modified.focus();
+    // Ready once the diff is computed (in the editor worker): before that the view has no changes marked.
+    const ready = () => {
+      if (editor.getLineChanges() !== null) latest.current.onReady(latest.current.path);
+    };
+    editor.onDidUpdateDiff(ready);
+    ready();
   };
   const language = languageForPath(props.path);
   return (
@@ -78,8 +84,10 @@ function DiffView(props: DiffProps) {
 }
 
 /** The lazy boundary: everything Monaco sits behind this default export (see LazyCodeView). */
-export default function CodeView(props: CodeViewProps) {
+export default function CodeView(props: CodeViewProps & CodeViewReady) {
   if (props.kind === 'diff') return <DiffView {...props} />;
+  const { onReady, path } = props;
+  const onMount: OnMount = () => onReady(path);
   return (
     <Editor
       // One editor (and one model, disposed with it) per file: switching files leaves nothing behind.
@@ -88,6 +96,7 @@ export default function CodeView(props: CodeViewProps) {
       language={languageForPath(props.path)}
       path={`inmemory://viewer/${props.path}`}
       theme={props.theme === 'dark' ? 'vs-dark' : 'vs'}
+      onMount={onMount}
       options={{ ...shared, readOnly: true, domReadOnly: true, tabFocusMode: true, ariaLabel: props.label }}
     />
   );

@@ -1,4 +1,4 @@
-import { Component, lazy, Suspense } from 'react';
+import { Component, lazy, Suspense, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useT } from '../i18n/i18n';
 import type { CodeViewProps } from './code-view-props';
@@ -9,6 +9,7 @@ const CodeView = lazy(() => import('./CodeView.lazy'));
 interface BoundaryProps {
   readonly fallback: ReactNode;
   readonly children: ReactNode;
+  readonly onError: () => void;
 }
 
 /** If the editor chunk cannot load, show the plain text instead of a broken dialog. */
@@ -16,6 +17,9 @@ class EditorErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
   override state = { failed: false };
   static getDerivedStateFromError() {
     return { failed: true };
+  }
+  override componentDidCatch() {
+    this.props.onError();
   }
   override render() {
     return this.state.failed ? this.props.fallback : this.props.children;
@@ -32,11 +36,18 @@ function PlainText({ props }: { props: CodeViewProps }) {
   );
 }
 
+/**
+ * Monaco behind the lazy boundary. The view is aria-busy until the editor shows this path (a diff:
+ * computed) or the plain-text fallback replaced it: assistive technology, and the e2e tests
+ * (e2e/fixtures/code-view.ts), wait for that instead of guessing how long a first load takes.
+ */
 export function LazyCodeView(props: CodeViewProps) {
   const t = useT();
+  const [shown, setShown] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
   return (
-    <div className="code-view" data-testid="code-view">
-      <EditorErrorBoundary fallback={<PlainText props={props} />}>
+    <div className="code-view" data-testid="code-view" aria-busy={!failed && shown !== props.path}>
+      <EditorErrorBoundary fallback={<PlainText props={props} />} onError={() => setFailed(true)}>
         <Suspense
           fallback={
             <p className="code-view-loading" role="status">
@@ -44,7 +55,7 @@ export function LazyCodeView(props: CodeViewProps) {
             </p>
           }
         >
-          <CodeView {...props} />
+          <CodeView {...props} onReady={setShown} />
         </Suspense>
       </EditorErrorBoundary>
     </div>

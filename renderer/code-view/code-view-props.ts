@@ -23,3 +23,11 @@ export type CodeViewProps =
       readonly theme: 'light' | 'dark';
       readonly label: string;
     };
+
+/**
+ * What the lazy editor tells its boundary once it shows `path`: a file view when its editor has
+ * mounted, a diff once the diff is computed too. Until then the boundary is aria-busy.
+ */
+export interface CodeViewReady {
+  readonly onReady: (path: string) => void;
+}
