@@ -74,6 +74,8 @@ const runCommandOutput = z.object({
   stderr_truncated: z.boolean(),
   timed_out: z.boolean(),
   duration_ms: z.number(),
+  /** Ran inside the operating system's confinement (SECURITY.md: Confinement); false says it had all the user's rights. */
+  confined: z.boolean(),
   notice: noticeSchema,
 });
 
@@ -126,6 +128,7 @@ export const runCommandTool = defineTool({
       signal: ctx.signal,
       maxOutputBytes: COMMAND_OUTPUT_BYTES,
       environment: { pass: ctx.env.passEnvironment() },
+      confinement: ctx.env.confinementFor('command'),
     }).finally(() => {
       stop();
       held.value.release();
@@ -144,6 +147,7 @@ export const runCommandTool = defineTool({
       stderr_truncated: result.stderrTruncated,
       timed_out: result.timedOut,
       duration_ms: result.durationMs,
+      confined: result.confined,
       ...(result.timedOut
         ? {
             notice: `The command did not finish within ${args.timeout} s; it and every process it started were killed. Raise timeout (up to 300) if it needs longer.`,

@@ -3,7 +3,8 @@ import picomatch from 'picomatch';
 import type { UserServer } from '../../../shared/settings';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
-import { bundledFileExists, bundledPackageFile, findOnPath } from '../../platform/processes/server-process';
+import { findOnPath } from '../../platform/processes/program-lookup';
+import { bundledFileExists, bundledPackageFile } from '../../platform/processes/server-process';
 
 /** How to start one language server: a program and its arguments, plus what it must be told at initialize. */
 export interface ServerCommand {

@@ -2,7 +2,12 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
+import { existsSync, readlinkSync, statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { HeadTailBuffer } from './capped-output';
+import { bwrapArgs, confinementMode } from './confinement';
+import { findOnPath } from './program-lookup';
+import type { ConfinementRules } from './confinement';
 import { childEnvironment } from './child-environment';
 import type { ChildEnvironmentOptions } from './child-environment';
 
@@ -28,6 +33,11 @@ export interface ProcessSpec {
   readonly inheritFds?: readonly number[];
   /** Keep stdout as bytes too (binary output: git cat-file); undefined in the outcome if it was cut. */
   readonly stdoutBytes?: boolean;
+  /**
+   * The operating system's confinement (process-rules.ts: rulesFor), without `cwd`: the runner
+   * puts the real working folder in. Undefined: the process runs with the user's rights.
+   */
+  readonly confinement?: Omit<ConfinementRules, 'cwd'>;
 }
 
 export interface ProcessOutcome {
@@ -45,6 +55,8 @@ export interface ProcessOutcome {
   readonly aborted: boolean;
   readonly durationMs: number;
   readonly pid: number | undefined;
+  /** True when it ran inside the operating system's confinement (bubblewrap). */
+  readonly confined: boolean;
 }
 
 /** After the main process exits, how long its output pipes may stay open before the rest is killed. */
@@ -89,12 +101,30 @@ export function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
       resolve(err('aborted', 'The turn was stopped before the command started.'));
       return;
     }
+    const launch = confinedLaunch(spec);
+    // Inside the sandbox a missing program is bwrap's own error: say it as the unconfined start would.
+    if (
+      launch.confined &&
+      !spec.shell &&
+      findProgram(spec.file, spec.cwd, childEnvironment(spec.environment)['PATH']) === undefined
+    ) {
+      resolve(
+        err('command_not_found', `'${spec.file}' was not found (not installed, or not on PATH).`, {
+          command: spec.file,
+        }),
+      );
+      return;
+    }
     let child: ChildProcess;
     try {
-      child = spawn(spec.file, [...spec.args], {
+      // Inside the sandbox /tmp is a fresh folder of the call's own: the temp variables point there.
+      const environment = launch.confined
+        ? { ...spec.environment, set: { ...spec.environment.set, TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp' } }
+        : spec.environment;
+      child = spawn(launch.file, launch.args, {
         cwd: spec.cwd,
-        env: childEnvironment(spec.environment),
-        shell: spec.shell,
+        env: childEnvironment(environment),
+        shell: launch.shell,
         detached: process.platform !== 'win32',
         windowsHide: true,
         stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(spec.inheritFds ?? [])],
@@ -159,6 +189,7 @@ export function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
           aborted,
           durationMs: Date.now() - started,
           pid: child.pid,
+          confined: launch.confined,
         }),
       );
     };
@@ -168,7 +199,7 @@ export function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
       settled = true;
       clearTimeout(timer);
       spec.signal.removeEventListener('abort', onAbort);
-      if (error.code === 'ENOENT') {
+      if (error.code === 'ENOENT' && !launch.confined) {
         resolve(
           err('command_not_found', `'${spec.file}' was not found (not installed, or not on PATH).`, {
             command: spec.file,
@@ -188,4 +219,38 @@ export function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
       if (exit !== undefined) finish();
     });
   });
+}
+
+/** A program as a start would find it: a path (relative to the working folder) or a name on PATH. */
+function findProgram(file: string, cwd: string, path: string | undefined): string | undefined {
+  return file.includes('/') ? findOnPath(isAbsolute(file) ? file : join(cwd, file), '') : findOnPath(file, path ?? '');
+}
+
+/** The real folder a held working directory names (`/proc/self/fd/<n>` on Linux), for bwrap's --chdir. */
+function realFolder(cwd: string): string {
+  return cwd.startsWith('/proc/self/fd/') ? readlinkSync(cwd) : cwd;
+}
+
+const kindOf = (path: string): 'file' | 'dir' | undefined => {
+  if (!existsSync(path)) return undefined;
+  return statSync(path).isDirectory() ? 'dir' : 'file';
+};
+
+/**
+ * How the child is started: under bubblewrap when the spec has rules and the system can confine,
+ * else as asked. A shell line runs as `/bin/sh -c` inside the sandbox.
+ */
+function confinedLaunch(spec: ProcessSpec): {
+  file: string;
+  args: string[];
+  shell: boolean;
+  confined: boolean;
+} {
+  const mode = spec.confinement === undefined || process.platform === 'win32' ? undefined : confinementMode();
+  if (spec.confinement === undefined || mode === undefined || !mode.confined) {
+    return { file: spec.file, args: [...spec.args], shell: spec.shell, confined: false };
+  }
+  const rules = { ...spec.confinement, cwd: realFolder(spec.cwd) };
+  const program = spec.shell ? ['/bin/sh', '-c', spec.file] : [spec.file, ...spec.args];
+  return { file: mode.path, args: [...bwrapArgs(rules, kindOf), ...program], shell: false, confined: true };
 }

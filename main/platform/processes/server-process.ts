@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
-import { delimiter, dirname, isAbsolute, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { childEnvironment } from './child-environment';
 import type { ChildEnvironmentOptions } from './child-environment';
 import { killTree } from './process-runner';
@@ -53,30 +53,6 @@ export function spawnServerProcess(spec: ServerSpawnSpec): ServerProcess {
       timer.unref();
     },
   };
-}
-
-/** The first executable of that name on PATH (PATHEXT on Windows), or undefined. */
-export function findOnPath(name: string, path = process.env['PATH'] ?? ''): string | undefined {
-  if (isAbsolute(name)) return executable(name) ? name : undefined;
-  const extensions =
-    process.platform === 'win32' ? (process.env['PATHEXT'] ?? '.EXE;.CMD;.BAT').split(';').concat('') : [''];
-  for (const dir of path.split(delimiter)) {
-    if (dir === '') continue;
-    for (const extension of extensions) {
-      const candidate = join(dir, name + extension);
-      if (executable(candidate)) return candidate;
-    }
-  }
-  return undefined;
-}
-
-function executable(file: string): boolean {
-  try {
-    accessSync(file, process.platform === 'win32' ? constants.F_OK : constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 // Not named `require`: the bundle declares its own at the top of the chunk this lands in.

@@ -6,6 +6,8 @@ import type { PathLocks } from '../../platform/disk/path-locks';
 import type { RecoveryStore } from '../../platform/recovery/recovery-stores';
 import type { WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import type { CodeIntelligence } from '../../domain/lsp/code-intelligence';
+import type { ConfinementRules } from '../../platform/processes/confinement';
+import type { ProcessKind } from '../../platform/processes/process-rules';
 import type { ReadTracker } from './read-tracker';
 import type { ToolLimits } from './tool-limits';
 
@@ -61,4 +63,9 @@ export interface ToolEnvironment {
    * (settings: commands.passEnvironment). Read at each start: the setting may change meanwhile.
    */
   passEnvironment(): readonly string[];
+  /**
+   * What a process of this kind may touch (process-rules.ts), for this workspace and the memory
+   * switch as it is for this call: every process a tool starts is confined by these rules.
+   */
+  confinementFor(kind: ProcessKind): Omit<ConfinementRules, 'cwd'>;
 }

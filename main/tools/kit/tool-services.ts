@@ -4,6 +4,7 @@ import { createFsWorkerPool } from '../../platform/search-engines/fs-worker-pool
 import type { FsWorkerPool } from '../../platform/search-engines/fs-worker-pool';
 import { createPathLocks } from '../../platform/disk/path-locks';
 import type { PathLocks } from '../../platform/disk/path-locks';
+import { rulesFor } from '../../platform/processes/process-rules';
 import { createAnchorRoots } from '../../platform/disk/anchor-roots';
 import type { AnchorRoots } from '../../platform/disk/anchor-roots';
 import { createRecoveryStore } from '../../platform/recovery/recovery-stores';
@@ -190,5 +191,7 @@ export async function createToolEnvironment(options: ToolEnvironmentOptions): Pr
     ...(services.transfers === undefined ? {} : { transfers: services.transfers }),
     code: services.code,
     passEnvironment: () => services.passEnvironment(),
+    confinementFor: (kind) =>
+      rulesFor(kind, { workspaceRoot, personaDir, familiarHome: home, memoryOn: !isConcealed('MEMORY.md') }),
   });
 }

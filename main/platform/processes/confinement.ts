@@ -1,0 +1,188 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { delimiter, dirname, isAbsolute, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { homedir } from 'node:os';
+import { childEnvironment } from './child-environment';
+import { findOnPath } from './program-lookup';
+
+/**
+ * The operating system's confinement of what Familiar starts (issue 28). On Linux every process
+ * runs under bubblewrap: a mount namespace where the file system is read-only, the user's home is
+ * an empty folder with only the toolchains put back (read-only), Familiar's own home is absent,
+ * the workspace is writable only where the process's rules say, persona and git-control files
+ * inside it are read-only or hidden, /tmp is a fresh private folder, and the network namespace is
+ * empty. Each kind of process (a command, git, ripgrep, a language server, an MCP server) gets its
+ * own rules, written once in process-rules.ts; this file only turns rules into a bwrap command line.
+ *
+ * Why bwrap directly rather than @anthropic-ai/sandbox-runtime: SECURITY.md ("Confinement").
+ */
+
+export interface ConfinementRules {
+  /** Absolute folders the process may write (the workspace for a command; `.git` for git). */
+  readonly writable: readonly string[];
+  /** Absolute folders the process may read besides the system (e.g. the workspace, read-only). */
+  readonly readable: readonly string[];
+  /** Absolute paths inside a writable folder that stay read-only (SOUL.md, .git/hooks...). */
+  readonly readOnly: readonly string[];
+  /** Absolute paths the process must not see at all (memory files while memory is off). */
+  readonly hidden: readonly string[];
+  /** Absolute folders hidden wholesale (Familiar's home, the user's home): nothing of them shows. */
+  readonly hiddenTrees: readonly string[];
+  /** Absolute paths inside a hidden tree put back read-only (toolchains, ~/.gitconfig). */
+  readonly readableInHidden: readonly string[];
+  /** The working folder inside the sandbox (a real absolute path that stays visible). */
+  readonly cwd: string;
+}
+
+export type ConfinementMode =
+  | { readonly confined: true; readonly tool: 'bubblewrap'; readonly path: string }
+  | { readonly confined: false; readonly reason: string; readonly fix: string };
+
+let probed: ConfinementMode | undefined;
+
+/** The mode, probed once per process: bubblewrap found and able to start `true` in a new namespace. */
+export function confinementMode(): ConfinementMode {
+  probed ??= probeConfinement();
+  return probed;
+}
+
+/** For tests: probe again (after PATH or the platform changed). */
+export function resetConfinementProbe(): void {
+  probed = undefined;
+}
+
+function probeConfinement(): ConfinementMode {
+  if (process.env['FAMILIAR_UNCONFINED'] === '1') {
+    return {
+      confined: false,
+      reason: 'FAMILIAR_UNCONFINED=1 is set in the environment Familiar was started with.',
+      fix: 'Start Familiar without FAMILIAR_UNCONFINED.',
+    };
+  }
+  if (process.platform !== 'linux') {
+    return {
+      confined: false,
+      reason: `No confinement is built for ${process.platform} yet: commands run with your user's rights.`,
+      fix: 'Every command asks before it runs. Seatbelt (macOS) support is planned.',
+    };
+  }
+  const bwrap = findOnPath('bwrap');
+  if (bwrap === undefined) {
+    return {
+      confined: false,
+      reason: 'bubblewrap (bwrap) is not installed.',
+      fix: 'Install it: sudo apt-get install bubblewrap (Debian, Ubuntu), sudo dnf install bubblewrap (Fedora).',
+    };
+  }
+  const probe = spawnSync(bwrap, [...baseArgs(), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', 'true'], {
+    env: childEnvironment({ pass: [] }),
+    timeout: 5000,
+    encoding: 'utf8',
+  });
+  if (probe.status === 0) return { confined: true, tool: 'bubblewrap', path: bwrap };
+  const said = `${probe.stderr ?? ''}`.trim().split('\n').slice(-2).join(' ') || String(probe.error ?? probe.signal);
+  return {
+    confined: false,
+    reason: `bubblewrap cannot create a sandbox here: ${said}`,
+    fix:
+      'Unprivileged user namespaces are off. On Ubuntu 24.04 AppArmor restricts them: install the Familiar .deb (it ships an AppArmor profile) ' +
+      'or run: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0. In a container, allow user namespaces.',
+  };
+}
+
+/** Namespaces and lifetime: no network, its own pids, killed with its parent, no terminal to inject into. */
+const baseArgs = () => ['--unshare-all', '--die-with-parent', '--new-session'];
+
+const inside = (path: string, folder: string) => {
+  const rel = relative(folder, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+};
+
+/**
+ * The bwrap arguments for `rules`, ending with `--` (the program and its arguments follow). Mounts
+ * are laid in order, each on top of the ones before: the read-only system, a fresh /tmp, the hidden
+ * trees as empty folders, what is put back inside them, the readable and writable folders, then the
+ * read-only and hidden paths inside those. A path that does not exist is skipped (bwrap would create
+ * a mount point on the host), except hidden ones, which then cannot appear: their parent is writable
+ * only through the writable folder, and policy refuses the name (see hide()).
+ */
+export function bwrapArgs(rules: ConfinementRules, exists: (path: string) => 'file' | 'dir' | undefined): string[] {
+  const args = [...baseArgs(), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  const kept = [...rules.readable, ...rules.writable];
+  for (const tree of rules.hiddenTrees) {
+    if (exists(tree) !== 'dir') continue;
+    args.push('--tmpfs', tree);
+  }
+  for (const path of rules.readableInHidden) {
+    if (exists(path) === undefined) continue;
+    args.push('--ro-bind', path, path);
+  }
+  for (const path of rules.readable) if (exists(path) !== undefined) args.push('--ro-bind', path, path);
+  for (const path of rules.writable) if (exists(path) !== undefined) args.push('--bind', path, path);
+  for (const path of rules.readOnly) {
+    if (!kept.some((folder) => inside(path, folder))) continue;
+    if (exists(path) !== undefined) args.push('--ro-bind', path, path);
+  }
+  for (const path of rules.hidden) hide(args, path, exists(path));
+  // A hidden tree left empty is writable tmpfs: make it read-only so writes there fail loudly.
+  for (const tree of rules.hiddenTrees) {
+    if (exists(tree) === 'dir' && !kept.some((folder) => inside(tree, folder))) args.push('--remount-ro', tree);
+  }
+  args.push('--chdir', rules.cwd, '--');
+  return args;
+}
+
+/**
+ * A path the process must not read: a folder becomes an empty read-only folder, a file an empty
+ * read-only one (bwrap cannot take a name away from a folder it shows, so the name stays, with
+ * nothing behind it).
+ */
+function hide(args: string[], path: string, kind: 'file' | 'dir' | undefined): void {
+  if (kind === 'dir') args.push('--tmpfs', path, '--remount-ro', path);
+  else if (kind === 'file') args.push('--ro-bind', '/dev/null', path);
+}
+
+/**
+ * The user's home and what a command needs from it: toolchains and their caches, read-only. Every
+ * folder on PATH under the home is put back too (a tool the user installed there).
+ */
+export function homeToolchains(home = homedir(), path = process.env['PATH'] ?? ''): string[] {
+  const named = [
+    '.nvm',
+    '.volta',
+    '.fnm',
+    '.asdf',
+    '.cargo',
+    '.rustup',
+    '.pyenv',
+    '.rbenv',
+    '.sdkman',
+    '.local/bin',
+    '.local/lib',
+    '.local/share/pnpm',
+    '.deno',
+    '.bun',
+    'go',
+    '.npm',
+    '.cache/pip',
+    '.cache/yarn',
+    '.m2',
+    '.gradle',
+    '.gitconfig',
+    '.config/git',
+    '.npmrc',
+    '.gitignore_global',
+  ].map((name) => join(home, ...name.split('/')));
+  const onPath = path.split(delimiter).filter((dir) => isAbsolute(dir) && inside(dir, home) && dir !== home);
+  return [...new Set([...named, ...onPath])];
+}
+
+/** Where Familiar itself runs from (the package with its node_modules, the Node binary): servers start from there. */
+export function appFolders(): string[] {
+  let root = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(root, 'package.json')) && dirname(root) !== root) root = dirname(root);
+  // A packaged app's binaries live beside app.asar, unpacked.
+  const unpacked = root.endsWith('.asar') ? [`${root}.unpacked`] : [];
+  return [...new Set([dirname(process.execPath), root, ...unpacked])];
+}

@@ -1,0 +1,58 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { appFolders, homeToolchains } from './confinement';
+import type { ConfinementRules } from './confinement';
+
+/**
+ * What each kind of process Familiar starts may touch, written once (issue 28). A command may write
+ * the workspace; git only reads it, language servers and ripgrep only read it. None of them sees
+ * Familiar's home, the rest of the user's home or the network; all of them see the system and the
+ * toolchains read-only. Persona files and git's control files are never writable from a process:
+ * persona edits go through the diff approval, never a shell.
+ */
+export interface HostFolders {
+  /** The open workspace (real absolute path). */
+  readonly workspaceRoot: string;
+  /** The persona folder (SOUL.md, USER.md, MEMORY.md, memory/): inside Familiar's home. */
+  readonly personaDir: string;
+  /** Familiar's own data: settings, secrets, audit, transcripts, backups. */
+  readonly familiarHome: string;
+  /** The user's home (default: os.homedir()). */
+  readonly userHome?: string;
+  /** Memory is on for this call: USER.md, MEMORY.md and memory/ are visible (read-only); off: hidden. */
+  readonly memoryOn: boolean;
+  /** Extra folders under the home the user made readable (settings: commands.readableInHome). */
+  readonly readableInHome?: readonly string[];
+}
+
+export type ProcessKind = 'command' | 'git' | 'ripgrep' | 'language-server';
+
+/** The persona names at a folder's root: the assistant's persona, never a process's to change. */
+const personaFiles = ['SOUL.md', 'HEARTBEAT.md'];
+const memoryEntries = ['USER.md', 'MEMORY.md', 'memory'];
+/**
+ * Files inside a workspace that make a later program run something (git hooks, fsmonitor in
+ * .git/config, a workspace's MCP servers, editor tasks): read-only to every process.
+ */
+const sensitiveEntries = ['.git/hooks', '.git/config', '.gitmodules', '.mcp.json', '.vscode', '.idea', '.envrc'];
+
+export function rulesFor(kind: ProcessKind, folders: HostFolders): Omit<ConfinementRules, 'cwd'> {
+  const home = folders.userHome ?? homedir();
+  const roots = [...new Set([folders.workspaceRoot, folders.personaDir])];
+  const under = (names: readonly string[]) => roots.flatMap((root) => names.map((name) => join(root, name)));
+  const memory = under(memoryEntries);
+  const writesWorkspace = kind === 'command';
+  return {
+    // git writes its objects, index and refs: only inside the workspace's .git.
+    writable: writesWorkspace ? [folders.workspaceRoot] : kind === 'git' ? [join(folders.workspaceRoot, '.git')] : [],
+    readable: writesWorkspace ? [] : [folders.workspaceRoot],
+    readOnly: [...under(personaFiles), ...under(sensitiveEntries), ...(folders.memoryOn ? memory : [])],
+    hidden: folders.memoryOn ? [] : memory,
+    hiddenTrees: [home, folders.familiarHome],
+    readableInHidden: [
+      ...homeToolchains(home),
+      ...(folders.readableInHome ?? []).map((name) => join(home, name)),
+      ...appFolders(),
+    ],
+  };
+}
