@@ -1,5 +1,6 @@
 import type { ApprovalRequest } from '../../shared/ipc/approvals';
 import { defaultPolicy } from '../../shared/policy';
+import type { Policy } from '../../shared/policy';
 import type { Result } from '../../shared/result';
 import { createApprovalBroker } from '../domain/approvals/broker';
 import type { AuditEntry } from '../platform/audit/audit-log';
@@ -26,7 +27,7 @@ export interface ToolCallsKit {
 export async function createToolCallsKit(
   makeTempDir: (prefix?: string) => Promise<string>,
   tools: readonly AnyTool[],
-  options: ToolKitOptions & { readonly approvalMode?: ApprovalMode } = {},
+  options: ToolKitOptions & { readonly approvalMode?: ApprovalMode; readonly policy?: Policy } = {},
 ): Promise<ToolCallsKit> {
   const kit = await createToolKit(makeTempDir, options);
   const requests: ApprovalRequest[] = [];
@@ -50,6 +51,7 @@ export async function createToolCallsKit(
     tools,
     broker,
     approvalMode: options.approvalMode ?? 'interactive',
+    ...(options.policy === undefined ? {} : { policy: () => options.policy! }),
     audit: { record: (entry) => Promise.resolve(void audit.push(entry)) },
     limits: kit.services.limits,
   });

@@ -5,6 +5,7 @@ import { changesFile } from '../domain/policy/access';
 import { checkAccesses } from '../domain/policy/check-accesses';
 import { guardedAgainstInjection, personaFileOf } from '../domain/policy/persona-rules';
 import { provenanceWarning } from '../domain/policy/provenance';
+import { confinementMode } from '../platform/processes/confinement';
 import type { Allowances } from './allowances';
 import type { Decided, Located } from './call-session';
 
@@ -34,5 +35,13 @@ export function decide(located: Located, inputs: DecideInputs): Result<Decided> 
   const guarded = accesses.some((access) => guardedAgainstInjection(inputs.policy, access));
   const warnings =
     guarded && inputs.sourcesReadThisTurn.length > 0 ? [provenanceWarning(inputs.sourcesReadThisTurn)] : [];
-  return ok({ ...located, personaTargets, warnings, needsApproval: check.needsApproval || warnings.length > 0 });
+  // A command that would run with all of the user's rights (no OS confinement here) is always shown
+  // first, whatever the policy or an earlier "allow" says (issue 28; SECURITY.md).
+  const unconfinedRun = accesses.some((access) => access.operation === 'run') && !confinementMode().confined;
+  return ok({
+    ...located,
+    personaTargets,
+    warnings,
+    needsApproval: check.needsApproval || warnings.length > 0 || unconfinedRun,
+  });
 }

@@ -4,7 +4,8 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { confinementMode } from '../platform/processes/confinement';
+import { defaultPolicy } from '../../shared/policy';
+import { confinementMode, resetConfinementProbe } from '../platform/processes/confinement';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createToolCallsKit } from '../test-support/tool-calls-kit';
 import type { ToolCallsKit } from '../test-support/tool-calls-kit';
@@ -68,6 +69,31 @@ const snapshot = async (workspace: string) => ({
   memory: await readFile(join(workspace, 'MEMORY.md'), 'utf8'),
   hooks: (await readdir(join(workspace, '.git', 'hooks'))).sort(),
   config: await readFile(join(workspace, '.git', 'config'), 'utf8'),
+});
+
+describe('where the system cannot confine', () => {
+  afterEach(() => resetConfinementProbe());
+
+  it('a command asks even where the policy allows running, and says it ran unconfined', async () => {
+    vi.stubEnv('FAMILIAR_UNCONFINED', '1');
+    resetConfinementProbe();
+    const policy = defaultPolicy();
+    const allowAll = {
+      ...policy.rules.at(-1)!,
+      decisions: { ...policy.rules.at(-1)!.decisions, run: 'allow' as const },
+    };
+    const kit = await createToolCallsKit(tempDir, [runCommandTool], { policy: { ...policy, rules: [allowAll] } });
+    kits.push(kit);
+    const result = await kit.call('run_command', { command: 'true' });
+    expect(result).toMatchObject({ ok: true, value: { confined: false } });
+    expect(kit.requests).toHaveLength(1);
+    vi.unstubAllEnvs();
+    resetConfinementProbe();
+    const confined = await kit.call('run_command', { command: 'true' });
+    // Where the system confines, the policy's allow stands: no question.
+    expect(kit.requests).toHaveLength(mode.confined ? 1 : 2);
+    expect(confined).toMatchObject({ ok: true, value: { confined: mode.confined } });
+  });
 });
 
 describe(`run_command is confined by the operating system${skipped}`, () => {
