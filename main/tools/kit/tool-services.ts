@@ -133,9 +133,9 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     backups,
     trash,
     dispose: async () => {
-      await lsp.dispose();
-      await searchIndexes.close();
-      await ngramIndexes.close();
+      // Side by side: a language server's polite shutdown may take a second, and an exit that must
+      // come soon (mcp.ts) needs the index builds stopped at once.
+      await Promise.all([lsp.dispose(), searchIndexes.close(), ngramIndexes.close()]);
       await workers.dispose();
       roots.closeAll();
     },
