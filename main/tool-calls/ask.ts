@@ -20,6 +20,8 @@ export interface AskInputs {
   readonly broker: ApprovalBroker;
   /** This call's own way to ask (MCP elicitation): used instead of the broker, whatever the mode but approve-all. */
   readonly approver?: Approver;
+  /** Nobody watches this call (CallHooks.unattended): nobody is asked, whatever the mode but approve-all. */
+  readonly unattended?: boolean;
   readonly allowances: Allowances;
   readonly limits: RunLimits;
   /** The SOUL.md section of the system prompt as it would read with this text (for the dialog). */
@@ -60,6 +62,12 @@ const pathSummary = (decided: Decided) => `${decided.tool.name} on ${decided.pat
 export async function ask(decided: Decided, inputs: AskInputs): Promise<Result<Approved>> {
   const { tool, args, ctx, request, accesses } = decided;
   if (!decided.needsApproval || inputs.mode === 'approve-all') return ok({ ...decided, summary: pathSummary(decided) });
+  if (inputs.unattended === true) {
+    return err(
+      'approval_required',
+      `${pathSummary(decided)} needs a person's approval, and this call runs unattended: nobody is asked.`,
+    );
+  }
   const approver: Approver | undefined =
     inputs.approver ??
     (inputs.mode === 'interactive' ? (input, signal) => inputs.broker.request(input, signal) : undefined);

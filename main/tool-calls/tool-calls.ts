@@ -100,6 +100,7 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
       mode: options.approvalMode,
       broker: options.broker,
       ...(start.hooks?.approver === undefined ? {} : { approver: start.hooks.approver }),
+      ...(start.hooks?.unattended === true ? { unattended: true } : {}),
       allowances,
       limits,
       ...(options.personaPromptPreview === undefined ? {} : { promptPreview: options.personaPromptPreview }),

@@ -231,6 +231,11 @@ export const ru: Messages = {
   'chat.attemptInterrupted': 'Предыдущая попытка, прервана',
   'chat.cutAtLength': 'Ответ обрезан: модель достигла предела длины ответа.',
   'chat.cutAtMaxSteps': 'Ответ остановлен на пределе шагов (задаётся в настройках провайдера).',
+  'chat.memoryCaptureLabel': 'Сохранено в памяти, прежде чем ранние сообщения вышли из контекста',
+  'chat.memoryKept': 'Сохранено в {path}:',
+  'chat.memoryNothingKept': 'Ранние сообщения вышли из контекста модели; сохранять из них было нечего.',
+  'chat.memoryCaptureFailed':
+    'Ранние сообщения вышли из контекста модели, но сохранить их в памяти не удалось: {message}',
   'chat.jumpToLatest': 'К последнему сообщению',
   'composer.label': 'Сообщение для Familiar',
   'composer.placeholder': 'Спросите Familiar…',
