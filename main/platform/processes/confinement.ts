@@ -31,6 +31,12 @@ export interface ConfinementRules {
   readonly hiddenTrees: readonly string[];
   /** Absolute paths inside a hidden tree put back read-only (toolchains, ~/.gitconfig). */
   readonly readableInHidden: readonly string[];
+  /**
+   * Hidden trees left writable: the process sees an empty folder of its own (a tmpfs that goes with
+   * it) with only what readableInHidden puts back, e.g. a language server's caches in its home.
+   * Default: every hidden tree is read-only.
+   */
+  readonly scratchTrees?: readonly string[];
   /** The working folder inside the sandbox (a real absolute path that stays visible). */
   readonly cwd: string;
 }
@@ -145,9 +151,12 @@ export function bwrapArgs(
     if (exists(path) !== undefined) args.push('--ro-bind', path, path);
   }
   for (const path of rules.hidden) hide(args, path, exists(path));
-  // A hidden tree left empty is writable tmpfs: make it read-only so writes there fail loudly.
+  // A hidden tree left empty is writable tmpfs: make it read-only so writes there fail loudly,
+  // unless the rules leave it as the process's scratch folder.
+  const scratch = rules.scratchTrees ?? [];
   for (const tree of rules.hiddenTrees) {
-    if (exists(tree) === 'dir' && !kept.some((folder) => inside(tree, folder))) args.push('--remount-ro', tree);
+    if (exists(tree) !== 'dir' || scratch.includes(tree)) continue;
+    if (!kept.some((folder) => inside(tree, folder))) args.push('--remount-ro', tree);
   }
   args.push('--chdir', rules.cwd, '--');
   return args;
