@@ -31,6 +31,12 @@ export interface ConfinementRules {
   readonly hiddenTrees: readonly string[];
   /** Absolute paths inside a hidden tree put back read-only (toolchains, ~/.gitconfig). */
   readonly readableInHidden: readonly string[];
+  /**
+   * Hidden trees left writable: the process sees an empty folder of its own (a tmpfs that goes with
+   * it) with only what readableInHidden puts back, e.g. a language server's caches in its home.
+   * Default: every hidden tree is read-only.
+   */
+  readonly scratchTrees?: readonly string[];
   /** The working folder inside the sandbox (a real absolute path that stays visible). */
   readonly cwd: string;
 }
@@ -100,16 +106,31 @@ const inside = (path: string, folder: string) => {
 };
 
 /**
+ * A folder the caller holds open (a descriptor bwrap inherits as `fd`), to be mounted at its real
+ * `path` from the descriptor itself: what was checked is what the process sees there, even if the
+ * path was swapped for a link meanwhile.
+ */
+export interface HeldMount {
+  readonly fd: number;
+  readonly path: string;
+}
+
+/**
  * The bwrap arguments for `rules`, ending with `--` (the program and its arguments follow). Mounts
  * are laid in order, each on top of the ones before: the read-only system, a fresh /tmp, the hidden
- * trees as empty folders, what is put back inside them, the readable and writable folders, then the
- * read-only and hidden paths inside those. A path that does not exist is skipped (bwrap would create
- * a mount point on the host), except hidden ones, which then cannot appear: their parent is writable
- * only through the writable folder, and policy refuses the name (see hide()).
+ * trees as empty folders, what is put back inside them, the readable and writable folders, the
+ * held folders (writable when inside a writable folder), then the read-only and hidden paths inside
+ * those. A path that does not exist is skipped (bwrap would create a mount point on the host),
+ * except hidden ones, which then cannot appear: their parent is writable only through the writable
+ * folder, and policy refuses the name (see hide()).
  */
-export function bwrapArgs(rules: ConfinementRules, exists: (path: string) => 'file' | 'dir' | undefined): string[] {
+export function bwrapArgs(
+  rules: ConfinementRules,
+  exists: (path: string) => 'file' | 'dir' | undefined,
+  held: readonly HeldMount[] = [],
+): string[] {
   const args = [...baseArgs(), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  const kept = [...rules.readable, ...rules.writable];
+  const kept = [...rules.readable, ...rules.writable, ...held.map((folder) => folder.path)];
   for (const tree of rules.hiddenTrees) {
     if (exists(tree) !== 'dir') continue;
     args.push('--tmpfs', tree);
@@ -120,14 +141,22 @@ export function bwrapArgs(rules: ConfinementRules, exists: (path: string) => 'fi
   }
   for (const path of rules.readable) if (exists(path) !== undefined) args.push('--ro-bind', path, path);
   for (const path of rules.writable) if (exists(path) !== undefined) args.push('--bind', path, path);
+  // bwrap closes each descriptor once mounted: the process itself inherits none (see confined-launch.ts).
+  for (const { fd, path } of held) {
+    const writable = rules.writable.some((folder) => inside(path, folder));
+    args.push(writable ? '--bind-fd' : '--ro-bind-fd', String(fd), path);
+  }
   for (const path of rules.readOnly) {
     if (!kept.some((folder) => inside(path, folder))) continue;
     if (exists(path) !== undefined) args.push('--ro-bind', path, path);
   }
   for (const path of rules.hidden) hide(args, path, exists(path));
-  // A hidden tree left empty is writable tmpfs: make it read-only so writes there fail loudly.
+  // A hidden tree left empty is writable tmpfs: make it read-only so writes there fail loudly,
+  // unless the rules leave it as the process's scratch folder.
+  const scratch = rules.scratchTrees ?? [];
   for (const tree of rules.hiddenTrees) {
-    if (exists(tree) === 'dir' && !kept.some((folder) => inside(tree, folder))) args.push('--remount-ro', tree);
+    if (exists(tree) !== 'dir' || scratch.includes(tree)) continue;
+    if (!kept.some((folder) => inside(tree, folder))) args.push('--remount-ro', tree);
   }
   args.push('--chdir', rules.cwd, '--');
   return args;

@@ -5,10 +5,11 @@ import type { ConfinementRules } from './confinement';
 
 /**
  * What each kind of process Familiar starts may touch, written once (issue 28). A command may write
- * the workspace; git only reads it, language servers and ripgrep only read it. None of them sees
- * Familiar's home, the rest of the user's home or the network; all of them see the system and the
- * toolchains read-only. Persona files and git's control files are never writable from a process:
- * persona edits go through the diff approval, never a shell.
+ * the workspace; git only reads it and writes its own `.git` (hooks and config excepted); language
+ * servers and ripgrep only read it, a language server keeping its caches in a scratch home of its
+ * own. None of them sees Familiar's home, the rest of the user's home or the network; all of them
+ * see the system and the toolchains read-only. Persona files and git's control files are never
+ * writable from a process: persona edits go through the diff approval, never a shell.
  */
 export interface HostFolders {
   /** The open workspace (real absolute path). */
@@ -49,6 +50,9 @@ export function rulesFor(kind: ProcessKind, folders: HostFolders): Omit<Confinem
     readOnly: [...under(personaFiles), ...under(sensitiveEntries), ...(folders.memoryOn ? memory : [])],
     hidden: folders.memoryOn ? [] : memory,
     hiddenTrees: [home, folders.familiarHome],
+    // A language server keeps caches in its home (tsserver's typings, gopls' module cache): it gets
+    // an empty private one that goes with it, never the user's.
+    ...(kind === 'language-server' ? { scratchTrees: [home] } : {}),
     readableInHidden: [
       ...homeToolchains(home),
       ...(folders.readableInHome ?? []).map((name) => join(home, name)),

@@ -2,10 +2,9 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
-import { existsSync, readlinkSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { HeadTailBuffer } from './capped-output';
-import { bwrapArgs, confinementMode } from './confinement';
+import { launchFor } from './confined-launch';
 import { findOnPath } from './program-lookup';
 import type { ConfinementRules } from './confinement';
 import { childEnvironment } from './child-environment';
@@ -29,7 +28,10 @@ export interface ProcessSpec {
   readonly environment: ChildEnvironmentOptions;
   /** Written to the child's stdin, then closed; default: stdin closed at once. */
   readonly stdin?: string | Uint8Array;
-  /** Descriptors the child inherits as 3, 4, ... (a folder held open, named /proc/self/fd/3 there). */
+  /**
+   * Descriptors the child inherits as 3, 4, ... (a folder held open, named /proc/self/fd/3 there).
+   * Confined, each is mounted at its real path instead and named by it (confined-launch.ts).
+   */
   readonly inheritFds?: readonly number[];
   /** Keep stdout as bytes too (binary output: git cat-file); undefined in the outcome if it was cut. */
   readonly stdoutBytes?: boolean;
@@ -101,7 +103,7 @@ export function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
       resolve(err('aborted', 'The turn was stopped before the command started.'));
       return;
     }
-    const launch = confinedLaunch(spec);
+    const launch = launchFor(spec);
     // Inside the sandbox a missing program is bwrap's own error: say it as the unconfined start would.
     if (
       launch.confined &&
@@ -117,13 +119,9 @@ export function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
     }
     let child: ChildProcess;
     try {
-      // Inside the sandbox /tmp is a fresh folder of the call's own: the temp variables point there.
-      const environment = launch.confined
-        ? { ...spec.environment, set: { ...spec.environment.set, TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp' } }
-        : spec.environment;
       child = spawn(launch.file, launch.args, {
-        cwd: spec.cwd,
-        env: childEnvironment(environment),
+        cwd: launch.cwd,
+        env: childEnvironment(launch.environment),
         shell: launch.shell,
         detached: process.platform !== 'win32',
         windowsHide: true,
@@ -224,33 +222,4 @@ export function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
 /** A program as a start would find it: a path (relative to the working folder) or a name on PATH. */
 function findProgram(file: string, cwd: string, path: string | undefined): string | undefined {
   return file.includes('/') ? findOnPath(isAbsolute(file) ? file : join(cwd, file), '') : findOnPath(file, path ?? '');
-}
-
-/** The real folder a held working directory names (`/proc/self/fd/<n>` on Linux), for bwrap's --chdir. */
-function realFolder(cwd: string): string {
-  return cwd.startsWith('/proc/self/fd/') ? readlinkSync(cwd) : cwd;
-}
-
-const kindOf = (path: string): 'file' | 'dir' | undefined => {
-  if (!existsSync(path)) return undefined;
-  return statSync(path).isDirectory() ? 'dir' : 'file';
-};
-
-/**
- * How the child is started: under bubblewrap when the spec has rules and the system can confine,
- * else as asked. A shell line runs as `/bin/sh -c` inside the sandbox.
- */
-function confinedLaunch(spec: ProcessSpec): {
-  file: string;
-  args: string[];
-  shell: boolean;
-  confined: boolean;
-} {
-  const mode = spec.confinement === undefined || process.platform === 'win32' ? undefined : confinementMode();
-  if (spec.confinement === undefined || mode === undefined || !mode.confined) {
-    return { file: spec.file, args: [...spec.args], shell: spec.shell, confined: false };
-  }
-  const rules = { ...spec.confinement, cwd: realFolder(spec.cwd) };
-  const program = spec.shell ? ['/bin/sh', '-c', spec.file] : [spec.file, ...spec.args];
-  return { file: mode.path, args: [...bwrapArgs(rules, kindOf), ...program], shell: false, confined: true };
 }

@@ -81,7 +81,7 @@ export interface ToolServicesOptions {
   /** Read on every child process start; default none (the allow-list alone). */
   readonly passEnvironment?: () => readonly string[];
   /** Language servers: timings, cap, log (tests shorten the timings). */
-  readonly lsp?: Omit<LspServiceOptions, 'passEnvironment'>;
+  readonly lsp?: Omit<LspServiceOptions, 'passEnvironment' | 'confinement'>;
   /** Read on every write: settings code.diagnosticsAfterEdits (default on). */
   readonly diagnosticsAfterEdits?: () => boolean;
   /** Read on every search: settings search.index (default on). */
@@ -112,7 +112,16 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
   const backups = createRecoveryStore(options.paths.backups, 'backup', () => settings().backups);
   const trash = createRecoveryStore(options.paths.trash, 'trash');
   const passEnvironment = options.passEnvironment ?? (() => []);
-  const lsp = new LspService({ ...options.lsp, passEnvironment });
+  // A language server reads the workspace and nothing of Familiar's or the user's home; memory files
+  // are no server's business (hidden whatever the switch says).
+  const serverRules = (workspaceRoot: string) =>
+    rulesFor('language-server', {
+      workspaceRoot,
+      personaDir: realPathOf(roots, options.paths.defaultWorkspace),
+      familiarHome: realPathOf(roots, options.paths.home),
+      memoryOn: false,
+    });
+  const lsp = new LspService({ ...options.lsp, passEnvironment, confinement: serverRules });
   return {
     paths: options.paths,
     limits: resolveToolLimits(options.limits),
