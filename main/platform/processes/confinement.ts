@@ -36,7 +36,13 @@ export interface ConfinementRules {
 }
 
 export type ConfinementMode =
-  | { readonly confined: true; readonly tool: 'bubblewrap'; readonly path: string }
+  | {
+      readonly confined: true;
+      readonly tool: 'bubblewrap';
+      readonly path: string;
+      /** socat, which carries a command's network requests to Familiar's proxy; without it, no network. */
+      readonly socat: string | undefined;
+    }
   | { readonly confined: false; readonly reason: string; readonly fix: string };
 
 let probed: ConfinementMode | undefined;
@@ -80,7 +86,7 @@ function probeConfinement(): ConfinementMode {
     timeout: 5000,
     encoding: 'utf8',
   });
-  if (probe.status === 0) return { confined: true, tool: 'bubblewrap', path: bwrap };
+  if (probe.status === 0) return { confined: true, tool: 'bubblewrap', path: bwrap, socat: findOnPath('socat') };
   const said = `${probe.stderr ?? ''}`.trim().split('\n').slice(-2).join(' ') || String(probe.error ?? probe.signal);
   return {
     confined: false,
@@ -107,7 +113,12 @@ const inside = (path: string, folder: string) => {
  * a mount point on the host), except hidden ones, which then cannot appear: their parent is writable
  * only through the writable folder, and policy refuses the name (see hide()).
  */
-export function bwrapArgs(rules: ConfinementRules, exists: (path: string) => 'file' | 'dir' | undefined): string[] {
+export function bwrapArgs(
+  rules: ConfinementRules,
+  exists: (path: string) => 'file' | 'dir' | undefined,
+  /** Laid last, over everything else (the network bridge's folder in the private /tmp). */
+  extraMounts: readonly string[] = [],
+): string[] {
   const args = [...baseArgs(), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   const kept = [...rules.readable, ...rules.writable];
   for (const tree of rules.hiddenTrees) {
@@ -129,7 +140,7 @@ export function bwrapArgs(rules: ConfinementRules, exists: (path: string) => 'fi
   for (const tree of rules.hiddenTrees) {
     if (exists(tree) === 'dir' && !kept.some((folder) => inside(tree, folder))) args.push('--remount-ro', tree);
   }
-  args.push('--chdir', rules.cwd, '--');
+  args.push(...extraMounts, '--chdir', rules.cwd, '--');
   return args;
 }
 
