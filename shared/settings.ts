@@ -71,6 +71,33 @@ export const userServerSchema = z.object({
 });
 export type UserServer = z.infer<typeof userServerSchema>;
 
+/**
+ * A host a confined command may reach without asking (settings: commands.allowedHosts): added by
+ * the answer "always for this workspace" to a network question, or by the user in Settings.
+ */
+export const allowedHostSchema = z.object({
+  /** A DNS name or an IP address, lower case, without brackets or port. */
+  host: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(
+      /^([a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*|[0-9a-f:.]+)$/,
+      'a host name or an IP address',
+    )
+    .max(253),
+  /** Absent: any port of the host. An answer to a question always names the port asked for. */
+  port: z.number().int().min(1).max(65535).optional(),
+  /** The workspace (real path) it is allowed in; null: every workspace. */
+  workspace: z.string().min(1).nullable().default(null),
+  /**
+   * The host may resolve to an address on this computer or the local network (an intranet server).
+   * Otherwise such an address is refused unless the host is that address itself (or localhost).
+   */
+  local: z.boolean().default(false),
+});
+export type AllowedHost = z.infer<typeof allowedHostSchema>;
+
 const userServersSchema = z
   .array(userServerSchema)
   .max(20)
@@ -111,7 +138,13 @@ export const settingsSchema = z.object({
    * Child processes (run_command, git) start from an allow-listed environment (PATH, HOME, locale...);
    * these names pass too, with the values the app was started with. Names only: values never live here.
    */
-  commands: z.object({ passEnvironment: z.array(envNameSchema).max(100).default([]) }).default({ passEnvironment: [] }),
+  /** ...and the hosts a confined command may reach without asking (every other host is asked about). */
+  commands: z
+    .object({
+      passEnvironment: z.array(envNameSchema).max(100).default([]),
+      allowedHosts: z.array(allowedHostSchema).max(500).default([]),
+    })
+    .default({ passEnvironment: [], allowedHosts: [] }),
   /**
    * Language servers: write_file / edit_file results carry the problems the change introduced;
    * servers the user added (before the built-in ones).
@@ -152,7 +185,9 @@ export const settingsPatchSchema = z
         backups: backupLimitsSchema.partial(),
       })
       .partial(),
-    commands: z.object({ passEnvironment: z.array(envNameSchema).max(100) }).partial(),
+    commands: z
+      .object({ passEnvironment: z.array(envNameSchema).max(100), allowedHosts: z.array(allowedHostSchema).max(500) })
+      .partial(),
     code: z.object({ diagnosticsAfterEdits: z.boolean(), servers: userServersSchema }).partial(),
     search: z.object({ index: z.boolean(), embeddingModel: embeddingModelSchema.nullable() }).partial(),
   })

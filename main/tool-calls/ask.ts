@@ -28,6 +28,17 @@ export interface AskInputs {
   readonly promptPreview?: (soulText: string) => string;
 }
 
+/**
+ * Who asks a person for this call: the front door's own approver (MCP elicitation), else the broker
+ * when the user is there to answer; undefined when nobody can be asked.
+ */
+export const approverFor = (
+  mode: ApprovalMode,
+  broker: ApprovalBroker,
+  approver: Approver | undefined,
+): Approver | undefined =>
+  approver ?? (mode === 'interactive' ? (input, signal) => broker.request(input, signal) : undefined);
+
 const bytes = (text: string | undefined) => (text === undefined ? undefined : Buffer.byteLength(text, 'utf8'));
 const totalBytes = (texts: readonly string[]) => texts.reduce((sum, text) => sum + Buffer.byteLength(text, 'utf8'), 0);
 
@@ -68,9 +79,7 @@ export async function ask(decided: Decided, inputs: AskInputs): Promise<Result<A
       `${pathSummary(decided)} needs a person's approval, and this call runs unattended: nobody is asked.`,
     );
   }
-  const approver: Approver | undefined =
-    inputs.approver ??
-    (inputs.mode === 'interactive' ? (input, signal) => inputs.broker.request(input, signal) : undefined);
+  const approver = approverFor(inputs.mode, inputs.broker, inputs.approver);
   if (approver === undefined) {
     return err(
       'approval_required',

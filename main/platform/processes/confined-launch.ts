@@ -2,6 +2,7 @@ import { existsSync, readlinkSync, statSync } from 'node:fs';
 import { bwrapArgs, confinementMode } from './confinement';
 import type { ConfinementRules, HeldMount } from './confinement';
 import type { ChildEnvironmentOptions } from './child-environment';
+import type { NetworkBridge } from './network-bridge';
 
 /**
  * How every child is started, confined or not: the one decision the runner (process-runner.ts),
@@ -23,6 +24,8 @@ export interface LaunchRequest {
   readonly inheritFds?: readonly number[];
   /** process-rules.ts (rulesFor), without `cwd`. Undefined: the child runs with the user's rights. */
   readonly confinement?: Omit<ConfinementRules, 'cwd'>;
+  /** The way to the network for a confined process (network-bridge.ts): started first, it hands over to the program. */
+  readonly bridge?: NetworkBridge;
 }
 
 export interface Launch {
@@ -74,14 +77,17 @@ export function launchFor(request: LaunchRequest): Launch {
   const program = request.shell ? ['/bin/sh', '-c', request.file] : [request.file, ...args];
   return {
     file: mode.path,
-    args: [...bwrapArgs(rules, kindOf, held), ...program],
+    args: [
+      ...bwrapArgs(rules, kindOf, held, request.bridge?.bwrapMounts),
+      ...(request.bridge?.wrap(program) ?? program),
+    ],
     shell: false,
     // bwrap changes into rules.cwd inside the sandbox; it starts where nothing is held.
     cwd: '/',
     // Inside the sandbox /tmp is a fresh folder of the child's own: the temp variables point there.
     environment: {
       ...request.environment,
-      set: { ...request.environment.set, TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp' },
+      set: { ...request.environment.set, TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp', ...request.bridge?.environment },
     },
     confined: true,
   };

@@ -42,7 +42,13 @@ export interface ConfinementRules {
 }
 
 export type ConfinementMode =
-  | { readonly confined: true; readonly tool: 'bubblewrap'; readonly path: string }
+  | {
+      readonly confined: true;
+      readonly tool: 'bubblewrap';
+      readonly path: string;
+      /** socat, which carries a command's network requests to Familiar's proxy; without it, no network. */
+      readonly socat: string | undefined;
+    }
   | { readonly confined: false; readonly reason: string; readonly fix: string };
 
 let probed: ConfinementMode | undefined;
@@ -86,7 +92,7 @@ function probeConfinement(): ConfinementMode {
     timeout: 5000,
     encoding: 'utf8',
   });
-  if (probe.status === 0) return { confined: true, tool: 'bubblewrap', path: bwrap };
+  if (probe.status === 0) return { confined: true, tool: 'bubblewrap', path: bwrap, socat: findOnPath('socat') };
   const said = `${probe.stderr ?? ''}`.trim().split('\n').slice(-2).join(' ') || String(probe.error ?? probe.signal);
   return {
     confined: false,
@@ -128,6 +134,8 @@ export function bwrapArgs(
   rules: ConfinementRules,
   exists: (path: string) => 'file' | 'dir' | undefined,
   held: readonly HeldMount[] = [],
+  /** Laid last, over everything else (the network bridge's folder in the private /tmp). */
+  extraMounts: readonly string[] = [],
 ): string[] {
   const args = [...baseArgs(), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   const kept = [...rules.readable, ...rules.writable, ...held.map((folder) => folder.path)];
@@ -158,7 +166,7 @@ export function bwrapArgs(
     if (exists(tree) !== 'dir' || scratch.includes(tree)) continue;
     if (!kept.some((folder) => inside(tree, folder))) args.push('--remount-ro', tree);
   }
-  args.push('--chdir', rules.cwd, '--');
+  args.push(...extraMounts, '--chdir', rules.cwd, '--');
   return args;
 }
 

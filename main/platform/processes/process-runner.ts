@@ -5,6 +5,11 @@ import type { Result } from '../../../shared/result';
 import { isAbsolute, join } from 'node:path';
 import { HeadTailBuffer } from './capped-output';
 import { launchFor } from './confined-launch';
+import type { Launch } from './confined-launch';
+import { confinementMode } from './confinement';
+import { openNetworkBridge } from './network-bridge';
+import type { NetworkBridge } from './network-bridge';
+import type { HostDecision, NetworkProxyOptions } from './network-proxy';
 import { findOnPath } from './program-lookup';
 import type { ConfinementRules } from './confinement';
 import { childEnvironment } from './child-environment';
@@ -28,10 +33,7 @@ export interface ProcessSpec {
   readonly environment: ChildEnvironmentOptions;
   /** Written to the child's stdin, then closed; default: stdin closed at once. */
   readonly stdin?: string | Uint8Array;
-  /**
-   * Descriptors the child inherits as 3, 4, ... (a folder held open, named /proc/self/fd/3 there).
-   * Confined, each is mounted at its real path instead and named by it (confined-launch.ts).
-   */
+  /** Descriptors the child inherits as 3, 4, ... (a folder held open, named /proc/self/fd/3 there). */
   readonly inheritFds?: readonly number[];
   /** Keep stdout as bytes too (binary output: git cat-file); undefined in the outcome if it was cut. */
   readonly stdoutBytes?: boolean;
@@ -40,6 +42,11 @@ export interface ProcessSpec {
    * puts the real working folder in. Undefined: the process runs with the user's rights.
    */
   readonly confinement?: Omit<ConfinementRules, 'cwd'>;
+  /**
+   * The network, for a confined process: each host it reaches for is put to `gate` (network-proxy.ts),
+   * through a proxy that lives as long as the process. Undefined: no network at all.
+   */
+  readonly network?: NetworkProxyOptions;
 }
 
 export interface ProcessOutcome {
@@ -59,6 +66,8 @@ export interface ProcessOutcome {
   readonly pid: number | undefined;
   /** True when it ran inside the operating system's confinement (bubblewrap). */
   readonly confined: boolean;
+  /** The hosts a confined process asked to reach through the proxy, and whether it could. */
+  readonly hosts: readonly HostDecision[];
 }
 
 /** After the main process exits, how long its output pipes may stay open before the rest is killed. */
@@ -96,27 +105,38 @@ export function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
  * Runs one process with bounded output, a timeout and stop support; every ending kills what is left of
  * its tree. Never rejects: a program that cannot start is `command_not_found` / `permission_denied`.
  */
-export function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
+export async function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
+  if (spec.signal.aborted) return err('aborted', 'The turn was stopped before the command started.');
+  const mode = spec.confinement === undefined || process.platform === 'win32' ? undefined : confinementMode();
+  const confined = mode?.confined === true;
+  // Inside the sandbox a missing program is bwrap's own error: say it as the unconfined start would.
+  if (
+    confined &&
+    !spec.shell &&
+    findProgram(spec.file, spec.cwd, childEnvironment(spec.environment)['PATH']) === undefined
+  ) {
+    return err('command_not_found', `'${spec.file}' was not found (not installed, or not on PATH).`, {
+      command: spec.file,
+    });
+  }
+  // Without socat there is no way in: the process runs with no network, as if none were offered.
+  const socat = mode?.confined === true ? mode.socat : undefined;
+  const bridge =
+    spec.network === undefined || socat === undefined ? undefined : await openNetworkBridge(socat, spec.network);
+  try {
+    return await launchProcess(spec, launchFor({ ...spec, ...(bridge === undefined ? {} : { bridge }) }), bridge);
+  } finally {
+    await bridge?.close();
+  }
+}
+
+function launchProcess(
+  spec: ProcessSpec,
+  launch: Launch,
+  bridge: NetworkBridge | undefined,
+): Promise<Result<ProcessOutcome>> {
   const started = Date.now();
   return new Promise((resolve) => {
-    if (spec.signal.aborted) {
-      resolve(err('aborted', 'The turn was stopped before the command started.'));
-      return;
-    }
-    const launch = launchFor(spec);
-    // Inside the sandbox a missing program is bwrap's own error: say it as the unconfined start would.
-    if (
-      launch.confined &&
-      !spec.shell &&
-      findProgram(spec.file, spec.cwd, childEnvironment(spec.environment)['PATH']) === undefined
-    ) {
-      resolve(
-        err('command_not_found', `'${spec.file}' was not found (not installed, or not on PATH).`, {
-          command: spec.file,
-        }),
-      );
-      return;
-    }
     let child: ChildProcess;
     try {
       child = spawn(launch.file, launch.args, {
@@ -188,6 +208,7 @@ export function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
           durationMs: Date.now() - started,
           pid: child.pid,
           confined: launch.confined,
+          hosts: bridge?.decisions() ?? [],
         }),
       );
     };

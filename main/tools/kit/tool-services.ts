@@ -28,6 +28,7 @@ import { join, resolve } from 'node:path';
 import { createReadTracker } from './read-tracker';
 import type { ReadTracker } from './read-tracker';
 import type { ToolEnvironment } from './tool-environment';
+import type { AllowedHost } from '../../../shared/settings';
 import { resolveToolLimits } from './tool-limits';
 import type { ToolLimits } from './tool-limits';
 
@@ -61,6 +62,9 @@ export interface ToolServices {
   hardLinks(): 'refuse' | 'allow';
   /** Variables the user passes to child processes by name (settings: commands.passEnvironment). */
   passEnvironment(): readonly string[];
+  /** Hosts a confined command may reach without asking, and how one is added (settings: commands.allowedHosts). */
+  allowedHosts(): readonly AllowedHost[];
+  rememberHost(entry: AllowedHost): Promise<void>;
   /** Ends the worker threads and the index watcher. */
   dispose(): Promise<void>;
 }
@@ -80,6 +84,14 @@ export interface ToolServicesOptions {
   readonly sandboxSettings?: () => { readonly hardLinks: 'refuse' | 'allow'; readonly backups: RecoveryRetention };
   /** Read on every child process start; default none (the allow-list alone). */
   readonly passEnvironment?: () => readonly string[];
+  /**
+   * Read on every network request of a confined command (settings: commands.allowedHosts), and how
+   * an "always" answer is kept; default a list in memory, starting empty.
+   */
+  readonly allowedHosts?: {
+    readonly list: () => readonly AllowedHost[];
+    readonly remember: (entry: AllowedHost) => Promise<void>;
+  };
   /** Language servers: timings, cap, log (tests shorten the timings). */
   readonly lsp?: Omit<LspServiceOptions, 'passEnvironment' | 'confinement'>;
   /** Read on every write: settings code.diagnosticsAfterEdits (default on). */
@@ -122,6 +134,11 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
       memoryOn: false,
     });
   const lsp = new LspService({ ...options.lsp, passEnvironment, confinement: serverRules });
+  const rememberedHosts: AllowedHost[] = [];
+  const allowedHosts = options.allowedHosts ?? {
+    list: () => rememberedHosts,
+    remember: (entry: AllowedHost) => Promise.resolve(void rememberedHosts.push(entry)),
+  };
   return {
     paths: options.paths,
     limits: resolveToolLimits(options.limits),
@@ -138,6 +155,8 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     tempJournal: createTempJournal(journalFile),
     hardLinks: () => settings().hardLinks,
     passEnvironment,
+    allowedHosts: allowedHosts.list,
+    rememberHost: allowedHosts.remember,
     code: { lsp, diagnosticsAfterEdits: options.diagnosticsAfterEdits ?? (() => true) },
     backups,
     trash,
@@ -200,6 +219,8 @@ export async function createToolEnvironment(options: ToolEnvironmentOptions): Pr
     ...(services.transfers === undefined ? {} : { transfers: services.transfers }),
     code: services.code,
     passEnvironment: () => services.passEnvironment(),
+    allowedHosts: () => services.allowedHosts(),
+    rememberHost: (entry) => services.rememberHost(entry),
     confinementFor: (kind) =>
       rulesFor(kind, { workspaceRoot, personaDir, familiarHome: home, memoryOn: !isConcealed('MEMORY.md') }),
   });

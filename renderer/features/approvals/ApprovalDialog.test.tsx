@@ -109,6 +109,32 @@ describe('ApprovalDialog', () => {
     expect(dialog.hasAttribute('open')).toBe(false);
   });
 
+  it('asks about a command’s host with three spans, and sends the one chosen', async () => {
+    const host = (port: number) =>
+      deleteRequest({
+        tool: 'run_command',
+        summary: `\`npm install\` wants to reach registry.npmjs.org:${port}`,
+        paths: [],
+        operations: ['run'],
+        facts: { host: 'registry.npmjs.org', port, command: 'npm install' },
+        network: { host: 'registry.npmjs.org', port },
+      });
+    const [once, conversation, always] = [host(1), host(2), host(3)];
+    const { dialog } = await showDialog(once, conversation, always);
+    expect(within(dialog).getByTestId('approval-host').textContent).toBe('registry.npmjs.org:1');
+    expect(within(dialog).getByRole('radio', { name: 'For this command only' })).toHaveProperty('checked', true);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'For the rest of this conversation' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await userEvent.click(within(dialog).getByRole('radio', { name: /Always in this workspace/ }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(answers()).toEqual([
+      { id: once.id, decision: 'approve', allowForConversation: false },
+      { id: conversation.id, decision: 'approve', allowForConversation: true },
+      { id: always.id, decision: 'approve', allowForConversation: false, allowForWorkspace: true },
+    ]);
+  });
+
   it('Esc opens the rejection form; Enter sends the reason; Esc again goes back', async () => {
     const request = deleteRequest();
     const { dialog } = await showDialog(request);
