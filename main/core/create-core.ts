@@ -149,6 +149,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       };
     },
     passEnvironment: () => settings.get().commands.passEnvironment,
+    readableInHome: () => settings.get().commands.readableInHome,
     diagnosticsAfterEdits: () => settings.get().code.diagnosticsAfterEdits,
     searchIndex: () => settings.get().search.index,
     lsp: {

@@ -61,6 +61,8 @@ export interface ToolServices {
   hardLinks(): 'refuse' | 'allow';
   /** Variables the user passes to child processes by name (settings: commands.passEnvironment). */
   passEnvironment(): readonly string[];
+  /** What confined processes may read of the user's home beyond the toolchains (settings: commands.readableInHome). */
+  readableInHome(): readonly string[];
   /** Ends the worker threads and the index watcher. */
   dispose(): Promise<void>;
 }
@@ -80,6 +82,8 @@ export interface ToolServicesOptions {
   readonly sandboxSettings?: () => { readonly hardLinks: 'refuse' | 'allow'; readonly backups: RecoveryRetention };
   /** Read on every child process start; default none (the allow-list alone). */
   readonly passEnvironment?: () => readonly string[];
+  /** Read on every child process start; default none (the toolchains alone). */
+  readonly readableInHome?: () => readonly string[];
   /** Language servers: timings, cap, log (tests shorten the timings). */
   readonly lsp?: Omit<LspServiceOptions, 'passEnvironment'>;
   /** Read on every write: settings code.diagnosticsAfterEdits (default on). */
@@ -129,6 +133,7 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     tempJournal: createTempJournal(journalFile),
     hardLinks: () => settings().hardLinks,
     passEnvironment,
+    readableInHome: options.readableInHome ?? (() => []),
     code: { lsp, diagnosticsAfterEdits: options.diagnosticsAfterEdits ?? (() => true) },
     backups,
     trash,
@@ -192,6 +197,12 @@ export async function createToolEnvironment(options: ToolEnvironmentOptions): Pr
     code: services.code,
     passEnvironment: () => services.passEnvironment(),
     confinementFor: (kind) =>
-      rulesFor(kind, { workspaceRoot, personaDir, familiarHome: home, memoryOn: !isConcealed('MEMORY.md') }),
+      rulesFor(kind, {
+        workspaceRoot,
+        personaDir,
+        familiarHome: home,
+        memoryOn: !isConcealed('MEMORY.md'),
+        readableInHome: services.readableInHome(),
+      }),
   });
 }
