@@ -1,0 +1,77 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ConfinementInfo } from '../../shared/ipc/app';
+import { confinementMode, resetConfinementProbe } from '../platform/processes/confinement';
+import { useTempDirs } from '../test-support/temp-dir';
+import { useTestCores } from '../test-support/test-core';
+
+const tempDir = useTempDirs();
+const testCore = useTestCores();
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  resetConfinementProbe();
+});
+
+/** A core on its own home and project folder, asked through the dispatcher as the page asks. */
+async function start() {
+  const home = await tempDir('familiar-confinement-home-');
+  const workspace = await tempDir('familiar-confinement-project-');
+  const core = await testCore({ home, workspace });
+  const call = async (name: string, input: unknown) => {
+    const result = await core.dispatch(name, input, { transport: 'direct', clientId: 'test' });
+    expect(result.ok, JSON.stringify(result)).toBe(true);
+    return result.ok ? result.value : undefined;
+  };
+  const confinement = async () => (await call('app.confinement', {})) as ConfinementInfo;
+  return { home, call, confinement };
+}
+
+describe('app.confinement', () => {
+  it("answers the probed mode and each kind's rules for the open workspace, paths workspace-relative", async () => {
+    const { home, confinement } = await start();
+    const info = await confinement();
+    expect(info.mode).toEqual(confinementMode());
+    const [command, git, ripgrep, server] = info.processes;
+    expect(command).toMatchObject({ kind: 'command', writes: ['.'], reads: [], hidden: [], network: false });
+    expect(command?.readOnly).toEqual(
+      expect.arrayContaining(['SOUL.md', '.git/hooks', '.git/config', '.envrc', 'USER.md', 'MEMORY.md', 'memory']),
+    );
+    expect(git).toEqual({
+      kind: 'git',
+      writes: ['.git'],
+      reads: ['.'],
+      readOnly: ['.git/hooks', '.git/config'],
+      hidden: [],
+      network: false,
+    });
+    expect(ripgrep).toMatchObject({ kind: 'ripgrep', writes: [], reads: ['.'], readOnly: [] });
+    expect(server?.kind).toBe('language-server');
+    expect(info.hiddenTrees).toEqual([homedir(), home]);
+    expect(info.toolchains).toEqual(expect.arrayContaining([join(homedir(), '.nvm'), join(homedir(), '.gitconfig')]));
+    expect(info.readableInHome).toEqual([]);
+    expect(info.userHome).toBe(homedir());
+  });
+
+  it('follows the settings at each call: memory off hides the memory files, readableInHome adds folders', async () => {
+    const { call, confinement } = await start();
+    await call('settings.update', { memory: { enabled: false }, commands: { readableInHome: ['projects/shared/'] } });
+    const info = await confinement();
+    expect(info.processes[0]?.hidden).toEqual(['USER.md', 'MEMORY.md', 'memory']);
+    expect(info.processes[0]?.readOnly).not.toContain('MEMORY.md');
+    expect(info.processes[2]?.hidden).toEqual(['USER.md', 'MEMORY.md', 'memory']);
+    expect(info.readableInHome).toEqual([join(homedir(), 'projects', 'shared')]);
+  });
+
+  it('says why commands are not confined, and how to fix it', async () => {
+    vi.stubEnv('FAMILIAR_UNCONFINED', '1');
+    resetConfinementProbe();
+    const { confinement } = await start();
+    expect((await confinement()).mode).toEqual({
+      confined: false,
+      reason: 'FAMILIAR_UNCONFINED=1 is set in the environment Familiar was started with.',
+      fix: 'Start Familiar without FAMILIAR_UNCONFINED.',
+    });
+  });
+});
