@@ -1,10 +1,13 @@
+import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConfinementInfo } from '../../shared/ipc/app';
 import { confinementMode, resetConfinementProbe } from '../platform/processes/confinement';
+import { rulesFor } from '../platform/processes/process-rules';
 import { useTempDirs } from '../test-support/temp-dir';
 import { useTestCores } from '../test-support/test-core';
+import { describeConfinement } from './confinement-info';
 
 const tempDir = useTempDirs();
 const testCore = useTestCores();
@@ -73,5 +76,26 @@ describe('app.confinement', () => {
       reason: 'FAMILIAR_UNCONFINED=1 is set in the environment Familiar was started with.',
       fix: 'Start Familiar without FAMILIAR_UNCONFINED.',
     });
+  });
+
+  it("names the user's entries the rules left out (here one holding Familiar's data)", async () => {
+    const home = await tempDir('familiar-confinement-user-');
+    const familiarHome = join(home, 'data', 'familiar');
+    const workspaceRoot = join(home, 'work');
+    for (const folder of [familiarHome, workspaceRoot, join(home, 'projects')])
+      await mkdir(folder, { recursive: true });
+    const entries = ['projects', 'data'];
+    const folders = { workspaceRoot, personaDir: join(familiarHome, 'workspace'), familiarHome, userHome: home };
+    const env = {
+      workspaceRoot,
+      personaDir: folders.personaDir,
+      confinementFor: (kind: Parameters<typeof rulesFor>[0]) =>
+        rulesFor(kind, { ...folders, memoryOn: true, readableInHome: entries }),
+    };
+    const info = describeConfinement(env, entries, home);
+    expect(info.readableInHome).toEqual([join(home, 'projects')]);
+    expect(info.leftOut).toEqual(['data']);
+    expect(info.hiddenTrees).toEqual([home, familiarHome]);
+    expect(info.toolchains[0]).toBe(join(home, '.nvm'));
   });
 });

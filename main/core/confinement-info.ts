@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { isAbsolute, relative } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import type { ConfinementInfo, ProcessKind, ProcessRulesSummary } from '../../shared/ipc/app';
 import { appFolders, confinementMode, homeToolchains } from '../platform/processes/confinement';
 import type { ProcessKind as RulesKind } from '../platform/processes/process-rules';
@@ -24,10 +24,12 @@ const inside = (path: string, folder: string) => {
 /**
  * What app.confinement answers: the mode, and each kind's rules exactly as a process started now
  * would get them (the environment's confinementFor: this workspace, the memory switch, the user's
- * readable folders), with workspace paths made workspace-relative for people to read.
+ * readable folders, `readableInHome` as the settings hold them), with workspace paths made
+ * workspace-relative for people to read.
  */
 export function describeConfinement(
   env: Pick<ToolEnvironment, 'workspaceRoot' | 'personaDir' | 'confinementFor'>,
+  readableInHome: readonly string[],
   userHome = homedir(),
 ): ConfinementInfo {
   // Persona names resolve to the persona folder whatever folder is open: both read as the workspace.
@@ -55,6 +57,7 @@ export function describeConfinement(
   const command = env.confinementFor('command');
   const toolchains = homeToolchains(userHome);
   const built = new Set([...toolchains, ...appFolders()]);
+  const added = command.readableInHidden.filter((path) => !built.has(path));
   const mode = confinementMode();
   return {
     mode: mode.confined
@@ -63,7 +66,8 @@ export function describeConfinement(
     processes,
     hiddenTrees: [...command.hiddenTrees],
     toolchains,
-    readableInHome: command.readableInHidden.filter((path) => !built.has(path)),
+    readableInHome: added,
+    leftOut: readableInHome.filter((entry) => !added.includes(join(userHome, ...entry.split('/').filter(Boolean)))),
     userHome,
   };
 }

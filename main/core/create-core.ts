@@ -283,7 +283,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         workspacePath: workspacePath(),
         homePath: paths.home,
       }),
-      async () => describeConfinement(await toolEnvironmentNow()),
+      async () => describeConfinement(await toolEnvironmentNow(), settings.get().commands.readableInHome),
     ),
     ...createSettingsHandlers(settings),
     ...assistant.handlers,

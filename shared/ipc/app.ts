@@ -51,6 +51,8 @@ export const confinementInfoSchema = z.object({
   toolchains: z.array(z.string()),
   /** The user's own additions (settings: commands.readableInHome) that hold, as absolute paths. */
   readableInHome: z.array(z.string()),
+  /** Entries of commands.readableInHome left out: they lead to a secret, Familiar's data or the persona folder, or into the workspace. */
+  leftOut: z.array(z.string()),
   /** The user's home, to show the paths above as ~/… */
   userHome: z.string(),
 });
