@@ -105,6 +105,10 @@ export const en = {
   'approval.closed.expired': 'Expired unanswered (the assistant was told): {summary}',
   'approval.closed.cancelled': 'Cancelled because the turn stopped: {summary}',
   'approval.closed.gone': 'No longer pending: {summary}',
+  'approval.confined':
+    'Runs confined: it can write only inside the workspace (persona files and git hooks stay read-only), sees none of your home or Familiar’s data, and has no network.',
+  'approval.unconfined':
+    'Runs NOT confined, with all your rights: it can read and change any of your files and reach the network.',
   'shortcuts.title': 'Keyboard shortcuts',
   'shortcuts.help': 'Show this list',
   'shortcuts.settings': 'Open settings',

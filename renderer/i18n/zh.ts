@@ -105,6 +105,9 @@ export const zh: Messages = {
   'approval.closed.expired': '超时未回复（已告知助手）：{summary}',
   'approval.closed.cancelled': '因本轮已停止而取消：{summary}',
   'approval.closed.gone': '请求已不再等待：{summary}',
+  'approval.confined':
+    '在隔离环境中运行：只能在工作区内写入（人格文件和 git 钩子保持只读），看不到你的主目录和 Familiar 的数据，也没有网络。',
+  'approval.unconfined': '未隔离运行，拥有你的全部权限：可以读取和修改你的任何文件并访问网络。',
   'shortcuts.title': '键盘快捷键',
   'shortcuts.help': '显示此列表',
   'shortcuts.settings': '打开设置',
