@@ -170,6 +170,8 @@ export const en = {
   'confinement.reason': 'Why: {reason}',
   'confinement.fix': 'How to fix it: {fix}',
   'confinement.kinds': 'What each kind of program Familiar starts may touch',
+  'confinement.kindsUnconfined': 'What each kind of program would be held to once confined (none of it holds now)',
+  'confinement.yourHome': 'your home folder (~)',
   'confinement.kind.command': 'Commands',
   'confinement.kind.git': 'git',
   'confinement.kind.ripgrep': 'Search (ripgrep)',
@@ -186,6 +188,7 @@ export const en = {
   'confinement.separator': '; ',
   'confinement.theWorkspace': 'the workspace',
   'confinement.hiddenTrees': 'Hidden from every program Familiar starts: {paths}.',
+  'confinement.hiddenTreesUnconfined': 'Would be hidden from every program once confined: {paths}.',
   'confinement.toolchains': 'Toolchains kept readable inside your home (where they exist):',
   'confinement.readableInHome': 'Also readable by commands (folders or files in your home)',
   'confinement.readableInHomeExplain':

@@ -173,6 +173,9 @@ export const ru: Messages = {
   'confinement.reason': 'Причина: {reason}',
   'confinement.fix': 'Как исправить: {fix}',
   'confinement.kinds': 'Что может затрагивать каждая программа, которую запускает Familiar',
+  'confinement.kindsUnconfined':
+    'Чем была бы ограничена каждая программа при изоляции (сейчас ничего из этого не действует)',
+  'confinement.yourHome': 'ваша домашняя папка (~)',
   'confinement.kind.command': 'Команды',
   'confinement.kind.git': 'git',
   'confinement.kind.ripgrep': 'Поиск (ripgrep)',
@@ -189,6 +192,7 @@ export const ru: Messages = {
   'confinement.separator': '; ',
   'confinement.theWorkspace': 'рабочую папку',
   'confinement.hiddenTrees': 'Скрыто от всех программ, которые запускает Familiar: {paths}.',
+  'confinement.hiddenTreesUnconfined': 'Было бы скрыто от всех программ при изоляции: {paths}.',
   'confinement.toolchains': 'Инструменты разработки, доступные для чтения в домашней папке (если есть):',
   'confinement.readableInHome': 'Также доступно командам для чтения (папки или файлы в домашней папке)',
   'confinement.readableInHomeExplain':

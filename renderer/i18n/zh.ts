@@ -167,6 +167,8 @@ export const zh: Messages = {
   'confinement.reason': '原因：{reason}',
   'confinement.fix': '修复方法：{fix}',
   'confinement.kinds': 'Familiar 启动的每类程序可以接触的内容',
+  'confinement.kindsUnconfined': '隔离后每类程序将受到的限制（目前均未生效）',
+  'confinement.yourHome': '你的主目录（~）',
   'confinement.kind.command': '命令',
   'confinement.kind.git': 'git',
   'confinement.kind.ripgrep': '搜索（ripgrep）',
@@ -183,6 +185,7 @@ export const zh: Messages = {
   'confinement.separator': '；',
   'confinement.theWorkspace': '工作区',
   'confinement.hiddenTrees': '对 Familiar 启动的所有程序隐藏：{paths}。',
+  'confinement.hiddenTreesUnconfined': '隔离后将对所有程序隐藏：{paths}。',
   'confinement.toolchains': '主目录中保持可读的开发工具链（如存在）：',
   'confinement.readableInHome': '命令还可读取（主目录中的文件夹或文件）',
   'confinement.readableInHomeExplain':

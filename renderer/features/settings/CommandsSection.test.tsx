@@ -35,7 +35,7 @@ describe('CommandsSection', () => {
     expect(screen.getByTestId('confinement-ripgrep').textContent).toContain('writes nothing; reads the workspace');
     expect(screen.getByTestId('confinement-ripgrep').textContent).toContain('not there at all: MEMORY.md');
     expect(screen.getByTestId('confinement-hidden').textContent).toBe(
-      'Hidden from every program Familiar starts: ~ and ~/.familiar.',
+      'Hidden from every program Familiar starts: your home folder (~) and ~/.familiar.',
     );
     const toolchains = screen.getByRole('list', { name: /Toolchains kept readable/ });
     expect(toolchains.textContent).toBe('~/.nvm~/.cargo');
@@ -48,6 +48,12 @@ describe('CommandsSection', () => {
     });
     render(<CommandsSection />);
     const note = await screen.findByRole('note');
+    expect(
+      screen.getByRole('heading', { name: /would be held to once confined \(none of it holds now\)/ }),
+    ).toBeTruthy();
+    expect(screen.getByTestId('confinement-hidden').textContent).toMatch(
+      /^Would be hidden from every program once confined/,
+    );
     expect(note.textContent).toBe(
       'Commands are not confined: they run with all your rights (every file you can open, your keys, the network).' +
         'Why: bubblewrap (bwrap) is not installed.' +

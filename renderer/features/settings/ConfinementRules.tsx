@@ -46,7 +46,7 @@ export function ConfinementRules() {
   const home = (path: string) => inHome(path, confinement.userHome);
   return (
     <div className="confinement-rules">
-      <h4>{t('confinement.kinds')}</h4>
+      <h4>{t(confinement.mode.confined ? 'confinement.kinds' : 'confinement.kindsUnconfined')}</h4>
       <dl className="facts">
         {confinement.processes.map((rules) => (
           <div key={rules.kind} className="facts-row" data-testid={`confinement-${rules.kind}`}>
@@ -56,8 +56,12 @@ export function ConfinementRules() {
         ))}
       </dl>
       <p data-testid="confinement-hidden">
-        {t('confinement.hiddenTrees', {
-          paths: new Intl.ListFormat(locale, { type: 'conjunction' }).format(confinement.hiddenTrees.map(home)),
+        {t(confinement.mode.confined ? 'confinement.hiddenTrees' : 'confinement.hiddenTreesUnconfined', {
+          paths: new Intl.ListFormat(locale, { type: 'conjunction' }).format(
+            confinement.hiddenTrees.map((path) =>
+              path === confinement.userHome ? t('confinement.yourHome') : home(path),
+            ),
+          ),
         })}
       </p>
       <p id="confinement-toolchains">{t('confinement.toolchains')}</p>
