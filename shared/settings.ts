@@ -42,6 +42,54 @@ export const envNameSchema = z
   .regex(/^[A-Za-z_][A-Za-z0-9_()]*$/)
   .max(200);
 
+/**
+ * What a command must never see, however the user words an entry of commands.readableInHome (issue
+ * 28): the secrets below the home, and Familiar's own data where each platform keeps it by default
+ * (main also refuses the data folder it actually uses, and the persona folder, wherever they are).
+ */
+export const homeSecretEntries = ['.ssh', '.aws', '.gnupg', '.config/gcloud', '.kube', '.docker', '.netrc'] as const;
+export const familiarHomeEntries = [
+  '.familiar',
+  '.config/Familiar',
+  'Library/Application Support/Familiar',
+  'AppData/Roaming/Familiar',
+] as const;
+
+/** The same entry, or one holds the other (case-insensitive: macOS and Windows homes ignore case). */
+export const homeEntriesOverlap = (a: string, b: string): boolean => {
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+  return x === y || x.startsWith(`${y}/`) || y.startsWith(`${x}/`);
+};
+
+/**
+ * A folder or file below the user's home that commands may read (settings: commands.readableInHome),
+ * as `projects/shared` or `.config/myapp`: relative to the home, `/` between names, no `.` or `..`,
+ * and neither a secret nor Familiar's data, nor a folder that holds one (a trailing `/` is dropped).
+ */
+export const homeEntrySchema = z
+  .string()
+  .trim()
+  .transform((entry) => entry.replace(/\/+$/, ''))
+  .pipe(
+    z
+      .string()
+      .min(1)
+      .max(500)
+      .refine((entry) => !/^([/~]|[A-Za-z]:)/.test(entry), 'relative to your home folder (no leading / or ~)')
+      .refine(
+        (entry) => !/[\\\0]/.test(entry) && entry.split('/').every((name) => !['', '.', '..'].includes(name)),
+        "names separated by / (no '.', '..' or backslash)",
+      )
+      .refine(
+        (entry) => !homeSecretEntries.some((secret) => homeEntriesOverlap(entry, secret)),
+        'holds secrets commands must not read',
+      )
+      .refine(
+        (entry) => !familiarHomeEntries.some((data) => homeEntriesOverlap(entry, data)),
+        "holds Familiar's own data",
+      ),
+  );
+
 /** An embedding model's name as providers spell them (Ollama's have a tag: nomic-embed-text:latest). */
 export const embeddingModelSchema = z.string().trim().min(1).max(200);
 
@@ -137,14 +185,16 @@ export const settingsSchema = z.object({
   /**
    * Child processes (run_command, git) start from an allow-listed environment (PATH, HOME, locale...);
    * these names pass too, with the values the app was started with. Names only: values never live here.
+   * readableInHome: what a confined command may read of the user's home beyond the toolchains.
    */
   /** ...and the hosts a confined command may reach without asking (every other host is asked about). */
   commands: z
     .object({
       passEnvironment: z.array(envNameSchema).max(100).default([]),
       allowedHosts: z.array(allowedHostSchema).max(500).default([]),
+      readableInHome: z.array(homeEntrySchema).max(100).default([]),
     })
-    .default({ passEnvironment: [], allowedHosts: [] }),
+    .default({ passEnvironment: [], allowedHosts: [], readableInHome: [] }),
   /**
    * Language servers: write_file / edit_file results carry the problems the change introduced;
    * servers the user added (before the built-in ones).
@@ -186,7 +236,11 @@ export const settingsPatchSchema = z
       })
       .partial(),
     commands: z
-      .object({ passEnvironment: z.array(envNameSchema).max(100), allowedHosts: z.array(allowedHostSchema).max(500) })
+      .object({
+        passEnvironment: z.array(envNameSchema).max(100),
+        allowedHosts: z.array(allowedHostSchema).max(500),
+        readableInHome: z.array(homeEntrySchema).max(100),
+      })
       .partial(),
     code: z.object({ diagnosticsAfterEdits: z.boolean(), servers: userServersSchema }).partial(),
     search: z.object({ index: z.boolean(), embeddingModel: embeddingModelSchema.nullable() }).partial(),

@@ -38,6 +38,7 @@ import { concealedWhileMemoryOff } from '../domain/policy/persona-rules';
 import { hostKey } from '../domain/policy/allowed-hosts';
 import type { AllowedHost } from '../../shared/settings';
 import { createAppHandlers } from './app-handlers';
+import { describeConfinement } from './confinement-info';
 import { createAssistant } from './create-assistant';
 import type { Assistant } from './create-assistant';
 import type { ApprovalMode } from '../tool-calls/ask';
@@ -121,14 +122,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const transfers = createTransferService({
     events,
     // Uploads land in the open workspace, with the same sandbox (and memory concealment) as the tools.
-    sandbox: async () =>
-      (
-        await createToolEnvironment({
-          services: toolServices,
-          workspaceRoot: workspacePath(),
-          isConcealed: (path) => concealedWhileMemoryOff(assistant.policy.get(), settings.get().memory.enabled, path),
-        })
-      ).sandbox,
+    sandbox: async () => (await toolEnvironmentNow()).sandbox,
     uploadLimits: () => ({
       maxBytes: settings.get().transfers.maxUploadMB * 1024 * 1024,
       allowNonText: settings.get().transfers.allowNonText,
@@ -136,6 +130,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     chooseSavePath: options.chooseSavePath,
     interactive: (options.approvalMode ?? 'interactive') === 'interactive',
   });
+  /** A tool call's environment as one made now would be: the open workspace, the memory switch. */
+  const toolEnvironmentNow = () =>
+    createToolEnvironment({
+      services: toolServices,
+      workspaceRoot: workspacePath(),
+      isConcealed: (path) => concealedWhileMemoryOff(assistant.policy.get(), settings.get().memory.enabled, path),
+    });
   const toolServices = createToolServices({
     paths,
     transfers,
@@ -162,6 +163,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         await settings.update({ commands: { allowedHosts: [...allowedHosts, entry] } });
       },
     },
+    readableInHome: () => settings.get().commands.readableInHome,
     diagnosticsAfterEdits: () => settings.get().code.diagnosticsAfterEdits,
     searchIndex: () => settings.get().search.index,
     lsp: {
@@ -287,14 +289,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     logger: options.logger,
   });
   const handlers: Handlers = {
-    ...createAppHandlers(() => ({
-      name: 'Familiar',
-      version: options.version,
-      mode: options.mode,
-      platform: process.platform,
-      workspacePath: workspacePath(),
-      homePath: paths.home,
-    })),
+    ...createAppHandlers(
+      () => ({
+        name: 'Familiar',
+        version: options.version,
+        mode: options.mode,
+        platform: process.platform,
+        workspacePath: workspacePath(),
+        homePath: paths.home,
+      }),
+      async () => describeConfinement(await toolEnvironmentNow(), settings.get().commands.readableInHome),
+    ),
     ...createSettingsHandlers(settings),
     ...assistant.handlers,
     ...createConversationHandlers(conversations, chat),

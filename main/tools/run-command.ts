@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
+import { confinementMode } from '../platform/processes/confinement';
 import { runProcess } from '../platform/processes/process-runner';
 import type { ResolvedPath } from '../platform/disk/workspace-sandbox';
 import { checkCommandDenyList, splitCommandLine } from './command/command-line';
@@ -108,6 +109,8 @@ export const runCommandTool = defineTool({
   async prepare(args, ctx): Promise<Result<ChangePreview>> {
     const planned = await plan(args, ctx);
     if (!planned.ok) return planned;
+    // The person approving hears whether the operating system will hold the command, and if not why.
+    const mode = confinementMode();
     return ok({
       summary: `Run \`${args.command}\` in ${planned.value.dir.display}`,
       path: planned.value.dir.display,
@@ -116,6 +119,8 @@ export const runCommandTool = defineTool({
         directory: planned.value.dir.display,
         shell: args.shell,
         timeout_seconds: args.timeout,
+        confined: mode.confined,
+        ...(mode.confined ? {} : { confinement_reason: mode.reason, confinement_fix: mode.fix }),
       },
     });
   },

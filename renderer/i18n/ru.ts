@@ -112,6 +112,10 @@ export const ru: Messages = {
   'approval.closed.expired': 'Время ожидания истекло (ассистенту сообщено): {summary}',
   'approval.closed.cancelled': 'Отменено, потому что ход остановлен: {summary}',
   'approval.closed.gone': 'Запрос уже закрыт: {summary}',
+  'approval.confined':
+    'Выполняется в изоляции: может писать только внутри рабочей папки (файлы личности и хуки git остаются только для чтения), не видит вашей домашней папки и данных Familiar, а к сети обращается только по разрешённым вами адресам.',
+  'approval.unconfined':
+    'Выполняется БЕЗ изоляции, со всеми вашими правами: может читать и менять любые ваши файлы и выходить в сеть.',
   'shortcuts.title': 'Сочетания клавиш',
   'shortcuts.help': 'Показать этот список',
   'shortcuts.settings': 'Открыть настройки',
@@ -167,6 +171,40 @@ export const ru: Messages = {
   'settings.passEnvironmentExplain':
     'Команды и git запускаются с минимальным окружением (PATH, HOME, язык, временные папки). Перечислите здесь через пробел другие переменные — они будут переданы со значениями, с которыми запущен Familiar. Ключи API, токены и пароли передаются, только если названы здесь.',
   'settings.passEnvironmentInvalid': 'Не имя переменной: {names}',
+  'confinement.on':
+    'Команды выполняются в изоляции операционной системы ({tool}): они пишут только внутри рабочей папки, не видят в вашей домашней папке ничего, кроме инструментов разработки, не видят данных Familiar, а к сети обращаются только по разрешённым вами адресам.',
+  'confinement.off':
+    'Команды не изолированы: они выполняются со всеми вашими правами (любой доступный вам файл, ваши ключи, сеть).',
+  'confinement.reason': 'Причина: {reason}',
+  'confinement.fix': 'Как исправить: {fix}',
+  'confinement.kinds': 'Что может затрагивать каждая программа, которую запускает Familiar',
+  'confinement.kindsUnconfined':
+    'Чем была бы ограничена каждая программа при изоляции (сейчас ничего из этого не действует)',
+  'confinement.yourHome': 'ваша домашняя папка (~)',
+  'confinement.kind.command': 'Команды',
+  'confinement.kind.git': 'git',
+  'confinement.kind.ripgrep': 'Поиск (ripgrep)',
+  'confinement.kind.language-server': 'Языковые серверы',
+  'confinement.writes': 'пишет в {paths}',
+  'confinement.writesNothing': 'ничего не пишет',
+  'confinement.readOnly': 'там только для чтения: {paths}',
+  'confinement.reads': 'читает {paths}, систему и инструменты разработки',
+  'confinement.readsSystem': 'читает систему и инструменты разработки',
+  'confinement.hiddenNames': 'не видит вовсе: {paths}',
+  'confinement.noHome': 'без домашней папки, без данных Familiar',
+  'confinement.noNetwork': 'без сети',
+  'confinement.network': 'сеть только к разрешённым вами адресам',
+  'confinement.separator': '; ',
+  'confinement.theWorkspace': 'рабочую папку',
+  'confinement.hiddenTrees': 'Скрыто от всех программ, которые запускает Familiar: {paths}.',
+  'confinement.hiddenTreesUnconfined': 'Было бы скрыто от всех программ при изоляции: {paths}.',
+  'confinement.toolchains': 'Инструменты разработки, доступные для чтения в домашней папке (если есть):',
+  'confinement.readableInHome': 'Также доступно командам для чтения (папки или файлы в домашней папке)',
+  'confinement.readableInHomeExplain':
+    'Пути относительно домашней папки через запятую, например projects/shared, .config/myapp. Команды могут их читать, но не изменять. Секреты (~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gcloud, ~/.kube, ~/.docker, ~/.netrc) и собственные данные Familiar добавить нельзя.',
+  'confinement.readableInHomeInvalid': 'Нельзя открыть для чтения: {entries}',
+  'confinement.leftOut':
+    'Не учтены, потому что ведут к секретам, к данным Familiar или внутрь рабочей папки: {entries}',
   'settings.code': 'Анализ кода',
   'settings.code.diagnosticsAfterEdits': 'Сообщать о проблемах, появившихся после изменения файла',
   'settings.code.diagnosticsAfterEdits.explain':

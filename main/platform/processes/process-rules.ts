@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { appFolders, homeToolchains } from './confinement';
 import type { ConfinementRules } from './confinement';
+import { readableHomeEntries } from './home-entries';
 
 /**
  * What each kind of process Familiar starts may touch, written once (issue 28). A command may write
@@ -22,7 +23,10 @@ export interface HostFolders {
   readonly userHome?: string;
   /** Memory is on for this call: USER.md, MEMORY.md and memory/ are visible (read-only); off: hidden. */
   readonly memoryOn: boolean;
-  /** Extra folders under the home the user made readable (settings: commands.readableInHome). */
+  /**
+   * Extra folders under the home the user made readable (settings: commands.readableInHome), home-relative;
+   * one that leads to a secret, Familiar's data or the persona folder is left out (home-entries.ts).
+   */
   readonly readableInHome?: readonly string[];
 }
 
@@ -55,7 +59,10 @@ export function rulesFor(kind: ProcessKind, folders: HostFolders): Omit<Confinem
     ...(kind === 'language-server' ? { scratchTrees: [home] } : {}),
     readableInHidden: [
       ...homeToolchains(home),
-      ...(folders.readableInHome ?? []).map((name) => join(home, name)),
+      ...readableHomeEntries(home, folders.readableInHome ?? [], {
+        folders: [folders.familiarHome, folders.personaDir],
+        workspaceRoot: folders.workspaceRoot,
+      }),
       ...appFolders(),
     ],
   };

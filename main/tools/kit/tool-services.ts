@@ -65,6 +65,8 @@ export interface ToolServices {
   /** Hosts a confined command may reach without asking, and how one is added (settings: commands.allowedHosts). */
   allowedHosts(): readonly AllowedHost[];
   rememberHost(entry: AllowedHost): Promise<void>;
+  /** What confined processes may read of the user's home beyond the toolchains (settings: commands.readableInHome). */
+  readableInHome(): readonly string[];
   /** Ends the worker threads and the index watcher. */
   dispose(): Promise<void>;
 }
@@ -92,6 +94,8 @@ export interface ToolServicesOptions {
     readonly list: () => readonly AllowedHost[];
     readonly remember: (entry: AllowedHost) => Promise<void>;
   };
+  /** Read on every child process start; default none (the toolchains alone). */
+  readonly readableInHome?: () => readonly string[];
   /** Language servers: timings, cap, log (tests shorten the timings). */
   readonly lsp?: Omit<LspServiceOptions, 'passEnvironment' | 'confinement'>;
   /** Read on every write: settings code.diagnosticsAfterEdits (default on). */
@@ -157,6 +161,7 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     passEnvironment,
     allowedHosts: allowedHosts.list,
     rememberHost: allowedHosts.remember,
+    readableInHome: options.readableInHome ?? (() => []),
     code: { lsp, diagnosticsAfterEdits: options.diagnosticsAfterEdits ?? (() => true) },
     backups,
     trash,
@@ -222,6 +227,12 @@ export async function createToolEnvironment(options: ToolEnvironmentOptions): Pr
     allowedHosts: () => services.allowedHosts(),
     rememberHost: (entry) => services.rememberHost(entry),
     confinementFor: (kind) =>
-      rulesFor(kind, { workspaceRoot, personaDir, familiarHome: home, memoryOn: !isConcealed('MEMORY.md') }),
+      rulesFor(kind, {
+        workspaceRoot,
+        personaDir,
+        familiarHome: home,
+        memoryOn: !isConcealed('MEMORY.md'),
+        readableInHome: services.readableInHome(),
+      }),
   });
 }

@@ -74,6 +74,41 @@ describe('ApprovalDialog', () => {
     expect(within(dialog).queryByRole('button', { name: 'Edit, then approve' })).toBeNull();
   });
 
+  it('says a command will run confined, in words rather than as a raw fact', async () => {
+    const { dialog } = await showDialog(
+      deleteRequest({ tool: 'run_command', operations: ['run'], facts: { command: 'npm test', confined: true } }),
+    );
+    expect(within(dialog).getByTestId('approval-confinement').textContent).toMatch(/^Runs confined: it can write only/);
+    expect(within(dialog).queryByText('confined')).toBeNull();
+  });
+
+  it('says loudly that a command will not be confined, with why and how to fix it', async () => {
+    const { dialog } = await showDialog(
+      deleteRequest({
+        tool: 'run_command',
+        operations: ['run'],
+        facts: {
+          command: 'npm test',
+          confined: false,
+          confinement_reason: 'bubblewrap (bwrap) is not installed.',
+          confinement_fix: 'Install it: sudo apt-get install bubblewrap.',
+        },
+      }),
+    );
+    const note = within(dialog).getByRole('note');
+    expect(note.textContent).toBe(
+      'Runs NOT confined, with all your rights: it can read and change any of your files and reach the network.' +
+        'Why: bubblewrap (bwrap) is not installed.' +
+        'How to fix it: Install it: sudo apt-get install bubblewrap.',
+    );
+    expect(within(dialog).queryByText('confinement_reason')).toBeNull();
+  });
+
+  it('says nothing about confinement for a request that is not a command', async () => {
+    const { dialog } = await showDialog(deleteRequest());
+    expect(within(dialog).queryByTestId('approval-confinement')).toBeNull();
+  });
+
   it('queues requests with a counter and answers them in order', async () => {
     const first = deleteRequest();
     const second = deleteRequest();
