@@ -165,6 +165,24 @@ describe(`run_command is confined by the operating system${skipped}`, () => {
       }
     });
 
+    it('reaches no Unix socket of the host under /run', async () => {
+      const { kit } = await setup();
+      const path = `/run/familiar-test-${process.pid}.sock`;
+      let connections = 0;
+      const server = createServer(() => (connections += 1));
+      await new Promise<void>((resolve) => server.listen(path, resolve));
+      try {
+        const output = await run(
+          kit,
+          `node -e "require('net').connect('${path}').on('connect', () => console.log('connected')).on('error', (e) => console.log('refused', e.code))"`,
+        );
+        expect(output.stdout).toMatch(/refused/);
+        expect(connections).toBe(0);
+      } finally {
+        server.close();
+      }
+    });
+
     it('with memory off, MEMORY.md is not readable by a command', async () => {
       const { kit } = await setup({ memoryOn: false });
       const output = await run(kit, 'cat MEMORY.md; cat memory/*.md; grep -r DECOY . 2>/dev/null; true');

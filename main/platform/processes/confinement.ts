@@ -137,7 +137,22 @@ export function bwrapArgs(
   /** Laid last, over everything else (the network bridge's folder in the private /tmp). */
   extraMounts: readonly string[] = [],
 ): string[] {
-  const args = [...baseArgs(), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  // /run holds the host's Unix sockets (a D-Bus bus, docker.sock): an empty network namespace does
+  // not close those, an empty /run does.
+  const args = [
+    ...baseArgs(),
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+    '--tmpfs',
+    '/run',
+  ];
   const kept = [...rules.readable, ...rules.writable, ...held.map((folder) => folder.path)];
   for (const tree of rules.hiddenTrees) {
     if (exists(tree) !== 'dir') continue;
