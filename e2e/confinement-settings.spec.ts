@@ -28,7 +28,7 @@ test('Settings → Commands says whether commands run confined, as the core prob
   await expect(commands.getByTestId('confinement-command')).toContainText(
     'writes the workspace; read-only there: SOUL.md',
   );
-  await expect(commands.getByTestId('confinement-command')).toContainText('no network');
+  await expect(commands.getByTestId('confinement-command')).toContainText('network only to the hosts you allow');
   await page.screenshot({ path: 'test-results/screens/settings-commands-confinement.png', fullPage: true });
 
   const field = commands.getByRole('textbox', { name: 'Also readable by commands (folders or files in your home)' });
