@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultPolicy } from '../../shared/policy';
@@ -144,44 +144,39 @@ describe(`run_command is confined by the operating system${skipped}`, () => {
       expect(await snapshot(workspace)).toEqual(before);
     });
 
-    it('reaches no local listener: no network unless a host is allowed', async () => {
+    /** A listener on the host (`listen` starts it); a confined command tries to connect and must not. */
+    const expectNoConnection = async (listen: (server: Server) => Promise<string>) => {
       const { kit } = await setup();
       let connections = 0;
       const server = createServer((socket) => {
         connections += 1;
         socket.end();
       });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       try {
-        const { port } = server.address() as AddressInfo;
+        const target = await listen(server);
         const output = await run(
           kit,
-          `node -e "require('net').connect(${port}, '127.0.0.1').on('connect', () => console.log('connected')).on('error', (e) => console.log('refused', e.code))"`,
+          `node -e "require('net').connect(${target}).on('connect', () => console.log('connected')).on('error', (e) => console.log('refused', e.code))"`,
         );
         expect(output.stdout).toMatch(/refused/);
         expect(connections).toBe(0);
       } finally {
         server.close();
       }
-    });
+    };
 
-    it('reaches no Unix socket of the host under /run', async () => {
-      const { kit } = await setup();
-      const path = `/run/familiar-test-${process.pid}.sock`;
-      let connections = 0;
-      const server = createServer(() => (connections += 1));
-      await new Promise<void>((resolve) => server.listen(path, resolve));
-      try {
-        const output = await run(
-          kit,
-          `node -e "require('net').connect('${path}').on('connect', () => console.log('connected')).on('error', (e) => console.log('refused', e.code))"`,
-        );
-        expect(output.stdout).toMatch(/refused/);
-        expect(connections).toBe(0);
-      } finally {
-        server.close();
-      }
-    });
+    it('reaches no local listener: no network unless a host is allowed', () =>
+      expectNoConnection(async (server) => {
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        return `${(server.address() as AddressInfo).port}, '127.0.0.1'`;
+      }));
+
+    it('reaches no Unix socket of the host under /run', () =>
+      expectNoConnection(async (server) => {
+        const path = `/run/familiar-test-${process.pid}.sock`;
+        await new Promise<void>((resolve) => server.listen(path, resolve));
+        return `'${path}'`;
+      }));
 
     it('with memory off, MEMORY.md is not readable by a command', async () => {
       const { kit } = await setup({ memoryOn: false });
