@@ -7,7 +7,7 @@ import type { ConversationStore } from '../domain/conversations/conversation-sto
 import { newId } from '../domain/conversations/ids';
 import { lastAttempt } from '../domain/conversations/transcript-fold';
 import type { Logger } from '../platform/logging/logger';
-import { createLanguageModel } from '../domain/providers/language-model';
+import { createLanguageModel, toolResultImages } from '../domain/providers/language-model';
 import { apiKeySecret } from '../platform/secrets/secret-store';
 import type { SecretStore } from '../platform/secrets/secret-store';
 import { toModelMessages } from './model-history';
@@ -165,7 +165,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
           { sync: true },
         );
         if (!appended.ok) return appended;
-        const history = [...toModelMessages(loaded.value.folded), { role: 'user' as const, content: text }];
+        const images = toolResultImages(model.value.settings);
+        const history = [...toModelMessages(loaded.value.folded, { images }), { role: 'user' as const, content: text }];
         start(
           conversationId,
           turn,
@@ -192,7 +193,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
           { sync: true },
         );
         if (!appended.ok) return appended;
-        const history = toModelMessages(loaded.value.folded, { supersedeLast: true });
+        const images = toolResultImages(model.value.settings);
+        const history = toModelMessages(loaded.value.folded, { supersedeLast: true, images });
         start(
           conversationId,
           turn,
