@@ -17,20 +17,14 @@ type PdfJs = typeof PdfJsModule;
 /**
  * PDF.js is loaded on the first PDF, not at start: it is large, and on import it warns (on stderr)
  * that @napi-rs/canvas is missing, which only rendering needs. The legacy build is the one for
- * Node (and Electron's main process). In Node it parses in this thread ("fake worker"), importing
- * its worker module by a path relative to itself, which a bundle breaks: the worker module is
- * imported here instead and handed over as `globalThis.pdfjsWorker`, PDF.js's own hook for that,
- * so it works bundled (the MCP tests bundle everything) and from node_modules alike.
+ * Node (and Electron's main process). In Node it parses in this thread ("fake worker") and would
+ * import its worker module by a path relative to itself, which a bundle breaks (the MCP tests
+ * bundle everything). Importing the worker module here first registers it as
+ * `globalThis.pdfjsWorker`, which PDF.js then uses: bundled and from node_modules alike.
  */
 let pdfjs: Promise<PdfJs> | undefined;
 const loadPdfJs = (): Promise<PdfJs> =>
-  (pdfjs ??= Promise.all([
-    import('pdfjs-dist/legacy/build/pdf.mjs'),
-    import('pdfjs-dist/legacy/build/pdf.worker.mjs'),
-  ]).then(([api, worker]) => {
-    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= worker;
-    return api;
-  }));
+  (pdfjs ??= import('pdfjs-dist/legacy/build/pdf.worker.mjs').then(() => import('pdfjs-dist/legacy/build/pdf.mjs')));
 
 /**
  * Where PDF.js finds the Adobe CMaps (older CJK PDFs need them to map glyphs to text) and the
