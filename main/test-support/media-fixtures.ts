@@ -50,6 +50,29 @@ export function makeGifHeader(width: number, height: number): Buffer {
   return Buffer.concat([Buffer.from('GIF89a', 'latin1'), screen, Buffer.from([0x3b])]);
 }
 
+/** A JPEG's start: SOI, the JFIF segment and a baseline frame header (SOF0) giving its size. */
+export function makeJpegHeader(width: number, height: number): Buffer {
+  const jfif = Buffer.from([0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0]);
+  const frame = Buffer.from([0xff, 0xc0, 0x00, 0x11, 8, 0, 0, 0, 0, 3, 1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0]);
+  frame.writeUInt16BE(height, 5);
+  frame.writeUInt16BE(width, 7);
+  return Buffer.concat([Buffer.from([0xff, 0xd8]), jfif, frame, Buffer.from([0xff, 0xd9])]);
+}
+
+/** An extended WebP header (VP8X), which states the canvas size (each less one, 24 bits little-endian). */
+export function makeWebpHeader(width: number, height: number): Buffer {
+  const chunk = Buffer.alloc(18);
+  chunk.write('VP8X', 0, 'latin1');
+  chunk.writeUInt32LE(10, 4);
+  chunk.writeUIntLE(width - 1, 12, 3);
+  chunk.writeUIntLE(height - 1, 15, 3);
+  const riff = Buffer.alloc(12);
+  riff.write('RIFF', 0, 'latin1');
+  riff.writeUInt32LE(4 + chunk.length, 4);
+  riff.write('WEBP', 8, 'latin1');
+  return Buffer.concat([riff, chunk]);
+}
+
 const pdfString = (text: string) => `(${text.replace(/[\\()]/g, (char) => `\\${char}`)})`;
 
 export interface PdfOptions {

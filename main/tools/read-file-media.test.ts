@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileTool } from './read-file';
 import type { ReadFileOutput } from './read-file';
 import type { Result } from '../../shared/result';
-import { makeGifHeader, makePdf, makePng } from '../test-support/media-fixtures';
+import { makeGifHeader, makeJpegHeader, makePdf, makePng, makeWebpHeader } from '../test-support/media-fixtures';
 import { matching } from '../test-support/tool-kit';
 import { useToolKits } from '../test-support/use-tool-kits';
 
@@ -34,12 +34,16 @@ describe('read_file on an image', () => {
     });
   });
 
-  it('goes by the bytes, not the name: a GIF called notes.txt is a GIF', async () => {
+  it.each([
+    ['image/gif', makeGifHeader(640, 480)],
+    ['image/jpeg', makeJpegHeader(640, 480)],
+    ['image/webp', makeWebpHeader(640, 480)],
+  ])('goes by the bytes, not the name: %s called notes.txt is that image', async (mime, bytes) => {
     const kit = await newKit();
-    await writeFile(join(kit.workspace, 'notes.txt'), makeGifHeader(640, 480));
+    await writeFile(join(kit.workspace, 'notes.txt'), bytes);
     expect(valueOf(await kit.call(readFileTool, { path: 'notes.txt' }))).toMatchObject({
       kind: 'image',
-      mime: 'image/gif',
+      mime,
       width: 640,
       height: 480,
     });
@@ -114,6 +118,21 @@ describe('read_file on a PDF', () => {
     });
     const rest = valueOf(await kit.call(readFileTool, { path: 'report.pdf', start_page: 3 }));
     expect(rest).toMatchObject({ start_page: 3, end_page: 3, truncated: false });
+  });
+
+  it('shows the start of a first page longer than the cap alone, and goes on from the next', async () => {
+    const kit = await newKit({ limits: { maxOutputBytes: 30 } });
+    await writeFile(join(kit.workspace, 'report.pdf'), makePdf(threePages));
+    const value = valueOf(await kit.call(readFileTool, { path: 'report.pdf' }));
+    expect(value).toMatchObject({
+      end_page: 1,
+      text: '[page 1]\nAlpha report',
+      truncated: true,
+      next_start_page: 2,
+      notice: matching(
+        /^\[Page 1 is longer than the output limit; only its start is shown\.\] \[Showing page 1 of 3\./,
+      ),
+    });
   });
 
   it('refuses a PDF over the whole-file read cap, line ranges, and page ranges on text', async () => {

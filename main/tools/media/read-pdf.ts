@@ -33,12 +33,18 @@ export interface PageWindow {
 
 const noTextMarker = (page: number) => `[page ${page}: no text — a scanned image, or blank]`;
 
-/** Cuts text to at most `maxBytes` of UTF-8 without splitting a character. */
-const cutToBytes = (text: string, maxBytes: number) =>
-  Buffer.from(text)
+/**
+ * A page too long to show whole, cut to at most `maxBytes` of UTF-8 without splitting a character,
+ * and at the end of its last whole line when one fits after the page marker.
+ */
+function cutPage(block: string, maxBytes: number, maxLines: number): string {
+  const cut = Buffer.from(block.split('\n').slice(0, maxLines).join('\n'))
     .subarray(0, maxBytes)
     .toString('utf8')
     .replace(/\uFFFD$/, '');
+  const lastBreak = cut.lastIndexOf('\n');
+  return lastBreak > cut.indexOf('\n') ? cut.slice(0, lastBreak) : cut;
+}
 
 const countLines = (text: string) => text.split('\n').length;
 
@@ -80,7 +86,7 @@ export async function readPdf(
     let size = 0;
     let lines = 0;
     let endPage = window.startPage - 1;
-    let cutPage: number | undefined;
+    let cutAt: number | undefined;
     for (let page = window.startPage; page <= lastAsked; page += 1) {
       if (signal.aborted) return err('aborted', 'The read was stopped.');
       const text = await pdf.pageText(page);
@@ -89,9 +95,9 @@ export async function readPdf(
       const blockLines = countLines(block) + 1;
       if (size + blockSize > limits.maxOutputBytes || lines + blockLines > limits.maxOutputLines) {
         if (blocks.length === 0) {
-          blocks.push(cutToBytes(block.split('\n').slice(0, limits.maxOutputLines).join('\n'), limits.maxOutputBytes));
+          blocks.push(cutPage(block, limits.maxOutputBytes, limits.maxOutputLines));
           endPage = page;
-          cutPage = page;
+          cutAt = page;
         }
         break;
       }
@@ -102,10 +108,10 @@ export async function readPdf(
       endPage = page;
     }
     const more = endPage < lastAsked;
-    const truncated = more || cutPage !== undefined;
+    const truncated = more || cutAt !== undefined;
     const notices: string[] = [];
-    if (cutPage !== undefined) {
-      notices.push(`[Page ${cutPage} is longer than the output limit; only its start is shown.]`);
+    if (cutAt !== undefined) {
+      notices.push(`[Page ${cutAt} is longer than the output limit; only its start is shown.]`);
     }
     if (more) {
       const shown = endPage === window.startPage ? `page ${endPage}` : `pages ${window.startPage}-${endPage}`;
