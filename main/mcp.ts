@@ -3,7 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createStderrLogger } from './platform/logging/logger';
 import { createMcpSessions } from './front-doors/mcp/mcp-session';
 import { parseHttpPort, startMcpHttpServer, withHttpPortDefault } from './front-doors/mcp/mcp-http';
-import { coreFlags, createCommandLineCore, runCommandLine } from './front-doors/command-line';
+import { coreFlags, createCommandLineCore, disposeWithin, runCommandLine } from './front-doors/command-line';
 import { familiarVersion } from './core/version';
 
 const usage = `Usage: familiar-mcp [--workspace DIR] [--home DIR] [--approve all] [--http [PORT]]
@@ -13,6 +13,12 @@ file:// folder among the client's roots is the workspace. Calls the permission p
 ask a person about answer approval_required, unless --approve all is given (trusted automation only).
 --http serves Streamable HTTP on 127.0.0.1 instead (no PORT: a free one), at /mcp, behind a bearer
 token: FAMILIAR_MCP_TOKEN if set, else a random one; the URL and the token are printed on stderr.`;
+
+/**
+ * How long ending the core may take once stdin closes: clients wait about a second before they
+ * kill a server (the SDK's client 2 s), and the close reaches a busy server a little late.
+ */
+const STOP_DEADLINE_MS = 600;
 
 /** MCP mode: stdout carries the protocol, so everything else goes to stderr. */
 async function main(): Promise<void> {
@@ -60,9 +66,30 @@ async function main(): Promise<void> {
   }
   const server = sessions.create();
   await server.connect(new StdioServerTransport());
-  const stop = () => void server.close().finally(() => process.exit(0));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  // The client closing stdin is how stdio servers are told to go (the SDK's transport does not
+  // listen for it): stop taking calls, then end the core, which stops the index builds and ends the
+  // worker threads and watchers that kept the process alive (while a build ran; the semantic
+  // index's watcher for good).
+  let stopping = false;
+  const stop = (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    void server
+      .close()
+      .catch(() => undefined)
+      .then(() => disposeWithin(core, `familiar-mcp stopped (${why}).`, STOP_DEADLINE_MS, logger))
+      .then((outcome) => {
+        if (outcome === 'done') process.exit(0);
+        // process.exit would first wait for every worker thread to end (node joins them), which an
+        // index thread at its lowest priority can take seconds to do on a busy machine; a kill does not.
+        logger.warn(`stopping took over ${STOP_DEADLINE_MS} ms (a save or a worker thread still busy): killed`);
+        process.kill(process.pid, 'SIGKILL');
+      });
+  };
+  process.stdin.once('end', () => stop('stdin closed'));
+  process.stdin.once('close', () => stop('stdin closed'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 runCommandLine(main, 'familiar-mcp could not start');

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lintProbe, repoRoot, sourceFiles } from './test-support/lint-probe';
+import { expectRefusedWith, lintProbe, repoRoot, sourceFiles } from './test-support/lint-probe';
 
 /**
  * One way to start a process: only main/platform/processes/ imports child_process, so every child
@@ -9,8 +9,6 @@ import { lintProbe, repoRoot, sourceFiles } from './test-support/lint-probe';
  * system's confinement. Lint holds the line (eslint.config.js); the probes prove it fires, the scan
  * that the tree obeys.
  */
-const probe = (code: string) => `${code}\nexport const probe = 1;\n`;
-
 describe('lint keeps child_process inside main/platform/processes/', () => {
   const forbidden: [string, string][] = [
     ['main/tools/probe.ts', "import { spawn } from 'node:child_process';"],
@@ -25,11 +23,7 @@ describe('lint keeps child_process inside main/platform/processes/', () => {
   ];
 
   it.each(forbidden)('%s: %s', async (file, code) => {
-    const messages = await lintProbe(file, probe(code));
-    expect(messages).toContainEqual({
-      ruleId: expect.stringMatching(/^no-restricted-(imports|syntax)$/) as string,
-      message: expect.stringMatching(/main\/platform\/processes\//) as string,
-    });
+    await expectRefusedWith(file, code, /main\/platform\/processes\//);
   });
 
   it('lets the process module and the tests start processes', async () => {

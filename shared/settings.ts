@@ -42,6 +42,54 @@ export const envNameSchema = z
   .regex(/^[A-Za-z_][A-Za-z0-9_()]*$/)
   .max(200);
 
+/**
+ * What a command must never see, however the user words an entry of commands.readableInHome (issue
+ * 28): the secrets below the home, and Familiar's own data where each platform keeps it by default
+ * (main also refuses the data folder it actually uses, and the persona folder, wherever they are).
+ */
+export const homeSecretEntries = ['.ssh', '.aws', '.gnupg', '.config/gcloud', '.kube', '.docker', '.netrc'] as const;
+export const familiarHomeEntries = [
+  '.familiar',
+  '.config/Familiar',
+  'Library/Application Support/Familiar',
+  'AppData/Roaming/Familiar',
+] as const;
+
+/** The same entry, or one holds the other (case-insensitive: macOS and Windows homes ignore case). */
+export const homeEntriesOverlap = (a: string, b: string): boolean => {
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+  return x === y || x.startsWith(`${y}/`) || y.startsWith(`${x}/`);
+};
+
+/**
+ * A folder or file below the user's home that commands may read (settings: commands.readableInHome),
+ * as `projects/shared` or `.config/myapp`: relative to the home, `/` between names, no `.` or `..`,
+ * and neither a secret nor Familiar's data, nor a folder that holds one (a trailing `/` is dropped).
+ */
+export const homeEntrySchema = z
+  .string()
+  .trim()
+  .transform((entry) => entry.replace(/\/+$/, ''))
+  .pipe(
+    z
+      .string()
+      .min(1)
+      .max(500)
+      .refine((entry) => !/^([/~]|[A-Za-z]:)/.test(entry), 'relative to your home folder (no leading / or ~)')
+      .refine(
+        (entry) => !/[\\\0]/.test(entry) && entry.split('/').every((name) => !['', '.', '..'].includes(name)),
+        "names separated by / (no '.', '..' or backslash)",
+      )
+      .refine(
+        (entry) => !homeSecretEntries.some((secret) => homeEntriesOverlap(entry, secret)),
+        'holds secrets commands must not read',
+      )
+      .refine(
+        (entry) => !familiarHomeEntries.some((data) => homeEntriesOverlap(entry, data)),
+        "holds Familiar's own data",
+      ),
+  );
+
 /** An embedding model's name as providers spell them (Ollama's have a tag: nomic-embed-text:latest). */
 export const embeddingModelSchema = z.string().trim().min(1).max(200);
 
@@ -70,6 +118,33 @@ export const userServerSchema = z.object({
     .max(60),
 });
 export type UserServer = z.infer<typeof userServerSchema>;
+
+/**
+ * A host a confined command may reach without asking (settings: commands.allowedHosts): added by
+ * the answer "always for this workspace" to a network question, or by the user in Settings.
+ */
+export const allowedHostSchema = z.object({
+  /** A DNS name or an IP address, lower case, without brackets or port. */
+  host: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(
+      /^([a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*|[0-9a-f:.]+)$/,
+      'a host name or an IP address',
+    )
+    .max(253),
+  /** Absent: any port of the host. An answer to a question always names the port asked for. */
+  port: z.number().int().min(1).max(65535).optional(),
+  /** The workspace (real path) it is allowed in; null: every workspace. */
+  workspace: z.string().min(1).nullable().default(null),
+  /**
+   * The host may resolve to an address on this computer or the local network (an intranet server).
+   * Otherwise such an address is refused unless the host is that address itself (or localhost).
+   */
+  local: z.boolean().default(false),
+});
+export type AllowedHost = z.infer<typeof allowedHostSchema>;
 
 const userServersSchema = z
   .array(userServerSchema)
@@ -110,8 +185,16 @@ export const settingsSchema = z.object({
   /**
    * Child processes (run_command, git) start from an allow-listed environment (PATH, HOME, locale...);
    * these names pass too, with the values the app was started with. Names only: values never live here.
+   * readableInHome: what a confined command may read of the user's home beyond the toolchains.
    */
-  commands: z.object({ passEnvironment: z.array(envNameSchema).max(100).default([]) }).default({ passEnvironment: [] }),
+  /** ...and the hosts a confined command may reach without asking (every other host is asked about). */
+  commands: z
+    .object({
+      passEnvironment: z.array(envNameSchema).max(100).default([]),
+      allowedHosts: z.array(allowedHostSchema).max(500).default([]),
+      readableInHome: z.array(homeEntrySchema).max(100).default([]),
+    })
+    .default({ passEnvironment: [], allowedHosts: [], readableInHome: [] }),
   /**
    * Language servers: write_file / edit_file results carry the problems the change introduced;
    * servers the user added (before the built-in ones).
@@ -152,7 +235,13 @@ export const settingsPatchSchema = z
         backups: backupLimitsSchema.partial(),
       })
       .partial(),
-    commands: z.object({ passEnvironment: z.array(envNameSchema).max(100) }).partial(),
+    commands: z
+      .object({
+        passEnvironment: z.array(envNameSchema).max(100),
+        allowedHosts: z.array(allowedHostSchema).max(500),
+        readableInHome: z.array(homeEntrySchema).max(100),
+      })
+      .partial(),
     code: z.object({ diagnosticsAfterEdits: z.boolean(), servers: userServersSchema }).partial(),
     search: z.object({ index: z.boolean(), embeddingModel: embeddingModelSchema.nullable() }).partial(),
   })

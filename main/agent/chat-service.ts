@@ -11,6 +11,8 @@ import { createLanguageModel, toolResultImages } from '../domain/providers/langu
 import { apiKeySecret } from '../platform/secrets/secret-store';
 import type { SecretStore } from '../platform/secrets/secret-store';
 import { toModelMessages } from './model-history';
+import { captureStateOf } from './memory-capture';
+import type { CaptureState } from './memory-capture';
 import { runTurn } from './run-turn';
 import type { ToolExecutor } from '../tool-calls/tool-executor';
 import { createTurnEmitter } from './turn-emitter';
@@ -75,7 +77,13 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   function start(
     conversationId: string,
     turn: ActiveTurn,
-    run: { turnId: string; model: LanguageModel; settings: ProviderSettings; history: ModelMessage[] },
+    run: {
+      turnId: string;
+      model: LanguageModel;
+      settings: ProviderSettings;
+      history: ModelMessage[];
+      capture: CaptureState;
+    },
     announce: { userMessage: { id: string; text: string; createdAt: string } | null; retryOf: string | null },
   ) {
     turn.turnId = run.turnId;
@@ -88,6 +96,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       userMessage: announce.userMessage === null ? null : { role: 'user', ...announce.userMessage },
       retryOf: announce.retryOf,
       history: run.history,
+      capture: run.capture,
       model: run.model,
       settings: run.settings,
       executor: deps.executor,
@@ -165,12 +174,14 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
           { sync: true },
         );
         if (!appended.ok) return appended;
+        const { folded } = loaded.value;
         const images = toolResultImages(model.value.settings);
-        const history = [...toModelMessages(loaded.value.folded, { images }), { role: 'user' as const, content: text }];
+        const history = [...toModelMessages(folded, { images }), { role: 'user' as const, content: text }];
+        const capture = captureStateOf(folded, userMessageId);
         start(
           conversationId,
           turn,
-          { turnId, ...model.value, history },
+          { turnId, ...model.value, history, capture },
           { userMessage: { id: userMessageId, text, createdAt }, retryOf: null },
         );
         return ok({ turnId, userMessageId });
@@ -193,12 +204,14 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
           { sync: true },
         );
         if (!appended.ok) return appended;
+        const { folded } = loaded.value;
         const images = toolResultImages(model.value.settings);
-        const history = toModelMessages(loaded.value.folded, { supersedeLast: true, images });
+        const history = toModelMessages(folded, { supersedeLast: true, images });
+        const capture = captureStateOf(folded);
         start(
           conversationId,
           turn,
-          { turnId, ...model.value, history },
+          { turnId, ...model.value, history, capture },
           { userMessage: null, retryOf: last.attempt.turnId },
         );
         return ok({ turnId });

@@ -50,6 +50,7 @@ describe('fitToContext', () => {
     const fitted = fitToContext(messages, { contextWindow: 100_000, fixedTokens: 500 });
     expect(fitted.ok && fitted.value.messages).toEqual(messages);
     expect(fitted.ok && fitted.value.report).toMatchObject({ elidedToolOutputs: 0, droppedMessages: 0 });
+    expect(fitted.ok && fitted.value.cutThrough).toBe(-1);
   });
 
   it('elides old tool outputs first, oldest first, with a marker naming the tool', () => {
@@ -67,6 +68,8 @@ describe('fitToContext', () => {
     // The latest output, the one the model is about to read, is intact.
     expect(outputOf(fitted.value.messages[6])).toEqual({ type: 'text', value: 'y'.repeat(8_000) });
     expect(fitted.value.report.estimatedTokens).toBeLessThanOrEqual(fitted.value.report.budgetTokens);
+    // What was cut ends at the elided output (memory capture keeps what came up to there).
+    expect(fitted.value.cutThrough).toBe(2);
     // The input is not mutated.
     expect(outputOf(messages[2])).toEqual({ type: 'text', value: 'x'.repeat(8_000) });
   });
@@ -89,6 +92,7 @@ describe('fitToContext', () => {
       /^\[Context note: the 2 earliest messages .* "tell me about cats"\.\]\n\nand dogs\?$/,
     );
     expect(fitted.value.messages.at(-1)).toEqual(user('and birds?'));
+    expect(fitted.value.cutThrough).toBe(1);
   });
 
   it('never splits a tool call from its result when dropping', () => {
@@ -116,6 +120,7 @@ describe('fitToContext', () => {
     if (!fitted.ok) throw new Error(fitted.error.message);
     expect(fitted.value.report.elidedToolOutputs).toBe(1);
     expect(fitted.value.messages).toHaveLength(3);
+    expect(fitted.value.cutThrough).toBe(2);
   });
 
   it('answers context_too_long when the message alone cannot fit, or the system prompt fills the window', () => {

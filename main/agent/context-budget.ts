@@ -21,6 +21,11 @@ export interface FitOptions {
 export interface Fitted {
   readonly messages: ModelMessage[];
   readonly report: ContextReport;
+  /**
+   * The index (in the input) of the last message left out or whose tool output was elided; -1 when
+   * nothing was cut. What lies up to it is what the model no longer sees whole (memory-capture.ts).
+   */
+  readonly cutThrough: number;
 }
 
 const elisionMarker = (toolName: string, tokens: number) =>
@@ -53,16 +58,17 @@ export function fitToContext(input: readonly ModelMessage[], options: FitOptions
   let total = sizes.reduce((sum, size) => sum + size, 0);
   let elided = 0;
   let dropped = 0;
+  let cutThrough = -1;
   const report = (): ContextReport => ({
     estimatedTokens: total,
     budgetTokens: budget,
     elidedToolOutputs: elided,
     droppedMessages: dropped,
   });
-  if (total <= budget) return ok({ messages, report: report() });
+  if (total <= budget) return ok({ messages, report: report(), cutThrough });
 
   const lastTool = messages.findLastIndex((message) => message.role === 'tool');
-  const elideIn = (index: number) => {
+  const elideIn = (index: number, inputIndex: number) => {
     const message = messages[index];
     if (message?.role !== 'tool') return;
     let changed = false;
@@ -80,6 +86,7 @@ export function fitToContext(input: readonly ModelMessage[], options: FitOptions
       return replacement;
     });
     if (changed) {
+      cutThrough = Math.max(cutThrough, inputIndex);
       const replaced: ToolModelMessage = { ...message, content };
       messages[index] = replaced;
       sizes[index] = estimateMessageTokens(replaced);
@@ -87,7 +94,7 @@ export function fitToContext(input: readonly ModelMessage[], options: FitOptions
   };
 
   // 1. Old tool outputs, oldest first; the latest results are what the model is about to read.
-  for (let i = 0; i < messages.length && total > budget; i++) if (i !== lastTool) elideIn(i);
+  for (let i = 0; i < messages.length && total > budget; i++) if (i !== lastTool) elideIn(i, i);
 
   // 2. Whole exchanges, oldest first, never the last one.
   const lastUser = messages.findLastIndex((message) => message.role === 'user');
@@ -103,6 +110,7 @@ export function fitToContext(input: readonly ModelMessage[], options: FitOptions
     }
     dropped += next - cut;
     cut = next;
+    cutThrough = Math.max(cutThrough, cut - 1);
   }
   let kept = messages.slice(cut);
   if (cut > 0) {
@@ -125,7 +133,7 @@ export function fitToContext(input: readonly ModelMessage[], options: FitOptions
     // 3. Only the current exchange is left: its latest tool outputs go too.
     messages.splice(0, messages.length, ...kept);
     sizes.splice(0, sizes.length, ...kept.map(estimateMessageTokens));
-    elideIn(lastTool - cut);
+    elideIn(lastTool - cut, lastTool);
     kept = messages;
   }
   if (total > budget) {
@@ -135,5 +143,5 @@ export function fitToContext(input: readonly ModelMessage[], options: FitOptions
       { estimatedTokens: total, budgetTokens: budget },
     );
   }
-  return ok({ messages: kept, report: report() });
+  return ok({ messages: kept, report: report(), cutThrough });
 }

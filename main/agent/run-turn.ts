@@ -14,6 +14,8 @@ import type { Logger } from '../platform/logging/logger';
 import { toTurnError } from '../domain/providers/provider-errors';
 import { toolResultImages } from '../domain/providers/language-model';
 import { fitToContext } from './context-budget';
+import { captureBeforeCut } from './memory-capture';
+import type { CaptureState } from './memory-capture';
 import { unansweredResult } from './model-history';
 import { estimateTextTokens } from './token-estimate';
 import type { ToolExecutor } from '../tool-calls/tool-executor';
@@ -28,6 +30,8 @@ export interface TurnInput {
   readonly retryOf: string | null;
   /** The conversation so far, ending with the message to answer; trimmed here to fit. */
   readonly history: readonly ModelMessage[];
+  /** Which exchanges of the history a memory capture was already offered (memory-capture.ts). */
+  readonly capture: CaptureState;
   readonly model: LanguageModel;
   readonly settings: ProviderSettings;
   readonly executor: ToolExecutor;
@@ -121,6 +125,15 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     if (!fitted.ok) {
       error = { code: fitted.error.code, message: fitted.error.message, retryable: false };
     } else {
+      // Earlier exchanges are about to leave the model's view: keep what is worth keeping first.
+      await captureBeforeCut({
+        ...input,
+        system,
+        descriptors,
+        cutThrough: fitted.value.cutThrough,
+        state: input.capture,
+        event: (event) => emitter.event(event),
+      });
       // The single-consumer variant of streamText (same engine and options): the loop reads the
       // stream once and never replays it, so buffering every part of a long reply is pure cost
       // (~15 % CPU on a 50k-token reply, see bench/stream-overhead.ts).

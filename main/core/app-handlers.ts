@@ -1,11 +1,13 @@
-import type { AppInfo } from '../../shared/ipc/app';
+import type { AppInfo, ConfinementInfo } from '../../shared/ipc/app';
 import { ok } from '../../shared/result';
 import type { Handlers } from '../platform/ipc/dispatcher';
 
-export type AppHandlers = Pick<Handlers, 'app.info'>;
+export type AppHandlers = Pick<Handlers, 'app.info' | 'app.confinement'>;
 
-export function createAppHandlers(info: () => AppInfo): AppHandlers {
+/** `confinement`: asked on each call, so it follows the open workspace and the settings. */
+export function createAppHandlers(info: () => AppInfo, confinement: () => Promise<ConfinementInfo>): AppHandlers {
   return {
     'app.info': () => ok(info()),
+    'app.confinement': async () => ok(await confinement()),
   };
 }

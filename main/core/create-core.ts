@@ -35,7 +35,10 @@ import { createToolEnvironment, createToolServices } from '../tools/kit/tool-ser
 import type { ToolLimits } from '../tools/kit/tool-limits';
 import { createTransferService } from '../domain/transfers/transfer-service';
 import { concealedWhileMemoryOff } from '../domain/policy/persona-rules';
+import { hostKey } from '../domain/policy/allowed-hosts';
+import type { AllowedHost } from '../../shared/settings';
 import { createAppHandlers } from './app-handlers';
+import { describeConfinement } from './confinement-info';
 import { createAssistant } from './create-assistant';
 import type { Assistant } from './create-assistant';
 import type { ApprovalMode } from '../tool-calls/ask';
@@ -119,14 +122,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const transfers = createTransferService({
     events,
     // Uploads land in the open workspace, with the same sandbox (and memory concealment) as the tools.
-    sandbox: async () =>
-      (
-        await createToolEnvironment({
-          services: toolServices,
-          workspaceRoot: workspacePath(),
-          isConcealed: (path) => concealedWhileMemoryOff(assistant.policy.get(), settings.get().memory.enabled, path),
-        })
-      ).sandbox,
+    sandbox: async () => (await toolEnvironmentNow()).sandbox,
     uploadLimits: () => ({
       maxBytes: settings.get().transfers.maxUploadMB * 1024 * 1024,
       allowNonText: settings.get().transfers.allowNonText,
@@ -134,6 +130,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     chooseSavePath: options.chooseSavePath,
     interactive: (options.approvalMode ?? 'interactive') === 'interactive',
   });
+  /** A tool call's environment as one made now would be: the open workspace, the memory switch. */
+  const toolEnvironmentNow = () =>
+    createToolEnvironment({
+      services: toolServices,
+      workspaceRoot: workspacePath(),
+      isConcealed: (path) => concealedWhileMemoryOff(assistant.policy.get(), settings.get().memory.enabled, path),
+    });
   const toolServices = createToolServices({
     paths,
     transfers,
@@ -149,6 +152,18 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       };
     },
     passEnvironment: () => settings.get().commands.passEnvironment,
+    // The hosts a confined command reaches without asking; an "always in this workspace" answer adds one.
+    allowedHosts: {
+      list: () => settings.get().commands.allowedHosts,
+      remember: async (entry) => {
+        const { allowedHosts } = settings.get().commands;
+        const same = (kept: AllowedHost) =>
+          kept.host === entry.host && kept.port === entry.port && kept.workspace === entry.workspace;
+        if (allowedHosts.some(same)) return;
+        await settings.update({ commands: { allowedHosts: [...allowedHosts, entry] } });
+      },
+    },
+    readableInHome: () => settings.get().commands.readableInHome,
     diagnosticsAfterEdits: () => settings.get().code.diagnosticsAfterEdits,
     searchIndex: () => settings.get().search.index,
     lsp: {
@@ -234,8 +249,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     isIncognito: (conversationId) => conversations.isIncognito(conversationId),
     codeAvailability,
     recordApproval: (request, outcome, reason) => {
-      // The user's answer goes into the conversation too, so its tool card says so after a reload.
-      const decision = transcriptDecisionOf(outcome);
+      // The user's answer goes into the conversation too, so its tool card says so after a reload. A
+      // network question is about a command that already runs: its card keeps the command's answer.
+      const decision = request.network === undefined ? transcriptDecisionOf(outcome) : undefined;
       if (decision !== undefined) {
         const record = { type: 'approval' as const, toolCallId: request.toolCallId, decision };
         conversations
@@ -254,6 +270,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         duration_ms: 0,
         approval: outcome,
         approval_id: request.id,
+        ...(request.network === undefined ? {} : { host: hostKey(request.network.host, request.network.port) }),
         // The reason is the user's own words: an incognito conversation leaves none of them on disk.
         // The rest of the line stays, so the trail of what was touched is whole.
         ...(reason === undefined || conversations.isIncognito(request.conversationId) ? {} : { reason }),
@@ -272,14 +289,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     logger: options.logger,
   });
   const handlers: Handlers = {
-    ...createAppHandlers(() => ({
-      name: 'Familiar',
-      version: options.version,
-      mode: options.mode,
-      platform: process.platform,
-      workspacePath: workspacePath(),
-      homePath: paths.home,
-    })),
+    ...createAppHandlers(
+      () => ({
+        name: 'Familiar',
+        version: options.version,
+        mode: options.mode,
+        platform: process.platform,
+        workspacePath: workspacePath(),
+        homePath: paths.home,
+      }),
+      async () => describeConfinement(await toolEnvironmentNow(), settings.get().commands.readableInHome),
+    ),
     ...createSettingsHandlers(settings),
     ...assistant.handlers,
     ...createConversationHandlers(conversations, chat),

@@ -2,6 +2,7 @@ import { messageOf } from '../../shared/errors';
 import { resolve } from 'node:path';
 import { createCore } from '../core/create-core';
 import type { Core, CoreOptions } from '../core/create-core';
+import type { Logger } from '../platform/logging/logger';
 import { familiarVersion } from '../core/version';
 import { defaultFamiliarHome } from '../platform/storage/paths';
 
@@ -37,6 +38,33 @@ export function createCommandLineCore(
     version: familiarVersion,
     ...options,
   });
+}
+
+/**
+ * Ends the core for an exit that must come soon (a client that closed stdin kills a server that
+ * lingers): index builds stop, what is already due is saved, pools and watchers close. Answers
+ * 'late' when that was not over by the deadline (it goes on meanwhile); a failure is logged.
+ */
+export async function disposeWithin(
+  core: Pick<Core, 'dispose'>,
+  reason: string,
+  deadlineMs: number,
+  logger: Pick<Logger, 'warn'>,
+): Promise<'done' | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), deadlineMs)));
+  const done = core.dispose(reason).then(
+    () => 'done' as const,
+    (error: unknown) => {
+      logger.warn(`stopping failed: ${messageOf(error)}`);
+      return 'done' as const;
+    },
+  );
+  try {
+    return await Promise.race([done, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Runs an entry point's main; a failure to start is one line on stderr and exit code 1. */

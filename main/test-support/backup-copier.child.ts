@@ -9,7 +9,8 @@ import { createWorkspaceSandbox } from '../platform/disk/workspace-sandbox';
  * the copy, so a SIGKILL lands in the middle of one. Bundled for a plain node process by
  * bundleChildScript.
  */
-export async function copyForever(workspace: string, backups: string, file: string): Promise<never> {
+/** Its arguments: the workspace, the backups folder and the file it backs up again and again. */
+export async function copyForever([workspace = '', backups = '', file = '']: readonly string[]): Promise<never> {
   const root = await realpath(workspace);
   const sandbox = createWorkspaceSandbox({
     workspaceRoot: root,

@@ -12,13 +12,20 @@ afterAll(async () => {
   await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
+export interface ChildScriptOptions {
+  /** The file worker threads work (search, listings, index builds): fs-worker.mjs is built beside the program. */
+  readonly fileWorkers?: boolean;
+}
+
+const fsWorkerSource = join(repoRoot, 'main', 'platform', 'sandbox', 'fs-worker.ts');
+
 /**
  * Bundles a small TypeScript program (which may import project modules by absolute path) into one
  * .mjs file a child `node` can run: node 20 cannot run TypeScript itself, and crash and protocol
  * tests need the real code in a separate process they can talk to or SIGKILL. The one way tests
  * make child processes from source; nothing built is checked in.
  */
-export async function bundleChildScript(source: string): Promise<string> {
+export async function bundleChildScript(source: string, options: ChildScriptOptions = {}): Promise<string> {
   // Inside the repo, so any package left external still resolves from node_modules.
   const dir = await mkdtemp(join(repoRoot, 'node_modules', '.familiar-child-'));
   made.push(dir);
@@ -30,13 +37,21 @@ export async function bundleChildScript(source: string): Promise<string> {
     // What electron.vite.config.ts and vitest.config.ts inject at build time.
     define: { __FAMILIAR_VERSION__: JSON.stringify(version) },
     build: {
-      ssr: entry,
+      ssr: true,
       outDir: join(dir, 'out'),
       emptyOutDir: true,
       minify: false,
-      rolldownOptions: { output: { format: 'es', entryFileNames: 'entry.mjs' } },
+      rolldownOptions: {
+        input: {
+          entry,
+          // As the app build has it: the file workers' module beside the entry (fs-worker-pool.ts).
+          ...(options.fileWorkers === true ? { 'fs-worker': fsWorkerSource } : {}),
+        },
+        output: { format: 'es', entryFileNames: '[name].mjs' },
+      },
     },
-    ssr: { noExternal: true },
+    // piscina starts its threads from its own worker.js beside its code: bundled, it would look beside the bundle.
+    ssr: options.fileWorkers === true ? { noExternal: true, external: ['piscina'] } : { noExternal: true },
   });
   return join(dir, 'out', 'entry.mjs');
 }

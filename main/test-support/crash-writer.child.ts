@@ -9,7 +9,8 @@ import { writeFileTool } from '../tools/write-file';
  * the contents of the given files, forever, and says "ready" after the first write. The test bundles
  * it for a plain node process with bundleChildScript (node 20 cannot run TypeScript itself).
  */
-export async function writeForever(workspace: string, home: string, contentFiles: readonly string[]): Promise<never> {
+/** Its arguments: the workspace, the Familiar home, then the files whose contents it writes in turn. */
+export async function writeForever([workspace = '', home = '', ...contentFiles]: readonly string[]): Promise<never> {
   const contents = await Promise.all(contentFiles.map((file) => readFile(file, 'utf8')));
   const services = createToolServices({ paths: familiarPaths(home), workerThreads: 1 });
   const env = await createToolEnvironment({ services, workspaceRoot: await realpath(workspace) });

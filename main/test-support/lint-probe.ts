@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
+import { expect } from 'vitest';
 import tseslint from 'typescript-eslint';
 
 /** The repository root (the lint config's cwd). */
@@ -35,4 +36,12 @@ export async function* sourceFiles(dir: string): AsyncGenerator<string> {
     if (entry.isDirectory()) yield* sourceFiles(path);
     else if (/\.tsx?$/.test(entry.name)) yield path;
   }
+}
+
+/** Lints `code` at `file` and expects a restriction rule to refuse it with a message naming where to go (`where`). */
+export async function expectRefusedWith(file: string, code: string, where: RegExp): Promise<void> {
+  expect(await lintProbe(file, `${code}\nexport const probe = 1;\n`)).toContainEqual({
+    ruleId: expect.stringMatching(/^no-restricted-(imports|syntax)$/) as string,
+    message: expect.stringMatching(where) as string,
+  });
 }

@@ -20,7 +20,7 @@ export function useFamiliarMcpProcesses(): FamiliarMcpProcesses {
   let script = '';
   const clients: Client[] = [];
   beforeAll(async () => {
-    script = await bundleChildScript(importOf(join(import.meta.dirname, '..', 'mcp.ts')));
+    script = await bundleChildScript(importOf(join(import.meta.dirname, '..', 'mcp.ts')), { fileWorkers: true });
   }, 60_000);
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.close()));

@@ -11,6 +11,8 @@ import type { AnyTool } from '../tools/define-tool';
 import { createToolKit } from './tool-kit';
 import type { ToolKit, ToolKitOptions } from './tool-kit';
 
+export type KitAnswer = 'approve' | 'reject' | 'conversation' | 'workspace';
+
 /** For tests (not shipped): real tools behind the real tool-call pipeline, the user answering every approval. */
 export interface ToolCallsKit {
   readonly kit: ToolKit;
@@ -19,8 +21,15 @@ export interface ToolCallsKit {
   readonly requests: ApprovalRequest[];
   /** Every audit line the pipeline wrote, in order (refusals included). */
   readonly audit: AuditEntry[];
-  /** How the simulated user answers; default approve. */
-  answer: 'approve' | 'reject';
+  /**
+   * How the simulated user answers; default approve. 'conversation' and 'workspace' approve and
+   * allow for the rest of the conversation, or (a network question) always in this workspace.
+   */
+  answer: KitAnswer;
+  /** How the simulated user answers network questions (a running command's host); default: as `answer`. */
+  networkAnswer: KitAnswer | undefined;
+  /** How long the simulated user takes to answer (default: the next tick). */
+  answerDelayMs: number;
   call(name: string, args: unknown, signal?: AbortSignal): Promise<Result<unknown>>;
 }
 
@@ -32,17 +41,29 @@ export async function createToolCallsKit(
   const kit = await createToolKit(makeTempDir, options);
   const requests: ApprovalRequest[] = [];
   const audit: AuditEntry[] = [];
-  const state: { answer: 'approve' | 'reject' } = { answer: 'approve' };
+  const state: Pick<ToolCallsKit, 'answer' | 'networkAnswer' | 'answerDelayMs'> = {
+    answer: 'approve',
+    networkAnswer: undefined,
+    answerDelayMs: 0,
+  };
   const broker = createApprovalBroker({
     onRequested: (request) => {
       requests.push(request);
-      // The user answers on the next tick, as a page would.
-      setImmediate(() =>
-        broker.answer(
-          state.answer === 'approve'
-            ? { id: request.id, decision: 'approve', allowForConversation: false }
-            : { id: request.id, decision: 'reject', reason: 'not now' },
-        ),
+      const answer = (request.network === undefined ? undefined : state.networkAnswer) ?? state.answer;
+      // The user answers on the next tick, as a page would (or later, when the test says so).
+      setTimeout(
+        () =>
+          broker.answer(
+            answer === 'reject'
+              ? { id: request.id, decision: 'reject', reason: 'not now' }
+              : {
+                  id: request.id,
+                  decision: 'approve',
+                  allowForConversation: answer !== 'approve',
+                  ...(answer === 'workspace' ? { allowForWorkspace: true } : {}),
+                },
+          ),
+        state.answerDelayMs,
       );
     },
     onResolved: () => undefined,
@@ -65,6 +86,18 @@ export async function createToolCallsKit(
     },
     set answer(value) {
       state.answer = value;
+    },
+    get networkAnswer() {
+      return state.networkAnswer;
+    },
+    set networkAnswer(value) {
+      state.networkAnswer = value;
+    },
+    get answerDelayMs() {
+      return state.answerDelayMs;
+    },
+    set answerDelayMs(value) {
+      state.answerDelayMs = value;
     },
     call: (name, args, signal) => call(name, args, 'c1', signal),
   };

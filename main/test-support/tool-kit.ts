@@ -39,6 +39,8 @@ export interface ToolKitOptions {
   readonly sandboxSettings?: ToolServicesOptions['sandboxSettings'];
   /** Variables passed to child processes by name, as settings.commands.passEnvironment. */
   readonly passEnvironment?: () => readonly string[];
+  /** Folders below the home confined processes may read, as settings.commands.readableInHome. */
+  readonly readableInHome?: () => readonly string[];
   /** Language servers: shorter timings for tests. */
   readonly lsp?: ToolServicesOptions['lsp'];
   /** search_in_code's engine (default 'auto': ripgrep when it is on PATH). */
@@ -71,6 +73,7 @@ export async function createToolKit(
     paths,
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.passEnvironment === undefined ? {} : { passEnvironment: options.passEnvironment }),
+    ...(options.readableInHome === undefined ? {} : { readableInHome: options.readableInHome }),
     ...(options.lsp === undefined ? {} : { lsp: options.lsp }),
     workerThreads: 2,
     ...(options.searchEngine === undefined ? {} : { searchEngine: options.searchEngine }),

@@ -20,11 +20,24 @@ export interface AskInputs {
   readonly broker: ApprovalBroker;
   /** This call's own way to ask (MCP elicitation): used instead of the broker, whatever the mode but approve-all. */
   readonly approver?: Approver;
+  /** Nobody watches this call (CallHooks.unattended): nobody is asked, whatever the mode but approve-all. */
+  readonly unattended?: boolean;
   readonly allowances: Allowances;
   readonly limits: RunLimits;
   /** The SOUL.md section of the system prompt as it would read with this text (for the dialog). */
   readonly promptPreview?: (soulText: string) => string;
 }
+
+/**
+ * Who asks a person for this call: the front door's own approver (MCP elicitation), else the broker
+ * when the user is there to answer; undefined when nobody can be asked.
+ */
+export const approverFor = (
+  mode: ApprovalMode,
+  broker: ApprovalBroker,
+  approver: Approver | undefined,
+): Approver | undefined =>
+  approver ?? (mode === 'interactive' ? (input, signal) => broker.request(input, signal) : undefined);
 
 const bytes = (text: string | undefined) => (text === undefined ? undefined : Buffer.byteLength(text, 'utf8'));
 const totalBytes = (texts: readonly string[]) => texts.reduce((sum, text) => sum + Buffer.byteLength(text, 'utf8'), 0);
@@ -60,9 +73,13 @@ const pathSummary = (decided: Decided) => `${decided.tool.name} on ${decided.pat
 export async function ask(decided: Decided, inputs: AskInputs): Promise<Result<Approved>> {
   const { tool, args, ctx, request, accesses } = decided;
   if (!decided.needsApproval || inputs.mode === 'approve-all') return ok({ ...decided, summary: pathSummary(decided) });
-  const approver: Approver | undefined =
-    inputs.approver ??
-    (inputs.mode === 'interactive' ? (input, signal) => inputs.broker.request(input, signal) : undefined);
+  if (inputs.unattended === true) {
+    return err(
+      'approval_required',
+      `${pathSummary(decided)} needs a person's approval, and this call runs unattended: nobody is asked.`,
+    );
+  }
+  const approver = approverFor(inputs.mode, inputs.broker, inputs.approver);
   if (approver === undefined) {
     return err(
       'approval_required',

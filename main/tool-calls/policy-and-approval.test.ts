@@ -336,6 +336,26 @@ describe('tool-call pipeline: approvals', () => {
     expect(await read(trusting.root, 'SOUL.md')).toBe('y');
     expect(trusting.requests).toHaveLength(0);
   });
+
+  it('never asks about an unattended call: what needs a person is refused, what the policy allows runs', async () => {
+    const { root, registry, requests, run } = await setup();
+    const unattended = (path: string, content: string) =>
+      registry.execute(
+        { conversationId: 'c1', toolCallId: `call-${path}`, name: 'write_text', args: { path, content } },
+        new AbortController().signal,
+        { unattended: true },
+      );
+    expect(await unattended('SOUL.md', 'I am loud.\n')).toMatchObject({
+      ok: false,
+      error: { code: 'approval_required', message: expect.stringContaining('unattended') as unknown },
+    });
+    expect(await read(root, 'SOUL.md')).toBe('I am calm.\n');
+    expect(requests).toHaveLength(0);
+    expect(run).not.toHaveBeenCalled();
+    expect(await unattended('MEMORY.md', 'Remember tea and biscuits.\n')).toMatchObject({ ok: true });
+    expect(await read(root, 'MEMORY.md')).toBe('Remember tea and biscuits.\n');
+    expect(requests).toHaveLength(0);
+  });
 });
 
 describe('tool-call pipeline: persona history and provenance', () => {

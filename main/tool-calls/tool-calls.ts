@@ -9,11 +9,12 @@ import type { ToolEnvironment } from '../tools/kit/tool-environment';
 import { defaultToolLimits } from '../tools/kit/tool-limits';
 import { admit } from './admit';
 import { createAllowances } from './allowances';
-import { ask } from './ask';
+import { approverFor, ask } from './ask';
 import type { ApprovalMode } from './ask';
 import type { CallSession } from './call-session';
 import { internalError } from './call-errors';
 import { decide } from './decide';
+import { createHostAllowances, networkAccessFor } from './host-questions';
 import { locate } from './locate';
 import { createRateLimiter } from './rate-limiter';
 import { record } from './record';
@@ -67,6 +68,7 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
   };
   const limiter = createRateLimiter(callsPerMinute, now);
   const allowances = createAllowances();
+  const hostAllowances = createHostAllowances();
   const provenance = createProvenanceTracker();
 
   const codeOn = () => options.codeAvailability?.current() ?? true;
@@ -83,6 +85,7 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
     registered(conversationId).map((tool) => ({ name: tool.name, description: tool.description, input: tool.input }));
 
   async function walk(start: CallSession, advance: (session: CallSession) => void): Promise<Result<unknown>> {
+    const approver = approverFor(options.approvalMode, options.broker, start.hooks?.approver);
     const admitted = admit(start, { registered, all: options.tools, limiter, callsPerMinute });
     if (!admitted.ok) return admitted;
     advance(admitted.value);
@@ -100,13 +103,24 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
       mode: options.approvalMode,
       broker: options.broker,
       ...(start.hooks?.approver === undefined ? {} : { approver: start.hooks.approver }),
+      ...(start.hooks?.unattended === true ? { unattended: true } : {}),
       allowances,
       limits,
       ...(options.personaPromptPreview === undefined ? {} : { promptPreview: options.personaPromptPreview }),
     });
     if (!approved.ok) return approved;
-    advance(approved.value);
-    return run(approved.value, limits);
+    // The hosts a command reaches for are asked about as the call was: approve-all approves calls,
+    // never the network, so without a person to ask only the allowed hosts are reached.
+    const network = networkAccessFor({
+      request: start.request,
+      env: approved.value.ctx.env,
+      allowances: hostAllowances,
+      approver,
+      signal: start.signal,
+    });
+    const running = { ...approved.value, ctx: { ...approved.value.ctx, network } };
+    advance(running);
+    return run(running, limits);
   }
 
   async function call(request: ToolCallRequest, signal: AbortSignal, hooks?: CallHooks): Promise<Result<unknown>> {

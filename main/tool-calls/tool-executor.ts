@@ -35,6 +35,11 @@ export interface CallHooks {
   readonly approver?: Approver;
   /** Where a long tool reports how far it is (MCP notifications/progress). */
   readonly progress?: ProgressReporter;
+  /**
+   * Nobody watches this call (the silent memory capture before earlier messages leave the context):
+   * what the policy would ask a person about is refused as approval_required instead of asked.
+   */
+  readonly unattended?: boolean;
 }
 
 /**

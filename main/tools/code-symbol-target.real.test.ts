@@ -1,13 +1,11 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { codeDefinitionTool } from './code-definition';
 import { codeHoverTool } from './code-hover';
 import { codeReferencesTool } from './code-references';
 import { codeRenameTool } from './code-rename';
-import { createToolKit } from '../test-support/tool-kit';
-import type { ToolKit } from '../test-support/tool-kit';
+import { useLspProject, valueOf } from '../test-support/lsp-project';
 
 /**
  * Code tools called as a model calls them (issue 33): a name imported and used in app.ts but
@@ -24,32 +22,15 @@ const app = `import { greetPerson } from './greet';
 export const message = greetPerson('Ada');
 `;
 
-let root: string;
-let kit: ToolKit;
-
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'familiar-lsp-symbol-'));
-  kit = await createToolKit(() => Promise.resolve(root), {
-    lsp: { timings: { backoffMs: 50, maxBackoffMs: 200, requestMs: 15_000 } },
-  });
-  await mkdir(join(kit.workspace, 'src'));
-  await writeFile(
-    join(kit.workspace, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'ESNext' }, include: ['src'] }),
-  );
-  await writeFile(join(kit.workspace, 'src/greet.ts'), greet);
-  await writeFile(join(kit.workspace, 'src/app.ts'), app);
+const project = useLspProject('familiar-lsp-symbol-', {
+  'tsconfig.json': JSON.stringify({
+    compilerOptions: { strict: true, target: 'ES2022', module: 'ESNext' },
+    include: ['src'],
+  }),
+  'src/greet.ts': greet,
+  'src/app.ts': app,
 });
-
-afterAll(async () => {
-  await kit.dispose();
-  await rm(root, { recursive: true, force: true });
-});
-
-const value = <T>(result: { ok: true; value: T } | { ok: false; error: { code: string; message: string } }): T => {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-};
+const value = valueOf;
 
 const declaration: unknown = expect.objectContaining({
   path: 'src/greet.ts',
@@ -60,23 +41,23 @@ const declaration: unknown = expect.objectContaining({
 describe.sequential('a symbol given with path, as a model gives it', { timeout: 30_000 }, () => {
   it('uses the position it is given, the name checking it', async () => {
     const args = { path: 'src/app.ts', symbol: 'greetPerson', line: 3, column: 24 };
-    const definition = value(await kit.call(codeDefinitionTool, args));
+    const definition = value(await project.kit.call(codeDefinitionTool, args));
     expect(definition.definitions).toEqual([declaration]);
-    const hover = value(await kit.call(codeHoverTool, args));
+    const hover = value(await project.kit.call(codeHoverTool, args));
     expect(hover).toMatchObject({ path: 'src/app.ts', line: 3, column: 24 });
     expect(hover.hover).toContain('greetPerson(name: string): string');
     // A position just after the name touches it.
-    const touching = value(await kit.call(codeHoverTool, { ...args, column: 24 + 'greetPerson'.length }));
+    const touching = value(await project.kit.call(codeHoverTool, { ...args, column: 24 + 'greetPerson'.length }));
     expect(touching).toMatchObject({ line: 3, column: 24 });
   });
 
   it('finds a name used but not declared in path at its first use there', async () => {
     const args = { path: 'src/app.ts', symbol: 'greetPerson' };
-    expect(value(await kit.call(codeDefinitionTool, args)).definitions).toEqual([declaration]);
-    const hover = value(await kit.call(codeHoverTool, args));
+    expect(value(await project.kit.call(codeDefinitionTool, args)).definitions).toEqual([declaration]);
+    const hover = value(await project.kit.call(codeHoverTool, args));
     expect(hover).toMatchObject({ line: 1, column: 10 });
     expect(hover.hover).toContain('greetPerson');
-    const references = value(await kit.call(codeReferencesTool, args));
+    const references = value(await project.kit.call(codeReferencesTool, args));
     expect(references.references.map((ref) => ('path' in ref ? `${ref.path}:${ref.line}` : ''))).toEqual(
       expect.arrayContaining(['src/greet.ts:1', 'src/app.ts:1', 'src/app.ts:3']),
     );
@@ -85,35 +66,44 @@ describe.sequential('a symbol given with path, as a model gives it', { timeout: 
   it('still finds the name when the position misses it', async () => {
     // On the right line but at another identifier (message): the name nearest on that line.
     const sameLine = value(
-      await kit.call(codeHoverTool, { path: 'src/app.ts', symbol: 'greetPerson', line: 3, column: 14 }),
+      await project.kit.call(codeHoverTool, { path: 'src/app.ts', symbol: 'greetPerson', line: 3, column: 14 }),
     );
     expect(sameLine).toMatchObject({ line: 3, column: 24 });
     // A line without it (the blank line 2), or past the end: the name's first use in the file.
     for (const line of [2, 40]) {
       const args = { path: 'src/app.ts', symbol: 'greetPerson', line, column: 5 };
-      expect(value(await kit.call(codeDefinitionTool, args)).definitions).toEqual([declaration]);
-      expect(value(await kit.call(codeHoverTool, args))).toMatchObject({ line: 1, column: 10 });
+      expect(value(await project.kit.call(codeDefinitionTool, args)).definitions).toEqual([declaration]);
+      expect(value(await project.kit.call(codeHoverTool, args))).toMatchObject({ line: 1, column: 10 });
     }
   });
 
   it('answers not_found naming the position and the name when the file has neither', async () => {
-    const result = await kit.call(codeDefinitionTool, { path: 'src/app.ts', symbol: 'farewell', line: 3, column: 24 });
+    const result = await project.kit.call(codeDefinitionTool, {
+      path: 'src/app.ts',
+      symbol: 'farewell',
+      line: 3,
+      column: 24,
+    });
     expect(result).toMatchObject({ ok: false, error: { code: 'not_found' } });
     const message = result.ok ? '' : result.error.message;
     expect(message).toContain("'farewell'");
     expect(message).toContain('src/app.ts:3:24');
-    const withoutPosition = await kit.call(codeHoverTool, { path: 'src/app.ts', symbol: 'farewell' });
+    const withoutPosition = await project.kit.call(codeHoverTool, { path: 'src/app.ts', symbol: 'farewell' });
     expect(withoutPosition).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 
   it('renames from a use site in the file that imports the name', async () => {
     const renamed = value(
-      await kit.call(codeRenameTool, { path: 'src/app.ts', symbol: 'greetPerson', new_name: 'welcome' }),
+      await project.kit.call(codeRenameTool, { path: 'src/app.ts', symbol: 'greetPerson', new_name: 'welcome' }),
     );
     expect(renamed.old_name).toBe('greetPerson');
     expect(renamed.files.map((file) => file.path)).toEqual(['src/app.ts', 'src/greet.ts']);
     // The declaration is renamed too, not only the import (tsserver's alias when asked there).
-    expect(await readFile(join(kit.workspace, 'src/greet.ts'), 'utf8')).toBe(greet.replace('greetPerson', 'welcome'));
-    expect(await readFile(join(kit.workspace, 'src/app.ts'), 'utf8')).toBe(app.replaceAll('greetPerson', 'welcome'));
+    expect(await readFile(join(project.kit.workspace, 'src/greet.ts'), 'utf8')).toBe(
+      greet.replace('greetPerson', 'welcome'),
+    );
+    expect(await readFile(join(project.kit.workspace, 'src/app.ts'), 'utf8')).toBe(
+      app.replaceAll('greetPerson', 'welcome'),
+    );
   });
 });

@@ -1,39 +1,12 @@
-import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { bundleChildScript } from '../test-support/child-script';
+import { describe, expect, it } from 'vitest';
+import { useKillableChild } from '../test-support/kill-after-ready';
 import { useTempDirs } from '../test-support/temp-dir';
 
 const tempDir = useTempDirs();
-let writerScript = '';
-
-beforeAll(async () => {
-  writerScript = await bundleChildScript(`
-    import { writeForever } from ${JSON.stringify(join(import.meta.dirname, '..', 'test-support', 'crash-writer.child.ts'))};
-    const [workspace, home, ...contentFiles] = process.argv.slice(2);
-    await writeForever(workspace, home, contentFiles);
-  `);
-}, 60_000);
-
-/** Starts the writer, waits for its first completed write, lets it run `ms` more, then SIGKILLs it. */
-async function killMidWrite(args: string[], ms: number): Promise<void> {
-  const child = spawn(process.execPath, [writerScript, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('ready')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`writer exited early (${code}): ${stderr}`)));
-  });
-  await new Promise((resolve) => setTimeout(resolve, ms));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
+/** Started, left to work a while, then SIGKILLed. */
+const killMidWrite = useKillableChild('crash-writer.child.ts', 'writeForever');
 
 describe('write_file under SIGKILL', () => {
   it('leaves the old or the new content, never a mix, however often the writer is killed', async () => {

@@ -3,6 +3,7 @@ import type { PolicyOperation } from '../../shared/policy';
 import type { Result } from '../../shared/result';
 import type { ToolAccess } from '../domain/policy/access';
 import type { ToolEnvironment } from './kit/tool-environment';
+import type { HostGate } from '../platform/processes/network-proxy';
 
 /** What the approval dialog shows for a call the policy says to ask about. */
 export interface ChangePreview {
@@ -47,6 +48,17 @@ export interface ToolContext {
    * notifications/progress when the client asked for them. Absent when nobody listens.
    */
   readonly progress?: ProgressReporter;
+  /**
+   * How a process this call starts reaches the network: `gate(requester)` answers each host it
+   * reaches for (the allowed lists, else the user is asked, in the same place as this call's
+   * approval). Absent (a tool run outside the pipeline): no network at all.
+   */
+  readonly network?: NetworkAccess;
+}
+
+export interface NetworkAccess {
+  /** A gate for one process; `requester` names it to the user ("`npm install` wants to reach …"). */
+  gate(requester: string): HostGate;
 }
 
 /** done so far, of total when known, and a short line a person can read. */

@@ -11,13 +11,16 @@ import type { CurrentFile } from './file-changes/file-commit';
 /** One entry is a note, not a document: long texts belong in a file of their own. */
 export const MAX_ENTRY_CHARS = 4000;
 
+/** The text of one entry, as the model gives it (also what the memory capture before a cut offers). */
+export const entryTextSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(MAX_ENTRY_CHARS)
+  .describe('What to remember, in a sentence or a few lines. Written as a dated entry at the end of the file.');
+
 const input = z.object({
-  text: z
-    .string()
-    .trim()
-    .min(1)
-    .max(MAX_ENTRY_CHARS)
-    .describe('What to remember, in a sentence or a few lines. Written as a dated entry at the end of the file.'),
+  text: entryTextSchema,
   file: z
     .enum(['MEMORY.md', 'today'])
     .default('MEMORY.md')

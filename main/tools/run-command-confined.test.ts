@@ -37,7 +37,7 @@ const secrets = {
 const memoryPath = /^(USER\.md|MEMORY\.md|memory(\/|$))/;
 
 /** A user's home with secrets in it, a Familiar home with its own data, and the persona workspace open. */
-async function setup(options: { memoryOn?: boolean } = {}) {
+async function setup(options: { memoryOn?: boolean; readableInHome?: readonly string[] } = {}) {
   const home = await tempDir('user-home-');
   await mkdir(join(home, '.ssh'), { recursive: true });
   await writeFile(join(home, '.ssh', 'id_ed25519'), secrets.ssh);
@@ -48,6 +48,7 @@ async function setup(options: { memoryOn?: boolean } = {}) {
   const kit = await createToolCallsKit(tempDir, [runCommandTool], {
     openPersona: true,
     ...(options.memoryOn === false ? { isConcealed: (rel: string) => memoryPath.test(rel) } : {}),
+    ...(options.readableInHome === undefined ? {} : { readableInHome: () => options.readableInHome ?? [] }),
   });
   kits.push(kit);
   const workspace = kit.kit.workspace;
@@ -164,6 +165,24 @@ describe(`run_command is confined by the operating system${skipped}`, () => {
       }
     });
 
+    it('reaches no Unix socket of the host under /run', async () => {
+      const { kit } = await setup();
+      const path = `/run/familiar-test-${process.pid}.sock`;
+      let connections = 0;
+      const server = createServer(() => (connections += 1));
+      await new Promise<void>((resolve) => server.listen(path, resolve));
+      try {
+        const output = await run(
+          kit,
+          `node -e "require('net').connect('${path}').on('connect', () => console.log('connected')).on('error', (e) => console.log('refused', e.code))"`,
+        );
+        expect(output.stdout).toMatch(/refused/);
+        expect(connections).toBe(0);
+      } finally {
+        server.close();
+      }
+    });
+
     it('with memory off, MEMORY.md is not readable by a command', async () => {
       const { kit } = await setup({ memoryOn: false });
       const output = await run(kit, 'cat MEMORY.md; cat memory/*.md; grep -r DECOY . 2>/dev/null; true');
@@ -191,6 +210,19 @@ describe(`run_command is confined by the operating system${skipped}`, () => {
       expect(output.stdout).toMatch(/^1\nnode 2\nnpm-ok\ntemp-ok\n$/);
       expect(await readFile(join(workspace, 'src', 'x.ts'), 'utf8')).toBe('export const x = 1;\n');
       expect(output.confined).toBe(true);
+    });
+
+    it('reads a folder of the home the user made readable (commands.readableInHome), and nothing beside it', async () => {
+      const { kit, home } = await setup({ readableInHome: ['Documents/shared', '.ssh'] });
+      await mkdir(join(home, 'Documents', 'shared'), { recursive: true });
+      await writeFile(join(home, 'Documents', 'shared', 'notes.txt'), 'shared-ok');
+      await writeFile(join(home, 'Documents', 'private.txt'), 'FAMILIAR-DECOY-PRIVATE');
+      const output = await run(
+        kit,
+        `cat "$HOME/Documents/shared/notes.txt"; cat "$HOME/Documents/private.txt" "$HOME/.ssh/id_ed25519"; true`,
+      );
+      expect(output.stdout).toBe('shared-ok');
+      expect(output.stdout + output.stderr).not.toContain('DECOY');
     });
   });
 });

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { resetConfinementProbe } from '../platform/processes/confinement';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createToolCallsKit } from '../test-support/tool-calls-kit';
 import type { ToolCallsKit } from '../test-support/tool-calls-kit';
@@ -39,6 +40,8 @@ describe('run_command through the registry', () => {
       command: `node -e "console.log(process.argv[1])" 'a b' $HOME`,
       directory: '.',
       shell: false,
+      // The approval says whether the command will run confined: as it then did.
+      confined: result.confined,
     });
   });
 
@@ -158,5 +161,24 @@ describe('run_command through the registry', () => {
     expect(result.stdout.endsWith('line 19999\n')).toBe(true);
     expect(result.stdout).toMatch(/\[\.\.\. \d+ bytes of output omitted/);
     expect(Buffer.byteLength(result.stdout)).toBeLessThan(31 * 1024);
+  });
+});
+
+describe('run_command asked while the system cannot confine it', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    resetConfinementProbe();
+  });
+
+  it('tells the person approving that it will not be confined, why and how to fix it', async () => {
+    vi.stubEnv('FAMILIAR_UNCONFINED', '1');
+    resetConfinementProbe();
+    const kit = await setup();
+    expect(value(await kit.call('run_command', { command: 'true' })).confined).toBe(false);
+    expect(kit.requests[0]?.facts).toMatchObject({
+      confined: false,
+      confinement_reason: 'FAMILIAR_UNCONFINED=1 is set in the environment Familiar was started with.',
+      confinement_fix: 'Start Familiar without FAMILIAR_UNCONFINED.',
+    });
   });
 });

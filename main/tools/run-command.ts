@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
+import { confinementMode } from '../platform/processes/confinement';
 import { runProcess } from '../platform/processes/process-runner';
 import type { ResolvedPath } from '../platform/disk/workspace-sandbox';
 import { checkCommandDenyList, splitCommandLine } from './command/command-line';
@@ -76,6 +77,17 @@ const runCommandOutput = z.object({
   duration_ms: z.number(),
   /** Ran inside the operating system's confinement (SECURITY.md: Confinement); false says it had all the user's rights. */
   confined: z.boolean(),
+  /** The hosts the command reached for through Familiar's proxy, and whether it could (absent: none). */
+  network: z
+    .array(
+      z.object({
+        host: z.string(),
+        port: z.number().int(),
+        allowed: z.boolean(),
+        reason: z.string().exactOptional(),
+      }),
+    )
+    .exactOptional(),
   notice: noticeSchema,
 });
 
@@ -84,7 +96,8 @@ export const runCommandTool = defineTool({
   description:
     'Run a command in the workspace (build, tests, linters, scripts). Returns exit_code, stdout and stderr (each capped at 30 KB keeping the start and the end, with a marker), timed_out and duration_ms. ' +
     'Without shell the line is split into arguments (quotes respected) and run directly: no pipes, redirects, globs or $VARS; set shell: true for those. ' +
-    'On timeout or stop every process it started is killed. The user approves each command unless they allowed it. The command gets a minimal environment (PATH, HOME, locale, temp folders...) plus variables the user allowed in settings; API keys and tokens are not passed.',
+    'On timeout or stop every process it started is killed. The user approves each command unless they allowed it. The command gets a minimal environment (PATH, HOME, locale, temp folders...) plus variables the user allowed in settings; API keys and tokens are not passed. ' +
+    'No network except through HTTP_PROXY/HTTPS_PROXY (curl, npm, pip, git, cargo, go and Node follow them): each new host asks the user, and `network` in the result lists the hosts asked for and which were refused (HTTP 403 from the proxy).',
   input,
   output: runCommandOutput,
   openWorld: true,
@@ -96,6 +109,8 @@ export const runCommandTool = defineTool({
   async prepare(args, ctx): Promise<Result<ChangePreview>> {
     const planned = await plan(args, ctx);
     if (!planned.ok) return planned;
+    // The person approving hears whether the operating system will hold the command, and if not why.
+    const mode = confinementMode();
     return ok({
       summary: `Run \`${args.command}\` in ${planned.value.dir.display}`,
       path: planned.value.dir.display,
@@ -104,6 +119,8 @@ export const runCommandTool = defineTool({
         directory: planned.value.dir.display,
         shell: args.shell,
         timeout_seconds: args.timeout,
+        confined: mode.confined,
+        ...(mode.confined ? {} : { confinement_reason: mode.reason, confinement_fix: mode.fix }),
       },
     });
   },
@@ -129,6 +146,7 @@ export const runCommandTool = defineTool({
       maxOutputBytes: COMMAND_OUTPUT_BYTES,
       environment: { pass: ctx.env.passEnvironment() },
       confinement: ctx.env.confinementFor('command'),
+      ...(ctx.network === undefined ? {} : { network: { gate: ctx.network.gate(args.command) } }),
     }).finally(() => {
       stop();
       held.value.release();
@@ -148,6 +166,16 @@ export const runCommandTool = defineTool({
       timed_out: result.timedOut,
       duration_ms: result.durationMs,
       confined: result.confined,
+      ...(result.hosts.length === 0
+        ? {}
+        : {
+            network: result.hosts.map(({ host, port, allowed, reason }) => ({
+              host,
+              port,
+              allowed,
+              ...(reason === undefined ? {} : { reason }),
+            })),
+          }),
       ...(result.timedOut
         ? {
             notice: `The command did not finish within ${args.timeout} s; it and every process it started were killed. Raise timeout (up to 300) if it needs longer.`,

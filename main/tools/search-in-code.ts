@@ -111,7 +111,15 @@ export const searchInCodeTool = defineTool({
     const engine: SearchEngine =
       patternArgs === undefined || ctx.env.ripgrep === undefined || (indexed !== undefined && !indexed.broad)
         ? createJsEngine(workers, spec.value, args.max_results, ctx.signal)
-        : createRipgrepEngine(ctx.env.ripgrep, patternArgs, workers, spec.value, args.max_results, ctx.signal);
+        : createRipgrepEngine(
+            ctx.env.ripgrep,
+            patternArgs,
+            workers,
+            spec.value,
+            args.max_results,
+            ctx.signal,
+            ctx.env.confinementFor('ripgrep'),
+          );
     let skippedByIndex = 0;
     let binaryByIndex = 0;
     // --- end of engine selection ---

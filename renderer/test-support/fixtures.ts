@@ -1,3 +1,4 @@
+import type { ConfinementInfo } from '../../shared/ipc/app';
 import type { ChatMessage, ConversationSummary } from '../../shared/ipc/conversations';
 import type { ProviderStatus } from '../../shared/ipc/providers';
 import type { WorkspaceEntry } from '../../shared/ipc/workspace';
@@ -70,4 +71,27 @@ export const workspaceEntry = (
   ignored: false,
   persona: false,
   ...extra,
+});
+
+/** app.confinement as a confined Linux machine answers it, the workspace open, memory on. */
+export const confinementInfo = (overrides: Partial<ConfinementInfo> = {}): ConfinementInfo => ({
+  mode: { confined: true, tool: 'bubblewrap', path: '/usr/bin/bwrap' },
+  processes: [
+    {
+      kind: 'command',
+      writes: ['.'],
+      reads: [],
+      readOnly: ['SOUL.md', '.git/hooks', '.git/config'],
+      hidden: [],
+      network: false,
+    },
+    { kind: 'git', writes: ['.git'], reads: ['.'], readOnly: ['.git/hooks'], hidden: [], network: false },
+    { kind: 'ripgrep', writes: [], reads: ['.'], readOnly: [], hidden: ['MEMORY.md'], network: false },
+  ],
+  hiddenTrees: ['/home/ada', '/home/ada/.familiar'],
+  toolchains: ['/home/ada/.nvm', '/home/ada/.cargo'],
+  readableInHome: [],
+  leftOut: [],
+  userHome: '/home/ada',
+  ...overrides,
 });

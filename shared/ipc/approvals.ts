@@ -43,6 +43,12 @@ export const approvalRequestSchema = z.object({
   canAllowForConversation: z.boolean(),
   /** For SOUL.md: the persona section of the system prompt as it will be after this change (caps applied). */
   promptPreview: z.string().optional(),
+  /**
+   * The question is a running command's request to reach this host and port (run_command's
+   * network, issue 28): approving allows it for the rest of that command, for the conversation
+   * (allowForConversation), or always in this workspace (allowForWorkspace, kept in settings).
+   */
+  network: z.object({ host: z.string(), port: z.number().int().min(1).max(65535) }).optional(),
   /** Reasons to look twice, e.g. file content read earlier in the turn may be steering this change. */
   warnings: z.array(z.string()).default([]),
   createdAt: z.iso.datetime(),
@@ -58,6 +64,8 @@ export const approvalAnswerSchema = z.discriminatedUnion('decision', [
       /** The user's own text instead of `after`: this is what gets written. */
       editedContent: z.string().max(MAX_EDITED_CONTENT_CHARS).optional(),
       allowForConversation: z.boolean().default(false),
+      /** For a network question only: allow the host in this workspace from now on. */
+      allowForWorkspace: z.boolean().optional(),
     })
     .strict(),
   z.object({ id: z.string(), decision: z.literal('reject'), reason: z.string().trim().max(2000).optional() }).strict(),

@@ -8,7 +8,7 @@ import { defineCall } from './define';
  * `conversationId` and `turnId`, so a page can follow several conversations at once.
  *
  * A turn's events always arrive in this order:
- *   turn-started → (text-delta | tool-call | tool-result)* → exactly one of turn-finished | turn-stopped | turn-error
+ *   turn-started → memory-captured? → (text-delta | tool-call | tool-result)* → exactly one of turn-finished | turn-stopped | turn-error
  */
 
 /** Ids Familiar generates (conversations, turns, messages): lowercase, digits and dashes, so they are safe file names. */
@@ -65,6 +65,17 @@ export const contextReportSchema = z.object({
 });
 export type ContextReport = z.infer<typeof contextReportSchema>;
 
+/**
+ * What a silent turn kept before earlier messages left the model's context window: the entries it
+ * appended to today's daily note (none when nothing was worth keeping). `error` says why the capture
+ * failed; it is then tried again before the next turn.
+ */
+export const memoryCaptureSchema = z.object({
+  kept: z.array(z.object({ path: z.string(), entry: z.string() })),
+  error: z.string().optional(),
+});
+export type MemoryCapture = z.infer<typeof memoryCaptureSchema>;
+
 export const userMessageSchema = z.object({
   role: z.literal('user'),
   id: idSchema,
@@ -84,6 +95,11 @@ export const chatEventSchema = z.discriminatedUnion('type', [
     retryOf: idSchema.nullable(),
     context: contextReportSchema,
   }),
+  /**
+   * Earlier messages were about to leave the context (memory on, not incognito): before answering, a
+   * silent model call kept what was worth keeping in today's daily note. Shown as a line in the turn.
+   */
+  z.object({ type: z.literal('memory-captured'), ...turnRef, capture: memoryCaptureSchema }),
   /** More of the assistant's reply text; append in order. Deltas are batched (~every 16 ms). */
   z.object({ type: z.literal('text-delta'), ...turnRef, text: z.string() }),
   /** The model called a tool; its result follows as tool-result (after any approval the tool waits for). */

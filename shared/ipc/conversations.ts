@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { idSchema, toolResultViewSchema, turnErrorSchema, usageSchema, userMessageSchema } from './chat';
+import {
+  idSchema,
+  memoryCaptureSchema,
+  toolResultViewSchema,
+  turnErrorSchema,
+  usageSchema,
+  userMessageSchema,
+} from './chat';
 import { defineCall } from './define';
 
 /**
@@ -57,6 +64,8 @@ export const assistantMessageSchema = z.object({
   createdAt: z.string(),
   status: z.enum(['running', 'complete', 'stopped', 'error', 'interrupted']),
   parts: z.array(assistantPartSchema),
+  /** What the turn kept in memory before earlier messages left the context, when it had to. */
+  memoryCapture: memoryCaptureSchema.optional(),
   error: turnErrorSchema.optional(),
   usage: usageSchema.optional(),
   finishReason: z.string().optional(),

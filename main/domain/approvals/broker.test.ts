@@ -47,6 +47,17 @@ describe('approval broker', () => {
     expect(broker.pending()).toEqual([]);
   });
 
+  it('allows a host for the workspace only when the question is about a host', async () => {
+    const { broker, requested } = setup();
+    const host = broker.request(input({ network: { host: 'registry.npmjs.org', port: 443 } }));
+    const file = broker.request(input());
+    const [asked, other] = requested.map((request) => request.id);
+    broker.answer({ id: asked ?? '', decision: 'approve', allowForConversation: false, allowForWorkspace: true });
+    broker.answer({ id: other ?? '', decision: 'approve', allowForConversation: false, allowForWorkspace: true });
+    expect(await host).toEqual({ approved: true, allowForConversation: false, allowForWorkspace: true });
+    expect(await file).toEqual({ approved: true, allowForConversation: false });
+  });
+
   it('passes the reason of a rejection on to the model', async () => {
     const { broker, requested } = setup();
     const outcome = broker.request(input());

@@ -6,7 +6,13 @@ import type { Result } from '../../../shared/result';
 export type ApprovalInput = Omit<ApprovalRequest, 'id' | 'createdAt' | 'expiresAt'>;
 
 export type ApprovalOutcome =
-  | { readonly approved: true; readonly editedContent?: string; readonly allowForConversation: boolean }
+  | {
+      readonly approved: true;
+      readonly editedContent?: string;
+      readonly allowForConversation: boolean;
+      /** A network question only: the host is allowed in this workspace from now on. */
+      readonly allowForWorkspace?: boolean;
+    }
   | { readonly approved: false; readonly reason: string; readonly expired: boolean };
 
 export interface ApprovalBrokerOptions {
@@ -90,16 +96,18 @@ export function createApprovalBroker(options: ApprovalBrokerOptions): ApprovalBr
         return ok({ request: entry.request, kind: 'rejected', reason });
       }
       const allowForConversation = answer.allowForConversation && entry.request.canAllowForConversation;
+      const network = entry.request.network !== undefined && answer.allowForWorkspace === true;
+      const allowed = { allowForConversation, ...(network ? { allowForWorkspace: true } : {}) };
       const edited = answer.editedContent;
       // A change to several files is applied as the tool computed it: there is no one text to edit.
       if (edited !== undefined && entry.request.files !== undefined) {
         return err('invalid_payload', 'A change to several files is approved or rejected as shown, not edited.');
       }
       if (edited !== undefined && edited !== entry.request.after) {
-        entry.settle({ approved: true, editedContent: edited, allowForConversation }, 'approved-edited');
+        entry.settle({ approved: true, editedContent: edited, ...allowed }, 'approved-edited');
         return ok({ request: entry.request, kind: 'approved-edited' });
       }
-      entry.settle({ approved: true, allowForConversation }, 'approved');
+      entry.settle({ approved: true, ...allowed }, 'approved');
       return ok({ request: entry.request, kind: 'approved' });
     },
     pending: () => [...waiting.values()].map((entry) => entry.request),

@@ -1,4 +1,4 @@
-import type { TurnError, Usage } from '../../../shared/ipc/chat';
+import type { MemoryCapture, TurnError, Usage } from '../../../shared/ipc/chat';
 import type { StoredToolResult, TranscriptRecord } from './transcript-records';
 
 /**
@@ -28,6 +28,8 @@ export interface FoldedAttempt {
   readonly retryOf: string | null;
   readonly startedAt: string;
   readonly steps: FoldedStep[];
+  /** What was kept in memory before this turn, when earlier messages were about to leave the context. */
+  memoryCapture: MemoryCapture | undefined;
   /** Undefined while the turn runs, or forever if Familiar died mid-turn ('interrupted'). */
   end:
     | {
@@ -54,6 +56,8 @@ export interface FoldedConversation {
   readonly updatedAt: string | undefined;
   readonly deletedAt: string | undefined;
   readonly exchanges: FoldedExchange[];
+  /** The user message whose exchange (and every earlier one) a memory capture has already been offered. */
+  readonly memoryCapturedThrough: string | undefined;
 }
 
 export function foldTranscript(records: readonly TranscriptRecord[]): FoldedConversation {
@@ -63,6 +67,7 @@ export function foldTranscript(records: readonly TranscriptRecord[]): FoldedConv
   let titleSource: 'auto' | 'user' | undefined;
   let updatedAt: string | undefined;
   let deletedAt: string | undefined;
+  let memoryCapturedThrough: string | undefined;
   const exchanges: FoldedExchange[] = [];
   const exchangeByMessage = new Map<string, FoldedExchange>();
   const attempts = new Map<string, FoldedAttempt>();
@@ -107,6 +112,7 @@ export function foldTranscript(records: readonly TranscriptRecord[]): FoldedConv
           retryOf: record.retryOf,
           startedAt: record.at,
           steps: [],
+          memoryCapture: undefined,
           end: undefined,
         };
         exchange.attempts.push(attempt);
@@ -141,6 +147,16 @@ export function foldTranscript(records: readonly TranscriptRecord[]): FoldedConv
         if (call !== undefined) call.result = record.result;
         break;
       }
+      case 'memory-capture': {
+        const attempt = attempts.get(record.turnId);
+        if (attempt !== undefined) {
+          attempt.memoryCapture =
+            record.error === undefined ? { kept: record.kept } : { kept: record.kept, error: record.error };
+        }
+        // A failed capture is offered the same messages again before the next turn.
+        if (record.error === undefined) memoryCapturedThrough = record.throughMessageId;
+        break;
+      }
       case 'approval': {
         const call = calls.get(record.toolCallId);
         if (call !== undefined) {
@@ -171,7 +187,7 @@ export function foldTranscript(records: readonly TranscriptRecord[]): FoldedConv
     }
   }
   for (const attempt of attempts.values()) attempt.steps.sort((a, b) => a.index - b.index);
-  return { id, createdAt, title, titleSource, updatedAt, deletedAt, exchanges };
+  return { id, createdAt, title, titleSource, updatedAt, deletedAt, exchanges, memoryCapturedThrough };
 }
 
 /** The most recent attempt of the conversation, if any. */

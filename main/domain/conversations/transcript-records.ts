@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { familiarErrorSchema } from '../../../shared/errors';
-import { idSchema, turnErrorSchema, usageSchema } from '../../../shared/ipc/chat';
+import { idSchema, memoryCaptureSchema, turnErrorSchema, usageSchema } from '../../../shared/ipc/chat';
 
 /**
  * One line of a conversation transcript (<home>/conversations/<id>.jsonl). The file is append-only:
@@ -55,6 +55,18 @@ export const transcriptRecordSchema = z.discriminatedUnion('type', [
     toolCallId: z.string().min(1),
     name: z.string(),
     result: storedToolResultSchema,
+  }),
+  /**
+   * Before the turn answered, earlier messages were about to leave the model's context, and a silent
+   * call kept what was worth keeping (memory-capture.ts). Everything up to and including the exchange
+   * of `throughMessageId` has been offered to it, so it is not offered again (unless `error` is set).
+   */
+  z.object({
+    ...base,
+    type: z.literal('memory-capture'),
+    turnId: idSchema,
+    throughMessageId: idSchema,
+    ...memoryCaptureSchema.shape,
   }),
   /** Written by the tool-call pipeline when the user answers an approval (see ConversationStore.append). */
   z.object({

@@ -54,6 +54,7 @@ function toAssistantMessage(attempt: FoldedAttempt, running: boolean): Assistant
     createdAt: attempt.startedAt,
     status: end?.status ?? (running ? 'running' : 'interrupted'),
     parts,
+    ...(attempt.memoryCapture === undefined ? {} : { memoryCapture: attempt.memoryCapture }),
     ...(end?.error === undefined ? {} : { error: end.error }),
     ...(end?.usage === undefined ? {} : { usage: end.usage }),
     ...(end?.finishReason === undefined ? {} : { finishReason: end.finishReason }),

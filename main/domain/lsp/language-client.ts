@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
+import type { ConfinementRules } from '../../platform/processes/confinement';
 import type { ServerCommand, ServerDefinition } from './server-catalog';
 import { extensionOf } from './server-catalog';
 import { startServerConnection } from './server-connection';
@@ -28,6 +29,8 @@ export interface LanguageClientOptions {
   readonly workspaceRoot: string;
   readonly initializationOptions?: unknown;
   readonly passEnvironment: () => readonly string[];
+  /** What the server may touch (process-rules.ts, 'language-server'); undefined: the user's rights. */
+  readonly confinement?: Omit<ConfinementRules, 'cwd'>;
   readonly timings: ClientTimings;
   readonly log?: (message: string) => void;
   /** Every publishDiagnostics (and an empty one when a file is closed): the UI's problem counts. */
@@ -114,6 +117,7 @@ export class LanguageClient {
         workspaceRoot: this.options.workspaceRoot,
         initializationOptions: this.options.initializationOptions,
         passEnvironment: this.options.passEnvironment(),
+        ...(this.options.confinement === undefined ? {} : { confinement: this.options.confinement }),
         initializeTimeoutMs: this.options.timings.initializeMs,
         onDiagnostics: (uri, items) => this.publish(uri, items),
         // An exit during initialize is answered by startServerConnection itself (an error).

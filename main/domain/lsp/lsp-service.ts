@@ -3,6 +3,7 @@ import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import { bundledPackageFile } from '../../platform/processes/server-process';
+import type { ConfinementRules } from '../../platform/processes/confinement';
 import type { WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import { LanguageClient } from './language-client';
 import type { ClientTimings } from './language-client';
@@ -19,6 +20,11 @@ export interface LspServiceOptions {
   readonly servers?: readonly ServerDefinition[] | (() => readonly ServerDefinition[]);
   /** Names the user passes to child processes (settings: commands.passEnvironment). */
   readonly passEnvironment?: () => readonly string[];
+  /**
+   * What a server started for this workspace root may touch (process-rules.ts, 'language-server':
+   * the workspace read-only, a scratch home for its caches, no network). Default: the user's rights.
+   */
+  readonly confinement?: (workspaceRoot: string) => Omit<ConfinementRules, 'cwd'>;
   readonly timings?: Partial<ClientTimings>;
   /** Servers running at once; starting one more stops the least recently used. */
   readonly maxServers?: number;
@@ -124,6 +130,9 @@ export class LspService {
       workspaceRoot: sandbox.workspaceRoot,
       initializationOptions: await initializationOptionsFor(server, sandbox),
       passEnvironment: this.options.passEnvironment ?? (() => []),
+      ...(this.options.confinement === undefined
+        ? {}
+        : { confinement: this.options.confinement(sandbox.workspaceRoot) }),
       timings: this.timings,
       ...(this.options.log === undefined ? {} : { log: this.options.log }),
       onPublish: (uri, items) => this.reportProblems(sandbox.workspaceRoot, uri, items),

@@ -12,6 +12,7 @@ import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import { spawnServerProcess } from '../../platform/processes/server-process';
 import type { ServerProcess } from '../../platform/processes/server-process';
+import type { ConfinementRules } from '../../platform/processes/confinement';
 import type { ServerCommand } from './server-catalog';
 
 /** The last lines a server wrote to stderr: kept for the log and the error message, not more. */
@@ -25,6 +26,8 @@ export interface ConnectionOptions {
   readonly initializationOptions?: unknown;
   /** Names the user passes to child processes (settings), read at each start. */
   readonly passEnvironment: readonly string[];
+  /** What the server may touch (process-rules.ts, 'language-server'); undefined: the user's rights. */
+  readonly confinement?: Omit<ConfinementRules, 'cwd'>;
   readonly initializeTimeoutMs: number;
   readonly onDiagnostics: (uri: string, diagnostics: readonly Diagnostic[]) => void;
   /** The process ended (crash, kill or stop). */
@@ -78,6 +81,7 @@ export async function startServerConnection(options: ConnectionOptions): Promise
       args: options.command.args,
       cwd: options.workspaceRoot,
       environment: { pass: options.passEnvironment, ...(options.command.set ? { set: options.command.set } : {}) },
+      ...(options.confinement === undefined ? {} : { confinement: options.confinement }),
     });
   } catch (error) {
     return err('language_server_unavailable', `Could not start ${options.serverId}: ${String(error)}`);
@@ -172,7 +176,10 @@ export async function startServerConnection(options: ConnectionOptions): Promise
 
   const rootUri = pathToFileURL(options.workspaceRoot).href;
   const initParams: InitializeParams = {
-    processId: process.pid,
+    // A confined server lives in its own pid namespace: our pid is not there, and a server that
+    // watches it (vscode-languageserver does) would take us for dead and exit. bwrap's
+    // --die-with-parent ends it with us instead.
+    processId: server.confined ? null : process.pid,
     rootUri,
     workspaceFolders: [{ uri: rootUri, name: 'workspace' }],
     capabilities: clientCapabilities(),

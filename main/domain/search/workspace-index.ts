@@ -50,6 +50,8 @@ export class WorkspaceIndex {
   private readonly saved: SavedIndex;
   private loaded = false;
   private closed = false;
+  /** Aborted by close: a scan under way stops at its next batch (what it indexed so far stays). */
+  private readonly stop = new AbortController();
   private state: IndexStatus['state'] = 'idle';
   private filesFound = 0;
   private filesChecked = 0;
@@ -284,6 +286,8 @@ export class WorkspaceIndex {
   private async fullScan(): Promise<number> {
     const seen = new Set<string>();
     const reindexed = await this.scan('', true, seen);
+    // A scan stopped by close did not see every file: none is dropped for being unseen.
+    if (this.stop.signal.aborted) return reindexed;
     for (const path of [...this.index.paths()]) if (!seen.has(path)) this.index.removeDocument(path);
     this.scheduleSave();
     return reindexed;
@@ -300,6 +304,7 @@ export class WorkspaceIndex {
       recursive: true,
       includeHidden: false,
       withFacts: true,
+      signal: this.stop.signal,
       visit: (entry) => {
         if (entry.kind === 'directory') this.knownDirs.add(entry.relPath);
         else if (entry.kind === 'file' && !this.sandbox.denyList.deniesRead(entry.relPath))
@@ -313,7 +318,7 @@ export class WorkspaceIndex {
     this.emitStatus(true);
     // Read a few dozen files at a time: a restart checks 10,000 files, mostly unchanged (the walk's
     // lstat through the folder descriptor says so without reading them).
-    for (let at = 0; at < files.length; at += READ_BATCH) {
+    for (let at = 0; at < files.length && !this.stop.signal.aborted; at += READ_BATCH) {
       const batch = files.slice(at, at + READ_BATCH);
       for (const file of batch) seen.add(file.relPath);
       const changed = await Promise.all(batch.map((file) => this.indexFile(file.relPath, file.facts)));
@@ -370,6 +375,7 @@ export class WorkspaceIndex {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.stop.abort();
     await this.watch?.close();
     if (this.saved.unsaved) await this.queue.then(() => this.save()).catch(() => undefined);
     await this.vectors.close();

@@ -155,6 +155,7 @@ const junk = 'not an input';
 /** Calls that take {} and only read (or, for conversations.create, write in the temp home). */
 const emptyInputCalls: readonly CallName[] = [
   'app.info',
+  'app.confinement',
   'settings.get',
   'tools.list',
   'policy.get',

@@ -11,7 +11,10 @@ const MAX_DIFF_CHARS = 20_000;
 
 /** What the person reads: the one-line summary, the paths, the facts, warnings and, for writes, the diff. */
 export function elicitationMessage(input: ApprovalInput): string {
-  const lines = [`Familiar wants to ${input.tool}: ${input.summary}`, `Paths: ${input.paths.join(', ')}`];
+  const lines =
+    input.network === undefined
+      ? [`Familiar wants to ${input.tool}: ${input.summary}`, `Paths: ${input.paths.join(', ')}`]
+      : [`A command Familiar runs (${input.tool}) asks for the network: ${input.summary}`];
   for (const [name, value] of Object.entries(input.facts ?? {})) lines.push(`${name}: ${String(value)}`);
   for (const warning of input.warnings) lines.push(`Warning: ${warning}`);
   // A change to several files (a rename) carries each file's texts; a single write its own.
@@ -25,17 +28,27 @@ export function elicitationMessage(input: ApprovalInput): string {
   return lines.join('\n');
 }
 
+/** A network question's three spans of "allow" (issue 28): this command, the session, this workspace for good. */
+const allowHostSpans = [
+  { const: 'once', title: 'Allow for this command only' },
+  { const: 'conversation', title: 'Allow for the rest of the session' },
+  { const: 'workspace', title: 'Always allow in this workspace' },
+];
+
 const requestedSchema = (input: ApprovalInput): ElicitRequestFormParams['requestedSchema'] => ({
   type: 'object',
-  properties: input.canAllowForConversation
-    ? {
-        allow_for_session: {
-          type: 'boolean',
-          title: 'Also allow this for the rest of the session',
-          default: false,
-        },
-      }
-    : {},
+  properties:
+    input.network !== undefined
+      ? { allow: { type: 'string', title: 'Allow this host', oneOf: allowHostSpans, default: 'once' } }
+      : input.canAllowForConversation
+        ? {
+            allow_for_session: {
+              type: 'boolean',
+              title: 'Also allow this for the rest of the session',
+              default: false,
+            },
+          }
+        : {},
 });
 
 const rejected = (reason: string, expired = false): ApprovalOutcome => ({ approved: false, reason, expired });
@@ -55,6 +68,14 @@ export function elicitationApprover(server: Server, relatedRequestId: RequestId)
         // A person answers: as long as the app's own approval dialog waits, not the SDK's 60 s.
         { relatedRequestId, signal, timeout: DEFAULT_APPROVAL_TIMEOUT_MS },
       );
+      if (answer.action === 'accept' && input.network !== undefined) {
+        const span = answer.content?.['allow'];
+        return {
+          approved: true,
+          allowForConversation: span === 'conversation',
+          allowForWorkspace: span === 'workspace',
+        };
+      }
       if (answer.action === 'accept') {
         return { approved: true, allowForConversation: answer.content?.['allow_for_session'] === true };
       }

@@ -21,6 +21,8 @@ export const auditEntrySchema = z.object({
   /** Set on the lines of the approval trail: the request ('requested') and how it was answered. */
   approval: z.enum(['requested', 'approved', 'approved-edited', 'rejected', 'expired', 'cancelled']).optional(),
   approval_id: z.string().optional(),
+  /** A network question: the host and port a running command asked to reach (`registry.npmjs.org:443`). */
+  host: z.string().optional(),
   /** The user's reason for a rejection, passed to the model too. */
   reason: z.string().optional(),
 });

@@ -31,12 +31,24 @@ export interface ConfinementRules {
   readonly hiddenTrees: readonly string[];
   /** Absolute paths inside a hidden tree put back read-only (toolchains, ~/.gitconfig). */
   readonly readableInHidden: readonly string[];
+  /**
+   * Hidden trees left writable: the process sees an empty folder of its own (a tmpfs that goes with
+   * it) with only what readableInHidden puts back, e.g. a language server's caches in its home.
+   * Default: every hidden tree is read-only.
+   */
+  readonly scratchTrees?: readonly string[];
   /** The working folder inside the sandbox (a real absolute path that stays visible). */
   readonly cwd: string;
 }
 
 export type ConfinementMode =
-  | { readonly confined: true; readonly tool: 'bubblewrap'; readonly path: string }
+  | {
+      readonly confined: true;
+      readonly tool: 'bubblewrap';
+      readonly path: string;
+      /** socat, which carries a command's network requests to Familiar's proxy; without it, no network. */
+      readonly socat: string | undefined;
+    }
   | { readonly confined: false; readonly reason: string; readonly fix: string };
 
 let probed: ConfinementMode | undefined;
@@ -80,7 +92,7 @@ function probeConfinement(): ConfinementMode {
     timeout: 5000,
     encoding: 'utf8',
   });
-  if (probe.status === 0) return { confined: true, tool: 'bubblewrap', path: bwrap };
+  if (probe.status === 0) return { confined: true, tool: 'bubblewrap', path: bwrap, socat: findOnPath('socat') };
   const said = `${probe.stderr ?? ''}`.trim().split('\n').slice(-2).join(' ') || String(probe.error ?? probe.signal);
   return {
     confined: false,
@@ -100,16 +112,48 @@ const inside = (path: string, folder: string) => {
 };
 
 /**
+ * A folder the caller holds open (a descriptor bwrap inherits as `fd`), to be mounted at its real
+ * `path` from the descriptor itself: what was checked is what the process sees there, even if the
+ * path was swapped for a link meanwhile.
+ */
+export interface HeldMount {
+  readonly fd: number;
+  readonly path: string;
+}
+
+/**
  * The bwrap arguments for `rules`, ending with `--` (the program and its arguments follow). Mounts
  * are laid in order, each on top of the ones before: the read-only system, a fresh /tmp, the hidden
- * trees as empty folders, what is put back inside them, the readable and writable folders, then the
- * read-only and hidden paths inside those. A path that does not exist is skipped (bwrap would create
- * a mount point on the host), except hidden ones, which then cannot appear: their parent is writable
- * only through the writable folder, and policy refuses the name (see hide()).
+ * trees as empty folders, what is put back inside them, the readable and writable folders, the
+ * held folders (writable when inside a writable folder), then the read-only and hidden paths inside
+ * those. A path that does not exist is skipped (bwrap would create a mount point on the host),
+ * except hidden ones, which then cannot appear: their parent is writable only through the writable
+ * folder, and policy refuses the name (see hide()).
  */
-export function bwrapArgs(rules: ConfinementRules, exists: (path: string) => 'file' | 'dir' | undefined): string[] {
-  const args = [...baseArgs(), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  const kept = [...rules.readable, ...rules.writable];
+export function bwrapArgs(
+  rules: ConfinementRules,
+  exists: (path: string) => 'file' | 'dir' | undefined,
+  held: readonly HeldMount[] = [],
+  /** Laid last, over everything else (the network bridge's folder in the private /tmp). */
+  extraMounts: readonly string[] = [],
+): string[] {
+  // /run holds the host's Unix sockets (a D-Bus bus, docker.sock): an empty network namespace does
+  // not close those, an empty /run does.
+  const args = [
+    ...baseArgs(),
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+    '--tmpfs',
+    '/run',
+  ];
+  const kept = [...rules.readable, ...rules.writable, ...held.map((folder) => folder.path)];
   for (const tree of rules.hiddenTrees) {
     if (exists(tree) !== 'dir') continue;
     args.push('--tmpfs', tree);
@@ -120,16 +164,24 @@ export function bwrapArgs(rules: ConfinementRules, exists: (path: string) => 'fi
   }
   for (const path of rules.readable) if (exists(path) !== undefined) args.push('--ro-bind', path, path);
   for (const path of rules.writable) if (exists(path) !== undefined) args.push('--bind', path, path);
+  // bwrap closes each descriptor once mounted: the process itself inherits none (see confined-launch.ts).
+  for (const { fd, path } of held) {
+    const writable = rules.writable.some((folder) => inside(path, folder));
+    args.push(writable ? '--bind-fd' : '--ro-bind-fd', String(fd), path);
+  }
   for (const path of rules.readOnly) {
     if (!kept.some((folder) => inside(path, folder))) continue;
     if (exists(path) !== undefined) args.push('--ro-bind', path, path);
   }
   for (const path of rules.hidden) hide(args, path, exists(path));
-  // A hidden tree left empty is writable tmpfs: make it read-only so writes there fail loudly.
+  // A hidden tree left empty is writable tmpfs: make it read-only so writes there fail loudly,
+  // unless the rules leave it as the process's scratch folder.
+  const scratch = rules.scratchTrees ?? [];
   for (const tree of rules.hiddenTrees) {
-    if (exists(tree) === 'dir' && !kept.some((folder) => inside(tree, folder))) args.push('--remount-ro', tree);
+    if (exists(tree) !== 'dir' || scratch.includes(tree)) continue;
+    if (!kept.some((folder) => inside(tree, folder))) args.push('--remount-ro', tree);
   }
-  args.push('--chdir', rules.cwd, '--');
+  args.push(...extraMounts, '--chdir', rules.cwd, '--');
   return args;
 }
 

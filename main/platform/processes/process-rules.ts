@@ -2,13 +2,15 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { appFolders, homeToolchains } from './confinement';
 import type { ConfinementRules } from './confinement';
+import { readableHomeEntries } from './home-entries';
 
 /**
  * What each kind of process Familiar starts may touch, written once (issue 28). A command may write
- * the workspace; git only reads it, language servers and ripgrep only read it. None of them sees
- * Familiar's home, the rest of the user's home or the network; all of them see the system and the
- * toolchains read-only. Persona files and git's control files are never writable from a process:
- * persona edits go through the diff approval, never a shell.
+ * the workspace; git only reads it and writes its own `.git` (hooks and config excepted); language
+ * servers and ripgrep only read it, a language server keeping its caches in a scratch home of its
+ * own. None of them sees Familiar's home, the rest of the user's home or the network; all of them
+ * see the system and the toolchains read-only. Persona files and git's control files are never
+ * writable from a process: persona edits go through the diff approval, never a shell.
  */
 export interface HostFolders {
   /** The open workspace (real absolute path). */
@@ -21,7 +23,10 @@ export interface HostFolders {
   readonly userHome?: string;
   /** Memory is on for this call: USER.md, MEMORY.md and memory/ are visible (read-only); off: hidden. */
   readonly memoryOn: boolean;
-  /** Extra folders under the home the user made readable (settings: commands.readableInHome). */
+  /**
+   * Extra folders under the home the user made readable (settings: commands.readableInHome), home-relative;
+   * one that leads to a secret, Familiar's data or the persona folder is left out (home-entries.ts).
+   */
   readonly readableInHome?: readonly string[];
 }
 
@@ -49,9 +54,15 @@ export function rulesFor(kind: ProcessKind, folders: HostFolders): Omit<Confinem
     readOnly: [...under(personaFiles), ...under(sensitiveEntries), ...(folders.memoryOn ? memory : [])],
     hidden: folders.memoryOn ? [] : memory,
     hiddenTrees: [home, folders.familiarHome],
+    // A language server keeps caches in its home (tsserver's typings, gopls' module cache): it gets
+    // an empty private one that goes with it, never the user's.
+    ...(kind === 'language-server' ? { scratchTrees: [home] } : {}),
     readableInHidden: [
       ...homeToolchains(home),
-      ...(folders.readableInHome ?? []).map((name) => join(home, name)),
+      ...readableHomeEntries(home, folders.readableInHome ?? [], {
+        folders: [folders.familiarHome, folders.personaDir],
+        workspaceRoot: folders.workspaceRoot,
+      }),
       ...appFolders(),
     ],
   };

@@ -2,10 +2,14 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
-import { existsSync, readlinkSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { HeadTailBuffer } from './capped-output';
-import { bwrapArgs, confinementMode } from './confinement';
+import { launchFor } from './confined-launch';
+import type { Launch } from './confined-launch';
+import { confinementMode } from './confinement';
+import { openNetworkBridge } from './network-bridge';
+import type { NetworkBridge } from './network-bridge';
+import type { HostDecision, NetworkProxyOptions } from './network-proxy';
 import { findOnPath } from './program-lookup';
 import type { ConfinementRules } from './confinement';
 import { childEnvironment } from './child-environment';
@@ -38,6 +42,11 @@ export interface ProcessSpec {
    * puts the real working folder in. Undefined: the process runs with the user's rights.
    */
   readonly confinement?: Omit<ConfinementRules, 'cwd'>;
+  /**
+   * The network, for a confined process: each host it reaches for is put to `gate` (network-proxy.ts),
+   * through a proxy that lives as long as the process. Undefined: no network at all.
+   */
+  readonly network?: NetworkProxyOptions;
 }
 
 export interface ProcessOutcome {
@@ -57,6 +66,8 @@ export interface ProcessOutcome {
   readonly pid: number | undefined;
   /** True when it ran inside the operating system's confinement (bubblewrap). */
   readonly confined: boolean;
+  /** The hosts a confined process asked to reach through the proxy, and whether it could. */
+  readonly hosts: readonly HostDecision[];
 }
 
 /** After the main process exits, how long its output pipes may stay open before the rest is killed. */
@@ -94,36 +105,43 @@ export function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
  * Runs one process with bounded output, a timeout and stop support; every ending kills what is left of
  * its tree. Never rejects: a program that cannot start is `command_not_found` / `permission_denied`.
  */
-export function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
+export async function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
+  if (spec.signal.aborted) return err('aborted', 'The turn was stopped before the command started.');
+  const mode = spec.confinement === undefined || process.platform === 'win32' ? undefined : confinementMode();
+  const confined = mode?.confined === true;
+  // Inside the sandbox a missing program is bwrap's own error: say it as the unconfined start would.
+  if (
+    confined &&
+    !spec.shell &&
+    findProgram(spec.file, spec.cwd, childEnvironment(spec.environment)['PATH']) === undefined
+  ) {
+    return err('command_not_found', `'${spec.file}' was not found (not installed, or not on PATH).`, {
+      command: spec.file,
+    });
+  }
+  // Without socat there is no way in: the process runs with no network, as if none were offered.
+  const socat = mode?.confined === true ? mode.socat : undefined;
+  const bridge =
+    spec.network === undefined || socat === undefined ? undefined : await openNetworkBridge(socat, spec.network);
+  try {
+    return await launchProcess(spec, launchFor({ ...spec, ...(bridge === undefined ? {} : { bridge }) }), bridge);
+  } finally {
+    await bridge?.close();
+  }
+}
+
+function launchProcess(
+  spec: ProcessSpec,
+  launch: Launch,
+  bridge: NetworkBridge | undefined,
+): Promise<Result<ProcessOutcome>> {
   const started = Date.now();
   return new Promise((resolve) => {
-    if (spec.signal.aborted) {
-      resolve(err('aborted', 'The turn was stopped before the command started.'));
-      return;
-    }
-    const launch = confinedLaunch(spec);
-    // Inside the sandbox a missing program is bwrap's own error: say it as the unconfined start would.
-    if (
-      launch.confined &&
-      !spec.shell &&
-      findProgram(spec.file, spec.cwd, childEnvironment(spec.environment)['PATH']) === undefined
-    ) {
-      resolve(
-        err('command_not_found', `'${spec.file}' was not found (not installed, or not on PATH).`, {
-          command: spec.file,
-        }),
-      );
-      return;
-    }
     let child: ChildProcess;
     try {
-      // Inside the sandbox /tmp is a fresh folder of the call's own: the temp variables point there.
-      const environment = launch.confined
-        ? { ...spec.environment, set: { ...spec.environment.set, TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp' } }
-        : spec.environment;
       child = spawn(launch.file, launch.args, {
-        cwd: spec.cwd,
-        env: childEnvironment(environment),
+        cwd: launch.cwd,
+        env: childEnvironment(launch.environment),
         shell: launch.shell,
         detached: process.platform !== 'win32',
         windowsHide: true,
@@ -190,6 +208,7 @@ export function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
           durationMs: Date.now() - started,
           pid: child.pid,
           confined: launch.confined,
+          hosts: bridge?.decisions() ?? [],
         }),
       );
     };
@@ -224,33 +243,4 @@ export function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutcome>> {
 /** A program as a start would find it: a path (relative to the working folder) or a name on PATH. */
 function findProgram(file: string, cwd: string, path: string | undefined): string | undefined {
   return file.includes('/') ? findOnPath(isAbsolute(file) ? file : join(cwd, file), '') : findOnPath(file, path ?? '');
-}
-
-/** The real folder a held working directory names (`/proc/self/fd/<n>` on Linux), for bwrap's --chdir. */
-function realFolder(cwd: string): string {
-  return cwd.startsWith('/proc/self/fd/') ? readlinkSync(cwd) : cwd;
-}
-
-const kindOf = (path: string): 'file' | 'dir' | undefined => {
-  if (!existsSync(path)) return undefined;
-  return statSync(path).isDirectory() ? 'dir' : 'file';
-};
-
-/**
- * How the child is started: under bubblewrap when the spec has rules and the system can confine,
- * else as asked. A shell line runs as `/bin/sh -c` inside the sandbox.
- */
-function confinedLaunch(spec: ProcessSpec): {
-  file: string;
-  args: string[];
-  shell: boolean;
-  confined: boolean;
-} {
-  const mode = spec.confinement === undefined || process.platform === 'win32' ? undefined : confinementMode();
-  if (spec.confinement === undefined || mode === undefined || !mode.confined) {
-    return { file: spec.file, args: [...spec.args], shell: spec.shell, confined: false };
-  }
-  const rules = { ...spec.confinement, cwd: realFolder(spec.cwd) };
-  const program = spec.shell ? ['/bin/sh', '-c', spec.file] : [spec.file, ...spec.args];
-  return { file: mode.path, args: [...bwrapArgs(rules, kindOf), ...program], shell: false, confined: true };
 }

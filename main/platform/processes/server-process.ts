@@ -5,6 +5,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { childEnvironment } from './child-environment';
 import type { ChildEnvironmentOptions } from './child-environment';
+import { launchFor } from './confined-launch';
+import type { ConfinementRules } from './confinement';
 import { killTree } from './process-runner';
 
 /**
@@ -12,7 +14,7 @@ import { killTree } from './process-runner';
  * (process-runner.ts) collects output and ends the child; a server instead keeps its pipes open for
  * the protocol. The rules are the same: the allow-listed environment (no API keys reach a server a
  * workspace may have chosen), its own process group so a kill reaches what it started (tsserver
- * under typescript-language-server), and no shell.
+ * under typescript-language-server), no shell, and the confinement its rules ask for.
  */
 export interface ServerSpawnSpec {
   readonly file: string;
@@ -20,18 +22,23 @@ export interface ServerSpawnSpec {
   /** Real absolute directory (the workspace root). */
   readonly cwd: string;
   readonly environment: ChildEnvironmentOptions;
+  /** process-rules.ts (rulesFor('language-server')), without `cwd`. Undefined: the user's rights. */
+  readonly confinement?: Omit<ConfinementRules, 'cwd'>;
 }
 
 export interface ServerProcess {
   readonly child: ChildProcessWithoutNullStreams;
+  /** True when it runs inside the operating system's confinement (bubblewrap). */
+  readonly confined: boolean;
   /** SIGTERM to the group, SIGKILL after a grace period if it is still there. */
   stop(graceMs?: number): void;
 }
 
 export function spawnServerProcess(spec: ServerSpawnSpec): ServerProcess {
-  const child = spawn(spec.file, [...spec.args], {
-    cwd: spec.cwd,
-    env: childEnvironment(spec.environment),
+  const launch = launchFor({ ...spec, shell: false });
+  const child = spawn(launch.file, launch.args, {
+    cwd: launch.cwd,
+    env: childEnvironment(launch.environment),
     detached: process.platform !== 'win32',
     windowsHide: true,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -44,6 +51,7 @@ export function spawnServerProcess(spec: ServerSpawnSpec): ServerProcess {
   });
   return {
     child,
+    confined: launch.confined,
     stop(graceMs = 1000) {
       if (exited) return;
       killTree(child, 'SIGTERM');

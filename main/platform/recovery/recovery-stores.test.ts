@@ -1,10 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useKillableChild } from '../../test-support/kill-after-ready';
 import { err } from '../../../shared/result';
-import { bundleChildScript } from '../../test-support/child-script';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { createAnchorRoots } from '../disk/anchor-roots';
 import { createRecoveryStore } from './recovery-stores';
@@ -100,32 +100,8 @@ describe('the backup store', () => {
   });
 });
 
-let copierScript = '';
-
-beforeAll(async () => {
-  copierScript = await bundleChildScript(`
-    import { copyForever } from ${JSON.stringify(join(import.meta.dirname, '..', '..', 'test-support', 'backup-copier.child.ts'))};
-    const [workspace, backups, file] = process.argv.slice(2);
-    await copyForever(workspace, backups, file);
-  `);
-}, 60_000);
-
-/** Starts the copier, waits for its first whole backup, lets it run `ms` more, then SIGKILLs it. */
-async function killMidCopy(args: string[], ms: number): Promise<void> {
-  const child = spawn(process.execPath, [copierScript, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('ready')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`copier exited early (${code}): ${stderr}`)));
-  });
-  await new Promise((resolve) => setTimeout(resolve, ms));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
+/** Started, left to work a while, then SIGKILLed. */
+const killMidCopy = useKillableChild('backup-copier.child.ts', 'copyForever');
 
 describe('keepCopy under SIGKILL (issue 33: one run in five left a torn backup)', () => {
   it('leaves whole backups beside their restore.json, or slots the next start sweeps', async () => {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { FsTask } from './fs-worker';
 import type { NgramSegment } from './ngram-types';
@@ -21,6 +22,7 @@ export interface FsWorkerPool {
   indexFiles(files: AnchoredFiles, racyMs: number, signal?: AbortSignal): Promise<NgramSegment>;
   /** Threads in the pool (for sizing batches). */
   readonly size: number;
+  /** Resolves once every thread has ended, also those ended earlier for an aborted task. */
   dispose(): Promise<void>;
 }
 
@@ -87,10 +89,29 @@ export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerP
       concurrentTasksPerWorker: 1,
     }));
 
+  // piscina's destroy waits only for the threads it still holds: one it terminated for an aborted
+  // task (every index thread, when a build is stopped) may still be ending, and at its lowest
+  // priority on a busy machine that takes seconds. The process cannot exit before it has.
+  const ending = new Map<Worker, Promise<void>>();
+  const tracked = new WeakSet<Piscina<FsTask, unknown>>();
+  const track = (threads: Piscina<FsTask, unknown>) => {
+    if (tracked.has(threads)) return threads;
+    tracked.add(threads);
+    threads.on('workerCreate', () => {
+      for (const thread of threads.threads) {
+        if (ending.has(thread) || thread.threadId === -1) continue; // -1: not running any more
+        const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+        ending.set(thread, exited);
+        void exited.then(() => ending.delete(thread));
+      }
+    });
+    return threads;
+  };
+
   const submit = async <T>(task: FsTask, signal: AbortSignal | undefined, threads = started): Promise<T> => {
     if (disposed) throw new Error('the file worker pool is closed');
     if (signal?.aborted === true) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
-    return (await threads().run(task, signal === undefined ? {} : { signal })) as T;
+    return (await track(threads()).run(task, signal === undefined ? {} : { signal })) as T;
   };
 
   return {
@@ -102,6 +123,7 @@ export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerP
     async dispose() {
       disposed = true;
       await Promise.all([pool?.destroy(), background?.destroy()]);
+      await Promise.all(ending.values());
     },
   };
 }

@@ -1,4 +1,5 @@
 import { startOutputProcess } from '../processes/output-process';
+import type { ConfinementRules } from '../processes/confinement';
 import { sniffBytes } from '../disk/text-codec';
 import type { AnchoredFiles } from '../disk/anchored-batch';
 
@@ -30,11 +31,17 @@ const fixedArgs = [
   '--no-ignore-messages',
 ];
 
+/**
+ * `confinement` (process-rules.ts, 'ripgrep': the workspace read-only, nothing writable, no
+ * network): what ripgrep opens by a name that changed since the walk (a link to the home) is then
+ * not there for it, and the batch goes to the JS engine.
+ */
 export async function ripgrepCounts(
   rg: string,
   patternArgs: readonly string[],
   files: AnchoredFiles,
   signal: AbortSignal,
+  confinement?: Omit<ConfinementRules, 'cwd'>,
 ): Promise<RipgrepCounts | undefined> {
   // The root is the descriptor this process holds, inherited as 3 (as git gets it, git-runner.ts),
   // and ripgrep's working folder is that descriptor's folder (the child changes into
@@ -57,6 +64,7 @@ export async function ripgrepCounts(
     environment: { pass: [] },
     inheritFds: proc ? [files.root.fd] : [],
     signal,
+    ...(confinement === undefined ? {} : { confinement }),
   });
   const counts: number[] = [];
   const sizes: number[] = [];
@@ -97,8 +105,10 @@ export async function ripgrepCounts(
     child.on('close', (code) => resolve(code));
   });
   // 0: matches, 1: none, 2: an error (a file gone since the walk, a pattern rg refused): the JS
-  // engine then searches this batch instead, so the answer stays exact.
+  // engine then searches this batch instead, so the answer stays exact. bwrap that cannot set the
+  // sandbox up also exits 1, and says why (rg with --no-messages says nothing): not "no match".
   if (exitCode !== 0 && exitCode !== 1) return undefined;
+  if (exitCode === 1 && child.confined && stderr !== '') return undefined;
   return { counts: Int32Array.from(counts), sizes: Float64Array.from(sizes), binary, bytes };
 }
 

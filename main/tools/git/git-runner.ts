@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import type { Result } from '../../../shared/result';
 import type { ChildEnvironmentOptions } from '../../platform/processes/child-environment';
 import { runProcess } from '../../platform/processes/process-runner';
@@ -84,6 +85,7 @@ export interface GitDirArgument {
 export function gitDirArgument(held: { readonly cwd: string; readonly fd: number | undefined }): GitDirArgument {
   // The child gets the descriptor as its fd 3: git then reads the very folder that was checked, even
   // if `.git` is swapped for a link to another repository meanwhile (git keeps the path as given).
+  // Confined, that folder is mounted from the descriptor at its real path instead (confined-launch.ts).
   return held.fd === undefined
     ? { path: held.cwd, inheritFd: undefined }
     : { path: '/proc/self/fd/3', inheritFd: held.fd };
@@ -91,10 +93,13 @@ export function gitDirArgument(held: { readonly cwd: string; readonly fd: number
 
 /**
  * Runs git pinned to one repository folder and the workspace as its work tree: argv only (never a
- * shell), the hardened settings first, extra `-c` settings (filter drivers off) after them.
+ * shell), the hardened settings first, extra `-c` settings (filter drivers off) after them. It runs
+ * confined (process-rules.ts, 'git'): the work tree read-only, only `.git` writable (its hooks and
+ * config not), plus the private folder of a commit's own index.
  */
 export function gitRunner(ctx: ToolContext, gitDir: GitDirArgument, extraConfig: readonly string[] = []): GitRun {
   const workTree = ctx.env.workspaceRoot;
+  const rules = ctx.env.confinementFor('git');
   return (args, options = {}) =>
     runProcess({
       file: 'git',
@@ -114,5 +119,9 @@ export function gitRunner(ctx: ToolContext, gitDir: GitDirArgument, extraConfig:
       ...(gitDir.inheritFd === undefined ? {} : { inheritFds: [gitDir.inheritFd] }),
       ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
       ...(options.stdoutBytes === true ? { stdoutBytes: true } : {}),
+      confinement:
+        options.indexFile === undefined
+          ? rules
+          : { ...rules, writable: [...rules.writable, dirname(options.indexFile)] },
     });
 }

@@ -8,6 +8,7 @@ import type { WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import type { CodeIntelligence } from '../../domain/lsp/code-intelligence';
 import type { ConfinementRules } from '../../platform/processes/confinement';
 import type { ProcessKind } from '../../platform/processes/process-rules';
+import type { AllowedHost } from '../../../shared/settings';
 import type { ReadTracker } from './read-tracker';
 import type { ToolLimits } from './tool-limits';
 
@@ -68,4 +69,8 @@ export interface ToolEnvironment {
    * switch as it is for this call: every process a tool starts is confined by these rules.
    */
   confinementFor(kind: ProcessKind): Omit<ConfinementRules, 'cwd'>;
+  /** Hosts a confined command may reach without asking (settings: commands.allowedHosts), read at each request. */
+  allowedHosts(): readonly AllowedHost[];
+  /** Keeps a host allowed from now on (the answer "always in this workspace"). */
+  rememberHost(entry: AllowedHost): Promise<void>;
 }

@@ -28,6 +28,7 @@ import { join, resolve } from 'node:path';
 import { createReadTracker } from './read-tracker';
 import type { ReadTracker } from './read-tracker';
 import type { ToolEnvironment } from './tool-environment';
+import type { AllowedHost } from '../../../shared/settings';
 import { resolveToolLimits } from './tool-limits';
 import type { ToolLimits } from './tool-limits';
 
@@ -61,6 +62,11 @@ export interface ToolServices {
   hardLinks(): 'refuse' | 'allow';
   /** Variables the user passes to child processes by name (settings: commands.passEnvironment). */
   passEnvironment(): readonly string[];
+  /** Hosts a confined command may reach without asking, and how one is added (settings: commands.allowedHosts). */
+  allowedHosts(): readonly AllowedHost[];
+  rememberHost(entry: AllowedHost): Promise<void>;
+  /** What confined processes may read of the user's home beyond the toolchains (settings: commands.readableInHome). */
+  readableInHome(): readonly string[];
   /** Ends the worker threads and the index watcher. */
   dispose(): Promise<void>;
 }
@@ -80,8 +86,18 @@ export interface ToolServicesOptions {
   readonly sandboxSettings?: () => { readonly hardLinks: 'refuse' | 'allow'; readonly backups: RecoveryRetention };
   /** Read on every child process start; default none (the allow-list alone). */
   readonly passEnvironment?: () => readonly string[];
+  /**
+   * Read on every network request of a confined command (settings: commands.allowedHosts), and how
+   * an "always" answer is kept; default a list in memory, starting empty.
+   */
+  readonly allowedHosts?: {
+    readonly list: () => readonly AllowedHost[];
+    readonly remember: (entry: AllowedHost) => Promise<void>;
+  };
+  /** Read on every child process start; default none (the toolchains alone). */
+  readonly readableInHome?: () => readonly string[];
   /** Language servers: timings, cap, log (tests shorten the timings). */
-  readonly lsp?: Omit<LspServiceOptions, 'passEnvironment'>;
+  readonly lsp?: Omit<LspServiceOptions, 'passEnvironment' | 'confinement'>;
   /** Read on every write: settings code.diagnosticsAfterEdits (default on). */
   readonly diagnosticsAfterEdits?: () => boolean;
   /** Read on every search: settings search.index (default on). */
@@ -112,7 +128,21 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
   const backups = createRecoveryStore(options.paths.backups, 'backup', () => settings().backups);
   const trash = createRecoveryStore(options.paths.trash, 'trash');
   const passEnvironment = options.passEnvironment ?? (() => []);
-  const lsp = new LspService({ ...options.lsp, passEnvironment });
+  // A language server reads the workspace and nothing of Familiar's or the user's home; memory files
+  // are no server's business (hidden whatever the switch says).
+  const serverRules = (workspaceRoot: string) =>
+    rulesFor('language-server', {
+      workspaceRoot,
+      personaDir: realPathOf(roots, options.paths.defaultWorkspace),
+      familiarHome: realPathOf(roots, options.paths.home),
+      memoryOn: false,
+    });
+  const lsp = new LspService({ ...options.lsp, passEnvironment, confinement: serverRules });
+  const rememberedHosts: AllowedHost[] = [];
+  const allowedHosts = options.allowedHosts ?? {
+    list: () => rememberedHosts,
+    remember: (entry: AllowedHost) => Promise.resolve(void rememberedHosts.push(entry)),
+  };
   return {
     paths: options.paths,
     limits: resolveToolLimits(options.limits),
@@ -129,13 +159,16 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     tempJournal: createTempJournal(journalFile),
     hardLinks: () => settings().hardLinks,
     passEnvironment,
+    allowedHosts: allowedHosts.list,
+    rememberHost: allowedHosts.remember,
+    readableInHome: options.readableInHome ?? (() => []),
     code: { lsp, diagnosticsAfterEdits: options.diagnosticsAfterEdits ?? (() => true) },
     backups,
     trash,
     dispose: async () => {
-      await lsp.dispose();
-      await searchIndexes.close();
-      await ngramIndexes.close();
+      // Side by side: a language server's polite shutdown may take a second, and an exit that must
+      // come soon (mcp.ts) needs the index builds stopped at once.
+      await Promise.all([lsp.dispose(), searchIndexes.close(), ngramIndexes.close()]);
       await workers.dispose();
       roots.closeAll();
     },
@@ -191,7 +224,15 @@ export async function createToolEnvironment(options: ToolEnvironmentOptions): Pr
     ...(services.transfers === undefined ? {} : { transfers: services.transfers }),
     code: services.code,
     passEnvironment: () => services.passEnvironment(),
+    allowedHosts: () => services.allowedHosts(),
+    rememberHost: (entry) => services.rememberHost(entry),
     confinementFor: (kind) =>
-      rulesFor(kind, { workspaceRoot, personaDir, familiarHome: home, memoryOn: !isConcealed('MEMORY.md') }),
+      rulesFor(kind, {
+        workspaceRoot,
+        personaDir,
+        familiarHome: home,
+        memoryOn: !isConcealed('MEMORY.md'),
+        readableInHome: services.readableInHome(),
+      }),
   });
 }

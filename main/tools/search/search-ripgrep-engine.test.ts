@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFsWorkerPool } from '../../platform/search-engines/fs-worker-pool';
 import type { FsWorkerPool } from '../../platform/search-engines/fs-worker-pool';
+import { confinementMode } from '../../platform/processes/confinement';
+import { rulesFor } from '../../platform/processes/process-rules';
 import { ripgrepOnPath } from '../../platform/processes/ripgrep-locate';
 import { ripgrepPatternArgs } from '../../platform/search-engines/ripgrep-pattern';
 import { ripgrepCounts } from '../../platform/search-engines/ripgrep-search';
@@ -82,6 +84,35 @@ describe.skipIf(rg === undefined)('the ripgrep engine', () => {
     // proc-fd mode follows the descriptor; the portable mode names the path (and finds the new file).
     expect([...counted!.counts]).toEqual(files.mode === 'proc-fd' ? [0, 1] : []);
   });
+
+  it.runIf(confinementMode().confined)(
+    'confined (rules for ripgrep), reads nothing outside the workspace: a name swapped for a link to outside is not there',
+    async () => {
+      const outside = await tempDir();
+      await writeFile(join(outside, 'secret.txt'), 'needle outside\n');
+      const dir = await tempDir();
+      await writeFile(join(dir, 'a.txt'), 'needle inside\n');
+      await symlink(join(outside, 'secret.txt'), join(dir, 'link.txt'));
+      const rules = rulesFor('ripgrep', {
+        workspaceRoot: dir,
+        personaDir: dir,
+        familiarHome: await tempDir(),
+        memoryOn: true,
+      });
+      const args = ripgrepPatternArgs(specOf('needle'))!;
+      const signal = new AbortController().signal;
+      // Unconfined, ripgrep follows the named link and counts the outside file's line.
+      const plain = await ripgrepCounts(rg!, args, anchoredFilesIn(dir, ['a.txt', 'link.txt']), signal);
+      expect(plain?.counts.length).toBe(4);
+      // Confined, the link leads nowhere: an error, so the JS engine takes the batch.
+      expect(await ripgrepCounts(rg!, args, anchoredFilesIn(dir, ['a.txt', 'link.txt']), signal, rules)).toBe(
+        undefined,
+      );
+      // ...while what lies inside is searched as before.
+      const inside = await ripgrepCounts(rg!, args, anchoredFilesIn(dir, ['a.txt']), signal, rules);
+      expect([...inside!.counts]).toEqual([0, 1]);
+    },
+  );
 
   it('answers undefined (the JS engine takes the batch) when a named file is gone', async () => {
     const dir = await tempDir();

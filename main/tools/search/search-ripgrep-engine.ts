@@ -1,4 +1,5 @@
 import { pickFiles } from '../../platform/disk/anchored-pick';
+import type { ConfinementRules } from '../../platform/processes/confinement';
 import type { FsWorkerPool } from '../../platform/search-engines/fs-worker-pool';
 import { searchFilesNow } from '../../platform/search-engines/in-process-jobs';
 import { ripgrepCounts } from '../../platform/search-engines/ripgrep-search';
@@ -24,7 +25,8 @@ interface Counted extends FileBatch {
  * first files in walk order until max_results lines are described: the lines shown, their context
  * and column come from the same code as the JS engine's, and a file that is no longer one the
  * sandbox would read (swapped for a symlink, a second hard link) is dropped there. A batch ripgrep
- * fails on (a file gone since the walk) is counted by the JS engine instead.
+ * fails on (a file gone since the walk) is counted by the JS engine instead. ripgrep runs confined
+ * by `confinement` (process-rules.ts, 'ripgrep') when given.
  */
 export function createRipgrepEngine(
   rg: string,
@@ -33,10 +35,11 @@ export function createRipgrepEngine(
   spec: SearchSpec,
   maxResults: number,
   signal: AbortSignal,
+  confinement?: Omit<ConfinementRules, 'cwd'>,
 ): SearchEngine {
   const queue = createBatchQueue(maxInFlight, async ({ offset, files }): Promise<Counted> => {
     const counted =
-      (await ripgrepCounts(rg, patternArgs, files, signal)) ??
+      (await ripgrepCounts(rg, patternArgs, files, signal, confinement)) ??
       (await workers.searchFiles({ spec, files, maxDetails: 0 }, signal));
     return { offset, files, counted };
   });

@@ -1,24 +1,45 @@
 import type { ApprovalRequest } from '../../../shared/ipc/approvals';
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
-import { hasDiff } from './approval-queue';
+import { hasDiff, hostSpanOf } from './approval-queue';
+import type { HostSpan } from './approval-queue';
 import { approvalsActions, useApprovalsStore } from './approvals-store';
 import { useStoreFields } from '../../app/use-store-fields';
+
+const hostSpans: readonly HostSpan[] = ['once', 'conversation', 'workspace'];
 
 export function ApprovalActions({ request }: { readonly request: ApprovalRequest }) {
   const t = useT();
   const { draft, sending } = useStoreFields(['draft', 'sending'], useApprovalsStore);
   return (
     <div className="approval-actions">
-      {request.canAllowForConversation && (
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={draft.allowForConversation}
-            onChange={(event) => approvalsActions.setAllowForConversation(event.target.checked)}
-          />
-          {t('approval.allowForConversation')}
-        </label>
+      {request.network !== undefined ? (
+        <fieldset className="approval-host-span">
+          <legend>{t('approval.hostSpan', { host: `${request.network.host}:${request.network.port}` })}</legend>
+          {hostSpans.map((span) => (
+            <label key={span} className="checkbox">
+              <input
+                type="radio"
+                name="approval-host-span"
+                value={span}
+                checked={hostSpanOf(draft) === span}
+                onChange={() => approvalsActions.setHostSpan(span)}
+              />
+              {t(`approval.hostSpan.${span}`)}
+            </label>
+          ))}
+        </fieldset>
+      ) : (
+        request.canAllowForConversation && (
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={draft.allowForConversation}
+              onChange={(event) => approvalsActions.setAllowForConversation(event.target.checked)}
+            />
+            {t('approval.allowForConversation')}
+          </label>
+        )
       )}
       <div className="dialog-actions">
         <button

@@ -3,6 +3,7 @@ import { FormError } from '../../app/FormError';
 import type { ApprovalRequest } from '../../../shared/ipc/approvals';
 import { useT } from '../../i18n/i18n';
 import { ApprovalActions } from './ApprovalActions';
+import { ApprovalConfinement } from './ApprovalConfinement';
 import { ApprovalDiff } from './ApprovalDiff';
 import { ApprovalFacts } from './ApprovalFacts';
 import { ApprovalOperationSummary } from './ApprovalOperationSummary';
@@ -38,6 +39,7 @@ export function ApprovalContent({ request }: { readonly request: ApprovalRequest
         {request.summary}
       </p>
       <ApprovalWarnings warnings={request.warnings} />
+      <ApprovalConfinement request={request} />
       <ApprovalFacts request={request} />
       {hasFiles(request) && request.files !== undefined ? (
         <ApprovalFilesDiff request={request} files={request.files} />

@@ -74,6 +74,41 @@ describe('ApprovalDialog', () => {
     expect(within(dialog).queryByRole('button', { name: 'Edit, then approve' })).toBeNull();
   });
 
+  it('says a command will run confined, in words rather than as a raw fact', async () => {
+    const { dialog } = await showDialog(
+      deleteRequest({ tool: 'run_command', operations: ['run'], facts: { command: 'npm test', confined: true } }),
+    );
+    expect(within(dialog).getByTestId('approval-confinement').textContent).toMatch(/^Runs confined: it can write only/);
+    expect(within(dialog).queryByText('confined')).toBeNull();
+  });
+
+  it('says loudly that a command will not be confined, with why and how to fix it', async () => {
+    const { dialog } = await showDialog(
+      deleteRequest({
+        tool: 'run_command',
+        operations: ['run'],
+        facts: {
+          command: 'npm test',
+          confined: false,
+          confinement_reason: 'bubblewrap (bwrap) is not installed.',
+          confinement_fix: 'Install it: sudo apt-get install bubblewrap.',
+        },
+      }),
+    );
+    const note = within(dialog).getByRole('note');
+    expect(note.textContent).toBe(
+      'Runs NOT confined, with all your rights: it can read and change any of your files and reach the network.' +
+        'Why: bubblewrap (bwrap) is not installed.' +
+        'How to fix it: Install it: sudo apt-get install bubblewrap.',
+    );
+    expect(within(dialog).queryByText('confinement_reason')).toBeNull();
+  });
+
+  it('says nothing about confinement for a request that is not a command', async () => {
+    const { dialog } = await showDialog(deleteRequest());
+    expect(within(dialog).queryByTestId('approval-confinement')).toBeNull();
+  });
+
   it('queues requests with a counter and answers them in order', async () => {
     const first = deleteRequest();
     const second = deleteRequest();
@@ -107,6 +142,32 @@ describe('ApprovalDialog', () => {
       { id: persona.id, decision: 'approve', allowForConversation: false },
     ]);
     expect(dialog.hasAttribute('open')).toBe(false);
+  });
+
+  it('asks about a command’s host with three spans, and sends the one chosen', async () => {
+    const host = (port: number) =>
+      deleteRequest({
+        tool: 'run_command',
+        summary: `\`npm install\` wants to reach registry.npmjs.org:${port}`,
+        paths: [],
+        operations: ['run'],
+        facts: { host: 'registry.npmjs.org', port, command: 'npm install' },
+        network: { host: 'registry.npmjs.org', port },
+      });
+    const [once, conversation, always] = [host(1), host(2), host(3)];
+    const { dialog } = await showDialog(once, conversation, always);
+    expect(within(dialog).getByTestId('approval-host').textContent).toBe('registry.npmjs.org:1');
+    expect(within(dialog).getByRole('radio', { name: 'For this command only' })).toHaveProperty('checked', true);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'For the rest of this conversation' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await userEvent.click(within(dialog).getByRole('radio', { name: /Always in this workspace/ }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(answers()).toEqual([
+      { id: once.id, decision: 'approve', allowForConversation: false },
+      { id: conversation.id, decision: 'approve', allowForConversation: true },
+      { id: always.id, decision: 'approve', allowForConversation: false, allowForWorkspace: true },
+    ]);
   });
 
   it('Esc opens the rejection form; Enter sends the reason; Esc again goes back', async () => {

@@ -12,10 +12,21 @@ export function ApprovalFacts({ request }: { readonly request: ApprovalRequest }
   const until = new Intl.DateTimeFormat(locale, { timeStyle: 'short' }).format(new Date(request.expiresAt));
   return (
     <dl className="facts approval-facts">
-      <dt>{t(paths.length > 1 ? 'approval.paths' : 'approval.path')}</dt>
-      <dd className="path" data-testid="approval-path">
-        {paths.join(', ')}
-      </dd>
+      {request.network !== undefined ? (
+        <>
+          <dt>{t('approval.host')}</dt>
+          <dd className="path" data-testid="approval-host">
+            {request.network.host}:{request.network.port}
+          </dd>
+        </>
+      ) : (
+        <>
+          <dt>{t(paths.length > 1 ? 'approval.paths' : 'approval.path')}</dt>
+          <dd className="path" data-testid="approval-path">
+            {paths.join(', ')}
+          </dd>
+        </>
+      )}
       <dt>{t('approval.tool')}</dt>
       <dd>
         <code>{request.tool}</code>

@@ -1,10 +1,12 @@
 import type { ApprovalRequest } from '../../../shared/ipc/approvals';
 import { useT } from '../../i18n/i18n';
+import { confinementFacts } from './ApprovalConfinement';
 
 /** Deletes, moves and commands have no before/after text: say plainly what would happen. */
 export function ApprovalOperationSummary({ request }: { readonly request: ApprovalRequest }) {
   const t = useT();
-  const facts = Object.entries(request.facts);
+  // Confinement is said in words above (ApprovalConfinement), not as raw facts.
+  const facts = Object.entries(request.facts).filter(([name]) => !confinementFacts.has(name));
   return (
     <section className="approval-operation" aria-label={t('approval.whatHappens')}>
       <h3>{t('approval.whatHappens')}</h3>

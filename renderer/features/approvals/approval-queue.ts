@@ -25,6 +25,8 @@ export interface ApprovalDraft {
   readonly editing: boolean;
   readonly editedText: string | null;
   readonly allowForConversation: boolean;
+  /** A network question: allow the host in this workspace from now on. */
+  readonly allowForWorkspace: boolean;
   readonly rejecting: boolean;
   readonly reason: string;
 }
@@ -33,6 +35,7 @@ export const emptyDraft: ApprovalDraft = {
   editing: false,
   editedText: null,
   allowForConversation: false,
+  allowForWorkspace: false,
   rejecting: false,
   reason: '',
 };
@@ -44,9 +47,16 @@ export function approveAnswer(request: ApprovalRequest, draft: ApprovalDraft): A
     id: request.id,
     decision: 'approve',
     allowForConversation: draft.allowForConversation && request.canAllowForConversation,
+    ...(request.network !== undefined && draft.allowForWorkspace ? { allowForWorkspace: true } : {}),
     ...edited,
   };
 }
+
+/** How long a network question's "allow" lasts: this command, the conversation, or this workspace from now on. */
+export type HostSpan = 'once' | 'conversation' | 'workspace';
+
+export const hostSpanOf = (draft: ApprovalDraft): HostSpan =>
+  draft.allowForWorkspace ? 'workspace' : draft.allowForConversation ? 'conversation' : 'once';
 
 export function rejectAnswer(request: ApprovalRequest, draft: ApprovalDraft): ApprovalAnswer {
   const reason = draft.reason.trim();

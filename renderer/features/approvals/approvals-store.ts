@@ -3,7 +3,7 @@ import type { FamiliarError } from '../../../shared/errors';
 import type { ApprovalAnswer, ApprovalOutcomeKind, ApprovalRequest } from '../../../shared/ipc/approvals';
 import type { EventPayload, FamiliarApi } from '../../../shared/ipc/contract';
 import { approveAnswer, emptyDraft, enqueue, nextCurrent, rejectAnswer } from './approval-queue';
-import type { ApprovalDraft } from './approval-queue';
+import type { ApprovalDraft, HostSpan } from './approval-queue';
 
 export type DiffLayout = 'side-by-side' | 'inline';
 
@@ -118,6 +118,9 @@ export const approvalsActions = {
   },
   setAllowForConversation: (allowForConversation: boolean): void => {
     updateDraft({ allowForConversation });
+  },
+  setHostSpan: (span: HostSpan): void => {
+    updateDraft({ allowForConversation: span === 'conversation', allowForWorkspace: span === 'workspace' });
   },
   startRejecting: (): void => {
     updateDraft({ rejecting: true });

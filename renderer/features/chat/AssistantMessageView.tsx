@@ -4,6 +4,7 @@ import { useT } from '../../i18n/i18n';
 import { MarkdownText } from '../markdown/MarkdownText';
 import { chatActions } from './chat-actions';
 import { useChatStore } from './chat-store';
+import { MemoryCaptureNote } from './MemoryCaptureNote';
 import { ToolCallCard } from './ToolCallCard';
 import { TurnErrorNotice } from './TurnErrorNotice';
 
@@ -60,6 +61,7 @@ export const AssistantMessageView = memo(function AssistantMessageView({
       aria-busy={running}
       data-status={message.status}
     >
+      {message.memoryCapture !== undefined && <MemoryCaptureNote capture={message.memoryCapture} />}
       {message.parts.map((part, index) =>
         part.type === 'text' ? (
           <MarkdownText key={index} text={part.text} />

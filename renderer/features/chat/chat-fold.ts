@@ -66,6 +66,8 @@ export function foldChatEvent(thread: ChatThread, event: ChatEvent, now: number)
       }
       return { ...thread, messages, runningTurnId: event.turnId };
     }
+    case 'memory-captured':
+      return updateAssistant(thread, event.turnId, (message) => ({ ...message, memoryCapture: event.capture }));
     case 'text-delta':
       return updateAssistant(thread, event.turnId, (message) => ({
         ...message,

@@ -1,55 +1,52 @@
-import { useState } from 'react';
-import { FormError } from '../../app/FormError';
-import { envNameSchema } from '../../../shared/settings';
+import { envNameSchema, homeEntrySchema } from '../../../shared/settings';
 import { familiar } from '../../ipc/familiar';
-import { useT } from '../../i18n/i18n';
+import { ConfinementLeftOut, ConfinementRules } from './ConfinementRules';
+import { ConfinementStatus } from './ConfinementStatus';
+import { NameListField } from './NameListField';
 import { settingsActions } from './settings-store';
 import { SettingsPartSection } from './SettingsSection';
-import { SettingTextField } from './SettingTextField';
 
-/** "GH_TOKEN, DATABASE_URL" or one per line → the names; invalid ones are reported, not saved. */
-function parseNames(text: string): { names: string[]; invalid: string[] } {
-  const words = text.split(/[\s,;]+/).filter((word) => word !== '');
-  const names = [...new Set(words.filter((word) => envNameSchema.safeParse(word).success))];
-  return { names, invalid: words.filter((word) => !envNameSchema.safeParse(word).success) };
-}
-
-function PassEnvironmentField({ value }: { readonly value: readonly string[] }) {
-  const t = useT();
-  const [invalid, setInvalid] = useState<string[]>([]);
-  const commit = (text: string) => {
-    const parsed = parseNames(text);
-    setInvalid(parsed.invalid);
-    if (parsed.invalid.length > 0) return;
-    if (parsed.names.join(' ') !== value.join(' ')) {
-      void settingsActions.update(familiar, { commands: { passEnvironment: parsed.names } });
-    }
-  };
-  return (
-    <SettingTextField
-      id="settings-pass-env"
-      label={t('settings.passEnvironment')}
-      value={value.join(' ')}
-      placeholder="GH_TOKEN DATABASE_URL"
-      invalid={invalid.length > 0}
-      describedBy="settings-pass-env-explain"
-      onCommit={commit}
-    >
-      <FormError
-        inline
-        message={invalid.length > 0 && t('settings.passEnvironmentInvalid', { names: invalid.join(', ') })}
-      />
-    </SettingTextField>
-  );
-}
-
-/** Which environment variables commands and git see beyond the safe minimum. */
+/**
+ * How commands run: confined or not (and why), what each kind of process may touch, the folders of
+ * the home commands may read, and which environment variables they see beyond the safe minimum.
+ */
 export function CommandsSection() {
   return (
     <SettingsPartSection part="commands" id="settings-commands" titleKey="settings.commands">
       {(commands, t) => (
         <>
-          <PassEnvironmentField key={commands.passEnvironment.join(' ')} value={commands.passEnvironment} />
+          <ConfinementStatus />
+          <ConfinementRules />
+          <NameListField
+            key={`home:${commands.readableInHome.join('\n')}`}
+            id="settings-readable-home"
+            label={t('confinement.readableInHome')}
+            placeholder="projects/shared, .config/myapp"
+            value={commands.readableInHome}
+            separators={/[,;]/}
+            joiner=", "
+            schema={homeEntrySchema}
+            invalidMessage={(entries) => t('confinement.readableInHomeInvalid', { entries })}
+            describedBy="settings-readable-home-explain"
+            onSave={(readableInHome) => void settingsActions.update(familiar, { commands: { readableInHome } })}
+          />
+          <p className="muted" id="settings-readable-home-explain">
+            {t('confinement.readableInHomeExplain')}
+          </p>
+          <ConfinementLeftOut />
+          <NameListField
+            key={`env:${commands.passEnvironment.join(' ')}`}
+            id="settings-pass-env"
+            label={t('settings.passEnvironment')}
+            placeholder="GH_TOKEN DATABASE_URL"
+            value={commands.passEnvironment}
+            separators={/[\s,;]+/}
+            joiner=" "
+            schema={envNameSchema}
+            invalidMessage={(names) => t('settings.passEnvironmentInvalid', { names })}
+            describedBy="settings-pass-env-explain"
+            onSave={(passEnvironment) => void settingsActions.update(familiar, { commands: { passEnvironment } })}
+          />
           <p className="muted" id="settings-pass-env-explain">
             {t('settings.passEnvironmentExplain')}
           </p>

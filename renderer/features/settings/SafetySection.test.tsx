@@ -3,10 +3,21 @@ import { settingsLikeTheCoreInEachTest } from '../../test-support/settings-answe
 import { enterNumber, expectNumberRefused } from '../../test-support/number-field';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ConfinementInfo } from '../../../shared/ipc/app';
+import { ok } from '../../../shared/result';
+import { confinementInfo } from '../../test-support/fixtures';
+import { useConfinementStore } from './confinement-store';
 import { SafetySection } from './SafetySection';
 
 const stored = settingsLikeTheCoreInEachTest();
+let confinement: ConfinementInfo;
+
+beforeEach(() => {
+  useConfinementStore.setState({ confinement: null, error: null });
+  confinement = confinementInfo();
+  pageApi.answer('app.confinement', () => ok(confinement));
+});
 
 describe('SafetySection', () => {
   it('shows the defaults and changes the hard-link switch and a backup limit through settings.update', async () => {
@@ -39,5 +50,26 @@ describe('SafetySection', () => {
     render(<SafetySection />);
     await expectNumberRefused(user, 'For at most this many days', '0', 'A whole number from 1 to 3650.');
     expect(stored().safety.backups.maxAgeDays).toBe(30);
+  });
+
+  it('says whether commands run confined, and when not, why and how to fix it', async () => {
+    const { unmount } = render(<SafetySection />);
+    expect((await screen.findByTestId('confinement-status')).textContent).toMatch(
+      /^Commands run confined by the operating system \(bubblewrap\)/,
+    );
+    unmount();
+    useConfinementStore.setState({ confinement: null, error: null });
+    confinement = confinementInfo({
+      mode: {
+        confined: false,
+        reason: 'bubblewrap cannot create a sandbox here: setting up uid map: Permission denied',
+        fix: 'Unprivileged user namespaces are off.',
+      },
+    });
+    render(<SafetySection />);
+    const note = await screen.findByRole('note');
+    expect(note.textContent).toContain('Commands are not confined');
+    expect(note.textContent).toContain('Why: bubblewrap cannot create a sandbox here: setting up uid map');
+    expect(note.textContent).toContain('How to fix it: Unprivileged user namespaces are off.');
   });
 });

@@ -2,18 +2,23 @@ import { settingsPatchSchema } from '../../../shared/settings';
 import { familiar } from '../../ipc/familiar';
 import { settingsActions } from './settings-store';
 import { boundsOf, WholeNumberField } from './WholeNumberField';
+import { ConfinementStatus } from './ConfinementStatus';
 import { SettingCheckbox, SettingsPartSection } from './SettingsSection';
 
 /** settings.update's own fields: each limit's bounds are the ones main checks. */
 const limitFields = settingsPatchSchema.shape.safety.unwrap().shape.backups.unwrap().shape;
 const limitNames = ['maxItems', 'maxSizeMB', 'maxAgeDays'] as const;
 
-/** The sandbox's two user-facing switches: hard-linked files, and how many backups are kept. */
+/**
+ * Whether commands run confined (and if not, why and how to fix it), then the sandbox's two
+ * user-facing switches: hard-linked files, and how many backups are kept.
+ */
 export function SafetySection() {
   return (
     <SettingsPartSection part="safety" id="settings-safety" titleKey="settings.safety">
       {(safety, t) => (
         <>
+          <ConfinementStatus />
           <SettingCheckbox
             checked={safety.hardLinks === 'allow'}
             patch={(checked) => ({ safety: { hardLinks: checked ? 'allow' : 'refuse' } })}

@@ -1,0 +1,85 @@
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../../test-support/temp-dir';
+import { confinementMode } from './confinement';
+import { runProcess } from './process-runner';
+import { rulesFor } from './process-rules';
+import type { ProcessKind } from './process-rules';
+
+/**
+ * The rules of each kind of process, run: what a shell started under them may read and write. The
+ * tools' own tests (run-command-confined, git-confined, search, code-confined) show each kind is
+ * started under its rules; these show what the rules themselves allow.
+ */
+const mode = confinementMode();
+const tempDir = useTempDirs();
+
+async function folders() {
+  const home = await tempDir('rules-home-');
+  await mkdir(join(home, '.ssh'));
+  await writeFile(join(home, '.ssh', 'id_ed25519'), 'DECOY-KEY');
+  const workspace = await tempDir('rules-workspace-');
+  await writeFile(join(workspace, 'a.txt'), 'inside\n');
+  await mkdir(join(workspace, '.git'));
+  return { home, workspace, familiarHome: await tempDir('rules-familiar-') };
+}
+
+async function runAs(kind: ProcessKind, script: string) {
+  const { home, workspace, familiarHome } = await folders();
+  const rules = rulesFor(kind, {
+    workspaceRoot: workspace,
+    personaDir: workspace,
+    familiarHome,
+    memoryOn: true,
+    userHome: home,
+  });
+  const ran = await runProcess({
+    file: script,
+    args: [],
+    shell: true,
+    cwd: workspace,
+    timeoutMs: 10_000,
+    signal: new AbortController().signal,
+    maxOutputBytes: 64 * 1024,
+    environment: { pass: [], set: { HOME: home } },
+    confinement: rules,
+  });
+  if (!ran.ok) throw new Error(ran.error.message);
+  return { ...ran.value, home, workspace };
+}
+
+const attempts = [
+  'cat a.txt',
+  'cat "$HOME/.ssh/id_ed25519"',
+  'mkdir -p "$HOME/.cache" && echo cache > "$HOME/.cache/x" && cat "$HOME/.cache/x"',
+  'echo w > written.txt && echo wrote-workspace',
+  'echo g > .git/written && echo wrote-git',
+].join('; ');
+
+describe.runIf(mode.confined)('the rules of each kind of process', () => {
+  it('a language server reads the workspace and writes only a scratch home of its own', async () => {
+    const ran = await runAs('language-server', attempts);
+    expect(ran.confined).toBe(true);
+    expect(ran.stdout).toBe('inside\ncache\n');
+    expect(ran.stdout + ran.stderr).not.toContain('DECOY-KEY');
+    // The scratch home went with the process; the user's home and the workspace are as they were.
+    expect((await readdir(ran.home)).sort()).toEqual(['.ssh']);
+    expect((await readdir(ran.workspace)).sort()).toEqual(['.git', 'a.txt']);
+    expect(await readdir(join(ran.workspace, '.git'))).toEqual([]);
+  });
+
+  it('ripgrep reads the workspace and writes nothing, not even a home', async () => {
+    const ran = await runAs('ripgrep', attempts);
+    expect(ran.stdout).toBe('inside\n');
+    expect(ran.stdout + ran.stderr).not.toContain('DECOY-KEY');
+    expect((await readdir(ran.workspace)).sort()).toEqual(['.git', 'a.txt']);
+  });
+
+  it('git writes only inside .git', async () => {
+    const ran = await runAs('git', attempts);
+    expect(ran.stdout).toBe('inside\nwrote-git\n');
+    expect((await readdir(ran.workspace)).sort()).toEqual(['.git', 'a.txt']);
+    expect(await readdir(join(ran.workspace, '.git'))).toEqual(['written']);
+  });
+});

@@ -1,0 +1,31 @@
+import type { ApprovalRequest } from '../../../shared/ipc/approvals';
+import { useT } from '../../i18n/i18n';
+
+/** The facts a command's request carries about its confinement: said in words, not listed as raw facts. */
+export const confinementFacts: ReadonlySet<string> = new Set(['confined', 'confinement_reason', 'confinement_fix']);
+
+/**
+ * Whether the command asked about will run confined by the operating system (run_command's
+ * `confined` fact); when it will not, loudly, with why and how to fix it. Nothing for other requests.
+ */
+export function ApprovalConfinement({ request }: { readonly request: ApprovalRequest }) {
+  const t = useT();
+  const { confined, confinement_reason: reason, confinement_fix: fix } = request.facts;
+  if (typeof confined !== 'boolean') return null;
+  if (confined) {
+    return (
+      <p className="approval-confinement" data-testid="approval-confinement">
+        {t('approval.confined')}
+      </p>
+    );
+  }
+  return (
+    <div className="form-warning approval-confinement" role="note" data-testid="approval-confinement">
+      <p>
+        <strong>{t('approval.unconfined')}</strong>
+      </p>
+      {reason !== undefined && <p>{t('confinement.reason', { reason: String(reason) })}</p>}
+      {fix !== undefined && <p>{t('confinement.fix', { fix: String(fix) })}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { applySettingsPatch, defaultSettings, homeEntrySchema, settingsPatchSchema } from './settings';
+
+const accepted = (entry: string) => homeEntrySchema.safeParse(entry).success;
+
+describe('commands.readableInHome', () => {
+  it('is empty by default', () => {
+    expect(defaultSettings().commands).toEqual({ passEnvironment: [], allowedHosts: [], readableInHome: [] });
+  });
+
+  it('takes folders and files below the home, a trailing slash dropped', () => {
+    expect(homeEntrySchema.parse(' projects/shared/ ')).toBe('projects/shared');
+    for (const entry of ['projects', '.config/myapp', '.sshd', 'my notes/2025', '.local/share/fonts', '.gitconfig.d']) {
+      expect(accepted(entry), entry).toBe(true);
+    }
+  });
+
+  it('refuses what is not a name below the home', () => {
+    for (const entry of ['', '/', '/etc', '~/projects', 'C:/Users', '..', 'a/../..', './a', 'a//b', 'a\\b', 'a\0b']) {
+      expect(accepted(entry), JSON.stringify(entry)).toBe(false);
+    }
+  });
+
+  it('refuses the secrets, what is inside them and a folder holding one, whatever the case', () => {
+    for (const entry of ['.ssh', '.ssh/id_ed25519', '.AWS', '.gnupg', '.config', '.config/gcloud/x', '.kube']) {
+      expect(accepted(entry), entry).toBe(false);
+    }
+    for (const entry of ['.docker/config.json', '.netrc']) expect(accepted(entry), entry).toBe(false);
+  });
+
+  it("refuses Familiar's own data where the platforms keep it", () => {
+    for (const entry of ['.familiar', '.familiar/settings.json', '.config/Familiar', 'Library', 'AppData/Roaming']) {
+      expect(accepted(entry), entry).toBe(false);
+    }
+  });
+
+  it('is changed by a patch without touching passEnvironment, and a bad entry fails the whole patch', () => {
+    const before = applySettingsPatch(defaultSettings(), { commands: { passEnvironment: ['GH_TOKEN'] } });
+    const patch = settingsPatchSchema.parse({ commands: { readableInHome: ['projects/'] } });
+    expect(applySettingsPatch(before, patch).commands).toEqual({
+      passEnvironment: ['GH_TOKEN'],
+      allowedHosts: [],
+      readableInHome: ['projects'],
+    });
+    expect(settingsPatchSchema.safeParse({ commands: { readableInHome: ['projects', '.ssh'] } }).success).toBe(false);
+  });
+});
