@@ -17,7 +17,7 @@ export interface ChildScriptOptions {
   readonly fileWorkers?: boolean;
 }
 
-const fsWorkerSource = join(repoRoot, 'main', 'platform', 'sandbox', 'fs-worker.ts');
+const fsWorkerSource = join(repoRoot, 'main', 'platform', 'search-engines', 'fs-worker.ts');
 
 /**
  * Bundles a small TypeScript program (which may import project modules by absolute path) into one
