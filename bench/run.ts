@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { editFileTool, listFilesTool, readFileTool, searchInCodeTool } from '../main/tools/index';
+import { editFileTool, listFilesTool, searchInCodeTool } from '../main/tools/index';
 import { corpusLayout, ensureCorpus } from './corpus';
 import type { Corpus } from './corpus';
 import { compare, peakRss, runtimeLine, summarize, timeRuns } from './measure';
 import type { ChildRun, Comparison, External } from './measure';
 import { indexFigures } from './index-bench';
 import { mcpRoundTrip } from './mcp-round-trip';
-import { familiar, midStart, operations, rangeEnd, rangeStart, readTail, relative } from './tool-operations';
+import { familiar, midStart, operations, rangeEnd, rangeStart, readTail, readText, relative } from './tool-operations';
 import type { Familiar } from './tool-operations';
 import { lines, report } from './tools-report';
 import type { Row } from './tools-report';
@@ -272,7 +272,7 @@ async function otherRows(f: Familiar, corpus: Corpus, rows: Row[], reference: Re
     { name: 'read_file lines 1,500,000-1,500,100 of 200 MB', target: '≤ 2× sed', ratioLimit: 2 },
     ['sed -n', 'sed', ['-n', `${rangeStart},${rangeEnd}p`, logPath]],
     async () => {
-      const read = await f.call(readFileTool, { path: logPath, start_line: rangeStart, end_line: rangeEnd });
+      const read = await readText(f, { path: logPath, start_line: rangeStart, end_line: rangeEnd });
       const exact = read.total_lines === corpusLayout.logLines;
       return { content: read.content, exact, note: exact ? ', total_lines exact' : ', total_lines WRONG' };
     },
@@ -293,7 +293,7 @@ async function otherRows(f: Familiar, corpus: Corpus, rows: Row[], reference: Re
   await readRow(
     { name: 'read_file lines 1,000,000-1,000,049 of 200 MB', target: '≤ 1.2× sed', ratioLimit: 1.2 },
     ['sed -n', 'sed', ['-n', `${midStart},${midStart + 49}p`, logPath]],
-    () => f.call(readFileTool, { path: logPath, start_line: midStart, end_line: midStart + 49 }),
+    () => readText(f, { path: logPath, start_line: midStart, end_line: midStart + 49 }),
   );
 
   log('edit_file on the 5 MB file...');

@@ -1,10 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { z } from 'zod';
 import { familiarPaths } from '../main/platform/storage/paths';
 import type { AnyTool } from '../main/tools/define-tool';
 import { editFileTool, listFilesTool, readFileTool, searchInCodeTool } from '../main/tools/index';
 import { createToolEnvironment } from '../main/tools/kit/tool-services';
+import type { TextReadOutput } from '../main/tools/read-file';
 import { corpusLayout } from './corpus';
 import type { Corpus } from './corpus';
 import { benchServices, benchToolCalls } from './tool-calls';
@@ -50,12 +52,19 @@ export const relative = (corpus: Corpus, path: string) => path.slice(corpus.root
 
 export const midStart = 1_000_000;
 
+/** read_file on one of the corpus's text files (never an image or a PDF). */
+export async function readText(f: Familiar, args: z.input<typeof readFileTool.input>): Promise<TextReadOutput> {
+  const read = await f.call(readFileTool, args);
+  if (read.kind !== 'text') throw new Error(`read_file answered a ${read.kind} for ${args.path}`);
+  return read;
+}
+
 /**
  * The last 50 lines, read from the end. (Before issue 16 read_file had no negative start_line: its
  * "before" figure asked for start_line=1999951 and scanned the file from the start.)
  */
 export async function readTail(f: Familiar, path: string): Promise<{ content: string; form: string }> {
-  const read = await f.call(readFileTool, { path, start_line: -50 });
+  const read = await readText(f, { path, start_line: -50 });
   return {
     content: read.content,
     form: `start_line=-50${read.total_lines === undefined ? ', lines not counted' : ''}`,

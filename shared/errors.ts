@@ -24,6 +24,10 @@ export const errorCodes = [
   'encoding_error',
   'file_too_large',
   'binary_file',
+  /** A PNG, JPEG, GIF or WebP by its first bytes whose header cannot be read (truncated, damaged). */
+  'image_unreadable',
+  /** A PDF that cannot be opened: encrypted with a password, or damaged (details.reason says which). */
+  'pdf_unreadable',
   'parent_dir_not_found',
   'directory_not_empty',
   'directory_exists',

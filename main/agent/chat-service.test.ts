@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { reply, startScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
 import type { ScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
 import { API_KEY, kinds, textOf, useChatServiceKit } from '../test-support/chat-service-kit';
+import { makePng } from '../test-support/media-fixtures';
+import { matching } from '../test-support/tool-kit';
 
 // A chat turn that goes through: a streamed answer, tool calls and their results sent back to the
 // model, the context re-fitted between steps, the step limit. Stopped and failed turns have their own
@@ -104,6 +106,45 @@ describe.each(['openai-compatible', 'anthropic'] as const)('a turn over the %s p
     expect(results.map((event) => event.result.code).sort()).toEqual(['file_not_found', 'invalid_arguments']);
     expect(events.at(-1)).toMatchObject({ type: 'turn-finished' });
     expect(JSON.stringify(server.requests[1]?.messages)).toContain('file_not_found');
+  });
+});
+
+describe('a picture a tool returns', () => {
+  it('reaches an Anthropic model as an image block in the tool result, live and replayed', async () => {
+    const { home, id, chat } = await setup('anthropic');
+    const png = makePng(12, 8);
+    await writeFile(join(home, 'shot.png'), png);
+    server.enqueue(reply.toolCall('read_note', { path: 'shot.png' }), reply.text('A gradient.'));
+    await chat.send(id, 'What is in shot.png?');
+    await chat.idle(id);
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png.toString('base64') } };
+    const toolResultOf = (request: number) =>
+      (server.requests[request]?.messages as { content: unknown }[] | undefined)
+        ?.flatMap((message) => (Array.isArray(message.content) ? (message.content as { type: string }[]) : []))
+        .find((part) => part.type === 'tool_result');
+    expect(toolResultOf(1)).toMatchObject({
+      content: [{ type: 'text', text: matching(/"width":12,"height":8/) }, image],
+    });
+    // Once, as the picture: not also as text in the facts.
+    expect(JSON.stringify(toolResultOf(1)).split(png.toString('base64'))).toHaveLength(2);
+    // The next turn rebuilds the history from the transcript: the picture is still a picture.
+    server.enqueue(reply.text('Still a gradient.'));
+    await chat.send(id, 'And now?');
+    await chat.idle(id);
+    expect(toolResultOf(2)).toMatchObject({ content: [{ type: 'text' }, image] });
+  });
+
+  it('reaches a Chat Completions model as its facts and a sentence, never as base64 text', async () => {
+    const { home, id, chat } = await setup('openai-compatible');
+    const png = makePng(12, 8);
+    await writeFile(join(home, 'shot.png'), png);
+    server.enqueue(reply.toolCall('read_note', { path: 'shot.png' }), reply.text('I cannot see it.'));
+    await chat.send(id, 'What is in shot.png?');
+    await chat.idle(id);
+    const sent = JSON.stringify(server.requests[1]?.messages);
+    expect(sent).toContain('\\"width\\":12');
+    expect(sent).toContain('The picture itself is not shown to you');
+    expect(sent).not.toContain(png.toString('base64').slice(0, 40));
   });
 });
 

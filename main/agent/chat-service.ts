@@ -7,7 +7,7 @@ import type { ConversationStore } from '../domain/conversations/conversation-sto
 import { newId } from '../domain/conversations/ids';
 import { lastAttempt } from '../domain/conversations/transcript-fold';
 import type { Logger } from '../platform/logging/logger';
-import { createLanguageModel } from '../domain/providers/language-model';
+import { createLanguageModel, toolResultImages } from '../domain/providers/language-model';
 import { apiKeySecret } from '../platform/secrets/secret-store';
 import type { SecretStore } from '../platform/secrets/secret-store';
 import { toModelMessages } from './model-history';
@@ -175,7 +175,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         );
         if (!appended.ok) return appended;
         const { folded } = loaded.value;
-        const history = [...toModelMessages(folded), { role: 'user' as const, content: text }];
+        const images = toolResultImages(model.value.settings);
+        const history = [...toModelMessages(folded, { images }), { role: 'user' as const, content: text }];
         const capture = captureStateOf(folded, userMessageId);
         start(
           conversationId,
@@ -204,7 +205,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         );
         if (!appended.ok) return appended;
         const { folded } = loaded.value;
-        const history = toModelMessages(folded, { supersedeLast: true });
+        const images = toolResultImages(model.value.settings);
+        const history = toModelMessages(folded, { supersedeLast: true, images });
         const capture = captureStateOf(folded);
         start(
           conversationId,

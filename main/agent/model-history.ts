@@ -2,6 +2,7 @@ import type { AssistantContent, ModelMessage, ToolResultPart } from 'ai';
 import type { FoldedAttempt, FoldedConversation } from '../domain/conversations/transcript-fold';
 import type { StoredToolResult } from '../domain/conversations/transcript-records';
 import { toModelOutput } from './model-output';
+import type { ModelOutputOptions } from './model-output';
 
 /** What the model is told for a call that never answered: the turn was stopped or Familiar died. */
 export const unansweredResult: StoredToolResult = {
@@ -12,7 +13,7 @@ export const unansweredResult: StoredToolResult = {
   },
 };
 
-function stepMessages(attempt: FoldedAttempt, onlyToolSteps: boolean): ModelMessage[] {
+function stepMessages(attempt: FoldedAttempt, onlyToolSteps: boolean, output: ModelOutputOptions): ModelMessage[] {
   const messages: ModelMessage[] = [];
   for (const step of attempt.steps) {
     const hasTools = step.parts.some((part) => part.type === 'tool');
@@ -30,7 +31,7 @@ function stepMessages(attempt: FoldedAttempt, onlyToolSteps: boolean): ModelMess
         type: 'tool-result',
         toolCallId: call.toolCallId,
         toolName: call.name,
-        output: toModelOutput(call.result ?? unansweredResult),
+        output: toModelOutput(call.result ?? unansweredResult, output),
       });
     }
     if (content.length > 0) messages.push({ role: 'assistant', content });
@@ -43,11 +44,12 @@ function stepMessages(attempt: FoldedAttempt, onlyToolSteps: boolean): ModelMess
  * The conversation as the model sees it, rebuilt from the transcript. Each user message is followed
  * by its answer. When an answer was retried, the superseded attempts keep only their tool steps (the
  * model must know what it already did to files) and drop their text; the last attempt keeps all.
- * `supersedeLast` is set when building the request of a retry: the failed attempt is then superseded too.
+ * `supersedeLast` is set when building the request of a retry: the failed attempt is then superseded too;
+ * `images` when the model can be shown pictures in tool results (model-output.ts).
  */
 export function toModelMessages(
   conversation: FoldedConversation,
-  options: { supersedeLast?: boolean } = {},
+  options: { supersedeLast?: boolean } & ModelOutputOptions = {},
 ): ModelMessage[] {
   const messages: ModelMessage[] = [];
   conversation.exchanges.forEach((exchange, exchangeIndex) => {
@@ -56,7 +58,7 @@ export function toModelMessages(
     exchange.attempts.forEach((attempt, attemptIndex) => {
       const isLastAttempt = attemptIndex === exchange.attempts.length - 1;
       const superseded = !isLastAttempt || (isLastExchange && options.supersedeLast === true);
-      messages.push(...stepMessages(attempt, superseded));
+      messages.push(...stepMessages(attempt, superseded, options));
     });
   });
   return messages;

@@ -12,6 +12,7 @@ import { toToolResultView } from '../domain/conversations/tool-result-view';
 import type { NewRecord, StoredToolResult } from '../domain/conversations/transcript-records';
 import type { Logger } from '../platform/logging/logger';
 import { toTurnError } from '../domain/providers/provider-errors';
+import { toolResultImages } from '../domain/providers/language-model';
 import { fitToContext } from './context-budget';
 import { captureBeforeCut } from './memory-capture';
 import type { CaptureState } from './memory-capture';
@@ -140,7 +141,9 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
         model: input.model,
         instructions: system,
         messages: fitted.value.messages,
-        tools: buildToolSet(input.executor, conversationId, descriptors, input.signal),
+        tools: buildToolSet(input.executor, conversationId, descriptors, input.signal, {
+          images: toolResultImages(input.settings),
+        }),
         stopWhen: isStepCount(input.settings.maxSteps),
         // One call at a time: approvals are asked in order and edits never race each other.
         toolCallConcurrency: 1,

@@ -1,4 +1,4 @@
-import type { ModelMessage } from 'ai';
+import type { ModelMessage, ToolResultPart } from 'ai';
 import { estimateTokens as estimateTextTokens } from '../../shared/token-estimate';
 
 export { estimateTextTokens };
@@ -8,6 +8,26 @@ const MESSAGE_OVERHEAD = 4;
 const TOOL_CALL_OVERHEAD = 8;
 
 const jsonTokens = (value: unknown) => estimateTextTokens(JSON.stringify(value) ?? '');
+
+/**
+ * What a picture costs, whatever its bytes: Anthropic scales images to about 1.15 megapixels,
+ * (width × height) / 750 ≈ 1,600 tokens at most; OpenAI's high detail tops out near that too. Its
+ * base64 is not text the model reads, so counting it as characters would overstate a 1 MB PNG
+ * three-hundred-fold and make the budget drop everything else.
+ */
+export const IMAGE_TOKENS = 1_600;
+
+type ContentOutput = Extract<ToolResultPart['output'], { type: 'content' }>['value'];
+
+function contentTokens(parts: ContentOutput): number {
+  let total = 0;
+  for (const part of parts) {
+    if (part.type === 'text') total += estimateTextTokens(part.text);
+    else if (part.type === 'file' || part.type === 'file-data' || part.type === 'image-data') total += IMAGE_TOKENS;
+    else total += jsonTokens(part);
+  }
+  return total;
+}
 
 export function estimateMessageTokens(message: ModelMessage): number {
   if (typeof message.content === 'string') return MESSAGE_OVERHEAD + estimateTextTokens(message.content);
@@ -27,7 +47,9 @@ export function estimateMessageTokens(message: ModelMessage): number {
           TOOL_CALL_OVERHEAD +
           (output.type === 'text' || output.type === 'error-text'
             ? estimateTextTokens(output.value)
-            : jsonTokens('value' in output ? output.value : output));
+            : output.type === 'content'
+              ? contentTokens(output.value)
+              : jsonTokens('value' in output ? output.value : output));
         break;
       }
       default:

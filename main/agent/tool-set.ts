@@ -4,6 +4,7 @@ import type { ToolDescriptor, ToolExecutor } from '../tool-calls/tool-executor';
 import { toolJsonSchema } from '../tool-calls/tool-schema';
 import type { StoredToolResult } from '../domain/conversations/transcript-records';
 import { toModelOutput } from './model-output';
+import type { ModelOutputOptions } from './model-output';
 
 /**
  * Turns the executor's tool list into AI SDK tools. Deliberately without the SDK's validation:
@@ -15,6 +16,7 @@ export function buildToolSet(
   conversationId: string,
   descriptors: readonly ToolDescriptor[],
   turnSignal: AbortSignal,
+  output: ModelOutputOptions = {},
 ): ToolSet {
   const tools: ToolSet = {};
   for (const descriptor of descriptors) {
@@ -23,7 +25,7 @@ export function buildToolSet(
       inputSchema: jsonSchema(() => toolJsonSchema(descriptor)),
       execute: (args, { toolCallId, abortSignal }): Promise<StoredToolResult> =>
         executor.execute({ conversationId, toolCallId, name: descriptor.name, args }, abortSignal ?? turnSignal),
-      toModelOutput: ({ output }) => toModelOutput(output as StoredToolResult),
+      toModelOutput: ({ output: result }) => toModelOutput(result as StoredToolResult, output),
     });
   }
   return tools;

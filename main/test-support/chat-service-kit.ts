@@ -23,8 +23,19 @@ import { useTempDirs } from './temp-dir';
 export const quiet = createStderrLogger('test', () => undefined);
 export const API_KEY = 'sk-test-0123456789abcdef';
 
+/** A PNG as read_file answers it (shared/tool-image.ts): its facts and its bytes. */
+const pictureResult = (path: string, png: Buffer) => ({
+  kind: 'image',
+  path,
+  mime: 'image/png',
+  bytes: png.length,
+  width: png.readUInt32BE(16),
+  height: png.readUInt32BE(20),
+  data: png.toString('base64'),
+});
+
 /**
- * A small real executor: `read_note` reads a real file from a temp folder, `wait_for_stop` blocks
+ * A small real executor: `read_note` reads a real file from a temp folder (a .png as a picture), `wait_for_stop` blocks
  * until the turn is stopped (a tool waiting on an approval behaves the same way).
  */
 export function notesExecutor(dir: string) {
@@ -44,6 +55,8 @@ export function notesExecutor(dir: string) {
       const args = readInput.safeParse(call.args);
       if (!args.success) return err('invalid_arguments', args.error.message);
       try {
+        if (args.data.path.endsWith('.png'))
+          return ok(pictureResult(args.data.path, await readFile(join(dir, args.data.path))));
         return ok(await readFile(join(dir, args.data.path), 'utf8'));
       } catch {
         return err('file_not_found', `${args.data.path} does not exist.`);

@@ -36,4 +36,13 @@ describe('capToolResult', () => {
     const cut = capToolResult(ok(withResultBound(long.value, 1000)), 100);
     expect(cut.ok && cut.value).toMatch(/^\{"text":"x+\n\[Truncated: the JSON result had 411 more characters\.\]$/);
   });
+
+  it('weighs an image by its facts: its bytes pass whole however long, or go with facts over the cap', () => {
+    const image = { kind: 'image', path: 'a.png', mime: 'image/png', width: 1, height: 1, data: 'A'.repeat(5000) };
+    const result = ok(image);
+    expect(capToolResult(result, 200)).toBe(result);
+    const cut = capToolResult(ok({ ...image, path: 'p'.repeat(300) }), 200);
+    expect(cut.ok && cut.value).toMatch(/^\{"kind":"image","path":"p+\n\[Truncated/);
+    expect(cut.ok && cut.value).not.toContain('AAAA');
+  });
 });

@@ -1,4 +1,5 @@
 import type { Result } from '../../shared/result';
+import { splitToolImage } from '../../shared/tool-image';
 import { resultBound } from '../tools/kit/result-bound';
 import { defaultToolLimits } from '../tools/kit/tool-limits';
 
@@ -20,7 +21,9 @@ export function capToolResult(result: Result<unknown>, cap: number = TOOL_RESULT
   // A tool that measured its own answer (result-bound.ts) spares us stringifying it just to measure.
   const bound = resultBound(value);
   if (bound !== undefined && bound <= cap) return result;
-  const json = JSON.stringify(value);
+  // A picture's bytes are not text in the context (an image part costs its own, bounded tokens, and
+  // read_file caps their size): the cap weighs the facts beside them.
+  const json = JSON.stringify(splitToolImage(value)?.facts ?? value);
   if (json === undefined || json.length <= cap) return result;
   return {
     ok: true,

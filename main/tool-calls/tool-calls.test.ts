@@ -99,7 +99,7 @@ describe('the tool-call pipeline: admit', () => {
     const result = await pipeline()('read_file', { path: 3, start: 1 });
     expect(result.ok || result.error.code).toBe('invalid_arguments');
     expect(result.ok || result.error.message).toMatch(
-      /^Invalid arguments for read_file: path: .*expected string.*Unknown: start\. Parameters: path, encoding, start_line, end_line\.$/,
+      /^Invalid arguments for read_file: path: .*expected string.*Unknown: start\. Parameters: path, encoding, start_line, end_line, start_page, end_page\.$/,
     );
   });
 

@@ -21,13 +21,13 @@ import { createDirectoryTool } from './create-directory';
 import { deleteFileTool } from './delete-file';
 import { getFileInfoTool } from './get-file-info';
 import { moveFileTool } from './move-file';
-import { readFileTool } from './read-file';
 import { containing, matching } from '../test-support/tool-kit';
 import { createDirectRunner } from '../test-support/direct-runner';
 import { createToolEnvironment, createToolServices } from './kit/tool-services';
 import { writeFileTool } from './write-file';
 import { useToolKits } from '../test-support/use-tool-kits';
 import { refused } from '../test-support/refused';
+import { readText } from '../test-support/read-text';
 
 const tempDir = useTempDirs();
 const newKit = useToolKits();
@@ -235,7 +235,7 @@ describe('get_file_info', () => {
     const result = await kit.call(getFileInfoTool, { path: 'legacy.txt' });
     expect(result.ok && result.value).toMatchObject({ encoding, line_count: 1 });
     // And the guess is what read_file needs.
-    const read = await kit.call(readFileTool, {
+    const read = await readText(kit, {
       path: 'legacy.txt',
       encoding: result.ok ? result.value.encoding! : '',
     });

@@ -7,6 +7,7 @@ import { readFileTool } from './read-file';
 import { searchInCodeTool } from './search-in-code';
 import { createToolKit } from '../test-support/tool-kit';
 import type { ToolKit } from '../test-support/tool-kit';
+import { readText } from '../test-support/read-text';
 
 const tempDir = useTempDirs();
 let kit: ToolKit;
@@ -35,7 +36,7 @@ describe('hard-linked files', () => {
 
   it('are read and searched when the user allows them in settings', async () => {
     await linkedWorkspace('allow');
-    const read = await kit.call(readFileTool, { path: 'alias.txt' });
+    const read = await readText(kit, { path: 'alias.txt' });
     expect(read.ok && read.value.content).toContain('needle from outside');
     const search = await kit.call(searchInCodeTool, { query: 'needle' });
     if (!search.ok) throw new Error(search.error.message);

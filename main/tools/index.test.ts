@@ -37,7 +37,7 @@ describe('fileTools', () => {
       fileTools.map((tool) => [tool.name, Object.keys((tool.input as z.ZodObject).shape)]),
     );
     expect(parameters).toEqual({
-      read_file: ['path', 'encoding', 'start_line', 'end_line'],
+      read_file: ['path', 'encoding', 'start_line', 'end_line', 'start_page', 'end_page'],
       write_file: ['path', 'content', 'encoding', 'create_dirs', 'backup'],
       edit_file: ['path', 'oldText', 'newText'],
       list_files: ['path', 'recursive', 'pattern', 'include_hidden', 'include_ignored', 'sizes', 'max_entries'],

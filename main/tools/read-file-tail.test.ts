@@ -2,8 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { readFileTool } from './read-file';
 import { matching } from '../test-support/tool-kit';
+import { readText } from '../test-support/read-text';
 import { useToolKits } from '../test-support/use-tool-kits';
 
 const newKit = useToolKits();
@@ -32,7 +32,7 @@ describe('read_file counted from the end', () => {
     const kit = await newKit();
     const lines = generatedLines(3000, 1);
     await writeFile(join(kit.workspace, 'app.log'), `${lines.join('\n')}\n`);
-    const result = await kit.call(readFileTool, { path: 'app.log', start_line: -50 });
+    const result = await readText(kit, { path: 'app.log', start_line: -50 });
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.content).toBe(lines.slice(-50).join('\n'));
     expect(result.value).toMatchObject({ start_line: -50, end_line: -1, lines_read: 50, truncated: false });
@@ -59,7 +59,7 @@ describe('read_file counted from the end', () => {
         [expected.length, 1],
         [expected.length - 1, 2],
       ] as const) {
-        const result = await kit.call(readFileTool, { path: name, start_line: -from, end_line: -to });
+        const result = await readText(kit, { path: name, start_line: -from, end_line: -to });
         if (!result.ok) throw new Error(result.error.message);
         expect(result.value.content, `${name} -${from}..-${to}`).toBe(
           expected.slice(expected.length - from, expected.length - to + 1).join('\n'),
@@ -71,7 +71,7 @@ describe('read_file counted from the end', () => {
   it('gives real line numbers and the total when the window reaches the start', async () => {
     const kit = await newKit();
     await writeFile(join(kit.workspace, 'short.txt'), 'one\ntwo\nthree\n');
-    const result = await kit.call(readFileTool, { path: 'short.txt', start_line: -10 });
+    const result = await readText(kit, { path: 'short.txt', start_line: -10 });
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value).toMatchObject({
       content: 'one\ntwo\nthree',
@@ -81,7 +81,7 @@ describe('read_file counted from the end', () => {
       truncated: false,
     });
     const empty = await writeFile(join(kit.workspace, 'empty.txt'), '').then(() =>
-      kit.call(readFileTool, { path: 'empty.txt', start_line: -5 }),
+      readText(kit, { path: 'empty.txt', start_line: -5 }),
     );
     expect(empty.ok && empty.value).toMatchObject({ content: '', total_lines: 0, lines_read: 0 });
   });
@@ -90,7 +90,7 @@ describe('read_file counted from the end', () => {
     const kit = await newKit({ limits: { maxOutputLines: 5 } });
     const lines = Array.from({ length: 5000 }, (_, i) => `line ${i + 1}`);
     await writeFile(join(kit.workspace, 'a.log'), `${lines.join('\n')}\n`);
-    const result = await kit.call(readFileTool, { path: 'a.log', start_line: -4000 });
+    const result = await readText(kit, { path: 'a.log', start_line: -4000 });
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value).toMatchObject({
       content: lines.slice(1000, 1005).join('\n'),
@@ -105,7 +105,7 @@ describe('read_file counted from the end', () => {
   it('shows the start of a giant last line', async () => {
     const kit = await newKit({ limits: { maxOutputBytes: 64 } });
     await writeFile(join(kit.workspace, 'min.js'), `first\n${'é'.repeat(200_000)}`);
-    const result = await kit.call(readFileTool, { path: 'min.js', start_line: -1 });
+    const result = await readText(kit, { path: 'min.js', start_line: -1 });
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.content).toMatch(/^é+$/);
     expect(Buffer.byteLength(result.value.content)).toBeLessThanOrEqual(64);
@@ -118,9 +118,9 @@ describe('read_file counted from the end', () => {
   ])('reads the end of %s text with a BOM', async (encoding, text) => {
     const kit = await newKit();
     await writeFile(join(kit.workspace, 'b.txt'), iconv.encode(text, encoding, { addBOM: true }));
-    const result = await kit.call(readFileTool, { path: 'b.txt', start_line: -2 });
+    const result = await readText(kit, { path: 'b.txt', start_line: -2 });
     expect(result.ok && result.value.content).toBe('line two\nline three');
-    const all = await kit.call(readFileTool, { path: 'b.txt', start_line: -3 });
+    const all = await readText(kit, { path: 'b.txt', start_line: -3 });
     expect(all.ok && all.value.content).toBe(text.trimEnd());
   });
 
@@ -132,7 +132,7 @@ describe('read_file counted from the end', () => {
     [{ start_line: -5, end_line: -6 }, /end_line/],
   ])('refuses %j', async (args, message) => {
     const kit = await newKit();
-    const result = await kit.call(readFileTool, { path: 'a.txt', ...args });
+    const result = await readText(kit, { path: 'a.txt', ...args });
     expect(result.ok || result.error.code).toBe('invalid_arguments');
     expect(result.ok || result.error.message).toMatch(message);
   });

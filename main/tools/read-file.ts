@@ -16,6 +16,10 @@ import {
 import { noticeSchema } from './kit/output-shapes';
 import { defineTool, onGivenPath } from './define-tool';
 import { formatBytes } from '../../shared/format-bytes';
+import { mediaKindOf } from './media/media-kind';
+import { readMedia } from './media/read-media';
+import { imageReadOutput } from './media/read-image';
+import { pdfReadOutput } from './media/read-pdf';
 
 const input = z
   .object({
@@ -40,6 +44,18 @@ const input = z
       .refine((line) => line !== 0, 'end_line is 1-based, or negative to count from the end')
       .optional()
       .describe('Last line to return, inclusive; negative (-1 is the last line) only with a negative start_line.'),
+    start_page: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('PDFs only: the first page to return, 1-based (default 1).'),
+    end_page: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('PDFs only: the last page to return, inclusive (default: as many pages as fit in the output limit).'),
   })
   .refine((args) => args.end_line === undefined || args.start_line === undefined || args.end_line >= args.start_line, {
     message: 'end_line must be greater than or equal to start_line',
@@ -48,6 +64,10 @@ const input = z
   .refine((args) => args.end_line === undefined || args.end_line > 0 === (args.start_line ?? 1) > 0, {
     message: 'end_line and start_line must both count from the start (positive) or both from the end (negative)',
     path: ['end_line'],
+  })
+  .refine((args) => args.end_page === undefined || args.start_page === undefined || args.end_page >= args.start_page, {
+    message: 'end_page must be greater than or equal to start_page',
+    path: ['end_page'],
   });
 
 /** The result type is the output schema's (readFileOutput, below): one source, so the two cannot drift. */
@@ -118,8 +138,9 @@ function notice(shown: Shown, startLine: number, display: string): string | unde
   return undefined;
 }
 
-/** The result's shape: it types run() and is the outputSchema MCP clients see. */
-const readFileOutput = z.object({
+/** A text file's result: a window of its lines. */
+const textReadOutput = z.object({
+  kind: z.literal('text'),
   path: z.string(),
   content: z.string(),
   encoding: z.string(),
@@ -135,13 +156,20 @@ const readFileOutput = z.object({
   notice: noticeSchema,
 });
 
+export type TextReadOutput = z.output<typeof textReadOutput>;
+
+/** The result's shape, by the file's kind: it types run() and is the outputSchema MCP clients see. */
+const readFileOutput = z.discriminatedUnion('kind', [textReadOutput, imageReadOutput, pdfReadOutput]);
+
 export const readFileTool = defineTool({
   name: 'read_file',
   description:
-    'Read a text file in the workspace. Returns its content (at most 2,000 lines or 50 KB per call; a notice and next_start_line say how to continue), total_lines and the encoding. ' +
+    'Read a file in the workspace. A text file returns its content (at most 2,000 lines or 50 KB per call; a notice and next_start_line say how to continue), total_lines and the encoding. ' +
     'Use start_line/end_line for a part of a file, which works for files of any size. A negative start_line counts from the end ' +
     '(start_line=-50: the last 50 lines, read from the end without scanning the file; such reads leave out total_lines unless they reach the start). ' +
-    'Binary files are refused (use get_file_info).',
+    'Images (PNG, JPEG, GIF, WebP) come back as an image with their size and dimensions (kind "image"). ' +
+    'PDFs come back as text by page (kind "pdf"; start_page/end_page, pages without a text layer are marked as scanned images). ' +
+    'Other binary files are refused (use get_file_info).',
   input,
   output: readFileOutput,
   operations: ['read'],
@@ -163,6 +191,14 @@ export const readFileTool = defineTool({
     const { handle, facts } = opened.value;
     try {
       const head = await handle.readAll(Math.min(sniffBytes, facts.size));
+      const media = mediaKindOf(head);
+      if (media !== undefined) return await readMedia(media, path, opened.value, args, ctx);
+      if (args.start_page !== undefined || args.end_page !== undefined) {
+        return err(
+          'invalid_arguments',
+          `'${path.display}' is not a PDF: start_page and end_page are for PDFs. Use start_line and end_line.`,
+        );
+      }
       if (looksBinary(head, args.encoding === undefined ? undefined : requested)) {
         return err(
           'binary_file',
@@ -284,6 +320,7 @@ function windowOutput(
 ): ReadFileOutput {
   const linesRead = Math.max(0, shown.lastLine - startLine + 1);
   return {
+    kind: 'text',
     path: display,
     content: shown.text,
     encoding,

@@ -157,6 +157,20 @@ describe('the packed app', () => {
     }
   });
 
+  it('packs what PDF.js reads a PDF with, and not its browser builds or the canvas it renders with', () => {
+    const files = entries();
+    const pdfjs = '/node_modules/pdfjs-dist';
+    for (const needed of [
+      'legacy/build/pdf.mjs',
+      'legacy/build/pdf.worker.mjs',
+      'cmaps/UniJIS-UCS2-H.bcmap',
+      'package.json',
+    ])
+      expect(files, needed).toContain(`${pdfjs}/${needed}`);
+    expect(files.filter((path) => path.startsWith(`${pdfjs}/build/`) || path.startsWith(`${pdfjs}/web/`))).toEqual([]);
+    expect(files.filter((path) => path.includes('/@napi-rs/canvas'))).toEqual([]);
+  });
+
   it("leaves the dependencies' TypeScript sources, docs and readmes out, but keeps their licences", async () => {
     // For the record (the issue measured 32 MB, with the real out/, before these exclusions).
     console.info(`app.asar: ${((await stat(asarPath)).size / 1024 / 1024).toFixed(1)} MB`);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { editFileTool } from '../../tools/edit-file';
 import { listFilesTool } from '../../tools/list-files';
 import { readFileTool } from '../../tools/read-file';
+import { makePdf, makePng } from '../../test-support/media-fixtures';
 import { useToolKits } from '../../test-support/use-tool-kits';
 import { writeFileTool } from '../../tools/write-file';
 import { toToolResultView, VIEW_VALUE_CAP_CHARS } from './tool-result-view';
@@ -55,5 +56,16 @@ describe('toToolResultView over the real file tools', () => {
     expect(toToolResultView(read).summary).toMatch(/^a\.txt: lines 1–\d of \d$/);
     const listed = await kit.call(listFilesTool, { path: '.' });
     expect(toToolResultView(listed).summary).toBe('.: 1 entry');
+  });
+
+  it('shows a picture read_file returns by its facts, never its bytes, and a PDF by its pages', async () => {
+    const kit = await newKit();
+    await writeFile(join(kit.workspace, 'shot.png'), makePng(300, 200));
+    const image = toToolResultView(await kit.call(readFileTool, { path: 'shot.png' }));
+    expect(image).toMatchObject({ ok: true, summary: 'shot.png: 300×200 image', value: { kind: 'image', width: 300 } });
+    expect(image.value).not.toHaveProperty('data');
+    await writeFile(join(kit.workspace, 'r.pdf'), makePdf([['one'], ['two']]));
+    const pdf = toToolResultView(await kit.call(readFileTool, { path: 'r.pdf' }));
+    expect(pdf).toMatchObject({ ok: true, summary: 'r.pdf: pages 1–2 of 2' });
   });
 });

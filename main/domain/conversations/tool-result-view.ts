@@ -1,4 +1,5 @@
 import type { ToolResultView } from '../../../shared/ipc/chat';
+import { splitToolImage } from '../../../shared/tool-image';
 import type { StoredToolResult } from './transcript-records';
 
 /** What the page receives of a tool's value: enough to show, small enough to send on every event. */
@@ -32,6 +33,11 @@ function summarizeFields(value: Record<string, unknown>): string | undefined {
   const { path, diff, entries, results, content, bytes_written: bytes, source, destination, trash_path } = value;
   const at = typeof path === 'string' ? `${path}: ` : '';
   if (typeof value['summary'] === 'string') return value['summary'];
+  if (value['kind'] === 'image' && typeof value['width'] === 'number' && typeof value['height'] === 'number')
+    return `${at}${value['width']}×${value['height']} image`;
+  if (value['kind'] === 'pdf' && typeof value['pages'] === 'number') {
+    return `${at}pages ${String(value['start_page'])}–${String(value['end_page'])} of ${value['pages']}`;
+  }
   if (typeof diff === 'string') {
     const { added, removed } = diffCounts(diff);
     return `${at}+${added} −${removed} lines`;
@@ -94,17 +100,19 @@ export function toToolResultView(result: StoredToolResult): ToolResultView {
     // The rest of the message (closest lines on no_match, hints) is what the expanded card shows.
     return message.includes('\n') ? { ...view, value: clip(message, VIEW_VALUE_CAP_CHARS) } : view;
   }
-  const view: ToolResultView = { ok: true, summary: summarize(result.value) };
-  if (result.value === undefined) return view;
-  if (typeof result.value === 'string') {
-    return result.value.length <= VIEW_VALUE_CAP_CHARS
-      ? { ...view, value: result.value }
-      : { ...view, value: result.value.slice(0, VIEW_VALUE_CAP_CHARS), truncated: true };
+  // An image result's bytes are not for the page: its facts are (shared/tool-image.ts).
+  const value = splitToolImage(result.value)?.facts ?? result.value;
+  const view: ToolResultView = { ok: true, summary: summarize(value) };
+  if (value === undefined) return view;
+  if (typeof value === 'string') {
+    return value.length <= VIEW_VALUE_CAP_CHARS
+      ? { ...view, value }
+      : { ...view, value: value.slice(0, VIEW_VALUE_CAP_CHARS), truncated: true };
   }
-  const json = JSON.stringify(result.value) ?? 'null';
-  if (json.length <= VIEW_VALUE_CAP_CHARS) return { ...view, value: result.value };
-  const isObject = typeof result.value === 'object' && result.value !== null && !Array.isArray(result.value);
-  const capped = isObject ? capObject(result.value as Record<string, unknown>) : undefined;
+  const json = JSON.stringify(value) ?? 'null';
+  if (json.length <= VIEW_VALUE_CAP_CHARS) return { ...view, value };
+  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+  const capped = isObject ? capObject(value as Record<string, unknown>) : undefined;
   return capped !== undefined
     ? { ...view, value: capped, truncated: true }
     : { ...view, value: json.slice(0, VIEW_VALUE_CAP_CHARS), truncated: true };

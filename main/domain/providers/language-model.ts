@@ -15,6 +15,15 @@ export const defaultBaseUrls: Record<ProviderKind, string | undefined> = {
   'openai-compatible': undefined,
 };
 
+/**
+ * Whether the model, as createLanguageModel builds it, can be shown a picture inside a tool result
+ * (read_file on a PNG). Anthropic's API takes images in tool results. OpenAI's Chat Completions
+ * and the OpenAI-compatible servers (Ollama, LM Studio, vLLM...) take text only there: the AI SDK
+ * would send the picture as base64 text, so those get its facts and a sentence instead
+ * (agent/model-output.ts). Whether a model sees images at all is each model's own switch (issue 30).
+ */
+export const toolResultImages = (settings: Pick<ProviderSettings, 'kind'>): boolean => settings.kind === 'anthropic';
+
 /** Kinds that cannot work without a key (local servers and most gateways accept none). */
 export const needsApiKey = (kind: ProviderKind): boolean => kind === 'openai' || kind === 'anthropic';
 

@@ -6,6 +6,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { describe, expect, it } from 'vitest';
 import { auditEntrySchema } from '../../platform/audit/audit-log';
 import { familiarPaths } from '../../platform/storage/paths';
+import { makePdf, makePng } from '../../test-support/media-fixtures';
 import { useFamiliarMcpProcesses } from '../../test-support/mcp-process-kit';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { assistantTools } from '../../tools/index';
@@ -134,7 +135,14 @@ const codeTarget = { path: 'string', line: 'integer', column: 'integer', symbol:
 const expectedInputs: Record<string, { required: string[]; properties: Record<string, string> }> = {
   read_file: {
     required: ['path'],
-    properties: { path: 'string', encoding: 'string', start_line: 'integer', end_line: 'integer' },
+    properties: {
+      path: 'string',
+      encoding: 'string',
+      start_line: 'integer',
+      end_line: 'integer',
+      start_page: 'integer',
+      end_page: 'integer',
+    },
   },
   write_file: {
     required: ['path', 'content'],
@@ -338,6 +346,21 @@ describe('familiar-mcp over stdio', () => {
     expect(audited.every((line) => line.conversation === 'mcp')).toBe(true);
     // A cold language server start rides on this test: more room than the default 30 s.
   }, 90_000);
+
+  it('reads a picture as image content and a PDF by page from the bundled program', async () => {
+    const { workspace, call, client } = await startServer();
+    const png = makePng(5, 4);
+    await writeFile(join(workspace, 'dot.png'), png);
+    await writeFile(join(workspace, 'r.pdf'), makePdf([['first'], null, ['third']]));
+    const image = await client.callTool({ name: 'read_file', arguments: { path: 'dot.png' } });
+    expect(image.content).toContainEqual({ type: 'image', data: png.toString('base64'), mimeType: 'image/png' });
+    // PDF.js runs inside the bundle (its worker too), and prints nothing on stdout, the protocol's channel.
+    const pdf = await call('read_file', { path: 'r.pdf', start_page: 2 });
+    expect(pdf).toEqual({
+      isError: false,
+      value: expect.objectContaining({ pages: 3, start_page: 2, end_page: 3, pages_without_text: [2] }) as unknown,
+    });
+  });
 
   it('answers approval_required for a persona write without --approve all, and changes nothing', async () => {
     const { home, call } = await startServer();

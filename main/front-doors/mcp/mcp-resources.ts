@@ -16,6 +16,7 @@ import type { FamiliarError } from '../../../shared/errors';
 import type { EventPayload } from '../../../shared/ipc/contract';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
+import { splitToolImage } from '../../../shared/tool-image';
 import type { Dispatch } from '../../platform/ipc/dispatcher';
 import type { EventHub } from '../../platform/ipc/event-hub';
 import type { Logger } from '../../platform/logging/logger';
@@ -55,7 +56,18 @@ type Target =
   | { readonly kind: 'workspace'; readonly relPath: string };
 
 const personaUri = (name: PersonaFileName) => `${PERSONA_URI_PREFIX}${name}`;
-const mimeTypeOf = (path: string) => (path.toLowerCase().endsWith('.md') ? 'text/markdown' : 'text/plain');
+/** The listing's type by name (a read answers by the bytes: read_file sniffs them). */
+const mimeByExtension: Readonly<Record<string, string>> = {
+  md: 'text/markdown',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  pdf: 'application/pdf',
+};
+const mimeTypeOf = (path: string) =>
+  mimeByExtension[path.slice(path.lastIndexOf('.') + 1).toLowerCase()] ?? 'text/plain';
 const parentOf = (relPath: string) => (relPath.includes('/') ? relPath.slice(0, relPath.lastIndexOf('/')) : '');
 const toPosix = (path: string) => path.split(sep).join('/');
 
@@ -155,7 +167,8 @@ export function serveResources(options: McpResourcesOptions): void {
         uriTemplate: 'file://{+path}',
         name: 'workspace-file',
         title: 'A file in the Familiar workspace',
-        description: 'Any text file inside the open workspace, by its absolute file:// URI (read through the sandbox).',
+        description:
+          'Any text file, image or PDF (as its text) inside the open workspace, by its absolute file:// URI (read through the sandbox).',
       },
     ],
   }));
@@ -164,15 +177,25 @@ export function serveResources(options: McpResourcesOptions): void {
     const { uri } = request.params;
     const target = unwrap(locate(uri));
     const path = pathOf(target);
-    const read = unwrap(await run('read_file', { path })) as { content: string; truncated: boolean };
+    const value = unwrap(await run('read_file', { path }));
+    // A picture is the resource's bytes (a blob), as its type: the same read_file, the same caps.
+    const picture = splitToolImage(value);
+    if (picture !== undefined) return { contents: [{ uri, mimeType: picture.image.mime, blob: picture.image.data }] };
+    const read = value as { kind: 'text' | 'pdf'; content?: string; text?: string; truncated: boolean };
     // A resource is the whole file or a refusal, never a silent part.
     if (read.truncated) {
+      const parts = read.kind === 'pdf' ? 'start_page' : 'start_line';
       throw refusal({
         code: 'file_too_large',
-        message: `${path} is longer than one read; use the read_file tool with start_line to read it in parts.`,
+        message: `${path} is longer than one read; use the read_file tool with ${parts} to read it in parts.`,
       });
     }
-    return { contents: [{ uri, mimeType: mimeTypeOf(path), text: read.content }] };
+    // A PDF is offered as its text, page by page (read_file's page markers).
+    if (read.kind === 'pdf') return { contents: [{ uri, mimeType: 'text/plain', text: read.text ?? '' }] };
+    const named = mimeTypeOf(path);
+    return {
+      contents: [{ uri, mimeType: named.startsWith('text/') ? named : 'text/plain', text: read.content ?? '' }],
+    };
   });
 
   const subscriptions = new Map<string, Target>();

@@ -3,6 +3,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Result } from '../../../shared/result';
+import { splitToolImage } from '../../../shared/tool-image';
 import type { ToolCalls } from '../../tool-calls/tool-calls';
 import { elicitationApprover } from './elicitation-approver';
 import { progressReporter } from './progress';
@@ -22,12 +23,17 @@ const asRecord = (value: unknown): Record<string, unknown> =>
  * A tool's Result as MCP content: the object as structuredContent plus, as the spec asks for
  * clients that read only text, the same object serialized. Compact JSON: indented, a 30k-entry
  * listing grew from 3.4 to 4.5 MB and took several times as long to write (and the transport
- * escapes it again into the message).
+ * escapes it again into the message). An image result (shared/tool-image.ts) is its facts there
+ * and the picture as image content, so its base64 travels once and a client shows it as a picture.
  */
 function toCallToolResult(result: Result<unknown>): CallToolResult {
   if (result.ok) {
-    const structured = asRecord(result.value);
-    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+    const split = splitToolImage(result.value);
+    const structured = split?.facts ?? asRecord(result.value);
+    const text = { type: 'text' as const, text: JSON.stringify(structured) };
+    if (split === undefined) return { content: [text], structuredContent: structured };
+    const picture = { type: 'image' as const, data: split.image.data, mimeType: split.image.mime };
+    return { content: [text, picture], structuredContent: structured };
   }
   const { code, message, details } = result.error;
   return {

@@ -43,9 +43,15 @@ export const toolErrorJsonSchema = {
   additionalProperties: false,
 } as const;
 
-/** The JSON Schema of a successful result, from the zod schema that types the tool's run(). */
+/**
+ * The JSON Schema of a successful result, from the zod schema that types the tool's run(): an
+ * object, or one of several objects (read_file answers text, an image or a PDF, told apart by `kind`).
+ */
 export function resultJsonSchema(tool: AnyTool): Record<string, unknown> {
   const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.output, { io: 'output' });
+  const members = schema['oneOf'];
+  if (Array.isArray(members) && members.every((member: { type?: unknown }) => member.type === 'object'))
+    return { type: 'object', ...schema };
   if (schema['type'] !== 'object') throw new Error(`${tool.name}: a tool's output schema must be an object`);
   return schema;
 }

@@ -10,6 +10,7 @@ import type { ToolKit } from '../../test-support/tool-kit';
 import { createToolEnvironment } from '../../tools/kit/tool-services';
 import { writeFileTool } from '../../tools/write-file';
 import { useTempDirs } from '../../test-support/temp-dir';
+import { asTextRead, readText } from '../../test-support/read-text';
 import { isInside } from './anchored-resolve';
 
 /**
@@ -85,7 +86,7 @@ describe('sandbox attack suite', () => {
   it('follows a chain that stays inside', async () => {
     await symlink('ok.txt', join(kit.workspace, 'i2'));
     await symlink('i2', join(kit.workspace, 'i1'));
-    const read = await kit.call(readFileTool, { path: 'i1' });
+    const read = await readText(kit, { path: 'i1' });
     expect(read.ok && read.value.content).toBe('fine');
   });
 
@@ -141,9 +142,9 @@ describe('sandbox attack suite', () => {
     await mkdir(join(kit.personaDir, 'memory'), { recursive: true });
     await writeFile(join(kit.personaDir, 'memory', 'note.md'), 'a note\n');
     await writeFile(join(kit.workspace, 'soul.md'), 'the project file\n');
-    const soul = await kit.call(readFileTool, { path: 'soul.md' });
+    const soul = await readText(kit, { path: 'soul.md' });
     expect(soul.ok && soul.value.content).toBe('the persona');
-    const note = await kit.call(readFileTool, { path: 'Memory/note.md' });
+    const note = await readText(kit, { path: 'Memory/note.md' });
     expect(note.ok && note.value.content).toBe('a note');
     expect(code(await kit.call(writeFileTool, { path: 'Soul.MD', content: 'x' }))).toBe('ok');
     expect(await readFile(join(kit.personaDir, 'SOUL.md'), 'utf8')).toBe('x');
@@ -178,7 +179,7 @@ describe('sandbox attack suite', () => {
       expect(code(secrets)).toBe('permission_denied');
       const memory = await wide.runner.run(readFileTool, { path: 'home/workspace/MEMORY.md' }, ctx);
       expect(code(memory)).toBe('permission_denied');
-      const canonical = await wide.runner.run(readFileTool, { path: 'MEMORY.md' }, ctx);
+      const canonical = asTextRead(await wide.runner.run(readFileTool, { path: 'MEMORY.md' }, ctx));
       expect(canonical.ok && canonical.value.content).toBe('private');
     } finally {
       await wide.dispose();

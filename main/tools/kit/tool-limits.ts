@@ -2,6 +2,14 @@
 export interface ToolLimits {
   /** A whole-file read above this is refused with file_too_large (line ranges have no cap). */
   readonly maxReadBytes: number;
+  /**
+   * read_file answers a picture up to this size (its bytes go to the model and into the transcript);
+   * a larger one is refused with file_too_large. 3.75 MB: its base64 stays under the 5 MB Anthropic
+   * takes per image (and measures in base64).
+   */
+  readonly maxImageBytes: number;
+  /** ...and up to this many pixels on its longer side: Anthropic refuses larger, and then every later turn that carries it. */
+  readonly maxImageSide: number;
   /** write_file content and edit results above this are refused with file_too_large. */
   readonly maxWriteBytes: number;
   /** Text returned to the model by one read: lines and bytes, whichever comes first. */
@@ -25,6 +33,8 @@ export interface ToolLimits {
 
 export const defaultToolLimits: ToolLimits = {
   maxReadBytes: 10 * 1024 * 1024,
+  maxImageBytes: (5 * 1024 * 1024 * 3) / 4,
+  maxImageSide: 8000,
   maxWriteBytes: 5 * 1024 * 1024,
   // pi and OpenClaw settled on 2,000 lines / 50 KB: enough to work, small enough for the context.
   maxOutputLines: 2000,
