@@ -2,7 +2,8 @@ import { request } from 'node:http';
 import { connect as netConnect } from 'node:net';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useClosers } from '../../test-support/closers';
 import { startLoopbackServer } from '../../test-support/loopback-server';
 import { addressClass } from './network-address';
 import { parseAuthority, startNetworkProxy } from './network-proxy';
@@ -14,10 +15,7 @@ import type { HostGate, HostTarget, NetworkProxy, NetworkProxyOptions, ResolvedA
  * turns to the loopback server) any connection the proxy would open, so a refusal is proven by the
  * hook never being called.
  */
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanup.splice(0).map((close) => close()));
-});
+const closeAfter = useClosers();
 
 async function setup(gate: HostGate, options: Partial<NetworkProxyOptions> = {}) {
   const server = await startLoopbackServer();
@@ -31,7 +29,7 @@ async function setup(gate: HostGate, options: Partial<NetworkProxyOptions> = {})
     },
     ...options,
   });
-  cleanup.push(
+  closeAfter(
     () => server.close(),
     () => proxy.close(),
   );
