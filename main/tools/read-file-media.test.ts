@@ -10,6 +10,13 @@ import { useToolKits } from '../test-support/use-tool-kits';
 
 const newKit = useToolKits();
 
+/** A kit whose workspace holds report.pdf, the three-page PDF. */
+async function kitWithReport(options?: Parameters<typeof newKit>[0]) {
+  const kit = await newKit(options);
+  await writeFile(join(kit.workspace, 'report.pdf'), makePdf(threePages));
+  return kit;
+}
+
 /** The three pages every PDF test reads: text, a page without a text layer (scanned), text. */
 const threePages = [['Alpha report', 'first page body'], null, ['Gamma (final) page', 'the end']];
 
@@ -91,8 +98,7 @@ describe('read_file on a PDF', () => {
   });
 
   it('reads the pages asked for with start_page and end_page', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'report.pdf'), makePdf(threePages));
+    const kit = await kitWithReport();
     const third = valueOf(await kit.call(readFileTool, { path: 'report.pdf', start_page: 3 }));
     expect(third).toMatchObject({ start_page: 3, end_page: 3, text: '[page 3]\nGamma (final) page\nthe end' });
     expect(third).not.toHaveProperty('pages_without_text');
@@ -107,8 +113,7 @@ describe('read_file on a PDF', () => {
   });
 
   it('stops at the output cap on a page boundary and says where to continue', async () => {
-    const kit = await newKit({ limits: { maxOutputBytes: 90 } });
-    await writeFile(join(kit.workspace, 'report.pdf'), makePdf(threePages));
+    const kit = await kitWithReport({ limits: { maxOutputBytes: 90 } });
     const value = valueOf(await kit.call(readFileTool, { path: 'report.pdf' }));
     expect(value).toMatchObject({
       end_page: 2,
@@ -121,8 +126,7 @@ describe('read_file on a PDF', () => {
   });
 
   it('shows the start of a first page longer than the cap alone, and goes on from the next', async () => {
-    const kit = await newKit({ limits: { maxOutputBytes: 30 } });
-    await writeFile(join(kit.workspace, 'report.pdf'), makePdf(threePages));
+    const kit = await kitWithReport({ limits: { maxOutputBytes: 30 } });
     const value = valueOf(await kit.call(readFileTool, { path: 'report.pdf' }));
     expect(value).toMatchObject({
       end_page: 1,
@@ -136,8 +140,7 @@ describe('read_file on a PDF', () => {
   });
 
   it('refuses a PDF over the whole-file read cap, line ranges, and page ranges on text', async () => {
-    const kit = await newKit({ limits: { maxReadBytes: 200 } });
-    await writeFile(join(kit.workspace, 'report.pdf'), makePdf(threePages));
+    const kit = await kitWithReport({ limits: { maxReadBytes: 200 } });
     const big = await kit.call(readFileTool, { path: 'report.pdf' });
     expect(big.ok || big.error).toMatchObject({ code: 'file_too_large', message: matching(/PDFs are read whole/) });
     const lines = await kit.call(readFileTool, { path: 'report.pdf', start_line: 1 });
