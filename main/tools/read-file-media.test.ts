@@ -46,8 +46,7 @@ describe('read_file on an image', () => {
     ['image/jpeg', makeJpegHeader(640, 480)],
     ['image/webp', makeWebpHeader(640, 480)],
   ])('goes by the bytes, not the name: %s called notes.txt is that image', async (mime, bytes) => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'notes.txt'), bytes);
+    const kit = await newKit({ files: { 'notes.txt': bytes } });
     expect(valueOf(await kit.call(readFileTool, { path: 'notes.txt' }))).toMatchObject({
       kind: 'image',
       mime,
@@ -57,8 +56,10 @@ describe('read_file on an image', () => {
   });
 
   it('refuses an image over the image cap, and one too wide, with file_too_large', async () => {
-    const kit = await newKit({ limits: { maxImageBytes: 1000, maxImageSide: 100 } });
-    await writeFile(join(kit.workspace, 'big.png'), makePng(200, 200));
+    const kit = await newKit({
+      limits: { maxImageBytes: 1000, maxImageSide: 100 },
+      files: { 'big.png': makePng(200, 200) },
+    });
     const big = await kit.call(readFileTool, { path: 'big.png' });
     expect(big.ok || big.error).toMatchObject({ code: 'file_too_large', details: { limit: 1000 } });
     await writeFile(join(kit.workspace, 'wide.gif'), makeGifHeader(101, 1));
@@ -67,8 +68,7 @@ describe('read_file on an image', () => {
   });
 
   it('answers image_unreadable for a PNG whose header is cut off', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'cut.png'), makePng(10, 10).subarray(0, 12));
+    const kit = await newKit({ files: { 'cut.png': makePng(10, 10).subarray(0, 12) } });
     const result = await kit.call(readFileTool, { path: 'cut.png' });
     expect(result.ok || result.error.code).toBe('image_unreadable');
   });
@@ -151,8 +151,7 @@ describe('read_file on a PDF', () => {
   });
 
   it('answers pdf_unreadable for an encrypted PDF and a damaged one', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'locked.pdf'), makePdf([['secret']], { encrypted: true }));
+    const kit = await newKit({ files: { 'locked.pdf': makePdf([['secret']], { encrypted: true }) } });
     const locked = await kit.call(readFileTool, { path: 'locked.pdf' });
     expect(locked.ok || locked.error).toMatchObject({ code: 'pdf_unreadable', details: { reason: 'encrypted' } });
     await writeFile(join(kit.workspace, 'broken.pdf'), '%PDF-1.7\nnothing a reader can use\n');
@@ -161,8 +160,7 @@ describe('read_file on a PDF', () => {
   });
 
   it('keeps a text file that mentions %PDF- after its first byte as text', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'notes.md'), 'PDFs start with %PDF-1.7\n');
+    const kit = await newKit({ files: { 'notes.md': 'PDFs start with %PDF-1.7\n' } });
     expect(valueOf(await kit.call(readFileTool, { path: 'notes.md' }))).toMatchObject({
       kind: 'text',
       content: 'PDFs start with %PDF-1.7',
