@@ -33,14 +33,16 @@ turndown.remove(['script', 'style', 'noscript', 'template', 'iframe', 'object', 
  * the page's own <base> or its final URL, so the model can fetch them next.
  */
 export function readablePage(html: string, finalUrl: string): ReadablePage {
-  const document = (parseHTML(html) as unknown as { readonly document: DocumentLike }).document;
+  // linkedom needs the frame: a bare fragment (`<p>hi</p>`) would otherwise lose its body.
+  const framed = /<body[\s>]/i.test(html) ? html : `<!doctype html><html><head></head><body>${html}</body></html>`;
+  const document = (parseHTML(framed) as unknown as { readonly document: DocumentLike }).document;
   if (document.querySelector('base[href]') === null) {
     const base = document.createElement('base');
     base.setAttribute('href', finalUrl);
     (document.head ?? document.documentElement).prepend(base);
   }
   const fallbackTitle = document.title.trim();
-  const body = document.body?.innerHTML ?? html;
+  const body = document.body?.innerHTML ?? framed;
   let article: { readonly title?: string | null | undefined; readonly content?: string | null | undefined } | null;
   try {
     // Readability takes the DOM interface; linkedom's document implements what it uses.
@@ -48,12 +50,16 @@ export function readablePage(html: string, finalUrl: string): ReadablePage {
   } catch {
     article = null;
   }
-  const content = article?.content ?? body;
+  const markdown = (fragment: string) =>
+    turndown
+      .turndown(fragment)
+      .replace(/^(\s*)([-*]|\d+\.)\s{2,}/gm, '$1$2 ')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
+  // A page too short for Readability to call an article (a note, a listing) is shown whole.
+  const fromArticle = article?.content === undefined || article.content === null ? '' : markdown(article.content);
   return {
     title: (article?.title ?? '').trim() || fallbackTitle,
-    markdown: turndown
-      .turndown(content)
-      .replace(/\n{3,}/g, '\n\n')
-      .trim(),
+    markdown: fromArticle === '' ? markdown(body) : fromArticle,
   };
 }
