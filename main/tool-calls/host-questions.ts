@@ -101,7 +101,9 @@ function createGate(inputs: HostQuestionInputs, kind: GateKind): HostGate {
       allowances.grant(request.conversationId, `${kind.keyPrefix}${key}`);
     }
     once.add(key);
-    return allowed;
+    // "Always" for a page's host lists it in settings, which is what lets it be a local address:
+    // the same from this answer on, not only from the next fetch.
+    return outcome.allowForWorkspace === true && kind.kind === 'web' ? { allowed: true, local: true } : allowed;
   }
 
   return (target, signal) => {
