@@ -9,7 +9,7 @@ import { createToolCallsKit } from '../test-support/tool-calls-kit';
 import type { ToolCallsKit } from '../test-support/tool-calls-kit';
 import type { ToolKitOptions } from '../test-support/tool-kit';
 import { webFetchTool } from './web-fetch';
-import { pinnedTransport } from './web/web-transport';
+import { fetchTransport, pinnedTransport } from './web/web-transport';
 import type { WebTransport } from './web/web-transport';
 import { writeFileTool } from './write-file';
 
@@ -193,6 +193,23 @@ describe('web_fetch against a local server', () => {
     expect(page.title).toBe('Landed');
     expect(page.content).toContain('Arrived safely.');
     expect(kit.requests).toEqual([]);
+  });
+
+  it('checks every hop the same through a fetch function (the desktop’s net.fetch; plain fetch here)', async () => {
+    const inner = await serve({ '/secret': html('<p>admin panel</p>') });
+    const other = await serve({ '/landing': html('<p>Arrived through fetch.</p>') });
+    const site = await serve({
+      '/to-inner': redirect(() => `${inner.origin}/secret`),
+      '/to-other': redirect(() => `${other.origin}/landing`),
+    });
+    const kit = await makeKit([`127.0.0.1:${site.port}`, `127.0.0.1:${other.port}`], {
+      transport: fetchTransport((input, init) => fetch(input, init)),
+    });
+    const followed = value(await kit.call('web_fetch', { url: `${site.origin}/to-other` }));
+    expect([followed.final_url, followed.content]).toEqual([`${other.origin}/landing`, 'Arrived through fetch.']);
+    const refused = failure(await kit.call('web_fetch', { url: `${site.origin}/to-inner` }));
+    expect(refused.details).toMatchObject({ reason: 'local_address', address_class: 'loopback' });
+    expect(inner.requests).toEqual([]);
   });
 
   it('caps the content at max_bytes and the download at the read cap', async () => {

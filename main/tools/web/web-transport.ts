@@ -128,6 +128,11 @@ export function fetchTransport(fetchFunction: FetchFunction): WebTransport {
       headers: { ...request.headers },
       signal: request.signal,
     });
+    // A browser-style fetch hides a manual redirect's target (status 0): it could not be checked, so it is not followed.
+    if (response.type === 'opaqueredirect' || response.status === 0) {
+      void response.body?.cancel().catch(() => undefined);
+      throw new Error('the redirect’s target was hidden by the network stack, so it could not be checked');
+    }
     return {
       status: response.status,
       header: (name) => response.headers.get(name) ?? undefined,
