@@ -70,6 +70,9 @@ export async function record(
   if (!result.ok) return result;
   if (session.tool?.returnsContent === true && session.accesses !== undefined)
     sinks.provenance.noteContent(request.conversationId, request.name, session.accesses);
+  if (session.tool !== undefined && session.args !== undefined)
+    for (const source of session.tool.untrustedSources?.(session.args) ?? [])
+      sinks.provenance.noteSource(request.conversationId, source);
   for (const file of session.personaTargets ?? [])
     await sinks.onPersonaChanged?.({
       file,

@@ -98,6 +98,13 @@ export interface Tool<Input extends z.ZodType = z.ZodType, Output = unknown> {
    * open workspace's files (domain/lsp/code-availability.ts).
    */
   readonly needsLanguageServer?: boolean;
+  /** The skill tool exists for the model only while at least one Agent Skill is loaded (domain/skills). */
+  readonly needsSkills?: boolean;
+  /**
+   * Outside text a successful call hands the model beyond the paths it reads (a skill's
+   * instructions): named to the user when a persona or memory change follows in the same turn.
+   */
+  untrustedSources?(args: z.output<Input>): readonly string[];
   /**
    * The result carries file contents or command output (read_file, search_in_code, run_command...):
    * text that may hold injected instructions. A persona change proposed after it is flagged.

@@ -23,6 +23,7 @@ import { moveFileTool } from './move-file';
 import { readFileTool } from './read-file';
 import { runCommandTool } from './run-command';
 import { searchInCodeTool } from './search-in-code';
+import { skillTool } from './skill';
 import { writeFileTool } from './write-file';
 
 /** Language-server tools (main/lsp): answered by the server for the file's language. */
@@ -60,8 +61,8 @@ export const fileTools: readonly AnyTool[] = [
 /** Dedicated memory tools: the tool-call pipeline offers them only while memory is on for the conversation. */
 export const memoryTools: readonly AnyTool[] = [memorySearchTool, memoryAppendTool];
 
-/** Everything the assistant may be offered (the core's tool list). */
-export const assistantTools: readonly AnyTool[] = [...fileTools, ...memoryTools];
+/** Everything the assistant may be offered (the core's tool list); skill only while a skill is loaded. */
+export const assistantTools: readonly AnyTool[] = [...fileTools, ...memoryTools, skillTool];
 
 export {
   codeDefinitionTool,
@@ -88,5 +89,6 @@ export {
   readFileTool,
   runCommandTool,
   searchInCodeTool,
+  skillTool,
   writeFileTool,
 };

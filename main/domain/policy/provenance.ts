@@ -8,6 +8,8 @@ import { personaFileOf } from './persona-rules';
 export interface ProvenanceTracker {
   beginTurn(conversationId: string): void;
   noteContent(conversationId: string, toolName: string, accesses: readonly ToolAccess[]): void;
+  /** Outside text that is no workspace path (a skill's instructions), by the name the user should see. */
+  noteSource(conversationId: string, source: string): void;
   /** The sources read so far this turn, as the user should see them; empty when none. */
   sources(conversationId: string): readonly string[];
 }
@@ -26,6 +28,11 @@ export function createProvenanceTracker(): ProvenanceTracker {
         else if (access.operation === 'read' && personaFileOf(access.path) === undefined) set.add(access.path);
       }
       if (set.size > 0) seen.set(conversationId, set);
+    },
+    noteSource(conversationId, source) {
+      const set = seen.get(conversationId) ?? new Set<string>();
+      set.add(source);
+      seen.set(conversationId, set);
     },
     sources: (conversationId) => [...(seen.get(conversationId) ?? [])].slice(0, MAX_SOURCES_SHOWN),
   };

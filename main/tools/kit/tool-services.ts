@@ -25,6 +25,9 @@ import { LspService } from '../../domain/lsp/lsp-service';
 import type { LspServiceOptions } from '../../domain/lsp/lsp-service';
 import { ripgrepOnPath } from '../../platform/processes/ripgrep-locate';
 import { join, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { createSkillShelf } from '../../domain/skills/skill-shelf';
+import type { SkillShelf } from '../../domain/skills/skill-shelf';
 import { createReadTracker } from './read-tracker';
 import type { ReadTracker } from './read-tracker';
 import type { ToolEnvironment } from './tool-environment';
@@ -67,6 +70,8 @@ export interface ToolServices {
   rememberHost(entry: AllowedHost): Promise<void>;
   /** What confined processes may read of the user's home beyond the toolchains (settings: commands.readableInHome). */
   readableInHome(): readonly string[];
+  /** Agent Skills in the workspace's .agents/skills, ~/.agents/skills and the home's skills/ (read-only). */
+  readonly skills: SkillShelf;
   /** Ends the worker threads and the index watcher. */
   dispose(): Promise<void>;
 }
@@ -108,6 +113,10 @@ export interface ToolServicesOptions {
   readonly watchSearchIndex?: boolean;
   /** The semantic index's progress while it builds (the core turns it into an event for the UI). */
   readonly onIndexStatus?: IndexStatusListener;
+  /** The user's skills folder; default ~/.agents/skills (tests give their own). */
+  readonly userSkillsDir?: string;
+  /** Skill names switched off, read on every look (settings: skills.disabled); default none. */
+  readonly skillsDisabled?: () => readonly string[];
 }
 
 export function createToolServices(options: ToolServicesOptions): ToolServices {
@@ -163,6 +172,13 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     rememberHost: allowedHosts.remember,
     readableInHome: options.readableInHome ?? (() => []),
     code: { lsp, diagnosticsAfterEdits: options.diagnosticsAfterEdits ?? (() => true) },
+    skills: createSkillShelf({
+      roots,
+      userDir: options.userSkillsDir ?? join(homedir(), '.agents', 'skills'),
+      familiarDir: options.paths.skills,
+      familiarHome: options.paths.home,
+      disabled: options.skillsDisabled ?? (() => []),
+    }),
     backups,
     trash,
     dispose: async () => {
@@ -223,6 +239,7 @@ export async function createToolEnvironment(options: ToolEnvironmentOptions): Pr
     searchIndexEnabled: () => services.searchIndexEnabled(),
     ...(services.transfers === undefined ? {} : { transfers: services.transfers }),
     code: services.code,
+    skills: services.skills,
     passEnvironment: () => services.passEnvironment(),
     allowedHosts: () => services.allowedHosts(),
     rememberHost: (entry) => services.rememberHost(entry),
