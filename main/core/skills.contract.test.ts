@@ -43,7 +43,11 @@ async function start() {
 describe('Agent Skills from three places', () => {
   it('are found in the workspace, ~/.agents/skills and the Familiar home, that precedence, by name', async () => {
     const run = await start();
-    await writeSkill(run.skills.workspace, 'notes', simpleSkill('notes', 'Notes the workspace way.', 'WORKSPACE BODY\n'));
+    await writeSkill(
+      run.skills.workspace,
+      'notes',
+      simpleSkill('notes', 'Notes the workspace way.', 'WORKSPACE BODY\n'),
+    );
     await writeSkill(run.skills.user, 'notes', simpleSkill('notes', 'Notes the user way.', 'USER BODY\n'));
     await writeSkill(run.skills.familiar, 'notes', simpleSkill('notes', 'Notes the home way.', 'HOME BODY\n'));
     await writeSkill(run.skills.user, 'travel', simpleSkill('travel', 'Plan trips.', 'USER TRAVEL\n'));
@@ -105,7 +109,7 @@ describe('Agent Skills from three places', () => {
     expect(JSON.stringify(server.requests.map((request) => request.messages))).not.toContain('BAD BODY');
   });
 
-  it("puts only names and descriptions in the prompt: a body reaches the model only once it calls skill", async () => {
+  it('puts only names and descriptions in the prompt: a body reaches the model only once it calls skill', async () => {
     const run = await start();
     await writeSkill(run.skills.user, 'pdf', anthropicStyleSkills.pdf);
     await writeSkill(run.skills.familiar, 'api-guide', anthropicStyleSkills['api-guide']);

@@ -107,10 +107,7 @@ async function skillsIn(place: SkillPlace): Promise<Omit<FoundSkill, 'enabled' |
  * Every skill in the three places, in precedence order. A valid skill is loaded when it is on and
  * no place before it has a valid skill of the same name; an invalid one is shown, never loaded.
  */
-export async function findSkills(
-  places: readonly SkillPlace[],
-  disabled: readonly string[],
-): Promise<FoundSkill[]> {
+export async function findSkills(places: readonly SkillPlace[], disabled: readonly string[]): Promise<FoundSkill[]> {
   const found = (await Promise.all(places.map(skillsIn))).flat();
   const winners = new Map<string, SkillSource>();
   return found.map((skill) => {
@@ -147,7 +144,10 @@ export async function resolveInSkill(skill: FoundSkill, path: string): Promise<R
   const { sandbox, prefix } = skill.place;
   const segments = path.replaceAll('\\', '/').split('/');
   if (path.startsWith('/') || path.startsWith('\\') || /^[A-Za-z]:/.test(path) || segments.includes('..')) {
-    return err('invalid_path', `'${path}' leaves the skill's folder; give a path inside it, such as 'references/x.md'.`);
+    return err(
+      'invalid_path',
+      `'${path}' leaves the skill's folder; give a path inside it, such as 'references/x.md'.`,
+    );
   }
   const folder = await sandbox.resolve(joinRel(prefix, skill.name), 'read');
   if (!folder.ok) return folder;

@@ -58,9 +58,9 @@ describe('SKILL.md front matter (agentskills.io specification)', () => {
     expect(parseSkillFile(file('name: mine\ndescription: [unclosed'), 'mine').errors[0]).toMatch(/^YAML: /);
     expect(parseSkillFile(file('name: mine\nname: mine\ndescription: x'), 'mine').errors[0]).toMatch(/^YAML: /);
     expect(parseSkillFile('# Just markdown\n', 'mine').errors[0]).toMatch(/does not start with YAML front matter/);
-    expect(parseSkillFile(file(`name: mine\ndescription: x\ncompatibility: ${'c'.repeat(501)}`), 'mine').errors).toEqual(
-      ["'compatibility' is 501 characters long; the limit is 500."],
-    );
+    expect(
+      parseSkillFile(file(`name: mine\ndescription: x\ncompatibility: ${'c'.repeat(501)}`), 'mine').errors,
+    ).toEqual(["'compatibility' is 501 characters long; the limit is 500."]);
     expect(parseSkillFile(file('name: mine\ndescription: x\nmetadata: [a, b]'), 'mine').errors).toEqual([
       "'metadata' must be a map of names to text.",
     ]);

@@ -34,12 +34,7 @@ export interface ParsedSkill {
 
 const frontMatterPattern = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
-const optionalText = (
-  value: unknown,
-  field: string,
-  errors: string[],
-  maxChars?: number,
-): string | undefined => {
+const optionalText = (value: unknown, field: string, errors: string[], maxChars?: number): string | undefined => {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') {
     errors.push(`'${field}' must be text.`);

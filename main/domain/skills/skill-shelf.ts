@@ -38,8 +38,7 @@ export function createSkillShelf(options: SkillShelfOptions): SkillShelf {
     familiar: options.familiarDir,
     familiarHome: options.familiarHome,
   });
-  const find = (workspace: WorkspaceSandbox) =>
-    findSkills([workspacePlace(workspace), ...outside], options.disabled());
+  const find = (workspace: WorkspaceSandbox) => findSkills([workspacePlace(workspace), ...outside], options.disabled());
   const loaded = async (workspace: WorkspaceSandbox) => (await find(workspace)).filter((skill) => skill.loaded);
   let available = false;
   return {
