@@ -11,6 +11,8 @@ import type { FoundSkill } from './skill-catalog';
  * the user's, never written by the assistant.
  */
 export interface SkillShelf {
+  /** The two places outside the workspace (~/.agents/skills, the home's skills/), absolute. */
+  readonly outsideDirs: readonly string[];
   /** Every skill folder, for the open workspace: what Settings → Skills lists. */
   find(workspace: WorkspaceSandbox): Promise<FoundSkill[]>;
   /** The skills offered to the model: valid, switched on, first of their name. */
@@ -42,6 +44,7 @@ export function createSkillShelf(options: SkillShelfOptions): SkillShelf {
   const loaded = async (workspace: WorkspaceSandbox) => (await find(workspace)).filter((skill) => skill.loaded);
   let available = false;
   return {
+    outsideDirs: [options.userDir, options.familiarDir],
     find,
     loaded,
     current: () => available,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { appFolders, homeToolchains } from './confinement';
 import type { ConfinementRules } from './confinement';
 import { readableHomeEntries } from './home-entries';
+import { isInside } from '../disk/anchored-resolve';
 
 /**
  * What each kind of process Familiar starts may touch, written once (issue 28). A command may write
@@ -28,6 +29,11 @@ export interface HostFolders {
    * one that leads to a secret, Familiar's data or the persona folder is left out (home-entries.ts).
    */
   readonly readableInHome?: readonly string[];
+  /**
+   * Agent Skills folders outside the workspace (~/.agents/skills, the Familiar home's skills/): a
+   * command reads them, never writes, so a skill's scripts run through run_command (issue 31).
+   */
+  readonly skillFolders?: readonly string[];
 }
 
 export type ProcessKind = 'command' | 'git' | 'ripgrep' | 'language-server';
@@ -40,6 +46,20 @@ const memoryEntries = ['USER.md', 'MEMORY.md', 'memory'];
  * .git/config, a workspace's MCP servers, editor tasks): read-only to every process.
  */
 const sensitiveEntries = ['.git/hooks', '.git/config', '.gitmodules', '.mcp.json', '.vscode', '.idea', '.envrc'];
+
+/**
+ * The skill folders a command may read (real paths). One that holds the user's home, Familiar's
+ * data or the persona folder is left out, and inside Familiar's data only its skills/ folder itself
+ * (a skills folder made a symlink to somewhere else in there shows nothing).
+ */
+function skillFoldersOf(folders: HostFolders, home: string): string[] {
+  const guarded = [home, folders.familiarHome, folders.personaDir];
+  return (folders.skillFolders ?? []).filter(
+    (dir) =>
+      !guarded.some((folder) => isInside(dir, folder)) &&
+      (!isInside(folders.familiarHome, dir) || dir === join(folders.familiarHome, 'skills')),
+  );
+}
 
 export function rulesFor(kind: ProcessKind, folders: HostFolders): Omit<ConfinementRules, 'cwd'> {
   const home = folders.userHome ?? homedir();
@@ -63,6 +83,7 @@ export function rulesFor(kind: ProcessKind, folders: HostFolders): Omit<Confinem
         folders: [folders.familiarHome, folders.personaDir],
         workspaceRoot: folders.workspaceRoot,
       }),
+      ...(kind === 'command' ? skillFoldersOf(folders, home) : []),
       ...appFolders(),
     ],
   };

@@ -250,6 +250,7 @@ export async function createToolEnvironment(options: ToolEnvironmentOptions): Pr
         familiarHome: home,
         memoryOn: !isConcealed('MEMORY.md'),
         readableInHome: services.readableInHome(),
+        skillFolders: services.skills.outsideDirs.map((dir) => realPathOf(roots, dir)),
       }),
   });
 }
