@@ -70,7 +70,8 @@ export function rulesFor(kind: ProcessKind, folders: HostFolders): Omit<Confinem
   return {
     // git writes its objects, index and refs: only inside the workspace's .git.
     writable: writesWorkspace ? [folders.workspaceRoot] : kind === 'git' ? [join(folders.workspaceRoot, '.git')] : [],
-    readable: writesWorkspace ? [] : [folders.workspaceRoot],
+    // A command also reads the Agent Skills folders outside the workspace: a skill's scripts run so.
+    readable: writesWorkspace ? skillFoldersOf(folders, home) : [folders.workspaceRoot],
     readOnly: [...under(personaFiles), ...under(sensitiveEntries), ...(folders.memoryOn ? memory : [])],
     hidden: folders.memoryOn ? [] : memory,
     hiddenTrees: [home, folders.familiarHome],
@@ -83,7 +84,6 @@ export function rulesFor(kind: ProcessKind, folders: HostFolders): Omit<Confinem
         folders: [folders.familiarHome, folders.personaDir],
         workspaceRoot: folders.workspaceRoot,
       }),
-      ...(kind === 'command' ? skillFoldersOf(folders, home) : []),
       ...appFolders(),
     ],
   };
