@@ -11,6 +11,7 @@ import { PolicyEditor } from './PolicyEditor';
 import { ProviderSection } from '../providers/ProviderSection';
 import { SafetySection } from './SafetySection';
 import { SettingsNav } from './SettingsNav';
+import { SkillsSection } from './SkillsSection';
 import { UploadsSection } from './UploadsSection';
 import { WorkspaceFolderSection } from './WorkspaceFolderSection';
 import './settings.css';
@@ -40,6 +41,7 @@ export function SettingsDialog({ open, onClose }: DialogProps) {
           <SafetySection />
           <CommandsSection />
           <CodeSection />
+          <SkillsSection />
           <AboutSection />
         </div>
       </div>
