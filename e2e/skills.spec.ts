@@ -1,20 +1,11 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeSkill } from './fixtures/skill-folders';
 import { reply } from './fixtures/scripted-llm-server';
 import { expect, test } from './fixtures/familiar-app';
 import { sendMessage } from './fixtures/page-helpers';
 
 test.use({ provider: 'scripted' });
-
-/** A skill folder: SKILL.md from front matter and a body, and its other files. */
-async function writeSkill(dir: string, frontMatter: string, body: string, files: Record<string, string> = {}) {
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'SKILL.md'), `---\n${frontMatter}\n---\n\n${body}`);
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, path)), { recursive: true });
-    await writeFile(join(dir, path), text);
-  }
-}
 
 const pdfBody = '# PDF processing\n\nFor forms read forms.md, then fill each field.\n';
 
@@ -24,18 +15,20 @@ test('a scripted model loads a skill with the skill tool; Settings → Skills sh
   llm,
 }) => {
   // One skill in each place: the workspace's, the user's (~/.agents/skills) and Familiar's data; the last is invalid.
-  await writeSkill(
-    join(app.workspace, '.agents', 'skills', 'meeting-notes'),
-    'name: meeting-notes\ndescription: Write meeting notes in the team format.',
-    'Use headings for each topic.\n',
-  );
-  await writeSkill(
-    join(app.userSkills, 'pdf'),
-    'name: pdf\ndescription: "Use this skill whenever the user works with PDF files: forms, merging, splitting."\nlicense: Proprietary. LICENSE.txt has complete terms',
-    pdfBody,
-    { 'forms.md': '# Forms\n\nFill the fields one by one.\n', 'LICENSE.txt': 'Terms.\n' },
-  );
-  await writeSkill(join(app.home, 'skills', 'broken-skill'), 'name: Broken_Skill\ndescription: Never loaded.', 'X\n');
+  await writeSkill(join(app.workspace, '.agents', 'skills'), 'meeting-notes', {
+    frontMatter: 'name: meeting-notes\ndescription: Write meeting notes in the team format.',
+    body: 'Use headings for each topic.\n',
+  });
+  await writeSkill(app.userSkills, 'pdf', {
+    frontMatter:
+      'name: pdf\ndescription: "Use this skill whenever the user works with PDF files: forms, merging, splitting."\nlicense: Proprietary. LICENSE.txt has complete terms',
+    body: pdfBody,
+    files: { 'forms.md': '# Forms\n\nFill the fields one by one.\n', 'LICENSE.txt': 'Terms.\n' },
+  });
+  await writeSkill(join(app.home, 'skills'), 'broken-skill', {
+    frontMatter: 'name: Broken_Skill\ndescription: Never loaded.',
+    body: 'X\n',
+  });
 
   llm.enqueue(
     reply.toolCall('skill', { name: 'pdf' }, undefined, 'call-skill'),

@@ -166,6 +166,10 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
   });
   options.settings.subscribe((next, previous) => {
     if (next.memory.enabled !== previous.memory.enabled) options.events.emit('tools.changed', toolList());
+    // A skill switched on or off may bring or take away the skill tool.
+    if (JSON.stringify(next.skills) !== JSON.stringify(previous.skills)) {
+      void options.skills?.availability.refresh().then(() => options.events.emit('tools.changed', toolList()));
+    }
   });
   policy.subscribe(() => options.events.emit('tools.changed', toolList()));
   options.codeAvailability?.subscribe(() => options.events.emit('tools.changed', toolList()));

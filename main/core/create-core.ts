@@ -234,6 +234,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     void toolServices.code.lsp.stopAll();
     recheckCode();
   });
+  // Whether an Agent Skill is loaded (the skill tool is offered only then): looked at again per turn.
+  const skillAvailability = {
+    current: () => toolServices.skills.current(),
+    refresh: async () => toolServices.skills.refresh(await workspaceSandbox()),
+  };
   const secrets = await openSecretStore(paths.secretsFile, options.secretCipher, options.logger);
   const conversations = await openConversationStore({ conversations: paths.conversations, trash: paths.trash });
   conversations.subscribe((change) => events.emit('conversations.changed', change));
@@ -254,10 +259,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     isIncognito: (conversationId) => conversations.isIncognito(conversationId),
     codeAvailability,
     skills: {
-      availability: {
-        current: () => toolServices.skills.current(),
-        refresh: async () => toolServices.skills.refresh(await workspaceSandbox()),
-      },
+      availability: skillAvailability,
       loaded: async () => await toolServices.skills.loaded(await workspaceSandbox()),
     },
     recordApproval: (request, outcome, reason) => {
@@ -325,6 +327,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   };
   // The first answer while the rest starts: a turn or an MCP client's list awaits it anyway.
   void codeAvailability.refresh();
+  void skillAvailability.refresh();
   const dispatch = createDispatcher(handlers, {
     logError: (message, error) => options.logger.error(message, error),
   });

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reply, startScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
 import type { ScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
 import type { SkillRow } from '../../shared/ipc/skills';
 import { useContractCores } from '../test-support/contract-core';
-import { anthropicStyleSkills, simpleSkill, writeSkill } from '../test-support/skill-fixtures';
+import { anthropicStyleSkills, simpleSkill, writeSkill } from '../../e2e/fixtures/skill-folders';
 import { useTempDirs } from '../test-support/temp-dir';
 
 /**
@@ -148,7 +148,12 @@ describe('Agent Skills from three places', () => {
     await run.turn('Hi again.');
     expect(server.requests[1]?.toolNames).toContain('skill');
 
+    const listed = async () =>
+      (await run.call<{ tools: { name: string }[] }>('tools.list', {})).tools.map((t) => t.name);
+    expect(await listed()).toContain('skill');
     await run.call('settings.update', { skills: { disabled: ['recipes'] } });
+    // The tools panel follows the switch without waiting for a turn.
+    await vi.waitFor(async () => expect(await listed()).not.toContain('skill'));
     expect((await run.list())[0]).toMatchObject({ name: 'recipes', enabled: false, loaded: false });
     server.enqueue(reply.toolCall('skill', { name: 'recipes' }), reply.text('Off.'));
     await run.turn('Cook.');

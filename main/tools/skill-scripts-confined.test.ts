@@ -2,7 +2,7 @@ import { access, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { confinementMode } from '../platform/processes/confinement';
-import { simpleSkill, writeSkill } from '../test-support/skill-fixtures';
+import { simpleSkill, writeSkill } from '../../e2e/fixtures/skill-folders';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createToolCallsKit } from '../test-support/tool-calls-kit';
 import type { ToolCallsKit } from '../test-support/tool-calls-kit';

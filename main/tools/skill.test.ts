@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createToolKit } from '../test-support/tool-kit';
 import type { ToolKit } from '../test-support/tool-kit';
-import { anthropicStyleSkills, simpleSkill, writeSkill } from '../test-support/skill-fixtures';
+import { anthropicStyleSkills, simpleSkill, writeSkill } from '../../e2e/fixtures/skill-folders';
 import { useTempDirs } from '../test-support/temp-dir';
 import { skillTool } from './skill';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anthropicStyleSkills } from '../../test-support/skill-fixtures';
+import { anthropicStyleSkills } from '../../../e2e/fixtures/skill-folders';
 import { parseSkillFile } from './skill-file';
 
 const file = (frontMatter: string, body = '# Body\n') => `---\n${frontMatter}\n---\n\n${body}`;

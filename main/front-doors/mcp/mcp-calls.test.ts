@@ -7,7 +7,7 @@ import { useMcpTestSessions } from '../../test-support/mcp-session-kit';
 import type { McpTestSessionOptions } from '../../test-support/mcp-session-kit';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { assistantTools } from '../../tools/index';
-import { simpleSkill, writeSkill } from '../../test-support/skill-fixtures';
+import { simpleSkill, writeSkill } from '../../../e2e/fixtures/skill-folders';
 
 /**
  * MCP mode's calls as the official client SDK sees them, in process over the in-memory transport:
