@@ -138,6 +138,8 @@ const fileCategories = [
   { category: 'entry', pattern: 'main/*.ts' },
   // …and its sibling speaking the embeddings protocols (OpenAI /v1/embeddings, Ollama /api/embed).
   { category: 'llm-fixture', pattern: 'e2e/fixtures/scripted-{llm,embeddings}-server.ts' },
+  // Agent Skills folders written for a test (node:fs only): the e2e spec and main's tests make the same ones.
+  { category: 'skill-fixture', pattern: 'e2e/fixtures/skill-folders.ts' },
   // The app's own smoke test (shared and node:http only): e2e runs it against browser mode, and
   // expects the same checks as the desktop adapter's test.
   { category: 'smoke-test', pattern: 'main/front-doors/smoke/**' },
@@ -172,7 +174,7 @@ const layerPolicies = [
   mayImport('scripts', ['scripts', ...mainTypes, 'shared']),
   {
     from: { element: { types: { anyOf: mainTypes } }, file: { categories: 'test' } },
-    allow: { to: { file: { categories: 'llm-fixture' } } },
+    allow: { to: { file: { categories: { anyOf: ['llm-fixture', 'skill-fixture'] } } } },
   },
   { from: { element: { type: 'bench' } }, allow: { to: { file: { categories: 'llm-fixture' } } } },
   { from: { element: { type: 'e2e' } }, allow: { to: { file: { categories: 'smoke-test' } } } },

@@ -6,7 +6,7 @@ import { parseHttpPort, startMcpHttpServer, withHttpPortDefault } from './front-
 import { coreFlags, createCommandLineCore, runCommandLine, stopOnce } from './front-doors/command-line';
 import { familiarVersion } from './core/version';
 
-const usage = `Usage: familiar-mcp [--workspace DIR] [--home DIR] [--approve all] [--http [PORT]]
+const usage = `Usage: familiar-mcp [--workspace DIR] [--home DIR] [--user-skills DIR] [--approve all] [--http [PORT]]
 
 Serves Familiar's sandboxed workspace tools over MCP on stdio. Without --workspace, the first
 file:// folder among the client's roots is the workspace. Calls the permission policy would

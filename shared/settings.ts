@@ -161,6 +161,12 @@ export const webHostSchema = z
   )
   .max(260);
 
+/** A skill's name as the Agent Skills specification allows it (1–64 of a-z, 0-9 and single hyphens inside). */
+export const skillNameSchema = z
+  .string()
+  .max(64)
+  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+
 const userServersSchema = z
   .array(userServerSchema)
   .max(20)
@@ -227,6 +233,11 @@ export const settingsSchema = z.object({
   search: z
     .object({ index: z.boolean().default(true), embeddingModel: embeddingModelSchema.nullable().default(null) })
     .default({ index: true, embeddingModel: null }),
+  /**
+   * Agent Skills found in the workspace's .agents/skills, ~/.agents/skills and the Familiar home's
+   * skills/: each is on unless its name is listed here (the switch in Settings → Skills).
+   */
+  skills: z.object({ disabled: z.array(skillNameSchema).max(500).default([]) }).default({ disabled: [] }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type BackupLimits = Settings['safety']['backups'];
@@ -262,6 +273,7 @@ export const settingsPatchSchema = z
     web: z.object({ allowedHosts: z.array(webHostSchema).max(500) }).partial(),
     code: z.object({ diagnosticsAfterEdits: z.boolean(), servers: userServersSchema }).partial(),
     search: z.object({ index: z.boolean(), embeddingModel: embeddingModelSchema.nullable() }).partial(),
+    skills: z.object({ disabled: z.array(skillNameSchema).max(500) }).partial(),
   })
   .partial()
   .strict();
@@ -288,4 +300,5 @@ export const applySettingsPatch = (previous: Settings, patch: SettingsPatch): Se
     web: { ...previous.web, ...patch.web },
     code: { ...previous.code, ...patch.code },
     search: { ...previous.search, ...patch.search },
+    skills: { ...previous.skills, ...patch.skills },
   });

@@ -38,7 +38,15 @@ describe('app.confinement', () => {
     const probed = confinementMode();
     expect(info.mode).toEqual(probed.confined ? { confined: true, tool: probed.tool, path: probed.path } : probed);
     const [command, git, ripgrep, server] = info.processes;
-    expect(command).toMatchObject({ kind: 'command', writes: ['.'], reads: [], hidden: [], network: true });
+    // A command reads the home's skills/, so a skill's scripts can run. The test core's stand-in for
+    // ~/.agents/skills lies inside the home, and nothing else in Familiar's data is put back.
+    expect(command).toMatchObject({
+      kind: 'command',
+      writes: ['.'],
+      reads: [join(home, 'skills')],
+      hidden: [],
+      network: true,
+    });
     expect(command?.readOnly).toEqual(
       expect.arrayContaining(['SOUL.md', '.git/hooks', '.git/config', '.envrc', 'USER.md', 'MEMORY.md', 'memory']),
     );

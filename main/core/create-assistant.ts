@@ -49,6 +49,11 @@ export interface AssistantOptions {
   readonly codeAvailability?: CodeAvailability;
   /** Incognito conversations run with memory off whatever the switch says. */
   readonly isIncognito?: (conversationId: string) => boolean;
+  /** Agent Skills: whether one is loaded (the skill tool), and their names and descriptions for the prompt. */
+  readonly skills?: {
+    readonly availability: NonNullable<ToolCallsOptions['skillAvailability']>;
+    loaded(): Promise<readonly { readonly name: string; readonly description: string }[]>;
+  };
 }
 
 /** What the assistant itself knows about a call's surroundings; the rest comes from the tool services. */
@@ -123,6 +128,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     policy: () => policy.get(),
     memoryOn: memoryFor,
     ...(options.codeAvailability === undefined ? {} : { codeAvailability: options.codeAvailability }),
+    ...(options.skills === undefined ? {} : { skillAvailability: options.skills.availability }),
     environment: (conversationId) =>
       options.environment(
         {
@@ -145,6 +151,10 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
           memoryEnabled: memoryFor(conversationId),
           tools,
           workspacePath: options.workspacePath(),
+          // Only when the skill tool is offered: a listed skill must be loadable.
+          ...(options.skills !== undefined && tools.some((tool) => tool.name === 'skill')
+            ? { skills: await options.skills.loaded() }
+            : {}),
         })
       ).text,
   });
@@ -156,6 +166,10 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
   });
   options.settings.subscribe((next, previous) => {
     if (next.memory.enabled !== previous.memory.enabled) options.events.emit('tools.changed', toolList());
+    // A skill switched on or off may bring or take away the skill tool.
+    if (JSON.stringify(next.skills) !== JSON.stringify(previous.skills)) {
+      void options.skills?.availability.refresh().then(() => options.events.emit('tools.changed', toolList()));
+    }
   });
   policy.subscribe(() => options.events.emit('tools.changed', toolList()));
   options.codeAvailability?.subscribe(() => options.events.emit('tools.changed', toolList()));

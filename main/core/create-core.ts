@@ -49,6 +49,7 @@ import type { EventPayload } from '../../shared/ipc/contract';
 import { createCodeAvailability } from '../domain/lsp/code-availability';
 import { createLanguageServerHandlers, languageServerRows } from '../domain/lsp/language-server-handlers';
 import { catalogWith } from '../domain/lsp/server-catalog';
+import { createSkillHandlers } from '../domain/skills/skill-shelf';
 
 export interface CoreOptions {
   readonly home: string;
@@ -79,6 +80,8 @@ export interface CoreOptions {
   readonly chooseFolder?: (() => Promise<string | null>) | undefined;
   /** Tool limits other than the defaults (automation, the race suite and benchmarks lift the rate limit). */
   readonly toolLimits?: Partial<ToolLimits> | undefined;
+  /** The user's Agent Skills folder; default ~/.agents/skills (tests and --skills-dir give another). */
+  readonly userSkillsDir?: string | undefined;
 }
 
 /** Everything main does, with no Electron in sight: both adapters and the tests drive this. */
@@ -193,6 +196,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return createEmbedder(provider, search.embeddingModel, secrets.get(apiKeySecret(provider.kind)), options.fetch);
     },
     onIndexStatus: (status) => events.emit('workspace.searchIndex', status),
+    skillsDisabled: () => settings.get().skills.disabled,
+    ...(options.userSkillsDir === undefined ? {} : { userSkillsDir: options.userSkillsDir }),
     ...(options.toolLimits === undefined ? {} : { limits: options.toolLimits }),
   });
   const workspace = await createWorkspaceService({
@@ -241,6 +246,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     void toolServices.code.lsp.stopAll();
     recheckCode();
   });
+  // Whether an Agent Skill is loaded (the skill tool is offered only then): looked at again per turn.
+  const skillAvailability = {
+    current: () => toolServices.skills.current(),
+    refresh: async () => toolServices.skills.refresh(await workspaceSandbox()),
+  };
   const secrets = await openSecretStore(paths.secretsFile, options.secretCipher, options.logger);
   const conversations = await openConversationStore({ conversations: paths.conversations, trash: paths.trash });
   conversations.subscribe((change) => events.emit('conversations.changed', change));
@@ -260,6 +270,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     approvalMode: options.approvalMode ?? 'interactive',
     isIncognito: (conversationId) => conversations.isIncognito(conversationId),
     codeAvailability,
+    skills: {
+      availability: skillAvailability,
+      loaded: async () => await toolServices.skills.loaded(await workspaceSandbox()),
+    },
     recordApproval: (request, outcome, reason) => {
       // The user's answer goes into the conversation too, so its tool card says so after a reload. A
       // network question is about a command that already runs: its card keeps the command's answer.
@@ -321,9 +335,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...createChooseFolderHandler((path) => workspace.open(path), options.chooseFolder),
     ...transfers.handlers,
     ...createLanguageServerHandlers(toolServices.code.lsp, workspaceSandbox),
+    ...createSkillHandlers(toolServices.skills, workspaceSandbox),
   };
   // The first answer while the rest starts: a turn or an MCP client's list awaits it anyway.
   void codeAvailability.refresh();
+  void skillAvailability.refresh();
   const dispatch = createDispatcher(handlers, {
     logError: (message, error) => options.logger.error(message, error),
   });

@@ -12,15 +12,17 @@ import { defaultFamiliarHome } from '../platform/storage/paths';
  * a failure to start is reported. The desktop app starts elsewhere (front-doors/electron).
  */
 
-/** parseArgs options for --workspace DIR and --home DIR. */
+/** parseArgs options for --workspace DIR, --home DIR and --user-skills DIR (instead of ~/.agents/skills). */
 export const coreFlags = {
   workspace: { type: 'string' },
   home: { type: 'string' },
+  'user-skills': { type: 'string' },
 } as const;
 
 export interface CoreFlagValues {
   readonly workspace?: string | undefined;
   readonly home?: string | undefined;
+  readonly 'user-skills'?: string | undefined;
 }
 
 /**
@@ -34,6 +36,7 @@ export function createCommandLineCore(
   return createCore({
     home: resolve(flags.home ?? defaultFamiliarHome()),
     workspace: flags.workspace === undefined ? undefined : resolve(flags.workspace),
+    userSkillsDir: flags['user-skills'] === undefined ? undefined : resolve(flags['user-skills']),
     mode: 'browser',
     version: familiarVersion,
     ...options,

@@ -16,6 +16,8 @@ export interface ContractCoreOptions {
   /** The scripted model: `${url}/v1` speaks OpenAI Chat Completions and Anthropic Messages. */
   readonly llmUrl: string;
   readonly kind?: 'openai-compatible' | 'anthropic';
+  /** The folder opened (default: the workspace in the home). */
+  readonly workspace?: string;
 }
 
 /** A real core driven only through the contract, as the page drives it, with what a test watches. */
@@ -44,6 +46,7 @@ export function useContractCores(): (options: ContractCoreOptions) => Promise<Co
   return async (options) => {
     const core = await createTestCore({
       home: options.home,
+      ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
     });
     cores.push(core);
     const chatEvents: ChatEvent[] = [];

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { createCore } from '../core/create-core';
 import type { Core, CoreOptions } from '../core/create-core';
@@ -12,6 +13,8 @@ export function createTestCore(options: TestCoreOptions): Promise<Core> {
     mode: 'browser',
     version: '0.0.0-test',
     logger: createStderrLogger('test', () => undefined),
+    // Never the real ~/.agents/skills: a test core sees only the skills its test wrote.
+    userSkillsDir: join(options.home, 'user-skills'),
     ...options,
   });
 }

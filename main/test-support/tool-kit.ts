@@ -18,6 +18,8 @@ export interface ToolKit {
   /** The open workspace (a project folder, or the persona folder itself with `openPersona`). */
   readonly workspace: string;
   readonly personaDir: string;
+  /** What stands for ~/.agents/skills (empty until a test writes skills there). */
+  readonly userSkillsDir: string;
   readonly services: ToolServices;
   readonly env: ToolEnvironment;
   readonly runner: DirectRunner;
@@ -86,6 +88,8 @@ export async function createToolKit(
     ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
     ...(options.watchSearchIndex === undefined ? {} : { watchSearchIndex: options.watchSearchIndex }),
     ...(options.web === undefined ? {} : { web: options.web }),
+    // Never the real ~/.agents/skills: a test sees only the skills it wrote.
+    userSkillsDir: join(root, 'user-skills'),
   });
   const env = await createToolEnvironment({
     services,
@@ -106,6 +110,7 @@ export async function createToolKit(
     home,
     workspace,
     personaDir: paths.defaultWorkspace,
+    userSkillsDir: join(root, 'user-skills'),
     services,
     env,
     runner,

@@ -49,7 +49,9 @@ export function admit(start: CallStart, rules: AdmitRules): Result<Admitted> {
         ? `There is no tool named ${request.name}. Use one of the tools you were given.`
         : exists.needsLanguageServer === true
           ? `The tool ${request.name} needs a language server, and none is available for this workspace's files. Use search_in_code instead.`
-          : `The tool ${request.name} is not available while memory is switched off.`,
+          : exists.needsSkills === true
+            ? `The tool ${request.name} is offered only while an Agent Skill is enabled, and none is.`
+            : `The tool ${request.name} is not available while memory is switched off.`,
     );
   }
   const args = parseArguments(tool, request.args);

@@ -70,8 +70,8 @@ export async function record(
   if (!result.ok) return result;
   if (session.tool?.returnsContent === true && session.accesses !== undefined)
     sinks.provenance.noteContent(request.conversationId, request.name, session.accesses);
-  if (session.tool?.contentSources !== undefined)
-    sinks.provenance.noteSources(request.conversationId, session.tool.contentSources(result.value));
+  if (session.tool?.contentSources !== undefined && session.args !== undefined)
+    sinks.provenance.noteSources(request.conversationId, session.tool.contentSources(result.value, session.args));
   for (const file of session.personaTargets ?? [])
     await sinks.onPersonaChanged?.({
       file,

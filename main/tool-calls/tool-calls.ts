@@ -32,6 +32,8 @@ export interface ToolCallsOptions {
    * then). Absent: always. `refresh` is awaited before each turn's tool list.
    */
   readonly codeAvailability?: { current(): boolean; refresh(): Promise<unknown> };
+  /** Whether some Agent Skill is loaded (the skill tool is offered only then), refreshed like the above. Absent: never. */
+  readonly skillAvailability?: { current(): boolean; refresh(): Promise<unknown> };
   /** What a tool may use for this call; built per call so it follows the open folder and the switch. */
   readonly environment: (conversationId: string) => Promise<ToolEnvironment> | ToolEnvironment;
   readonly broker: ApprovalBroker;
@@ -76,10 +78,11 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
     options.tools.filter(
       (tool) =>
         (tool.memoryOnly !== true || options.memoryOn(conversationId)) &&
-        (tool.needsLanguageServer !== true || codeOn()),
+        (tool.needsLanguageServer !== true || codeOn()) &&
+        (tool.needsSkills !== true || options.skillAvailability?.current() === true),
     );
   const refreshList = async () => {
-    await options.codeAvailability?.refresh();
+    await Promise.all([options.codeAvailability?.refresh(), options.skillAvailability?.refresh()]);
   };
   const describe = (conversationId: string): ToolDescriptor[] =>
     registered(conversationId).map((tool) => ({ name: tool.name, description: tool.description, input: tool.input }));

@@ -104,16 +104,19 @@ export interface Tool<Input extends z.ZodType = z.ZodType, Output = unknown> {
    * open workspace's files (domain/lsp/code-availability.ts).
    */
   readonly needsLanguageServer?: boolean;
+  /** The skill tool exists for the model only while at least one Agent Skill is loaded (domain/skills). */
+  readonly needsSkills?: boolean;
   /**
    * The result carries file contents or command output (read_file, search_in_code, run_command...):
    * text that may hold injected instructions. A persona change proposed after it is flagged.
    */
   readonly returnsContent?: boolean;
   /**
-   * Where a successful result came from beyond the workspace, as the user should read it
-   * (web_fetch: "web page <url>"): provenance names it when a persona change follows.
+   * Outside text a successful call hands the model beyond the workspace paths it reads, named as
+   * the user should read it (web_fetch: "web page <url>"; skill: "skill 'pdf'"): provenance names
+   * it when a persona or memory change follows in the same turn.
    */
-  contentSources?(output: Output): readonly string[];
+  contentSources?(output: Output, args: z.output<Input>): readonly string[];
   /**
    * How long a call may take, when it is not the runner's default (run_command's own timeout, a
    * download waiting for the user to save). The runner aborts the call's signal after this.

@@ -24,6 +24,7 @@ import { readFileTool } from './read-file';
 import { runCommandTool } from './run-command';
 import { searchInCodeTool } from './search-in-code';
 import { webFetchTool } from './web-fetch';
+import { skillTool } from './skill';
 import { writeFileTool } from './write-file';
 
 /** Language-server tools (main/lsp): answered by the server for the file's language. */
@@ -64,8 +65,8 @@ export const memoryTools: readonly AnyTool[] = [memorySearchTool, memoryAppendTo
 /** Tools that read beyond the workspace: each host is asked about (tool-calls/host-questions.ts). */
 export const webTools: readonly AnyTool[] = [webFetchTool];
 
-/** Everything the assistant may be offered (the core's tool list). */
-export const assistantTools: readonly AnyTool[] = [...fileTools, ...webTools, ...memoryTools];
+/** Everything the assistant may be offered (the core's tool list); skill only while a skill is loaded. */
+export const assistantTools: readonly AnyTool[] = [...fileTools, ...webTools, ...memoryTools, skillTool];
 
 export {
   codeDefinitionTool,
@@ -93,5 +94,6 @@ export {
   runCommandTool,
   searchInCodeTool,
   webFetchTool,
+  skillTool,
   writeFileTool,
 };

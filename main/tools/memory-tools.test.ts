@@ -148,7 +148,7 @@ describe('memoryEntry', () => {
 });
 
 describe('the tool lists', () => {
-  it('adds exactly the two memory tools, flagged memory-only, after the file and web tools', () => {
+  it('adds exactly the two memory tools, flagged memory-only, after the file and web tools (the skill tool last)', () => {
     expect(memoryTools.map((tool) => [tool.name, tool.memoryOnly])).toEqual([
       ['memory_search', true],
       ['memory_append', true],
@@ -158,6 +158,7 @@ describe('the tool lists', () => {
       'web_fetch',
       'memory_search',
       'memory_append',
+      'skill',
     ]);
     expect(memoryAppendTool.access(memoryAppendTool.input.parse({ text: 'x' }))).toEqual([
       { operation: 'edit', path: 'MEMORY.md' },

@@ -10,6 +10,7 @@ import { conversationsCalls, conversationsEvents } from './conversations';
 import { problemsEvents } from './problems';
 import { providersCalls } from './providers';
 import { settingsCalls, settingsEvents } from './settings';
+import { skillCalls } from './skills';
 import { transferCalls, transferEvents } from './transfers';
 import { workspaceCalls, workspaceEvents } from './workspace';
 
@@ -29,6 +30,7 @@ export const calls = {
   ...workspaceCalls,
   ...transferCalls,
   ...languageServerCalls,
+  ...skillCalls,
 };
 
 export const events = {

@@ -7,7 +7,7 @@ import { readPersonaFile } from './persona-files';
 import { capFor, defaultPromptCaps } from './prompt-caps';
 import type { PromptCaps } from './prompt-caps';
 import { buildSystemPrompt } from './system-prompt';
-import type { PromptFile, SystemPrompt } from './system-prompt';
+import type { PromptFile, PromptSkill, SystemPrompt } from './system-prompt';
 
 export interface PersonaService {
   readonly dir: string;
@@ -16,6 +16,7 @@ export interface PersonaService {
     memoryEnabled: boolean;
     tools: readonly { name: string; description: string }[];
     workspacePath: string;
+    skills?: readonly PromptSkill[];
   }): Promise<SystemPrompt>;
   /** Sizes against caps for the meters; what the model sees with the memory switch as it is. */
   info(memoryEnabled: boolean): Promise<PersonaInfo>;
@@ -34,9 +35,16 @@ export function createPersonaService(
 
   return {
     dir,
-    async systemPrompt({ memoryEnabled, tools, workspacePath }) {
+    async systemPrompt({ memoryEnabled, tools, workspacePath, skills }) {
       const caps = currentCaps();
-      return buildSystemPrompt({ files: await promptFiles(memoryEnabled), memoryEnabled, tools, workspacePath, caps });
+      return buildSystemPrompt({
+        files: await promptFiles(memoryEnabled),
+        memoryEnabled,
+        tools,
+        workspacePath,
+        caps,
+        ...(skills === undefined ? {} : { skills }),
+      });
     },
     async info(memoryEnabled) {
       const caps = currentCaps();

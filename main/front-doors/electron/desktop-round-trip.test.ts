@@ -167,6 +167,7 @@ const emptyInputCalls: readonly CallName[] = [
   'transfers.pending',
   'workspace.chooseFolder',
   'languageServers.list',
+  'skills.list',
 ];
 
 describe('the desktop round trip (preload ↔ ipcMain ↔ core)', () => {

@@ -7,6 +7,7 @@ import { useMcpTestSessions } from '../../test-support/mcp-session-kit';
 import type { McpTestSessionOptions } from '../../test-support/mcp-session-kit';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { assistantTools } from '../../tools/index';
+import { simpleSkill, writeSkill } from '../../../e2e/fixtures/skill-folders';
 
 /**
  * MCP mode's calls as the official client SDK sees them, in process over the in-memory transport:
@@ -20,7 +21,10 @@ async function connect(approvalMode: ApprovalMode, elicit?: McpTestSessionOption
   const workspace = await tempDir();
   // A TypeScript file, so the code tools (offered only with a language server for the workspace) are listed too.
   await writeFile(join(workspace, 'index.ts'), 'export const answer = 42;\n');
-  const session = await startSession({ home: await tempDir(), workspace, approvalMode, elicit });
+  // An Agent Skill in the home, so the skill tool (offered only while one is loaded) is listed too.
+  const home = await tempDir();
+  await writeSkill(join(home, 'skills'), 'notes', simpleSkill('notes', 'Keep notes.', 'Write them down.\n'));
+  const session = await startSession({ home, workspace, approvalMode, elicit });
   // As a real client does first: it also makes the SDK check every result against its outputSchema.
   await session.client.listTools();
   return { ...session, workspace };
@@ -60,6 +64,7 @@ const expectedHints: Record<string, string> = {
   code_format: 'd i',
   memory_search: 'r i',
   memory_append: 'a',
+  skill: 'r i',
 };
 
 describe('MCP tools carry their hints and output schema', () => {

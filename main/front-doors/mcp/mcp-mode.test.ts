@@ -52,7 +52,17 @@ async function startServer(extraArgs: readonly string[] = [], settings?: object)
   let stderr = '';
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [mcp.script(), '--workspace', workspace, '--home', home, ...extraArgs],
+    // The user's skills folder is one of the test's (empty): never the real ~/.agents/skills.
+    args: [
+      mcp.script(),
+      '--workspace',
+      workspace,
+      '--home',
+      home,
+      '--user-skills',
+      join(home, 'user-skills'),
+      ...extraArgs,
+    ],
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -215,9 +225,11 @@ describe('familiar-mcp over stdio', () => {
   it('lists exactly the registry tools, with their descriptions and input schemas', async () => {
     const { client } = await startServer();
     const { tools } = await client.listTools();
-    // Memory is on by default, so the memory tools are registered too (the same registry as the chat).
-    expect(tools.map((tool) => tool.name)).toEqual(assistantTools.map((tool) => tool.name));
-    for (const tool of assistantTools) {
+    // Memory is on by default, so the memory tools are registered too (the same registry as the chat);
+    // the skill tool only while an Agent Skill is loaded, and this home has none.
+    const registry = assistantTools.filter((tool) => tool.needsSkills !== true);
+    expect(tools.map((tool) => tool.name)).toEqual(registry.map((tool) => tool.name));
+    for (const tool of registry) {
       const listed = tools.find((candidate) => candidate.name === tool.name)!;
       expect(listed.description).toBe(tool.description);
       // Written by hand from the tools' documented arguments, not derived from the code under test:

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { appFolders, homeToolchains } from './confinement';
 import type { ConfinementRules } from './confinement';
 import { readableHomeEntries } from './home-entries';
+import { isInside } from '../disk/anchored-resolve';
 
 /**
  * What each kind of process Familiar starts may touch, written once (issue 28). A command may write
@@ -28,6 +29,11 @@ export interface HostFolders {
    * one that leads to a secret, Familiar's data or the persona folder is left out (home-entries.ts).
    */
   readonly readableInHome?: readonly string[];
+  /**
+   * Agent Skills folders outside the workspace (~/.agents/skills, the Familiar home's skills/): a
+   * command reads them, never writes, so a skill's scripts run through run_command (issue 31).
+   */
+  readonly skillFolders?: readonly string[];
 }
 
 export type ProcessKind = 'command' | 'git' | 'ripgrep' | 'language-server';
@@ -41,6 +47,20 @@ const memoryEntries = ['USER.md', 'MEMORY.md', 'memory'];
  */
 const sensitiveEntries = ['.git/hooks', '.git/config', '.gitmodules', '.mcp.json', '.vscode', '.idea', '.envrc'];
 
+/**
+ * The skill folders a command may read (real paths). One that holds the user's home, Familiar's
+ * data or the persona folder is left out, and inside Familiar's data only its skills/ folder itself
+ * (a skills folder made a symlink to somewhere else in there shows nothing).
+ */
+function skillFoldersOf(folders: HostFolders, home: string): string[] {
+  const guarded = [home, folders.familiarHome, folders.personaDir];
+  return (folders.skillFolders ?? []).filter(
+    (dir) =>
+      !guarded.some((folder) => isInside(dir, folder)) &&
+      (!isInside(folders.familiarHome, dir) || dir === join(folders.familiarHome, 'skills')),
+  );
+}
+
 export function rulesFor(kind: ProcessKind, folders: HostFolders): Omit<ConfinementRules, 'cwd'> {
   const home = folders.userHome ?? homedir();
   const roots = [...new Set([folders.workspaceRoot, folders.personaDir])];
@@ -50,7 +70,8 @@ export function rulesFor(kind: ProcessKind, folders: HostFolders): Omit<Confinem
   return {
     // git writes its objects, index and refs: only inside the workspace's .git.
     writable: writesWorkspace ? [folders.workspaceRoot] : kind === 'git' ? [join(folders.workspaceRoot, '.git')] : [],
-    readable: writesWorkspace ? [] : [folders.workspaceRoot],
+    // A command also reads the Agent Skills folders outside the workspace: a skill's scripts run so.
+    readable: writesWorkspace ? skillFoldersOf(folders, home) : [folders.workspaceRoot],
     readOnly: [...under(personaFiles), ...under(sensitiveEntries), ...(folders.memoryOn ? memory : [])],
     hidden: folders.memoryOn ? [] : memory,
     hiddenTrees: [home, folders.familiarHome],

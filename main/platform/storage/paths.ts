@@ -21,6 +21,8 @@ export interface FamiliarPaths {
   readonly searchIndexes: string;
   /** Saved trigram indexes of search_in_code, one file per workspace: a cache, validated on reopen. */
   readonly ngramIndexes: string;
+  /** Agent Skills the user keeps with Familiar (after <workspace>/.agents/skills and ~/.agents/skills). */
+  readonly skills: string;
   readonly settingsFile: string;
   readonly policyFile: string;
   readonly secretsFile: string;
@@ -38,6 +40,7 @@ export function familiarPaths(home: string, defaultWorkspace = join(home, 'works
     history: join(home, 'history'),
     searchIndexes: join(home, 'search-index'),
     ngramIndexes: join(home, 'ngram-index'),
+    skills: join(home, 'skills'),
     settingsFile: join(home, 'settings.json'),
     policyFile: join(home, 'policy.json'),
     secretsFile: join(home, 'secrets.json'),

@@ -9,6 +9,7 @@ import type { CodeIntelligence } from '../../domain/lsp/code-intelligence';
 import type { ConfinementRules } from '../../platform/processes/confinement';
 import type { ProcessKind } from '../../platform/processes/process-rules';
 import type { AllowedHost } from '../../../shared/settings';
+import type { SkillShelf } from '../../domain/skills/skill-shelf';
 import type { ReadTracker } from './read-tracker';
 import type { WebAccess } from '../web/web-access';
 import type { ToolLimits } from './tool-limits';
@@ -60,6 +61,8 @@ export interface ToolEnvironment {
   readonly transfers?: TransferService;
   /** Language servers of the open workspace (code_* tools, diagnostics after write_file / edit_file). */
   readonly code?: CodeIntelligence;
+  /** Agent Skills (the skill tool): found through the sandbox, read-only. */
+  readonly skills?: SkillShelf;
   /**
    * Environment variables the user chose to hand to child processes beyond the allow-list
    * (settings: commands.passEnvironment). Read at each start: the setting may change meanwhile.

@@ -25,6 +25,9 @@ import { LspService } from '../../domain/lsp/lsp-service';
 import type { LspServiceOptions } from '../../domain/lsp/lsp-service';
 import { ripgrepOnPath } from '../../platform/processes/ripgrep-locate';
 import { join, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { createSkillShelf } from '../../domain/skills/skill-shelf';
+import type { SkillShelf } from '../../domain/skills/skill-shelf';
 import { createReadTracker } from './read-tracker';
 import type { ReadTracker } from './read-tracker';
 import type { ToolEnvironment } from './tool-environment';
@@ -71,6 +74,8 @@ export interface ToolServices {
   readableInHome(): readonly string[];
   /** web_fetch's transport, name resolution and allowed hosts (settings: web.allowedHosts). */
   readonly web: WebAccess;
+  /** Agent Skills in the workspace's .agents/skills, ~/.agents/skills and the home's skills/ (read-only). */
+  readonly skills: SkillShelf;
   /** Ends the worker threads and the index watcher. */
   dispose(): Promise<void>;
 }
@@ -118,6 +123,10 @@ export interface ToolServicesOptions {
   readonly watchSearchIndex?: boolean;
   /** The semantic index's progress while it builds (the core turns it into an event for the UI). */
   readonly onIndexStatus?: IndexStatusListener;
+  /** The user's skills folder; default ~/.agents/skills (tests give their own). */
+  readonly userSkillsDir?: string;
+  /** Skill names switched off, read on every look (settings: skills.disabled); default none. */
+  readonly skillsDisabled?: () => readonly string[];
 }
 
 export function createToolServices(options: ToolServicesOptions): ToolServices {
@@ -181,6 +190,13 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     rememberHost: allowedHosts.remember,
     readableInHome: options.readableInHome ?? (() => []),
     code: { lsp, diagnosticsAfterEdits: options.diagnosticsAfterEdits ?? (() => true) },
+    skills: createSkillShelf({
+      roots,
+      userDir: options.userSkillsDir ?? join(homedir(), '.agents', 'skills'),
+      familiarDir: options.paths.skills,
+      familiarHome: options.paths.home,
+      disabled: options.skillsDisabled ?? (() => []),
+    }),
     backups,
     trash,
     dispose: async () => {
@@ -241,6 +257,7 @@ export async function createToolEnvironment(options: ToolEnvironmentOptions): Pr
     searchIndexEnabled: () => services.searchIndexEnabled(),
     ...(services.transfers === undefined ? {} : { transfers: services.transfers }),
     code: services.code,
+    skills: services.skills,
     passEnvironment: () => services.passEnvironment(),
     allowedHosts: () => services.allowedHosts(),
     rememberHost: (entry) => services.rememberHost(entry),
@@ -252,6 +269,7 @@ export async function createToolEnvironment(options: ToolEnvironmentOptions): Pr
         familiarHome: home,
         memoryOn: !isConcealed('MEMORY.md'),
         readableInHome: services.readableInHome(),
+        skillFolders: services.skills.outsideDirs.map((dir) => realPathOf(roots, dir)),
       }),
   });
 }

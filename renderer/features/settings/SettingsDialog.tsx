@@ -11,6 +11,7 @@ import { PolicyEditor } from './PolicyEditor';
 import { ProviderSection } from '../providers/ProviderSection';
 import { SafetySection } from './SafetySection';
 import { SettingsNav } from './SettingsNav';
+import { SkillsSection } from './SkillsSection';
 import { UploadsSection } from './UploadsSection';
 import { WebSection } from './WebSection';
 import { WorkspaceFolderSection } from './WorkspaceFolderSection';
@@ -42,6 +43,7 @@ export function SettingsDialog({ open, onClose }: DialogProps) {
           <CommandsSection />
           <WebSection />
           <CodeSection />
+          <SkillsSection />
           <AboutSection />
         </div>
       </div>

@@ -15,6 +15,7 @@ export const settingsSections: readonly { readonly id: string; readonly label: M
   { id: 'settings-commands', label: 'settings.commands' },
   { id: 'settings-web', label: 'settings.web' },
   { id: 'settings-code', label: 'settings.code' },
+  { id: 'settings-skills', label: 'settings.skills' },
   { id: 'settings-about', label: 'settings.about' },
 ];
 
