@@ -157,4 +157,25 @@ describe.skipIf(ripgrepOnPath() === undefined)('search_in_code with ripgrep walk
     expect(patterned.walk).toBeUndefined();
     expect(patterned.results.map((hit) => hit.file)).toEqual(['other/c.ts', 'src/a.ts', 'src/deeper/b.ts']);
   });
+
+  it.skipIf(!mode.confined)(
+    'hands many candidates to ripgrep as a list to count, still without what a walk would not show',
+    async () => {
+      const made = await leakyWorkspace();
+      kit = made.kit;
+      const many: Record<string, string> = {};
+      for (let i = 0; i < 300; i += 1) many[`many/f${String(i).padStart(3, '0')}.txt`] = 'needle\nneedle again\n';
+      await files(kit.workspace, many);
+      await link(join(made.outside, 'hard.txt'), join(kit.workspace, 'many', 'hard2.txt'));
+      const found = await search({ query: 'needle' });
+      expect(found.walk).toBe('ripgrep');
+      // The walk, then ripgrep counting the candidates it was handed by name.
+      expect(started.length).toBeGreaterThan(1);
+      expect(started.slice(1).some((run) => run.args.includes('many/f000.txt'))).toBe(true);
+      expect(found.total_matches).toBe(2 + 600);
+      expect(found.files_with_matches).toBe(302);
+      expect(found.results.slice(0, 3).map((hit) => hit.file)).toEqual(['SOUL.md', 'many/f000.txt', 'many/f000.txt']);
+      for (const leak of leaks) expect(JSON.stringify(found)).not.toContain(leak);
+    },
+  );
 });

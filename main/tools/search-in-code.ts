@@ -80,6 +80,9 @@ const searchInCodeOutput = z.object({
 export type SearchInCodeOutput = z.output<typeof searchInCodeOutput>;
 export type SearchResult = SearchInCodeOutput['results'][number];
 
+/** ripgrep's walk found at most this many candidate files: the JS engine reads them all (no process start). */
+const jsCandidates = 256;
+
 /** A long search says how far its walk is every this many files (MCP progress notifications). */
 const progressEvery = 256;
 
@@ -136,8 +139,10 @@ export const searchInCodeTool = defineTool({
             accept,
             ctx.signal,
           );
+    // Many candidates: ripgrep counts them (named on its command line) and the JS engine describes the first.
+    const fewCandidates = walkedByRipgrep !== undefined && walkedByRipgrep.files.length <= jsCandidates;
     const engine: SearchEngine =
-      walkedByRipgrep !== undefined ||
+      fewCandidates ||
       patternArgs === undefined ||
       ctx.env.ripgrep === undefined ||
       (indexed !== undefined && !indexed.broad)

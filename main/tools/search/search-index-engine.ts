@@ -41,7 +41,7 @@ export interface IndexedWalk {
 }
 
 /** The walk's order: depth-first, names sorted by UTF-16 code units in each folder. */
-export function walkOrder(a: string, b: string): number {
+function walkOrder(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i += 1) {
     const x = a.charCodeAt(i);
@@ -55,7 +55,7 @@ export function walkOrder(a: string, b: string): number {
   return a.length - b.length;
 }
 
-export const hasHiddenSegment = (path: string): boolean => path.startsWith('.') || path.includes('/.');
+const hasHiddenSegment = (path: string): boolean => path.startsWith('.') || path.includes('/.');
 
 /**
  * A file resolved by name (not following a final symlink) as a walk would name it: its folder held

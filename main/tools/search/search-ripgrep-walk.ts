@@ -2,8 +2,8 @@ import type { StaleEntry } from '../../domain/search/ngram/ngram-service';
 import { ripgrepWalk } from '../../platform/search-engines/ripgrep-walk';
 import { isPersonaPath, personaEntries } from '../../platform/disk/workspace-sandbox';
 import type { ResolvedPath } from '../../platform/disk/workspace-sandbox';
+import type { WalkEntry } from '../../platform/disk/workspace-walker';
 import type { ToolEnvironment } from '../kit/tool-environment';
-import { hasHiddenSegment, walkEntryOf, walkOrder } from './search-index-engine';
 
 /** The files a search_in_code walk would have searched that can match, found by ripgrep's own walk. */
 export interface RipgrepWalked {
@@ -16,13 +16,13 @@ export interface RipgrepWalked {
 /**
  * search_in_code's faster first search (issue 28 item 4): where ripgrep runs confined to the
  * workspace, it walks the folders itself (ripgrep-walk.ts) instead of being handed the list the
- * sandbox's walk made, and names the files with a match. Each is then confirmed as the walk would
- * have found it: resolved again through the sandbox by name without following a final link
- * (concealed and deny-listed names refused there), reached through no linked folder, no hidden
- * name on its way, not git-ignored, not a shadowed persona name; the JS engine then reads the
- * confirmed ones through the sandbox like any file (a second hard link is refused there), so what
+ * sandbox's walk made, and names the files with a match. Those are then confirmed by the sandbox's
+ * own walk, pruned to the folders on their way: a candidate counts only if that walk finds it,
+ * so hidden names, .gitignore, node_modules, the deny-list, concealment, Familiar's folders and
+ * linked folders are judged exactly as in a full walk; a file with a second hard link is dropped
+ * (the sandbox never reads one), and the JS engine reads the rest through the sandbox, so what
  * ripgrep read counts for nothing. The persona overlay, which ripgrep does not see where the
- * assistant does, is looked at through the sandbox.
+ * assistant does, comes from the same walk.
  *
  * Undefined where this does not apply (no confinement, a start folder the walk treats apart: the
  * persona folder, a linked or ignored one) or ripgrep's answer may be incomplete: the caller walks.
@@ -57,59 +57,48 @@ export async function ripgrepWalkedFiles(
   );
   if (answer === undefined) return undefined;
 
-  const files: StaleEntry[] = [];
-  const seen = new Set<string>();
-  let personaFiles = 0;
-  const take = (entry: StaleEntry) => {
-    if (seen.has(entry.relPath) || !accept(entry.relPath)) return;
-    seen.add(entry.relPath);
-    files.push(entry);
-  };
-  // Reached through a linked folder (a walk enters none), or ignored: not in a walk.
-  const walkable = (found: ResolvedPath, path: string) =>
-    (found.inPersona || found.realRel === path) && (includeIgnored || !sandbox.isIgnored(found));
-
+  // The folders on the way to a candidate: the confirming walk enters these only.
+  const candidates = new Set(answer.matched);
+  const folders = new Set<string>();
   for (const path of answer.matched) {
-    if (isPersonaPath(path) || hasHiddenSegment(path) || !accept(path)) continue;
-    const resolved = await sandbox.resolve(path, 'read', { followFinal: false });
-    if (!resolved.ok || resolved.value.facts?.kind !== 'file' || resolved.value.inPersona) continue;
-    if (!walkable(resolved.value, path)) continue;
-    const entry = walkEntryOf(sandbox, resolved.value);
-    if (entry !== undefined) take(entry);
+    for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) folders.add(path.slice(0, at));
   }
-  // The persona overlay's root entries (concealed ones refused by resolve): all searched, by the JS engine.
-  if (base === '') {
-    let names: readonly string[] = personaEntries;
-    if (!sandbox.overlayActive) {
-      // No overlay: they are the folder's own entries, spelled as they are on disk.
-      const listed = sandbox.listDir(start);
-      names = listed.ok ? listed.value.map((entry) => entry.name).filter((name) => isPersonaPath(name)) : [];
-    }
-    for (const name of names) {
-      const resolved = await sandbox.resolve(name, 'read', { followFinal: false });
-      if (!resolved.ok || resolved.value.facts === undefined || !walkable(resolved.value, name)) continue;
-      const found = resolved.value;
-      if (found.facts!.kind === 'file') {
-        const entry = walkEntryOf(sandbox, found);
-        personaFiles += 1;
-        if (entry !== undefined) take(entry);
-      } else if (found.facts!.kind === 'directory') {
-        const walked = await sandbox.walk(found, {
-          recursive: true,
-          includeHidden: false,
-          includeIgnored,
-          signal,
-          visit: (entry) => {
-            if (entry.kind !== 'file') return 'continue';
-            personaFiles += 1;
-            take(entry);
-            return 'continue';
-          },
-        });
-        if (!walked.ok) return undefined;
+  const refuseHardLinks = root.hardLinks === 'refuse';
+  const files: StaleEntry[] = [];
+  let personaFiles = 0;
+  const walked = await sandbox.walk(start, {
+    recursive: true,
+    includeHidden: false,
+    includeIgnored,
+    signal,
+    withFacts: true,
+    visit: (entry) => {
+      // The persona overlay, which ripgrep did not see where the assistant does: all of it searched.
+      if (entry.inPersona) {
+        if (entry.kind === 'file') {
+          personaFiles += 1;
+          if (accept(entry.relPath)) files.push(staleEntry(entry));
+        }
+        return 'continue';
       }
-    }
-  }
-  files.sort((a, b) => walkOrder(a.relPath, b.relPath));
+      if (entry.kind === 'directory') return folders.has(entry.relPath) ? 'continue' : 'skip';
+      if (entry.kind !== 'file' || !candidates.has(entry.relPath) || !accept(entry.relPath)) return 'continue';
+      // A second hard link (maybe to a file outside the workspace) is never read: not even counted.
+      if (refuseHardLinks && (entry.facts === undefined || entry.facts.nlink > 1)) return 'continue';
+      files.push(staleEntry(entry));
+      return 'continue';
+    },
+  });
+  if (!walked.ok) return undefined;
+  // Already in the walk's order.
   return { files, searched: answer.searched + personaFiles };
 }
+
+/** What a batch needs of a walked file (its folder held only during the visit is not kept). */
+const staleEntry = ({ relPath, inPersona, dirRealRel, dirId, name }: WalkEntry): StaleEntry => ({
+  relPath,
+  inPersona,
+  dirRealRel,
+  dirId,
+  name,
+});
