@@ -193,8 +193,14 @@ export const settingsSchema = z.object({
       passEnvironment: z.array(envNameSchema).max(100).default([]),
       allowedHosts: z.array(allowedHostSchema).max(500).default([]),
       readableInHome: z.array(homeEntrySchema).max(100).default([]),
+      /**
+       * A command that runs confined (issue 28) and can reach no host without asking (none allowed
+       * for this workspace or this conversation) runs without the approval question. Off by
+       * default; a command that would run unconfined always asks.
+       */
+      confinedOfflineWithoutAsking: z.boolean().default(false),
     })
-    .default({ passEnvironment: [], allowedHosts: [], readableInHome: [] }),
+    .default({ passEnvironment: [], allowedHosts: [], readableInHome: [], confinedOfflineWithoutAsking: false }),
   /**
    * Language servers: write_file / edit_file results carry the problems the change introduced;
    * servers the user added (before the built-in ones).
@@ -240,6 +246,7 @@ export const settingsPatchSchema = z
         passEnvironment: z.array(envNameSchema).max(100),
         allowedHosts: z.array(allowedHostSchema).max(500),
         readableInHome: z.array(homeEntrySchema).max(100),
+        confinedOfflineWithoutAsking: z.boolean(),
       })
       .partial(),
     code: z.object({ diagnosticsAfterEdits: z.boolean(), servers: userServersSchema }).partial(),

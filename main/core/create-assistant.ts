@@ -122,6 +122,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     tools: options.tools,
     policy: () => policy.get(),
     memoryOn: memoryFor,
+    confinedOfflineWithoutAsking: () => options.settings.get().commands.confinedOfflineWithoutAsking,
     ...(options.codeAvailability === undefined ? {} : { codeAvailability: options.codeAvailability }),
     environment: (conversationId) =>
       options.environment(

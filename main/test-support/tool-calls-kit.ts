@@ -36,7 +36,11 @@ export interface ToolCallsKit {
 export async function createToolCallsKit(
   makeTempDir: (prefix?: string) => Promise<string>,
   tools: readonly AnyTool[],
-  options: ToolKitOptions & { readonly approvalMode?: ApprovalMode; readonly policy?: Policy } = {},
+  options: ToolKitOptions & {
+    readonly approvalMode?: ApprovalMode;
+    readonly policy?: Policy;
+    readonly confinedOfflineWithoutAsking?: () => boolean;
+  } = {},
 ): Promise<ToolCallsKit> {
   const kit = await createToolKit(makeTempDir, options);
   const requests: ApprovalRequest[] = [];
@@ -73,6 +77,9 @@ export async function createToolCallsKit(
     broker,
     approvalMode: options.approvalMode ?? 'interactive',
     ...(options.policy === undefined ? {} : { policy: () => options.policy! }),
+    ...(options.confinedOfflineWithoutAsking === undefined
+      ? {}
+      : { confinedOfflineWithoutAsking: options.confinedOfflineWithoutAsking }),
     audit: { record: (entry) => Promise.resolve(void audit.push(entry)) },
     limits: kit.services.limits,
   });

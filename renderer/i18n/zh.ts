@@ -162,6 +162,15 @@ export const zh: Messages = {
   'settings.transfers.allowNonText': '也接受非文本文件（图片、压缩包…）',
   'settings.uploadsExplain': '拖入的文件会复制到工作区的 uploads/ 文件夹，绝不覆盖已有文件。',
   'settings.commands': '命令',
+  'settings.allowedHosts': '命令无需询问即可访问的主机',
+  'settings.allowedHostsNone': '暂无：命令要访问主机时会先询问（选择“此工作区始终允许”会将其添加到这里）。',
+  'settings.allowedHostsEverywhere': '所有工作区',
+  'settings.allowedHostsIn': '在 {workspace}',
+  'settings.allowedHostsRevokeButton': '撤销',
+  'settings.allowedHostsRevoke': '撤销 {host}',
+  'settings.commands.confinedOfflineWithoutAsking': '无网络的隔离命令无需询问即可运行',
+  'settings.commands.confinedOfflineWithoutAsking.explain':
+    '默认关闭。开启后，以隔离方式运行（只能写入工作区及其自己的临时文件夹）且无法不经询问访问任何主机（此工作区和此对话均未允许任何主机）的命令，将不经审批直接运行。访问主机时仍会询问；无法隔离的命令始终会询问。',
   'settings.passEnvironment': '命令可见的环境变量',
   'settings.passEnvironmentExplain':
     '命令和 git 以最小的环境启动（PATH、HOME、语言、临时文件夹）。在此列出其他变量（以空格分隔），它们将以 Familiar 启动时的值传入。API 密钥、令牌和密码只有在此列出时才会传入。',
