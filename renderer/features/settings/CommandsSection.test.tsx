@@ -112,8 +112,8 @@ describe('CommandsSection', () => {
     await familiarUpdate({
       commands: {
         allowedHosts: [
-          { host: 'registry.npmjs.org', port: 443, workspace: '/home/me/project' },
-          { host: 'pypi.org', workspace: null },
+          { host: 'registry.npmjs.org', port: 443, workspace: '/home/me/project', local: false },
+          { host: 'pypi.org', workspace: null, local: false },
         ],
       },
     });
