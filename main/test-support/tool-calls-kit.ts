@@ -33,14 +33,17 @@ export interface ToolCallsKit {
   call(name: string, args: unknown, signal?: AbortSignal): Promise<Result<unknown>>;
 }
 
+export type ToolCallsKitOptions = ToolKitOptions & {
+  readonly approvalMode?: ApprovalMode;
+  readonly policy?: Policy;
+  /** Settings → Commands: confined commands without network run without asking (default: they ask). */
+  readonly confinedOfflineWithoutAsking?: () => boolean;
+};
+
 export async function createToolCallsKit(
   makeTempDir: (prefix?: string) => Promise<string>,
   tools: readonly AnyTool[],
-  options: ToolKitOptions & {
-    readonly approvalMode?: ApprovalMode;
-    readonly policy?: Policy;
-    readonly confinedOfflineWithoutAsking?: () => boolean;
-  } = {},
+  options: ToolCallsKitOptions = {},
 ): Promise<ToolCallsKit> {
   const kit = await createToolKit(makeTempDir, options);
   const requests: ApprovalRequest[] = [];
