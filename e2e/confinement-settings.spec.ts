@@ -73,3 +73,46 @@ test('an unconfined core says so in Settings → Commands and Safety, with the r
     await stop();
   }
 });
+
+test('Settings → Commands lists the hosts commands may reach without asking, revokes one, and saves the switch for confined commands without network', async ({
+  page,
+  app,
+}) => {
+  const seeded = await callFamiliar(app, 'settings.update', {
+    commands: {
+      allowedHosts: [
+        { host: 'registry.npmjs.org', port: 443, workspace: null },
+        { host: 'pypi.org', workspace: '/srv/project' },
+      ],
+    },
+  });
+  if (!seeded.ok) throw new Error(seeded.error.message);
+  await page.goto(app.url);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  await settings
+    .getByRole('navigation', { name: 'Settings sections' })
+    .getByRole('button', { name: 'Commands' })
+    .click();
+  const commands = settings.getByRole('region', { name: 'Commands' });
+  const hosts = commands.getByRole('list', { name: 'Hosts commands may reach without asking' });
+  await expect(hosts.getByRole('listitem')).toHaveText([
+    'registry.npmjs.org:443 in every workspace Revoke',
+    'pypi.org in /srv/project Revoke',
+  ]);
+  await page.screenshot({ path: 'test-results/screens/settings-commands-allowed-hosts.png', fullPage: true });
+  await commands.getByRole('button', { name: 'Revoke registry.npmjs.org:443' }).click();
+  await expect(hosts.getByRole('listitem')).toHaveText(['pypi.org in /srv/project Revoke']);
+  const saved = async () => {
+    const text = await readFile(join(app.home, 'settings.json'), 'utf8').catch(() => '{}');
+    return (
+      JSON.parse(text) as { commands?: { allowedHosts?: { host: string }[]; confinedOfflineWithoutAsking?: boolean } }
+    ).commands;
+  };
+  await expect.poll(async () => (await saved())?.allowedHosts?.map((entry) => entry.host)).toEqual(['pypi.org']);
+
+  const offline = commands.getByRole('checkbox', { name: /Confined commands without network run without asking/ });
+  await expect(offline).not.toBeChecked();
+  await offline.check();
+  await expect.poll(async () => (await saved())?.confinedOfflineWithoutAsking).toBe(true);
+});

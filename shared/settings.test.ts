@@ -4,8 +4,13 @@ import { applySettingsPatch, defaultSettings, homeEntrySchema, settingsPatchSche
 const accepted = (entry: string) => homeEntrySchema.safeParse(entry).success;
 
 describe('commands.readableInHome', () => {
-  it('is empty by default', () => {
-    expect(defaultSettings().commands).toEqual({ passEnvironment: [], allowedHosts: [], readableInHome: [] });
+  it('is empty by default (and confined commands without network still ask)', () => {
+    expect(defaultSettings().commands).toEqual({
+      passEnvironment: [],
+      allowedHosts: [],
+      readableInHome: [],
+      confinedOfflineWithoutAsking: false,
+    });
   });
 
   it('takes folders and files below the home, a trailing slash dropped', () => {
@@ -41,6 +46,7 @@ describe('commands.readableInHome', () => {
       passEnvironment: ['GH_TOKEN'],
       allowedHosts: [],
       readableInHome: ['projects'],
+      confinedOfflineWithoutAsking: false,
     });
     expect(settingsPatchSchema.safeParse({ commands: { readableInHome: ['projects', '.ssh'] } }).success).toBe(false);
   });

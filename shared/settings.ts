@@ -214,8 +214,14 @@ export const settingsSchema = z.object({
       passEnvironment: z.array(envNameSchema).max(100).default([]),
       allowedHosts: z.array(allowedHostSchema).max(500).default([]),
       readableInHome: z.array(homeEntrySchema).max(100).default([]),
+      /**
+       * A command that runs confined (issue 28) and can reach no host without asking (none allowed
+       * for this workspace or this conversation) runs without the approval question. Off by
+       * default; a command that would run unconfined always asks.
+       */
+      confinedOfflineWithoutAsking: z.boolean().default(false),
     })
-    .default({ passEnvironment: [], allowedHosts: [], readableInHome: [] }),
+    .default({ passEnvironment: [], allowedHosts: [], readableInHome: [], confinedOfflineWithoutAsking: false }),
   /** web_fetch: hosts fetched without asking, local addresses included (webHostSchema). */
   web: z.object({ allowedHosts: z.array(webHostSchema).max(500).default([]) }).default({ allowedHosts: [] }),
   /**
@@ -268,6 +274,7 @@ export const settingsPatchSchema = z
         passEnvironment: z.array(envNameSchema).max(100),
         allowedHosts: z.array(allowedHostSchema).max(500),
         readableInHome: z.array(homeEntrySchema).max(100),
+        confinedOfflineWithoutAsking: z.boolean(),
       })
       .partial(),
     web: z.object({ allowedHosts: z.array(webHostSchema).max(500) }).partial(),

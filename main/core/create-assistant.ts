@@ -127,6 +127,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     tools: options.tools,
     policy: () => policy.get(),
     memoryOn: memoryFor,
+    confinedOfflineWithoutAsking: () => options.settings.get().commands.confinedOfflineWithoutAsking,
     ...(options.codeAvailability === undefined ? {} : { codeAvailability: options.codeAvailability }),
     ...(options.skills === undefined ? {} : { skillAvailability: options.skills.availability }),
     environment: (conversationId) =>

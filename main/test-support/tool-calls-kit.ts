@@ -33,7 +33,12 @@ export interface ToolCallsKit {
   call(name: string, args: unknown, signal?: AbortSignal): Promise<Result<unknown>>;
 }
 
-export type ToolCallsKitOptions = ToolKitOptions & { readonly approvalMode?: ApprovalMode; readonly policy?: Policy };
+export type ToolCallsKitOptions = ToolKitOptions & {
+  readonly approvalMode?: ApprovalMode;
+  readonly policy?: Policy;
+  /** Settings → Commands: confined commands without network run without asking (default: they ask). */
+  readonly confinedOfflineWithoutAsking?: () => boolean;
+};
 
 export async function createToolCallsKit(
   makeTempDir: (prefix?: string) => Promise<string>,
@@ -75,6 +80,9 @@ export async function createToolCallsKit(
     broker,
     approvalMode: options.approvalMode ?? 'interactive',
     ...(options.policy === undefined ? {} : { policy: () => options.policy! }),
+    ...(options.confinedOfflineWithoutAsking === undefined
+      ? {}
+      : { confinedOfflineWithoutAsking: options.confinedOfflineWithoutAsking }),
     audit: { record: (entry) => Promise.resolve(void audit.push(entry)) },
     limits: kit.services.limits,
   });

@@ -15,6 +15,10 @@ export interface DecideInputs {
   readonly allowances: Allowances;
   /** Workspace files and command output the model read this turn (provenance.ts). */
   readonly sourcesReadThisTurn: readonly string[];
+  /** Settings → Commands: a confined command that can reach no host without asking runs without the question. */
+  readonly confinedOfflineWithoutAsking: boolean;
+  /** The user allowed some host for this conversation ("allow for this conversation" to a network question). */
+  readonly hostsAllowedInConversation: boolean;
 }
 
 /**
@@ -37,11 +41,23 @@ export function decide(located: Located, inputs: DecideInputs): Result<Decided> 
     guarded && inputs.sourcesReadThisTurn.length > 0 ? [provenanceWarning(inputs.sourcesReadThisTurn)] : [];
   // A command that would run with all of the user's rights (no OS confinement here) is always shown
   // first, whatever the policy or an earlier "allow" says (issue 28; SECURITY.md).
-  const unconfinedRun = accesses.some((access) => access.operation === 'run') && !confinementMode().confined;
+  const runs = accesses.some((access) => access.operation === 'run');
+  const confined = confinementMode().confined;
+  const unconfinedRun = runs && !confined;
+  // Where the user turned it on: a confined command that can write only the workspace and reach no
+  // host without a question (none allowed for this workspace or conversation) runs without asking.
+  // Only a call that does nothing but run; the policy's deny still refuses (above).
+  const offlineRun =
+    inputs.confinedOfflineWithoutAsking &&
+    runs &&
+    confined &&
+    accesses.every((access) => access.operation === 'run') &&
+    !inputs.hostsAllowedInConversation &&
+    !ctx.env.allowedHosts().some((entry) => entry.workspace === null || entry.workspace === ctx.env.workspaceRoot);
   return ok({
     ...located,
     personaTargets,
     warnings,
-    needsApproval: check.needsApproval || warnings.length > 0 || unconfinedRun,
+    needsApproval: (check.needsApproval && !offlineRun) || warnings.length > 0 || unconfinedRun,
   });
 }

@@ -12,12 +12,15 @@ import type { Approver, ToolCallRequest } from './tool-executor';
 export interface HostAllowances {
   covers(conversationId: string, key: string): boolean;
   grant(conversationId: string, key: string): void;
+  /** Some host is allowed for the rest of this conversation. */
+  any(conversationId: string): boolean;
 }
 
 export function createHostAllowances(): HostAllowances {
   const byConversation = new Map<string, Set<string>>();
   return {
     covers: (conversationId, key) => byConversation.get(conversationId)?.has(key) === true,
+    any: (conversationId) => (byConversation.get(conversationId)?.size ?? 0) > 0,
     grant(conversationId, key) {
       byConversation.set(conversationId, (byConversation.get(conversationId) ?? new Set()).add(key));
     },

@@ -27,6 +27,8 @@ export interface ToolCallsOptions {
   readonly policy: () => Policy;
   /** The memory switch as it applies to this conversation (persona-rules.ts: memoryOn). */
   readonly memoryOn: (conversationId: string) => boolean;
+  /** Settings → Commands: confined commands that can reach no host run without asking (default: they ask). */
+  readonly confinedOfflineWithoutAsking?: () => boolean;
   /**
    * Whether a language server is available for the open workspace (code_* tools are offered only
    * then). Absent: always. `refresh` is awaited before each turn's tool list.
@@ -99,6 +101,8 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
       memoryOn: options.memoryOn(start.request.conversationId),
       allowances,
       sourcesReadThisTurn: provenance.sources(start.request.conversationId),
+      confinedOfflineWithoutAsking: options.confinedOfflineWithoutAsking?.() === true,
+      hostsAllowedInConversation: hostAllowances.any(start.request.conversationId),
     });
     if (!decided.ok) return decided;
     advance(decided.value);

@@ -10,6 +10,7 @@ import { defineTool, onGivenPath } from './define-tool';
 import { createJsEngine } from './search/search-js-engine';
 import type { BatchResult, SearchEngine } from './search/search-js-engine';
 import { createRipgrepEngine } from './search/search-ripgrep-engine';
+import { ripgrepWalkedFiles } from './search/search-ripgrep-walk';
 import { compileQuery } from './search/search-query';
 import { indexedWalk, walkEntryOf } from './search/search-index-engine';
 import { RESULT_HEADROOM_CHARS } from './kit/result-bound';
@@ -57,6 +58,11 @@ const searchInCodeOutput = z.object({
    */
   engine: z.enum(['ripgrep', 'js', 'index']),
   /**
+   * Present when ripgrep walked the folders itself, confined to the workspace, and the files it
+   * found with a match were confirmed and read through the sandbox; absent: Familiar's walk listed the files.
+   */
+  walk: z.literal('ripgrep').exactOptional(),
+  /**
    * The trigram index: ready (then `candidates`: the files the matcher read, of searched_files), or
    * still loading / building (the search scanned meanwhile).
    */
@@ -73,6 +79,9 @@ const searchInCodeOutput = z.object({
 /** The result type is the schema's: the two cannot drift apart (they once did, over `engine`). */
 export type SearchInCodeOutput = z.output<typeof searchInCodeOutput>;
 export type SearchResult = SearchInCodeOutput['results'][number];
+
+/** ripgrep's walk found at most this many candidate files: the JS engine reads them all (no process start). */
+const jsCandidates = 256;
 
 /** A long search says how far its walk is every this many files (MCP progress notifications). */
 const progressEvery = 256;
@@ -108,8 +117,35 @@ export const searchInCodeTool = defineTool({
     // ripgrep when it is on PATH and the query means the same to it; else the JS engine. With the
     // index, a few candidates go to the JS engine (no process start), many to ripgrep.
     const patternArgs = ctx.env.ripgrep === undefined ? undefined : ripgrepPatternArgs(spec.value);
+    const prefix = start.relPath === '' ? 0 : start.relPath.length + 1;
+    const pattern = args.file_pattern;
+    const matches =
+      pattern === undefined ? undefined : picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
+    // Secrets (.env, keys) are never read, so never searched either.
+    const accept = (relPath: string) =>
+      (matches === undefined || matches(relPath.slice(prefix))) && !sandbox.denyList.deniesRead(relPath);
+    // Without the index, where ripgrep runs confined to the workspace, it walks the folders itself
+    // and proposes the files with a match; those confirmed through the sandbox go to the JS engine
+    // (issue 28 item 4). A file_pattern keeps the sandbox's walk: its globs are not ripgrep's.
+    const walkedByRipgrep =
+      patternArgs === undefined || ctx.env.ripgrep === undefined || indexed !== undefined || pattern !== undefined
+        ? undefined
+        : await ripgrepWalkedFiles(
+            ctx.env,
+            ctx.env.ripgrep,
+            patternArgs,
+            start,
+            args.include_ignored,
+            accept,
+            ctx.signal,
+          );
+    // Many candidates: ripgrep counts them (named on its command line) and the JS engine describes the first.
+    const fewCandidates = walkedByRipgrep !== undefined && walkedByRipgrep.files.length <= jsCandidates;
     const engine: SearchEngine =
-      patternArgs === undefined || ctx.env.ripgrep === undefined || (indexed !== undefined && !indexed.broad)
+      fewCandidates ||
+      patternArgs === undefined ||
+      ctx.env.ripgrep === undefined ||
+      (indexed !== undefined && !indexed.broad)
         ? createJsEngine(workers, spec.value, args.max_results, ctx.signal)
         : createRipgrepEngine(
             ctx.env.ripgrep,
@@ -141,13 +177,6 @@ export const searchInCodeTool = defineTool({
       const entry = walkEntryOf(sandbox, start);
       if (entry !== undefined) gathering.add(entry);
     } else if (start.facts.kind === 'directory') {
-      const prefix = start.relPath === '' ? 0 : start.relPath.length + 1;
-      const pattern = args.file_pattern;
-      const matches =
-        pattern === undefined ? undefined : picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
-      // Secrets (.env, keys) are never read, so never searched either.
-      const accept = (relPath: string) =>
-        (matches === undefined || matches(relPath.slice(prefix))) && !sandbox.denyList.deniesRead(relPath);
       const take = (entry: StaleEntry) => {
         if (gathering.switchesRoot(entry)) flush();
         files.push(entry.relPath);
@@ -155,8 +184,10 @@ export const searchInCodeTool = defineTool({
         if (gathering.size >= engine.batchFiles) flush();
       };
       // The change watcher vouches for the index: its file list stands in for the walk (skipped then).
-      const listed = await indexed?.listed(start, accept);
-      if (listed !== undefined) {
+      const listed = walkedByRipgrep === undefined ? await indexed?.listed(start, accept) : undefined;
+      if (walkedByRipgrep !== undefined) {
+        for (const entry of walkedByRipgrep.files) take(entry);
+      } else if (listed !== undefined) {
         skippedByIndex = listed.skipped;
         binaryByIndex = listed.binary;
         for (const entry of listed.files) take(entry);
@@ -242,9 +273,10 @@ export const searchInCodeTool = defineTool({
       total_matches: total,
       files_with_matches: filesWithMatches,
       truncated,
-      searched_files: files.length + skippedByIndex + binaryByIndex,
+      searched_files: walkedByRipgrep?.searched ?? files.length + skippedByIndex + binaryByIndex,
       skipped_binary: skippedBinary,
-      engine: indexed === undefined ? engine.name : 'index',
+      engine: indexed !== undefined ? 'index' : walkedByRipgrep !== undefined ? 'ripgrep' : engine.name,
+      ...(walkedByRipgrep === undefined ? {} : { walk: 'ripgrep' as const }),
       ...(indexStatus === undefined
         ? {}
         : {

@@ -172,6 +172,16 @@ export const en = {
   'settings.web.allowedHostsExplain':
     'Each entry is a host (any port) or host:port, separated by spaces. Every other host is asked about the first time. Addresses on this computer, the local network or a cloud metadata service are refused unless the host is listed here exactly (for example 127.0.0.1:5173 or intranet.example:8080). What a page says is untrusted: a persona change after a fetch asks and names the page.',
   'settings.web.allowedHostsInvalid': 'Not a host or host:port: {entries}',
+  'settings.allowedHosts': 'Hosts commands may reach without asking',
+  'settings.allowedHostsNone':
+    'None yet: a command that reaches for a host asks first ("always for this workspace" adds it here).',
+  'settings.allowedHostsEverywhere': 'in every workspace',
+  'settings.allowedHostsIn': 'in {workspace}',
+  'settings.allowedHostsRevokeButton': 'Revoke',
+  'settings.allowedHostsRevoke': 'Revoke {host}',
+  'settings.commands.confinedOfflineWithoutAsking': 'Confined commands without network run without asking',
+  'settings.commands.confinedOfflineWithoutAsking.explain':
+    'Off by default. When on, a command that runs confined (it can write only the workspace and its own temp folder) and can reach no host without asking — no host allowed for this workspace or this conversation — runs without the approval question. A host it reaches for is still asked about; a command that would run unconfined always asks.',
   'settings.passEnvironment': 'Environment variables commands may see',
   'settings.passEnvironmentExplain':
     'Commands and git start with a minimal environment (PATH, HOME, language, temp folders). Name any other variable here, separated by spaces, and it is passed with the value Familiar was started with. API keys, tokens and passwords pass only when named here.',

@@ -170,6 +170,15 @@ export const zh: Messages = {
   'settings.web.allowedHostsExplain':
     '每项为一个主机（任意端口）或 主机:端口，以空格分隔。其他主机在第一次访问时会询问。本机、局域网或云元数据服务的地址会被拒绝，除非此处准确列出该主机（例如 127.0.0.1:5173 或 intranet.example:8080）。网页内容不可信：抓取网页后修改人格设定需要确认，并会注明该网页。',
   'settings.web.allowedHostsInvalid': '不是主机或 主机:端口：{entries}',
+  'settings.allowedHosts': '命令无需询问即可访问的主机',
+  'settings.allowedHostsNone': '暂无：命令要访问主机时会先询问（选择“此工作区始终允许”会将其添加到这里）。',
+  'settings.allowedHostsEverywhere': '所有工作区',
+  'settings.allowedHostsIn': '在 {workspace}',
+  'settings.allowedHostsRevokeButton': '撤销',
+  'settings.allowedHostsRevoke': '撤销 {host}',
+  'settings.commands.confinedOfflineWithoutAsking': '无网络的隔离命令无需询问即可运行',
+  'settings.commands.confinedOfflineWithoutAsking.explain':
+    '默认关闭。开启后，以隔离方式运行（只能写入工作区及其自己的临时文件夹）且无法不经询问访问任何主机（此工作区和此对话均未允许任何主机）的命令，将不经审批直接运行。访问主机时仍会询问；无法隔离的命令始终会询问。',
   'settings.passEnvironment': '命令可见的环境变量',
   'settings.passEnvironmentExplain':
     '命令和 git 以最小的环境启动（PATH、HOME、语言、临时文件夹）。在此列出其他变量（以空格分隔），它们将以 Familiar 启动时的值传入。API 密钥、令牌和密码只有在此列出时才会传入。',

@@ -5,7 +5,9 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { confinementAnsweredInEachTest } from '../../test-support/confinement-answer';
 import { confinementInfo } from '../../test-support/fixtures';
+import { familiar } from '../../ipc/familiar';
 import { CommandsSection } from './CommandsSection';
+import { settingsActions } from './settings-store';
 
 const stored = settingsLikeTheCoreInEachTest();
 const answerConfinement = confinementAnsweredInEachTest();
@@ -99,4 +101,38 @@ describe('CommandsSection', () => {
     expect(pageApi.inputsOf('settings.update')).toHaveLength(1);
     expect(stored().commands.passEnvironment).toEqual(['GH_TOKEN', 'DATABASE_URL']);
   });
+
+  it('lists the hosts commands may reach without asking, and revokes one', async () => {
+    await familiarUpdate({
+      commands: {
+        allowedHosts: [
+          { host: 'registry.npmjs.org', port: 443, workspace: '/home/me/project', local: false },
+          { host: 'pypi.org', workspace: null, local: false },
+        ],
+      },
+    });
+    render(<CommandsSection />);
+    const list = await screen.findByRole('list', { name: 'Hosts commands may reach without asking' });
+    expect(list.textContent).toBe(
+      'registry.npmjs.org:443 in /home/me/project Revoke' + 'pypi.org in every workspace Revoke',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Revoke registry.npmjs.org:443' }));
+    expect(stored().commands.allowedHosts).toEqual([{ host: 'pypi.org', workspace: null, local: false }]);
+    await userEvent.click(await screen.findByRole('button', { name: 'Revoke pypi.org' }));
+    expect(stored().commands.allowedHosts).toEqual([]);
+    expect(await screen.findByText(/None yet: a command that reaches for a host asks first/)).toBeTruthy();
+  });
+
+  it('has the switch for confined commands without network, off by default', async () => {
+    render(<CommandsSection />);
+    const box = await screen.findByRole('checkbox', { name: /Confined commands without network run without asking/ });
+    expect((box as HTMLInputElement).checked).toBe(false);
+    await userEvent.click(box);
+    expect(stored().commands.confinedOfflineWithoutAsking).toBe(true);
+  });
 });
+
+/** Stores settings as the core would (through the page API), so the section shows them. */
+async function familiarUpdate(patch: Parameters<typeof settingsActions.update>[1]) {
+  await settingsActions.update(familiar, patch);
+}

@@ -1,9 +1,11 @@
 import { envNameSchema, homeEntrySchema } from '../../../shared/settings';
 import { familiar } from '../../ipc/familiar';
+import { AllowedHosts } from './AllowedHosts';
 import { ConfinementLeftOut, ConfinementRules } from './ConfinementRules';
 import { ConfinementStatus } from './ConfinementStatus';
 import { NameListField } from './NameListField';
 import { settingsActions } from './settings-store';
+import { SettingSwitch } from './SettingSwitch';
 import { SettingsPartSection } from './SettingsSection';
 
 /**
@@ -16,6 +18,8 @@ export function CommandsSection() {
       {(commands, t) => (
         <>
           <ConfinementStatus />
+          <SettingSwitch part="commands" field="confinedOfflineWithoutAsking" />
+          <AllowedHosts hosts={commands.allowedHosts} />
           <ConfinementRules />
           <NameListField
             key={`home:${commands.readableInHome.join('\n')}`}

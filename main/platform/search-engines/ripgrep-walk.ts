@@ -1,0 +1,138 @@
+import { startOutputProcess } from '../processes/output-process';
+import { confinementMode } from '../processes/confinement';
+import type { ConfinementRules } from '../processes/confinement';
+
+/**
+ * ripgrep walking the folders itself (issue 28 item 4), where the file-list mode
+ * (ripgrep-search.ts) names every file the sandbox's walk chose on its command line. Allowed only
+ * inside a confinement that shows ripgrep nothing but the workspace (read-only), the system
+ * folders and the toolchains: the user's home and Familiar's home are empty folders there, memory
+ * files are empty while memory is off, and no link is followed. What it cannot see it cannot read.
+ *
+ * It only proposes candidates: the paths of files with a match, as ripgrep's own walk found them.
+ * The caller confirms each through the sandbox (its name resolved again, hidden names, .gitignore,
+ * the deny-list, concealment, the persona overlay) and the JS engine reads the ones confirmed
+ * again, so a hard link, a deny-listed file or a shadowed persona file ripgrep read is never
+ * shown, nor counted. Undefined whenever the answer could be incomplete or unconfined: the caller
+ * then walks and hands ripgrep a file list as before.
+ */
+export interface RipgrepWalkAnswer {
+  /** Paths relative to the root (UTF-8, '/'-separated) of the files in which the pattern matched, in no order. */
+  readonly matched: readonly string[];
+  /** Files ripgrep searched. */
+  readonly searched: number;
+}
+
+export interface RipgrepWalkRoot {
+  /** The root held open by this process (mounted inside the sandbox at its real path). */
+  readonly fd: number;
+  /** 'proc-fd': the root is named through its descriptor; else by its checked path. */
+  readonly mode: 'proc-fd' | 'checked-path';
+  readonly path: string;
+}
+
+export interface RipgrepWalkOptions {
+  /** The folder to search, relative to the root ('' = the root itself). */
+  readonly start: string;
+  /** Git-ignored files and node_modules too (hidden names stay out either way). */
+  readonly includeIgnored: boolean;
+  /** Globs ripgrep leaves out (`!`-prefixed by this function): shadowed persona names, secrets. */
+  readonly exclude: readonly string[];
+  /** process-rules.ts, 'ripgrep'. Required: without a confinement there is no walk mode. */
+  readonly confinement: Omit<ConfinementRules, 'cwd'>;
+}
+
+/**
+ * ripgrep's walk as the sandbox's walk does it: the project's .gitignore files and
+ * .git/info/exclude (with or without a repository), nothing of the user's (global excludes, a
+ * parent folder's rules, .ignore/.rgignore), hidden names skipped, links never followed.
+ */
+const walkArgs = [
+  '--no-config',
+  '--no-messages',
+  '--no-follow',
+  '--no-ignore-global',
+  '--no-ignore-parent',
+  '--no-ignore-dot',
+  '--no-require-git',
+  // Binary files searched as text: a match makes a candidate, and the JS engine judges it binary
+  // or not as it does in every mode (--binary would read a NUL as a line end and miss matches on it).
+  '--text',
+  // The names of the files with a match (reading each stops at its first), NUL-terminated; then
+  // the statistics, which count every file searched (the JSON summary counts only those with a match).
+  '--files-with-matches',
+  '--null',
+  '--stats',
+];
+
+export async function ripgrepWalk(
+  rg: string,
+  patternArgs: readonly string[],
+  root: RipgrepWalkRoot,
+  options: RipgrepWalkOptions,
+  signal: AbortSignal,
+): Promise<RipgrepWalkAnswer | undefined> {
+  // Checked here, where the walk is started: a walk with the user's rights could read their home.
+  if (process.platform !== 'linux' || !confinementMode().confined) return undefined;
+  const proc = root.mode === 'proc-fd';
+  const ignores = options.includeIgnored
+    ? ['--no-ignore']
+    : // The sandbox's walk skips node_modules whatever .gitignore says (the start may be inside one).
+      options.start.split('/').includes('node_modules')
+      ? []
+      : ['--glob', '!node_modules'];
+  const excluded = options.exclude.flatMap((glob) => ['--glob', `!${glob}`]);
+  const child = startOutputProcess({
+    file: rg,
+    args: [...walkArgs, ...ignores, ...excluded, ...patternArgs, '--', options.start === '' ? '.' : options.start],
+    cwd: proc ? '/proc/self/fd/3' : root.path,
+    environment: { pass: [] },
+    inheritFds: proc ? [root.fd] : [],
+    signal,
+    confinement: options.confinement,
+  });
+  if (!child.confined) {
+    child.kill('SIGKILL');
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    if (stderr.length < 4096) stderr += text;
+  });
+  const exitCode = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', (error) => (signal.aborted ? reject(error) : resolve(null)));
+    child.on('close', (code) => resolve(code));
+  });
+  // 2: an error on some file (unreadable, gone meanwhile): the answer may miss it, so it is not
+  // used. bwrap that cannot set the sandbox up exits 1 and says why on stderr: not "no match".
+  if (exitCode !== 0 && exitCode !== 1) return undefined;
+  if (stderr !== '') return undefined;
+  return parseWalkOutput(Buffer.concat(chunks));
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * `name\0name\0` then the statistics' text (a name may hold a newline, never a NUL). Undefined
+ * when a name is not UTF-8 (it could not be named back to the sandbox: the file-list mode handles
+ * it) or the count of files searched is missing.
+ */
+export function parseWalkOutput(output: Buffer): RipgrepWalkAnswer | undefined {
+  const matched: string[] = [];
+  let start = 0;
+  for (let end = output.indexOf(0); end !== -1; end = output.indexOf(0, start)) {
+    let path: string;
+    try {
+      path = utf8.decode(output.subarray(start, end));
+    } catch {
+      return undefined;
+    }
+    // './a.txt' when the start is the root: named as the sandbox names it.
+    matched.push(path.startsWith('./') ? path.slice(2) : path);
+    start = end + 1;
+  }
+  const searched = /^(\d+) files searched$/m.exec(output.toString('utf8', start));
+  return searched === null ? undefined : { matched, searched: Number(searched[1]) };
+}

@@ -1,0 +1,181 @@
+import { link, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { confinementMode, resetConfinementProbe } from '../platform/processes/confinement';
+import type * as outputProcess from '../platform/processes/output-process';
+import { ripgrepOnPath } from '../platform/processes/ripgrep-locate';
+import { useTempDirs } from '../test-support/temp-dir';
+import { createToolKit } from '../test-support/tool-kit';
+import type { ToolKit } from '../test-support/tool-kit';
+import { searchInCodeTool } from './search-in-code';
+import type { SearchInCodeOutput } from './search-in-code';
+
+/** Every ripgrep search_in_code starts: confined or not, and its arguments. */
+const started = vi.hoisted(() => [] as { confined: boolean; args: readonly string[] }[]);
+vi.mock('../platform/processes/output-process', async (importOriginal) => {
+  const original = await importOriginal<typeof outputProcess>();
+  return {
+    ...original,
+    startOutputProcess: (spec: outputProcess.OutputProcessSpec) => {
+      const child = original.startOutputProcess(spec);
+      started.push({ confined: child.confined, args: spec.args });
+      return child;
+    },
+  };
+});
+
+const mode = confinementMode();
+const tempDir = useTempDirs();
+let kit: ToolKit | undefined;
+afterEach(async () => {
+  await kit?.dispose();
+  kit = undefined;
+  started.length = 0;
+  delete process.env['FAMILIAR_UNCONFINED'];
+  resetConfinementProbe();
+});
+
+const memoryOff = (path: string) =>
+  path === 'MEMORY.md' || path === 'USER.md' || path === 'memory' || path.startsWith('memory/');
+
+async function files(root: string, tree: Record<string, string>) {
+  for (const [path, content] of Object.entries(tree)) {
+    await mkdir(join(root, path, '..'), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
+}
+
+/**
+ * A workspace where "needle" is in one plain file and in every kind of file a search must never
+ * show: links out (a file, a folder, a system file ripgrep's confinement does show), a hard link to
+ * an outside file, deny-listed secrets, the memory files while memory is off (the persona folder's,
+ * and the project's own root ones the persona overlay shadows), git-ignored files and node_modules.
+ */
+async function leakyWorkspace(): Promise<{ kit: ToolKit; outside: string }> {
+  const made = await createToolKit(tempDir, { searchEngine: 'auto', isConcealed: memoryOff });
+  const outside = await tempDir();
+  await files(outside, { 'secret.txt': 'needle linked-out\n', 'hard.txt': 'needle hard-linked\n' });
+  const ws = made.workspace;
+  await files(ws, {
+    'src/a.ts': 'const needle = 1;\n',
+    'server.pem': 'needle pem-secret\n',
+    'deep/id_rsa': 'needle key-secret\n',
+    '.env': 'needle env-secret\n',
+    'MEMORY.md': 'needle shadowed-memory\n',
+    'memory/old.md': 'needle shadowed-note\n',
+    '.gitignore': 'dist/\n',
+    'dist/out.js': 'needle ignored-build\n',
+    'node_modules/dep/index.js': 'needle dependency\n',
+  });
+  await symlink(join(outside, 'secret.txt'), join(ws, 'link.txt'));
+  await symlink(outside, join(ws, 'linked-folder'));
+  await symlink('/etc/passwd', join(ws, 'passwd.txt'));
+  await link(join(outside, 'hard.txt'), join(ws, 'hard.txt'));
+  await files(made.personaDir, {
+    'SOUL.md': 'needle soul\n',
+    'MEMORY.md': 'needle memory-off\n',
+    'USER.md': 'needle user-off\n',
+    'memory/2026-01-01.md': 'needle note-off\n',
+  });
+  return { kit: made, outside };
+}
+
+const leaks = ['linked-out', 'hard-linked', 'secret', 'shadowed', '-off', 'root:'];
+
+async function search(args: {
+  query: string;
+  path?: string;
+  file_pattern?: string;
+  include_ignored?: boolean;
+}): Promise<SearchInCodeOutput> {
+  const result = await kit!.call(searchInCodeTool, args);
+  if (!result.ok) throw new Error(result.error.message);
+  return result.value;
+}
+
+describe.skipIf(ripgrepOnPath() === undefined)('search_in_code with ripgrep walking itself', () => {
+  it.skipIf(!mode.confined)(
+    `is used where ripgrep runs confined, and shows nothing a walk would not${mode.confined ? '' : ` (unconfined here: ${mode.reason})`}`,
+    async () => {
+      ({ kit } = await leakyWorkspace());
+      const found = await search({ query: 'needle' });
+      expect(found.walk).toBe('ripgrep');
+      expect(found.engine).toBe('ripgrep');
+      // One ripgrep, confined, walking the workspace: no file list on its command line.
+      expect(started).toHaveLength(1);
+      expect(started[0]!.confined).toBe(true);
+      expect(started[0]!.args.at(-1)).toBe('.');
+      expect(started[0]!.args).not.toContain('src/a.ts');
+      expect(found.results.map((hit) => `${hit.file}:${hit.text}`)).toEqual([
+        'SOUL.md:needle soul',
+        'src/a.ts:const needle = 1;',
+      ]);
+      expect(found.total_matches).toBe(2);
+      expect(found.files_with_matches).toBe(2);
+      const text = JSON.stringify(found);
+      for (const leak of leaks) expect(text).not.toContain(leak);
+
+      // The same for a system file a link names (ripgrep's confinement shows /etc), and with ignored files.
+      expect((await search({ query: 'root:' })).results).toEqual([]);
+      const withIgnored = await search({ query: 'needle', include_ignored: true });
+      expect(withIgnored.walk).toBe('ripgrep');
+      expect(withIgnored.results.map((hit) => hit.file)).toEqual([
+        'SOUL.md',
+        'dist/out.js',
+        'node_modules/dep/index.js',
+        'src/a.ts',
+      ]);
+      for (const leak of leaks) expect(JSON.stringify(withIgnored)).not.toContain(leak);
+    },
+  );
+
+  it('keeps the file list where ripgrep cannot be confined, with the same answer', async () => {
+    process.env['FAMILIAR_UNCONFINED'] = '1';
+    resetConfinementProbe();
+    ({ kit } = await leakyWorkspace());
+    const found = await search({ query: 'needle' });
+    expect(found.walk).toBeUndefined();
+    expect(found.engine).toBe('ripgrep');
+    expect(started.length).toBeGreaterThan(0);
+    for (const run of started) expect(run.confined).toBe(false);
+    expect(started.some((run) => run.args.includes('src/a.ts'))).toBe(true);
+    expect(found.results.map((hit) => `${hit.file}:${hit.text}`)).toEqual([
+      'SOUL.md:needle soul',
+      'src/a.ts:const needle = 1;',
+    ]);
+    for (const leak of leaks) expect(JSON.stringify(found)).not.toContain(leak);
+  });
+
+  it.skipIf(!mode.confined)('searches a subfolder by walking it, and keeps the walk for a file_pattern', async () => {
+    ({ kit } = await leakyWorkspace());
+    await files(kit.workspace, { 'src/deeper/b.ts': 'needle b\n', 'other/c.ts': 'needle c\n' });
+    const sub = await search({ query: 'needle', path: 'src' });
+    expect(sub.walk).toBe('ripgrep');
+    expect(started[0]!.args.at(-1)).toBe('src');
+    expect(sub.results.map((hit) => hit.file)).toEqual(['src/a.ts', 'src/deeper/b.ts']);
+    const patterned = await search({ query: 'needle', file_pattern: '*.ts' });
+    expect(patterned.walk).toBeUndefined();
+    expect(patterned.results.map((hit) => hit.file)).toEqual(['other/c.ts', 'src/a.ts', 'src/deeper/b.ts']);
+  });
+
+  it.skipIf(!mode.confined)(
+    'hands many candidates to ripgrep as a list to count, still without what a walk would not show',
+    async () => {
+      const made = await leakyWorkspace();
+      kit = made.kit;
+      const many: Record<string, string> = {};
+      for (let i = 0; i < 300; i += 1) many[`many/f${String(i).padStart(3, '0')}.txt`] = 'needle\nneedle again\n';
+      await files(kit.workspace, many);
+      await link(join(made.outside, 'hard.txt'), join(kit.workspace, 'many', 'hard2.txt'));
+      const found = await search({ query: 'needle' });
+      expect(found.walk).toBe('ripgrep');
+      // The walk, then ripgrep counting the candidates it was handed by name.
+      expect(started.length).toBeGreaterThan(1);
+      expect(started.slice(1).some((run) => run.args.includes('many/f000.txt'))).toBe(true);
+      expect(found.total_matches).toBe(2 + 600);
+      expect(found.files_with_matches).toBe(302);
+      expect(found.results.slice(0, 3).map((hit) => hit.file)).toEqual(['SOUL.md', 'many/f000.txt', 'many/f000.txt']);
+      for (const leak of leaks) expect(JSON.stringify(found)).not.toContain(leak);
+    },
+  );
+});

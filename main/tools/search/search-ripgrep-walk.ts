@@ -1,0 +1,104 @@
+import type { StaleEntry } from '../../domain/search/ngram/ngram-service';
+import { ripgrepWalk } from '../../platform/search-engines/ripgrep-walk';
+import { isPersonaPath, personaEntries } from '../../platform/disk/workspace-sandbox';
+import type { ResolvedPath } from '../../platform/disk/workspace-sandbox';
+import type { WalkEntry } from '../../platform/disk/workspace-walker';
+import type { ToolEnvironment } from '../kit/tool-environment';
+
+/** The files a search_in_code walk would have searched that can match, found by ripgrep's own walk. */
+export interface RipgrepWalked {
+  /** Candidates confirmed through the sandbox, in the walk's order: the JS engine reads them. */
+  readonly files: readonly StaleEntry[];
+  /** Files searched: ripgrep's count, and the persona overlay's files. */
+  readonly searched: number;
+}
+
+/**
+ * search_in_code's faster first search (issue 28 item 4): where ripgrep runs confined to the
+ * workspace, it walks the folders itself (ripgrep-walk.ts) instead of being handed the list the
+ * sandbox's walk made, and names the files with a match. Those are then confirmed by the sandbox's
+ * own walk, pruned to the folders on their way: a candidate counts only if that walk finds it,
+ * so hidden names, .gitignore, node_modules, the deny-list, concealment, Familiar's folders and
+ * linked folders are judged exactly as in a full walk; a file with a second hard link is dropped
+ * (the sandbox never reads one), and the JS engine reads the rest through the sandbox, so what
+ * ripgrep read counts for nothing. The persona overlay, which ripgrep does not see where the
+ * assistant does, comes from the same walk.
+ *
+ * Undefined where this does not apply (no confinement, a start folder the walk treats apart: the
+ * persona folder, a linked or ignored one) or ripgrep's answer may be incomplete: the caller walks.
+ */
+export async function ripgrepWalkedFiles(
+  env: ToolEnvironment,
+  rg: string,
+  patternArgs: readonly string[],
+  start: ResolvedPath,
+  includeIgnored: boolean,
+  accept: (relPath: string) => boolean,
+  signal: AbortSignal,
+): Promise<RipgrepWalked | undefined> {
+  const { sandbox } = env;
+  const base = start.relPath;
+  if (start.facts?.kind !== 'directory' || start.inPersona || start.realRel !== base) return undefined;
+  if ((base !== '' && isPersonaPath(base)) || sandbox.isIgnored(start)) return undefined;
+  const root = sandbox.anchorOf(false);
+  if (root === undefined) return undefined;
+  const answer = await ripgrepWalk(
+    rg,
+    patternArgs,
+    { fd: root.dir.fd, path: root.dir.path, mode: root.mode },
+    {
+      start: base,
+      includeIgnored,
+      // The project's own persona names at the root are shadowed by the persona folder's.
+      exclude: base === '' && sandbox.overlayActive ? personaEntries.map((name) => `/${name}`) : [],
+      confinement: env.confinementFor('ripgrep'),
+    },
+    signal,
+  );
+  if (answer === undefined) return undefined;
+
+  // The folders on the way to a candidate: the confirming walk enters these only.
+  const candidates = new Set(answer.matched);
+  const folders = new Set<string>();
+  for (const path of answer.matched) {
+    for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) folders.add(path.slice(0, at));
+  }
+  const refuseHardLinks = root.hardLinks === 'refuse';
+  const files: StaleEntry[] = [];
+  let personaFiles = 0;
+  const walked = await sandbox.walk(start, {
+    recursive: true,
+    includeHidden: false,
+    includeIgnored,
+    signal,
+    withFacts: true,
+    visit: (entry) => {
+      // The persona overlay, which ripgrep did not see where the assistant does: all of it searched.
+      if (entry.inPersona) {
+        if (entry.kind === 'file') {
+          personaFiles += 1;
+          if (accept(entry.relPath)) files.push(staleEntry(entry));
+        }
+        return 'continue';
+      }
+      if (entry.kind === 'directory') return folders.has(entry.relPath) ? 'continue' : 'skip';
+      if (entry.kind !== 'file' || !candidates.has(entry.relPath) || !accept(entry.relPath)) return 'continue';
+      // A second hard link (maybe to a file outside the workspace) is never read: not even counted.
+      if (refuseHardLinks && (entry.facts === undefined || entry.facts.nlink > 1)) return 'continue';
+      files.push(staleEntry(entry));
+      return 'continue';
+    },
+  });
+  if (!walked.ok) return undefined;
+  // Already in the walk's order.
+  return { files, searched: answer.searched + personaFiles };
+}
+
+/** What a batch needs of a walked file (its folder held only during the visit is not kept). */
+const staleEntry = ({ relPath, inPersona, dirRealRel, dirId, name }: WalkEntry): StaleEntry => ({
+  relPath,
+  inPersona,
+  dirRealRel,
+  dirId,
+  name,
+});
