@@ -21,6 +21,12 @@ You can edit this file yourself at any time.)
 
 (Facts and decisions worth keeping across conversations. Familiar adds to this while memory is on.)
 `,
+  'HEARTBEAT.md': `# Heartbeat
+
+When the heartbeat is on (Settings → Heartbeat & tasks), Familiar reads this file as its prompt every
+interval, in a conversation of its own. Write what it should check. When nothing needs the user's
+attention it answers HEARTBEAT_OK and leaves no trace; anything else becomes a notification.
+`,
 };
 
 /**
