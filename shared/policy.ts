@@ -61,12 +61,6 @@ export const defaultPolicy = (): Policy => ({
       memory: false,
       note: 'The persona: every change waits for your approval.',
     },
-    {
-      pattern: 'HEARTBEAT.md',
-      decisions: { read: 'allow', write: 'ask', edit: 'ask', delete: 'deny', move: 'deny' },
-      memory: false,
-      note: 'What the heartbeat runs: every change waits for your approval.',
-    },
     memoryFileRule('USER.md', 'What the assistant knows about you: free while memory is on.'),
     memoryFileRule('MEMORY.md', 'Long-term memory: free while memory is on.'),
     {

@@ -9,6 +9,7 @@ import { chatCalls, chatEvents } from './chat';
 import { conversationsCalls, conversationsEvents } from './conversations';
 import { problemsEvents } from './problems';
 import { providersCalls } from './providers';
+import { schedulesCalls, schedulesEvents } from './schedules';
 import { settingsCalls, settingsEvents } from './settings';
 import { transferCalls, transferEvents } from './transfers';
 import { workspaceCalls, workspaceEvents } from './workspace';
@@ -29,6 +30,7 @@ export const calls = {
   ...workspaceCalls,
   ...transferCalls,
   ...languageServerCalls,
+  ...schedulesCalls,
 };
 
 export const events = {
@@ -43,6 +45,7 @@ export const events = {
   ...transferEvents,
   ...problemsEvents,
   ...languageServerEvents,
+  ...schedulesEvents,
 };
 
 export type Calls = typeof calls;

@@ -25,7 +25,7 @@ describe('policy store', () => {
     const seen: number[] = [];
     store.subscribe((policy) => seen.push(policy.rules.length));
     expect(await store.update(strict())).toEqual({ ok: true, value: strict() });
-    expect(seen).toEqual([7]);
+    expect(seen).toEqual([6]);
     expect((await openPolicyStore(file, quiet)).get()).toEqual(strict());
   });
 

@@ -21,6 +21,8 @@ export interface FamiliarPaths {
   readonly searchIndexes: string;
   /** Saved trigram indexes of search_in_code, one file per workspace: a cache, validated on reopen. */
   readonly ngramIndexes: string;
+  /** The heartbeat's and scheduled tasks' run history and what was last handled (main/domain/schedules). */
+  readonly schedules: string;
   readonly settingsFile: string;
   readonly policyFile: string;
   readonly secretsFile: string;
@@ -38,6 +40,7 @@ export function familiarPaths(home: string, defaultWorkspace = join(home, 'works
     history: join(home, 'history'),
     searchIndexes: join(home, 'search-index'),
     ngramIndexes: join(home, 'ngram-index'),
+    schedules: join(home, 'schedules'),
     settingsFile: join(home, 'settings.json'),
     policyFile: join(home, 'policy.json'),
     secretsFile: join(home, 'secrets.json'),
