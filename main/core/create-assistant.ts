@@ -95,8 +95,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
   await history.snapshot(firstRun ? 'Initial version' : 'Changed outside Familiar');
   const memoryEnabled = () => options.settings.get().memory.enabled;
   // What the switch means for one conversation: an incognito one never gets memory.
-  const workspaceOf = (conversationId: string) =>
-    options.workspaceFor?.(conversationId) ?? options.workspacePath();
+  const workspaceOf = (conversationId: string) => options.workspaceFor?.(conversationId) ?? options.workspacePath();
   const memoryFor = (conversationId: string) =>
     memoryOn(memoryEnabled(), options.isIncognito?.(conversationId) === true);
 

@@ -105,7 +105,11 @@ const lateNote = (info: RunInfo) =>
     : '';
 
 /** Runs one task: a conversation of its own, titled with the task's name, in the task's folder. */
-export async function runScheduledTask(deps: ScheduleRunsDeps, task: ScheduledTask, info: RunInfo): Promise<RunOutcome> {
+export async function runScheduledTask(
+  deps: ScheduleRunsDeps,
+  task: ScheduledTask,
+  info: RunInfo,
+): Promise<RunOutcome> {
   let workspace: string | undefined;
   if (task.workspace !== null) {
     const checked = await deps.checkWorkspace(task.workspace);

@@ -8,6 +8,7 @@ import type { CallContext } from '../platform/ipc/dispatcher';
 import { familiarPaths } from '../platform/storage/paths';
 import type { FamiliarPaths } from '../platform/storage/paths';
 import { createTestCore } from './test-core';
+import type { SchedulerClock } from '../domain/schedules/scheduler';
 
 const ctx: CallContext = { transport: 'direct', clientId: 'test' };
 
@@ -16,6 +17,8 @@ export interface ContractCoreOptions {
   /** The scripted model: `${url}/v1` speaks OpenAI Chat Completions and Anthropic Messages. */
   readonly llmUrl: string;
   readonly kind?: 'openai-compatible' | 'anthropic';
+  /** The heartbeat's and tasks' clock (schedule tests move it). */
+  readonly scheduleClock?: SchedulerClock;
 }
 
 /** A real core driven only through the contract, as the page drives it, with what a test watches. */
@@ -44,6 +47,7 @@ export function useContractCores(): (options: ContractCoreOptions) => Promise<Co
   return async (options) => {
     const core = await createTestCore({
       home: options.home,
+      ...(options.scheduleClock === undefined ? {} : { scheduleClock: options.scheduleClock }),
     });
     cores.push(core);
     const chatEvents: ChatEvent[] = [];

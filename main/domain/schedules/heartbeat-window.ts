@@ -23,7 +23,8 @@ export function heartbeatDue(settings: HeartbeatSettings, last: string | null, n
 /** When it will beat next (to the minute, within two days), for the settings page; null when off. */
 export function nextHeartbeat(settings: HeartbeatSettings, last: string | null, now: Date): Date | null {
   if (!settings.enabled) return null;
-  const earliest = last === null ? now.getTime() : Math.max(now.getTime(), Date.parse(last) + settings.intervalMinutes * 60_000);
+  const earliest =
+    last === null ? now.getTime() : Math.max(now.getTime(), Date.parse(last) + settings.intervalMinutes * 60_000);
   for (let at = earliest; at < now.getTime() + 2 * 24 * 60 * 60_000; at += 60_000) {
     if (inActiveHours(settings, new Date(at))) return new Date(at);
   }

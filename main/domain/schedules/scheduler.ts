@@ -91,12 +91,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     deps.onChange();
   }
 
-  function launch(
-    id: string,
-    name: string,
-    info: RunInfo,
-    work: () => Promise<RunOutcome>,
-  ): void {
+  function launch(id: string, name: string, info: RunInfo, work: () => Promise<RunOutcome>): void {
     const startedAt = deps.clock.now().toISOString();
     const base: ScheduleRun = {
       id: `r-${randomUUID()}`,
@@ -167,9 +162,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         continue;
       }
       const late = now.getTime() - slot.getTime() > LATE_AFTER_MS;
-      launch(task.id, task.name, { scheduledFor: slot, late }, () =>
-        deps.runTask(task, { scheduledFor: slot, late }),
-      );
+      launch(task.id, task.name, { scheduledFor: slot, late }, () => deps.runTask(task, { scheduledFor: slot, late }));
     }
     const heartbeat = deps.heartbeat();
     if (heartbeatDue(heartbeat, marks.heartbeat, now) && !running.has(HEARTBEAT_ID)) {
