@@ -39,12 +39,12 @@ class FakeWindow extends QuietWindow {
 let app = new FakeApp();
 /** The window and tray the adapter made last, and every menu template it built. */
 let lastWindow: FakeWindow | undefined;
-let lastTray: QuietTray | undefined;
+const trays: QuietTray[] = [];
 const templates: { label?: string; click?: () => void }[][] = [];
 class RecordingTray extends QuietTray {
   constructor() {
     super();
-    lastTray = this;
+    trays.push(this);
   }
 }
 const showErrorBox = vi.fn((title: string, content: string) => void calls.push(`error box ${title}: ${content}`));
@@ -166,7 +166,7 @@ describe('startDesktop', () => {
     createCore.mockResolvedValue(core);
     const hidden = vi.fn();
     await startDesktop();
-    if (lastWindow === undefined || lastTray === undefined) throw new Error('no window or tray');
+    if (lastWindow === undefined || trays.length === 0) throw new Error('no window or tray');
     lastWindow.hide = hidden;
     const close = { preventDefault: vi.fn() };
     lastWindow.emit('close', close);

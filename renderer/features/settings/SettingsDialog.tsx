@@ -10,6 +10,7 @@ import { PersonaFilesSection } from './PersonaFilesSection';
 import { PolicyEditor } from './PolicyEditor';
 import { ProviderSection } from '../providers/ProviderSection';
 import { SafetySection } from './SafetySection';
+import { SchedulesSection } from '../schedules/SchedulesSection';
 import { SettingsNav } from './SettingsNav';
 import { UploadsSection } from './UploadsSection';
 import { WorkspaceFolderSection } from './WorkspaceFolderSection';
@@ -40,6 +41,7 @@ export function SettingsDialog({ open, onClose }: DialogProps) {
           <SafetySection />
           <CommandsSection />
           <CodeSection />
+          <SchedulesSection />
           <AboutSection />
         </div>
       </div>
