@@ -258,3 +258,17 @@ describe('a scheduled task', () => {
     expect(preview.next).toEqual([day(2, 8, 30), day(3, 8, 30), day(4, 8, 30)].map((at) => at.toISOString()));
   });
 });
+
+describe('the starter HEARTBEAT.md', () => {
+  it('is only a heading and a comment, so an enabled heartbeat skips it and asks no model', async () => {
+    const run = await start(fakeClock(day(2, 10)));
+    await run.call('settings.update', {
+      schedules: { heartbeat: { enabled: true, activeFrom: '00:00', activeTo: '00:00' } },
+    });
+    await run.tick();
+    expect(server?.requests).toHaveLength(0);
+    expect((await run.state()).runs).toEqual([
+      expect.objectContaining({ taskId: 'heartbeat', status: 'skipped', error: 'HEARTBEAT.md has nothing to check.' }),
+    ]);
+  });
+});
