@@ -51,6 +51,8 @@ export interface ToolKitOptions {
   readonly embedder?: ToolServicesOptions['embedder'];
   /** The semantic index's file watcher (default on). */
   readonly watchSearchIndex?: boolean;
+  /** web_fetch's allowed hosts, transport and name resolution (default: in memory, pinned http(s), the system's DNS). */
+  readonly web?: ToolServicesOptions['web'];
   /** Another kit's folder (its home and workspace): a restart of the app on the same data. */
   readonly reuseRootOf?: ToolKit;
   /** Files written into the workspace once the kit is ready (workspace-relative path → content). */
@@ -83,6 +85,7 @@ export async function createToolKit(
     ...(options.sandboxSettings === undefined ? {} : { sandboxSettings: options.sandboxSettings }),
     ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
     ...(options.watchSearchIndex === undefined ? {} : { watchSearchIndex: options.watchSearchIndex }),
+    ...(options.web === undefined ? {} : { web: options.web }),
   });
   const env = await createToolEnvironment({
     services,

@@ -13,6 +13,7 @@ import { SafetySection } from './SafetySection';
 import { SchedulesSection } from '../schedules/SchedulesSection';
 import { SettingsNav } from './SettingsNav';
 import { UploadsSection } from './UploadsSection';
+import { WebSection } from './WebSection';
 import { WorkspaceFolderSection } from './WorkspaceFolderSection';
 import './settings.css';
 
@@ -40,6 +41,7 @@ export function SettingsDialog({ open, onClose }: DialogProps) {
           <UploadsSection />
           <SafetySection />
           <CommandsSection />
+          <WebSection />
           <CodeSection />
           <SchedulesSection />
           <AboutSection />
