@@ -52,7 +52,7 @@ test('theme and language apply at once; the persona files show where they live',
   const settings = page.getByRole('dialog', { name: 'Settings' });
   await settings.getByLabel('Theme').selectOption('dark');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-  await expect(settings.getByTestId('persona-file')).toHaveCount(3);
+  await expect(settings.getByTestId('persona-file')).toHaveCount(4);
   await expect(settings.getByTestId('persona-file').first()).toContainText(join(app.home, 'workspace', 'SOUL.md'));
   await expect(settings.getByRole('region', { name: 'Model provider' })).toBeVisible();
   await page.screenshot({ path: 'test-results/screens/settings-dark.png', fullPage: true });

@@ -36,6 +36,8 @@ export interface AssistantOptions {
   readonly events: EventHub;
   readonly logger: Logger;
   readonly workspacePath: () => string;
+  /** A conversation that works in a folder of its own (a scheduled task's); undefined: the open folder. */
+  readonly workspaceFor?: (conversationId: string) => string | undefined;
   /** The persona folder through the sandbox (PersonaFolder): the prompt, history and the user's edits. */
   readonly personaFolder: PersonaFolder;
   readonly tools: readonly AnyTool[];
@@ -98,6 +100,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
   await history.snapshot(firstRun ? 'Initial version' : 'Changed outside Familiar');
   const memoryEnabled = () => options.settings.get().memory.enabled;
   // What the switch means for one conversation: an incognito one never gets memory.
+  const workspaceOf = (conversationId: string) => options.workspaceFor?.(conversationId) ?? options.workspacePath();
   const memoryFor = (conversationId: string) =>
     memoryOn(memoryEnabled(), options.isIncognito?.(conversationId) === true);
 
@@ -133,7 +136,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     environment: (conversationId) =>
       options.environment(
         {
-          workspaceRoot: options.workspacePath(),
+          workspaceRoot: workspaceOf(conversationId),
           personaDir,
           isConcealed: (path) => concealedWhileMemoryOff(policy.get(), memoryFor(conversationId), path),
         },
@@ -151,7 +154,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
         await persona.systemPrompt({
           memoryEnabled: memoryFor(conversationId),
           tools,
-          workspacePath: options.workspacePath(),
+          workspacePath: workspaceOf(conversationId),
           // Only when the skill tool is offered: a listed skill must be loadable.
           ...(options.skills !== undefined && tools.some((tool) => tool.name === 'skill')
             ? { skills: await options.skills.loaded() }

@@ -41,6 +41,8 @@ describe('core through the contract', () => {
       ['SOUL.md', true, true],
       ['USER.md', true, true],
       ['MEMORY.md', true, true],
+      // The heartbeat's prompt: made on first run, never part of the system prompt.
+      ['HEARTBEAT.md', true, false],
     ]);
     expect(await readFile(join(home, 'workspace', 'SOUL.md'), 'utf8')).toContain('You are Familiar');
   });
@@ -152,7 +154,7 @@ describe('core through the contract', () => {
     expect(events.map(([name]) => name)).toEqual(['settings.changed', 'tools.changed']);
     const info = await call('persona.info', {});
     const files = info.ok ? (info.value as { files: { name: string; inPrompt: boolean }[] }).files : [];
-    expect(files.map((file) => file.inPrompt)).toEqual([true, false, false]);
+    expect(files.map((file) => file.inPrompt)).toEqual([true, false, false, false]);
   });
 
   it('refuses an invalid policy and keeps the current one; accepts and resets a valid one', async () => {

@@ -50,6 +50,13 @@ import { createCodeAvailability } from '../domain/lsp/code-availability';
 import { createLanguageServerHandlers, languageServerRows } from '../domain/lsp/language-server-handlers';
 import { catalogWith } from '../domain/lsp/server-catalog';
 import { createSkillHandlers } from '../domain/skills/skill-shelf';
+import { readPersonaFile } from '../domain/persona/persona-files';
+import { openRunHistory } from '../domain/schedules/run-history';
+import { createScheduler, systemClock } from '../domain/schedules/scheduler';
+import type { Scheduler, SchedulerClock } from '../domain/schedules/scheduler';
+import type { ScheduleNotification } from '../../shared/ipc/schedules';
+import { createScheduleHandlers } from './schedule-handlers';
+import { createRunScope, runHeartbeat, runScheduledTask, unattendedWhere } from './schedule-runs';
 
 export interface CoreOptions {
   readonly home: string;
@@ -82,6 +89,8 @@ export interface CoreOptions {
   readonly toolLimits?: Partial<ToolLimits> | undefined;
   /** The user's Agent Skills folder; default ~/.agents/skills (tests and --skills-dir give another). */
   readonly userSkillsDir?: string | undefined;
+  /** The heartbeat's and the tasks' clock; tests move an injected one instead of waiting. */
+  readonly scheduleClock?: SchedulerClock | undefined;
 }
 
 /** Everything main does, with no Electron in sight: both adapters and the tests drive this. */
@@ -94,6 +103,8 @@ export interface Core {
   readonly secrets: SecretStore;
   readonly conversations: ConversationStore;
   readonly chat: ChatService;
+  /** The heartbeat and the scheduled tasks; they run only when people answer approvals (not MCP mode). */
+  readonly scheduler: Scheduler;
   /** The open folder; `open` is the hook for the desktop's native folder dialog. */
   readonly workspace: Pick<WorkspaceService, 'current' | 'open'>;
   dispose(reason: string): Promise<void>;
@@ -256,13 +267,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   conversations.subscribe((change) => events.emit('conversations.changed', change));
 
   const audit = createAuditLog({ dir: paths.audit, logger: options.logger });
+  const personaFolder = createPersonaFolder(toolServices.roots, paths.defaultWorkspace, paths.home);
+  // The conversations scheduled runs are going in: a task's own folder, refusing instead of asking.
+  const runScope = createRunScope();
   const assistant = await createAssistant({
     paths,
     settings,
     events,
     logger: options.logger,
     workspacePath,
-    personaFolder: createPersonaFolder(toolServices.roots, paths.defaultWorkspace, paths.home),
+    workspaceFor: (conversationId) => runScope.workspaces.get(conversationId),
+    personaFolder,
     tools: assistantTools,
     environment: (basics) => createToolEnvironment({ services: toolServices, ...basics }),
     audit,
@@ -310,9 +325,55 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...(options.fetch === undefined
       ? {}
       : { createModel: (provider, apiKey) => createLanguageModel(provider, apiKey, options.fetch) }),
-    executor: options.toolExecutor ?? assistant.toolCalls,
+    executor: unattendedWhere(options.toolExecutor ?? assistant.toolCalls, (id) => runScope.unattended.has(id)),
     emit: (event) => events.emit('chat.event', event),
     logger: options.logger,
+  });
+  const clock = options.scheduleClock ?? systemClock;
+  let unseen = 0;
+  const notify = (notification: Omit<ScheduleNotification, 'id' | 'at'>) => {
+    unseen += 1;
+    events.emit('schedules.notification', {
+      ...notification,
+      id: `n-${unseen}-${clock.now().getTime()}`,
+      at: clock.now().toISOString(),
+    });
+    events.emit('schedules.changed', { unseen });
+  };
+  const checkWorkspace = (path: string) =>
+    checkChosenFolder(path, { home: paths.home, personaDir: paths.defaultWorkspace });
+  const runDeps = {
+    conversations,
+    chat,
+    scope: runScope,
+    readHeartbeat: () => readPersonaFile(personaFolder, 'HEARTBEAT.md'),
+    checkWorkspace,
+    notify,
+  };
+  const scheduler = createScheduler({
+    clock,
+    history: await openRunHistory(paths.schedules),
+    tasks: () => settings.get().schedules.tasks,
+    heartbeat: () => settings.get().schedules.heartbeat,
+    runTask: (task, info) => runScheduledTask(runDeps, task, info),
+    runHeartbeat: (info) => runHeartbeat(runDeps, info),
+    onChange: () => events.emit('schedules.changed', { unseen }),
+    logger: options.logger,
+  });
+  // A task's approval waits for the user wherever they are: the notification says so.
+  events.subscribe((name, payload) => {
+    if (name !== 'approvals.requested') return;
+    const request = payload as EventPayload<'approvals.requested'>;
+    const task = runScope.tasks.get(request.conversationId);
+    if (task !== undefined) {
+      notify({ kind: 'approval', title: task, body: request.summary, conversationId: request.conversationId });
+    }
+  });
+  settings.subscribe((next, previous) => {
+    if (JSON.stringify(next.schedules) !== JSON.stringify(previous.schedules)) {
+      events.emit('schedules.changed', { unseen });
+      void scheduler.check();
+    }
   });
   const handlers: Handlers = {
     ...createAppHandlers(
@@ -336,6 +397,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...transfers.handlers,
     ...createLanguageServerHandlers(toolServices.code.lsp, workspaceSandbox),
     ...createSkillHandlers(toolServices.skills, workspaceSandbox),
+    ...createScheduleHandlers({
+      scheduler,
+      settings,
+      now: () => clock.now(),
+      checkWorkspace,
+      unseen: () => unseen,
+      markSeen: () => {
+        unseen = 0;
+        events.emit('schedules.changed', { unseen });
+      },
+    }),
   };
   // The first answer while the rest starts: a turn or an MCP client's list awaits it anyway.
   void codeAvailability.refresh();
@@ -343,6 +415,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const dispatch = createDispatcher(handlers, {
     logError: (message, error) => options.logger.error(message, error),
   });
+  // Tasks and the heartbeat run where a person can answer what they ask: never with MCP mode's
+  // refuse or approve-all. A run missed while Familiar was closed starts here, once.
+  if ((options.approvalMode ?? 'interactive') === 'interactive') await scheduler.start();
 
   return {
     dispatch,
@@ -353,10 +428,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     secrets,
     conversations,
     chat,
+    scheduler,
     workspace,
     async dispose(reason) {
       events.emit('app.shutdown', { reason });
+      scheduler.stop();
+      runScope.closing = true;
       await chat.dispose(reason);
+      await scheduler.idle();
       await conversations.close();
       await workspace.close();
       await toolServices.dispose();

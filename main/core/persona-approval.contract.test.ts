@@ -183,3 +183,30 @@ describe.each(['openai-compatible', 'anthropic'] as const)('over the %s protocol
     expect(server.requests).toHaveLength(3);
   });
 });
+
+describe('a HEARTBEAT.md edit through the contract', () => {
+  it('asks with a diff like SOUL.md, never allowed for the conversation, untouched until answered', async () => {
+    const run = await start();
+    const heartbeatPath = join(run.paths.defaultWorkspace, 'HEARTBEAT.md');
+    const heartbeat = await readFile(heartbeatPath, 'utf8');
+    const oldText = heartbeat.split('\n').find((line) => line.trim().length > 0) ?? '';
+    server.enqueue(
+      reply.toolCall('edit_file', { path: 'HEARTBEAT.md', oldText, newText: '# Check the build' }),
+      reply.text('Done.'),
+    );
+    const { id } = await run.call<{ id: string }>('conversations.create', {});
+    await run.call('chat.send', { conversationId: id, text: 'Check the build on every heartbeat.' });
+    const request = await run.pending();
+    expect(request).toMatchObject({
+      tool: 'edit_file',
+      paths: ['HEARTBEAT.md'],
+      before: heartbeat,
+      canAllowForConversation: false,
+    });
+    expect(request.after).toBe(heartbeat.replace(oldText, '# Check the build'));
+    expect(await readFile(heartbeatPath, 'utf8')).toBe(heartbeat);
+    await run.call('approvals.answer', { id: request.id, decision: 'reject', reason: 'Not now.' });
+    expect(await run.turnEnd()).toMatchObject({ type: 'turn-finished' });
+    expect(await readFile(heartbeatPath, 'utf8')).toBe(heartbeat);
+  });
+});

@@ -8,6 +8,7 @@ import type { CallContext } from '../platform/ipc/dispatcher';
 import { familiarPaths } from '../platform/storage/paths';
 import type { FamiliarPaths } from '../platform/storage/paths';
 import { createTestCore } from './test-core';
+import type { SchedulerClock } from '../domain/schedules/scheduler';
 
 const ctx: CallContext = { transport: 'direct', clientId: 'test' };
 
@@ -18,6 +19,8 @@ export interface ContractCoreOptions {
   readonly kind?: 'openai-compatible' | 'anthropic';
   /** The folder opened (default: the workspace in the home). */
   readonly workspace?: string;
+  /** The heartbeat's and tasks' clock (schedule tests move it). */
+  readonly scheduleClock?: SchedulerClock;
 }
 
 /** A real core driven only through the contract, as the page drives it, with what a test watches. */
@@ -47,6 +50,7 @@ export function useContractCores(): (options: ContractCoreOptions) => Promise<Co
     const core = await createTestCore({
       home: options.home,
       ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+      ...(options.scheduleClock === undefined ? {} : { scheduleClock: options.scheduleClock }),
     });
     cores.push(core);
     const chatEvents: ChatEvent[] = [];

@@ -20,7 +20,18 @@ export const quietElectron = {
     },
   },
   Notification: Object.assign(class {}, { isSupported: () => false }),
+  nativeImage: { createFromDataURL: () => ({}) },
+  get Tray() {
+    return QuietTray;
+  },
 };
+
+/** A tray icon that accepts its tooltip and menu and is never clicked unless a test emits 'click'. */
+export class QuietTray extends EventEmitter {
+  setToolTip = (_text: string) => undefined;
+  setContextMenu = (_menu: unknown) => undefined;
+  destroy = () => undefined;
+}
 
 /**
  * Electron's app for a packaged Familiar that is the only instance and is ready at once; every
@@ -53,6 +64,8 @@ export class QuietWindow extends EventEmitter {
   isFocused = () => true;
   flashFrame = () => undefined;
   show = () => undefined;
+  hide = () => undefined;
+  isVisible = () => true;
   focus = () => undefined;
   restore = () => undefined;
   isMinimized = () => false;

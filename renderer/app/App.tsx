@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { ApprovalDialog } from '../features/approvals/ApprovalDialog';
 import { ApprovalNotice } from '../features/approvals/ApprovalNotice';
+import { ScheduleNotices } from '../features/schedules/ScheduleNotices';
 import { approvalsActions } from '../features/approvals/approvals-store';
 import { ChatPane } from '../features/chat/ChatPane';
 import { useAppearance } from '../features/settings/apply-appearance';
@@ -136,6 +137,7 @@ export function App() {
       <ShortcutsHelp open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
       <ApprovalDialog />
       <ApprovalNotice />
+      <ScheduleNotices />
       <TransfersLayer />
     </div>
   );

@@ -3,6 +3,7 @@ import { HistoryButton } from '../features/history/HistoryButton';
 import { IncognitoButton } from '../features/incognito/IncognitoButton';
 import { MemoryOffIndicator } from '../features/memory/MemoryOffIndicator';
 import { MemorySwitch } from '../features/memory/MemorySwitch';
+import { ScheduleBadge } from '../features/schedules/ScheduleNotices';
 import { ToolsPopover } from '../features/tools/ToolsPopover';
 import { ProblemsTotal } from '../features/workspace/ProblemCounts';
 import { useT } from '../i18n/i18n';
@@ -22,6 +23,7 @@ export function AppHeader({ onOpenSettings, onOpenShortcuts }: AppHeaderProps) {
         <PanelToggles />
       </div>
       <div className="app-header-actions">
+        <ScheduleBadge onOpen={onOpenSettings} />
         <ProblemsTotal />
         <MemoryOffIndicator />
         <MemorySwitch />

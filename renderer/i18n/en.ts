@@ -1,8 +1,10 @@
 import { historyEn } from '../features/history/history-strings';
+import { schedulesEn } from '../features/schedules/schedules-strings';
 
 /** English strings: the source of keys; ru and zh must translate every one (the type checks it). */
 export const en = {
   ...historyEn,
+  ...schedulesEn,
   'app.title': 'Familiar',
   'app.connecting': 'Connecting to Familiar…',
   'app.disconnected': 'Connection to Familiar lost. Reconnecting…',

@@ -1,8 +1,10 @@
 import { historyRu } from '../features/history/history-strings';
+import { schedulesRu } from '../features/schedules/schedules-strings';
 import type { Messages } from './en';
 
 export const ru: Messages = {
   ...historyRu,
+  ...schedulesRu,
   'app.title': 'Familiar',
   'app.connecting': 'Подключение к Familiar…',
   'app.disconnected': 'Связь с Familiar потеряна. Переподключение…',

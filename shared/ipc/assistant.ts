@@ -21,7 +21,7 @@ export const toolListSchema = z.object({ memoryEnabled: z.boolean(), tools: z.ar
 export type ToolList = z.infer<typeof toolListSchema>;
 
 export const personaFileInfoSchema = z.object({
-  name: z.enum(['SOUL.md', 'USER.md', 'MEMORY.md']),
+  name: z.enum(['SOUL.md', 'USER.md', 'MEMORY.md', 'HEARTBEAT.md']),
   /** Where the file lives on disk: always the Familiar home, whatever workspace is open. */
   path: z.string(),
   exists: z.boolean(),

@@ -9,6 +9,7 @@ import { chatCalls, chatEvents } from './chat';
 import { conversationsCalls, conversationsEvents } from './conversations';
 import { problemsEvents } from './problems';
 import { providersCalls } from './providers';
+import { schedulesCalls, schedulesEvents } from './schedules';
 import { settingsCalls, settingsEvents } from './settings';
 import { skillCalls } from './skills';
 import { transferCalls, transferEvents } from './transfers';
@@ -31,6 +32,7 @@ export const calls = {
   ...transferCalls,
   ...languageServerCalls,
   ...skillCalls,
+  ...schedulesCalls,
 };
 
 export const events = {
@@ -45,6 +47,7 @@ export const events = {
   ...transferEvents,
   ...problemsEvents,
   ...languageServerEvents,
+  ...schedulesEvents,
 };
 
 export type Calls = typeof calls;

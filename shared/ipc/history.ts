@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from './define';
 
-export const personaFileNameSchema = z.enum(['SOUL.md', 'USER.md', 'MEMORY.md']);
+export const personaFileNameSchema = z.enum(['SOUL.md', 'USER.md', 'MEMORY.md', 'HEARTBEAT.md']);
 
 export const versionSummarySchema = z.object({
   id: z.string(),

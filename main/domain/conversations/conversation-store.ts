@@ -35,7 +35,13 @@ export interface ConversationStore {
    * `incognito`: kept in memory only, never on disk (the transcript is gone when the store closes).
    * Refused with `aborted` once the store is closed.
    */
-  create(options?: { incognito?: boolean }): Promise<Result<ConversationSummary>>;
+  create(options?: { incognito?: boolean; held?: boolean }): Promise<Result<ConversationSummary>>;
+  /**
+   * A `held` conversation (the heartbeat's) is kept in memory, out of the list and its events, until
+   * `keep` writes it to disk and shows it, or `discard` forgets it without a trace.
+   */
+  keep(id: string): Promise<Result<ConversationSummary>>;
+  discard(id: string): void;
   /** True for a live incognito conversation: the assistant runs it with memory off. */
   isIncognito(id: string): boolean;
   load(id: string): Promise<Result<LoadedConversation>>;
@@ -72,6 +78,8 @@ export async function openConversationStore(dirs: {
   const writers = new Map<string, TranscriptWriter>();
   // Incognito transcripts: in this map and nowhere else, so nothing of them survives a restart.
   const incognito = new Map<string, TranscriptRecord[]>();
+  // Held transcripts (the heartbeat's): in memory, unlisted and unannounced until kept or discarded.
+  const held = new Map<string, TranscriptRecord[]>();
   const listeners = new Set<(change: ConversationChange) => void>();
   let entries: Map<string, Entry> | undefined;
   // Set by close(): from then on nothing is written. Without it, a write racing shutdown would reopen
@@ -79,6 +87,7 @@ export async function openConversationStore(dirs: {
   let closed = false;
 
   const emit = (change: ConversationChange) => {
+    if (change.kind === 'upsert' && held.has(change.conversation.id)) return;
     for (const listener of listeners) listener(change);
   };
   const writerOf = (id: string) => {
@@ -126,7 +135,10 @@ export async function openConversationStore(dirs: {
 
   const store: ConversationStore = {
     async list() {
-      return [...(await index()).values()].map((entry) => entry.summary).sort(byNewest);
+      return [...(await index()).values()]
+        .map((entry) => entry.summary)
+        .filter((summary) => !held.has(summary.id))
+        .sort(byNewest);
     },
     async listTrash() {
       const summaries: ConversationSummary[] = [];
@@ -149,6 +161,7 @@ export async function openConversationStore(dirs: {
       const at = new Date();
       const first = stamp({ type: 'conversation', id }, at);
       if (options.incognito === true) incognito.set(id, [first]);
+      else if (options.held === true) held.set(id, [first]);
       else await writerOf(id).append([first], { sync: true });
       const summary: ConversationSummary = {
         id,
@@ -165,7 +178,7 @@ export async function openConversationStore(dirs: {
     async load(id) {
       const entry = valid(id) ? (await index()).get(id) : undefined;
       if (entry === undefined) return missing(id);
-      const kept = incognito.get(id);
+      const kept = incognito.get(id) ?? held.get(id);
       if (kept !== undefined) return ok({ summary: entry.summary, folded: foldTranscript(kept), skippedLines: 0 });
       await writers.get(id)?.flushed();
       const { folded, skippedLines } = await readEntry(fileOf(id), id);
@@ -196,7 +209,7 @@ export async function openConversationStore(dirs: {
         }
       }
       entry.summary = { ...entry.summary, updatedAt: at.toISOString() };
-      const kept = incognito.get(id);
+      const kept = incognito.get(id) ?? held.get(id);
       if (kept !== undefined) {
         kept.push(...all.map((record) => stamp(record, at)));
         if (changed) emit({ kind: 'upsert', conversation: entry.summary });
@@ -262,6 +275,22 @@ export async function openConversationStore(dirs: {
       emit({ kind: 'upsert', conversation: entry.summary });
       return ok(entry.summary);
     },
+    async keep(id) {
+      const records = held.get(id);
+      const entry = (await index()).get(id);
+      if (records === undefined || entry === undefined) return missing(id);
+      if (closed) return refusedAfterClose();
+      held.delete(id);
+      const writer = writerOf(id);
+      await writer.append(records, { sync: true });
+      await writer.close();
+      emit({ kind: 'upsert', conversation: entry.summary });
+      return ok(entry.summary);
+    },
+    discard(id) {
+      if (!held.delete(id)) return;
+      entries?.delete(id);
+    },
     isIncognito: (id) => incognito.has(id),
     subscribe(listener) {
       listeners.add(listener);
@@ -271,8 +300,9 @@ export async function openConversationStore(dirs: {
       closed = true;
       // The incognito ids leave the index too: left there, they would look like ordinary conversations
       // (isIncognito false, so memory back on) whose next write creates <id>.jsonl.
-      for (const id of incognito.keys()) entries?.delete(id);
+      for (const id of [...incognito.keys(), ...held.keys()]) entries?.delete(id);
       incognito.clear();
+      held.clear();
       await Promise.all([...writers.values()].map((writer) => writer.close()));
       writers.clear();
     },

@@ -21,6 +21,16 @@ You can edit this file yourself at any time.)
 
 (Facts and decisions worth keeping across conversations. Familiar adds to this while memory is on.)
 `,
+  // Only a heading and a comment: the heartbeat skips such a file until the user writes a checklist.
+  'HEARTBEAT.md': `# Heartbeat
+
+<!--
+When the heartbeat is on (Settings → Heartbeat & tasks), Familiar reads this file as its prompt every
+interval, in a conversation of its own. Write below what it should check, as a list. When nothing
+needs your attention it answers HEARTBEAT_OK and leaves no trace; anything else becomes a notification.
+A file with only headings and comments is skipped.
+-->
+`,
 };
 
 /**

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { PersonaInfo } from '../../../shared/ipc/assistant';
 import { estimateTokens } from '../../../shared/token-estimate';
 import type { PersonaFolder } from './persona-folder';
-import { DAILY_NOTES_DIR, isMemoryFile, personaFileNames } from '../policy/persona-rules';
+import { DAILY_NOTES_DIR, inSystemPrompt, isMemoryFile, personaFileNames } from '../policy/persona-rules';
 import { readPersonaFile } from './persona-files';
 import { capFor, defaultPromptCaps } from './prompt-caps';
 import type { PromptCaps } from './prompt-caps';
@@ -29,7 +29,7 @@ export function createPersonaService(
 ): PersonaService {
   const { dir } = folder;
   const promptFiles = async (memoryEnabled: boolean): Promise<PromptFile[]> => {
-    const names = personaFileNames.filter((name) => memoryEnabled || !isMemoryFile(name));
+    const names = personaFileNames.filter((name) => inSystemPrompt(name) && (memoryEnabled || !isMemoryFile(name)));
     return Promise.all(names.map(async (name) => ({ name, text: await readPersonaFile(folder, name) })));
   };
 

@@ -43,6 +43,7 @@ const headings: Record<PersonaFileName, string> = {
   'SOUL.md': 'Your persona (SOUL.md)',
   'USER.md': 'What you know about the user (USER.md)',
   'MEMORY.md': 'Your long-term memory (MEMORY.md)',
+  'HEARTBEAT.md': 'Your heartbeat checklist (HEARTBEAT.md)',
 };
 
 const firstSentence = (description: string): string => {

@@ -7,7 +7,7 @@ import { isMemoryPath, normalizePolicyPath } from './decide';
  * The persona and memory rules, written once. Tools, the tool-call pipeline, the persona service
  * and the UI handlers ask these functions instead of comparing names themselves.
  */
-export const personaFileNames = ['SOUL.md', 'USER.md', 'MEMORY.md'] as const;
+export const personaFileNames = ['SOUL.md', 'USER.md', 'MEMORY.md', 'HEARTBEAT.md'] as const;
 export type PersonaFileName = (typeof personaFileNames)[number];
 /** Dated notes (memory/YYYY-MM-DD.md) live here, beside the three files. */
 export const DAILY_NOTES_DIR = 'memory';
@@ -18,8 +18,14 @@ export function personaFileOf(path: string): PersonaFileName | undefined {
   return personaFileNames.find((name) => name.toLowerCase() === normalized);
 }
 
-/** USER.md and MEMORY.md are memory; SOUL.md is the persona and stays whatever the switch says. */
-export const isMemoryFile = (name: PersonaFileName): boolean => name !== 'SOUL.md';
+/**
+ * USER.md and MEMORY.md are memory; SOUL.md is the persona and HEARTBEAT.md the heartbeat's prompt,
+ * both staying whatever the switch says.
+ */
+export const isMemoryFile = (name: PersonaFileName): boolean => name === 'USER.md' || name === 'MEMORY.md';
+
+/** HEARTBEAT.md is the heartbeat's prompt (main/core/schedules), not part of every system prompt. */
+export const inSystemPrompt = (name: PersonaFileName): boolean => name !== 'HEARTBEAT.md';
 
 /**
  * What the memory switch means for one conversation: on only when the user switched it on and the
@@ -35,11 +41,15 @@ export const concealedWhileMemoryOff = (policy: Policy, memoryIsOn: boolean, pat
 export const frozenForUser = (file: PersonaFileName, memoryIsOn: boolean): boolean => isMemoryFile(file) && !memoryIsOn;
 
 /**
- * The persona guarantee: every change to SOUL.md is asked about. Such a call can never be allowed
- * "for the rest of the conversation", and an earlier allowance never covers SOUL.md.
+ * The persona guarantee: every change to SOUL.md, and to HEARTBEAT.md (the prompt Familiar runs by
+ * itself on the heartbeat), is asked about. Such a call can never be allowed "for the rest of the
+ * conversation", and an earlier allowance never covers these files.
  */
-export const alwaysAsked = (access: ToolAccess): boolean =>
-  changesFile(access) && personaFileOf(access.path) === 'SOUL.md';
+export const alwaysAsked = (access: ToolAccess): boolean => {
+  if (!changesFile(access)) return false;
+  const file = personaFileOf(access.path);
+  return file === 'SOUL.md' || file === 'HEARTBEAT.md';
+};
 
 /**
  * Memory is normally free to change, but the dated notes (memory/**) and the persona files are

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { QuietApp, QuietWindow } from '../../test-support/electron-fakes';
+import { QuietApp, QuietTray, QuietWindow } from '../../test-support/electron-fakes';
 
 const logs = await mkdtemp(join(tmpdir(), 'familiar-start-'));
 afterAll(() => rm(logs, { recursive: true, force: true }));
@@ -37,6 +37,16 @@ class FakeWindow extends QuietWindow {
 }
 
 let app = new FakeApp();
+/** The window and tray the adapter made last, and every menu template it built. */
+let lastWindow: FakeWindow | undefined;
+const trays: QuietTray[] = [];
+const templates: { label?: string; click?: () => void }[][] = [];
+class RecordingTray extends QuietTray {
+  constructor() {
+    super();
+    trays.push(this);
+  }
+}
 const showErrorBox = vi.fn((title: string, content: string) => void calls.push(`error box ${title}: ${content}`));
 const showMessageBox = vi.fn(() => Promise.resolve({ response: 1 }));
 
@@ -46,6 +56,14 @@ vi.mock('electron', async () => ({
     return app;
   },
   BrowserWindow: FakeWindow,
+  Tray: RecordingTray,
+  Menu: {
+    buildFromTemplate: (template: { label?: string; click?: () => void }[]) => {
+      templates.push(template);
+      return {};
+    },
+    setApplicationMenu: () => undefined,
+  },
   dialog: { showErrorBox, showMessageBox },
   ipcMain: { handle: () => undefined },
   shell: { openExternal: vi.fn(), showItemInFolder: vi.fn() },
@@ -54,7 +72,7 @@ vi.mock('electron', async () => ({
   net: { fetch: vi.fn() },
 }));
 // The window constructor is covered by window.test.ts; electron-updater needs the real Electron.
-vi.mock('./window', () => ({ createMainWindow: () => new FakeWindow() }));
+vi.mock('./window', () => ({ createMainWindow: () => (lastWindow = new FakeWindow()) }));
 // No real login shell in a unit test: the adapter then keeps the PATH it has.
 vi.mock('../../platform/processes/login-shell-path', () => ({
   readLoginShellPath: () => Promise.resolve({ ok: false, error: { code: 'not_found', message: 'not in tests' } }),
@@ -141,6 +159,29 @@ describe('startDesktop', () => {
     const options = createCore.mock.calls[0]?.[0] as { visibleDefaultWorkspace?: string; fetch?: unknown };
     expect(options.visibleDefaultWorkspace).toBe(join(logs, 'home', 'Familiar'));
     expect(typeof options.fetch).toBe('function');
+  });
+
+  it('keeps running in the tray when the window closes; Quit in the tray disposes the core and quits', async () => {
+    const core = fakeCore({ reply: false });
+    createCore.mockResolvedValue(core);
+    const hidden = vi.fn();
+    await startDesktop();
+    if (lastWindow === undefined || trays.length === 0) throw new Error('no window or tray');
+    lastWindow.hide = hidden;
+    const close = { preventDefault: vi.fn() };
+    lastWindow.emit('close', close);
+    app.emit('window-all-closed');
+    await settle();
+    expect(close.preventDefault).toHaveBeenCalled();
+    expect(hidden).toHaveBeenCalledTimes(1);
+    expect(core.dispose).not.toHaveBeenCalled();
+    expect(calls).not.toContain('quit');
+
+    const quitItem = templates.flat().find((item) => item.label === 'Quit Familiar');
+    quitItem?.click?.();
+    await settle();
+    expect(core.dispose).toHaveBeenCalledTimes(1);
+    expect(app.ended).toBe(true);
   });
 
   it('asks in the language the settings chose', async () => {

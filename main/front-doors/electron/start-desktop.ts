@@ -7,12 +7,14 @@ import {
   dialog,
   ipcMain,
   Menu,
+  nativeImage,
   nativeTheme,
   net,
   Notification,
   screen,
   session,
   shell,
+  Tray,
 } from 'electron';
 import { createCore } from '../../core/create-core';
 import { createStderrLogger } from '../../platform/logging/logger';
@@ -36,6 +38,8 @@ import type { NativeLanguage } from './native-language';
 import { createSafeStorageCipher } from './safe-storage-cipher';
 import { createSenderCheck, guardWebContents, hardenSession, isSafeExternalUrl } from './security';
 import { createMainWindow } from './window';
+import { hideOnClose, installTray, trayIconDataUrl, watchScheduleNotifications } from './tray';
+import type { InstalledTray } from './tray';
 import {
   loadWindowState,
   rememberWindowState,
@@ -44,7 +48,10 @@ import {
   windowStateFile,
 } from './window-state';
 
-/** The desktop shell: one window (no tray) over the same core browser mode serves. */
+/**
+ * The desktop shell: one window over the same core browser mode serves, and a tray icon that keeps
+ * Familiar (the heartbeat, scheduled tasks) running while the window is closed.
+ */
 export async function startDesktop(): Promise<void> {
   if (!app.requestSingleInstanceLock()) {
     app.quit();
@@ -150,8 +157,18 @@ async function launch(
   );
   const window = createMainWindow(preload, placement);
   windowCreated(window);
-  quitGuard.guardWindow(window);
+  const showWindow = () => {
+    if (window.isDestroyed()) return;
+    if (window.isMinimized()) window.restore();
+    window.show();
+    window.focus();
+  };
+  const tray = trayFor(showWindow, language, logger);
+  // With a tray, closing the window hides it and the runs go on; a quit asks (quitGuard) and stops them.
+  if (tray === undefined) quitGuard.guardWindow(window);
+  else hideOnClose(app, window);
   quitGuard.endSession(window);
+  app.on('activate', showWindow);
   rememberWindowState(window, (state) => {
     try {
       saveWindowState(stateFile, state);
@@ -176,7 +193,23 @@ async function launch(
   );
   const stopForwarding = forwardEvents(core.events, window.webContents);
   window.on('closed', stopForwarding);
-  watchAttention(window, core.events, () => core.assistant.broker.pending().length, language);
+  let unseen = 0;
+  const stopScheduleAttention = watchScheduleNotifications(core.events, {
+    isWindowFocused: () => !window.isDestroyed() && window.isVisible() && window.isFocused(),
+    notify: (title, body, onClick) => {
+      if (!Notification.isSupported()) return;
+      const shown = new Notification({ title, body });
+      shown.on('click', onClick);
+      shown.show();
+    },
+    unseenChanged: (count) => {
+      unseen = count;
+      app.setBadgeCount(core.assistant.broker.pending().length + unseen);
+    },
+    showWindow,
+  });
+  window.on('closed', stopScheduleAttention);
+  watchAttention(window, core.events, () => core.assistant.broker.pending().length + unseen, language);
 
   const updates = createDesktopUpdates(window, familiarVersion, logger, () => quitGuard.allowQuit(), language.t);
   const checkForUpdates = (trigger: 'startup' | 'menu') =>
@@ -195,13 +228,35 @@ async function launch(
     });
   installMenu();
   // Electron never re-reads a menu: a new language needs a new one.
-  followLanguageSetting(core.events, language, installMenu);
+  followLanguageSetting(core.events, language, () => {
+    installMenu();
+    tray?.refresh();
+  });
   app.setAboutPanelOptions({ applicationName: 'Familiar', applicationVersion: familiarVersion });
-  // One window and no tray: closing it quits (through before-quit, so the core is disposed first).
-  app.on('window-all-closed', () => app.quit());
+  // Without a tray closing the window quits (through before-quit, so the core is disposed first).
+  app.on('window-all-closed', () => {
+    if (tray === undefined) app.quit();
+  });
 
   await (devServer === undefined ? window.loadFile(rendererIndex) : window.loadURL(devServer));
   checkForUpdates('startup');
+}
+
+/** The tray icon, or undefined where the desktop has no tray (closing the window then quits). */
+function trayFor(showWindow: () => void, language: NativeLanguage, logger: FileLogger): InstalledTray | undefined {
+  try {
+    return installTray({
+      Tray,
+      Menu,
+      image: nativeImage.createFromDataURL(trayIconDataUrl),
+      t: (key, params) => language.t(key, params),
+      showWindow,
+      quit: () => app.quit(),
+    });
+  } catch (error) {
+    logger.warn(`No tray icon (closing the window quits): ${String(error)}`);
+    return undefined;
+  }
 }
 
 /**

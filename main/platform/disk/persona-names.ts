@@ -3,7 +3,7 @@
  * is open, so a project is never polluted with Familiar's files (and a project's own root SOUL.md,
  * USER.md, MEMORY.md and memory/ are shadowed while it is open).
  */
-export const personaEntries: readonly string[] = ['SOUL.md', 'USER.md', 'MEMORY.md', 'memory'];
+export const personaEntries: readonly string[] = ['SOUL.md', 'USER.md', 'MEMORY.md', 'HEARTBEAT.md', 'memory'];
 
 /** The persona entry a root name stands for, ignoring case. */
 export const personaEntryOf = (name: string): string | undefined =>

@@ -23,6 +23,8 @@ export interface FamiliarPaths {
   readonly ngramIndexes: string;
   /** Agent Skills the user keeps with Familiar (after <workspace>/.agents/skills and ~/.agents/skills). */
   readonly skills: string;
+  /** The heartbeat's and scheduled tasks' run history and what was last handled (main/domain/schedules). */
+  readonly schedules: string;
   readonly settingsFile: string;
   readonly policyFile: string;
   readonly secretsFile: string;
@@ -41,6 +43,7 @@ export function familiarPaths(home: string, defaultWorkspace = join(home, 'works
     searchIndexes: join(home, 'search-index'),
     ngramIndexes: join(home, 'ngram-index'),
     skills: join(home, 'skills'),
+    schedules: join(home, 'schedules'),
     settingsFile: join(home, 'settings.json'),
     policyFile: join(home, 'policy.json'),
     secretsFile: join(home, 'secrets.json'),

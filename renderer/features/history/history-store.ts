@@ -5,7 +5,7 @@ import type { FamiliarApi } from '../../../shared/ipc/contract';
 import type { PersonaVersion, VersionSummary, personaFileNameSchema } from '../../../shared/ipc/history';
 
 export type PersonaFile = z.infer<typeof personaFileNameSchema>;
-export const personaFiles: readonly PersonaFile[] = ['SOUL.md', 'USER.md', 'MEMORY.md'];
+export const personaFiles: readonly PersonaFile[] = ['SOUL.md', 'USER.md', 'MEMORY.md', 'HEARTBEAT.md'];
 
 export interface HistoryState {
   readonly open: boolean;

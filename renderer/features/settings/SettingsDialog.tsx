@@ -10,6 +10,7 @@ import { PersonaFilesSection } from './PersonaFilesSection';
 import { PolicyEditor } from './PolicyEditor';
 import { ProviderSection } from '../providers/ProviderSection';
 import { SafetySection } from './SafetySection';
+import { SchedulesSection } from '../schedules/SchedulesSection';
 import { SettingsNav } from './SettingsNav';
 import { SkillsSection } from './SkillsSection';
 import { UploadsSection } from './UploadsSection';
@@ -44,6 +45,7 @@ export function SettingsDialog({ open, onClose }: DialogProps) {
           <WebSection />
           <CodeSection />
           <SkillsSection />
+          <SchedulesSection />
           <AboutSection />
         </div>
       </div>

@@ -16,6 +16,7 @@ export const settingsSections: readonly { readonly id: string; readonly label: M
   { id: 'settings-web', label: 'settings.web' },
   { id: 'settings-code', label: 'settings.code' },
   { id: 'settings-skills', label: 'settings.skills' },
+  { id: 'settings-schedules', label: 'settings.schedules' },
   { id: 'settings-about', label: 'settings.about' },
 ];
 

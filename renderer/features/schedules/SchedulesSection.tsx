@@ -1,0 +1,308 @@
+import { useEffect, useState } from 'react';
+import type { ScheduleRun, TaskDraft, TaskView } from '../../../shared/ipc/schedules';
+import type { HeartbeatSettings } from '../../../shared/settings';
+import { familiar } from '../../ipc/familiar';
+import { useI18nStore, useT } from '../../i18n/i18n';
+import { settingsActions, useSettingsStore } from '../settings/settings-store';
+import { SettingsSection } from '../settings/SettingsSection';
+import { schedulesActions, useSchedulesStore } from './schedules-store';
+import './schedules.css';
+
+const when = (iso: string | null, locale: string) =>
+  iso === null ? '' : new Date(iso).toLocaleString(locale, { dateStyle: 'short', timeStyle: 'short' });
+
+function HeartbeatFields({
+  heartbeat,
+  nextRun,
+}: {
+  readonly heartbeat: HeartbeatSettings;
+  readonly nextRun: string | null;
+}) {
+  const t = useT();
+  const locale = useI18nStore((state) => state.locale);
+  const running = useSchedulesStore((state) => state.state?.heartbeat.running ?? false);
+  const update = (patch: Partial<HeartbeatSettings>) =>
+    void settingsActions.update(familiar, { schedules: { heartbeat: patch } });
+  return (
+    <fieldset className="schedule-form">
+      <legend>{t('schedules.heartbeat')}</legend>
+      <label>
+        <input
+          type="checkbox"
+          checked={heartbeat.enabled}
+          onChange={(event) => update({ enabled: event.target.checked })}
+        />{' '}
+        {t('schedules.heartbeatOn')}
+      </label>
+      <p className="muted">{t('schedules.heartbeatExplain')}</p>
+      <div className="field-row">
+        <label htmlFor="heartbeat-interval">{t('schedules.interval')}</label>
+        <input
+          id="heartbeat-interval"
+          type="number"
+          min={5}
+          max={1440}
+          defaultValue={heartbeat.intervalMinutes}
+          key={heartbeat.intervalMinutes}
+          onBlur={(event) => {
+            const minutes = Number(event.target.value);
+            if (Number.isInteger(minutes) && minutes >= 5 && minutes <= 1440 && minutes !== heartbeat.intervalMinutes) {
+              update({ intervalMinutes: minutes });
+            }
+          }}
+        />
+        <label htmlFor="heartbeat-from">{t('schedules.activeFrom')}</label>
+        <input
+          id="heartbeat-from"
+          type="time"
+          value={heartbeat.activeFrom}
+          onChange={(event) => event.target.value !== '' && update({ activeFrom: event.target.value })}
+        />
+        <label htmlFor="heartbeat-to">{t('schedules.activeTo')}</label>
+        <input
+          id="heartbeat-to"
+          type="time"
+          value={heartbeat.activeTo}
+          onChange={(event) => event.target.value !== '' && update({ activeTo: event.target.value })}
+        />
+      </div>
+      <p className="muted">
+        {nextRun === null ? t('schedules.noNextRun') : t('schedules.nextRun', { time: when(nextRun, locale) })}{' '}
+        <button
+          type="button"
+          className="button button-small"
+          disabled={running}
+          onClick={() => void familiar.invoke('schedules.runNow', { id: 'heartbeat' })}
+        >
+          {running ? t('schedules.running') : t('schedules.runNow')}
+        </button>
+      </p>
+    </fieldset>
+  );
+}
+
+const emptyDraft: TaskDraft = {
+  name: '',
+  prompt: '',
+  schedule: 'every day at 9',
+  workspace: null,
+  toolPolicy: 'ask',
+  enabled: true,
+};
+
+/** The task editor: the schedule's next runs are previewed as it is typed; main checks it on save. */
+function TaskForm({ initial, onDone }: { readonly initial: TaskDraft; readonly onDone: () => void }) {
+  const t = useT();
+  const locale = useI18nStore((state) => state.locale);
+  const [draft, setDraft] = useState<TaskDraft>(initial);
+  const [preview, setPreview] = useState<{ next?: string[]; error?: string }>({});
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let current = true;
+    void familiar.invoke('schedules.preview', { schedule: draft.schedule }).then((result) => {
+      if (current) setPreview(result.ok ? { next: result.value.next } : { error: result.error.message });
+    });
+    return () => {
+      current = false;
+    };
+  }, [draft.schedule]);
+  const set = (patch: Partial<TaskDraft>) => setDraft((previous) => ({ ...previous, ...patch }));
+  const save = async () => {
+    const saved = await familiar.invoke('schedules.saveTask', { task: draft });
+    if (saved.ok) onDone();
+    else setError(saved.error.message);
+  };
+  return (
+    <form
+      className="schedule-form"
+      aria-label={initial.id === undefined ? t('schedules.newTask') : t('schedules.edit')}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save();
+      }}
+    >
+      <div className="field-column">
+        <label htmlFor="task-name">{t('schedules.name')}</label>
+        <input
+          id="task-name"
+          required
+          maxLength={100}
+          value={draft.name}
+          onChange={(event) => set({ name: event.target.value })}
+        />
+      </div>
+      <div className="field-column">
+        <label htmlFor="task-prompt">{t('schedules.prompt')}</label>
+        <textarea
+          id="task-prompt"
+          required
+          maxLength={20_000}
+          value={draft.prompt}
+          onChange={(event) => set({ prompt: event.target.value })}
+        />
+      </div>
+      <div className="field-column">
+        <label htmlFor="task-schedule">{t('schedules.schedule')}</label>
+        <input
+          id="task-schedule"
+          required
+          maxLength={200}
+          aria-describedby="task-schedule-preview"
+          value={draft.schedule}
+          onChange={(event) => set({ schedule: event.target.value })}
+        />
+        <p className="muted">{t('schedules.scheduleHint')}</p>
+        <p id="task-schedule-preview" className={preview.error === undefined ? 'muted' : 'form-error'}>
+          {preview.error ??
+            (preview.next === undefined
+              ? ''
+              : t('schedules.preview', { times: preview.next.map((at) => when(at, locale)).join(', ') }))}
+        </p>
+      </div>
+      <div className="field-column">
+        <label htmlFor="task-workspace">{t('schedules.workspace')}</label>
+        <input
+          id="task-workspace"
+          value={draft.workspace ?? ''}
+          placeholder={t('schedules.workspaceHint')}
+          onChange={(event) => set({ workspace: event.target.value.trim() === '' ? null : event.target.value })}
+        />
+      </div>
+      <div className="field-row">
+        <label htmlFor="task-policy">{t('schedules.toolPolicy')}</label>
+        <select
+          id="task-policy"
+          value={draft.toolPolicy}
+          onChange={(event) => set({ toolPolicy: event.target.value === 'refuse' ? 'refuse' : 'ask' })}
+        >
+          <option value="ask">{t('schedules.policy.ask')}</option>
+          <option value="refuse">{t('schedules.policy.refuse')}</option>
+        </select>
+        <label>
+          <input type="checkbox" checked={draft.enabled} onChange={(event) => set({ enabled: event.target.checked })} />{' '}
+          {t('schedules.enabled')}
+        </label>
+      </div>
+      {error !== null && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="field-row">
+        <button type="submit" className="button button-primary">
+          {t('schedules.save')}
+        </button>
+        <button type="button" className="button" onClick={onDone}>
+          {t('schedules.cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function TaskRow({ view, onEdit }: { readonly view: TaskView; readonly onEdit: () => void }) {
+  const t = useT();
+  const locale = useI18nStore((state) => state.locale);
+  const { task } = view;
+  const remove = () => {
+    if (!window.confirm(t('schedules.deleteConfirm', { name: task.name }))) return;
+    void familiar.invoke('schedules.deleteTask', { id: task.id });
+  };
+  return (
+    <li className="schedule-task" aria-label={task.name}>
+      <span className="schedule-task-name">{task.name}</span>
+      <code>{task.schedule}</code>
+      <span className="muted">
+        {!task.enabled
+          ? t('schedules.disabled')
+          : (view.scheduleError ??
+            (view.nextRun === null
+              ? t('schedules.noNextRun')
+              : t('schedules.nextRun', { time: when(view.nextRun, locale) })))}
+      </span>
+      <button
+        type="button"
+        className="button button-small"
+        disabled={view.running}
+        onClick={() => void familiar.invoke('schedules.runNow', { id: task.id })}
+      >
+        {view.running ? t('schedules.running') : t('schedules.runNow')}
+      </button>
+      <button type="button" className="button button-small" onClick={onEdit}>
+        {t('schedules.edit')}
+      </button>
+      <button type="button" className="button button-small button-danger" onClick={remove}>
+        {t('schedules.delete')}
+      </button>
+    </li>
+  );
+}
+
+function RunHistory({ runs }: { readonly runs: readonly ScheduleRun[] }) {
+  const t = useT();
+  const locale = useI18nStore((state) => state.locale);
+  if (runs.length === 0) return <p className="muted">{t('schedules.noRuns')}</p>;
+  return (
+    <table className="schedule-runs" aria-label={t('schedules.history')}>
+      <thead>
+        <tr>
+          <th>{t('schedules.col.what')}</th>
+          <th>{t('schedules.col.started')}</th>
+          <th>{t('schedules.col.finished')}</th>
+          <th>{t('schedules.col.status')}</th>
+          <th>{t('schedules.col.tools')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {runs.slice(0, 50).map((run) => (
+          <tr key={run.id}>
+            <td>
+              {run.taskName}
+              {run.late && <span className="muted"> ({t('schedules.late')})</span>}
+            </td>
+            <td>{when(run.startedAt, locale)}</td>
+            <td>{when(run.finishedAt, locale)}</td>
+            <td className="schedule-run-result">
+              <strong>{t(`schedules.status.${run.status}`)}</strong>
+              {(run.error ?? run.result) !== undefined && <div>{(run.error ?? run.result ?? '').slice(0, 300)}</div>}
+            </td>
+            <td>{run.toolCalls}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Settings → Heartbeat & tasks: the heartbeat's switch and hours, the tasks, and what ran. */
+export function SchedulesSection() {
+  const t = useT();
+  const state = useSchedulesStore((store) => store.state);
+  const heartbeat = useSettingsStore((store) => store.settings?.schedules.heartbeat);
+  const [editing, setEditing] = useState<TaskDraft | null>(null);
+  useEffect(() => {
+    void schedulesActions.load(familiar);
+  }, []);
+  return (
+    <SettingsSection id="settings-schedules" title={t('settings.schedules')}>
+      <p className="muted">{t('schedules.explain')}</p>
+      {heartbeat !== undefined && <HeartbeatFields heartbeat={heartbeat} nextRun={state?.heartbeat.nextRun ?? null} />}
+      <h4>{t('schedules.tasks')}</h4>
+      {state !== null && state.tasks.length === 0 && <p className="muted">{t('schedules.noTasks')}</p>}
+      <ul className="schedule-tasks" aria-label={t('schedules.tasks')}>
+        {state?.tasks.map((view) => (
+          <TaskRow key={view.task.id} view={view} onEdit={() => setEditing({ ...view.task })} />
+        ))}
+      </ul>
+      {editing === null ? (
+        <button type="button" className="button" onClick={() => setEditing(emptyDraft)}>
+          {t('schedules.newTask')}
+        </button>
+      ) : (
+        <TaskForm key={editing.id ?? 'new'} initial={editing} onDone={() => setEditing(null)} />
+      )}
+      <h4>{t('schedules.history')}</h4>
+      <RunHistory runs={state?.runs ?? []} />
+    </SettingsSection>
+  );
+}
