@@ -1,8 +1,10 @@
+import { imagesEn } from '../features/chat/image-strings';
 import { historyEn } from '../features/history/history-strings';
 
 /** English strings: the source of keys; ru and zh must translate every one (the type checks it). */
 export const en = {
   ...historyEn,
+  ...imagesEn,
   'app.title': 'Familiar',
   'app.connecting': 'Connecting to Familiar…',
   'app.disconnected': 'Connection to Familiar lost. Reconnecting…',

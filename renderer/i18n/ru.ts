@@ -1,8 +1,10 @@
+import { imagesRu } from '../features/chat/image-strings';
 import { historyRu } from '../features/history/history-strings';
 import type { Messages } from './en';
 
 export const ru: Messages = {
   ...historyRu,
+  ...imagesRu,
   'app.title': 'Familiar',
   'app.connecting': 'Подключение к Familiar…',
   'app.disconnected': 'Связь с Familiar потеряна. Переподключение…',

@@ -71,7 +71,7 @@ export function openChatImageStore(dir: string): ChatImageStore {
     if (!inMemory) return { hash: await files.put(checked.bytes), ...checked.facts };
     const hash = sha256Of(checked.bytes);
     let kept = incognito.get(conversationId);
-    if (kept === undefined) incognito.set(conversationId, (kept = new Map()));
+    if (kept === undefined) incognito.set(conversationId, (kept = new Map<string, ImageBytes>()));
     kept.set(hash, { mime: checked.facts.mime, bytes: checked.bytes });
     return { hash, ...checked.facts };
   }
