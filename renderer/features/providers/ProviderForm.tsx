@@ -228,7 +228,11 @@ export function ProviderForm({ onSaved }: ProviderFormProps) {
       </fieldset>
 
       {values.kind === 'ollama' && (
-        <OllamaModelPicker model={values.model} onPick={(model) => change({ model })} onDetect={detectAtTypedUrl} />
+        <OllamaModelPicker
+          model={values.model}
+          onPick={(model, vision) => change({ model, ...(vision === undefined ? {} : { vision }) })}
+          onDetect={detectAtTypedUrl}
+        />
       )}
 
       <Field id={fieldId('model')} label={t('provider.model')} error={errors.model}>
