@@ -151,6 +151,21 @@ export const allowedHostSchema = z.object({
 });
 export type AllowedHost = z.infer<typeof allowedHostSchema>;
 
+/**
+ * A host web_fetch reaches without asking, also when it resolves to this computer or the local
+ * network (settings: web.allowedHosts): `host` (any port) or `host:port`, `[v6]:port` for an IPv6
+ * address. Added by the answer "always" to a web question, or by the user in Settings → Web.
+ */
+export const webHostSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(
+    /^(([a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*)|\[[0-9a-f:.]+\]|[0-9a-f:.]*:[0-9a-f:.]*:[0-9a-f:.]*)(:\d{1,5})?$/,
+    'host or host:port',
+  )
+  .max(260);
+
 const userServersSchema = z
   .array(userServerSchema)
   .max(20)
@@ -200,6 +215,8 @@ export const settingsSchema = z.object({
       readableInHome: z.array(homeEntrySchema).max(100).default([]),
     })
     .default({ passEnvironment: [], allowedHosts: [], readableInHome: [] }),
+  /** web_fetch: hosts fetched without asking, local addresses included (webHostSchema). */
+  web: z.object({ allowedHosts: z.array(webHostSchema).max(500).default([]) }).default({ allowedHosts: [] }),
   /**
    * Language servers: write_file / edit_file results carry the problems the change introduced;
    * servers the user added (before the built-in ones).
@@ -247,6 +264,7 @@ export const settingsPatchSchema = z
         readableInHome: z.array(homeEntrySchema).max(100),
       })
       .partial(),
+    web: z.object({ allowedHosts: z.array(webHostSchema).max(500) }).partial(),
     code: z.object({ diagnosticsAfterEdits: z.boolean(), servers: userServersSchema }).partial(),
     search: z.object({ index: z.boolean(), embeddingModel: embeddingModelSchema.nullable() }).partial(),
   })
@@ -272,6 +290,7 @@ export const applySettingsPatch = (previous: Settings, patch: SettingsPatch): Se
       backups: { ...previous.safety.backups, ...patch.safety?.backups },
     },
     commands: { ...previous.commands, ...patch.commands },
+    web: { ...previous.web, ...patch.web },
     code: { ...previous.code, ...patch.code },
     search: { ...previous.search, ...patch.search },
   });

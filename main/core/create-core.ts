@@ -32,6 +32,7 @@ import { createLanguageModel } from '../domain/providers/language-model';
 import { createEmbedder } from '../domain/providers/embedding-model';
 import type { ProviderFetch } from '../domain/providers/language-model';
 import { assistantTools } from '../tools';
+import { fetchTransport } from '../tools/web/web-transport';
 import { createToolEnvironment, createToolServices } from '../tools/kit/tool-services';
 import type { ToolLimits } from '../tools/kit/tool-limits';
 import { createTransferService } from '../domain/transfers/transfer-service';
@@ -165,6 +166,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       },
     },
     readableInHome: () => settings.get().commands.readableInHome,
+    // web_fetch: the hosts fetched without asking (an "always" answer adds one), and in the desktop
+    // app Chromium's network stack (system proxy, OS certificates) instead of Node's pinned http(s).
+    web: {
+      allowedHosts: () => settings.get().web.allowedHosts,
+      rememberHost: async (entry) => {
+        const { allowedHosts } = settings.get().web;
+        if (allowedHosts.includes(entry)) return;
+        await settings.update({ web: { allowedHosts: [...allowedHosts, entry] } });
+      },
+      ...(options.fetch === undefined ? {} : { transport: fetchTransport(options.fetch) }),
+    },
     diagnosticsAfterEdits: () => settings.get().code.diagnosticsAfterEdits,
     searchIndex: () => settings.get().search.index,
     lsp: {

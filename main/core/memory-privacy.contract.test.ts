@@ -18,7 +18,11 @@ let server: ScriptedLlmServer;
 afterEach(() => server.close());
 
 // The code tools need a language server for the workspace's files, and these workspaces hold no code.
-const fileToolNames = fileTools.filter((tool) => tool.needsLanguageServer !== true).map((tool) => tool.name);
+/** What every conversation is offered: the file tools (no language server here) and web_fetch. */
+const fileToolNames = [
+  ...fileTools.filter((tool) => tool.needsLanguageServer !== true).map((tool) => tool.name),
+  'web_fetch',
+];
 const withMemoryTools = [...fileToolNames, 'memory_search', 'memory_append'];
 
 async function start(home?: string) {

@@ -70,6 +70,8 @@ export async function record(
   if (!result.ok) return result;
   if (session.tool?.returnsContent === true && session.accesses !== undefined)
     sinks.provenance.noteContent(request.conversationId, request.name, session.accesses);
+  if (session.tool?.contentSources !== undefined)
+    sinks.provenance.noteSources(request.conversationId, session.tool.contentSources(result.value));
   for (const file of session.personaTargets ?? [])
     await sinks.onPersonaChanged?.({
       file,

@@ -59,6 +59,12 @@ export interface ToolContext {
 export interface NetworkAccess {
   /** A gate for one process; `requester` names it to the user ("`npm install` wants to reach …"). */
   gate(requester: string): HostGate;
+  /**
+   * web_fetch's gate for one call: settings web.allowedHosts (which also lets a host resolve to a
+   * local address), the conversation's answers, this call's, else the user is asked per host.
+   * `url` is what the user is shown.
+   */
+  webGate(url: string): HostGate;
 }
 
 /** done so far, of total when known, and a short line a person can read. */
@@ -103,6 +109,11 @@ export interface Tool<Input extends z.ZodType = z.ZodType, Output = unknown> {
    * text that may hold injected instructions. A persona change proposed after it is flagged.
    */
   readonly returnsContent?: boolean;
+  /**
+   * Where a successful result came from beyond the workspace, as the user should read it
+   * (web_fetch: "web page <url>"): provenance names it when a persona change follows.
+   */
+  contentSources?(output: Output): readonly string[];
   /**
    * How long a call may take, when it is not the runner's default (run_command's own timeout, a
    * download waiting for the user to save). The runner aborts the call's signal after this.

@@ -23,6 +23,7 @@ import { moveFileTool } from './move-file';
 import { readFileTool } from './read-file';
 import { runCommandTool } from './run-command';
 import { searchInCodeTool } from './search-in-code';
+import { webFetchTool } from './web-fetch';
 import { writeFileTool } from './write-file';
 
 /** Language-server tools (main/lsp): answered by the server for the file's language. */
@@ -60,8 +61,11 @@ export const fileTools: readonly AnyTool[] = [
 /** Dedicated memory tools: the tool-call pipeline offers them only while memory is on for the conversation. */
 export const memoryTools: readonly AnyTool[] = [memorySearchTool, memoryAppendTool];
 
+/** Tools that read beyond the workspace: each host is asked about (tool-calls/host-questions.ts). */
+export const webTools: readonly AnyTool[] = [webFetchTool];
+
 /** Everything the assistant may be offered (the core's tool list). */
-export const assistantTools: readonly AnyTool[] = [...fileTools, ...memoryTools];
+export const assistantTools: readonly AnyTool[] = [...fileTools, ...webTools, ...memoryTools];
 
 export {
   codeDefinitionTool,
@@ -88,5 +92,6 @@ export {
   readFileTool,
   runCommandTool,
   searchInCodeTool,
+  webFetchTool,
   writeFileTool,
 };

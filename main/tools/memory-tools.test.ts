@@ -148,13 +148,14 @@ describe('memoryEntry', () => {
 });
 
 describe('the tool lists', () => {
-  it('adds exactly the two memory tools, flagged memory-only, after the file tools', () => {
+  it('adds exactly the two memory tools, flagged memory-only, after the file and web tools', () => {
     expect(memoryTools.map((tool) => [tool.name, tool.memoryOnly])).toEqual([
       ['memory_search', true],
       ['memory_append', true],
     ]);
     expect(assistantTools.map((tool) => tool.name)).toEqual([
       ...fileTools.map((tool) => tool.name),
+      'web_fetch',
       'memory_search',
       'memory_append',
     ]);

@@ -95,6 +95,9 @@ export const en = {
   'approval.hostSpan.once': 'For this command only',
   'approval.hostSpan.conversation': 'For the rest of this conversation',
   'approval.hostSpan.workspace': 'Always in this workspace (kept in Settings → Commands)',
+  'approval.hostSpan.web.once': 'For this fetch only',
+  'approval.hostSpan.web.conversation': 'For the rest of this conversation',
+  'approval.hostSpan.web.workspace': 'Always (kept in Settings → Web)',
   'approval.allowForConversation': 'Allow changes to this file for the rest of this conversation',
   'approval.approve': 'Approve',
   'approval.approveEdited': 'Approve my version',
@@ -166,6 +169,11 @@ export const en = {
   'settings.transfers.allowNonText': 'Also take files that are not text (images, archives…)',
   'settings.uploadsExplain': 'Dropped files are copied into uploads/ in the workspace, never over an existing file.',
   'settings.commands': 'Commands',
+  'settings.web': 'Web',
+  'settings.web.allowedHosts': 'Hosts web_fetch reads without asking',
+  'settings.web.allowedHostsExplain':
+    'Each entry is a host (any port) or host:port, separated by spaces. Every other host is asked about the first time. Addresses on this computer, the local network or a cloud metadata service are refused unless the host is listed here exactly (for example 127.0.0.1:5173 or intranet.example:8080). What a page says is untrusted: a persona change after a fetch asks and names the page.',
+  'settings.web.allowedHostsInvalid': 'Not a host or host:port: {entries}',
   'settings.passEnvironment': 'Environment variables commands may see',
   'settings.passEnvironmentExplain':
     'Commands and git start with a minimal environment (PATH, HOME, language, temp folders). Name any other variable here, separated by spaces, and it is passed with the value Familiar was started with. API keys, tokens and passwords pass only when named here.',

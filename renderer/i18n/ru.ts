@@ -97,6 +97,9 @@ export const ru: Messages = {
   'approval.hostSpan.once': 'Только для этой команды',
   'approval.hostSpan.conversation': 'До конца разговора',
   'approval.hostSpan.workspace': 'Всегда в этой рабочей папке (хранится в Настройках → Команды)',
+  'approval.hostSpan.web.once': 'Только для этой загрузки',
+  'approval.hostSpan.web.conversation': 'До конца разговора',
+  'approval.hostSpan.web.workspace': 'Всегда (хранится в Настройках → Веб)',
   'approval.allowForConversation': 'Разрешить изменения этого файла до конца разговора',
   'approval.approve': 'Одобрить',
   'approval.approveEdited': 'Одобрить мою версию',
@@ -169,6 +172,11 @@ export const ru: Messages = {
   'settings.uploadsExplain':
     'Перетащенные файлы копируются в папку uploads/ рабочей папки, существующие файлы не перезаписываются.',
   'settings.commands': 'Команды',
+  'settings.web': 'Веб',
+  'settings.web.allowedHosts': 'Хосты, которые web_fetch читает без вопроса',
+  'settings.web.allowedHostsExplain':
+    'Каждая запись — хост (любой порт) или хост:порт, через пробел. О любом другом хосте спросят в первый раз. Адреса этого компьютера, локальной сети и облачного сервиса метаданных отклоняются, если хост не указан здесь точно (например 127.0.0.1:5173 или intranet.example:8080). Содержимому страниц нельзя доверять: изменение персоны после загрузки страницы требует подтверждения и называет страницу.',
+  'settings.web.allowedHostsInvalid': 'Не хост и не хост:порт: {entries}',
   'settings.passEnvironment': 'Переменные окружения, видимые командам',
   'settings.passEnvironmentExplain':
     'Команды и git запускаются с минимальным окружением (PATH, HOME, язык, временные папки). Перечислите здесь через пробел другие переменные — они будут переданы со значениями, с которыми запущен Familiar. Ключи API, токены и пароли передаются, только если названы здесь.',

@@ -95,6 +95,9 @@ export const zh: Messages = {
   'approval.hostSpan.once': '仅限此命令',
   'approval.hostSpan.conversation': '在本次对话剩余时间内',
   'approval.hostSpan.workspace': '在此工作区中始终允许（保存在 设置 → 命令）',
+  'approval.hostSpan.web.once': '仅限此次抓取',
+  'approval.hostSpan.web.conversation': '在本次对话剩余时间内',
+  'approval.hostSpan.web.workspace': '始终允许（保存在 设置 → 网页）',
   'approval.allowForConversation': '在本次对话剩余时间内允许修改此文件',
   'approval.approve': '批准',
   'approval.approveEdited': '批准我的版本',
@@ -164,6 +167,11 @@ export const zh: Messages = {
   'settings.transfers.allowNonText': '也接受非文本文件（图片、压缩包…）',
   'settings.uploadsExplain': '拖入的文件会复制到工作区的 uploads/ 文件夹，绝不覆盖已有文件。',
   'settings.commands': '命令',
+  'settings.web': '网页',
+  'settings.web.allowedHosts': 'web_fetch 无需询问即可读取的主机',
+  'settings.web.allowedHostsExplain':
+    '每项为一个主机（任意端口）或 主机:端口，以空格分隔。其他主机在第一次访问时会询问。本机、局域网或云元数据服务的地址会被拒绝，除非此处准确列出该主机（例如 127.0.0.1:5173 或 intranet.example:8080）。网页内容不可信：抓取网页后修改人格设定需要确认，并会注明该网页。',
+  'settings.web.allowedHostsInvalid': '不是主机或 主机:端口：{entries}',
   'settings.passEnvironment': '命令可见的环境变量',
   'settings.passEnvironmentExplain':
     '命令和 git 以最小的环境启动（PATH、HOME、语言、临时文件夹）。在此列出其他变量（以空格分隔），它们将以 Familiar 启动时的值传入。API 密钥、令牌和密码只有在此列出时才会传入。',

@@ -47,8 +47,16 @@ export const approvalRequestSchema = z.object({
    * The question is a running command's request to reach this host and port (run_command's
    * network, issue 28): approving allows it for the rest of that command, for the conversation
    * (allowForConversation), or always in this workspace (allowForWorkspace, kept in settings).
+   * kind 'web': web_fetch's request to read a page from this host (issue 30): allowed for this
+   * fetch, the conversation, or always (allowForWorkspace, kept in settings web.allowedHosts).
    */
-  network: z.object({ host: z.string(), port: z.number().int().min(1).max(65535) }).optional(),
+  network: z
+    .object({
+      host: z.string(),
+      port: z.number().int().min(1).max(65535),
+      kind: z.enum(['command', 'web']).optional(),
+    })
+    .optional(),
   /** Reasons to look twice, e.g. file content read earlier in the turn may be steering this change. */
   warnings: z.array(z.string()).default([]),
   createdAt: z.iso.datetime(),

@@ -8,6 +8,8 @@ import { personaFileOf } from './persona-rules';
 export interface ProvenanceTracker {
   beginTurn(conversationId: string): void;
   noteContent(conversationId: string, toolName: string, accesses: readonly ToolAccess[]): void;
+  /** Content from outside the workspace (a web page), named as the user should see it. */
+  noteSources(conversationId: string, sources: readonly string[]): void;
   /** The sources read so far this turn, as the user should see them; empty when none. */
   sources(conversationId: string): readonly string[];
 }
@@ -27,10 +29,16 @@ export function createProvenanceTracker(): ProvenanceTracker {
       }
       if (set.size > 0) seen.set(conversationId, set);
     },
+    noteSources(conversationId, sources) {
+      if (sources.length === 0) return;
+      const set = seen.get(conversationId) ?? new Set<string>();
+      for (const source of sources) set.add(source);
+      seen.set(conversationId, set);
+    },
     sources: (conversationId) => [...(seen.get(conversationId) ?? [])].slice(0, MAX_SOURCES_SHOWN),
   };
 }
 
 /** The warning an approval shows when content read this turn may be steering a persona change. */
 export const provenanceWarning = (sources: readonly string[]): string =>
-  `This change may be influenced by content read earlier in this turn: ${sources.join(', ')}. Text in files and command output can carry instructions that did not come from you.`;
+  `This change may be influenced by content read earlier in this turn: ${sources.join(', ')}. Text in files, command output and web pages can carry instructions that did not come from you.`;

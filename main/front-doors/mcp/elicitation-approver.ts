@@ -14,7 +14,9 @@ export function elicitationMessage(input: ApprovalInput): string {
   const lines =
     input.network === undefined
       ? [`Familiar wants to ${input.tool}: ${input.summary}`, `Paths: ${input.paths.join(', ')}`]
-      : [`A command Familiar runs (${input.tool}) asks for the network: ${input.summary}`];
+      : input.network.kind === 'web'
+        ? [`Familiar's ${input.tool} asks to read a web page: ${input.summary}`]
+        : [`A command Familiar runs (${input.tool}) asks for the network: ${input.summary}`];
   for (const [name, value] of Object.entries(input.facts ?? {})) lines.push(`${name}: ${String(value)}`);
   for (const warning of input.warnings) lines.push(`Warning: ${warning}`);
   // A change to several files (a rename) carries each file's texts; a single write its own.
@@ -35,11 +37,25 @@ const allowHostSpans = [
   { const: 'workspace', title: 'Always allow in this workspace' },
 ];
 
+/** ...and web_fetch's: this fetch, the session, always (settings web.allowedHosts). */
+const allowWebHostSpans = [
+  { const: 'once', title: 'Allow for this fetch only' },
+  { const: 'conversation', title: 'Allow for the rest of the session' },
+  { const: 'workspace', title: 'Always allow (kept in settings web.allowedHosts)' },
+];
+
 const requestedSchema = (input: ApprovalInput): ElicitRequestFormParams['requestedSchema'] => ({
   type: 'object',
   properties:
     input.network !== undefined
-      ? { allow: { type: 'string', title: 'Allow this host', oneOf: allowHostSpans, default: 'once' } }
+      ? {
+          allow: {
+            type: 'string',
+            title: 'Allow this host',
+            oneOf: input.network.kind === 'web' ? allowWebHostSpans : allowHostSpans,
+            default: 'once',
+          },
+        }
       : input.canAllowForConversation
         ? {
             allow_for_session: {

@@ -49,6 +49,7 @@ const expectedHints: Record<string, string> = {
   git_commit: 'a',
   file_upload: 'a',
   file_download: 'r i',
+  web_fetch: 'r i o',
   file_semantic_search: 'r i',
   code_diagnostics: 'r i',
   code_definition: 'r i',

@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { auditEntrySchema } from '../../platform/audit/audit-log';
 import { familiarPaths } from '../../platform/storage/paths';
+import { startLoopbackServer } from '../../test-support/loopback-server';
 import { makePdf, makePng } from '../../test-support/media-fixtures';
 import { useFamiliarMcpProcesses } from '../../test-support/mcp-process-kit';
 import { useTempDirs } from '../../test-support/temp-dir';
@@ -31,10 +32,14 @@ interface Session {
   ) => Promise<{ isError: boolean; value: Record<string, unknown> }>;
 }
 
-async function startServer(extraArgs: readonly string[] = []): Promise<Session> {
+async function startServer(extraArgs: readonly string[] = [], settings?: object): Promise<Session> {
   const root = await tempDir('familiar-mcp-');
   const workspace = join(root, 'project');
   const home = join(root, 'home');
+  if (settings !== undefined) {
+    await mkdir(home, { recursive: true });
+    await writeFile(join(home, 'settings.json'), JSON.stringify(settings));
+  }
   await mkdir(join(workspace, 'src'), { recursive: true });
   await writeFile(
     join(workspace, 'src', 'greet.ts'),
@@ -193,6 +198,7 @@ const expectedInputs: Record<string, { required: string[]; properties: Record<st
   git_commit: { required: ['message'], properties: { message: 'string', paths: 'array' } },
   file_upload: { required: ['name', 'content'], properties: { name: 'string', content: 'string', encoding: 'string' } },
   file_download: { required: ['path'], properties: { path: 'string' } },
+  web_fetch: { required: ['url'], properties: { url: 'string', max_bytes: 'integer', timeout_seconds: 'integer' } },
   file_semantic_search: { required: ['query'], properties: { query: 'string', top_k: 'integer' } },
   memory_search: { required: ['query'], properties: { query: 'string', max_results: 'integer' } },
   memory_append: { required: ['text'], properties: { text: 'string', file: 'string' } },
@@ -239,7 +245,12 @@ describe('familiar-mcp over stdio', () => {
   });
 
   it('runs every tool with its real effect on disk when started with --approve all', async () => {
-    const { workspace, home, call, client } = await startServer(['--approve', 'all']);
+    // web_fetch reads from a server on 127.0.0.1, allowed in settings as a user would (loopback is refused otherwise).
+    const site = await startLoopbackServer();
+    onTestFinished(() => site.close());
+    const { workspace, home, call, client } = await startServer(['--approve', 'all'], {
+      web: { allowedHosts: [`127.0.0.1:${site.port}`] },
+    });
     const called = new Set<string>();
     const ok = async (name: string, args: Record<string, unknown>) => {
       called.add(name);
@@ -336,6 +347,8 @@ describe('familiar-mcp over stdio', () => {
     expect(await readFile(join(workspace, String(uploaded['path'])), 'utf8')).toBe('hi\n');
     // No person is attached to an MCP session: the offer is declined at once instead of waiting.
     expect(await ok('file_download', { path: 'docs/guide.md' })).toMatchObject({ offered: false });
+    const page = await ok('web_fetch', { url: `http://127.0.0.1:${site.port}/page` });
+    expect(page).toMatchObject({ content: 'hello from /page', untrusted: true });
     const meaning = await ok('file_semantic_search', { query: 'guide steps' });
     expect(meaning['results']).toEqual(expect.arrayContaining([expect.objectContaining({ file: 'docs/guide.md' })]));
 

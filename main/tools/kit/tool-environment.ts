@@ -10,6 +10,7 @@ import type { ConfinementRules } from '../../platform/processes/confinement';
 import type { ProcessKind } from '../../platform/processes/process-rules';
 import type { AllowedHost } from '../../../shared/settings';
 import type { ReadTracker } from './read-tracker';
+import type { WebAccess } from '../web/web-access';
 import type { ToolLimits } from './tool-limits';
 
 /**
@@ -73,4 +74,6 @@ export interface ToolEnvironment {
   allowedHosts(): readonly AllowedHost[];
   /** Keeps a host allowed from now on (the answer "always in this workspace"). */
   rememberHost(entry: AllowedHost): Promise<void>;
+  /** web_fetch's way out: the transport, name resolution and the allowed hosts (settings web.allowedHosts). */
+  readonly web: WebAccess;
 }

@@ -29,6 +29,8 @@ import { createReadTracker } from './read-tracker';
 import type { ReadTracker } from './read-tracker';
 import type { ToolEnvironment } from './tool-environment';
 import type { AllowedHost } from '../../../shared/settings';
+import type { WebAccess } from '../web/web-access';
+import { pinnedTransport } from '../web/web-transport';
 import { resolveToolLimits } from './tool-limits';
 import type { ToolLimits } from './tool-limits';
 
@@ -67,6 +69,8 @@ export interface ToolServices {
   rememberHost(entry: AllowedHost): Promise<void>;
   /** What confined processes may read of the user's home beyond the toolchains (settings: commands.readableInHome). */
   readableInHome(): readonly string[];
+  /** web_fetch's transport, name resolution and allowed hosts (settings: web.allowedHosts). */
+  readonly web: WebAccess;
   /** Ends the worker threads and the index watcher. */
   dispose(): Promise<void>;
 }
@@ -96,6 +100,12 @@ export interface ToolServicesOptions {
   };
   /** Read on every child process start; default none (the toolchains alone). */
   readonly readableInHome?: () => readonly string[];
+  /**
+   * web_fetch: its allowed hosts (settings web.allowedHosts; default a list in memory, starting
+   * empty), the transport (default Node's http(s) pinned to the checked address; the desktop passes
+   * net.fetch) and name resolution (tests inject one).
+   */
+  readonly web?: Partial<WebAccess>;
   /** Language servers: timings, cap, log (tests shorten the timings). */
   readonly lsp?: Omit<LspServiceOptions, 'passEnvironment' | 'confinement'>;
   /** Read on every write: settings code.diagnosticsAfterEdits (default on). */
@@ -143,8 +153,16 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     list: () => rememberedHosts,
     remember: (entry: AllowedHost) => Promise.resolve(void rememberedHosts.push(entry)),
   };
+  const rememberedWebHosts: string[] = [];
+  const web: WebAccess = {
+    allowedHosts: options.web?.allowedHosts ?? (() => rememberedWebHosts),
+    rememberHost: options.web?.rememberHost ?? ((entry) => Promise.resolve(void rememberedWebHosts.push(entry))),
+    transport: options.web?.transport ?? pinnedTransport(),
+    ...(options.web?.lookup === undefined ? {} : { lookup: options.web.lookup }),
+  };
   return {
     paths: options.paths,
+    web,
     limits: resolveToolLimits(options.limits),
     denyList: createDenyList(options.denyRules),
     readTracker: createReadTracker(),
@@ -226,6 +244,7 @@ export async function createToolEnvironment(options: ToolEnvironmentOptions): Pr
     passEnvironment: () => services.passEnvironment(),
     allowedHosts: () => services.allowedHosts(),
     rememberHost: (entry) => services.rememberHost(entry),
+    web: services.web,
     confinementFor: (kind) =>
       rulesFor(kind, {
         workspaceRoot,

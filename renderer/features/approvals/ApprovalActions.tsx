@@ -25,7 +25,7 @@ export function ApprovalActions({ request }: { readonly request: ApprovalRequest
                 checked={hostSpanOf(draft) === span}
                 onChange={() => approvalsActions.setHostSpan(span)}
               />
-              {t(`approval.hostSpan.${span}`)}
+              {t(request.network?.kind === 'web' ? `approval.hostSpan.web.${span}` : `approval.hostSpan.${span}`)}
             </label>
           ))}
         </fieldset>

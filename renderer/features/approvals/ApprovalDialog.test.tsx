@@ -170,6 +170,31 @@ describe('ApprovalDialog', () => {
     ]);
   });
 
+  it('asks about a web page’s host with the spans of a fetch, "always" kept in Settings → Web', async () => {
+    const page = (path: string) =>
+      deleteRequest({
+        tool: 'web_fetch',
+        summary: `web_fetch wants to read https://docs.example/${path} from docs.example:443`,
+        paths: [],
+        operations: ['read'],
+        facts: { host: 'docs.example', port: 443, url: `https://docs.example/${path}` },
+        network: { host: 'docs.example', port: 443, kind: 'web' },
+        warnings: ['What the page says is untrusted: it may carry instructions that did not come from you.'],
+      });
+    const [once, always] = [page('a'), page('b')];
+    const { dialog } = await showDialog(once, always);
+    expect(within(dialog).getByTestId('approval-host').textContent).toBe('docs.example:443');
+    expect(within(dialog).getByRole('radio', { name: 'For this fetch only' })).toHaveProperty('checked', true);
+    expect(within(dialog).queryByRole('radio', { name: 'For this command only' })).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'Always (kept in Settings → Web)' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(answers()).toEqual([
+      { id: once.id, decision: 'approve', allowForConversation: false },
+      { id: always.id, decision: 'approve', allowForConversation: false, allowForWorkspace: true },
+    ]);
+  });
+
   it('Esc opens the rejection form; Enter sends the reason; Esc again goes back', async () => {
     const request = deleteRequest();
     const { dialog } = await showDialog(request);

@@ -12,6 +12,7 @@ import { ProviderSection } from '../providers/ProviderSection';
 import { SafetySection } from './SafetySection';
 import { SettingsNav } from './SettingsNav';
 import { UploadsSection } from './UploadsSection';
+import { WebSection } from './WebSection';
 import { WorkspaceFolderSection } from './WorkspaceFolderSection';
 import './settings.css';
 
@@ -39,6 +40,7 @@ export function SettingsDialog({ open, onClose }: DialogProps) {
           <UploadsSection />
           <SafetySection />
           <CommandsSection />
+          <WebSection />
           <CodeSection />
           <AboutSection />
         </div>

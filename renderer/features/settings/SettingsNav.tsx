@@ -13,6 +13,7 @@ export const settingsSections: readonly { readonly id: string; readonly label: M
   { id: 'settings-uploads', label: 'settings.uploads' },
   { id: 'settings-safety', label: 'settings.safety' },
   { id: 'settings-commands', label: 'settings.commands' },
+  { id: 'settings-web', label: 'settings.web' },
   { id: 'settings-code', label: 'settings.code' },
   { id: 'settings-about', label: 'settings.about' },
 ];
