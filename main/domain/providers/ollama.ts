@@ -69,7 +69,7 @@ export async function detectOllama(
     if (!parsed.success) return notRunning;
     const vision = await Promise.all(
       parsed.data.models.map((model, index) =>
-        index < MAX_MODELS_ASKED ? visionOf(root, model.name, timeoutMs, fetch) : undefined,
+        index < MAX_MODELS_ASKED ? visionOf(root, model.name, timeoutMs, fetch) : Promise.resolve(undefined),
       ),
     );
     return {
