@@ -65,6 +65,8 @@ export const errorCodes = [
   'aborted',
   'not_found',
   'turn_in_progress',
+  /** A message with pictures for a model that does not take them (its "supports images" switch is off). */
+  'images_not_supported',
   /** MCP mode with no --workspace and no usable client root: nothing to work on yet. */
   'workspace_unavailable',
 ] as const;

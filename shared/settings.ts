@@ -18,6 +18,11 @@ export const providerSettingsSchema = z.object({
   maxSteps: z.number().int().min(1).max(100).default(20),
   /** The model's context window in tokens; the loop trims the conversation to fit. */
   contextWindow: z.number().int().min(1024).max(10_000_000).default(128_000),
+  /**
+   * "Supports images": whether the model is sent the pictures attached to messages. Unset, known
+   * models decide by name and OpenAI-compatible servers and Ollama say no (shared/chat-images.ts).
+   */
+  vision: z.boolean().optional(),
 });
 export type ProviderSettings = z.infer<typeof providerSettingsSchema>;
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { reply, startScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
 import type { ScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
 import { createChatService } from './chat-service';
+import { openChatImageStore } from '../domain/conversations/chat-images';
 import { openConversationStore } from '../domain/conversations/conversation-store';
 import { openSecretStore } from '../platform/secrets/secret-store';
 import { API_KEY, notesExecutor, quiet, useChatServiceKit } from '../test-support/chat-service-kit';
@@ -77,6 +78,7 @@ describe('turn management', () => {
     const conversations = await openConversationStore({ conversations: join(home, 'c'), trash: join(home, 't') });
     const unconfigured = createChatService({
       conversations,
+      images: openChatImageStore(join(home, 'i')),
       provider: () => null,
       secrets: await openSecretStore(join(home, 'secrets.json'), undefined, quiet),
       executor: notesExecutor(home).executor,

@@ -1,8 +1,11 @@
 import type { LanguageModel, ModelMessage } from 'ai';
-import type { ChatEvent } from '../../shared/ipc/chat';
+import { modelTakesImages } from '../../shared/chat-images';
+import type { ImageUpload } from '../../shared/chat-images';
+import type { ChatEvent, UserMessage } from '../../shared/ipc/chat';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import type { ProviderSettings } from '../../shared/settings';
+import type { ChatImageStore } from '../domain/conversations/chat-images';
 import type { ConversationStore } from '../domain/conversations/conversation-store';
 import { newId } from '../domain/conversations/ids';
 import { lastAttempt } from '../domain/conversations/transcript-fold';
@@ -14,11 +17,14 @@ import { toModelMessages } from './model-history';
 import { captureStateOf } from './memory-capture';
 import type { CaptureState } from './memory-capture';
 import { runTurn } from './run-turn';
+import { historyImageHashes, loadUserImages, userContent } from './user-content';
 import type { ToolExecutor } from '../tool-calls/tool-executor';
 import { createTurnEmitter } from './turn-emitter';
 
 export interface ChatServiceDeps {
   readonly conversations: ConversationStore;
+  /** The pictures attached to messages (in the home, or in memory for an incognito conversation). */
+  readonly images: ChatImageStore;
   /** The current provider settings (settings.json), read at the start of every turn. */
   readonly provider: () => ProviderSettings | null;
   readonly secrets: SecretStore;
@@ -30,7 +36,11 @@ export interface ChatServiceDeps {
 }
 
 export interface ChatService {
-  send(conversationId: string, text: string): Promise<Result<{ turnId: string; userMessageId: string }>>;
+  send(
+    conversationId: string,
+    text: string,
+    images?: readonly ImageUpload[],
+  ): Promise<Result<{ turnId: string; userMessageId: string }>>;
   /** Stops the running turn and resolves once it has ended; false when nothing was running. */
   stop(conversationId: string, reason?: string): Promise<boolean>;
   retry(conversationId: string): Promise<Result<{ turnId: string }>>;
@@ -84,7 +94,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       history: ModelMessage[];
       capture: CaptureState;
     },
-    announce: { userMessage: { id: string; text: string; createdAt: string } | null; retryOf: string | null },
+    announce: { userMessage: Omit<UserMessage, 'role'> | null; retryOf: string | null },
   ) {
     turn.turnId = run.turnId;
     // What the model read in earlier turns no longer counts as recent influence (provenance guard).
@@ -155,12 +165,23 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   }
 
   const service: ChatService = {
-    send: (conversationId, text) =>
+    send: (conversationId, text, uploads = []) =>
       withClaim(conversationId, async (turn) => {
         const model = modelFor();
         if (!model.ok) return model;
+        const vision = modelTakesImages(model.value.settings);
+        // Refused, never dropped: the page says so in the composer before it gets here.
+        if (uploads.length > 0 && !vision) {
+          return err(
+            'images_not_supported',
+            `The model ${model.value.settings.model} does not take images. Remove the pictures, or turn on "Supports images" for it in Settings if it does.`,
+          );
+        }
         const loaded = await deps.conversations.load(conversationId);
         if (!loaded.ok) return loaded;
+        const kept = await deps.images.keep(conversationId, uploads, deps.conversations.isIncognito(conversationId));
+        if (!kept.ok) return kept;
+        const images = kept.value.length === 0 ? undefined : kept.value;
         const userMessageId = newId('m');
         const turnId = newId('t');
         const createdAt = new Date().toISOString();
@@ -168,21 +189,31 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         const appended = await deps.conversations.append(
           conversationId,
           [
-            { type: 'user', messageId: userMessageId, text },
+            { type: 'user', messageId: userMessageId, text, ...(images === undefined ? {} : { images }) },
             { type: 'turn-start', turnId, userMessageId, retryOf: null },
           ],
           { sync: true },
         );
         if (!appended.ok) return appended;
         const { folded } = loaded.value;
-        const images = toolResultImages(model.value.settings);
-        const history = [...toModelMessages(folded, { images }), { role: 'user' as const, content: text }];
+        const userImages = await loadUserImages(
+          [...historyImageHashes(folded), ...(images ?? []).map((ref) => ref.sent?.hash ?? ref.hash)],
+          vision,
+          (hash) => deps.images.read(conversationId, hash),
+        );
+        const history = [
+          ...toModelMessages(folded, { images: toolResultImages(model.value.settings), userImages }),
+          { role: 'user' as const, content: userContent(text, images, userImages) },
+        ];
         const capture = captureStateOf(folded, userMessageId);
         start(
           conversationId,
           turn,
           { turnId, ...model.value, history, capture },
-          { userMessage: { id: userMessageId, text, createdAt }, retryOf: null },
+          {
+            userMessage: { id: userMessageId, text, ...(images === undefined ? {} : { images }), createdAt },
+            retryOf: null,
+          },
         );
         return ok({ turnId, userMessageId });
       }),
@@ -205,8 +236,16 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         );
         if (!appended.ok) return appended;
         const { folded } = loaded.value;
-        const images = toolResultImages(model.value.settings);
-        const history = toModelMessages(folded, { supersedeLast: true, images });
+        const userImages = await loadUserImages(
+          historyImageHashes(folded),
+          modelTakesImages(model.value.settings),
+          (hash) => deps.images.read(conversationId, hash),
+        );
+        const history = toModelMessages(folded, {
+          supersedeLast: true,
+          images: toolResultImages(model.value.settings),
+          userImages,
+        });
         const capture = captureStateOf(folded);
         start(
           conversationId,

@@ -3,6 +3,8 @@ import type { FoldedAttempt, FoldedConversation } from '../domain/conversations/
 import type { StoredToolResult } from '../domain/conversations/transcript-records';
 import { toModelOutput } from './model-output';
 import type { ModelOutputOptions } from './model-output';
+import { userContent } from './user-content';
+import type { UserImages } from './user-content';
 
 /** What the model is told for a call that never answered: the turn was stopped or Familiar died. */
 export const unansweredResult: StoredToolResult = {
@@ -45,15 +47,17 @@ function stepMessages(attempt: FoldedAttempt, onlyToolSteps: boolean, output: Mo
  * by its answer. When an answer was retried, the superseded attempts keep only their tool steps (the
  * model must know what it already did to files) and drop their text; the last attempt keeps all.
  * `supersedeLast` is set when building the request of a retry: the failed attempt is then superseded too;
- * `images` when the model can be shown pictures in tool results (model-output.ts).
+ * `images` when the model can be shown pictures in tool results (model-output.ts); `userImages`, the
+ * bytes of the pictures attached to user messages (user-content.ts: without them, each is a sentence).
  */
 export function toModelMessages(
   conversation: FoldedConversation,
-  options: { supersedeLast?: boolean } & ModelOutputOptions = {},
+  options: { supersedeLast?: boolean; userImages?: UserImages } & ModelOutputOptions = {},
 ): ModelMessage[] {
   const messages: ModelMessage[] = [];
+  const seen = options.userImages ?? { vision: false, bytes: new Map() };
   conversation.exchanges.forEach((exchange, exchangeIndex) => {
-    messages.push({ role: 'user', content: exchange.text });
+    messages.push({ role: 'user', content: userContent(exchange.text, exchange.images, seen) });
     const isLastExchange = exchangeIndex === conversation.exchanges.length - 1;
     exchange.attempts.forEach((attempt, attemptIndex) => {
       const isLastAttempt = attemptIndex === exchange.attempts.length - 1;

@@ -4,6 +4,7 @@ import { createChatService } from '../agent/chat-service';
 import type { ChatService } from '../agent/chat-service';
 import type { ToolExecutor } from '../tool-calls/tool-executor';
 import { createConversationHandlers } from '../domain/conversations/conversation-handlers';
+import { openChatImageStore } from '../domain/conversations/chat-images';
 import { openConversationStore } from '../domain/conversations/conversation-store';
 import type { ConversationStore } from '../domain/conversations/conversation-store';
 import { createDispatcher } from '../platform/ipc/dispatcher';
@@ -265,6 +266,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const secrets = await openSecretStore(paths.secretsFile, options.secretCipher, options.logger);
   const conversations = await openConversationStore({ conversations: paths.conversations, trash: paths.trash });
   conversations.subscribe((change) => events.emit('conversations.changed', change));
+  const chatImages = openChatImageStore(paths.chatImages);
 
   const audit = createAuditLog({ dir: paths.audit, logger: options.logger });
   const personaFolder = createPersonaFolder(toolServices.roots, paths.defaultWorkspace, paths.home);
@@ -320,6 +322,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
   const chat = createChatService({
     conversations,
+    images: chatImages,
     provider: () => settings.get().provider,
     secrets,
     ...(options.fetch === undefined
@@ -389,7 +392,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ),
     ...createSettingsHandlers(settings),
     ...assistant.handlers,
-    ...createConversationHandlers(conversations, chat),
+    ...createConversationHandlers(conversations, chat, chatImages),
     ...createChatHandlers(chat),
     ...createProviderHandlers(settings, secrets, options.fetch),
     ...workspace.handlers,
@@ -437,6 +440,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await chat.dispose(reason);
       await scheduler.idle();
       await conversations.close();
+      chatImages.close();
       await workspace.close();
       await toolServices.dispose();
     },

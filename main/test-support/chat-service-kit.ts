@@ -7,6 +7,7 @@ import type { AssistantMessage } from '../../shared/ipc/conversations';
 import { err, ok } from '../../shared/result';
 import type { ProviderKind, ProviderSettings } from '../../shared/settings';
 import { createChatService } from '../agent/chat-service';
+import { openChatImageStore } from '../domain/conversations/chat-images';
 import { openConversationStore } from '../domain/conversations/conversation-store';
 import { toChatMessages } from '../domain/conversations/transcript-view';
 import { routeAiSdkWarnings } from '../domain/providers/sdk-warnings';
@@ -107,8 +108,10 @@ export function useChatServiceKit(startServer: () => Promise<StartedServer>) {
     };
     const events: ChatEvent[] = [];
     const { executor, cancelled } = notesExecutor(home);
+    const images = openChatImageStore(join(home, 'chat-images'));
     const chat = createChatService({
       conversations,
+      images,
       provider: () => settings,
       secrets,
       executor,
@@ -125,7 +128,7 @@ export function useChatServiceKit(startServer: () => Promise<StartedServer>) {
     };
     const lastAssistant = async () =>
       (await view()).filter((message) => message.role === 'assistant').at(-1) as AssistantMessage;
-    return { home, id, chat, conversations, events, cancelled, view, lastAssistant };
+    return { home, id, chat, conversations, images, events, cancelled, view, lastAssistant };
   }
 
   return { tempDir, setup };

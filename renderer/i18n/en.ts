@@ -1,3 +1,4 @@
+import { imagesEn } from '../features/chat/image-strings';
 import { historyEn } from '../features/history/history-strings';
 import { schedulesEn } from '../features/schedules/schedules-strings';
 
@@ -5,6 +6,7 @@ import { schedulesEn } from '../features/schedules/schedules-strings';
 export const en = {
   ...historyEn,
   ...schedulesEn,
+  ...imagesEn,
   'app.title': 'Familiar',
   'app.connecting': 'Connecting to Familiar…',
   'app.disconnected': 'Connection to Familiar lost. Reconnecting…',

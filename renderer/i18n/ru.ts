@@ -1,3 +1,4 @@
+import { imagesRu } from '../features/chat/image-strings';
 import { historyRu } from '../features/history/history-strings';
 import { schedulesRu } from '../features/schedules/schedules-strings';
 import type { Messages } from './en';
@@ -5,6 +6,7 @@ import type { Messages } from './en';
 export const ru: Messages = {
   ...historyRu,
   ...schedulesRu,
+  ...imagesRu,
   'app.title': 'Familiar',
   'app.connecting': 'Подключение к Familiar…',
   'app.disconnected': 'Связь с Familiar потеряна. Переподключение…',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { imageRefSchema, imageUploadSchema, maxImagesPerMessage } from '../chat-images';
 import { errorCodeSchema } from '../errors';
 import { defineCall } from './define';
 
@@ -80,6 +81,8 @@ export const userMessageSchema = z.object({
   role: z.literal('user'),
   id: idSchema,
   text: z.string(),
+  /** Pictures attached to the message (shared/chat-images.ts); absent when none. */
+  images: z.array(imageRefSchema).optional(),
   createdAt: z.string(),
 });
 export type UserMessage = z.infer<typeof userMessageSchema>;
@@ -139,10 +142,22 @@ export const chatCalls = {
   /**
    * Sends a user message and starts a turn; answers at once with the ids, the reply streams as
    * `chat.event`. Errors: not_found (no such conversation), provider_not_configured (show the setup),
-   * turn_in_progress (a turn is already running in this conversation: stop it first).
+   * turn_in_progress (a turn is already running in this conversation: stop it first),
+   * images_not_supported (pictures for a model that does not take them), invalid_payload (a picture
+   * that is not the PNG, JPEG, GIF or WebP it claims, or too large). Text may be empty when there are images.
    */
   'chat.send': defineCall(
-    z.object({ conversationId: idSchema, text: z.string().trim().min(1).max(200_000) }).strict(),
+    z
+      .object({
+        conversationId: idSchema,
+        text: z.string().trim().max(200_000),
+        images: z.array(imageUploadSchema).max(maxImagesPerMessage).optional(),
+      })
+      .strict()
+      .refine((input) => input.text !== '' || (input.images?.length ?? 0) > 0, {
+        message: 'A message needs words or a picture.',
+        path: ['text'],
+      }),
     z.object({ turnId: idSchema, userMessageId: idSchema }),
   ),
   /**

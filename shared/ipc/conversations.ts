@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { imageBytesSchema, imageHashSchema } from '../chat-images';
 import {
   idSchema,
   memoryCaptureSchema,
@@ -111,6 +112,11 @@ export const conversationsCalls = {
   /** Moves the conversation to the trash (stopping its turn first). */
   'conversations.delete': defineCall(byId, z.object({ id: idSchema })),
   'conversations.restore': defineCall(byId, conversationSummarySchema),
+  /**
+   * The bytes of a picture attached to a message of the conversation, by hash (UserMessage.images),
+   * for the page to show. Errors: not_found (no such conversation or picture).
+   */
+  'conversations.image': defineCall(z.object({ id: idSchema, hash: imageHashSchema }).strict(), imageBytesSchema),
   /** Case- and accent-insensitive search in titles; newest first. */
   'conversations.search': defineCall(
     z.object({ query: z.string().max(200) }).strict(),

@@ -33,6 +33,8 @@ export const ollamaModelSchema = z.object({
   sizeBytes: z.number().nonnegative().optional(),
   parameterSize: z.string().optional(),
   family: z.string().optional(),
+  /** Ollama said whether the model takes images (its capabilities); absent when it did not say. */
+  vision: z.boolean().optional(),
 });
 
 export const providersCalls = {

@@ -1,3 +1,4 @@
+import type { ImageRef } from '../../../shared/chat-images';
 import type { MemoryCapture, TurnError, Usage } from '../../../shared/ipc/chat';
 import type { StoredToolResult, TranscriptRecord } from './transcript-records';
 
@@ -44,6 +45,7 @@ export interface FoldedAttempt {
 export interface FoldedExchange {
   readonly userMessageId: string;
   readonly text: string;
+  readonly images?: readonly ImageRef[];
   readonly at: string;
   readonly attempts: FoldedAttempt[];
 }
@@ -97,6 +99,7 @@ export function foldTranscript(records: readonly TranscriptRecord[]): FoldedConv
         const exchange: FoldedExchange = {
           userMessageId: record.messageId,
           text: record.text,
+          ...(record.images === undefined || record.images.length === 0 ? {} : { images: record.images }),
           at: record.at,
           attempts: [],
         };

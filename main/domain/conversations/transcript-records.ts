@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { imageRefSchema } from '../../../shared/chat-images';
 import { familiarErrorSchema } from '../../../shared/errors';
 import { idSchema, memoryCaptureSchema, turnErrorSchema, usageSchema } from '../../../shared/ipc/chat';
 
@@ -22,7 +23,14 @@ export const transcriptRecordSchema = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('conversation'), id: idSchema }),
   /** 'auto' titles come from the first user message; 'user' titles from a rename and are kept. */
   z.object({ ...base, type: z.literal('title'), title: z.string(), source: z.enum(['auto', 'user']) }),
-  z.object({ ...base, type: z.literal('user'), messageId: idSchema, text: z.string() }),
+  /** `images`: the pictures attached, named by hash (their bytes are in <home>/chat-images, chat-images.ts). */
+  z.object({
+    ...base,
+    type: z.literal('user'),
+    messageId: idSchema,
+    text: z.string(),
+    images: z.array(imageRefSchema).optional(),
+  }),
   /** A turn answers one user message; a retry answers the same message again (`retryOf` = the failed turn). */
   z.object({
     ...base,

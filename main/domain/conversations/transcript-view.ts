@@ -65,7 +65,13 @@ function toAssistantMessage(attempt: FoldedAttempt, running: boolean): Assistant
 export function toChatMessages(folded: FoldedConversation, runningTurnId: string | null): ChatMessage[] {
   const messages: ChatMessage[] = [];
   for (const exchange of folded.exchanges) {
-    messages.push({ role: 'user', id: exchange.userMessageId, text: exchange.text, createdAt: exchange.at });
+    messages.push({
+      role: 'user',
+      id: exchange.userMessageId,
+      text: exchange.text,
+      ...(exchange.images === undefined ? {} : { images: [...exchange.images] }),
+      createdAt: exchange.at,
+    });
     for (const attempt of exchange.attempts) {
       messages.push(toAssistantMessage(attempt, attempt.turnId === runningTurnId));
     }

@@ -2,6 +2,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
+import { modelTakesImages } from '../../../shared/chat-images';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import type { ProviderKind, ProviderSettings } from '../../../shared/settings';
@@ -20,9 +21,11 @@ export const defaultBaseUrls: Record<ProviderKind, string | undefined> = {
  * (read_file on a PNG). Anthropic's API takes images in tool results. OpenAI's Chat Completions
  * and the OpenAI-compatible servers (Ollama, LM Studio, vLLM...) take text only there: the AI SDK
  * would send the picture as base64 text, so those get its facts and a sentence instead
- * (agent/model-output.ts). Whether a model sees images at all is each model's own switch (issue 30).
+ * (agent/model-output.ts). A model that takes no images at all (shared/chat-images.ts,
+ * modelTakesImages) gets the sentence too; pictures in user messages go to every model that takes them.
  */
-export const toolResultImages = (settings: Pick<ProviderSettings, 'kind'>): boolean => settings.kind === 'anthropic';
+export const toolResultImages = (settings: Pick<ProviderSettings, 'kind' | 'model' | 'vision'>): boolean =>
+  settings.kind === 'anthropic' && modelTakesImages(settings);
 
 /** Kinds that cannot work without a key (local servers and most gateways accept none). */
 export const needsApiKey = (kind: ProviderKind): boolean => kind === 'openai' || kind === 'anthropic';

@@ -12,11 +12,43 @@ const tagsSchema = z.object({
   ),
 });
 
+const showSchema = z.object({ capabilities: z.array(z.string()).optional() });
+
+/** Models asked about their capabilities; a longer list is rare, and the rest stay "unknown". */
+const MAX_MODELS_ASKED = 24;
+
+/**
+ * Whether Ollama says the model takes images (POST /api/show lists `capabilities`, "vision" among
+ * them, since Ollama 0.6); undefined when it does not say (an older Ollama, an error).
+ */
+async function visionOf(
+  root: string,
+  model: string,
+  timeoutMs: number,
+  fetch: typeof globalThis.fetch,
+): Promise<boolean | undefined> {
+  try {
+    const response = await fetch(`${root}/api/show`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model }),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!response.ok) return undefined;
+    const parsed = showSchema.safeParse(await response.json());
+    return parsed.success && parsed.data.capabilities !== undefined
+      ? parsed.data.capabilities.includes('vision')
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface OllamaDetection {
   readonly running: boolean;
   /** The OpenAI-compatible base URL to save in the provider settings (…/v1). */
   readonly baseUrl: string;
-  readonly models: { name: string; sizeBytes?: number; parameterSize?: string; family?: string }[];
+  readonly models: { name: string; sizeBytes?: number; parameterSize?: string; family?: string; vision?: boolean }[];
 }
 
 /**
@@ -35,14 +67,20 @@ export async function detectOllama(
     if (!response.ok) return notRunning;
     const parsed = tagsSchema.safeParse(await response.json());
     if (!parsed.success) return notRunning;
+    const vision = await Promise.all(
+      parsed.data.models.map((model, index) =>
+        index < MAX_MODELS_ASKED ? visionOf(root, model.name, timeoutMs, fetch) : Promise.resolve(undefined),
+      ),
+    );
     return {
       running: true,
       baseUrl: `${root}/v1`,
-      models: parsed.data.models.map((model) => ({
+      models: parsed.data.models.map((model, index) => ({
         name: model.name,
         ...(model.size === undefined ? {} : { sizeBytes: model.size }),
         ...(model.details?.parameter_size === undefined ? {} : { parameterSize: model.details.parameter_size }),
         ...(model.details?.family === undefined ? {} : { family: model.details.family }),
+        ...(vision[index] === undefined ? {} : { vision: vision[index] }),
       })),
     };
   } catch {

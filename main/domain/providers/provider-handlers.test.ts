@@ -20,7 +20,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-async function start(options: { apiKey?: string; models?: string[] } = {}) {
+async function start(options: { apiKey?: string; models?: string[]; visionModels?: string[] } = {}) {
   const server = await startScriptedLlmServer(options);
   servers.push(server);
   const logLines: string[] = [];
@@ -144,6 +144,19 @@ describe('provider setup through the contract', () => {
     expect(await call('providers.detectOllama', { baseUrl: down.url })).toEqual({
       ok: true,
       value: { running: false, baseUrl: `${down.url}/v1`, models: [] },
+    });
+  });
+
+  it('says which Ollama models take images when the server reports capabilities', async () => {
+    const { call, server } = await start({ models: ['llava:7b', 'llama3.2:latest'], visionModels: ['llava:7b'] });
+    expect(await call('providers.detectOllama', { baseUrl: server.url })).toMatchObject({
+      ok: true,
+      value: {
+        models: [
+          { name: 'llava:7b', vision: true },
+          { name: 'llama3.2:latest', vision: false },
+        ],
+      },
     });
   });
 });

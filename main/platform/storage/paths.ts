@@ -12,6 +12,8 @@ export interface FamiliarPaths {
   /** The default workspace: also where SOUL.md, USER.md and MEMORY.md live, whatever folder is open. */
   readonly defaultWorkspace: string;
   readonly conversations: string;
+  /** Pictures attached to chat messages, one file per SHA-256 of its bytes (shared by every transcript). */
+  readonly chatImages: string;
   readonly audit: string;
   readonly backups: string;
   readonly trash: string;
@@ -36,6 +38,7 @@ export function familiarPaths(home: string, defaultWorkspace = join(home, 'works
     home,
     defaultWorkspace,
     conversations: join(home, 'conversations'),
+    chatImages: join(home, 'chat-images'),
     audit: join(home, 'audit'),
     backups: join(home, 'backups'),
     trash: join(home, 'trash'),

@@ -1,13 +1,31 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { KeyboardEvent } from 'react';
+import type { ClipboardEvent, DragEvent, KeyboardEvent } from 'react';
+import { modelTakesImages } from '../../../shared/chat-images';
 import { useT } from '../../i18n/i18n';
 import { conversationsActions } from '../conversations/conversations-actions';
 import { providersActions } from '../providers/provider-actions';
 import { useProvidersStore } from '../providers/providers-store';
+import { attachmentsActions, toUpload, useAttachmentsStore } from './attachments-store';
+import type { AttachProblem } from './attachments-store';
 import { chatActions } from './chat-actions';
+import { ComposerImages } from './ComposerImages';
+import { isImageMime } from './prepare-image';
+import type { PreparedImage } from './prepare-image';
 import { useChatStore } from './chat-store';
 import { draftActions, NEW_CONVERSATION_DRAFT, useDraftsStore } from './drafts-store';
 import { transfersActions } from '../transfers/transfers-store';
+
+const noImages: readonly PreparedImage[] = [];
+
+const problemKeys = {
+  'not-an-image': 'images.notAnImage',
+  'too-large': 'images.tooLarge',
+  unreadable: 'images.unreadable',
+  'too-many': 'images.tooMany',
+} as const satisfies Record<AttachProblem, string>;
+
+const imageFiles = (files: FileList | undefined | null): File[] =>
+  [...(files ?? [])].filter((file) => isImageMime(file.type));
 
 interface ComposerProps {
   /** null before any conversation exists: sending creates one. */
@@ -18,7 +36,9 @@ interface ComposerProps {
  * Where the user writes. Enter sends, Shift+Enter breaks the line (and Enter never sends while an
  * input method is composing, so Chinese and Japanese input works). While a turn runs, Send becomes
  * Stop and Esc in the box stops the turn; the draft is kept per conversation and survives reloads
- * (an incognito conversation's only in memory: see drafts-store).
+ * (an incognito conversation's only in memory: see drafts-store). Pictures come in by Ctrl/Cmd+V, by
+ * dropping them on the composer or through the attach button; a model that takes none refuses them
+ * here, before anything is sent.
  */
 export function Composer({ conversationId }: ComposerProps) {
   const t = useT();
@@ -34,6 +54,11 @@ export function Composer({ conversationId }: ComposerProps) {
   );
   const status = useProvidersStore((state) => state.status);
   const configured = status?.configured === true;
+  const images = useAttachmentsStore((state) => state.pending[draftKey] ?? noImages);
+  const problem = useAttachmentsStore((state) => state.problems[draftKey]);
+  const provider = status?.provider ?? null;
+  // Refused in the composer, never dropped on the way: the user sees why before sending.
+  const refused = images.length > 0 && provider !== null && !modelTakesImages(provider);
   const box = useRef<HTMLTextAreaElement>(null);
   /** Guards the moment between Enter and the core's answer (a conversation may be created first). */
   const sending = useRef(false);
@@ -46,7 +71,7 @@ export function Composer({ conversationId }: ComposerProps) {
     box.current?.focus();
   }, [conversationId]);
 
-  const canSend = configured && !running && busy === null && draft.trim() !== '';
+  const canSend = configured && !running && busy === null && !refused && (draft.trim() !== '' || images.length > 0);
 
   const send = async () => {
     if (!canSend || sending.current) return;
@@ -61,15 +86,40 @@ export function Composer({ conversationId }: ComposerProps) {
         if (created === null) return;
         id = created.id;
         draftActions.moveDraft(NEW_CONVERSATION_DRAFT, id);
+        attachmentsActions.move(NEW_CONVERSATION_DRAFT, id);
         await chatActions.open(id);
       }
       draftActions.clearDraft(id);
-      const accepted = await chatActions.send(id, text);
+      const pictures = attachmentsActions.take(id);
+      const accepted = await chatActions.send(id, text, pictures.map(toUpload));
       // Refused (no provider, a turn already running...): give the words back unless new ones were typed.
       if (!accepted && (useDraftsStore.getState().drafts[id] ?? '') === '') draftActions.setDraft(id, draft);
+      if (!accepted) attachmentsActions.restore(id, pictures);
     } finally {
       sending.current = false;
     }
+  };
+
+  const attach = (files: readonly File[]) => {
+    if (files.length > 0) void attachmentsActions.add(draftKey, files);
+  };
+
+  // Ctrl/Cmd+V with a picture on the clipboard attaches it; text pastes as usual.
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = imageFiles(event.clipboardData.files);
+    if (files.length === 0) return;
+    event.preventDefault();
+    attach(files);
+  };
+
+  // Pictures dropped on the composer are attached; other files go on to the window's drop (an upload).
+  const onDrop = (event: DragEvent<HTMLDivElement>) => {
+    const files = [...event.dataTransfer.files];
+    if (files.length === 0 || files.some((file) => !isImageMime(file.type))) return;
+    event.preventDefault();
+    event.stopPropagation();
+    transfersActions.setDragging(false);
+    attach(files);
   };
 
   const stop = () => {
@@ -89,7 +139,7 @@ export function Composer({ conversationId }: ComposerProps) {
   };
 
   return (
-    <div className="composer">
+    <div className="composer" onDrop={onDrop}>
       {status !== null && !configured && (
         <div className="composer-notice" role="note">
           <span>{status.provider === null ? t('composer.noProvider') : t('composer.providerIncomplete')}</span>
@@ -98,6 +148,17 @@ export function Composer({ conversationId }: ComposerProps) {
           </button>
         </div>
       )}
+      {refused && provider !== null && (
+        <div className="composer-notice composer-refusal" role="alert">
+          <span>{t('images.refused', { model: provider.model })}</span>
+        </div>
+      )}
+      {problem !== undefined && (
+        <p className="composer-image-problem" role="status">
+          {t(problemKeys[problem])}
+        </p>
+      )}
+      <ComposerImages images={images} onRemove={(id) => attachmentsActions.remove(draftKey, id)} />
       <div className="composer-row">
         <label htmlFor="chat-composer" className="visually-hidden">
           {t('composer.label')}
@@ -113,7 +174,9 @@ export function Composer({ conversationId }: ComposerProps) {
           aria-keyshortcuts="Enter Shift+Enter Escape"
           onChange={(event) => draftActions.setDraft(draftKey, event.target.value)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
         />
+        <AttachButton onFiles={attach} />
         {running ? (
           <button
             type="button"
@@ -138,5 +201,30 @@ export function Composer({ conversationId }: ComposerProps) {
         {heldBack ? t('composer.heldBack') : ''}
       </p>
     </div>
+  );
+}
+
+/** The attach button: a file picker for pictures (keyboard users reach it by Tab, after the box). */
+function AttachButton({ onFiles }: { readonly onFiles: (files: readonly File[]) => void }) {
+  const t = useT();
+  const picker = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button type="button" className="button composer-attach" onClick={() => picker.current?.click()}>
+        {t('images.attach')}
+      </button>
+      <input
+        ref={picker}
+        type="file"
+        hidden
+        multiple
+        accept="image/png,image/jpeg,image/gif,image/webp"
+        data-testid="composer-image-input"
+        onChange={(event) => {
+          onFiles([...(event.target.files ?? [])]);
+          event.target.value = '';
+        }}
+      />
+    </>
   );
 }

@@ -59,7 +59,7 @@ export function MessageList({ conversationId, messages }: MessageListProps) {
                 style={{ transform: `translateY(${item.start}px)` }}
               >
                 {message.role === 'user' ? (
-                  <UserMessageBubble message={message} />
+                  <UserMessageBubble conversationId={conversationId} message={message} />
                 ) : (
                   <AssistantMessageView
                     conversationId={conversationId}

@@ -1,3 +1,4 @@
+import type { ImageUpload } from '../../../shared/chat-images';
 import { create } from 'zustand';
 import type { FamiliarError } from '../../../shared/errors';
 import type { ApprovalRequest } from '../../../shared/ipc/approvals';
@@ -49,7 +50,7 @@ export interface ChatActions {
   /** Loads a conversation (again when `force`); live events keep it current afterwards. */
   readonly open: (conversationId: string, options?: { force?: boolean }) => Promise<void>;
   /** Sends a message; answers whether the core accepted it (the reply streams as events). */
-  readonly send: (conversationId: string, text: string) => Promise<boolean>;
+  readonly send: (conversationId: string, text: string, images?: readonly ImageUpload[]) => Promise<boolean>;
   readonly stop: (conversationId: string) => Promise<void>;
   readonly retry: (conversationId: string) => Promise<void>;
   readonly dismissActionError: (conversationId: string) => void;
@@ -140,9 +141,13 @@ export function createChatActions(api: FamiliarApi, store = useChatStore, now = 
       return run;
     },
 
-    async send(conversationId, text) {
+    async send(conversationId, text, images = []) {
       patch(conversationId, (entry) => ({ ...entry, busy: 'sending', actionError: null }));
-      const result = await api.invoke('chat.send', { conversationId, text });
+      const result = await api.invoke('chat.send', {
+        conversationId,
+        text,
+        ...(images.length === 0 ? {} : { images: [...images] }),
+      });
       patch(conversationId, (entry) => ({ ...entry, busy: null, actionError: result.ok ? null : result.error }));
       return result.ok;
     },

@@ -3,7 +3,8 @@ import { useProvidersStore } from './providers-store';
 
 interface OllamaModelPickerProps {
   readonly model: string;
-  readonly onPick: (model: string) => void;
+  /** `vision`: what Ollama said of the model's images, when it said. */
+  readonly onPick: (model: string, vision: boolean | undefined) => void;
   /** Detects again at the base URL typed in the form (or the default). */
   readonly onDetect: () => void;
 }
@@ -34,12 +35,18 @@ export function OllamaModelPicker({ model, onPick, onDetect }: OllamaModelPicker
                 type="button"
                 className="button button-small"
                 aria-pressed={candidate.name === model}
-                onClick={() => onPick(candidate.name)}
+                onClick={() => onPick(candidate.name, candidate.vision)}
               >
                 {candidate.name}
                 <span className="muted">
                   {' '}
-                  {[candidate.parameterSize, gigabytes(candidate.sizeBytes)].filter(Boolean).join(' · ')}
+                  {[
+                    candidate.parameterSize,
+                    gigabytes(candidate.sizeBytes),
+                    candidate.vision === true ? t('images.supports') : undefined,
+                  ]
+                    .filter(Boolean)
+                    .join(' · ')}
                 </span>
               </button>
             </li>

@@ -10,7 +10,13 @@ import type { ConnectionTestState } from './ConnectionTestStatus';
 import { OllamaModelPicker } from './OllamaModelPicker';
 import { providersActions } from './provider-actions';
 import { errorMessageKey } from './provider-error-text';
-import { hasSavedKeyFor, initialFormValues, toProviderDraft, withDetectedOllama } from './provider-form-model';
+import {
+  asksVision,
+  hasSavedKeyFor,
+  initialFormValues,
+  toProviderDraft,
+  withDetectedOllama,
+} from './provider-form-model';
 import type { FieldErrors, ProviderField, ProviderFormValues } from './provider-form-model';
 import { providerKindInfo } from './provider-kinds';
 import { useProvidersStore } from './providers-store';
@@ -222,12 +228,33 @@ export function ProviderForm({ onSaved }: ProviderFormProps) {
       </fieldset>
 
       {values.kind === 'ollama' && (
-        <OllamaModelPicker model={values.model} onPick={(model) => change({ model })} onDetect={detectAtTypedUrl} />
+        <OllamaModelPicker
+          model={values.model}
+          onPick={(model, vision) => change({ model, ...(vision === undefined ? {} : { vision }) })}
+          onDetect={detectAtTypedUrl}
+        />
       )}
 
       <Field id={fieldId('model')} label={t('provider.model')} error={errors.model}>
         {textInput('model', { placeholder: info.modelHint, hinted: false })}
       </Field>
+
+      {asksVision(values.kind) && (
+        <div className="provider-vision">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={values.vision}
+              aria-describedby={fieldId('vision-hint')}
+              onChange={(event) => change({ vision: event.target.checked })}
+            />
+            {t('images.supports')}
+          </label>
+          <p id={fieldId('vision-hint')} className="field-hint">
+            {t('images.supportsExplain')}
+          </p>
+        </div>
+      )}
 
       <Field
         id={fieldId('baseUrl')}

@@ -15,7 +15,12 @@ export interface ProviderFormValues {
   readonly temperature: string;
   readonly maxSteps: string;
   readonly contextWindow: string;
+  /** "Supports images", asked of OpenAI-compatible servers and Ollama (others are known by name). */
+  readonly vision: boolean;
 }
+
+/** Kinds whose models only the user (or the server, when it says so) can vouch for taking images. */
+export const asksVision = (kind: ProviderKind): boolean => kind === 'ollama' || kind === 'openai-compatible';
 
 export type ProviderField = 'model' | 'baseUrl' | 'apiKey' | 'temperature' | 'maxSteps' | 'contextWindow';
 export type FieldErrors = Partial<Record<ProviderField, MessageKey>>;
@@ -31,6 +36,7 @@ export function initialFormValues(status: ProviderStatus | null): ProviderFormVa
     temperature: provider?.temperature === undefined ? '' : String(provider.temperature),
     maxSteps: provider === null ? '' : String(provider.maxSteps),
     contextWindow: provider === null ? '' : String(provider.contextWindow),
+    vision: provider?.vision === true,
   };
 }
 
@@ -88,6 +94,7 @@ export function toProviderDraft(
     ...(numberOrUndefined(values.temperature) === undefined ? {} : { temperature: Number(values.temperature) }),
     ...(numberOrUndefined(values.maxSteps) === undefined ? {} : { maxSteps: Number(values.maxSteps) }),
     ...(numberOrUndefined(values.contextWindow) === undefined ? {} : { contextWindow: Number(values.contextWindow) }),
+    ...(asksVision(values.kind) && values.vision ? { vision: true } : {}),
   };
   const parsed = providerSettingsSchema.safeParse(candidate);
   if (!parsed.success) {
