@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defaultMcpSettings, mcpAlwaysAllowedSchema, mcpServersListSchema, mcpSettingsSchema } from './mcp-servers';
 
 /** Which client talks to the model. Ollama and any OpenAI-compatible server share one protocol. */
 export const providerKinds = ['openai', 'anthropic', 'ollama', 'openai-compatible'] as const;
@@ -210,6 +211,8 @@ export const settingsSchema = z.object({
   search: z
     .object({ index: z.boolean().default(true), embeddingModel: embeddingModelSchema.nullable().default(null) })
     .default({ index: true, embeddingModel: null }),
+  /** The user's MCP servers (issue 29) and the tools they allowed always. */
+  mcp: mcpSettingsSchema.default(defaultMcpSettings),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type BackupLimits = Settings['safety']['backups'];
@@ -244,6 +247,7 @@ export const settingsPatchSchema = z
       .partial(),
     code: z.object({ diagnosticsAfterEdits: z.boolean(), servers: userServersSchema }).partial(),
     search: z.object({ index: z.boolean(), embeddingModel: embeddingModelSchema.nullable() }).partial(),
+    mcp: z.object({ servers: mcpServersListSchema, alwaysAllowed: z.array(mcpAlwaysAllowedSchema).max(2000) }).partial(),
   })
   .partial()
   .strict();
@@ -269,4 +273,5 @@ export const applySettingsPatch = (previous: Settings, patch: SettingsPatch): Se
     commands: { ...previous.commands, ...patch.commands },
     code: { ...previous.code, ...patch.code },
     search: { ...previous.search, ...patch.search },
+    mcp: { ...previous.mcp, ...patch.mcp },
   });
