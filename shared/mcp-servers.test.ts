@@ -7,7 +7,11 @@ describe('importing other hosts’ MCP server files', () => {
     const imported = importMcpServers(
       JSON.stringify({
         mcpServers: {
-          filesystem: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { A: '1' } },
+          filesystem: {
+            command: 'npx',
+            args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'],
+            env: { A: '1' },
+          },
           'remote api': { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer x' } },
           off: { command: 'x', disabled: true },
         },
@@ -68,6 +72,8 @@ describe('importing other hosts’ MCP server files', () => {
     });
     expect(next.mcp.servers.map((server) => server.id)).toEqual(['demo']);
     expect(next.mcp.alwaysAllowed).toEqual([]);
-    expect(applySettingsPatch(next, { mcp: { alwaysAllowed: [{ server: 'demo', tool: 'echo' }] } }).mcp.servers).toHaveLength(1);
+    expect(
+      applySettingsPatch(next, { mcp: { alwaysAllowed: [{ server: 'demo', tool: 'echo' }] } }).mcp.servers,
+    ).toHaveLength(1);
   });
 });

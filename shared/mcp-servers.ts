@@ -33,13 +33,16 @@ export const mcpStdioServerSchema = z.object({
   command: z.string().trim().min(1).max(1000),
   args: z.array(z.string().max(4000)).max(100).default([]),
   /** Set for the server only (names checked like environment names). */
-  env: z.record(
-    z
-      .string()
-      .trim()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
-      .max(200),
-    z.string().max(10_000)).default({}),
+  env: z
+    .record(
+      z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+        .max(200),
+      z.string().max(10_000),
+    )
+    .default({}),
   /** Its working folder (absolute); absent: the open workspace. */
   cwd: z.string().trim().min(1).max(2000).optional(),
   /** What the sandbox grants beyond the defaults: writing the workspace, and the hosts it may reach. */
@@ -72,7 +75,7 @@ export const mcpSettingsSchema = z.object({
   servers: mcpServersListSchema.default([]),
   alwaysAllowed: z.array(mcpAlwaysAllowedSchema).max(2000).default([]),
 });
-export const defaultMcpSettings = { servers: [], alwaysAllowed: [] } as const;
+export const defaultMcpSettings = (): z.infer<typeof mcpSettingsSchema> => ({ servers: [], alwaysAllowed: [] });
 
 /** What the Settings line says of a server. */
 export const mcpServerStatusSchema = z.object({

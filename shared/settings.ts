@@ -247,7 +247,9 @@ export const settingsPatchSchema = z
       .partial(),
     code: z.object({ diagnosticsAfterEdits: z.boolean(), servers: userServersSchema }).partial(),
     search: z.object({ index: z.boolean(), embeddingModel: embeddingModelSchema.nullable() }).partial(),
-    mcp: z.object({ servers: mcpServersListSchema, alwaysAllowed: z.array(mcpAlwaysAllowedSchema).max(2000) }).partial(),
+    mcp: z
+      .object({ servers: mcpServersListSchema, alwaysAllowed: z.array(mcpAlwaysAllowedSchema).max(2000) })
+      .partial(),
   })
   .partial()
   .strict();
