@@ -142,8 +142,7 @@ export async function openConnection(options: ConnectionOptions): Promise<McpCon
     );
   } catch (error) {
     await close();
-    const said = error instanceof Error ? error.message : String(error);
-    throw new Error(said, { cause: stderrLines });
+    throw new StartFailed(error instanceof Error ? error.message : String(error), [...stderrLines], error);
   }
   return {
     confined: process?.confined ?? false,
@@ -163,6 +162,17 @@ export async function openConnection(options: ConnectionOptions): Promise<McpCon
     },
     close,
   };
+}
+
+/** A server that could not be started or greeted, with what it said on stderr meanwhile. */
+export class StartFailed extends Error {
+  constructor(
+    message: string,
+    readonly stderr: readonly string[],
+    cause: unknown,
+  ) {
+    super(message, { cause });
+  }
 }
 
 const lastWords = (lines: readonly string[]): string | undefined => lines.at(-1);

@@ -73,7 +73,8 @@ describe('the MCP server manager', () => {
     const file = await script('server.mjs', handWrittenServer);
     manager.sync([stdioServer('silent', [file, 'hang'])]);
     await manager.settled();
-    expect(manager.statuses()[0]).toMatchObject({ state: 'failed', error: expect.stringContaining('within') });
+    expect(manager.statuses()[0]?.state).toBe('failed');
+    expect(manager.statuses()[0]?.error).toContain('within');
     const again = manager.restart('silent');
     expect(manager.statuses()[0]?.state).toBe('starting');
     expect((await again).ok).toBe(true);
@@ -87,7 +88,8 @@ describe('the MCP server manager', () => {
     await manager.settled();
     const [status] = manager.statuses();
     expect(status).toMatchObject({ state: 'ready', tools: 2 });
-    expect(status?.skipped).toEqual([{ tool: 'broken', reason: expect.stringContaining('invalid input schema') }]);
+    expect(status?.skipped.map((entry) => entry.tool)).toEqual(['broken']);
+    expect(status?.skipped[0]?.reason).toContain('invalid input schema');
     const huge = await manager.call('faulty', 'huge', {}, call);
     expect(huge.ok ? 'ok' : huge.error.code).toBe('mcp_tool_error');
     expect(huge.ok ? '' : huge.error.message).toContain('over 16 MB');

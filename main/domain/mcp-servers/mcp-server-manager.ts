@@ -3,7 +3,7 @@ import type { McpServerConfig, McpServerStatus } from '../../../shared/mcp-serve
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import type { ServerProcess } from '../../platform/processes/server-process';
-import { openConnection } from './mcp-connection';
+import { openConnection, StartFailed } from './mcp-connection';
 import type { CallOptions, McpConnection } from './mcp-connection';
 import { toolEntries } from './mcp-tool-list';
 import type { McpToolEntry, SkippedTool } from './mcp-tool-list';
@@ -241,7 +241,7 @@ export class McpServerManager {
       this.options.log?.(`${config.id}: ready with ${running.entries.length} tools`);
     } catch (error) {
       if (!current()) return;
-      const stderr = Array.isArray((error as Error).cause) ? ((error as Error).cause as string[]) : [];
+      const stderr = error instanceof StartFailed ? error.stderr : [];
       this.lost(running, error instanceof Error ? error.message : String(error), stderr);
       return;
     }
