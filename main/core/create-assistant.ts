@@ -21,6 +21,8 @@ import { concealedWhileMemoryOff, memoryOn } from '../domain/policy/persona-rule
 import type { AuditLog } from '../platform/audit/audit-log';
 import type { ApprovalMode } from '../tool-calls/ask';
 import { createToolCalls } from '../tool-calls/tool-calls';
+import type { McpApprovals } from '../domain/mcp-servers/mcp-approvals';
+import type { FamiliarError } from '../../shared/errors';
 import type { ToolCalls, ToolCallsOptions } from '../tool-calls/tool-calls';
 import { describeTools } from '../tool-calls/tool-info';
 import type { FamiliarPaths } from '../platform/storage/paths';
@@ -39,6 +41,12 @@ export interface AssistantOptions {
   /** The persona folder through the sandbox (PersonaFolder): the prompt, history and the user's edits. */
   readonly personaFolder: PersonaFolder;
   readonly tools: readonly AnyTool[];
+  /** The user's MCP servers' tools and the answers about them (core/mcp-host.ts). */
+  readonly mcp?: {
+    readonly tools: () => readonly AnyTool[];
+    readonly approvals: McpApprovals;
+    readonly missing: (name: string) => FamiliarError | undefined;
+  };
   /** Builds what a tool may use for one call, from the basics the assistant knows. */
   readonly environment: (basics: EnvironmentBasics, conversationId: string) => Promise<ToolEnvironment>;
   readonly audit: AuditLog;
@@ -120,6 +128,9 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
 
   const toolCalls = createToolCalls({
     tools: options.tools,
+    ...(options.mcp === undefined
+      ? {}
+      : { extraTools: options.mcp.tools, mcpApprovals: options.mcp.approvals, missingExtraTool: options.mcp.missing }),
     policy: () => policy.get(),
     memoryOn: memoryFor,
     ...(options.codeAvailability === undefined ? {} : { codeAvailability: options.codeAvailability }),
@@ -158,6 +169,10 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     if (next.memory.enabled !== previous.memory.enabled) options.events.emit('tools.changed', toolList());
   });
   policy.subscribe(() => options.events.emit('tools.changed', toolList()));
+  // A server became ready, failed or changed its tools: the tools panel follows.
+  options.events.subscribe((name) => {
+    if (name === 'mcpServers.changed') options.events.emit('tools.changed', toolList());
+  });
   options.codeAvailability?.subscribe(() => options.events.emit('tools.changed', toolList()));
   const policyState = () => ({ policy: policy.get(), loadError: policy.loadError() });
 

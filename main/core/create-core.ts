@@ -44,6 +44,7 @@ import type { Assistant } from './create-assistant';
 import type { ApprovalMode } from '../tool-calls/ask';
 import type { Logger } from '../platform/logging/logger';
 import { createSettingsHandlers } from './settings-handlers';
+import { createMcpHost } from './mcp-host';
 import type { EventPayload } from '../../shared/ipc/contract';
 import { createCodeAvailability } from '../domain/lsp/code-availability';
 import { createLanguageServerHandlers, languageServerRows } from '../domain/lsp/language-server-handlers';
@@ -213,6 +214,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   events.subscribe((name, payload) => {
     if (name === 'workspace.opened') {
       void toolServices.code.lsp.switchWorkspace(undefined);
+      mcpHost.workspaceChanged();
       recheckCode();
     }
     if (name === 'workspace.changed') {
@@ -234,6 +236,26 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   conversations.subscribe((change) => events.emit('conversations.changed', change));
 
   const audit = createAuditLog({ dir: paths.audit, logger: options.logger });
+  const mcpHost = createMcpHost({
+    settings,
+    events,
+    logger: options.logger,
+    version: options.version,
+    home: paths.home,
+    folders: async () => {
+      const env = await toolEnvironmentNow();
+      return {
+        workspaceRoot: env.workspaceRoot,
+        personaDir: env.personaDir,
+        familiarHome: await realFolder(paths.home),
+        memoryOn: false,
+        readableInHome: settings.get().commands.readableInHome,
+      };
+    },
+    workspaceRoot: workspacePath,
+    // Only where a person answers approvals: MCP mode serves Familiar's tools, it hosts no servers.
+    start: (options.approvalMode ?? 'interactive') === 'interactive',
+  });
   const assistant = await createAssistant({
     paths,
     settings,
@@ -242,6 +264,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     workspacePath,
     personaFolder: createPersonaFolder(toolServices.roots, paths.defaultWorkspace, paths.home),
     tools: assistantTools,
+    mcp: { tools: () => mcpHost.tools(), approvals: mcpHost.approvals, missing: (name) => mcpHost.missing(name) },
     environment: (basics) => createToolEnvironment({ services: toolServices, ...basics }),
     audit,
     limits: toolServices.limits,
@@ -309,6 +332,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...createChooseFolderHandler((path) => workspace.open(path), options.chooseFolder),
     ...transfers.handlers,
     ...createLanguageServerHandlers(toolServices.code.lsp, workspaceSandbox),
+    ...mcpHost.handlers,
   };
   // The first answer while the rest starts: a turn or an MCP client's list awaits it anyway.
   void codeAvailability.refresh();
@@ -331,7 +355,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await chat.dispose(reason);
       await conversations.close();
       await workspace.close();
-      await toolServices.dispose();
+      await Promise.all([toolServices.dispose(), mcpHost.dispose()]);
     },
   };
 }

@@ -6,6 +6,7 @@ import { checkAccesses } from '../domain/policy/check-accesses';
 import { guardedAgainstInjection, personaFileOf } from '../domain/policy/persona-rules';
 import { provenanceWarning } from '../domain/policy/provenance';
 import { confinementMode } from '../platform/processes/confinement';
+import type { McpApprovals } from '../domain/mcp-servers/mcp-approvals';
 import type { Allowances } from './allowances';
 import type { Decided, Located } from './call-session';
 
@@ -15,6 +16,8 @@ export interface DecideInputs {
   readonly allowances: Allowances;
   /** Workspace files and command output the model read this turn (provenance.ts). */
   readonly sourcesReadThisTurn: readonly string[];
+  /** The user's answers about MCP server tools; absent: every such tool asks. */
+  readonly mcpApprovals?: McpApprovals;
 }
 
 /**
@@ -38,10 +41,13 @@ export function decide(located: Located, inputs: DecideInputs): Result<Decided> 
   // A command that would run with all of the user's rights (no OS confinement here) is always shown
   // first, whatever the policy or an earlier "allow" says (issue 28; SECURITY.md).
   const unconfinedRun = accesses.some((access) => access.operation === 'run') && !confinementMode().confined;
+  // A server tool asks unless the user allowed it (issue 29): the policy table knows no servers.
+  const mcp = located.tool.mcp;
+  const mcpAsks = mcp !== undefined && inputs.mcpApprovals?.allowed(ctx.conversationId, mcp) !== true;
   return ok({
     ...located,
     personaTargets,
     warnings,
-    needsApproval: check.needsApproval || warnings.length > 0 || unconfinedRun,
+    needsApproval: check.needsApproval || warnings.length > 0 || unconfinedRun || mcpAsks,
   });
 }

@@ -70,6 +70,10 @@ export async function record(
   if (!result.ok) return result;
   if (session.tool?.returnsContent === true && session.accesses !== undefined)
     sinks.provenance.noteContent(request.conversationId, request.name, session.accesses);
+  const mcp = session.tool?.mcp;
+  // A server's answer is outside content like an injected file: a persona change after it names it.
+  if (mcp !== undefined)
+    sinks.provenance.noteSource(request.conversationId, `output of tool ${mcp.tool} of MCP server "${mcp.server}"`);
   for (const file of session.personaTargets ?? [])
     await sinks.onPersonaChanged?.({
       file,

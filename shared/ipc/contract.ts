@@ -5,6 +5,7 @@ import { approvalCalls, approvalEvents } from './approvals';
 import { assistantCalls, assistantEvents } from './assistant';
 import { historyCalls, historyEvents } from './history';
 import { languageServerCalls, languageServerEvents } from './language-servers';
+import { mcpServerCalls, mcpServerEvents } from './mcp-servers';
 import { chatCalls, chatEvents } from './chat';
 import { conversationsCalls, conversationsEvents } from './conversations';
 import { problemsEvents } from './problems';
@@ -29,6 +30,7 @@ export const calls = {
   ...workspaceCalls,
   ...transferCalls,
   ...languageServerCalls,
+  ...mcpServerCalls,
 };
 
 export const events = {
@@ -43,6 +45,7 @@ export const events = {
   ...transferEvents,
   ...problemsEvents,
   ...languageServerEvents,
+  ...mcpServerEvents,
 };
 
 export type Calls = typeof calls;

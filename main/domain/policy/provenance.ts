@@ -8,6 +8,8 @@ import { personaFileOf } from './persona-rules';
 export interface ProvenanceTracker {
   beginTurn(conversationId: string): void;
   noteContent(conversationId: string, toolName: string, accesses: readonly ToolAccess[]): void;
+  /** Content from outside the workspace (an MCP server's answer), named as the user should see it. */
+  noteSource(conversationId: string, source: string): void;
   /** The sources read so far this turn, as the user should see them; empty when none. */
   sources(conversationId: string): readonly string[];
 }
@@ -26,6 +28,9 @@ export function createProvenanceTracker(): ProvenanceTracker {
         else if (access.operation === 'read' && personaFileOf(access.path) === undefined) set.add(access.path);
       }
       if (set.size > 0) seen.set(conversationId, set);
+    },
+    noteSource(conversationId, source) {
+      seen.set(conversationId, (seen.get(conversationId) ?? new Set<string>()).add(source));
     },
     sources: (conversationId) => [...(seen.get(conversationId) ?? [])].slice(0, MAX_SOURCES_SHOWN),
   };
