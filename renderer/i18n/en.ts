@@ -1,8 +1,10 @@
 import { historyEn } from '../features/history/history-strings';
+import { mcpEn } from '../features/mcp-servers/mcp-strings';
 
 /** English strings: the source of keys; ru and zh must translate every one (the type checks it). */
 export const en = {
   ...historyEn,
+  ...mcpEn,
   'app.title': 'Familiar',
   'app.connecting': 'Connecting to Familiar…',
   'app.disconnected': 'Connection to Familiar lost. Reconnecting…',

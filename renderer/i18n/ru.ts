@@ -1,8 +1,10 @@
 import { historyRu } from '../features/history/history-strings';
+import { mcpRu } from '../features/mcp-servers/mcp-strings';
 import type { Messages } from './en';
 
 export const ru: Messages = {
   ...historyRu,
+  ...mcpRu,
   'app.title': 'Familiar',
   'app.connecting': 'Подключение к Familiar…',
   'app.disconnected': 'Связь с Familiar потеряна. Переподключение…',

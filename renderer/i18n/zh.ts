@@ -1,8 +1,10 @@
 import { historyZh } from '../features/history/history-strings';
+import { mcpZh } from '../features/mcp-servers/mcp-strings';
 import type { Messages } from './en';
 
 export const zh: Messages = {
   ...historyZh,
+  ...mcpZh,
   'app.title': 'Familiar',
   'app.connecting': '正在连接 Familiar…',
   'app.disconnected': '与 Familiar 的连接已断开，正在重新连接…',

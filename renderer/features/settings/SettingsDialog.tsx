@@ -4,6 +4,7 @@ import { useT } from '../../i18n/i18n';
 import { AboutSection } from './AboutSection';
 import { AppearanceSection } from './AppearanceSection';
 import { CodeSection } from './CodeSection';
+import { McpServersSection } from '../mcp-servers/McpServersSection';
 import { CommandsSection } from './CommandsSection';
 import { MemorySection } from './MemorySection';
 import { PersonaFilesSection } from './PersonaFilesSection';
@@ -40,6 +41,7 @@ export function SettingsDialog({ open, onClose }: DialogProps) {
           <SafetySection />
           <CommandsSection />
           <CodeSection />
+          <McpServersSection />
           <AboutSection />
         </div>
       </div>

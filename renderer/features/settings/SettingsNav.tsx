@@ -14,6 +14,7 @@ export const settingsSections: readonly { readonly id: string; readonly label: M
   { id: 'settings-safety', label: 'settings.safety' },
   { id: 'settings-commands', label: 'settings.commands' },
   { id: 'settings-code', label: 'settings.code' },
+  { id: 'settings-mcp', label: 'mcp.title' },
   { id: 'settings-about', label: 'settings.about' },
 ];
 
