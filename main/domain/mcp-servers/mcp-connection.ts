@@ -118,12 +118,14 @@ export async function openConnection(options: ConnectionOptions): Promise<McpCon
     }
   });
   client.onerror = (error) => options.log?.(`${config.id}: ${error.message}`);
+  // Until the handshake is done a failure is the start's own error (thrown below), not a loss.
+  let started = false;
   client.onclose = () => {
-    if (!closing) options.onLost(lastWords(stderrLines) ?? 'the connection closed', [...stderrLines]);
+    if (started && !closing) options.onLost(lastWords(stderrLines) ?? 'the connection closed', [...stderrLines]);
   };
   // 'close', not 'exit': by then its last stderr lines have been read.
   process?.child.once('close', (code, signal) => {
-    if (!closing) options.onLost(`exited (${signal ?? `code ${code}`})`, [...stderrLines]);
+    if (started && !closing) options.onLost(`exited (${signal ?? `code ${code}`})`, [...stderrLines]);
   });
   const close = async () => {
     if (closing) return;
@@ -140,6 +142,7 @@ export async function openConnection(options: ConnectionOptions): Promise<McpCon
       options.startTimeoutMs,
       `did not answer within ${Math.round(options.startTimeoutMs / 1000)} s`,
     );
+    started = true;
   } catch (error) {
     await close();
     throw new StartFailed(error instanceof Error ? error.message : String(error), [...stderrLines], error);

@@ -87,7 +87,7 @@ describe('the MCP server manager', () => {
     manager.sync([stdioServer('faulty', [file, 'faulty'])]);
     await manager.settled();
     const [status] = manager.statuses();
-    expect(status).toMatchObject({ state: 'ready', tools: 2 });
+    expect(status).toMatchObject({ state: 'ready', tools: 3 });
     expect(status?.skipped.map((entry) => entry.tool)).toEqual(['broken']);
     expect(status?.skipped[0]?.reason).toContain('invalid input schema');
     const huge = await manager.call('faulty', 'huge', {}, call);
