@@ -5,6 +5,7 @@ import { familiarPaths } from '../main/platform/storage/paths';
 import type { AnyTool } from '../main/tools/define-tool';
 import { codeDefinitionTool, codeHoverTool } from '../main/tools/index';
 import { createToolEnvironment, createToolServices } from '../main/tools/kit/tool-services';
+import { tableHead } from './measure';
 import { benchToolCalls } from './tool-calls';
 
 /**
@@ -132,8 +133,7 @@ export async function runLspSuite(log: (line: string) => void): Promise<boolean>
   const row = (name: string, values: readonly number[]) =>
     `| ${name} | ${percentile(values, 50).toFixed(0)} ms | ${percentile(values, 95).toFixed(0)} ms | ${values.length} |`;
   const table = [
-    '| language server (200-file TS project) | p50 | p95 | runs |',
-    '| --- | ---: | ---: | ---: |',
+    ...tableHead(['language server (200-file TS project)', { right: 'p50' }, { right: 'p95' }, { right: 'runs' }]),
     row('cold start → first code_hover answer', report.coldMs),
     row('warm code_hover (another file each time)', report.hoverMs),
     row('warm code_definition (across files)', report.definitionMs),

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { corpusLayout, ensureCorpus } from './corpus';
 import type { Corpus } from './corpus';
-import { compareCalls, runOnce, runtimeLine } from './measure';
+import { compareCalls, runOnce, runtimeLine, tableHead } from './measure';
 import type { Paired } from './measure';
 
 /**
@@ -214,8 +214,14 @@ async function measureRows(
 function report(rows: readonly McpRow[]): boolean {
   const ms = (value: number) => `${value.toFixed(1)} ms`;
   const table = [
-    '| over MCP stdio | Familiar (median) | reference (median) | ratio (paired median) | target | check |',
-    '| --- | --- | --- | --- | --- | --- |',
+    ...tableHead([
+      'over MCP stdio',
+      'Familiar (median)',
+      'reference (median)',
+      'ratio (paired median)',
+      'target',
+      'check',
+    ]),
   ];
   let failed = false;
   for (const row of rows) {

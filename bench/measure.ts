@@ -125,3 +125,10 @@ export function runtimeLine(): string {
     ? `node ${process.version}`
     : `node ${process.version}: older than the app's runtime (Node 24; engines >= 22.13), so these figures understate it`;
 }
+
+/** The first two lines of a Markdown table: the column names, and a separator (`right` aligns a column to the right). */
+export function tableHead(columns: readonly (string | { readonly right: string })[]): string[] {
+  const names = columns.map((column) => (typeof column === 'string' ? column : column.right));
+  const rules = columns.map((column) => (typeof column === 'string' ? '---' : '---:'));
+  return [`| ${names.join(' | ')} |`, `| ${rules.join(' | ')} |`];
+}

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { tableHead } from './measure';
 import { runStreamOverheadBench } from './stream-overhead';
 
 /** The loop's ratio to reading the raw SSE stream must stay under this (issue 5). */
@@ -15,8 +16,7 @@ export async function runStreamBench(log: (line: string) => void): Promise<boole
   const ms = (value: number) => `${value.toFixed(0)} ms`;
   const pass = report.ratio < ratioLimit;
   const table = [
-    '| stream measurement | Familiar loop | reference | ratio | target |',
-    '| --- | --- | --- | --- | --- |',
+    ...tableHead(['stream measurement', 'Familiar loop', 'reference', 'ratio', 'target']),
     `| ${report.tokens} tokens streamed as fast as possible | ${ms(report.loopMs)} | raw SSE ${ms(report.rawMs)} | ` +
       `${report.ratio.toFixed(2)}× | < ${ratioLimit}× raw ${pass ? '✓' : '✗'} |`,
     `|   same, against the AI SDK alone | ${ms(report.loopMs)} | AI SDK ${ms(report.sdkMs)} | ${report.ownRatio.toFixed(2)}× | context |`,

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runChild } from './measure';
+import { runChild, tableHead } from './measure';
 import type { ChildRun, Timing } from './measure';
 
 /** The tool bench's rows and the table they make (stdout) and `bench/results/latest.json`. */
@@ -56,8 +56,15 @@ export async function report(rows: Row[], options: ReportOptions): Promise<boole
                 : undefined;
 
   const table = [
-    '| operation | Familiar (median) | reference (median) | ratio (paired median) | target | peak RSS Familiar / reference | check |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...tableHead([
+      'operation',
+      'Familiar (median)',
+      'reference (median)',
+      'ratio (paired median)',
+      'target',
+      'peak RSS Familiar / reference',
+      'check',
+    ]),
   ];
   let failed = false;
   for (const row of rows) {

@@ -3,7 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createStderrLogger } from './platform/logging/logger';
 import { createMcpSessions } from './front-doors/mcp/mcp-session';
 import { parseHttpPort, startMcpHttpServer, withHttpPortDefault } from './front-doors/mcp/mcp-http';
-import { coreFlags, createCommandLineCore, disposeWithin, runCommandLine } from './front-doors/command-line';
+import { coreFlags, createCommandLineCore, runCommandLine, stopOnce } from './front-doors/command-line';
 import { familiarVersion } from './core/version';
 
 const usage = `Usage: familiar-mcp [--workspace DIR] [--home DIR] [--approve all] [--http [PORT]]
@@ -70,26 +70,9 @@ async function main(): Promise<void> {
   // listen for it): stop taking calls, then end the core, which stops the index builds and ends the
   // worker threads and watchers that kept the process alive (while a build ran; the semantic
   // index's watcher for good).
-  let stopping = false;
-  const stop = (why: string) => {
-    if (stopping) return;
-    stopping = true;
-    void server
-      .close()
-      .catch(() => undefined)
-      .then(() => disposeWithin(core, `familiar-mcp stopped (${why}).`, STOP_DEADLINE_MS, logger))
-      .then((outcome) => {
-        if (outcome === 'done') process.exit(0);
-        // process.exit would first wait for every worker thread to end (node joins them), which an
-        // index thread at its lowest priority can take seconds to do on a busy machine; a kill does not.
-        logger.warn(`stopping took over ${STOP_DEADLINE_MS} ms (a save or a worker thread still busy): killed`);
-        process.kill(process.pid, 'SIGKILL');
-      });
-  };
+  const stop = stopOnce(server, core, { name: 'familiar-mcp', deadlineMs: STOP_DEADLINE_MS, logger });
   process.stdin.once('end', () => stop('stdin closed'));
   process.stdin.once('close', () => stop('stdin closed'));
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 runCommandLine(main, 'familiar-mcp could not start');

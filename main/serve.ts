@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createStderrLogger } from './platform/logging/logger';
 import { startBrowserServer } from './front-doors/server/browser-server';
-import { coreFlags, createCommandLineCore, runCommandLine } from './front-doors/command-line';
+import { coreFlags, createCommandLineCore, runCommandLine, stopOnce } from './front-doors/command-line';
 
 /** Browser mode: the same core as the desktop app, its renderer served on loopback. */
 async function main(): Promise<void> {
@@ -27,19 +27,8 @@ async function main(): Promise<void> {
   // Scripts and tests read this exact line to find the app.
   process.stdout.write(`Familiar is running in browser mode: ${server.url}\n`);
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    // The server stops taking calls first: a call arriving while the core shuts down could otherwise
-    // reach a store that is closing (and, before it refused late writes, put an incognito chat on disk).
-    void server
-      .close()
-      .then(() => core.dispose(`Familiar stopped (${signal}).`))
-      .then(() => process.exit(0));
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  // Generous: a browser-mode core may be saving a long conversation; past this it is killed.
+  stopOnce(server, core, { name: 'Familiar', deadlineMs: 5000, logger });
 }
 
 runCommandLine(main, 'Familiar could not start browser mode');

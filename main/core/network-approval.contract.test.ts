@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { reply, startScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
 import type { ScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
 import { readAuditDay } from '../platform/audit/audit-log';
-import { confinementMode } from '../platform/processes/confinement';
+import { networkedConfinement } from '../test-support/networked-confinement';
+import { useClosers } from '../test-support/closers';
 import { useContractCores } from '../test-support/contract-core';
 import type { ContractCore } from '../test-support/contract-core';
 import { startLoopbackServer } from '../test-support/loopback-server';
@@ -15,20 +16,16 @@ import { useTempDirs } from '../test-support/temp-dir';
  * under the host, and the command's tool card keeping the command's own answer. Everything listens
  * on 127.0.0.1.
  */
-const mode = confinementMode();
-const networked = mode.confined && mode.socat !== undefined;
+const { networked, skipped } = networkedConfinement();
 
 const tempDir = useTempDirs();
 const startCore = useContractCores();
-const closing: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(closing.splice(0).map((close) => close()));
-});
+const closeAfter = useClosers();
 
 async function start(): Promise<{ run: ContractCore; llm: ScriptedLlmServer; web: LoopbackServer; id: string }> {
   const llm = await startScriptedLlmServer();
   const web = await startLoopbackServer();
-  closing.push(
+  closeAfter(
     () => llm.close(),
     () => web.close(),
   );
@@ -56,7 +53,7 @@ const networkQuestion = (run: ContractCore) =>
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-describe.runIf(networked)('a command’s network question through the contract', () => {
+describe.runIf(networked)(`a command’s network question through the contract${skipped}`, () => {
   it('asks in the same queue; "always in this workspace" lands in settings and on the audit trail', async () => {
     const { run, web } = await start();
     const question = await networkQuestion(run);

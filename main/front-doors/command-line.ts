@@ -67,6 +67,39 @@ export async function disposeWithin(
   }
 }
 
+/**
+ * Stops a front door once, whoever asks first (SIGINT, SIGTERM, or what the caller wires, such as
+ * stdin closing): the door stops taking calls first (a call arriving while the core shuts down could
+ * reach a store that is closing), then the core ends within the deadline. Past it the process is
+ * killed: process.exit would first wait for every worker thread to end (node joins them), which an
+ * index thread at its lowest priority can take seconds to do on a busy machine; a kill does not.
+ */
+export function stopOnce(
+  door: { close(): Promise<void> },
+  core: Pick<Core, 'dispose'>,
+  options: { readonly name: string; readonly deadlineMs: number; readonly logger: Pick<Logger, 'warn'> },
+): (why: string) => void {
+  let stopping = false;
+  const stop = (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    void door
+      .close()
+      .catch(() => undefined)
+      .then(() => disposeWithin(core, `${options.name} stopped (${why}).`, options.deadlineMs, options.logger))
+      .then((outcome) => {
+        if (outcome === 'done') process.exit(0);
+        options.logger.warn(
+          `stopping took over ${options.deadlineMs} ms (a save or a worker thread still busy): killed`,
+        );
+        process.kill(process.pid, 'SIGKILL');
+      });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  return stop;
+}
+
 /** Runs an entry point's main; a failure to start is one line on stderr and exit code 1. */
 export function runCommandLine(main: () => Promise<void>, failure: string): void {
   main().catch((error: unknown) => {

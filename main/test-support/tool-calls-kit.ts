@@ -33,10 +33,12 @@ export interface ToolCallsKit {
   call(name: string, args: unknown, signal?: AbortSignal): Promise<Result<unknown>>;
 }
 
+export type ToolCallsKitOptions = ToolKitOptions & { readonly approvalMode?: ApprovalMode; readonly policy?: Policy };
+
 export async function createToolCallsKit(
   makeTempDir: (prefix?: string) => Promise<string>,
   tools: readonly AnyTool[],
-  options: ToolKitOptions & { readonly approvalMode?: ApprovalMode; readonly policy?: Policy } = {},
+  options: ToolCallsKitOptions = {},
 ): Promise<ToolCallsKit> {
   const kit = await createToolKit(makeTempDir, options);
   const requests: ApprovalRequest[] = [];

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { mkdir, realpath } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, realpath, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { z } from 'zod';
 import type { Result } from '../../shared/result';
 import { familiarPaths } from '../platform/storage/paths';
@@ -53,6 +53,8 @@ export interface ToolKitOptions {
   readonly watchSearchIndex?: boolean;
   /** Another kit's folder (its home and workspace): a restart of the app on the same data. */
   readonly reuseRootOf?: ToolKit;
+  /** Files written into the workspace once the kit is ready (workspace-relative path → content). */
+  readonly files?: Readonly<Record<string, string | Uint8Array>>;
 }
 
 /** For tests of the tools (not shipped anywhere): the environment the tool-call pipeline builds per call. */
@@ -87,6 +89,10 @@ export async function createToolKit(
     workspaceRoot: workspace,
     ...(options.isConcealed === undefined ? {} : { isConcealed: options.isConcealed }),
   });
+  for (const [relPath, content] of Object.entries(options.files ?? {})) {
+    await mkdir(dirname(join(workspace, relPath)), { recursive: true });
+    await writeFile(join(workspace, relPath), content);
+  }
   const runner = createDirectRunner(services.limits);
   const ctx = (conversationId = 'c1', signal = new AbortController().signal): ToolContext => ({
     conversationId,

@@ -54,8 +54,7 @@ describe('edit_file', () => {
     ['gbk', '你好世界\n第二行\n', '第二', '第三'],
     ['shift_jis', 'こんにちは\n二行目\n', '二行目', '三行目'],
   ])('edits %s text in its own encoding (as read_file read it)', async (encoding, text, from, to) => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'legacy.txt'), iconv.encode(text, encoding));
+    const kit = await newKit({ files: { 'legacy.txt': iconv.encode(text, encoding) } });
     const read = await kit.call(readFileTool, { path: 'legacy.txt', encoding });
     expect(read.ok).toBe(true);
     const result = await kit.call(editFileTool, { path: 'legacy.txt', oldText: from, newText: to });
@@ -64,8 +63,7 @@ describe('edit_file', () => {
   });
 
   it('edits UTF-16 with a BOM and keeps it UTF-16', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'u.txt'), iconv.encode('alpha\r\nbeta\r\n', 'utf-16le', { addBOM: true }));
+    const kit = await newKit({ files: { 'u.txt': iconv.encode('alpha\r\nbeta\r\n', 'utf-16le', { addBOM: true }) } });
     const result = await kit.call(editFileTool, { path: 'u.txt', oldText: 'beta', newText: 'gamma' });
     expect(result.ok).toBe(true);
     expect(await readFile(join(kit.workspace, 'u.txt'))).toEqual(
@@ -74,8 +72,7 @@ describe('edit_file', () => {
   });
 
   it('shows the closest lines with a caret and a hint on no_match', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'c.ts'), 'function add(a, b) {\n    return a + b;\n}\n');
+    const kit = await newKit({ files: { 'c.ts': 'function add(a, b) {\n    return a + b;\n}\n' } });
     const result = await kit.call(editFileTool, { path: 'c.ts', oldText: 'return a - b;', newText: 'return a * b;' });
     expect(result.ok || result.error.code).toBe('no_match');
     const message = result.ok ? '' : result.error.message;
@@ -95,8 +92,7 @@ describe('edit_file', () => {
   });
 
   it('hints at indentation when only the indentation differs', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'i.py'), 'def f():\n    return 1\n\ndef g():\n    return 1\n');
+    const kit = await newKit({ files: { 'i.py': 'def f():\n    return 1\n\ndef g():\n    return 1\n' } });
     const result = await kit.call(editFileTool, { path: 'i.py', oldText: 'def f():\n  return 2', newText: 'x' });
     expect(result.ok || result.error.message).toMatch(/Hint: The text matches but its indentation differs/);
   });
@@ -154,8 +150,7 @@ describe('edit_file', () => {
   });
 
   it('refuses when the file no longer matches what the dialog showed', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'n.txt'), 'draft 2\n');
+    const kit = await newKit({ files: { 'n.txt': 'draft 2\n' } });
     const result = await kit.call(
       editFileTool,
       { path: 'n.txt', oldText: 'draft', newText: 'final' },
@@ -166,8 +161,7 @@ describe('edit_file', () => {
   });
 
   it('refuses binary files, missing files and an empty oldText', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'b.bin'), Buffer.from([1, 0, 2, 0]));
+    const kit = await newKit({ files: { 'b.bin': Buffer.from([1, 0, 2, 0]) } });
     expect(await kit.call(editFileTool, { path: 'b.bin', oldText: 'x', newText: 'y' })).toMatchObject(
       refused('binary_file'),
     );

@@ -56,8 +56,7 @@ describe('create_directory', () => {
 
 describe('delete_file', () => {
   it('moves a deleted file to the trash, restorable, with where it came from', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'old.txt'), 'keep me');
+    const kit = await newKit({ files: { 'old.txt': 'keep me' } });
     const result = await kit.call(deleteFileTool, { path: 'old.txt' });
     if (!result.ok) throw new Error(result.error.message);
     expect(await exists(join(kit.workspace, 'old.txt'))).toBe(false);
@@ -146,8 +145,7 @@ describe('delete_file', () => {
 
 describe('move_file', () => {
   it('renames and moves into new folders', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'a.txt'), 'A');
+    const kit = await newKit({ files: { 'a.txt': 'A' } });
     expect(await kit.call(moveFileTool, { source: 'a.txt', destination: 'docs/archive/b.txt' })).toEqual({
       ok: true,
       value: { source: 'a.txt', destination: 'docs/archive/b.txt', type: 'file', overwritten: false },
@@ -156,8 +154,7 @@ describe('move_file', () => {
   });
 
   it('refuses an existing destination unless overwrite, which trashes the old one', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'new.txt'), 'new');
+    const kit = await newKit({ files: { 'new.txt': 'new' } });
     await writeFile(join(kit.workspace, 'old.txt'), 'old');
     expect(await kit.call(moveFileTool, { source: 'new.txt', destination: 'old.txt' })).toMatchObject(
       refused('destination_exists'),
@@ -189,16 +186,14 @@ describe('move_file', () => {
   });
 
   it('moves a symlink as a link', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'target.txt'), 't');
+    const kit = await newKit({ files: { 'target.txt': 't' } });
     await symlink('target.txt', join(kit.workspace, 'link'));
     expect((await kit.call(moveFileTool, { source: 'link', destination: 'link2' })).ok).toBe(true);
     expect(await readlink(join(kit.workspace, 'link2'))).toBe('target.txt');
   });
 
   it('moves a file from the project into the persona overlay (memory/)', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'note.md'), 'remember this');
+    const kit = await newKit({ files: { 'note.md': 'remember this' } });
     expect((await kit.call(moveFileTool, { source: 'note.md', destination: 'memory/note.md' })).ok).toBe(true);
     expect(await readFile(join(kit.personaDir, 'memory/note.md'), 'utf8')).toBe('remember this');
     expect(await readdir(kit.workspace)).toEqual([]);
@@ -207,8 +202,7 @@ describe('move_file', () => {
 
 describe('get_file_info', () => {
   it('describes a text file: size, lines, encoding, line endings', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'a.txt'), 'one\r\ntwo\r\nthree');
+    const kit = await newKit({ files: { 'a.txt': 'one\r\ntwo\r\nthree' } });
     const result = await kit.call(getFileInfoTool, { path: 'a.txt' });
     expect(result).toEqual({
       ok: true,
@@ -230,8 +224,7 @@ describe('get_file_info', () => {
     ['gbk', '我能吞下玻璃而不伤身体。我能吞下玻璃而不伤身体。'],
     ['shift_jis', '私はガラスを食べられます。それは私を傷つけません。'],
   ])('guesses %s', async (encoding, text) => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'legacy.txt'), iconv.encode(`${text}\n`, encoding));
+    const kit = await newKit({ files: { 'legacy.txt': iconv.encode(`${text}\n`, encoding) } });
     const result = await kit.call(getFileInfoTool, { path: 'legacy.txt' });
     expect(result.ok && result.value).toMatchObject({ encoding, line_count: 1 });
     // And the guess is what read_file needs.
@@ -243,8 +236,7 @@ describe('get_file_info', () => {
   });
 
   it('marks binary files, counts folder entries, and describes special files without reading them', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'b.bin'), Buffer.from([0, 1, 2, 3]));
+    const kit = await newKit({ files: { 'b.bin': Buffer.from([0, 1, 2, 3]) } });
     await mkdir(join(kit.workspace, 'dir'));
     await writeFile(join(kit.workspace, 'dir', 'x'), '');
     execFileSync('mkfifo', [join(kit.workspace, 'pipe')]);

@@ -1,7 +1,7 @@
 import { mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useTempDirs } from '../test-support/temp-dir';
+import { describe, expect, it, vi } from 'vitest';
+import { useToolCallsKits } from '../test-support/use-tool-kits';
 import { fileSemanticSearchTool } from './file-semantic-search';
 import { deleteFileTool } from './delete-file';
 import { writeFileTool } from './write-file';
@@ -9,11 +9,7 @@ import type { SemanticSearchOutput } from './file-semantic-search';
 import { createToolCallsKit } from '../test-support/tool-calls-kit';
 import type { ToolCallsKit } from '../test-support/tool-calls-kit';
 
-const tempDir = useTempDirs();
-const kits: ToolCallsKit[] = [];
-afterEach(async () => {
-  await Promise.all(kits.splice(0).map((kit) => kit.kit.dispose()));
-});
+const { tempDir, start } = useToolCallsKits();
 
 async function setup(isConcealed?: (path: string) => boolean) {
   const kit = await createToolCallsKit(
@@ -21,7 +17,6 @@ async function setup(isConcealed?: (path: string) => boolean) {
     [fileSemanticSearchTool],
     isConcealed === undefined ? {} : { isConcealed },
   );
-  kits.push(kit);
   return { kit, root: kit.kit.workspace };
 }
 
@@ -139,11 +134,10 @@ describe('file_semantic_search through the registry', () => {
   });
 
   it("sees the tools' own writes at the next query even without a file watcher", async () => {
-    const kit = await createToolCallsKit(tempDir, [fileSemanticSearchTool, writeFileTool, deleteFileTool], {
+    const kit = await start([fileSemanticSearchTool, writeFileTool, deleteFileTool], {
       approvalMode: 'approve-all',
       watchSearchIndex: false,
     });
-    kits.push(kit);
     await writeFile(join(kit.kit.workspace, 'a.md'), 'Notes about lighthouses.\n');
     expect((await search(kit, 'walrus')).results).toEqual([]);
     const wrote = await kit.call('write_file', { path: 'new/deep/b.md', content: 'The walrus census moved.\n' });

@@ -1,11 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { confinementMode } from '../platform/processes/confinement';
-import { useTempDirs } from '../test-support/temp-dir';
-import { createToolCallsKit } from '../test-support/tool-calls-kit';
-import type { ToolCallsKit } from '../test-support/tool-calls-kit';
+import { gitRun } from '../test-support/git-run';
+import { useToolCallsKits } from '../test-support/use-tool-kits';
 import { gitCommitTool } from './git-commit';
 import type { GitCommitOutput } from './git-commit';
 import { gitStatusTool } from './git-status';
@@ -21,21 +19,12 @@ import { withRepository } from './git/git-repository';
 const mode = confinementMode();
 const skipped = mode.confined ? '' : ` (skipped: ${mode.reason} ${mode.fix})`;
 
-const tempDir = useTempDirs();
-const kits: ToolCallsKit[] = [];
-afterEach(async () => {
-  await Promise.all(kits.splice(0).map((kit) => kit.kit.dispose()));
-});
+const { tempDir, start } = useToolCallsKits();
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], {
-    cwd,
-    encoding: 'utf8',
-  });
+const git = gitRun;
 
 async function setup() {
-  const kit = await createToolCallsKit(tempDir, [gitStatusTool, gitCommitTool], { approvalMode: 'approve-all' });
-  kits.push(kit);
+  const kit = await start([gitStatusTool, gitCommitTool], { approvalMode: 'approve-all' });
   const root = kit.kit.workspace;
   git(root, 'init', '-q', '-b', 'main');
   git(root, 'config', 'user.name', 'Test');

@@ -1,34 +1,23 @@
-import { execFileSync } from 'node:child_process';
 import { access, chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { useTempDirs } from '../test-support/temp-dir';
+import { describe, expect, it } from 'vitest';
+import { gitRun } from '../test-support/git-run';
+import { useToolCallsKits } from '../test-support/use-tool-kits';
 import { gitCommitTool } from './git-commit';
 import type { GitCommitOutput } from './git-commit';
 import { gitDiffTool } from './git-diff';
 import type { GitDiffOutput } from './git-diff';
 import { gitStatusTool } from './git-status';
 import type { GitStatusOutput } from './git-status';
-import { createToolCallsKit } from '../test-support/tool-calls-kit';
-import type { ToolCallsKit } from '../test-support/tool-calls-kit';
 
-const tempDir = useTempDirs();
-const kits: ToolCallsKit[] = [];
-afterEach(async () => {
-  await Promise.all(kits.splice(0).map((kit) => kit.kit.dispose()));
-});
+const { tempDir, start } = useToolCallsKits();
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], {
-    cwd,
-    encoding: 'utf8',
-  });
+const git = gitRun;
 
 async function setup(options: { repo?: boolean; concealMemory?: boolean } = {}) {
-  const kit = await createToolCallsKit(tempDir, [gitStatusTool, gitDiffTool, gitCommitTool], {
+  const kit = await start([gitStatusTool, gitDiffTool, gitCommitTool], {
     ...(options.concealMemory === true ? { isConcealed: (path: string) => path === 'notes/private.md' } : {}),
   });
-  kits.push(kit);
   const root = kit.kit.workspace;
   if (options.repo !== false) {
     git(root, 'init', '-q', '-b', 'main');

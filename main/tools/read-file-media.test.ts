@@ -10,6 +10,13 @@ import { useToolKits } from '../test-support/use-tool-kits';
 
 const newKit = useToolKits();
 
+/** A kit whose workspace holds report.pdf, the three-page PDF. */
+async function kitWithReport(options?: Parameters<typeof newKit>[0]) {
+  const kit = await newKit(options);
+  await writeFile(join(kit.workspace, 'report.pdf'), makePdf(threePages));
+  return kit;
+}
+
 /** The three pages every PDF test reads: text, a page without a text layer (scanned), text. */
 const threePages = [['Alpha report', 'first page body'], null, ['Gamma (final) page', 'the end']];
 
@@ -39,8 +46,7 @@ describe('read_file on an image', () => {
     ['image/jpeg', makeJpegHeader(640, 480)],
     ['image/webp', makeWebpHeader(640, 480)],
   ])('goes by the bytes, not the name: %s called notes.txt is that image', async (mime, bytes) => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'notes.txt'), bytes);
+    const kit = await newKit({ files: { 'notes.txt': bytes } });
     expect(valueOf(await kit.call(readFileTool, { path: 'notes.txt' }))).toMatchObject({
       kind: 'image',
       mime,
@@ -50,8 +56,10 @@ describe('read_file on an image', () => {
   });
 
   it('refuses an image over the image cap, and one too wide, with file_too_large', async () => {
-    const kit = await newKit({ limits: { maxImageBytes: 1000, maxImageSide: 100 } });
-    await writeFile(join(kit.workspace, 'big.png'), makePng(200, 200));
+    const kit = await newKit({
+      limits: { maxImageBytes: 1000, maxImageSide: 100 },
+      files: { 'big.png': makePng(200, 200) },
+    });
     const big = await kit.call(readFileTool, { path: 'big.png' });
     expect(big.ok || big.error).toMatchObject({ code: 'file_too_large', details: { limit: 1000 } });
     await writeFile(join(kit.workspace, 'wide.gif'), makeGifHeader(101, 1));
@@ -60,8 +68,7 @@ describe('read_file on an image', () => {
   });
 
   it('answers image_unreadable for a PNG whose header is cut off', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'cut.png'), makePng(10, 10).subarray(0, 12));
+    const kit = await newKit({ files: { 'cut.png': makePng(10, 10).subarray(0, 12) } });
     const result = await kit.call(readFileTool, { path: 'cut.png' });
     expect(result.ok || result.error.code).toBe('image_unreadable');
   });
@@ -91,8 +98,7 @@ describe('read_file on a PDF', () => {
   });
 
   it('reads the pages asked for with start_page and end_page', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'report.pdf'), makePdf(threePages));
+    const kit = await kitWithReport();
     const third = valueOf(await kit.call(readFileTool, { path: 'report.pdf', start_page: 3 }));
     expect(third).toMatchObject({ start_page: 3, end_page: 3, text: '[page 3]\nGamma (final) page\nthe end' });
     expect(third).not.toHaveProperty('pages_without_text');
@@ -107,8 +113,7 @@ describe('read_file on a PDF', () => {
   });
 
   it('stops at the output cap on a page boundary and says where to continue', async () => {
-    const kit = await newKit({ limits: { maxOutputBytes: 90 } });
-    await writeFile(join(kit.workspace, 'report.pdf'), makePdf(threePages));
+    const kit = await kitWithReport({ limits: { maxOutputBytes: 90 } });
     const value = valueOf(await kit.call(readFileTool, { path: 'report.pdf' }));
     expect(value).toMatchObject({
       end_page: 2,
@@ -121,8 +126,7 @@ describe('read_file on a PDF', () => {
   });
 
   it('shows the start of a first page longer than the cap alone, and goes on from the next', async () => {
-    const kit = await newKit({ limits: { maxOutputBytes: 30 } });
-    await writeFile(join(kit.workspace, 'report.pdf'), makePdf(threePages));
+    const kit = await kitWithReport({ limits: { maxOutputBytes: 30 } });
     const value = valueOf(await kit.call(readFileTool, { path: 'report.pdf' }));
     expect(value).toMatchObject({
       end_page: 1,
@@ -136,8 +140,7 @@ describe('read_file on a PDF', () => {
   });
 
   it('refuses a PDF over the whole-file read cap, line ranges, and page ranges on text', async () => {
-    const kit = await newKit({ limits: { maxReadBytes: 200 } });
-    await writeFile(join(kit.workspace, 'report.pdf'), makePdf(threePages));
+    const kit = await kitWithReport({ limits: { maxReadBytes: 200 } });
     const big = await kit.call(readFileTool, { path: 'report.pdf' });
     expect(big.ok || big.error).toMatchObject({ code: 'file_too_large', message: matching(/PDFs are read whole/) });
     const lines = await kit.call(readFileTool, { path: 'report.pdf', start_line: 1 });
@@ -148,8 +151,7 @@ describe('read_file on a PDF', () => {
   });
 
   it('answers pdf_unreadable for an encrypted PDF and a damaged one', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'locked.pdf'), makePdf([['secret']], { encrypted: true }));
+    const kit = await newKit({ files: { 'locked.pdf': makePdf([['secret']], { encrypted: true }) } });
     const locked = await kit.call(readFileTool, { path: 'locked.pdf' });
     expect(locked.ok || locked.error).toMatchObject({ code: 'pdf_unreadable', details: { reason: 'encrypted' } });
     await writeFile(join(kit.workspace, 'broken.pdf'), '%PDF-1.7\nnothing a reader can use\n');
@@ -158,8 +160,7 @@ describe('read_file on a PDF', () => {
   });
 
   it('keeps a text file that mentions %PDF- after its first byte as text', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'notes.md'), 'PDFs start with %PDF-1.7\n');
+    const kit = await newKit({ files: { 'notes.md': 'PDFs start with %PDF-1.7\n' } });
     expect(valueOf(await kit.call(readFileTool, { path: 'notes.md' }))).toMatchObject({
       kind: 'text',
       content: 'PDFs start with %PDF-1.7',

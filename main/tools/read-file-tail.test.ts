@@ -69,8 +69,7 @@ describe('read_file counted from the end', () => {
   });
 
   it('gives real line numbers and the total when the window reaches the start', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'short.txt'), 'one\ntwo\nthree\n');
+    const kit = await newKit({ files: { 'short.txt': 'one\ntwo\nthree\n' } });
     const result = await readText(kit, { path: 'short.txt', start_line: -10 });
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value).toMatchObject({
@@ -103,8 +102,7 @@ describe('read_file counted from the end', () => {
   });
 
   it('shows the start of a giant last line', async () => {
-    const kit = await newKit({ limits: { maxOutputBytes: 64 } });
-    await writeFile(join(kit.workspace, 'min.js'), `first\n${'é'.repeat(200_000)}`);
+    const kit = await newKit({ limits: { maxOutputBytes: 64 }, files: { 'min.js': `first\n${'é'.repeat(200_000)}` } });
     const result = await readText(kit, { path: 'min.js', start_line: -1 });
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.content).toMatch(/^é+$/);
@@ -116,8 +114,7 @@ describe('read_file counted from the end', () => {
     ['utf-16le', 'Привет\nline two\nline three\n'],
     ['utf-8', 'bom\nline two\nline three'],
   ])('reads the end of %s text with a BOM', async (encoding, text) => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'b.txt'), iconv.encode(text, encoding, { addBOM: true }));
+    const kit = await newKit({ files: { 'b.txt': iconv.encode(text, encoding, { addBOM: true }) } });
     const result = await readText(kit, { path: 'b.txt', start_line: -2 });
     expect(result.ok && result.value.content).toBe('line two\nline three');
     const all = await readText(kit, { path: 'b.txt', start_line: -3 });

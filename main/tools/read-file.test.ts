@@ -13,8 +13,7 @@ const numbered = (count: number, width = 0) =>
 
 describe('read_file', () => {
   it('reads a small text file whole', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'a.txt'), 'one\ntwo\nthree\n');
+    const kit = await newKit({ files: { 'a.txt': 'one\ntwo\nthree\n' } });
     const result = await readText(kit, { path: 'a.txt' });
     expect(result).toEqual({
       ok: true,
@@ -30,8 +29,7 @@ describe('read_file', () => {
   });
 
   it('caps the output by lines and says how to continue', async () => {
-    const kit = await newKit({ limits: { maxOutputLines: 5 } });
-    await writeFile(join(kit.workspace, 'a.txt'), numbered(12));
+    const kit = await newKit({ limits: { maxOutputLines: 5 }, files: { 'a.txt': numbered(12) } });
     const result = await readText(kit, { path: 'a.txt' });
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value).toMatchObject({
@@ -49,8 +47,7 @@ describe('read_file', () => {
   });
 
   it('caps the output by bytes without cutting a line', async () => {
-    const kit = await newKit({ limits: { maxOutputBytes: 100 } });
-    await writeFile(join(kit.workspace, 'a.txt'), numbered(50, 20));
+    const kit = await newKit({ limits: { maxOutputBytes: 100 }, files: { 'a.txt': numbered(50, 20) } });
     const result = await readText(kit, { path: 'a.txt' });
     if (!result.ok) throw new Error(result.error.message);
     expect(Buffer.byteLength(result.value.content)).toBeLessThanOrEqual(100);
@@ -59,8 +56,7 @@ describe('read_file', () => {
   });
 
   it('shows the start of a single line longer than the byte cap, and says so', async () => {
-    const kit = await newKit({ limits: { maxOutputBytes: 64 } });
-    await writeFile(join(kit.workspace, 'min.js'), `${'é'.repeat(500)}\nnext\n`);
+    const kit = await newKit({ limits: { maxOutputBytes: 64 }, files: { 'min.js': `${'é'.repeat(500)}\nnext\n` } });
     for (const args of [{ path: 'min.js' }, { path: 'min.js', start_line: 1 }]) {
       const result = await readText(kit, args);
       if (!result.ok) throw new Error(result.error.message);
@@ -95,8 +91,7 @@ describe('read_file', () => {
   });
 
   it('says when start_line is past the end', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'a.txt'), 'one\ntwo');
+    const kit = await newKit({ files: { 'a.txt': 'one\ntwo' } });
     const result = await readText(kit, { path: 'a.txt', start_line: 5 });
     expect(result).toEqual({
       ok: true,
@@ -127,8 +122,7 @@ describe('read_file', () => {
     ['utf-16le', 'Привет, 世界\nline two\n'],
     ['utf-16be', 'Grüße\nline two\n'],
   ])('reads %s text with a BOM, whole and by range', async (encoding, text) => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'u16.txt'), iconv.encode(text, encoding, { addBOM: true }));
+    const kit = await newKit({ files: { 'u16.txt': iconv.encode(text, encoding, { addBOM: true }) } });
     const whole = await readText(kit, { path: 'u16.txt' });
     expect(whole).toEqual({ ok: true, value: containing({ content: text.trimEnd(), encoding, total_lines: 2 }) });
     const second = await readText(kit, { path: 'u16.txt', start_line: 2 });
@@ -141,8 +135,7 @@ describe('read_file', () => {
     ['shift_jis', '私はガラスを食べられます'],
     ['latin1', 'Ça va très bien, naïve façade'],
   ])('reads %s when asked, and refuses it as UTF-8', async (encoding, text) => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'legacy.txt'), iconv.encode(`${text}\n`, encoding));
+    const kit = await newKit({ files: { 'legacy.txt': iconv.encode(`${text}\n`, encoding) } });
     const asked = await readText(kit, { path: 'legacy.txt', encoding });
     expect(asked.ok && asked.value.content).toBe(text);
     const ranged = await readText(kit, { path: 'legacy.txt', encoding, start_line: 1 });
@@ -153,8 +146,7 @@ describe('read_file', () => {
   });
 
   it('refuses an unknown encoding name', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'a.txt'), 'x');
+    const kit = await newKit({ files: { 'a.txt': 'x' } });
     const result = await readText(kit, { path: 'a.txt', encoding: 'klingon-8' });
     expect(result.ok || result.error.code).toBe('encoding_error');
   });

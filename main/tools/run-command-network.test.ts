@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { confinementMode } from '../platform/processes/confinement';
+import { describe, expect, it } from 'vitest';
+import { networkedConfinement } from '../test-support/networked-confinement';
+import { useClosers } from '../test-support/closers';
 import { startLoopbackServer } from '../test-support/loopback-server';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createToolCallsKit } from '../test-support/tool-calls-kit';
@@ -14,22 +15,15 @@ import type { RunCommandOutput } from './run-command';
  * that host and port, for the answer's span. Every server here listens on 127.0.0.1, and every
  * request goes there.
  */
-const mode = confinementMode();
-const networked = mode.confined && mode.socat !== undefined;
-const skipped = networked
-  ? ''
-  : ` (skipped: ${mode.confined ? 'socat is not installed' : `${mode.reason} ${mode.fix}`})`;
+const { networked, skipped } = networkedConfinement();
 
 const tempDir = useTempDirs();
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanup.splice(0).map((close) => close()));
-});
+const closeAfter = useClosers();
 
 async function setup(approvalMode: ApprovalMode = 'interactive') {
   const kit = await createToolCallsKit(tempDir, [runCommandTool], { approvalMode });
   const server = await startLoopbackServer();
-  cleanup.push(
+  closeAfter(
     () => kit.kit.dispose(),
     () => server.close(),
   );
@@ -129,7 +123,7 @@ describe(`a confined command reaches the network only where the user allows it${
     it('an allowed host allows no other port and no other name for the same address', async () => {
       const { kit, server } = await setup();
       const other = await startLoopbackServer();
-      cleanup.push(() => other.close());
+      closeAfter(() => other.close());
       kit.networkAnswer = 'conversation';
       await run(kit, curl(`http://127.0.0.1:${server.port}/allowed`));
       kit.networkAnswer = 'reject';

@@ -2,21 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resetConfinementProbe } from '../platform/processes/confinement';
-import { useTempDirs } from '../test-support/temp-dir';
-import { createToolCallsKit } from '../test-support/tool-calls-kit';
-import type { ToolCallsKit } from '../test-support/tool-calls-kit';
+import { useToolCallsKits } from '../test-support/use-tool-kits';
 import { runCommandTool } from './run-command';
 import type { RunCommandOutput } from './run-command';
 
-const tempDir = useTempDirs();
-const kits: ToolCallsKit[] = [];
-afterEach(async () => {
-  await Promise.all(kits.splice(0).map((kit) => kit.kit.dispose()));
-});
+const { start } = useToolCallsKits();
 
 async function setup() {
-  const kit = await createToolCallsKit(tempDir, [runCommandTool]);
-  kits.push(kit);
+  const kit = await start([runCommandTool]);
   return kit;
 }
 
@@ -128,8 +121,7 @@ describe('run_command through the registry', () => {
 
   it('children get the allow-listed environment plus the names the user passes, never other keys', async () => {
     const passed: string[] = [];
-    const kit = await createToolCallsKit(tempDir, [runCommandTool], { passEnvironment: () => passed });
-    kits.push(kit);
+    const kit = await start([runCommandTool], { passEnvironment: () => passed });
     vi.stubEnv('OPENAI_API_KEY', 'sk-test-must-not-leak');
     vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-must-not-leak');
     vi.stubEnv('FAMILIAR_PLAIN_VARIABLE', 'named');

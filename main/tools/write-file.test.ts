@@ -49,8 +49,7 @@ describe('write_file', () => {
   });
 
   it('skips the backup when asked', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'a.txt'), 'old');
+    const kit = await newKit({ files: { 'a.txt': 'old' } });
     const result = await kit.call(writeFileTool, { path: 'a.txt', content: 'new', backup: false });
     expect(result.ok && 'backup_path' in result.value).toBe(false);
   });
@@ -93,8 +92,7 @@ describe('write_file', () => {
   });
 
   it('previews before/after for the approval dialog and writes the text the user edited', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'a.md'), 'old\n');
+    const kit = await newKit({ files: { 'a.md': 'old\n' } });
     const preview = await kit.runner.prepare(writeFileTool, { path: 'a.md', content: 'model text\n' }, kit.ctx());
     expect(preview).toEqual({
       ok: true,

@@ -26,4 +26,29 @@ describe('createMirrorStore', () => {
     page.emit('tools.changed', tools(true));
     expect(useStore.getState()).toMatchObject({ list: tools(false) });
   });
+
+  it('reloadOn asks again on each named event, for a filtered one only when the payload matters, until stopped', async () => {
+    let asked = 0;
+    const page = createContractApi({
+      'tools.list': () => {
+        asked += 1;
+        return ok(tools(asked % 2 === 1));
+      },
+    });
+    const { useStore, actions } = createMirrorStore('list', 'tools.list');
+    const stop = actions.reloadOn(page.api, ['tools.changed', 'settings.changed'], {
+      'tools.changed': (payload) => payload.memoryEnabled,
+    });
+    await vi.waitFor(() => expect(asked).toBe(1));
+
+    page.emit('tools.changed', tools(false));
+    page.emit('tools.changed', tools(true));
+    await vi.waitFor(() => expect(useStore.getState().list).toEqual(tools(false)));
+    expect(asked).toBe(2);
+
+    stop();
+    page.emit('tools.changed', tools(true));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(asked).toBe(2);
+  });
 });

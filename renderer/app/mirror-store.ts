@@ -11,6 +11,9 @@ type MirrorState<K extends string, V> = { readonly [P in K]: V | null } & {
 /** The events whose payload is a whole new value of type V. */
 type EventCarrying<V> = { [E in EventName]: EventPayload<E> extends V ? E : never }[EventName];
 
+/** For reloadOn: per event, whether its payload is a reason to ask again. */
+type ReloadFilters = { readonly [E in EventName]?: (payload: EventPayload<E>) => boolean };
+
 /**
  * A store that mirrors main's answer to one call without input (settings.get, tools.list,
  * persona.info): `load` asks again, `received` takes a value main pushed, and a failure is kept
@@ -43,6 +46,20 @@ export function createMirrorStore<K extends string, N extends CallName>(
       void actions.load(api);
       // EventCarrying checked the payload's type; the generic listener cannot say so itself.
       return pushedBy === undefined ? () => undefined : api.on(pushedBy, received as (payload: unknown) => void);
+    },
+    /**
+     * Loads, then loads again whenever one of `events` fires (for an event named in `when`, only
+     * when its payload matters); returns the unsubscribe.
+     */
+    reloadOn: (api: FamiliarApi, events: readonly EventName[], when: ReloadFilters = {}): (() => void) => {
+      void actions.load(api);
+      const stops = events.map((event) =>
+        api.on(event, (payload) => {
+          const matters = when[event] as ((payload: unknown) => boolean) | undefined;
+          if (matters === undefined || matters(payload)) void actions.load(api);
+        }),
+      );
+      return () => stops.forEach((stop) => stop());
     },
   };
   return { useStore, actions };

@@ -14,8 +14,7 @@ const newKit = useToolKits();
 // The views are built from what the real tools return, so the card shows what a user will see.
 describe('toToolResultView over the real file tools', () => {
   it('keeps the diff edit_file returns and sums it up in one line', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'notes.md'), 'one\ntwo\nthree\n');
+    const kit = await newKit({ files: { 'notes.md': 'one\ntwo\nthree\n' } });
     const result = await kit.call(editFileTool, { path: 'notes.md', oldText: 'two', newText: 'TWO\nand a half' });
     const view = toToolResultView(result);
     expect(view).toMatchObject({ ok: true, summary: 'notes.md: +2 −1 lines' });
@@ -38,8 +37,7 @@ describe('toToolResultView over the real file tools', () => {
   });
 
   it('gives the code in the summary and the whole message (closest lines) as the value on no_match', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'notes.md'), 'alpha\nbeta gamma\n');
+    const kit = await newKit({ files: { 'notes.md': 'alpha\nbeta gamma\n' } });
     const result = await kit.call(editFileTool, { path: 'notes.md', oldText: 'beta gama', newText: 'x' });
     const view = toToolResultView(result);
     expect(view.ok).toBe(false);
@@ -59,8 +57,7 @@ describe('toToolResultView over the real file tools', () => {
   });
 
   it('shows a picture read_file returns by its facts, never its bytes, and a PDF by its pages', async () => {
-    const kit = await newKit();
-    await writeFile(join(kit.workspace, 'shot.png'), makePng(300, 200));
+    const kit = await newKit({ files: { 'shot.png': makePng(300, 200) } });
     const image = toToolResultView(await kit.call(readFileTool, { path: 'shot.png' }));
     expect(image).toMatchObject({ ok: true, summary: 'shot.png: 300×200 image', value: { kind: 'image', width: 300 } });
     expect(image.value).not.toHaveProperty('data');

@@ -1,8 +1,9 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
-import { confinementMode } from '../../platform/processes/confinement';
+import { describe, expect, it } from 'vitest';
+import { networkedConfinement } from '../../test-support/networked-confinement';
+import { useClosers } from '../../test-support/closers';
 import { startLoopbackServer } from '../../test-support/loopback-server';
 import { useMcpTestSessions } from '../../test-support/mcp-session-kit';
 import { useTempDirs } from '../../test-support/temp-dir';
@@ -12,22 +13,18 @@ import { useTempDirs } from '../../test-support/temp-dir';
  * with the three spans of "allow"; "always in this workspace" is kept in settings.json. Every
  * request goes to a server on 127.0.0.1.
  */
-const mode = confinementMode();
-const networked = mode.confined && mode.socat !== undefined;
+const { networked, skipped } = networkedConfinement();
 
 const tempDir = useTempDirs();
 const startSession = useMcpTestSessions();
-const servers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((close) => close()));
-});
+const closeAfter = useClosers();
 
 async function setup(answer: () => ElicitResult) {
   const home = await tempDir();
   const workspace = await tempDir();
   const session = await startSession({ home, workspace, approvalMode: 'approve-all', elicit: answer });
   const server = await startLoopbackServer();
-  servers.push(() => server.close());
+  closeAfter(() => server.close());
   const curl = async (path: string) => {
     const result = await session.client.callTool({
       name: 'run_command',
@@ -38,7 +35,7 @@ async function setup(answer: () => ElicitResult) {
   return { ...session, home, workspace, server, curl };
 }
 
-describe.runIf(networked)('a command’s network question over MCP', () => {
+describe.runIf(networked)(`a command’s network question over MCP${skipped}`, () => {
   it('goes to the client’s user by elicitation, naming the host; "always" is kept in settings', async () => {
     const { asked, server, curl, home, workspace } = await setup(() => ({
       action: 'accept',

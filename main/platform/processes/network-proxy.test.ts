@@ -2,7 +2,8 @@ import { request } from 'node:http';
 import { connect as netConnect } from 'node:net';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useClosers } from '../../test-support/closers';
 import { startLoopbackServer } from '../../test-support/loopback-server';
 import { addressClass } from './network-address';
 import { parseAuthority, startNetworkProxy } from './network-proxy';
@@ -14,10 +15,7 @@ import type { HostGate, HostTarget, NetworkProxy, NetworkProxyOptions, ResolvedA
  * turns to the loopback server) any connection the proxy would open, so a refusal is proven by the
  * hook never being called.
  */
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanup.splice(0).map((close) => close()));
-});
+const closeAfter = useClosers();
 
 async function setup(gate: HostGate, options: Partial<NetworkProxyOptions> = {}) {
   const server = await startLoopbackServer();
@@ -31,7 +29,7 @@ async function setup(gate: HostGate, options: Partial<NetworkProxyOptions> = {})
     },
     ...options,
   });
-  cleanup.push(
+  closeAfter(
     () => server.close(),
     () => proxy.close(),
   );
@@ -192,20 +190,23 @@ describe('the network proxy of a confined command', () => {
 
 describe('addresses and authorities', () => {
   it('classes addresses, IPv4 inside IPv6 included', () => {
-    expect(addressClass('93.184.215.14')).toBe('public');
-    expect(addressClass('2606:4700::1111')).toBe('public');
-    expect(addressClass('127.0.0.2')).toBe('loopback');
-    expect(addressClass('::1')).toBe('loopback');
-    expect(addressClass('::ffff:10.1.2.3')).toBe('private');
-    expect(addressClass('64:ff9b::a9fe:a9fe')).toBe('metadata');
-    expect(addressClass('2002:7f00:1::')).toBe('loopback');
-    expect(addressClass('172.31.255.255')).toBe('private');
-    expect(addressClass('172.32.0.1')).toBe('public');
-    expect(addressClass('100.64.0.1')).toBe('private');
-    expect(addressClass('169.254.1.1')).toBe('link-local');
-    expect(addressClass('fe80::1')).toBe('link-local');
-    expect(addressClass('0.0.0.0')).toBe('unspecified');
-    expect(addressClass('not-an-ip')).toBe('reserved');
+    const expected: Record<string, string> = {
+      '93.184.215.14': 'public',
+      '2606:4700::1111': 'public',
+      '127.0.0.2': 'loopback',
+      '::1': 'loopback',
+      '::ffff:10.1.2.3': 'private',
+      '64:ff9b::a9fe:a9fe': 'metadata',
+      '2002:7f00:1::': 'loopback',
+      '172.31.255.255': 'private',
+      '172.32.0.1': 'public',
+      '100.64.0.1': 'private',
+      '169.254.1.1': 'link-local',
+      'fe80::1': 'link-local',
+      '0.0.0.0': 'unspecified',
+      'not-an-ip': 'reserved',
+    };
+    for (const [address, kind] of Object.entries(expected)) expect(addressClass(address), address).toBe(kind);
   });
 
   it('parses and normalises what a CONNECT names', () => {

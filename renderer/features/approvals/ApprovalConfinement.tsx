@@ -1,4 +1,5 @@
 import type { ApprovalRequest } from '../../../shared/ipc/approvals';
+import { UnconfinedWarning } from '../../app/UnconfinedWarning';
 import { useT } from '../../i18n/i18n';
 
 /** The facts a command's request carries about its confinement: said in words, not listed as raw facts. */
@@ -20,12 +21,12 @@ export function ApprovalConfinement({ request }: { readonly request: ApprovalReq
     );
   }
   return (
-    <div className="form-warning approval-confinement" role="note" data-testid="approval-confinement">
-      <p>
-        <strong>{t('approval.unconfined')}</strong>
-      </p>
-      {reason !== undefined && <p>{t('confinement.reason', { reason: String(reason) })}</p>}
-      {fix !== undefined && <p>{t('confinement.fix', { fix: String(fix) })}</p>}
-    </div>
+    <UnconfinedWarning
+      headline={t('approval.unconfined')}
+      reason={reason === undefined ? undefined : String(reason)}
+      fix={fix === undefined ? undefined : String(fix)}
+      className="approval-confinement"
+      testId="approval-confinement"
+    />
   );
 }

@@ -2,21 +2,13 @@ import { pageApi } from '../../test-support/page-api';
 import { settingsLikeTheCoreInEachTest } from '../../test-support/settings-answer';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
-import type { ConfinementInfo } from '../../../shared/ipc/app';
-import { ok } from '../../../shared/result';
+import { describe, expect, it } from 'vitest';
+import { confinementAnsweredInEachTest } from '../../test-support/confinement-answer';
 import { confinementInfo } from '../../test-support/fixtures';
 import { CommandsSection } from './CommandsSection';
-import { useConfinementStore } from './confinement-store';
 
 const stored = settingsLikeTheCoreInEachTest();
-let confinement: ConfinementInfo;
-
-beforeEach(() => {
-  useConfinementStore.setState({ confinement: null, error: null });
-  confinement = confinementInfo();
-  pageApi.answer('app.confinement', () => ok(confinement));
-});
+const answerConfinement = confinementAnsweredInEachTest();
 
 describe('CommandsSection', () => {
   it('says commands run confined and what each kind of program may touch, hidden trees and toolchains', async () => {
@@ -43,9 +35,11 @@ describe('CommandsSection', () => {
   });
 
   it('says prominently when commands are not confined, why, and how to fix it', async () => {
-    confinement = confinementInfo({
-      mode: { confined: false, reason: 'bubblewrap (bwrap) is not installed.', fix: 'Install bubblewrap.' },
-    });
+    answerConfinement(
+      confinementInfo({
+        mode: { confined: false, reason: 'bubblewrap (bwrap) is not installed.', fix: 'Install bubblewrap.' },
+      }),
+    );
     render(<CommandsSection />);
     const note = await screen.findByRole('note');
     expect(
@@ -83,7 +77,7 @@ describe('CommandsSection', () => {
   });
 
   it('names the entries the rules left out', async () => {
-    confinement = confinementInfo({ leftOut: ['work/link-to-keys'] });
+    answerConfinement(confinementInfo({ leftOut: ['work/link-to-keys'] }));
     render(<CommandsSection />);
     expect((await screen.findByRole('note')).textContent).toBe(
       'Left out, because they lead to a secret, to Familiar’s data or into the workspace: work/link-to-keys',

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { FormError } from '../../app/FormError';
 import { useStoreFields } from '../../app/use-store-fields';
 import { familiar } from '../../ipc/familiar';
+import { UnconfinedWarning } from '../../app/UnconfinedWarning';
 import { useT } from '../../i18n/i18n';
 import { confinementActions, useConfinementStore } from './confinement-store';
 
@@ -23,12 +24,12 @@ export function ConfinementStatus() {
     );
   }
   return (
-    <div className="form-warning confinement-off" role="note" data-testid="confinement-status">
-      <p>
-        <strong>{t('confinement.off')}</strong>
-      </p>
-      <p>{t('confinement.reason', { reason: mode.reason })}</p>
-      <p>{t('confinement.fix', { fix: mode.fix })}</p>
-    </div>
+    <UnconfinedWarning
+      headline={t('confinement.off')}
+      reason={mode.reason}
+      fix={mode.fix}
+      className="confinement-off"
+      testId="confinement-status"
+    />
   );
 }

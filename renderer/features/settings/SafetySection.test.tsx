@@ -3,21 +3,14 @@ import { settingsLikeTheCoreInEachTest } from '../../test-support/settings-answe
 import { enterNumber, expectNumberRefused } from '../../test-support/number-field';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
-import type { ConfinementInfo } from '../../../shared/ipc/app';
-import { ok } from '../../../shared/result';
+import { describe, expect, it } from 'vitest';
+import { confinementAnsweredInEachTest } from '../../test-support/confinement-answer';
 import { confinementInfo } from '../../test-support/fixtures';
 import { useConfinementStore } from './confinement-store';
 import { SafetySection } from './SafetySection';
 
 const stored = settingsLikeTheCoreInEachTest();
-let confinement: ConfinementInfo;
-
-beforeEach(() => {
-  useConfinementStore.setState({ confinement: null, error: null });
-  confinement = confinementInfo();
-  pageApi.answer('app.confinement', () => ok(confinement));
-});
+const answerConfinement = confinementAnsweredInEachTest();
 
 describe('SafetySection', () => {
   it('shows the defaults and changes the hard-link switch and a backup limit through settings.update', async () => {
@@ -59,13 +52,15 @@ describe('SafetySection', () => {
     );
     unmount();
     useConfinementStore.setState({ confinement: null, error: null });
-    confinement = confinementInfo({
-      mode: {
-        confined: false,
-        reason: 'bubblewrap cannot create a sandbox here: setting up uid map: Permission denied',
-        fix: 'Unprivileged user namespaces are off.',
-      },
-    });
+    answerConfinement(
+      confinementInfo({
+        mode: {
+          confined: false,
+          reason: 'bubblewrap cannot create a sandbox here: setting up uid map: Permission denied',
+          fix: 'Unprivileged user namespaces are off.',
+        },
+      }),
+    );
     render(<SafetySection />);
     const note = await screen.findByRole('note');
     expect(note.textContent).toContain('Commands are not confined');

@@ -13,12 +13,5 @@ export const confinementActions = {
    * While shown: asked again when the settings change (the readable folders, the memory switch) or
    * another folder opens (the rules are the workspace's).
    */
-  follow: (api: FamiliarApi): (() => void) => {
-    void confinementActions.load(api);
-    const stops = [
-      api.on('settings.changed', () => void confinementActions.load(api)),
-      api.on('workspace.opened', () => void confinementActions.load(api)),
-    ];
-    return () => stops.forEach((stop) => stop());
-  },
+  follow: (api: FamiliarApi): (() => void) => mirror.actions.reloadOn(api, ['settings.changed', 'workspace.opened']),
 };

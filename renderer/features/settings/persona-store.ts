@@ -8,19 +8,13 @@ export const usePersonaStore = mirror.useStore;
 export const personaActions = {
   load: mirror.actions.load,
 
-  /** While shown: measured again when memory flips (what the model sees changes) or a persona file changes. */
-  follow: (api: FamiliarApi): (() => void) => {
-    void personaActions.load(api);
-    const stops = [
-      api.on('tools.changed', () => void personaActions.load(api)),
-      // The caps are settings: the meters must follow a change made here or in another window.
-      api.on('settings.changed', () => void personaActions.load(api)),
-      api.on('workspace.changed', (changes) => {
-        const touched =
-          [...changes.added, ...changes.changed].some((entry) => entry.persona) || changes.removed.length > 0;
-        if (touched) void personaActions.load(api);
-      }),
-    ];
-    return () => stops.forEach((stop) => stop());
-  },
+  /**
+   * While shown: measured again when memory flips (what the model sees changes), when the settings
+   * change (the caps: a change made here or in another window) or a persona file changes.
+   */
+  follow: (api: FamiliarApi): (() => void) =>
+    mirror.actions.reloadOn(api, ['tools.changed', 'settings.changed', 'workspace.changed'], {
+      'workspace.changed': (changes) =>
+        [...changes.added, ...changes.changed].some((entry) => entry.persona) || changes.removed.length > 0,
+    }),
 };
