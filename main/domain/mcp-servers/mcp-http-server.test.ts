@@ -33,7 +33,7 @@ async function startHttpServer(): Promise<{ url: string; seen: string[] }> {
       { title: 'Shout', description: 'Upper-cases text', inputSchema: { text: z.string() } },
       ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }),
     );
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const transport = new StreamableHTTPServerTransport({});
     res.on('close', () => void transport.close());
     void mcp.connect(transport).then(() => transport.handleRequest(req, res));
   });
