@@ -46,6 +46,8 @@ export interface AssistantOptions {
     readonly tools: () => readonly AnyTool[];
     readonly approvals: McpApprovals;
     readonly missing: (name: string) => FamiliarError | undefined;
+    /** Told when a server became ready, failed or changed its tools. */
+    readonly subscribe: (listener: () => void) => void;
   };
   /** Builds what a tool may use for one call, from the basics the assistant knows. */
   readonly environment: (basics: EnvironmentBasics, conversationId: string) => Promise<ToolEnvironment>;
@@ -170,9 +172,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
   });
   policy.subscribe(() => options.events.emit('tools.changed', toolList()));
   // A server became ready, failed or changed its tools: the tools panel follows.
-  options.events.subscribe((name) => {
-    if (name === 'mcpServers.changed') options.events.emit('tools.changed', toolList());
-  });
+  options.mcp?.subscribe(() => options.events.emit('tools.changed', toolList()));
   options.codeAvailability?.subscribe(() => options.events.emit('tools.changed', toolList()));
   const policyState = () => ({ policy: policy.get(), loadError: policy.loadError() });
 

@@ -264,7 +264,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     workspacePath,
     personaFolder: createPersonaFolder(toolServices.roots, paths.defaultWorkspace, paths.home),
     tools: assistantTools,
-    mcp: { tools: () => mcpHost.tools(), approvals: mcpHost.approvals, missing: (name) => mcpHost.missing(name) },
+    mcp: {
+      tools: () => mcpHost.tools(),
+      approvals: mcpHost.approvals,
+      missing: (name) => mcpHost.missing(name),
+      subscribe: (listener) => mcpHost.subscribe(listener),
+    },
     environment: (basics) => createToolEnvironment({ services: toolServices, ...basics }),
     audit,
     limits: toolServices.limits,

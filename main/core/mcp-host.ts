@@ -39,6 +39,8 @@ export interface McpHost {
   /** A `server__tool` name of a configured server that is not ready: mcp_server_unavailable, saying why. */
   missing(name: string): FamiliarError | undefined;
   readonly handlers: Pick<Handlers, 'mcpServers.list' | 'mcpServers.restart' | 'mcpServers.import'>;
+  /** Told whenever a server's status or tools change (the tools panel follows). */
+  subscribe(listener: () => void): void;
   /** Another workspace was opened: each server starts again with it as its root and sandbox. */
   workspaceChanged(): void;
   dispose(): Promise<void>;
@@ -48,6 +50,7 @@ export interface McpHost {
 export function createMcpHost(options: McpHostOptions): McpHost {
   const { settings } = options;
   const state = () => ({ servers: manager.statuses() });
+  const listeners = new Set<() => void>();
   const manager = new McpServerManager({
     startProcess: async (config, onRefused) => {
       const folders = await options.folders();
@@ -65,7 +68,10 @@ export function createMcpHost(options: McpHostOptions): McpHost {
     version: options.version,
     ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
     log: (message) => options.logger.info(`mcp: ${message}`),
-    onChange: () => options.events.emit('mcpServers.changed', state()),
+    onChange: () => {
+      options.events.emit('mcpServers.changed', state());
+      for (const listener of listeners) listener();
+    },
   });
   const approvals = createMcpApprovals({
     servers: () => settings.get().mcp.servers,
@@ -126,6 +132,7 @@ export function createMcpHost(options: McpHostOptions): McpHost {
         return ok({ added, skipped: imported.skipped });
       },
     },
+    subscribe: (listener) => void listeners.add(listener),
     workspaceChanged() {
       manager.sync([]);
       manager.sync(wanted());

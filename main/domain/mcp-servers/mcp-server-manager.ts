@@ -74,6 +74,8 @@ export class McpServerManager {
   /** Brings the running servers in line with the settings: new ones start, removed or changed ones stop. */
   sync(configs: readonly McpServerConfig[]): void {
     const wanted = new Map(configs.map((config) => [config.id, config]));
+    // Nothing configured and nothing running: nothing to say (a workspace switch with no servers).
+    if (configs.length === 0 && this.servers.size === 0) return;
     for (const [id, running] of this.servers) {
       const next = wanted.get(id);
       if (next === undefined) {
