@@ -54,6 +54,10 @@ export const errorCodes = [
   'language_server_unavailable',
   /** The server crashed, or gave no answer in time; it is restarted on the next call. */
   'language_server_failed',
+  /** A user's MCP server is not ready (starting, restarting, failed, switched off, removed). */
+  'mcp_server_unavailable',
+  /** A user's MCP server answered a tool call with an error (or an answer that was not valid). */
+  'mcp_tool_error',
   // providers and the loop
   'provider_not_configured',
   'auth_failed',

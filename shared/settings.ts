@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defaultMcpSettings, mcpAlwaysAllowedSchema, mcpServersListSchema, mcpSettingsSchema } from './mcp-servers';
 
 /** Which client talks to the model. Ollama and any OpenAI-compatible server share one protocol. */
 export const providerKinds = ['openai', 'anthropic', 'ollama', 'openai-compatible'] as const;
@@ -305,6 +306,8 @@ export const settingsSchema = z.object({
   schedules: z
     .object({ heartbeat: heartbeatSettingsSchema.default(defaultHeartbeat), tasks: scheduledTasksSchema.default([]) })
     .default({ heartbeat: defaultHeartbeat, tasks: [] }),
+  /** The user's MCP servers (issue 29) and the tools they allowed always. */
+  mcp: mcpSettingsSchema.default(defaultMcpSettings),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type BackupLimits = Settings['safety']['backups'];
@@ -355,6 +358,9 @@ export const settingsPatchSchema = z
         tasks: scheduledTasksSchema,
       })
       .partial(),
+    mcp: z
+      .object({ servers: mcpServersListSchema, alwaysAllowed: z.array(mcpAlwaysAllowedSchema).max(2000) })
+      .partial(),
   })
   .partial()
   .strict();
@@ -387,4 +393,5 @@ export const applySettingsPatch = (previous: Settings, patch: SettingsPatch): Se
       ...patch.schedules,
       heartbeat: { ...previous.schedules.heartbeat, ...patch.schedules?.heartbeat },
     },
+    mcp: { ...previous.mcp, ...patch.mcp },
   });

@@ -21,6 +21,8 @@ import { concealedWhileMemoryOff, memoryOn } from '../domain/policy/persona-rule
 import type { AuditLog } from '../platform/audit/audit-log';
 import type { ApprovalMode } from '../tool-calls/ask';
 import { createToolCalls } from '../tool-calls/tool-calls';
+import type { McpApprovals } from '../domain/mcp-servers/mcp-approvals';
+import type { FamiliarError } from '../../shared/errors';
 import type { ToolCalls, ToolCallsOptions } from '../tool-calls/tool-calls';
 import { describeTools } from '../tool-calls/tool-info';
 import type { FamiliarPaths } from '../platform/storage/paths';
@@ -41,6 +43,14 @@ export interface AssistantOptions {
   /** The persona folder through the sandbox (PersonaFolder): the prompt, history and the user's edits. */
   readonly personaFolder: PersonaFolder;
   readonly tools: readonly AnyTool[];
+  /** The user's MCP servers' tools and the answers about them (core/mcp-host.ts). */
+  readonly mcp?: {
+    readonly tools: () => readonly AnyTool[];
+    readonly approvals: McpApprovals;
+    readonly missing: (name: string) => FamiliarError | undefined;
+    /** Told when a server became ready, failed or changed its tools. */
+    readonly subscribe: (listener: () => void) => void;
+  };
   /** Builds what a tool may use for one call, from the basics the assistant knows. */
   readonly environment: (basics: EnvironmentBasics, conversationId: string) => Promise<ToolEnvironment>;
   readonly audit: AuditLog;
@@ -128,6 +138,9 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
 
   const toolCalls = createToolCalls({
     tools: options.tools,
+    ...(options.mcp === undefined
+      ? {}
+      : { extraTools: options.mcp.tools, mcpApprovals: options.mcp.approvals, missingExtraTool: options.mcp.missing }),
     policy: () => policy.get(),
     memoryOn: memoryFor,
     confinedOfflineWithoutAsking: () => options.settings.get().commands.confinedOfflineWithoutAsking,
@@ -176,6 +189,8 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     }
   });
   policy.subscribe(() => options.events.emit('tools.changed', toolList()));
+  // A server became ready, failed or changed its tools: the tools panel follows.
+  options.mcp?.subscribe(() => options.events.emit('tools.changed', toolList()));
   options.codeAvailability?.subscribe(() => options.events.emit('tools.changed', toolList()));
   const policyState = () => ({ policy: policy.get(), loadError: policy.loadError() });
 

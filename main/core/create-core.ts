@@ -46,6 +46,7 @@ import type { Assistant } from './create-assistant';
 import type { ApprovalMode } from '../tool-calls/ask';
 import type { Logger } from '../platform/logging/logger';
 import { createSettingsHandlers } from './settings-handlers';
+import { createMcpHost } from './mcp-host';
 import type { EventPayload } from '../../shared/ipc/contract';
 import { createCodeAvailability } from '../domain/lsp/code-availability';
 import { createLanguageServerHandlers, languageServerRows } from '../domain/lsp/language-server-handlers';
@@ -242,6 +243,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   events.subscribe((name, payload) => {
     if (name === 'workspace.opened') {
       void toolServices.code.lsp.switchWorkspace(undefined);
+      mcpHost.workspaceChanged();
       recheckCode();
     }
     if (name === 'workspace.changed') {
@@ -272,6 +274,26 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const personaFolder = createPersonaFolder(toolServices.roots, paths.defaultWorkspace, paths.home);
   // The conversations scheduled runs are going in: a task's own folder, refusing instead of asking.
   const runScope = createRunScope();
+  const mcpHost = createMcpHost({
+    settings,
+    events,
+    logger: options.logger,
+    version: options.version,
+    home: paths.home,
+    folders: async () => {
+      const env = await toolEnvironmentNow();
+      return {
+        workspaceRoot: env.workspaceRoot,
+        personaDir: env.personaDir,
+        familiarHome: await realFolder(paths.home),
+        memoryOn: false,
+        readableInHome: settings.get().commands.readableInHome,
+      };
+    },
+    workspaceRoot: workspacePath,
+    // Only where a person answers approvals: MCP mode serves Familiar's tools, it hosts no servers.
+    start: (options.approvalMode ?? 'interactive') === 'interactive',
+  });
   const assistant = await createAssistant({
     paths,
     settings,
@@ -281,6 +303,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     workspaceFor: (conversationId) => runScope.workspaces.get(conversationId),
     personaFolder,
     tools: assistantTools,
+    mcp: {
+      tools: () => mcpHost.tools(),
+      approvals: mcpHost.approvals,
+      missing: (name) => mcpHost.missing(name),
+      subscribe: (listener) => mcpHost.subscribe(listener),
+    },
     environment: (basics) => createToolEnvironment({ services: toolServices, ...basics }),
     audit,
     limits: toolServices.limits,
@@ -411,6 +439,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         events.emit('schedules.changed', { unseen });
       },
     }),
+    ...mcpHost.handlers,
   };
   // The first answer while the rest starts: a turn or an MCP client's list awaits it anyway.
   void codeAvailability.refresh();
@@ -442,7 +471,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await conversations.close();
       chatImages.close();
       await workspace.close();
-      await toolServices.dispose();
+      await Promise.all([toolServices.dispose(), mcpHost.dispose()]);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
+import type { FamiliarError } from '../../shared/errors';
 import type { AnyTool, Tool } from '../tools/define-tool';
 import type { Admitted, CallStart } from './call-session';
 import { seconds } from './call-errors';
@@ -13,6 +14,8 @@ export interface AdmitRules {
   readonly all: readonly AnyTool[];
   readonly limiter: RateLimiter;
   readonly callsPerMinute: number;
+  /** Why a tool that came and went is not there now (an MCP server not ready): its typed refusal. */
+  readonly missing?: (name: string) => FamiliarError | undefined;
 }
 
 const MAX_ISSUES_SHOWN = 5;
@@ -42,6 +45,8 @@ export function admit(start: CallStart, rules: AdmitRules): Result<Admitted> {
   const { request } = start;
   const tool = rules.registered(request.conversationId).find((candidate) => candidate.name === request.name);
   if (tool === undefined) {
+    const gone = rules.missing?.(request.name);
+    if (gone !== undefined) return { ok: false, error: gone };
     const exists = rules.all.find((candidate) => candidate.name === request.name);
     return err(
       'unknown_tool',

@@ -1,6 +1,8 @@
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import type { ApprovalBroker } from '../domain/approvals/broker';
+import type { ApprovalBroker, ApprovalInput } from '../domain/approvals/broker';
+import type { McpApprovals } from '../domain/mcp-servers/mcp-approvals';
+import { MAX_MCP_ARGUMENT_CHARS } from '../../shared/ipc/approvals';
 import { canAllowForConversation } from '../domain/policy/check-accesses';
 import type { AnyTool, ChangePreview, ToolContext } from '../tools/define-tool';
 import type { Allowances } from './allowances';
@@ -23,6 +25,8 @@ export interface AskInputs {
   /** Nobody watches this call (CallHooks.unattended): nobody is asked, whatever the mode but approve-all. */
   readonly unattended?: boolean;
   readonly allowances: Allowances;
+  /** Where the answers about MCP server tools are kept. */
+  readonly mcpApprovals?: McpApprovals;
   readonly limits: RunLimits;
   /** The SOUL.md section of the system prompt as it would read with this text (for the dialog). */
   readonly promptPreview?: (soulText: string) => string;
@@ -44,6 +48,9 @@ const totalBytes = (texts: readonly string[]) => texts.reduce((sum, text) => sum
 
 /** Without a prepare(), the user still sees exactly what the model asked for. */
 function fallbackPreview(tool: AnyTool, args: unknown): ChangePreview {
+  if (tool.mcp !== undefined) {
+    return { summary: `Run ${tool.mcp.title ?? tool.mcp.tool} on the MCP server "${tool.mcp.server}"` };
+  }
   const shown = JSON.stringify(args);
   return { summary: `${tool.name} ${shown.length > 300 ? `${shown.slice(0, 300)}…` : shown}` };
 }
@@ -61,6 +68,26 @@ export function previewCall(
   const prepare = tool.prepare?.bind(tool);
   if (prepare === undefined) return Promise.resolve(ok(fallbackPreview(tool, args)));
   return guarded(`${tool.name} (preview)`, ctx, (previewCtx) => prepare(args, previewCtx), limits);
+}
+
+/** What the approval card shows of a server tool's call: every argument, formatted. */
+function mcpCard(origin: NonNullable<AnyTool['mcp']>, args: unknown): NonNullable<ApprovalInput['mcp']> {
+  const formatted = JSON.stringify(args ?? {}, null, 2);
+  const annotations = Object.fromEntries(
+    Object.entries(origin.annotations).filter((entry): entry is [string, string | number | boolean] =>
+      ['string', 'number', 'boolean'].includes(typeof entry[1]),
+    ),
+  );
+  return {
+    server: origin.server,
+    tool: origin.tool,
+    ...(origin.title === undefined ? {} : { title: origin.title }),
+    annotations,
+    arguments:
+      formatted.length > MAX_MCP_ARGUMENT_CHARS
+        ? `${formatted.slice(0, MAX_MCP_ARGUMENT_CHARS)}\n… (${formatted.length - MAX_MCP_ARGUMENT_CHARS} more characters)`
+        : formatted,
+  };
 }
 
 const pathSummary = (decided: Decided) => `${decided.tool.name} on ${decided.paths.join(', ')}`;
@@ -115,6 +142,7 @@ export async function ask(decided: Decided, inputs: AskInputs): Promise<Result<A
       // the conversation" would allow every later such change, so it is not offered.
       canAllowForConversation: files === undefined && canAllowForConversation(accesses),
       warnings: [...decided.warnings],
+      ...(tool.mcp === undefined ? {} : { mcp: mcpCard(tool.mcp, args) }),
       ...(persona && preview.after !== undefined && inputs.promptPreview !== undefined
         ? { promptPreview: inputs.promptPreview(preview.after) }
         : {}),
@@ -128,6 +156,11 @@ export async function ask(decided: Decided, inputs: AskInputs): Promise<Result<A
     });
   }
   if (outcome.allowForConversation) inputs.allowances.grant(ctx.conversationId, ctx.env.workspaceRoot, accesses);
+  if (tool.mcp !== undefined) {
+    if (outcome.allowForConversation) inputs.mcpApprovals?.allowForConversation(ctx.conversationId, tool.mcp);
+    // Kept in settings; if that fails the answer still holds for this call.
+    if (outcome.allowAlways === true) await inputs.mcpApprovals?.allowAlways(tool.mcp).catch(() => undefined);
+  }
   return ok({
     ...decided,
     summary: preview.summary,

@@ -6,6 +6,7 @@ import { checkAccesses } from '../domain/policy/check-accesses';
 import { guardedAgainstInjection, personaFileOf } from '../domain/policy/persona-rules';
 import { provenanceWarning } from '../domain/policy/provenance';
 import { confinementMode } from '../platform/processes/confinement';
+import type { McpApprovals } from '../domain/mcp-servers/mcp-approvals';
 import type { Allowances } from './allowances';
 import type { Decided, Located } from './call-session';
 
@@ -19,6 +20,8 @@ export interface DecideInputs {
   readonly confinedOfflineWithoutAsking: boolean;
   /** The user allowed some host for this conversation ("allow for this conversation" to a network question). */
   readonly hostsAllowedInConversation: boolean;
+  /** The user's answers about MCP server tools; absent: every such tool asks. */
+  readonly mcpApprovals?: McpApprovals;
 }
 
 /**
@@ -54,10 +57,13 @@ export function decide(located: Located, inputs: DecideInputs): Result<Decided> 
     accesses.every((access) => access.operation === 'run') &&
     !inputs.hostsAllowedInConversation &&
     !ctx.env.allowedHosts().some((entry) => entry.workspace === null || entry.workspace === ctx.env.workspaceRoot);
+  // A server tool asks unless the user allowed it (issue 29): the policy table knows no servers.
+  const mcp = located.tool.mcp;
+  const mcpAsks = mcp !== undefined && inputs.mcpApprovals?.allowed(ctx.conversationId, mcp) !== true;
   return ok({
     ...located,
     personaTargets,
     warnings,
-    needsApproval: (check.needsApproval && !offlineRun) || warnings.length > 0 || unconfinedRun,
+    needsApproval: (check.needsApproval && !offlineRun) || warnings.length > 0 || unconfinedRun || mcpAsks,
   });
 }

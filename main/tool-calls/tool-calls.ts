@@ -1,6 +1,8 @@
+import type { FamiliarError } from '../../shared/errors';
 import type { Policy } from '../../shared/policy';
 import type { Result } from '../../shared/result';
 import type { ApprovalBroker } from '../domain/approvals/broker';
+import type { McpApprovals } from '../domain/mcp-servers/mcp-approvals';
 import type { AuditLog } from '../platform/audit/audit-log';
 import type { Logger } from '../platform/logging/logger';
 import { createProvenanceTracker } from '../domain/policy/provenance';
@@ -24,6 +26,14 @@ import type { CallHooks, ToolCallRequest, ToolDescriptor, ToolExecutor } from '.
 
 export interface ToolCallsOptions {
   readonly tools: readonly AnyTool[];
+  /**
+   * Tools that come and go (the user's MCP servers' tools while their servers are ready), read on
+   * every list and call; they walk the same stages. `mcpApprovals` holds the user's answers about them.
+   */
+  readonly extraTools?: () => readonly AnyTool[];
+  readonly mcpApprovals?: McpApprovals;
+  /** Why an extra tool the model names is not there now (its server is not ready): a typed refusal. */
+  readonly missingExtraTool?: (name: string) => FamiliarError | undefined;
   readonly policy: () => Policy;
   /** The memory switch as it applies to this conversation (persona-rules.ts: memoryOn). */
   readonly memoryOn: (conversationId: string) => boolean;
@@ -76,22 +86,35 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
   const provenance = createProvenanceTracker();
 
   const codeOn = () => options.codeAvailability?.current() ?? true;
-  const registered = (conversationId: string) =>
-    options.tools.filter(
+  const registered = (conversationId: string) => [
+    ...options.tools.filter(
       (tool) =>
         (tool.memoryOnly !== true || options.memoryOn(conversationId)) &&
         (tool.needsLanguageServer !== true || codeOn()) &&
         (tool.needsSkills !== true || options.skillAvailability?.current() === true),
-    );
+    ),
+    ...(options.extraTools?.() ?? []),
+  ];
   const refreshList = async () => {
     await Promise.all([options.codeAvailability?.refresh(), options.skillAvailability?.refresh()]);
   };
   const describe = (conversationId: string): ToolDescriptor[] =>
-    registered(conversationId).map((tool) => ({ name: tool.name, description: tool.description, input: tool.input }));
+    registered(conversationId).map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input: tool.input,
+      ...(tool.jsonSchema === undefined ? {} : { jsonSchema: tool.jsonSchema }),
+    }));
 
   async function walk(start: CallSession, advance: (session: CallSession) => void): Promise<Result<unknown>> {
     const approver = approverFor(options.approvalMode, options.broker, start.hooks?.approver);
-    const admitted = admit(start, { registered, all: options.tools, limiter, callsPerMinute });
+    const admitted = admit(start, {
+      registered,
+      all: options.tools,
+      limiter,
+      callsPerMinute,
+      ...(options.missingExtraTool === undefined ? {} : { missing: options.missingExtraTool }),
+    });
     if (!admitted.ok) return admitted;
     advance(admitted.value);
     const located = await locate(admitted.value, await options.environment(start.request.conversationId));
@@ -103,6 +126,7 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
       sourcesReadThisTurn: provenance.sources(start.request.conversationId),
       confinedOfflineWithoutAsking: options.confinedOfflineWithoutAsking?.() === true,
       hostsAllowedInConversation: hostAllowances.any(start.request.conversationId),
+      ...(options.mcpApprovals === undefined ? {} : { mcpApprovals: options.mcpApprovals }),
     });
     if (!decided.ok) return decided;
     advance(decided.value);
@@ -112,6 +136,7 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
       ...(start.hooks?.approver === undefined ? {} : { approver: start.hooks.approver }),
       ...(start.hooks?.unattended === true ? { unattended: true } : {}),
       allowances,
+      ...(options.mcpApprovals === undefined ? {} : { mcpApprovals: options.mcpApprovals }),
       limits,
       ...(options.personaPromptPreview === undefined ? {} : { promptPreview: options.personaPromptPreview }),
     });

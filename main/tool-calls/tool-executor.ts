@@ -8,6 +8,8 @@ export interface ToolDescriptor {
   readonly name: string;
   readonly description: string;
   readonly input: z.ZodType;
+  /** The schema the model is given when it is not derived from `input` (an MCP server's tool). */
+  readonly jsonSchema?: Record<string, unknown>;
 }
 
 export interface ToolCallRequest {

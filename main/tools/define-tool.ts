@@ -4,6 +4,7 @@ import type { Result } from '../../shared/result';
 import type { ToolAccess } from '../domain/policy/access';
 import type { ToolEnvironment } from './kit/tool-environment';
 import type { HostGate } from '../platform/processes/network-proxy';
+import type { McpToolOrigin } from '../domain/mcp-servers/mcp-approvals';
 
 /** What the approval dialog shows for a call the policy says to ask about. */
 export interface ChangePreview {
@@ -81,6 +82,20 @@ export interface Tool<Input extends z.ZodType = z.ZodType, Output = unknown> {
   readonly description: string;
   /** Both the model's JSON Schema and the runtime validator. */
   readonly input: Input;
+  /**
+   * The JSON Schema the model is given when it is not derived from `input`: a user's MCP server
+   * tool keeps its server's own (input is then the validator made from it).
+   */
+  readonly jsonSchema?: Record<string, unknown>;
+  /**
+   * A tool of a user's MCP server (issue 29): asked about unless the user allowed it (for the
+   * conversation, always, or the server's read-only tools), whatever the policy table says.
+   */
+  readonly mcp?: McpToolOrigin & {
+    readonly title?: string;
+    /** The server's hints (readOnlyHint, destructiveHint, ...): shown on the approval card. */
+    readonly annotations: Readonly<Record<string, unknown>>;
+  };
   /** Every operation a call of this tool can make: what the tools panel shows next to the policy. */
   readonly operations: readonly PolicyOperation[];
   /**

@@ -1,12 +1,14 @@
 import { imagesEn } from '../features/chat/image-strings';
 import { historyEn } from '../features/history/history-strings';
 import { schedulesEn } from '../features/schedules/schedules-strings';
+import { mcpEn } from '../features/mcp-servers/mcp-strings';
 
 /** English strings: the source of keys; ru and zh must translate every one (the type checks it). */
 export const en = {
   ...historyEn,
   ...schedulesEn,
   ...imagesEn,
+  ...mcpEn,
   'app.title': 'Familiar',
   'app.connecting': 'Connecting to Familiar…',
   'app.disconnected': 'Connection to Familiar lost. Reconnecting…',

@@ -1,12 +1,14 @@
 import { imagesRu } from '../features/chat/image-strings';
 import { historyRu } from '../features/history/history-strings';
 import { schedulesRu } from '../features/schedules/schedules-strings';
+import { mcpRu } from '../features/mcp-servers/mcp-strings';
 import type { Messages } from './en';
 
 export const ru: Messages = {
   ...historyRu,
   ...schedulesRu,
   ...imagesRu,
+  ...mcpRu,
   'app.title': 'Familiar',
   'app.connecting': 'Подключение к Familiar…',
   'app.disconnected': 'Связь с Familiar потеряна. Переподключение…',

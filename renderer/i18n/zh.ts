@@ -1,12 +1,14 @@
 import { imagesZh } from '../features/chat/image-strings';
 import { historyZh } from '../features/history/history-strings';
 import { schedulesZh } from '../features/schedules/schedules-strings';
+import { mcpZh } from '../features/mcp-servers/mcp-strings';
 import type { Messages } from './en';
 
 export const zh: Messages = {
   ...historyZh,
   ...schedulesZh,
   ...imagesZh,
+  ...mcpZh,
   'app.title': 'Familiar',
   'app.connecting': '正在连接 Familiar…',
   'app.disconnected': '与 Familiar 的连接已断开，正在重新连接…',

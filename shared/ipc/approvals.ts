@@ -6,6 +6,9 @@ import { defineCall } from './define';
 /** Largest text the user may put in place of the model's proposal: write_file's own cap. */
 export const MAX_EDITED_CONTENT_CHARS = 5 * 1024 * 1024;
 
+/** The most of an MCP call's arguments an approval card carries. */
+export const MAX_MCP_ARGUMENT_CHARS = 200_000;
+
 /** One file of a change to several files (a rename): the diff dialog lists them and shows one at a time. */
 export const approvalFileSchema = z.object({
   path: z.string(),
@@ -57,6 +60,21 @@ export const approvalRequestSchema = z.object({
       kind: z.enum(['command', 'web']).optional(),
     })
     .optional(),
+  /**
+   * The call is a tool of the user's MCP server (issue 29): the card names the server and the tool,
+   * shows its annotations and the full arguments as formatted JSON. Approving may allow it for the
+   * conversation (allowForConversation) or always (allowAlways, kept in settings, revocable there).
+   */
+  mcp: z
+    .object({
+      server: z.string(),
+      tool: z.string(),
+      title: z.string().optional(),
+      annotations: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+      /** JSON.stringify(arguments, null, 2), cut at MAX_MCP_ARGUMENT_CHARS with a marker. */
+      arguments: z.string(),
+    })
+    .optional(),
   /** Reasons to look twice, e.g. file content read earlier in the turn may be steering this change. */
   warnings: z.array(z.string()).default([]),
   createdAt: z.iso.datetime(),
@@ -74,6 +92,8 @@ export const approvalAnswerSchema = z.discriminatedUnion('decision', [
       allowForConversation: z.boolean().default(false),
       /** For a network question only: allow the host in this workspace from now on. */
       allowForWorkspace: z.boolean().optional(),
+      /** For an MCP server tool only: allow this tool of this server from now on (settings: mcp.alwaysAllowed). */
+      allowAlways: z.boolean().optional(),
     })
     .strict(),
   z.object({ id: z.string(), decision: z.literal('reject'), reason: z.string().trim().max(2000).optional() }).strict(),

@@ -5,6 +5,7 @@ import { approvalCalls, approvalEvents } from './approvals';
 import { assistantCalls, assistantEvents } from './assistant';
 import { historyCalls, historyEvents } from './history';
 import { languageServerCalls, languageServerEvents } from './language-servers';
+import { mcpServerCalls, mcpServerEvents } from './mcp-servers';
 import { chatCalls, chatEvents } from './chat';
 import { conversationsCalls, conversationsEvents } from './conversations';
 import { problemsEvents } from './problems';
@@ -33,6 +34,7 @@ export const calls = {
   ...languageServerCalls,
   ...skillCalls,
   ...schedulesCalls,
+  ...mcpServerCalls,
 };
 
 export const events = {
@@ -48,6 +50,7 @@ export const events = {
   ...problemsEvents,
   ...languageServerEvents,
   ...schedulesEvents,
+  ...mcpServerEvents,
 };
 
 export type Calls = typeof calls;

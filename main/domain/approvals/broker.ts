@@ -12,6 +12,8 @@ export type ApprovalOutcome =
       readonly allowForConversation: boolean;
       /** A network question only: the host is allowed in this workspace from now on. */
       readonly allowForWorkspace?: boolean;
+      /** An MCP server tool only: this tool of this server is allowed from now on. */
+      readonly allowAlways?: boolean;
     }
   | { readonly approved: false; readonly reason: string; readonly expired: boolean };
 
@@ -97,7 +99,12 @@ export function createApprovalBroker(options: ApprovalBrokerOptions): ApprovalBr
       }
       const allowForConversation = answer.allowForConversation && entry.request.canAllowForConversation;
       const network = entry.request.network !== undefined && answer.allowForWorkspace === true;
-      const allowed = { allowForConversation, ...(network ? { allowForWorkspace: true } : {}) };
+      const always = entry.request.mcp !== undefined && answer.allowAlways === true;
+      const allowed = {
+        allowForConversation,
+        ...(network ? { allowForWorkspace: true } : {}),
+        ...(always ? { allowAlways: true } : {}),
+      };
       const edited = answer.editedContent;
       // A change to several files is applied as the tool computed it: there is no one text to edit.
       if (edited !== undefined && entry.request.files !== undefined) {

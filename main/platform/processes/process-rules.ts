@@ -88,3 +88,27 @@ export function rulesFor(kind: ProcessKind, folders: HostFolders): Omit<Confinem
     ],
   };
 }
+
+/** What the user granted one MCP server beyond the defaults (settings: mcp.servers[].grants). */
+export interface McpServerGrant {
+  /** Its own folder under Familiar's home, kept between starts: the one place it always writes. */
+  readonly dataDir: string;
+  /** The workspace is writable (default: read-only). */
+  readonly writeWorkspace: boolean;
+}
+
+/**
+ * A user's MCP server (issue 29): it reads the workspace (writes it only when granted), writes its
+ * own data folder, keeps caches in an empty private home that goes with it, and never sees
+ * Familiar's home, the persona or memory files (whatever the memory switch says: no persona text
+ * reaches a server), nor the rest of the user's home. The network is the proxy's business.
+ */
+export function mcpServerRules(folders: HostFolders, grant: McpServerGrant): Omit<ConfinementRules, 'cwd'> {
+  const base = rulesFor(grant.writeWorkspace ? 'command' : 'language-server', { ...folders, memoryOn: false });
+  const home = folders.userHome ?? homedir();
+  return {
+    ...base,
+    writable: [...base.writable, grant.dataDir],
+    scratchTrees: [home],
+  };
+}

@@ -6,7 +6,11 @@ import { dirname, join } from 'node:path';
 import { childEnvironment } from './child-environment';
 import type { ChildEnvironmentOptions } from './child-environment';
 import { launchFor } from './confined-launch';
+import { confinementMode } from './confinement';
 import type { ConfinementRules } from './confinement';
+import { openNetworkBridge } from './network-bridge';
+import type { NetworkBridge } from './network-bridge';
+import type { NetworkProxyOptions } from './network-proxy';
 import { killTree } from './process-runner';
 
 /**
@@ -34,8 +38,8 @@ export interface ServerProcess {
   stop(graceMs?: number): void;
 }
 
-export function spawnServerProcess(spec: ServerSpawnSpec): ServerProcess {
-  const launch = launchFor({ ...spec, shell: false });
+export function spawnServerProcess(spec: ServerSpawnSpec, bridge?: NetworkBridge): ServerProcess {
+  const launch = launchFor({ ...spec, shell: false, ...(bridge === undefined ? {} : { bridge }) });
   const child = spawn(launch.file, launch.args, {
     cwd: launch.cwd,
     env: childEnvironment(launch.environment),
@@ -48,6 +52,7 @@ export function spawnServerProcess(spec: ServerSpawnSpec): ServerProcess {
   let exited = false;
   child.once('exit', () => {
     exited = true;
+    void bridge?.close();
   });
   return {
     child,
@@ -61,6 +66,26 @@ export function spawnServerProcess(spec: ServerSpawnSpec): ServerProcess {
       timer.unref();
     },
   };
+}
+
+/**
+ * A server that may reach the network (a user's MCP server, issue 29): confined, each host it
+ * reaches for goes to `network.gate` through a proxy that lives as long as the server. Without
+ * confinement or socat there is no bridge: unconfined it has the user's network, confined none.
+ */
+export async function startServerProcess(
+  spec: ServerSpawnSpec & { readonly network?: NetworkProxyOptions },
+): Promise<ServerProcess> {
+  const { network, ...rest } = spec;
+  const mode = spec.confinement === undefined ? undefined : confinementMode();
+  const socat = mode?.confined === true ? mode.socat : undefined;
+  const bridge = network === undefined || socat === undefined ? undefined : await openNetworkBridge(socat, network);
+  try {
+    return spawnServerProcess(rest, bridge);
+  } catch (error) {
+    await bridge?.close();
+    throw error;
+  }
 }
 
 // Not named `require`: the bundle declares its own at the top of the chunk this lands in.

@@ -7,13 +7,30 @@ import { approvalsActions, useApprovalsStore } from './approvals-store';
 import { useStoreFields } from '../../app/use-store-fields';
 
 const hostSpans: readonly HostSpan[] = ['once', 'conversation', 'workspace'];
+const mcpSpans = { once: 'once', conversation: 'conversation', workspace: 'always' } as const;
 
 export function ApprovalActions({ request }: { readonly request: ApprovalRequest }) {
   const t = useT();
   const { draft, sending } = useStoreFields(['draft', 'sending'], useApprovalsStore);
   return (
     <div className="approval-actions">
-      {request.network !== undefined ? (
+      {request.mcp !== undefined ? (
+        <fieldset className="approval-host-span">
+          <legend>{t('approval.mcpSpan', { tool: `${request.mcp.server} → ${request.mcp.tool}` })}</legend>
+          {hostSpans.map((span) => (
+            <label key={span} className="checkbox">
+              <input
+                type="radio"
+                name="approval-mcp-span"
+                value={span}
+                checked={hostSpanOf(draft) === span}
+                onChange={() => approvalsActions.setHostSpan(span)}
+              />
+              {t(`approval.mcpSpan.${mcpSpans[span]}`)}
+            </label>
+          ))}
+        </fieldset>
+      ) : request.network !== undefined ? (
         <fieldset className="approval-host-span">
           <legend>{t('approval.hostSpan', { host: `${request.network.host}:${request.network.port}` })}</legend>
           {hostSpans.map((span) => (

@@ -6,6 +6,7 @@ import { ApprovalActions } from './ApprovalActions';
 import { ApprovalConfinement } from './ApprovalConfinement';
 import { ApprovalDiff } from './ApprovalDiff';
 import { ApprovalFacts } from './ApprovalFacts';
+import { ApprovalMcpCall } from './ApprovalMcpCall';
 import { ApprovalOperationSummary } from './ApprovalOperationSummary';
 import { ApprovalQueueCounter } from './ApprovalQueueCounter';
 import { ApprovalWarnings } from './ApprovalWarnings';
@@ -41,7 +42,9 @@ export function ApprovalContent({ request }: { readonly request: ApprovalRequest
       <ApprovalWarnings warnings={request.warnings} />
       <ApprovalConfinement request={request} />
       <ApprovalFacts request={request} />
-      {hasFiles(request) && request.files !== undefined ? (
+      {request.mcp !== undefined ? (
+        <ApprovalMcpCall mcp={request.mcp} />
+      ) : hasFiles(request) && request.files !== undefined ? (
         <ApprovalFilesDiff request={request} files={request.files} />
       ) : hasDiff(request) ? (
         <ApprovalDiff request={request} />

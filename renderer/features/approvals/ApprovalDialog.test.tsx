@@ -195,6 +195,37 @@ describe('ApprovalDialog', () => {
     ]);
   });
 
+  it('shows an MCP server tool’s server, tool, hints and formatted arguments; "always" sends allowAlways', async () => {
+    const mcp = (n: number) =>
+      deleteRequest({
+        tool: 'everything__echo',
+        summary: 'Run Echo Tool on the MCP server "everything"',
+        paths: [],
+        operations: ['run'],
+        facts: {},
+        canAllowForConversation: true,
+        mcp: {
+          server: 'everything',
+          tool: 'echo',
+          title: 'Echo Tool',
+          annotations: { readOnlyHint: true },
+          arguments: `{\n  "message": "hello ${n}"\n}`,
+        },
+      });
+    const [once, always] = [mcp(1), mcp(2)];
+    const { dialog } = await showDialog(once, always);
+    expect(within(dialog).getByText('everything')).toBeTruthy();
+    expect(within(dialog).getByText('readOnlyHint: true')).toBeTruthy();
+    expect(dialog.querySelector('.approval-mcp-arguments')?.textContent).toBe('{\n  "message": "hello 1"\n}');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await userEvent.click(within(dialog).getByRole('radio', { name: /always/ }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(answers()).toEqual([
+      { id: once.id, decision: 'approve', allowForConversation: false },
+      { id: always.id, decision: 'approve', allowForConversation: false, allowAlways: true },
+    ]);
+  });
+
   it('Esc opens the rejection form; Enter sends the reason; Esc again goes back', async () => {
     const request = deleteRequest();
     const { dialog } = await showDialog(request);

@@ -19,7 +19,7 @@ export function ApprovalFacts({ request }: { readonly request: ApprovalRequest }
             {request.network.host}:{request.network.port}
           </dd>
         </>
-      ) : (
+      ) : paths.length === 0 ? null : (
         <>
           <dt>{t(paths.length > 1 ? 'approval.paths' : 'approval.path')}</dt>
           <dd className="path" data-testid="approval-path">

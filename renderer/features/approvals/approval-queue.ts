@@ -48,6 +48,8 @@ export function approveAnswer(request: ApprovalRequest, draft: ApprovalDraft): A
     decision: 'approve',
     allowForConversation: draft.allowForConversation && request.canAllowForConversation,
     ...(request.network !== undefined && draft.allowForWorkspace ? { allowForWorkspace: true } : {}),
+    // An MCP server tool's "always" rides the same draft field as a host's "this workspace".
+    ...(request.mcp !== undefined && draft.allowForWorkspace ? { allowAlways: true } : {}),
     ...edited,
   };
 }

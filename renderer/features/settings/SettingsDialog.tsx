@@ -4,6 +4,7 @@ import { useT } from '../../i18n/i18n';
 import { AboutSection } from './AboutSection';
 import { AppearanceSection } from './AppearanceSection';
 import { CodeSection } from './CodeSection';
+import { McpServersSection } from '../mcp-servers/McpServersSection';
 import { CommandsSection } from './CommandsSection';
 import { MemorySection } from './MemorySection';
 import { PersonaFilesSection } from './PersonaFilesSection';
@@ -46,6 +47,7 @@ export function SettingsDialog({ open, onClose }: DialogProps) {
           <CodeSection />
           <SkillsSection />
           <SchedulesSection />
+          <McpServersSection />
           <AboutSection />
         </div>
       </div>

@@ -17,6 +17,7 @@ export const settingsSections: readonly { readonly id: string; readonly label: M
   { id: 'settings-code', label: 'settings.code' },
   { id: 'settings-skills', label: 'settings.skills' },
   { id: 'settings-schedules', label: 'settings.schedules' },
+  { id: 'settings-mcp', label: 'mcp.title' },
   { id: 'settings-about', label: 'settings.about' },
 ];
 

@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { reply } from './fixtures/scripted-llm-server';
+import { callFamiliar, expect, test } from './fixtures/familiar-app';
+import { sendMessage } from './fixtures/page-helpers';
+import type { RunningApp } from './fixtures/familiar-app';
+
+test.use({ provider: 'scripted' });
+
+/** The reference server nobody here wrote (a devDependency), run by the Node that runs the tests. */
+const everything = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+
+const savedMcp = async (app: RunningApp) => {
+  const text = await readFile(join(app.home, 'settings.json'), 'utf8').catch(() => '{}');
+  return (JSON.parse(text) as { mcp?: { alwaysAllowed?: unknown[] } }).mcp;
+};
+
+test('a server added in Settings → MCP servers: its tool asks with the arguments, runs, and "always" is revoked in Settings', async ({
+  page,
+  app,
+  llm,
+}) => {
+  await page.goto(app.url);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  await settings
+    .getByRole('navigation', { name: 'Settings sections' })
+    .getByRole('button', { name: 'MCP servers' })
+    .click();
+  const section = settings.getByRole('region', { name: 'MCP servers' });
+  await section.getByRole('textbox', { name: 'Name' }).fill('everything');
+  await section.getByRole('textbox', { name: 'Command', exact: true }).fill(process.execPath);
+  await section.getByRole('textbox', { name: 'Arguments, one per line' }).fill(`${everything}\nstdio`);
+  await section.getByRole('button', { name: 'Add server' }).click();
+  const row = section.locator('li.mcp-server[data-server="everything"]');
+  await expect(row.getByRole('status')).toHaveText(/^ready, \d+ tools$/, { timeout: 20_000 });
+  await expect(row).toContainText('workspace: read only · its own data folder · no network');
+  await page.screenshot({ path: 'test-results/screens/settings-mcp-servers.png', fullPage: true });
+  await page.keyboard.press('Escape');
+
+  llm.enqueue(
+    reply.toolCall('everything__echo', { message: 'hello from the host' }, undefined, 'call-echo'),
+    reply.text('The server said: Echo: hello from the host'),
+  );
+  await sendMessage(page, 'Ask the everything server to echo.');
+  const dialog = page.getByRole('dialog', { name: 'The assistant asks for your approval' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('everything');
+  await expect(dialog).toContainText('readOnlyHint: true');
+  await expect(dialog.locator('.approval-mcp-arguments')).toHaveText('{\n  "message": "hello from the host"\n}');
+  await page.screenshot({ path: 'test-results/screens/mcp-approval-card.png' });
+  await dialog.getByRole('radio', { name: /always/ }).check();
+  await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('article', { name: 'Familiar' }).last()).toContainText('Echo: hello from the host');
+  // The model got the server's own words back.
+  const toolMessage = JSON.stringify(llm.requests[1]?.messages ?? []);
+  expect(toolMessage).toContain('Echo: hello from the host');
+  await expect.poll(async () => (await savedMcp(app))?.alwaysAllowed).toEqual([{ server: 'everything', tool: 'echo' }]);
+
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await settings
+    .getByRole('navigation', { name: 'Settings sections' })
+    .getByRole('button', { name: 'MCP servers' })
+    .click();
+  await section.getByRole('button', { name: 'Revoke everything → echo' }).click();
+  await expect(section).toContainText('None: every tool asks.');
+  await expect.poll(async () => (await savedMcp(app))?.alwaysAllowed).toEqual([]);
+  const status = await callFamiliar(app, 'mcpServers.list', {});
+  expect(status.ok && status.value.servers.map((server) => server.state)).toEqual(['ready']);
+});

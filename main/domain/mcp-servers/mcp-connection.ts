@@ -1,0 +1,181 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolResultSchema,
+  ListRootsRequestSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import type { McpServerConfig } from '../../../shared/mcp-servers';
+import type { ServerProcess } from '../../platform/processes/server-process';
+import { StdioPipeTransport } from './stdio-pipe-transport';
+
+const MAX_TOOL_PAGES = 20;
+const lenientToolList = z.object({ tools: z.array(z.unknown()).max(2000), nextCursor: z.string().optional() });
+
+/** Lines of stderr kept per server: what the status shows when it fails. */
+const STDERR_LINES = 20;
+
+export interface ConnectionOptions {
+  readonly config: McpServerConfig;
+  /** stdio: the server started in its sandbox (the manager's part). */
+  readonly startProcess: () => Promise<ServerProcess>;
+  /** The open workspace: the one root a server is told of. */
+  readonly workspaceRoot: () => string;
+  /** The handshake and the first tool list must come within this. */
+  readonly startTimeoutMs: number;
+  /** Told when the session ends without being asked to (the process exited, the stream broke). */
+  readonly onLost: (why: string, stderr: readonly string[]) => void;
+  /** The server said its tools changed: the list was read again. */
+  readonly onToolsChanged: () => void;
+  readonly log?: (message: string) => void;
+  readonly version: string;
+}
+
+export interface CallOptions {
+  readonly signal: AbortSignal;
+  readonly timeoutMs: number;
+  readonly onProgress?: (done: number, total?: number, message?: string) => void;
+}
+
+/** One live session with one server: started, its tools read, calls made; closed once. */
+export interface McpConnection {
+  readonly confined: boolean;
+  /** The tools as the server listed them, unchecked: mcp-tool-list.ts checks each on its own. */
+  tools(): readonly unknown[];
+  stderr(): readonly string[];
+  call(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+/** Rejects after `ms` with `message`, unless `work` settles first. */
+async function within<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function openConnection(options: ConnectionOptions): Promise<McpConnection> {
+  const { config } = options;
+  const stderrLines: string[] = [];
+  let closing = false;
+  let process: ServerProcess | undefined;
+  let transport: Transport;
+  if (config.transport === 'stdio') {
+    process = await options.startProcess();
+    let partial = '';
+    process.child.stderr.setEncoding('utf8');
+    process.child.stderr.on('data', (text: string) => {
+      const lines = (partial + text).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) if (line.trim() !== '') stderrLines.push(line.slice(0, 500));
+      stderrLines.splice(0, Math.max(0, stderrLines.length - STDERR_LINES));
+    });
+    transport = new StdioPipeTransport({ stdin: process.child.stdin, stdout: process.child.stdout });
+  } else {
+    transport = new StreamableHTTPClientTransport(new URL(config.url), {
+      requestInit: { headers: { ...config.headers } },
+    });
+  }
+  const client = new Client(
+    { name: 'familiar', version: options.version },
+    { capabilities: { roots: { listChanged: false } } },
+  );
+  let tools: unknown[] = [];
+  // Read leniently: the SDK's own listTools() refuses the whole list for one tool's bad schema.
+  const listTools = async () => {
+    const all: unknown[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const listed = await client.request(
+        { method: 'tools/list', ...(cursor === undefined ? {} : { params: { cursor } }) },
+        lenientToolList,
+      );
+      all.push(...listed.tools);
+      cursor = listed.nextCursor;
+      if (cursor === undefined) break;
+    }
+    return all;
+  };
+  client.setRequestHandler(ListRootsRequestSchema, () =>
+    Promise.resolve({ roots: [{ uri: pathToFileURL(options.workspaceRoot()).href, name: 'workspace' }] }),
+  );
+  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    try {
+      tools = await listTools();
+      options.onToolsChanged();
+    } catch (error) {
+      options.log?.(`${config.id}: could not read the changed tool list: ${String(error)}`);
+    }
+  });
+  client.onerror = (error) => options.log?.(`${config.id}: ${error.message}`);
+  // Until the handshake is done a failure is the start's own error (thrown below), not a loss.
+  let started = false;
+  client.onclose = () => {
+    if (started && !closing) options.onLost(lastWords(stderrLines) ?? 'the connection closed', [...stderrLines]);
+  };
+  // 'close', not 'exit': by then its last stderr lines have been read.
+  process?.child.once('close', (code, signal) => {
+    if (started && !closing) options.onLost(`exited (${signal ?? `code ${code}`})`, [...stderrLines]);
+  });
+  const close = async () => {
+    if (closing) return;
+    closing = true;
+    await client.close().catch(() => undefined);
+    process?.stop();
+  };
+  try {
+    await within(
+      (async () => {
+        await client.connect(transport, { timeout: options.startTimeoutMs });
+        tools = client.getServerCapabilities()?.tools === undefined ? [] : await listTools();
+      })(),
+      options.startTimeoutMs,
+      `did not answer within ${Math.round(options.startTimeoutMs / 1000)} s`,
+    );
+    started = true;
+  } catch (error) {
+    await close();
+    throw new StartFailed(error instanceof Error ? error.message : String(error), [...stderrLines], error);
+  }
+  return {
+    confined: process?.confined ?? false,
+    tools: () => tools,
+    stderr: () => [...stderrLines],
+    async call(tool, args, callOptions) {
+      const result = await client.callTool({ name: tool, arguments: args }, CallToolResultSchema, {
+        signal: callOptions.signal,
+        timeout: callOptions.timeoutMs,
+        ...(callOptions.onProgress === undefined
+          ? {}
+          : {
+              onprogress: (progress) => callOptions.onProgress?.(progress.progress, progress.total, progress.message),
+            }),
+      });
+      return result as CallToolResult;
+    },
+    close,
+  };
+}
+
+/** A server that could not be started or greeted, with what it said on stderr meanwhile. */
+export class StartFailed extends Error {
+  constructor(
+    message: string,
+    readonly stderr: readonly string[],
+    cause: unknown,
+  ) {
+    super(message, { cause });
+  }
+}
+
+const lastWords = (lines: readonly string[]): string | undefined => lines.at(-1);

@@ -1,0 +1,287 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerConfig, McpServerStatus } from '../../../shared/mcp-servers';
+import { err, ok } from '../../../shared/result';
+import type { Result } from '../../../shared/result';
+import type { ServerProcess } from '../../platform/processes/server-process';
+import { openConnection, StartFailed } from './mcp-connection';
+import type { CallOptions, McpConnection } from './mcp-connection';
+import { toolEntries } from './mcp-tool-list';
+import type { McpToolEntry, SkippedTool } from './mcp-tool-list';
+
+export interface McpServerManagerOptions {
+  /** Starts a stdio server in its sandbox; `onRefusedHost` hears each host it was not let reach. */
+  readonly startProcess: (
+    config: Extract<McpServerConfig, { transport: 'stdio' }>,
+    onRefusedHost: (host: string) => void,
+  ) => Promise<ServerProcess>;
+  readonly workspaceRoot: () => string;
+  readonly version: string;
+  /** Told whenever a status or the tool list changes. */
+  readonly onChange?: () => void;
+  readonly log?: (message: string) => void;
+  /** Handshake and first tool list (default 30 s). */
+  readonly startTimeoutMs?: number;
+  /** The waits before each restart after a crash (default 1, 2, 4, 8, 16 s); after the last, failed. */
+  readonly backoffMs?: readonly number[];
+  /** A server ready this long has its crash count forgiven (default 60 s). */
+  readonly stableMs?: number;
+}
+
+/** What the grants of a stdio server amount to, as the status line says them. */
+export const describeGrants = (config: McpServerConfig): string[] =>
+  config.transport === 'http'
+    ? []
+    : [
+        config.grants.writeWorkspace ? 'workspace: read and write' : 'workspace: read only',
+        'its own data folder',
+        config.grants.hosts.length === 0 ? 'no network' : `network: ${config.grants.hosts.join(', ')}`,
+      ];
+
+interface Running {
+  config: McpServerConfig;
+  state: McpServerStatus['state'];
+  connection?: McpConnection | undefined;
+  entries: McpToolEntry[];
+  skipped: SkippedTool[];
+  error?: string | undefined;
+  stderr: string[];
+  refusedHosts: Set<string>;
+  crashes: number;
+  readySince?: number | undefined;
+  timer?: NodeJS.Timeout;
+  /** Bumped on every (re)start and stop: a late answer of an old session is ignored. */
+  generation: number;
+}
+
+const sameConfig = (a: McpServerConfig, b: McpServerConfig) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The user's MCP servers (issue 29): every enabled one starts at once and in parallel, in the
+ * background (nothing waits for them: the first message goes while they start), and is watched:
+ * a crash restarts it after a growing wait, a hang is timed out, and the status says which.
+ */
+export class McpServerManager {
+  private readonly servers = new Map<string, Running>();
+  private readonly backoff: readonly number[];
+  private readonly stableMs: number;
+  private disposed = false;
+
+  constructor(private readonly options: McpServerManagerOptions) {
+    this.backoff = options.backoffMs ?? [1000, 2000, 4000, 8000, 16000];
+    this.stableMs = options.stableMs ?? 60_000;
+  }
+
+  /** Brings the running servers in line with the settings: new ones start, removed or changed ones stop. */
+  sync(configs: readonly McpServerConfig[]): void {
+    const wanted = new Map(configs.map((config) => [config.id, config]));
+    // Nothing configured and nothing running: nothing to say (a workspace switch with no servers).
+    if (configs.length === 0 && this.servers.size === 0) return;
+    for (const [id, running] of this.servers) {
+      const next = wanted.get(id);
+      if (next === undefined) {
+        void this.stop(running);
+        this.servers.delete(id);
+      } else if (!sameConfig(next, running.config)) {
+        void this.stop(running);
+        this.servers.delete(id);
+      }
+    }
+    for (const config of configs) {
+      if (this.servers.has(config.id)) continue;
+      const running: Running = {
+        config,
+        state: 'disabled',
+        entries: [],
+        skipped: [],
+        stderr: [],
+        refusedHosts: new Set(),
+        crashes: 0,
+        generation: 0,
+      };
+      this.servers.set(config.id, running);
+      if (config.enabled) void this.start(running);
+    }
+    this.changed();
+  }
+
+  statuses(): McpServerStatus[] {
+    return [...this.servers.values()].map((running) => ({
+      id: running.config.id,
+      state: running.state,
+      tools: running.entries.length,
+      skipped: running.skipped.map((entry) => ({ ...entry })),
+      ...(running.error === undefined ? {} : { error: running.error }),
+      stderr: [...(running.connection?.stderr() ?? running.stderr)],
+      ...(running.config.transport === 'stdio' && running.connection !== undefined
+        ? { confined: running.connection.confined }
+        : {}),
+      grants: describeGrants(running.config),
+      refusedHosts: [...running.refusedHosts],
+    }));
+  }
+
+  /** Every ready server's tools. */
+  tools(): McpToolEntry[] {
+    return [...this.servers.values()].flatMap((running) => (running.state === 'ready' ? running.entries : []));
+  }
+
+  config(id: string): McpServerConfig | undefined {
+    return this.servers.get(id)?.config;
+  }
+
+  /** Restart asked by the user: the crash count starts over. */
+  async restart(id: string): Promise<Result<McpServerStatus>> {
+    const running = this.servers.get(id);
+    if (running === undefined) return err('not_found', `There is no MCP server ${id}.`);
+    if (!running.config.enabled) return err('invalid_payload', `The MCP server ${id} is switched off.`);
+    running.state = 'starting';
+    this.changed();
+    await this.stop(running);
+    running.crashes = 0;
+    await this.start(running);
+    return ok(this.statuses().find((status) => status.id === id)!);
+  }
+
+  /** Waits until no server is starting or restarting (tests; the UI just listens). */
+  async settled(timeoutMs = 30_000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    while ([...this.servers.values()].some((s) => s.state === 'starting' || s.state === 'restarting')) {
+      if (Date.now() > until) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  async call(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<Result<CallToolResult>> {
+    const running = this.servers.get(server);
+    const connection = running?.state === 'ready' ? running.connection : undefined;
+    if (running === undefined || connection === undefined) {
+      const state = running === undefined ? 'removed' : running.state;
+      return err('mcp_server_unavailable', `The MCP server ${server} is not ready (${state}).`, {
+        server,
+        state,
+        ...(running?.error === undefined ? {} : { error: running.error }),
+      });
+    }
+    try {
+      return ok(await connection.call(tool, args, options));
+    } catch (error) {
+      if (options.signal.aborted) return err('aborted', 'The call was cancelled; the server was told.');
+      const message = error instanceof Error ? error.message : String(error);
+      if (running.state !== 'ready') {
+        return err('mcp_server_unavailable', `The MCP server ${server} stopped during the call: ${message}`, {
+          server,
+        });
+      }
+      return err('mcp_tool_error', `${server}__${tool} failed: ${message}`, { server, tool });
+    }
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    await Promise.all([...this.servers.values()].map((running) => this.stop(running)));
+    this.servers.clear();
+  }
+
+  private changed(): void {
+    this.options.onChange?.();
+  }
+
+  private async stop(running: Running): Promise<void> {
+    running.generation += 1;
+    clearTimeout(running.timer);
+    const connection = running.connection;
+    running.connection = undefined;
+    running.entries = [];
+    if (!running.config.enabled) running.state = 'disabled';
+    await connection?.close();
+  }
+
+  private async start(running: Running): Promise<void> {
+    if (this.disposed) return;
+    const generation = ++running.generation;
+    const { config } = running;
+    running.state = running.crashes > 0 ? 'restarting' : 'starting';
+    running.error = undefined;
+    this.changed();
+    const current = () => running.generation === generation && !this.disposed;
+    try {
+      const connection = await openConnection({
+        config,
+        startProcess: () =>
+          config.transport === 'stdio'
+            ? this.options.startProcess(config, (host) => {
+                running.refusedHosts.add(host);
+                this.changed();
+              })
+            : Promise.reject(new Error('not a stdio server')),
+        workspaceRoot: this.options.workspaceRoot,
+        startTimeoutMs: this.options.startTimeoutMs ?? 30_000,
+        version: this.options.version,
+        ...(this.options.log === undefined ? {} : { log: this.options.log }),
+        onLost: (why, stderr) => {
+          if (current()) this.lost(running, why, stderr);
+        },
+        onToolsChanged: () => {
+          if (!current()) return;
+          this.readTools(running);
+          this.changed();
+        },
+      });
+      if (!current()) {
+        await connection.close();
+        return;
+      }
+      running.connection = connection;
+      running.state = 'ready';
+      running.readySince = Date.now();
+      this.readTools(running);
+      this.options.log?.(`${config.id}: ready with ${running.entries.length} tools`);
+    } catch (error) {
+      if (!current()) return;
+      const stderr = error instanceof StartFailed ? error.stderr : [];
+      this.lost(running, error instanceof Error ? error.message : String(error), stderr);
+      return;
+    }
+    this.changed();
+  }
+
+  private readTools(running: Running): void {
+    const { entries, skipped } = toolEntries(running.config.id, running.connection?.tools() ?? []);
+    running.entries = entries;
+    running.skipped = skipped;
+  }
+
+  /** The session ended on its own (or never began): restart after the next wait, or give up. */
+  private lost(running: Running, why: string, stderr: readonly string[]): void {
+    // The exit, the closed stream and the failed handshake each say so: one loss counts once.
+    running.generation += 1;
+    running.stderr = [...stderr];
+    const connection = running.connection;
+    running.connection = undefined;
+    running.entries = [];
+    void connection?.close();
+    if (running.readySince !== undefined && Date.now() - running.readySince >= this.stableMs) running.crashes = 0;
+    running.readySince = undefined;
+    running.error = why;
+    const wait = this.backoff[running.crashes];
+    running.crashes += 1;
+    if (wait === undefined || this.disposed) {
+      running.state = 'failed';
+      this.options.log?.(`${running.config.id}: failed: ${why}`);
+    } else {
+      running.state = 'restarting';
+      this.options.log?.(`${running.config.id}: ${why}; restarting in ${wait} ms`);
+      const generation = running.generation;
+      running.timer = setTimeout(() => {
+        if (running.generation === generation) void this.start(running);
+      }, wait);
+      running.timer.unref();
+    }
+    this.changed();
+  }
+}

@@ -1,0 +1,49 @@
+import type { ApprovalRequest } from '../../../shared/ipc/approvals';
+import { useT } from '../../i18n/i18n';
+
+/** Arguments longer than this start folded: the card stays readable, every character one click away. */
+const FOLDED_CHARS = 1500;
+
+/**
+ * A call of a tool of the user's MCP server: which server, which tool, what the server says of it
+ * (its annotations, a hint the server gives, not a guarantee), and every argument as formatted JSON.
+ */
+export function ApprovalMcpCall({ mcp }: { readonly mcp: NonNullable<ApprovalRequest['mcp']> }) {
+  const t = useT();
+  const hints = Object.entries(mcp.annotations).filter(([name]) => name !== 'title');
+  const args = <pre className="approval-mcp-arguments">{mcp.arguments}</pre>;
+  return (
+    <section className="approval-operation approval-mcp" aria-label={t('approval.whatHappens')}>
+      <dl className="facts">
+        <div className="facts-row">
+          <dt>{t('approval.mcpServer')}</dt>
+          <dd>{mcp.server}</dd>
+        </div>
+        <div className="facts-row">
+          <dt>{t('approval.mcpTool')}</dt>
+          <dd>
+            {mcp.tool}
+            {mcp.title === undefined ? null : <span className="muted"> ({mcp.title})</span>}
+          </dd>
+        </div>
+        {hints.length > 0 && (
+          <div className="facts-row">
+            <dt>{t('approval.mcpHints')}</dt>
+            <dd>{hints.map(([name, value]) => `${name}: ${String(value)}`).join(', ')}</dd>
+          </div>
+        )}
+      </dl>
+      <h3>{t('approval.mcpArguments')}</h3>
+      {mcp.arguments.length > FOLDED_CHARS ? (
+        <details>
+          <summary>
+            <code>{mcp.arguments.slice(0, 200)}…</code>
+          </summary>
+          {args}
+        </details>
+      ) : (
+        args
+      )}
+    </section>
+  );
+}

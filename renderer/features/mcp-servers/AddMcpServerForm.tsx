@@ -1,0 +1,110 @@
+import { useState } from 'react';
+import { mcpServerConfigSchema } from '../../../shared/mcp-servers';
+import type { McpServerConfig } from '../../../shared/mcp-servers';
+import { familiar } from '../../ipc/familiar';
+import { useT } from '../../i18n/i18n';
+
+interface AddMcpServerFormProps {
+  readonly add: (server: McpServerConfig) => void;
+  readonly onError: (message: string | null) => void;
+}
+
+/** A new server typed in (a command or a URL), or another host's JSON pasted. */
+export function AddMcpServerForm({ add, onError }: AddMcpServerFormProps) {
+  const t = useT();
+  const [id, setId] = useState('');
+  const [transport, setTransport] = useState<'stdio' | 'http'>('stdio');
+  const [command, setCommand] = useState('');
+  const [args, setArgs] = useState('');
+  const [url, setUrl] = useState('');
+  const [pasted, setPasted] = useState('');
+  const [imported, setImported] = useState<string | null>(null);
+  const submit = () => {
+    const candidate =
+      transport === 'stdio'
+        ? { id, transport, command, args: args.split('\n').filter((line) => line.trim() !== '') }
+        : { id, transport, url };
+    const parsed = mcpServerConfigSchema.safeParse(candidate);
+    if (!parsed.success) {
+      onError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
+      return;
+    }
+    onError(null);
+    add(parsed.data);
+    setId('');
+    setCommand('');
+    setArgs('');
+    setUrl('');
+  };
+  const importJson = async () => {
+    const answer = await familiar.invoke('mcpServers.import', { text: pasted });
+    if (!answer.ok) {
+      onError(answer.error.message);
+      return;
+    }
+    onError(null);
+    setPasted('');
+    setImported(
+      t('mcp.imported', {
+        added: answer.value.added.map((server) => server.id).join(', ') || '—',
+        skipped: answer.value.skipped.map((entry) => `${entry.name} (${entry.reason})`).join('; ') || '—',
+      }),
+    );
+  };
+  return (
+    <>
+      <div className="field-column" role="group" aria-labelledby="mcp-add-title">
+        <h4 id="mcp-add-title">{t('mcp.add')}</h4>
+        <label className="field-column">
+          {t('mcp.id')}
+          <input className="input" value={id} onChange={(event) => setId(event.target.value)} />
+        </label>
+        <label className="field-column">
+          {t('mcp.transport')}
+          <select
+            className="select"
+            value={transport}
+            onChange={(event) => setTransport(event.target.value === 'http' ? 'http' : 'stdio')}
+          >
+            <option value="stdio">{t('mcp.transport.stdio')}</option>
+            <option value="http">{t('mcp.transport.http')}</option>
+          </select>
+        </label>
+        {transport === 'stdio' ? (
+          <>
+            <label className="field-column">
+              {t('mcp.command')}
+              <input className="input" value={command} onChange={(event) => setCommand(event.target.value)} />
+            </label>
+            <label className="field-column">
+              {t('mcp.args')}
+              <textarea className="input" rows={3} value={args} onChange={(event) => setArgs(event.target.value)} />
+            </label>
+          </>
+        ) : (
+          <label className="field-column">
+            {t('mcp.url')}
+            <input className="input" value={url} onChange={(event) => setUrl(event.target.value)} />
+          </label>
+        )}
+        <div className="field-row">
+          <button type="button" className="button" onClick={submit}>
+            {t('mcp.addButton')}
+          </button>
+        </div>
+      </div>
+      <div className="field-column">
+        <label className="field-column">
+          {t('mcp.import')}
+          <textarea className="input" rows={4} value={pasted} onChange={(event) => setPasted(event.target.value)} />
+        </label>
+        <div className="field-row">
+          <button type="button" className="button" disabled={pasted.trim() === ''} onClick={() => void importJson()}>
+            {t('mcp.importButton')}
+          </button>
+        </div>
+        {imported !== null && <p role="status">{imported}</p>}
+      </div>
+    </>
+  );
+}
