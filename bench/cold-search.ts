@@ -83,7 +83,7 @@ for (const search of searches) {
     return {
       ms,
       cpu: after.self - before.self + after.children - before.children,
-      total: result.total_matches as number,
+      total: result.total_matches,
     };
   };
   const rg = () => {
