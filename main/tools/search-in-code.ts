@@ -138,6 +138,8 @@ export const searchInCodeTool = defineTool({
             args.include_ignored,
             accept,
             ctx.signal,
+            // While ripgrep walks: how many files with a match it named so far.
+            (count) => ctx.progress?.(count, undefined, `${count} files with a match found`),
           );
     // Many candidates: ripgrep counts them (named on its command line) and the JS engine describes the first.
     const fewCandidates = walkedByRipgrep !== undefined && walkedByRipgrep.files.length <= jsCandidates;
@@ -232,7 +234,9 @@ export const searchInCodeTool = defineTool({
       if (ctx.signal.aborted) return err('aborted', 'The search was stopped.');
       throw error;
     }
-    ctx.progress?.(files.length, files.length, `Searched ${files.length} files`);
+    // The end says how many were searched, the number the answer gives (searched_files).
+    const searched = walkedByRipgrep?.searched ?? files.length + skippedByIndex + binaryByIndex;
+    ctx.progress?.(searched, searched, `Searched ${searched} files`);
     const described: (FileMatches & { file: string; order: number })[] = [];
     let skippedBinary = binaryByIndex;
     let total = 0;
@@ -273,7 +277,7 @@ export const searchInCodeTool = defineTool({
       total_matches: total,
       files_with_matches: filesWithMatches,
       truncated,
-      searched_files: walkedByRipgrep?.searched ?? files.length + skippedByIndex + binaryByIndex,
+      searched_files: searched,
       skipped_binary: skippedBinary,
       engine: indexed !== undefined ? 'index' : walkedByRipgrep !== undefined ? 'ripgrep' : engine.name,
       ...(walkedByRipgrep === undefined ? {} : { walk: 'ripgrep' as const }),

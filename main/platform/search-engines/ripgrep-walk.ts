@@ -40,6 +40,8 @@ export interface RipgrepWalkOptions {
   readonly exclude: readonly string[];
   /** process-rules.ts, 'ripgrep'. Required: without a confinement there is no walk mode. */
   readonly confinement: Omit<ConfinementRules, 'cwd'>;
+  /** Told how many files with a match ripgrep named so far, as its output arrives (progress). */
+  readonly onMatched?: (count: number) => void;
 }
 
 /**
@@ -96,7 +98,13 @@ export async function ripgrepWalk(
     return undefined;
   }
   const chunks: Buffer[] = [];
-  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+  let named = 0;
+  child.stdout.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    // Each name ends with a NUL (a name never holds one): a count for progress while it walks.
+    for (let at = chunk.indexOf(0); at !== -1; at = chunk.indexOf(0, at + 1)) named += 1;
+    options.onMatched?.(named);
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (text: string) => {
     if (stderr.length < 4096) stderr += text;

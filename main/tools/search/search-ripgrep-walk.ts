@@ -35,6 +35,7 @@ export async function ripgrepWalkedFiles(
   includeIgnored: boolean,
   accept: (relPath: string) => boolean,
   signal: AbortSignal,
+  onMatched?: (count: number) => void,
 ): Promise<RipgrepWalked | undefined> {
   const { sandbox } = env;
   const base = start.relPath;
@@ -52,6 +53,7 @@ export async function ripgrepWalkedFiles(
       // The project's own persona names at the root are shadowed by the persona folder's.
       exclude: base === '' && sandbox.overlayActive ? personaEntries.map((name) => `/${name}`) : [],
       confinement: env.confinementFor('ripgrep'),
+      ...(onMatched === undefined ? {} : { onMatched }),
     },
     signal,
   );
