@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { confinementMode } from './confinement';
-import { runProcess } from './process-runner';
+import { runShellConfined } from '../../test-support/confined-shell';
 import { mcpServerRules } from './process-rules';
 
 /** What a user's MCP server may touch under its rules (issue 29), run as a shell under them. */
@@ -25,19 +25,8 @@ async function runAsServer(writeWorkspace: boolean, script: string) {
     { workspaceRoot: workspace, personaDir: workspace, familiarHome, memoryOn: true, userHome: home },
     { dataDir, writeWorkspace },
   );
-  const ran = await runProcess({
-    file: script,
-    args: [],
-    shell: true,
-    cwd: workspace,
-    timeoutMs: 10_000,
-    signal: new AbortController().signal,
-    maxOutputBytes: 64 * 1024,
-    environment: { pass: [], set: { HOME: home, DATA: dataDir, FAMILIAR: familiarHome } },
-    confinement: rules,
-  });
-  if (!ran.ok) throw new Error(ran.error.message);
-  return { ...ran.value, home, workspace, dataDir, familiarHome };
+  const ran = await runShellConfined(script, workspace, { HOME: home, DATA: dataDir, FAMILIAR: familiarHome }, rules);
+  return { ...ran, home, workspace, dataDir, familiarHome };
 }
 
 const attempts = [

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { confinementMode } from './confinement';
-import { runProcess } from './process-runner';
+import { runShellConfined } from '../../test-support/confined-shell';
 import { rulesFor } from './process-rules';
 import type { ProcessKind } from './process-rules';
 
@@ -34,19 +34,7 @@ async function runAs(kind: ProcessKind, script: string) {
     memoryOn: true,
     userHome: home,
   });
-  const ran = await runProcess({
-    file: script,
-    args: [],
-    shell: true,
-    cwd: workspace,
-    timeoutMs: 10_000,
-    signal: new AbortController().signal,
-    maxOutputBytes: 64 * 1024,
-    environment: { pass: [], set: { HOME: home } },
-    confinement: rules,
-  });
-  if (!ran.ok) throw new Error(ran.error.message);
-  return { ...ran.value, home, workspace };
+  return { ...(await runShellConfined(script, workspace, { HOME: home }, rules)), home, workspace };
 }
 
 const attempts = [
