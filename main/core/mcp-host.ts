@@ -77,6 +77,7 @@ export function createMcpHost(options: McpHostOptions): McpHost {
     servers: () => settings.get().mcp.servers,
     alwaysAllowed: () => settings.get().mcp.alwaysAllowed,
     saveAlwaysAllowed: async (alwaysAllowed) => void (await settings.update({ mcp: { alwaysAllowed } })),
+    runsUnconfined: (server) => manager.statuses().find((status) => status.id === server)?.confined === false,
   });
   const made = new WeakMap<McpToolEntry, AnyTool>();
   const call = manager.call.bind(manager);

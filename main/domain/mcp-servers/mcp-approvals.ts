@@ -12,6 +12,7 @@ export interface McpToolOrigin {
  * The user's answers about server tools (issue 29): every tool asks by default; "for this
  * conversation" holds in memory, "always for this tool of this server" is kept in settings (listed
  * and revocable there), and a server's one switch lets its read-only tools run without asking.
+ * None of it holds while the server runs unconfined.
  */
 export interface McpApprovals {
   allowed(conversationId: string, origin: McpToolOrigin): boolean;
@@ -23,6 +24,11 @@ export interface McpApprovalsOptions {
   readonly servers: () => readonly McpServerConfig[];
   readonly alwaysAllowed: () => readonly McpAlwaysAllowed[];
   readonly saveAlwaysAllowed: (entries: McpAlwaysAllowed[]) => Promise<void>;
+  /**
+   * Whether this server's process runs without the OS sandbox (bubblewrap missing...): then, as
+   * with an unconfined command, every call asks, whatever was allowed before.
+   */
+  readonly runsUnconfined?: (server: string) => boolean;
 }
 
 const keyOf = (origin: McpToolOrigin) => `${origin.server}\0${origin.tool}`;
@@ -31,6 +37,7 @@ export function createMcpApprovals(options: McpApprovalsOptions): McpApprovals {
   const byConversation = new Map<string, Set<string>>();
   return {
     allowed(conversationId, origin) {
+      if (options.runsUnconfined?.(origin.server) === true) return false;
       if (options.alwaysAllowed().some((entry) => entry.server === origin.server && entry.tool === origin.tool)) {
         return true;
       }
