@@ -1,4 +1,5 @@
 import { startOutputProcess } from '../processes/output-process';
+import { ripgrepExit } from './ripgrep-exit';
 import type { ConfinementRules } from '../processes/confinement';
 import { sniffBytes } from '../disk/text-codec';
 import type { AnchoredFiles } from '../disk/anchored-batch';
@@ -95,15 +96,8 @@ export async function ripgrepCounts(
     }
     rest = Buffer.from(buf.subarray(last + 1));
   });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    if (stderr.length < 4096) stderr += text;
-  });
-  const exitCode = await new Promise<number | null>((resolve, reject) => {
-    // A start that fails (ripgrep removed since it was found) leaves the batch to the JS engine.
-    child.on('error', (error) => (signal.aborted ? reject(error) : resolve(null)));
-    child.on('close', (code) => resolve(code));
-  });
+  // A start that fails (ripgrep removed since it was found) leaves the batch to the JS engine.
+  const { exitCode, stderr } = await ripgrepExit(child, signal);
   // 0: matches, 1: none, 2: an error (a file gone since the walk, a pattern rg refused): the JS
   // engine then searches this batch instead, so the answer stays exact. bwrap that cannot set the
   // sandbox up also exits 1, and says why (rg with --no-messages says nothing): not "no match".

@@ -1,4 +1,5 @@
 import { startOutputProcess } from '../processes/output-process';
+import { ripgrepExit } from './ripgrep-exit';
 import { confinementMode } from '../processes/confinement';
 import type { ConfinementRules } from '../processes/confinement';
 
@@ -105,14 +106,7 @@ export async function ripgrepWalk(
     for (let at = chunk.indexOf(0); at !== -1; at = chunk.indexOf(0, at + 1)) named += 1;
     options.onMatched?.(named);
   });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    if (stderr.length < 4096) stderr += text;
-  });
-  const exitCode = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', (error) => (signal.aborted ? reject(error) : resolve(null)));
-    child.on('close', (code) => resolve(code));
-  });
+  const { exitCode, stderr } = await ripgrepExit(child, signal);
   // 2: an error on some file (unreadable, gone meanwhile): the answer may miss it, so it is not
   // used. bwrap that cannot set the sandbox up exits 1 and says why on stderr: not "no match".
   if (exitCode !== 0 && exitCode !== 1) return undefined;
