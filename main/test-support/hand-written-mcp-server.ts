@@ -1,7 +1,7 @@
 /**
  * The source of a tiny MCP server written by hand (plain Node, newline-delimited JSON-RPC), for the
  * faults the reference servers never commit: `crash` (says why on stderr, exits), `hang` (never
- * answers), `faulty` (a line of garbage, one tool with an invalid schema, one answering 20 MB, one fetching a URL).
+ * answers), `faulty` (a line of garbage, one tool with an invalid schema, one answering 20 MB, one fetching a URL through HTTP_PROXY).
  */
 export const handWrittenServer = `
 const mode = process.argv[2];
@@ -40,9 +40,19 @@ function answer(request) {
   }
   if (request.method === 'tools/call' && request.params.name === 'fetch') {
     const reply = (text) => send({ jsonrpc: '2.0', id: request.id, result: { content: [{ type: 'text', text }] } });
-    fetch(request.params.arguments.url)
-      .then(async (response) => reply(response.status + ' ' + (await response.text())))
-      .catch((error) => reply('failed: ' + String(error.cause?.code ?? error.message)));
+    // As curl does: an absolute URL to HTTP_PROXY when it is set (Node's own fetch follows the
+    // variables only from 22.21/24.5, and CI runs 22.13 too).
+    const target = new URL(request.params.arguments.url);
+    const proxy = process.env.HTTP_PROXY ? new URL(process.env.HTTP_PROXY) : undefined;
+    // Its own Agent: newer Nodes' global agent would send the proxy request through the proxy again.
+    import('node:http').then(({ request: get, Agent }) => {
+      const outgoing = get({ agent: new Agent(), host: (proxy ?? target).hostname, port: (proxy ?? target).port,
+        path: proxy ? target.href : target.pathname, headers: { host: target.host } }, (response) => {
+        let body = '';
+        response.setEncoding('utf8').on('data', (text) => (body += text)).on('end', () => reply(response.statusCode + ' ' + body));
+      });
+      outgoing.on('error', (error) => reply('failed: ' + String(error.code ?? error.message))).end();
+    });
     return;
   }
   if (request.method === 'tools/call') {
