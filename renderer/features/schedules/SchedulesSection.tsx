@@ -3,6 +3,7 @@ import type { ChangeEvent } from 'react';
 import type { ScheduleRun, TaskDraft, TaskView } from '../../../shared/ipc/schedules';
 import type { HeartbeatSettings } from '../../../shared/settings';
 import { familiar } from '../../ipc/familiar';
+import { useAnswer } from '../../ipc/use-answer';
 import { useI18nStore, useT } from '../../i18n/i18n';
 import { settingsActions, useSettingsStore } from '../settings/settings-store';
 import { LabelledField } from '../settings/LabelledField';
@@ -93,17 +94,12 @@ function TaskForm({ initial, onDone }: { readonly initial: TaskDraft; readonly o
   const t = useT();
   const locale = useI18nStore((state) => state.locale);
   const [draft, setDraft] = useState<TaskDraft>(initial);
-  const [preview, setPreview] = useState<{ next?: string[]; error?: string }>({});
+  const previewed = useAnswer(
+    () => familiar.invoke('schedules.preview', { schedule: draft.schedule }),
+    [draft.schedule],
+  );
+  const preview = previewed.error === null ? { next: previewed.value?.next } : { error: previewed.error };
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let current = true;
-    void familiar.invoke('schedules.preview', { schedule: draft.schedule }).then((result) => {
-      if (current) setPreview(result.ok ? { next: result.value.next } : { error: result.error.message });
-    });
-    return () => {
-      current = false;
-    };
-  }, [draft.schedule]);
   const set = (patch: Partial<TaskDraft>) => setDraft((previous) => ({ ...previous, ...patch }));
   /** A required text field of the draft: its id, bound value and length cap. */
   const required = (field: 'name' | 'prompt' | 'schedule', maxLength: number) => ({

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { FormError } from '../../app/FormError';
 import type { LanguageServerRow } from '../../../shared/ipc/language-servers';
 import { familiar } from '../../ipc/familiar';
+import { useAnswer } from '../../ipc/use-answer';
 import { useT } from '../../i18n/i18n';
 import type { MessageKey } from '../../i18n/en';
 
@@ -19,25 +20,14 @@ const stateKeys: Record<LanguageServerRow['state'], MessageKey> = {
  */
 export function LanguageServersPanel() {
   const t = useT();
-  const [servers, setServers] = useState<readonly LanguageServerRow[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    void familiar.invoke('languageServers.list', {}).then((answer) => {
-      if (!live) return;
-      if (answer.ok) setServers(answer.value.servers);
-      else setError(answer.error.message);
-    });
-    const stop = familiar.on('languageServers.changed', (payload) => setServers(payload.servers));
-    return () => {
-      live = false;
-      stop();
-    };
-  }, []);
+  const listed = useAnswer(() => familiar.invoke('languageServers.list', {}), []);
+  const { setValue, setError } = listed;
+  useEffect(() => familiar.on('languageServers.changed', setValue), [setValue]);
+  const servers = listed.value?.servers ?? null;
   const restart = async (id: string) => {
     setError(null);
     const answer = await familiar.invoke('languageServers.restart', { id });
-    if (answer.ok) setServers(answer.value.servers);
+    if (answer.ok) setValue(answer.value);
     else setError(answer.error.message);
   };
   return (
@@ -73,7 +63,7 @@ export function LanguageServersPanel() {
           ))}
         </ul>
       )}
-      <FormError inline message={error} />
+      <FormError inline message={listed.error} />
     </div>
   );
 }

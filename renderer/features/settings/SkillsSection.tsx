@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
 import { FormError } from '../../app/FormError';
 import type { SkillRow, SkillSource } from '../../../shared/ipc/skills';
 import { familiar } from '../../ipc/familiar';
+import { useAnswer } from '../../ipc/use-answer';
 import type { MessageKey } from '../../i18n/en';
 import { useT } from '../../i18n/i18n';
 import { SettingsSection } from './SettingsSection';
@@ -28,20 +28,9 @@ function stateKey(skill: SkillRow): MessageKey {
 export function SkillsSection() {
   const t = useT();
   const disabled = useSettingsStore((state) => state.settings?.skills.disabled);
-  const [skills, setSkills] = useState<readonly SkillRow[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const listKey = JSON.stringify(disabled ?? null);
-  useEffect(() => {
-    let live = true;
-    void familiar.invoke('skills.list', {}).then((answer) => {
-      if (!live) return;
-      if (answer.ok) setSkills(answer.value.skills);
-      else setError(answer.error.message);
-    });
-    return () => {
-      live = false;
-    };
-  }, [listKey]);
+  const listed = useAnswer(() => familiar.invoke('skills.list', {}), [listKey]);
+  const skills = listed.value?.skills ?? null;
   if (disabled === undefined) return null;
   const toggle = (name: string, on: boolean) => {
     const next = on ? disabled.filter((item) => item !== name) : [...new Set([...disabled, name])];
@@ -97,7 +86,7 @@ export function SkillsSection() {
           ))}
         </ul>
       )}
-      <FormError inline message={error} />
+      <FormError inline message={listed.error} />
     </SettingsSection>
   );
 }
