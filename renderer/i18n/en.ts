@@ -175,9 +175,9 @@ export const en = {
   'settings.commands': 'Commands',
   'settings.web': 'Web',
   'settings.web.allowedHosts': 'Hosts web_fetch reads without asking',
-  'settings.web.allowedHostsExplain':
+  'settings.web.allowedHosts.explain':
     'Each entry is a host (any port) or host:port, separated by spaces. Every other host is asked about the first time. Addresses on this computer, the local network or a cloud metadata service are refused unless the host is listed here exactly (for example 127.0.0.1:5173 or intranet.example:8080). What a page says is untrusted: a persona change after a fetch asks and names the page.',
-  'settings.web.allowedHostsInvalid': 'Not a host or host:port: {entries}',
+  'settings.web.allowedHosts.invalid': 'Not a host or host:port: {entries}',
   'settings.allowedHosts': 'Hosts commands may reach without asking',
   'settings.allowedHostsNone':
     'None yet: a command that reaches for a host asks first ("always for this workspace" adds it here).',
@@ -188,10 +188,10 @@ export const en = {
   'settings.commands.confinedOfflineWithoutAsking': 'Confined commands without network run without asking',
   'settings.commands.confinedOfflineWithoutAsking.explain':
     'Off by default. When on, a command that runs confined (it can write only the workspace and its own temp folder) and can reach no host without asking — no host allowed for this workspace or this conversation — runs without the approval question. A host it reaches for is still asked about; a command that would run unconfined always asks.',
-  'settings.passEnvironment': 'Environment variables commands may see',
-  'settings.passEnvironmentExplain':
+  'settings.commands.passEnvironment': 'Environment variables commands may see',
+  'settings.commands.passEnvironment.explain':
     'Commands and git start with a minimal environment (PATH, HOME, language, temp folders). Name any other variable here, separated by spaces, and it is passed with the value Familiar was started with. API keys, tokens and passwords pass only when named here.',
-  'settings.passEnvironmentInvalid': 'Not a variable name: {names}',
+  'settings.commands.passEnvironment.invalid': 'Not a variable name: {entries}',
   'confinement.on':
     'Commands run confined by the operating system ({tool}): they write only inside the workspace, see nothing of your home but the toolchains, none of Familiar’s data, and reach the network only for hosts you allow.',
   'confinement.off':
@@ -219,10 +219,10 @@ export const en = {
   'confinement.hiddenTrees': 'Hidden from every program Familiar starts: {paths}.',
   'confinement.hiddenTreesUnconfined': 'Would be hidden from every program once confined: {paths}.',
   'confinement.toolchains': 'Toolchains kept readable inside your home (where they exist):',
-  'confinement.readableInHome': 'Also readable by commands (folders or files in your home)',
-  'confinement.readableInHomeExplain':
+  'settings.commands.readableInHome': 'Also readable by commands (folders or files in your home)',
+  'settings.commands.readableInHome.explain':
     'Relative to your home folder and separated by commas, e.g. projects/shared, .config/myapp. Commands may read them, never write them. Secrets (~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gcloud, ~/.kube, ~/.docker, ~/.netrc) and Familiar’s own data cannot be added.',
-  'confinement.readableInHomeInvalid': 'Cannot be made readable: {entries}',
+  'settings.commands.readableInHome.invalid': 'Cannot be made readable: {entries}',
   'confinement.leftOut': 'Left out, because they lead to a secret, to Familiar’s data or into the workspace: {entries}',
   'settings.code': 'Code intelligence',
   'settings.code.diagnosticsAfterEdits': 'Report the problems a file change introduced',

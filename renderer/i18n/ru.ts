@@ -178,9 +178,9 @@ export const ru: Messages = {
   'settings.commands': 'Команды',
   'settings.web': 'Веб',
   'settings.web.allowedHosts': 'Хосты, которые web_fetch читает без вопроса',
-  'settings.web.allowedHostsExplain':
+  'settings.web.allowedHosts.explain':
     'Каждая запись — хост (любой порт) или хост:порт, через пробел. О любом другом хосте спросят в первый раз. Адреса этого компьютера, локальной сети и облачного сервиса метаданных отклоняются, если хост не указан здесь точно (например 127.0.0.1:5173 или intranet.example:8080). Содержимому страниц нельзя доверять: изменение персоны после загрузки страницы требует подтверждения и называет страницу.',
-  'settings.web.allowedHostsInvalid': 'Не хост и не хост:порт: {entries}',
+  'settings.web.allowedHosts.invalid': 'Не хост и не хост:порт: {entries}',
   'settings.allowedHosts': 'Хосты, к которым команды обращаются без вопроса',
   'settings.allowedHostsNone':
     'Пока нет: команда, которой нужен хост, сначала спрашивает («всегда для этой рабочей папки» добавляет его сюда).',
@@ -191,10 +191,10 @@ export const ru: Messages = {
   'settings.commands.confinedOfflineWithoutAsking': 'Изолированные команды без сети запускаются без вопроса',
   'settings.commands.confinedOfflineWithoutAsking.explain':
     'По умолчанию выключено. Если включить, команда, которая запускается изолированно (пишет только в рабочую папку и свою временную) и не может без вопроса обратиться ни к одному хосту — для этой рабочей папки и этого разговора хосты не разрешены, — запускается без запроса одобрения. Об обращении к хосту по-прежнему спрашивается; команда без изоляции всегда спрашивает.',
-  'settings.passEnvironment': 'Переменные окружения, видимые командам',
-  'settings.passEnvironmentExplain':
+  'settings.commands.passEnvironment': 'Переменные окружения, видимые командам',
+  'settings.commands.passEnvironment.explain':
     'Команды и git запускаются с минимальным окружением (PATH, HOME, язык, временные папки). Перечислите здесь через пробел другие переменные — они будут переданы со значениями, с которыми запущен Familiar. Ключи API, токены и пароли передаются, только если названы здесь.',
-  'settings.passEnvironmentInvalid': 'Не имя переменной: {names}',
+  'settings.commands.passEnvironment.invalid': 'Не имя переменной: {entries}',
   'confinement.on':
     'Команды выполняются в изоляции операционной системы ({tool}): они пишут только внутри рабочей папки, не видят в вашей домашней папке ничего, кроме инструментов разработки, не видят данных Familiar, а к сети обращаются только по разрешённым вами адресам.',
   'confinement.off':
@@ -223,10 +223,10 @@ export const ru: Messages = {
   'confinement.hiddenTrees': 'Скрыто от всех программ, которые запускает Familiar: {paths}.',
   'confinement.hiddenTreesUnconfined': 'Было бы скрыто от всех программ при изоляции: {paths}.',
   'confinement.toolchains': 'Инструменты разработки, доступные для чтения в домашней папке (если есть):',
-  'confinement.readableInHome': 'Также доступно командам для чтения (папки или файлы в домашней папке)',
-  'confinement.readableInHomeExplain':
+  'settings.commands.readableInHome': 'Также доступно командам для чтения (папки или файлы в домашней папке)',
+  'settings.commands.readableInHome.explain':
     'Пути относительно домашней папки через запятую, например projects/shared, .config/myapp. Команды могут их читать, но не изменять. Секреты (~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gcloud, ~/.kube, ~/.docker, ~/.netrc) и собственные данные Familiar добавить нельзя.',
-  'confinement.readableInHomeInvalid': 'Нельзя открыть для чтения: {entries}',
+  'settings.commands.readableInHome.invalid': 'Нельзя открыть для чтения: {entries}',
   'confinement.leftOut':
     'Не учтены, потому что ведут к секретам, к данным Familiar или внутрь рабочей папки: {entries}',
   'settings.code': 'Анализ кода',

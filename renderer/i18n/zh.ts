@@ -173,9 +173,9 @@ export const zh: Messages = {
   'settings.commands': '命令',
   'settings.web': '网页',
   'settings.web.allowedHosts': 'web_fetch 无需询问即可读取的主机',
-  'settings.web.allowedHostsExplain':
+  'settings.web.allowedHosts.explain':
     '每项为一个主机（任意端口）或 主机:端口，以空格分隔。其他主机在第一次访问时会询问。本机、局域网或云元数据服务的地址会被拒绝，除非此处准确列出该主机（例如 127.0.0.1:5173 或 intranet.example:8080）。网页内容不可信：抓取网页后修改人格设定需要确认，并会注明该网页。',
-  'settings.web.allowedHostsInvalid': '不是主机或 主机:端口：{entries}',
+  'settings.web.allowedHosts.invalid': '不是主机或 主机:端口：{entries}',
   'settings.allowedHosts': '命令无需询问即可访问的主机',
   'settings.allowedHostsNone': '暂无：命令要访问主机时会先询问（选择“此工作区始终允许”会将其添加到这里）。',
   'settings.allowedHostsEverywhere': '所有工作区',
@@ -185,10 +185,10 @@ export const zh: Messages = {
   'settings.commands.confinedOfflineWithoutAsking': '无网络的隔离命令无需询问即可运行',
   'settings.commands.confinedOfflineWithoutAsking.explain':
     '默认关闭。开启后，以隔离方式运行（只能写入工作区及其自己的临时文件夹）且无法不经询问访问任何主机（此工作区和此对话均未允许任何主机）的命令，将不经审批直接运行。访问主机时仍会询问；无法隔离的命令始终会询问。',
-  'settings.passEnvironment': '命令可见的环境变量',
-  'settings.passEnvironmentExplain':
+  'settings.commands.passEnvironment': '命令可见的环境变量',
+  'settings.commands.passEnvironment.explain':
     '命令和 git 以最小的环境启动（PATH、HOME、语言、临时文件夹）。在此列出其他变量（以空格分隔），它们将以 Familiar 启动时的值传入。API 密钥、令牌和密码只有在此列出时才会传入。',
-  'settings.passEnvironmentInvalid': '不是变量名：{names}',
+  'settings.commands.passEnvironment.invalid': '不是变量名：{entries}',
   'confinement.on':
     '命令在操作系统的隔离环境中运行（{tool}）：只能在工作区内写入，除开发工具链外看不到你主目录中的任何内容，看不到 Familiar 的数据，只能访问你允许的主机。',
   'confinement.off': '命令未被隔离：它们以你的全部权限运行（你能打开的每个文件、你的密钥、网络）。',
@@ -215,10 +215,10 @@ export const zh: Messages = {
   'confinement.hiddenTrees': '对 Familiar 启动的所有程序隐藏：{paths}。',
   'confinement.hiddenTreesUnconfined': '隔离后将对所有程序隐藏：{paths}。',
   'confinement.toolchains': '主目录中保持可读的开发工具链（如存在）：',
-  'confinement.readableInHome': '命令还可读取（主目录中的文件夹或文件）',
-  'confinement.readableInHomeExplain':
+  'settings.commands.readableInHome': '命令还可读取（主目录中的文件夹或文件）',
+  'settings.commands.readableInHome.explain':
     '相对于主目录，用逗号分隔，例如 projects/shared, .config/myapp。命令可以读取但不能写入。机密（~/.ssh、~/.aws、~/.gnupg、~/.config/gcloud、~/.kube、~/.docker、~/.netrc）和 Familiar 自己的数据不能添加。',
-  'confinement.readableInHomeInvalid': '不能设为可读：{entries}',
+  'settings.commands.readableInHome.invalid': '不能设为可读：{entries}',
   'confinement.leftOut': '已忽略，因为它们指向机密、Familiar 的数据或工作区内部：{entries}',
   'settings.code': '代码智能',
   'settings.code.diagnosticsAfterEdits': '报告文件更改引入的问题',

@@ -1,10 +1,8 @@
 import { envNameSchema, homeEntrySchema } from '../../../shared/settings';
-import { familiar } from '../../ipc/familiar';
 import { AllowedHosts } from './AllowedHosts';
 import { ConfinementLeftOut, ConfinementRules } from './ConfinementRules';
 import { ConfinementStatus } from './ConfinementStatus';
-import { NameListField } from './NameListField';
-import { settingsActions } from './settings-store';
+import { SettingList } from './SettingList';
 import { SettingSwitch } from './SettingSwitch';
 import { SettingsPartSection } from './SettingsSection';
 
@@ -15,45 +13,27 @@ import { SettingsPartSection } from './SettingsSection';
 export function CommandsSection() {
   return (
     <SettingsPartSection part="commands" id="settings-commands" titleKey="settings.commands">
-      {(commands, t) => (
+      {(commands) => (
         <>
           <ConfinementStatus />
           <SettingSwitch part="commands" field="confinedOfflineWithoutAsking" />
           <AllowedHosts hosts={commands.allowedHosts} />
           <ConfinementRules />
-          <NameListField
-            key={`home:${commands.readableInHome.join('\n')}`}
-            id="settings-readable-home"
-            label={t('confinement.readableInHome')}
-            placeholder="projects/shared, .config/myapp"
-            value={commands.readableInHome}
-            separators={/[,;]/}
-            joiner=", "
+          <SettingList
+            part="commands"
+            field="readableInHome"
             schema={homeEntrySchema}
-            invalidMessage={(entries) => t('confinement.readableInHomeInvalid', { entries })}
-            describedBy="settings-readable-home-explain"
-            onSave={(readableInHome) => void settingsActions.update(familiar, { commands: { readableInHome } })}
+            placeholder="projects/shared, .config/myapp"
+            separated="commas"
           />
-          <p className="muted" id="settings-readable-home-explain">
-            {t('confinement.readableInHomeExplain')}
-          </p>
           <ConfinementLeftOut />
-          <NameListField
-            key={`env:${commands.passEnvironment.join(' ')}`}
-            id="settings-pass-env"
-            label={t('settings.passEnvironment')}
-            placeholder="GH_TOKEN DATABASE_URL"
-            value={commands.passEnvironment}
-            separators={/[\s,;]+/}
-            joiner=" "
+          <SettingList
+            part="commands"
+            field="passEnvironment"
             schema={envNameSchema}
-            invalidMessage={(names) => t('settings.passEnvironmentInvalid', { names })}
-            describedBy="settings-pass-env-explain"
-            onSave={(passEnvironment) => void settingsActions.update(familiar, { commands: { passEnvironment } })}
+            placeholder="GH_TOKEN DATABASE_URL"
+            separated="words"
           />
-          <p className="muted" id="settings-pass-env-explain">
-            {t('settings.passEnvironmentExplain')}
-          </p>
         </>
       )}
     </SettingsPartSection>

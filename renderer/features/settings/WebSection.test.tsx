@@ -22,7 +22,7 @@ describe('WebSection', () => {
     expect(stored().web.allowedHosts).toEqual(['docs.python.org', '127.0.0.1:5173', '[::1]:8080']);
     const field = screen.getByRole('textbox', { name: label });
     expect(field).toHaveProperty('value', 'docs.python.org 127.0.0.1:5173 [::1]:8080');
-    expect(field.getAttribute('aria-describedby')).toContain('settings-web-hosts-explain');
+    expect(field.getAttribute('aria-describedby')).toContain('settings-web-allowedHosts-explain');
     expect(screen.getByText(/refused unless the host is listed here exactly/)).toBeTruthy();
     await user.clear(field);
     await user.type(screen.getByRole('textbox', { name: label }), 'docs.python.org https://evil.example/x{Enter}');
