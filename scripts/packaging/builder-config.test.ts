@@ -68,7 +68,7 @@ describe('electron-builder.yml', () => {
   });
 
   it('makes the .deb depend on what confines commands, and install an AppArmor profile that lets it run', async () => {
-    const { deb, linux } = await loadBuilderConfig();
+    const { deb } = await loadBuilderConfig();
     // Our list replaces electron-builder's own: every library Electron needs must still be in it.
     const electronDepends = (
       FpmTarget.prototype as unknown as { getDefaultDepends(target: string): string[] }
@@ -76,12 +76,14 @@ describe('electron-builder.yml', () => {
     expect(deb?.depends).toEqual([...electronDepends, 'bubblewrap', 'socat']);
     // electron-builder's after-install script (kept: no afterInstall of ours) copies the profile from
     // resources/apparmor-profile into /etc/apparmor.d and loads it.
-    expect(deb?.afterInstall ?? linux?.afterInstall).toBeUndefined();
+    expect(deb?.afterInstall).toBeUndefined();
     const defaultScript = await readFile(
       join(projectRoot, 'node_modules', 'app-builder-lib', 'templates', 'linux', 'after-install.tpl'),
       'utf8',
     );
-    expect(defaultScript).toContain("APPARMOR_PROFILE_SOURCE='/opt/${sanitizedProductName}/resources/apparmor-profile'");
+    expect(defaultScript).toContain(
+      "APPARMOR_PROFILE_SOURCE='/opt/${sanitizedProductName}/resources/apparmor-profile'",
+    );
     expect(defaultScript).toContain('apparmor_parser --replace');
     const profile = await readFile(join(projectRoot, deb?.appArmorProfile ?? 'missing'), 'utf8');
     const rules = profile.replace(/#.*$/gm, '');
