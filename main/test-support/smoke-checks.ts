@@ -15,4 +15,5 @@ export const expectedSmokeChecks: readonly string[] = [
   'model',
   'file',
   'page-errors',
+  'confinement',
 ];

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Configuration, TargetConfiguration } from 'app-builder-lib';
 import { describe, expect, it } from 'vitest';
+import FpmTarget from 'app-builder-lib/out/targets/FpmTarget';
 import { loadBuilderConfig, projectRoot, readPackageManifest, validateBuilderConfig } from './builder-config';
 
 /** Target names and architectures per platform, whatever shape the yml used for them. */
@@ -64,6 +65,31 @@ describe('electron-builder.yml', () => {
     const [{ publish }, { homepage }] = await Promise.all([loadBuilderConfig(), readPackageManifest()]);
     expect(publish).toMatchObject({ provider: 'github', owner: 'familiar-app', repo: 'familiar' });
     expect(homepage).toBe('https://github.com/familiar-app/familiar');
+  });
+
+  it('makes the .deb depend on what confines commands, and install an AppArmor profile that lets it run', async () => {
+    const { deb } = await loadBuilderConfig();
+    // Our list replaces electron-builder's own: every library Electron needs must still be in it.
+    const electronDepends = (
+      FpmTarget.prototype as unknown as { getDefaultDepends(target: string): string[] }
+    ).getDefaultDepends('deb');
+    expect(deb?.depends).toEqual([...electronDepends, 'bubblewrap', 'socat']);
+    // electron-builder's after-install script (kept: no afterInstall of ours) copies the profile from
+    // resources/apparmor-profile into /etc/apparmor.d and loads it.
+    expect(deb?.afterInstall).toBeUndefined();
+    const defaultScript = await readFile(
+      join(projectRoot, 'node_modules', 'app-builder-lib', 'templates', 'linux', 'after-install.tpl'),
+      'utf8',
+    );
+    expect(defaultScript).toContain(
+      "APPARMOR_PROFILE_SOURCE='/opt/${sanitizedProductName}/resources/apparmor-profile'",
+    );
+    expect(defaultScript).toContain('apparmor_parser --replace');
+    const profile = await readFile(join(projectRoot, deb?.appArmorProfile ?? 'missing'), 'utf8');
+    const rules = profile.replace(/#.*$/gm, '');
+    expect(rules).toMatch(
+      /profile "\$\{executable\}" "\/opt\/\$\{sanitizedProductName\}\/\$\{executable\}" flags=\(unconfined\) \{[^}]*\buserns,/,
+    );
   });
 
   it('points every platform at an icon that exists in build/', async () => {

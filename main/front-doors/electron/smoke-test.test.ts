@@ -12,6 +12,7 @@ import type { ConversationProbeResult, SecurityProbeResult } from '../smoke/page
 import type { SmokeSummary } from '../smoke/run-smoke-test';
 import { smokeScript } from '../smoke/smoke-script';
 import { expectedSmokeChecks } from '../../test-support/smoke-checks';
+import { confinementMode, resetConfinementProbe } from '../../platform/processes/confinement';
 
 /**
  * The desktop adapter of `--smoke-test` with Electron faked (the binary cannot run here). The core,
@@ -200,10 +201,22 @@ describe('Familiar --smoke-test (desktop adapter)', () => {
 
   it('runs the conversation through the real IPC handlers and core, prints one JSON line and exits 0', async () => {
     const { code, summary } = await run({});
-    expect(summary.checks.filter((check) => !check.ok)).toEqual([]);
-    expect(code).toBe(0);
-    expect(summary.ok).toBe(true);
     expect(summary.checks.map((check) => check.name)).toEqual(expectedSmokeChecks);
+    // The confinement check runs a real command: where this machine cannot confine one (no bwrap,
+    // user namespaces off), the smoke test must fail, on that check alone, saying why.
+    const mode = confinementMode();
+    if (mode.confined) {
+      expect(summary.checks.filter((check) => !check.ok)).toEqual([]);
+      expect(checkNamed(summary, 'confinement')?.detail).toBe(
+        "confined: inside written, outside refused, Familiar's settings refused",
+      );
+      expect(code).toBe(0);
+      expect(summary.ok).toBe(true);
+    } else {
+      expect(summary.checks.filter((check) => !check.ok).map((check) => check.name)).toEqual(['confinement']);
+      expect(checkNamed(summary, 'confinement')?.detail).toContain(mode.reason);
+      expect(code).toBe(1);
+    }
     expect(summary.facts).toMatchObject({ mode: 'desktop', signed: false, packaged: true });
     // The scratch home replaces userData before Electron is ready, and is gone afterwards.
     expect(electron.calls.indexOf('setPath userData')).toBeLessThan(electron.calls.indexOf('whenReady'));
@@ -222,6 +235,23 @@ describe('Familiar --smoke-test (desktop adapter)', () => {
     expect(checkNamed(summary, 'csp')).toMatchObject({ ok: false, detail: expect.stringContaining('RAN') as string });
     expect(checkNamed(summary, 'bridge')?.ok).toBe(false);
     expect(checkNamed(summary, 'tool')?.ok).toBe(true);
+  });
+
+  it('fails (exit 1) when the command ran unconfined: it wrote outside the workspace and read the settings', async () => {
+    vi.stubEnv('FAMILIAR_UNCONFINED', '1');
+    resetConfinementProbe();
+    try {
+      const { code, summary } = await run({});
+      expect(code).toBe(1);
+      expect(summary.checks.filter((check) => !check.ok).map((check) => check.name)).toEqual(['confinement']);
+      expect(checkNamed(summary, 'confinement')?.detail).toBe(
+        'the command ran UNCONFINED: FAMILIAR_UNCONFINED=1 is set in the environment Familiar was started with. ' +
+          "(inside written, outside written, Familiar's settings read)",
+      );
+    } finally {
+      vi.unstubAllEnvs();
+      resetConfinementProbe();
+    }
   });
 
   it('fails when the page logged an error', async () => {

@@ -6,6 +6,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { auditEntrySchema } from '../../platform/audit/audit-log';
 import { familiarPaths } from '../../platform/storage/paths';
+import { gitRun } from '../../test-support/git-run';
 import { startLoopbackServer } from '../../test-support/loopback-server';
 import { makePdf, makePng } from '../../test-support/media-fixtures';
 import { useFamiliarMcpProcesses } from '../../test-support/mcp-process-kit';
@@ -343,9 +344,10 @@ describe('familiar-mcp over stdio', () => {
     const remembered = await ok('memory_search', { query: 'ships Friday' });
     expect(remembered['results']).toEqual([expect.objectContaining({ file: 'MEMORY.md' })]);
 
-    // Commands and git: a real repository made by run_command, then read and committed by the git tools.
-    await ok('run_command', { command: 'git init -q' });
-    expect(await exists(join(workspace, '.git'))).toBe(true);
+    // Commands and git: a real repository, read by run_command, then committed by the git tools. The
+    // test makes it: a confined command may not create `.git`, where it could plant hooks (SECURITY.md).
+    gitRun(workspace, 'init', '-q');
+    expect(await ok('run_command', { command: 'git status --short' })).toMatchObject({ exit_code: 0 });
     await ok('run_command', { command: 'git config user.name Test' });
     await ok('run_command', { command: 'git config user.email test@example.com' });
     expect(await ok('git_status', {})).toMatchObject({ clean: false });

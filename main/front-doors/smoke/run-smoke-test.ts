@@ -1,5 +1,6 @@
 import { messageOf } from '../../../shared/errors';
 import type { FamiliarApi } from '../../../shared/ipc/contract';
+import { confinementCommand, runConfinementCheck } from './confinement-check';
 import { probeSource } from './page-probes';
 import type { ConversationProbeResult, SecurityProbeResult } from './page-probes';
 import { startSmokeLlmServer } from './smoke-llm-server';
@@ -31,6 +32,8 @@ export interface SmokeOptions {
   readonly bridge: 'preload' | 'none';
   /** How long the scripted conversation may take in the page. */
   readonly conversationTimeoutMs?: number;
+  /** How long the confinement check's conversation may take (its command, approved through the contract). */
+  readonly confinementTimeoutMs?: number;
   /** Facts about the build that go into the summary (mode, version, platform, signed...). */
   readonly facts?: Readonly<Record<string, string | boolean>>;
 }
@@ -117,7 +120,9 @@ export async function runSmokeTest(options: SmokeOptions): Promise<SmokeSummary>
   const checks: SmokeCheck[] = [];
   let llm: SmokeLlmServer | undefined;
   try {
-    llm = await startSmokeLlmServer();
+    // The confinement check's command names Familiar's home (outside the workspace) as its target.
+    const info = await options.core.invoke('app.info', {});
+    llm = await startSmokeLlmServer(info.ok ? { confinementCommand: confinementCommand(info.value.homePath) } : {});
     const saved = await options.core.invoke('providers.save', {
       provider: { kind: 'openai-compatible', model: smokeScript.model, baseUrl: llm.baseUrl },
     });
@@ -155,6 +160,9 @@ export async function runSmokeTest(options: SmokeOptions): Promise<SmokeSummary>
         pageErrors.length === 0 ? 'none' : pageErrors.join(' | ').slice(0, 2000),
       ),
     );
+    // Last: its conversation and approval go through the contract, after the page's checks.
+    const confinement = await runConfinementCheck(options.core, llm, options.confinementTimeoutMs ?? 20_000);
+    checks.push(check('confinement', confinement.ok, confinement.detail));
   } catch (error) {
     checks.push(check('run', false, messageOf(error)));
   } finally {

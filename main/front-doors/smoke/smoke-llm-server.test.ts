@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSmokeLlmServer } from './smoke-llm-server';
-import type { SmokeLlmServer } from './smoke-llm-server';
-import { smokeScript } from './smoke-script';
+import type { SmokeLlmOptions, SmokeLlmServer } from './smoke-llm-server';
+import { confinementScript, smokeScript } from './smoke-script';
 
 let server: SmokeLlmServer | undefined;
 afterEach(async () => {
@@ -15,8 +15,8 @@ interface Delta {
 }
 
 /** Posts a chat completion and reads the SSE stream back as the client would. */
-async function complete(body: Record<string, unknown>) {
-  server ??= await startSmokeLlmServer();
+async function complete(body: Record<string, unknown>, options: SmokeLlmOptions = {}) {
+  server ??= await startSmokeLlmServer(options);
   const response = await fetch(`${server.baseUrl}/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -51,7 +51,7 @@ describe('the smoke test model server', () => {
     expect(reply.toolCalls.length).toBeGreaterThan(2);
     const args = reply.toolCalls.map((call) => call.function?.arguments ?? '').join('');
     expect(JSON.parse(args)).toEqual({ path: smokeScript.file, content: smokeScript.content });
-    expect(server?.requests).toEqual([{ toolNames: ['write_file'], toolResult: undefined }]);
+    expect(server?.requests).toEqual([{ script: 'write', toolNames: ['write_file'], toolResult: undefined }]);
   });
 
   it('answers the request carrying the tool result with the closing reply, and usage when asked', async () => {
@@ -71,5 +71,30 @@ describe('the smoke test model server', () => {
     expect((await complete({ messages: [] })).status).toBe(400);
     const other = await fetch(`${server!.baseUrl}/models`);
     expect(other.status).toBe(404);
+  });
+
+  it("plays the confinement check's run_command call when its message opens the conversation", async () => {
+    const runCommandTool = { type: 'function', function: { name: 'run_command', parameters: {} } };
+    const options = { confinementCommand: 'echo INSIDE=written' };
+    const messages = [{ role: 'user', content: [{ type: 'text', text: confinementScript.userMessage }] }];
+    const reply = await complete({ messages, tools: [writeFileTool, runCommandTool] }, options);
+    expect(reply).toMatchObject({ status: 200, text: confinementScript.preamble, finish: ['tool_calls'] });
+    expect(reply.toolCalls[0]).toMatchObject({ id: confinementScript.toolCallId, function: { name: 'run_command' } });
+    const args = reply.toolCalls.map((call) => call.function?.arguments ?? '').join('');
+    expect(JSON.parse(args)).toEqual({ command: 'echo INSIDE=written', shell: true, timeout: 30 });
+    const answered = await complete({
+      messages: [
+        ...messages,
+        { role: 'tool', tool_call_id: confinementScript.toolCallId, content: '{"confined":true}' },
+      ],
+      tools: [runCommandTool],
+    });
+    expect(answered).toMatchObject({ text: confinementScript.reply, toolCalls: [], finish: ['stop'] });
+    expect(server?.requests.map((request) => [request.script, request.toolResult])).toEqual([
+      ['confinement', undefined],
+      ['confinement', '{"confined":true}'],
+    ]);
+    // Without run_command offered there is nothing to play.
+    expect((await complete({ messages, tools: [writeFileTool] })).status).toBe(400);
   });
 });

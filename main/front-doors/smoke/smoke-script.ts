@@ -15,3 +15,19 @@ export const smokeScript = {
 } as const;
 
 export type SmokeScript = typeof smokeScript;
+
+/**
+ * The second conversation: the model asks run_command to run a shell script that writes inside the
+ * workspace, writes into Familiar's home and reads its settings (outside the workspace: what the
+ * operating system's confinement must refuse), and reports each outcome on a line of its own. The
+ * command line itself is made at run time (confinement-check.ts): it names the scratch home.
+ */
+export const confinementScript = {
+  userMessage: 'Please run the confinement check.',
+  toolCallId: 'call_familiar_smoke_confinement',
+  /** Written inside the workspace by the command: the control that the command ran at all. */
+  insideFile: 'familiar-smoke-confined.txt',
+  insideContent: 'inside\n',
+  preamble: 'I will run the check.',
+  reply: 'The check ran.',
+} as const;

@@ -1,5 +1,5 @@
-import { existsSync, readlinkSync, statSync } from 'node:fs';
-import { bwrapArgs, confinementMode } from './confinement';
+import { accessSync, constants, existsSync, lstatSync, readlinkSync, rmdirSync, statSync } from 'node:fs';
+import { absentProtected, bwrapArgs, confinementMode } from './confinement';
 import type { ConfinementRules, HeldMount } from './confinement';
 import type { ChildEnvironmentOptions } from './child-environment';
 import type { NetworkBridge } from './network-bridge';
@@ -36,6 +36,11 @@ export interface Launch {
   readonly cwd: string;
   readonly environment: ChildEnvironmentOptions;
   readonly confined: boolean;
+  /**
+   * Called once the child is gone (exit, or a start that failed; more calls do nothing): removes
+   * the mount points of the placeholders it was given, unless another child still uses them.
+   */
+  readonly release: () => void;
 }
 
 const procFd = /^\/proc\/self\/fd\/(\d+)(?=\/|$)/;
@@ -58,6 +63,7 @@ export function launchFor(request: LaunchRequest): Launch {
       cwd: request.cwd,
       environment: request.environment,
       confined: false,
+      release: () => undefined,
     };
   }
   const inherited = request.inheritFds ?? [];
@@ -75,10 +81,16 @@ export function launchFor(request: LaunchRequest): Launch {
   const cwd = named(request.cwd);
   const rules = { ...request.confinement, cwd: procFd.test(cwd) ? realPathOf(Number(procFd.exec(cwd)![1])) : cwd };
   const program = request.shell ? ['/bin/sh', '-c', request.file] : [request.file, ...args];
+  // A placeholder another child holds is there only as its mount point: held again, not taken for a
+  // name that exists (which the first child's end would remove from under this one).
+  const seen = (path: string) => (placeholders.has(path) ? undefined : kindOf(path));
+  const ownPlaceholders = absentProtected(rules, seen, canCreateIn, held);
+  for (const path of ownPlaceholders) placeholders.set(path, (placeholders.get(path) ?? 0) + 1);
+  let released = false;
   return {
     file: mode.path,
     args: [
-      ...bwrapArgs(rules, kindOf, held, request.bridge?.bwrapMounts),
+      ...bwrapArgs(rules, seen, held, request.bridge?.bwrapMounts, ownPlaceholders),
       ...(request.bridge?.wrap(program) ?? program),
     ],
     shell: false,
@@ -90,7 +102,51 @@ export function launchFor(request: LaunchRequest): Launch {
       set: { ...request.environment.set, TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp', ...request.bridge?.environment },
     },
     confined: true,
+    release: () => {
+      if (released) return;
+      released = true;
+      // Deepest first: a placeholder inside another's folder goes before it.
+      for (const path of [...ownPlaceholders].sort((a, b) => b.length - a.length)) {
+        const users = (placeholders.get(path) ?? 1) - 1;
+        if (users > 0) placeholders.set(path, users);
+        else {
+          placeholders.delete(path);
+          removeEmptyFolder(path);
+        }
+      }
+    },
   };
+}
+
+/**
+ * Absent protected names held as empty read-only folders for running children (absentProtected in
+ * confinement.ts), each with the number of children using it. bwrap made each one's mount point on
+ * the host; it goes when the last of them is gone. Removing it earlier would detach the mount
+ * inside a child still running, and the name would be free to create there.
+ */
+const placeholders = new Map<string, number>();
+
+/** Where this user may create a name (the child runs as this user: where it cannot, neither could the child). */
+function canCreateIn(folder: string): boolean {
+  try {
+    accessSync(folder, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A placeholder's mount point, removed only while it is still the empty folder bwrap made: rmdir
+ * neither descends nor follows a link, so whatever was put there meanwhile (on the host, by another
+ * program) stays as found.
+ */
+function removeEmptyFolder(path: string): void {
+  try {
+    if (lstatSync(path).isDirectory()) rmdirSync(path);
+  } catch {
+    // Not empty, or gone: left as it is.
+  }
 }
 
 /** The real folder a descriptor of this process holds (Linux, where confinement runs). */

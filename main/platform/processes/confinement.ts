@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { delimiter, dirname, isAbsolute, join, relative } from 'node:path';
+import { delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { homedir } from 'node:os';
 import { childEnvironment } from './child-environment';
@@ -126,9 +126,9 @@ export interface HeldMount {
  * are laid in order, each on top of the ones before: the read-only system, a fresh /tmp, the hidden
  * trees as empty folders, what is put back inside them, the readable and writable folders, the
  * held folders (writable when inside a writable folder), then the read-only and hidden paths inside
- * those. A path that does not exist is skipped (bwrap would create a mount point on the host),
- * except hidden ones, which then cannot appear: their parent is writable only through the writable
- * folder, and policy refuses the name (see hide()).
+ * those. A read-only or hidden path that does not exist is not mounted; where the process could
+ * create it, `placeholders` (absentProtected, below) holds its first missing name as an empty
+ * read-only folder instead.
  */
 export function bwrapArgs(
   rules: ConfinementRules,
@@ -136,6 +136,8 @@ export function bwrapArgs(
   held: readonly HeldMount[] = [],
   /** Laid last, over everything else (the network bridge's folder in the private /tmp). */
   extraMounts: readonly string[] = [],
+  /** Absent protected names held empty and read-only (absentProtected); their mount points are the caller's to remove. */
+  placeholders: readonly string[] = [],
 ): string[] {
   // /run holds the host's Unix sockets (a D-Bus bus, docker.sock): an empty network namespace does
   // not close those, an empty /run does.
@@ -174,6 +176,7 @@ export function bwrapArgs(
     if (exists(path) !== undefined) args.push('--ro-bind', path, path);
   }
   for (const path of rules.hidden) hide(args, path, exists(path));
+  for (const path of placeholders) hide(args, path, 'dir');
   // A hidden tree left empty is writable tmpfs: make it read-only so writes there fail loudly,
   // unless the rules leave it as the process's scratch folder.
   const scratch = rules.scratchTrees ?? [];
@@ -183,6 +186,45 @@ export function bwrapArgs(
   }
   args.push(...extraMounts, '--chdir', rules.cwd, '--');
   return args;
+}
+
+/**
+ * The read-only and hidden paths that do not exist but that the process could create, because they
+ * lie inside a folder it may write: for each, its first missing name (`.git` for `.git/hooks` in a
+ * folder with no `.git`). bwrap can mount only over a name that exists, so the caller holds each as
+ * an empty read-only folder (bwrap makes the mount point on the host, an empty folder; the caller
+ * removes it when the process is gone). A folder and not a file: git ignores empty folders, so a
+ * command's `git add -A` commits nothing of it, and writing the name fails ("Is a directory").
+ * Skipped where nothing can be created (under a file, or in a folder this user may not write):
+ * the process cannot create the name either, and bwrap would fail to start.
+ */
+export function absentProtected(
+  rules: Pick<ConfinementRules, 'writable' | 'readOnly' | 'hidden'>,
+  exists: (path: string) => 'file' | 'dir' | undefined,
+  canCreateIn: (folder: string) => boolean,
+  held: readonly HeldMount[] = [],
+): string[] {
+  const writable = [...rules.writable, ...held.map((mount) => mount.path)].filter(
+    (folder) => rules.writable.some((root) => inside(folder, root)) && exists(folder) === 'dir',
+  );
+  const found = new Set<string>();
+  for (const path of [...rules.readOnly, ...rules.hidden]) {
+    if (exists(path) !== undefined) continue;
+    const folder = writable.find((root) => inside(path, root) && root !== path);
+    if (folder === undefined) continue;
+    let current = folder;
+    for (const name of relative(folder, path).split(sep)) {
+      const next = join(current, name);
+      const kind = exists(next);
+      if (kind === undefined) {
+        if (canCreateIn(current)) found.add(next);
+        break;
+      }
+      if (kind === 'file') break;
+      current = next;
+    }
+  }
+  return [...found];
 }
 
 /**

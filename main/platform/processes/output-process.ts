@@ -38,5 +38,7 @@ export function startOutputProcess(spec: OutputProcessSpec): OutputProcess {
     signal: spec.signal,
     windowsHide: true,
   }) as ChildProcessByStdio<null, Readable, Readable>;
+  child.once('exit', launch.release);
+  child.once('error', launch.release);
   return Object.assign(child, { confined: launch.confined });
 }

@@ -148,6 +148,7 @@ function launchProcess(
         stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(spec.inheritFds ?? [])],
       });
     } catch (error) {
+      launch.release();
       resolve(err('internal_error', `Could not start ${spec.file}: ${String(error)}`));
       return;
     }
@@ -192,6 +193,7 @@ function launchProcess(
       // Whatever the main process left running (background jobs holding the pipes) goes too.
       killTree(child, 'SIGKILL');
       clearTimeout(forceTimer);
+      launch.release();
       const out = stdout.text();
       const errText = stderr.text();
       resolve(
@@ -216,6 +218,7 @@ function launchProcess(
     child.on('error', (error: NodeJS.ErrnoException) => {
       if (settled || exit !== undefined) return;
       settled = true;
+      launch.release();
       clearTimeout(timer);
       spec.signal.removeEventListener('abort', onAbort);
       if (error.code === 'ENOENT' && !launch.confined) {

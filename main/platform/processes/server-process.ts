@@ -52,8 +52,10 @@ export function spawnServerProcess(spec: ServerSpawnSpec, bridge?: NetworkBridge
   let exited = false;
   child.once('exit', () => {
     exited = true;
+    launch.release();
     void bridge?.close();
   });
+  child.once('error', launch.release);
   return {
     child,
     confined: launch.confined,
