@@ -26,6 +26,17 @@ const semanticSearchOutput = z.object({
   complete: z
     .boolean()
     .describe('False while the first build of the index is still running: results cover only part of the workspace.'),
+  state: z
+    .enum(['building', 'ready'])
+    .describe(
+      "'building': the index (files or their vectors) was still being built; results come from what `coverage` says is indexed. 'ready': the whole workspace.",
+    ),
+  coverage: z.object({
+    files_indexed: z.number().int(),
+    files_found: z.number().int(),
+    passages_embedded: z.number().int().exactOptional(),
+    passages: z.number().int().exactOptional(),
+  }),
   /** The index's state: building (files checked of found), and files read since it was opened. */
   index: z.object({
     state: z.enum(['idle', 'scanning', 'embedding', 'ready']),
@@ -79,6 +90,14 @@ export const fileSemanticSearchTool = defineTool({
       indexed_files: index.fileCount,
       ranking: answer.ranking,
       complete,
+      state: answer.state,
+      coverage: {
+        files_indexed: status.files,
+        files_found: Math.max(status.filesFound, status.files),
+        ...(status.vectors === undefined
+          ? {}
+          : { passages_embedded: status.vectors.embedded, passages: status.vectors.chunks }),
+      },
       index: {
         state: status.state,
         files_found: status.filesFound,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { guessEncoding } from '../platform/disk/encoding-guess';
+import { lineOffsetCache } from '../platform/disk/line-offsets';
 import { readLineRange } from '../platform/disk/line-range-reader';
 import { isAsciiCompatible, sniffBom } from '../platform/disk/text-codec';
 import type { EntryKind, ResolvedPath } from '../platform/disk/workspace-sandbox';
@@ -50,6 +51,7 @@ async function fileFacts(ctx: ToolContext, path: ResolvedPath): Promise<Result<P
       encoding: streamEncoding,
       bomLength: bom?.length ?? 0,
       signal: ctx.signal,
+      offsets: isAsciiCompatible(streamEncoding) ? lineOffsetCache.for(facts, bom?.length ?? 0) : undefined,
     });
     return ok({
       binary: false,

@@ -3,11 +3,13 @@ import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import { fingerprintOf } from '../platform/disk/fingerprint';
 import { notAFile } from '../platform/disk/anchored-read';
+import { lineOffsetCache } from '../platform/disk/line-offsets';
 import { readLineRange } from '../platform/disk/line-range-reader';
 import { readLinesFromEnd } from '../platform/disk/line-tail-reader';
 import {
   canonicalEncoding,
   decodeText,
+  isAsciiCompatible,
   looksBinary,
   sniffBom,
   sniffBytes,
@@ -243,10 +245,12 @@ export const readFileTool = defineTool({
 
       if (args.start_line !== undefined || args.end_line !== undefined) {
         // A line range is streamed whatever the size: memory does not grow with the file.
+        // This file version's line offsets: a second read anywhere starts near its line (issue 32).
         const range = await readLineRange(handle, {
           startLine,
           endLine: args.end_line,
           ...streamed,
+          offsets: isAsciiCompatible(encoding) ? lineOffsetCache.for(facts, bom?.length ?? 0) : undefined,
         });
         if (!range.ok) return range;
         rememberPartRead();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from './bm25-index';
+import { processTerm } from './tokenize';
 
 const chunking = { targetTokens: 300, overlapTokens: 60, splitAtHeadings: true };
 
@@ -33,6 +34,16 @@ describe('Bm25Index', () => {
     expect(copy.load(JSON.parse(JSON.stringify(index.toJSON())))).toBe(true);
     expect(copy.search('otters', { limit: 3 }).map((hit) => hit.path)).toEqual(['f1499.md']);
     expect(copy.search('walrus', { limit: 1000 })).toHaveLength(299);
+    // Packed postings keep each frequency, a heading's half weights included: the same scores.
+    index.setDocument('h.md', '# Walrus\n\nA walrus and an otter.', String(3));
+    const saved = index.toJSON();
+    const walrus = saved.postings.find(([term]) => term === processTerm('walrus')[0]);
+    const slot = saved.files.find(([path]) => path === 'h.md')?.[1][0];
+    expect(walrus?.[2][walrus[1].indexOf(slot as number)]).toBe(3.5); // twice in the text, once (×1.5) as heading
+    copy.load(JSON.parse(JSON.stringify(saved)));
+    const scores = (of: Bm25Index) => of.search('walrus', { limit: 5 }).map((hit) => [hit.path, hit.score]);
+    expect(scores(copy)).toEqual(scores(index));
+    expect(scores(index)[0]?.[0]).toBe('h.md');
     expect(copy.load({ nonsense: true })).toBe(false);
     expect(copy.documentCount).toBe(0);
   });

@@ -23,12 +23,17 @@ interface Chunk {
 /** The key of a chunk's text (its vector's cache key, with the model). */
 export const chunkHash = (text: string): string => createHash('sha1').update(text).digest('base64url');
 
-interface Postings {
-  /** Chunk slots, ascending; entries of removed chunks stay until the next compaction. */
-  slots: number[];
-  /** Weighted term frequency per slot. */
-  tfs: number[];
-}
+/**
+ * A term's postings, one number each: the chunk slot and its weighted term frequency packed as
+ * `slot * TF_RANGE + tf * 2` (tf counts halves: a heading word weighs 1.5). Slots ascend; entries of
+ * removed chunks stay until the next compaction. One plain array per term (no object, no second
+ * array): a workspace of code has millions of terms, most with a posting or two (issue 32, memory).
+ */
+type Postings = number[];
+const TF_RANGE = 4096;
+const pack = (slot: number, tf: number) => slot * TF_RANGE + Math.min(TF_RANGE - 1, Math.round(tf * 2));
+const slotOf = (posting: number) => Math.floor(posting / TF_RANGE);
+const tfOf = (posting: number) => (posting % TF_RANGE) / 2;
 
 interface SavedIndex {
   readonly chunks: (Chunk | null)[];
@@ -98,13 +103,9 @@ export class Bm25Index {
         hash: chunkHash(chunk.text),
       });
       for (const [term, tf] of counts) {
-        let list = this.postings.get(term);
-        if (list === undefined) {
-          list = { slots: [], tfs: [] };
-          this.postings.set(term, list);
-        }
-        list.slots.push(slot);
-        list.tfs.push(tf);
+        const list = this.postings.get(term);
+        if (list === undefined) this.postings.set(term, [pack(slot, tf)]);
+        else list.push(pack(slot, tf));
       }
       slots.push(slot);
       this.liveChunks += 1;
@@ -139,13 +140,13 @@ export class Bm25Index {
     for (const term of terms) {
       const list = this.postings.get(term);
       if (list === undefined) continue;
-      const df = Math.min(list.slots.length, this.liveChunks);
+      const df = Math.min(list.length, this.liveChunks);
       const idf = Math.log(1 + (this.liveChunks - df + 0.5) / (df + 0.5));
-      for (let at = 0; at < list.slots.length; at += 1) {
-        const slot = list.slots[at] as number;
+      for (let at = 0; at < list.length; at += 1) {
+        const slot = slotOf(list[at] as number);
         const chunk = this.chunks[slot];
         if (chunk === null || chunk === undefined) continue;
-        const tf = list.tfs[at] as number;
+        const tf = tfOf(list[at] as number);
         scores[slot] =
           (scores[slot] as number) + (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * chunk.length) / averageLength));
         const seen = matched.get(slot);
@@ -193,18 +194,16 @@ export class Bm25Index {
   }
 
   /**
-   * The chunks nearest to a query vector by cosine (vectors are stored unit-length, so a dot
-   * product), among those that have a vector; the best `limit`, filters applied.
+   * The chunks nearest to a query vector by `scoreOf` (the cosine, from the vector cache), among
+   * those that have a vector; the best `limit`, filters applied.
    */
-  vectorSearch(query: Float32Array, vectorOf: (hash: string) => Float32Array | undefined, options: SearchOptions) {
+  vectorSearch(scoreOf: (hash: string) => number | undefined, options: SearchOptions) {
     const best: ChunkHit[] = [];
     const allowed = new Map<string, boolean>();
     for (const chunk of this.chunks) {
       if (chunk === null) continue;
-      const vector = vectorOf(chunk.hash);
-      if (vector === undefined || vector.length !== query.length) continue;
-      let score = 0;
-      for (let at = 0; at < query.length; at += 1) score += (query[at] as number) * (vector[at] as number);
+      const score = scoreOf(chunk.hash);
+      if (score === undefined) continue;
       if (best.length === options.limit && score <= (best.at(-1) as ChunkHit).score) continue;
       // The filter (concealment, deny-list globs) only for the few that would make the list.
       let ok = allowed.get(chunk.path);
@@ -232,7 +231,7 @@ export class Bm25Index {
     this.compact();
     return {
       chunks: this.chunks,
-      postings: [...this.postings].map(([term, list]) => [term, list.slots, list.tfs]),
+      postings: [...this.postings].map(([term, list]) => [term, list.map(slotOf), list.map(tfOf)]),
       files: [...this.files].map(([path, file]) => [path, file.slots, file.version]),
     };
   }
@@ -242,7 +241,9 @@ export class Bm25Index {
     try {
       const data = saved as SavedIndex;
       const chunks = data.chunks;
-      const postings = new Map<string, Postings>(data.postings.map(([term, slots, tfs]) => [term, { slots, tfs }]));
+      const postings = new Map<string, Postings>(
+        data.postings.map(([term, slots, tfs]) => [term, slots.map((slot, at) => pack(slot, tfs[at] as number))]),
+      );
       this.files.clear();
       for (const [path, slots, version] of data.files) this.files.set(path, { slots, version });
       this.chunks = chunks;
@@ -278,16 +279,13 @@ export class Bm25Index {
       }
     });
     for (const [term, list] of this.postings) {
-      const slots: number[] = [];
-      const tfs: number[] = [];
-      for (let at = 0; at < list.slots.length; at += 1) {
-        const next = renumber[list.slots[at] as number] as number;
-        if (next === -1) continue;
-        slots.push(next);
-        tfs.push(list.tfs[at] as number);
+      const kept: Postings = [];
+      for (const posting of list) {
+        const next = renumber[slotOf(posting)] as number;
+        if (next !== -1) kept.push(pack(next, tfOf(posting)));
       }
-      if (slots.length === 0) this.postings.delete(term);
-      else this.postings.set(term, { slots, tfs });
+      if (kept.length === 0) this.postings.delete(term);
+      else this.postings.set(term, kept);
     }
     for (const file of this.files.values()) file.slots = file.slots.map((slot) => renumber[slot] as number);
     this.chunks = chunks;

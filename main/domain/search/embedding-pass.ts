@@ -25,7 +25,7 @@ export function vectorCoverage(index: Bm25Index, cache: VectorCache): { embedded
   for (const path of index.paths()) {
     for (const hash of index.chunkHashes(path)) {
       chunks += 1;
-      if (cache.get(hash) !== undefined) embedded += 1;
+      if (cache.has(hash)) embedded += 1;
     }
   }
   return { embedded, chunks };
@@ -50,7 +50,7 @@ export async function embedMissing(
   hooks.progress(embedded, chunks);
   const excluded: string[] = [];
   const files = [...index.paths()].filter((path) => {
-    if (!index.chunkHashes(path).some((hash) => cache.get(hash) === undefined)) return false;
+    if (!index.chunkHashes(path).some((hash) => !cache.has(hash))) return false;
     if (hooks.include(path)) return true;
     excluded.push(path);
     return false;
@@ -66,13 +66,16 @@ export async function embedMissing(
     );
     if (vectors.length !== batch.length) throw new Error('The embedding model answered a different number of vectors.');
     batch.forEach((item, at) => cache.set(item.hash, vectors[at] as number[]));
+    // Each batch goes to disk as it comes (a segment): a restart resumes after the last one.
+    await cache.save();
     embedded += batch.length;
     hooks.progress(embedded, chunks);
   };
   for (const path of files) {
+    if (hooks.signal?.aborted === true) return { excluded };
     const version = index.versionOf(path);
     if (version === undefined) continue;
-    const wanted = new Set(index.chunkHashes(path).filter((hash) => cache.get(hash) === undefined));
+    const wanted = new Set(index.chunkHashes(path).filter((hash) => !cache.has(hash)));
     const text = await hooks.readText(path, version);
     if (text === undefined) continue;
     for (const chunk of chunkText(text, chunking)) {

@@ -39,6 +39,8 @@ export class PassageVectors {
   /** Texts just indexed, kept for the embedding pass so it need not read them again (bounded). */
   readonly #freshTexts = new Map<string, { text: string; version: string }>();
   #freshChars = 0;
+  /** Aborted by close: a request in flight is given up (its batch is embedded again next time). */
+  readonly #stop = new AbortController();
 
   constructor(private readonly options: PassageVectorsOptions) {}
 
@@ -52,6 +54,11 @@ export class PassageVectors {
     if (this.#freshChars + read.text.length > FRESH_TEXT_CHARS) return;
     this.#freshTexts.set(path, read);
     this.#freshChars += read.text.length;
+  }
+
+  /** A pass is under way (the answer says the index is still building). */
+  get embedding(): boolean {
+    return this.#pass !== undefined;
   }
 
   /** The vectors part of the index status. */
@@ -77,6 +84,7 @@ export class PassageVectors {
       this.#embeddedAt = undefined;
     }
     const cache = this.#cache;
+    if (this.#stop.signal.aborted) return Promise.resolve();
     // Nothing indexed since the last complete pass (the common case, every query): no pass at all.
     const at = this.#embeddedAt;
     if (this.#pass === undefined && at?.changes === index.changes && at.excluded.every((path) => !include(path))) {
@@ -89,6 +97,7 @@ export class PassageVectors {
         const changes = index.changes;
         const { excluded } = await embedMissing(index, this.options.chunking, cache, embedder, {
           include,
+          signal: this.#stop.signal,
           readText: async (path, version) => {
             const fresh = this.#freshTexts.get(path);
             if (fresh?.version === version) return fresh.text;
@@ -121,6 +130,7 @@ export class PassageVectors {
   }
 
   async close(): Promise<void> {
+    this.#stop.abort();
     await this.#pass?.catch(() => undefined);
     await this.#cache?.save().catch(() => undefined);
   }

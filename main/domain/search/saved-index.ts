@@ -20,6 +20,8 @@ const savedIndexSchema = z.object({ format: z.unknown(), root: z.unknown(), inde
  */
 export class SavedIndex {
   #timer: NodeJS.Timeout | undefined;
+  /** How long the last save took: saves during a long build space out so they cost at most a tenth of it. */
+  #lastSaveMs = 0;
 
   constructor(
     private readonly file: string,
@@ -45,11 +47,14 @@ export class SavedIndex {
 
   schedule(): void {
     if (this.#timer !== undefined) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      // A cache: a save that fails (the data folder gone, a full disk) is redone after the next change.
-      void this.save().catch(() => undefined);
-    }, SAVE_DELAY_MS);
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        // A cache: a save that fails (the data folder gone, a full disk) is redone after the next change.
+        void this.save().catch(() => undefined);
+      },
+      Math.max(SAVE_DELAY_MS, 10 * this.#lastSaveMs),
+    );
     this.#timer.unref();
   }
 
@@ -57,9 +62,11 @@ export class SavedIndex {
   async save(): Promise<number> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    const started = Date.now();
     const text = JSON.stringify({ format: FORMAT, root: this.root, index: this.index.toJSON() });
     await ensureFolder(dirname(this.file));
     await writeFileAtomic(this.file, text);
+    this.#lastSaveMs = Date.now() - started;
     return Buffer.byteLength(text);
   }
 }

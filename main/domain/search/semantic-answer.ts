@@ -25,6 +25,11 @@ export interface SemanticAnswer {
   readonly hits: SemanticHit[];
   /** False while the first build is still running: the hits cover only part of the workspace. */
   readonly complete: boolean;
+  /**
+   * 'building': the scan or the embedding pass was still running when the query answered (from what
+   * was indexed by then; `status` says how much); 'ready': the answer covers the whole workspace.
+   */
+  readonly state: 'building' | 'ready';
   /** 'hybrid': BM25 and embedding vectors fused; 'bm25': words only (no model, or it failed). */
   readonly ranking: 'bm25' | 'hybrid';
   readonly status: IndexStatus;

@@ -27,6 +27,11 @@ const FUSION_CANDIDATES = 50;
 /** Status events while building: at most this often (the last one always goes out). */
 const STATUS_EVERY_MS = 250;
 const READ_BATCH = 32;
+/**
+ * A query answers within this whatever the build is doing (issue 32: at most 1 s): from what is
+ * indexed and embedded by then, saying the index is still building and how much it covers.
+ */
+export const ANSWER_WITHIN_MS = 800;
 
 /**
  * The workspace's semantic-search index: BM25 over heading/paragraph chunks (TextIndex: Russian and
@@ -98,23 +103,28 @@ export class WorkspaceIndex {
 
   /**
    * Brings the index up to date (a full scan the first time, then only what changed) and searches.
-   * A first build of a big workspace takes a while: after `waitMs` the query answers from what is
-   * indexed so far (complete: false) and the build goes on in the background.
+   * A build (the first one, the check after a restart, new vectors) never holds a query past
+   * `waitMs`: it answers from what is indexed and embedded so far (state 'building', with how much
+   * that covers) while the build goes on in the background.
    */
   async search(
     query: string,
     limit: number,
     visible: (path: string) => boolean,
-    waitMs = 10_000,
+    waitMs = ANSWER_WITHIN_MS,
   ): Promise<SemanticAnswer> {
     const deadline = Date.now() + waitMs;
     const complete = await within(this.refresh(), waitMs);
     const lexical = this.index.search(query, { limit: Math.max(limit, FUSION_CANDIDATES), filter: visible });
+    const answerState = () => ({
+      complete,
+      state: !complete || this.vectors.embedding ? ('building' as const) : ('ready' as const),
+      status: this.status(),
+    });
     const bm25 = async (notice?: string): Promise<SemanticAnswer> => ({
       hits: await this.snippets(lexical.slice(0, limit)),
-      complete,
       ranking: 'bm25',
-      status: this.status(),
+      ...answerState(),
       ...(notice === undefined ? {} : { notice }),
     });
     const source = this.options.embedder?.();
@@ -133,22 +143,18 @@ export class WorkspaceIndex {
       return bm25(`Ranked by words alone (BM25): embedding the query failed (${messageOf(error)}).`);
     }
     const cache = this.vectors.cache as VectorCache;
-    const semantic = this.index.vectorSearch(queryVector, (hash) => cache.get(hash), {
+    const semantic = this.index.vectorSearch((hash) => cache.score(hash, queryVector), {
       limit: FUSION_CANDIDATES,
       filter: visible,
     });
-    const status = this.status();
+    const hits = await this.snippets(fuseRankings([lexical, semantic], limit));
+    const answer = answerState();
+    const vectors = answer.status.vectors;
     const partial =
-      status.vectors !== undefined && status.vectors.embedded < status.vectors.chunks
-        ? `Vectors cover ${status.vectors.embedded} of ${status.vectors.chunks} passages so far (still embedding).`
+      vectors !== undefined && vectors.embedded < vectors.chunks
+        ? `Vectors cover ${vectors.embedded} of ${vectors.chunks} passages so far (still embedding).`
         : undefined;
-    return {
-      hits: await this.snippets(fuseRankings([lexical, semantic], limit)),
-      complete,
-      ranking: 'hybrid',
-      status,
-      ...(partial === undefined ? {} : { notice: partial }),
-    };
+    return { hits, ranking: 'hybrid', ...answer, ...(partial === undefined ? {} : { notice: partial }) };
   }
 
   /** Where the index stands (the UI shows it while it builds; the tool's result carries it). */
@@ -323,6 +329,8 @@ export class WorkspaceIndex {
       for (const file of batch) seen.add(file.relPath);
       const changed = await Promise.all(batch.map((file) => this.indexFile(file.relPath, file.facts)));
       reindexed += changed.filter(Boolean).length;
+      // Saved as it builds (at most every few seconds): a restart resumes from what was indexed.
+      if (changed.some(Boolean)) this.scheduleSave();
       this.filesChecked += batch.length;
       this.emitStatus();
       await yieldToLoop();

@@ -107,21 +107,12 @@ describe('familiar-mcp on stdio, its stdin closed', () => {
     expectPromptExit(await closeStdin());
   }, 60_000);
 
-  it('exits within a second while the semantic index builds, a search waiting for it', async () => {
+  it('exits within a second while the semantic index builds', async () => {
     const { client, closeStdin } = await start();
-    // The first query waits for the first build (up to 10 s): its progress counts the files indexed so far.
-    await new Promise<void>((resolve, reject) => {
-      client
-        .callTool({ name: 'file_semantic_search', arguments: { query: 'lorem' } }, undefined, {
-          onprogress: ({ progress }) => {
-            if (progress > 0) resolve();
-          },
-        })
-        .then(
-          () => reject(new Error('the build was over before it reported progress: the tree is too small')),
-          () => undefined, // ended by the close
-        );
-    });
+    // The first query answers within a second from what is indexed so far (issue 32): the build goes on.
+    const first = await client.callTool({ name: 'file_semantic_search', arguments: { query: 'lorem' } });
+    const answer = first.structuredContent as { state?: string; coverage?: { files_indexed: number } };
+    expect(answer.state).toBe('building');
     expectPromptExit(await closeStdin());
   }, 60_000);
 });

@@ -3,6 +3,8 @@ import type { OpenedFile } from './opened-file';
 import iconv from 'iconv-lite';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
+import { CHECKPOINT_LINES } from './line-offsets';
+import type { LineOffsets } from './line-offsets';
 import { decodeText, isAsciiCompatible } from './text-codec';
 
 /** Read size: big enough that syscalls do not dominate, small enough that memory stays flat. */
@@ -25,6 +27,12 @@ export interface LineRangeRequest {
   readonly window?: { readonly start: number; readonly end: number } | undefined;
   /** False: stop once the range is served instead of scanning on to count total_lines. */
   readonly countTotal?: boolean | undefined;
+  /**
+   * This file version's line offsets (line-offsets.ts): the scan starts at the checkpoint before
+   * `startLine`, records the checkpoints it passes, and takes total_lines from them once known.
+   * Byte-wise encodings and reads from the start only (ignored otherwise).
+   */
+  readonly offsets?: LineOffsets | undefined;
 }
 
 export interface LineRange {
@@ -47,13 +55,31 @@ async function* fileChunks(
   signal: AbortSignal | undefined,
 ): AsyncGenerator<Buffer> {
   // A window (a read from the end) is often a few KB: no need for a whole chunk's buffer.
-  const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, to - from)));
-  for (let position = from; position < to;) {
-    if (signal?.aborted === true) return;
-    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, to - position), position);
-    if (bytesRead === 0) return;
-    position += bytesRead;
-    yield buffer.subarray(0, bytesRead);
+  const size = Math.max(1, Math.min(chunkBytes, to - from));
+  // Two buffers: the next read is under way while the caller scans this one (it is done with a
+  // buffer when it asks for the next chunk, and the read after that reuses it).
+  const buffers = [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)] as const;
+  const readAt = (buffer: Buffer, position: number) =>
+    position >= to
+      ? Promise.resolve(0)
+      : handle.read(buffer, 0, Math.min(buffer.length, to - position), position).then((read) => read.bytesRead);
+  let turn = 0;
+  let position = from;
+  let next = readAt(buffers[0], position);
+  try {
+    for (;;) {
+      if (signal?.aborted === true) return;
+      const bytesRead = await next;
+      if (bytesRead === 0) return;
+      const buffer = buffers[turn] as Buffer;
+      position += bytesRead;
+      turn = 1 - turn;
+      next = readAt(buffers[turn] as Buffer, position);
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    // A caller that stopped early leaves one read in flight: settle it quietly.
+    next.catch(() => undefined);
   }
 }
 
@@ -71,20 +97,29 @@ async function* transcoded(chunks: AsyncGenerator<Buffer>, encoding: string): As
  */
 export async function readLineRange(handle: OpenedFile, request: LineRangeRequest): Promise<Result<LineRange>> {
   const byteWise = isAsciiCompatible(request.encoding);
-  const raw = fileChunks(
-    handle,
-    request.window?.start ?? request.bomLength,
-    request.window?.end ?? Number.POSITIVE_INFINITY,
-    request.signal,
-  );
+  const offsets = byteWise && request.window === undefined ? request.offsets : undefined;
+  // The checkpoint at or before the start line (line 1 at the start when none is known).
+  const checkpoint =
+    offsets === undefined
+      ? 0
+      : Math.min(Math.floor((Math.max(1, request.startLine) - 1) / CHECKPOINT_LINES), offsets.checkpoints.length - 1);
+  const from = offsets?.checkpoints[checkpoint] ?? request.window?.start ?? request.bomLength;
+  const raw = fileChunks(handle, from, request.window?.end ?? Number.POSITIVE_INFINITY, request.signal);
   const countTotal = request.countTotal ?? true;
   const chunks = byteWise ? raw : transcoded(raw, request.encoding);
   const endLine = request.endLine ?? Number.POSITIVE_INFINITY;
+  const knownTotal = offsets?.totalLines;
 
-  let line = 1; // the line the next unscanned byte belongs to
-  let newlines = 0;
+  let line = 1 + checkpoint * CHECKPOINT_LINES; // the line the next unscanned byte belongs to
+  let newlines = line - 1;
+  /** The file offset of the chunk being scanned (byte-wise reads), for checkpoints. */
+  let chunkStart = from;
+  let reachedEnd = true;
+  /** Newlines up to which checkpoints are known: one is due when `line` passes the next multiple. */
+  let nextCheckpointLine =
+    offsets === undefined ? Number.POSITIVE_INFINITY : offsets.checkpoints.length * CHECKPOINT_LINES + 1;
   let lastByte = -1;
-  let collecting = request.startLine <= 1;
+  let collecting = request.startLine <= line;
   let finished = false; // collection over; only counting remains
   let truncated = false;
   let cutLine: number | undefined;
@@ -111,16 +146,27 @@ export async function readLineRange(handle: OpenedFile, request: LineRangeReques
     if (line >= endLine) finished = true;
   };
 
+  const passLine = (newline: number) => {
+    newlines += 1;
+    line += 1;
+    if (line === nextCheckpointLine && chunkStart + newline + 1 <= (offsets as LineOffsets).size) {
+      (offsets as LineOffsets).checkpoints.push(chunkStart + newline + 1);
+      nextCheckpointLine += CHECKPOINT_LINES;
+    }
+  };
   for await (const chunk of chunks) {
-    if (finished && !countTotal) break;
+    // Done, and total_lines is not wanted or already known: the rest of the file is not scanned.
+    if (finished && (!countTotal || knownTotal !== undefined)) {
+      reachedEnd = false;
+      break;
+    }
     lastByte = chunk[chunk.length - 1] ?? lastByte;
     let at = 0;
     while (at < chunk.length) {
       const newline = chunk.indexOf(0x0a, at);
       if (finished || !collecting) {
         if (newline === -1 || (finished && !countTotal)) break;
-        newlines += 1;
-        line += 1;
+        passLine(newline);
         at = newline + 1;
         if (!finished && line >= request.startLine) collecting = true;
         continue;
@@ -136,14 +182,17 @@ export async function readLineRange(handle: OpenedFile, request: LineRangeReques
       takeLine(pending);
       pending = [];
       pendingBytes = 0;
-      newlines += 1;
-      line += 1;
+      passLine(newline);
       at = newline + 1;
     }
+    chunkStart += chunk.length;
   }
   if (request.signal?.aborted === true) return err('aborted', 'The read was stopped.');
   if (collecting && !finished && pendingBytes > 0) takeLine(pending);
-  const totalLines = newlines + (lastByte !== -1 && lastByte !== 0x0a ? 1 : 0);
+  // Starting at a checkpoint, the byte before it was a newline: an empty rest adds no line.
+  const counted = newlines + (lastByte !== -1 && lastByte !== 0x0a ? 1 : 0);
+  const totalLines = reachedEnd || knownTotal === undefined ? counted : knownTotal;
+  if (offsets !== undefined && reachedEnd && countTotal && chunkStart === offsets.size) offsets.totalLines = counted;
 
   const joined = Buffer.concat(lines.flatMap((bytes, i) => (i === 0 ? [bytes] : [Buffer.from([0x0a]), bytes])));
   let text: string;

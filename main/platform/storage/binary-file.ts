@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
 
 /**
  * A binary file of Familiar's data (a cache such as the search index), or undefined when it is
@@ -10,4 +10,12 @@ export async function readDataBytes(path: string): Promise<Buffer | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Appends bytes to a binary file of Familiar's data (created 0600 when missing): a cache that grows
+ * in segments as it is built. A crash may leave a partial record at the end; its reader drops it.
+ */
+export async function appendDataBytes(path: string, bytes: Uint8Array): Promise<void> {
+  await appendFile(path, bytes, { mode: 0o600 });
 }
