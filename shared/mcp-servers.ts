@@ -19,6 +19,13 @@ export const mcpHostSchema = z
   .regex(/^([a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*|\[[0-9a-f:.]+\])(:\d{1,5})?$/)
   .max(260);
 
+/**
+ * What settings.json keeps in place of an environment or header value: the value itself is in the
+ * secret store (main/domain/mcp-servers/mcp-secrets.ts). The UI shows such a value masked; sending
+ * it back unchanged keeps the stored value, sending anything else replaces it.
+ */
+export const MCP_SECRET_KEPT = '<secret>';
+
 const common = {
   id: mcpServerIdSchema,
   enabled: z.boolean().default(true),

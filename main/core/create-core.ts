@@ -47,6 +47,8 @@ import type { ApprovalMode } from '../tool-calls/ask';
 import type { Logger } from '../platform/logging/logger';
 import { createSettingsHandlers } from './settings-handlers';
 import { createMcpHost } from './mcp-host';
+import type { McpHost } from './mcp-host';
+import { keepMcpSecretsApart } from '../domain/mcp-servers/mcp-secrets';
 import type { EventPayload } from '../../shared/ipc/contract';
 import { createCodeAvailability } from '../domain/lsp/code-availability';
 import { createLanguageServerHandlers, languageServerRows } from '../domain/lsp/language-server-handlers';
@@ -107,6 +109,8 @@ export interface Core {
   readonly chat: ChatService;
   /** The heartbeat and the scheduled tasks; they run only when people answer approvals (not MCP mode). */
   readonly scheduler: Scheduler;
+  /** The user's MCP servers (issue 29). */
+  readonly mcpHost: McpHost;
   /** The open folder; `open` is the hook for the desktop's native folder dialog. */
   readonly workspace: Pick<WorkspaceService, 'current' | 'open'>;
   dispose(reason: string): Promise<void>;
@@ -133,7 +137,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // The persona folder is the user's folder of files, opened in their tools: the umask decides, not 0700.
   await ensureFolder(paths.defaultWorkspace, 0o777);
   const events = createEventHub((error) => options.logger.error('event listener failed', error));
-  const settings = await openSettingsStore(paths.settingsFile, options.logger);
+  const secrets = await openSecretStore(paths.secretsFile, options.secretCipher, options.logger);
+  // MCP servers' environment and header values live in the secret store, never in settings.json.
+  const mcpSecrets = await keepMcpSecretsApart(await openSettingsStore(paths.settingsFile, options.logger), secrets);
+  const settings = mcpSecrets.settings;
   settings.subscribe((next) => events.emit('settings.changed', next));
   routeAiSdkWarnings(options.logger);
   const transfers = createTransferService({
@@ -265,7 +272,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     current: () => toolServices.skills.current(),
     refresh: async () => toolServices.skills.refresh(await workspaceSandbox()),
   };
-  const secrets = await openSecretStore(paths.secretsFile, options.secretCipher, options.logger);
   const conversations = await openConversationStore({ conversations: paths.conversations, trash: paths.trash });
   conversations.subscribe((change) => events.emit('conversations.changed', change));
   const chatImages = openChatImageStore(paths.chatImages);
@@ -276,6 +282,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const runScope = createRunScope();
   const mcpHost = createMcpHost({
     settings,
+    secrets,
+    reveal: mcpSecrets.reveal,
     events,
     logger: options.logger,
     version: options.version,
@@ -461,6 +469,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     conversations,
     chat,
     scheduler,
+    mcpHost,
     workspace,
     async dispose(reason) {
       events.emit('app.shutdown', { reason });

@@ -13,11 +13,16 @@ import type { EventHub } from '../platform/ipc/event-hub';
 import type { Logger } from '../platform/logging/logger';
 import type { HostFolders } from '../platform/processes/process-rules';
 import type { SettingsStore } from '../platform/storage/settings-store';
+import type { SecretStore } from '../platform/secrets/secret-store';
 import type { AnyTool } from '../tools/define-tool';
 import { mcpServerTool } from '../tools/mcp/mcp-server-tool';
 
 export interface McpHostOptions {
   readonly settings: SettingsStore;
+  /** Where a server's sign-in (OAuth tokens and client) is kept. */
+  readonly secrets: SecretStore;
+  /** A server's config with its environment and header values from the secret store (mcp-secrets.ts). */
+  readonly reveal: (config: McpServerConfig) => McpServerConfig;
   readonly events: EventHub;
   readonly logger: Logger;
   readonly version: string;
@@ -90,12 +95,20 @@ export function createMcpHost(options: McpHostOptions): McpHost {
       }
       return tool;
     });
-  const wanted = (): readonly McpServerConfig[] => (options.start ? settings.get().mcp.servers : []);
-  const unsubscribe = settings.subscribe((next, previous) => {
-    if (JSON.stringify(next.mcp.servers) !== JSON.stringify(previous.mcp.servers)) manager.sync(wanted());
-  });
+  const wanted = (): readonly McpServerConfig[] =>
+    options.start ? settings.get().mcp.servers.map((server) => options.reveal(server)) : [];
+  // Compared with their values: a replaced token restarts its server though settings.json is unchanged.
+  let synced = '';
+  const sync = () => {
+    const next = wanted();
+    const key = JSON.stringify(next);
+    if (key === synced) return;
+    synced = key;
+    manager.sync(next);
+  };
+  const unsubscribe = settings.subscribe(() => sync());
   // In the background: the first message does not wait for any server.
-  manager.sync(wanted());
+  sync();
   return {
     manager,
     approvals,
@@ -136,7 +149,8 @@ export function createMcpHost(options: McpHostOptions): McpHost {
     subscribe: (listener) => void listeners.add(listener),
     workspaceChanged() {
       manager.sync([]);
-      manager.sync(wanted());
+      synced = '';
+      sync();
     },
     async dispose() {
       unsubscribe();
