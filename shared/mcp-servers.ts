@@ -87,7 +87,8 @@ export const defaultMcpSettings = (): z.infer<typeof mcpSettingsSchema> => ({ se
 /** What the Settings line says of a server. */
 export const mcpServerStatusSchema = z.object({
   id: z.string(),
-  state: z.enum(['disabled', 'starting', 'ready', 'failed', 'restarting']),
+  /** needs-sign-in: a Streamable HTTP server asks for OAuth and nothing saved lets it in (Sign in). */
+  state: z.enum(['disabled', 'starting', 'ready', 'failed', 'restarting', 'needs-sign-in']),
   tools: z.number().int().nonnegative(),
   /** Tools left out (an invalid input schema), each with why. */
   skipped: z.array(z.object({ tool: z.string(), reason: z.string() })).default([]),

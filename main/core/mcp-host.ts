@@ -7,6 +7,7 @@ import { createMcpApprovals } from '../domain/mcp-servers/mcp-approvals';
 import type { McpApprovals } from '../domain/mcp-servers/mcp-approvals';
 import { McpServerManager } from '../domain/mcp-servers/mcp-server-manager';
 import { startMcpServerProcess } from '../domain/mcp-servers/mcp-server-process';
+import { createMcpSignIn } from '../domain/mcp-servers/mcp-sign-in';
 import type { McpToolEntry } from '../domain/mcp-servers/mcp-tool-list';
 import type { Handlers } from '../platform/ipc/dispatcher';
 import type { EventHub } from '../platform/ipc/event-hub';
@@ -43,7 +44,10 @@ export interface McpHost {
   tools(): readonly AnyTool[];
   /** A `server__tool` name of a configured server that is not ready: mcp_server_unavailable, saying why. */
   missing(name: string): FamiliarError | undefined;
-  readonly handlers: Pick<Handlers, 'mcpServers.list' | 'mcpServers.restart' | 'mcpServers.import'>;
+  readonly handlers: Pick<
+    Handlers,
+    'mcpServers.list' | 'mcpServers.restart' | 'mcpServers.import' | 'mcpServers.signIn'
+  >;
   /** Told whenever a server's status or tools change (the tools panel follows). */
   subscribe(listener: () => void): void;
   /** Another workspace was opened: each server starts again with it as its root and sandbox. */
@@ -56,7 +60,16 @@ export function createMcpHost(options: McpHostOptions): McpHost {
   const { settings } = options;
   const state = () => ({ servers: manager.statuses() });
   const listeners = new Set<() => void>();
+  const signIn = createMcpSignIn({
+    secrets: options.secrets,
+    onSignedIn: (id) => {
+      options.logger.info(`mcp: ${id}: signed in`);
+      void manager.restart(id);
+    },
+    onFailed: (id, why) => options.logger.warn(`mcp: ${id}: ${why}`),
+  });
   const manager = new McpServerManager({
+    authProvider: (config) => signIn.provider(config.id),
     startProcess: async (config, onRefused) => {
       const folders = await options.folders();
       return startMcpServerProcess(
@@ -131,6 +144,14 @@ export function createMcpHost(options: McpHostOptions): McpHost {
         const restarted = await manager.restart(id);
         return restarted.ok ? ok(state()) : restarted;
       },
+      'mcpServers.signIn': async ({ id }) => {
+        const config = manager.config(id);
+        if (config === undefined)
+          return { ok: false, error: { code: 'not_found', message: `There is no MCP server ${id}.` } };
+        const started = await signIn.start(config);
+        if (started.ok && started.value.authorizationUrl === null) await manager.restart(id);
+        return started;
+      },
       'mcpServers.import': async ({ text }) => {
         const imported = importMcpServers(text);
         if (!imported.ok) return { ok: false, error: { code: 'invalid_payload', message: imported.message } };
@@ -154,7 +175,7 @@ export function createMcpHost(options: McpHostOptions): McpHost {
     },
     async dispose() {
       unsubscribe();
-      await manager.dispose();
+      await Promise.all([manager.dispose(), signIn.dispose()]);
     },
   };
 }

@@ -10,6 +10,16 @@ export const mcpServerCalls = {
   /** Stops the server and starts it again now (its crash count starts over); answers the new list. */
   'mcpServers.restart': defineCall(z.object({ id: z.string().min(1).max(60) }).strict(), mcpServersStateSchema),
   /**
+   * Sign in to a Streamable HTTP server that needs OAuth: discovery and client registration run, and
+   * the authorization URL comes back for the page to open in the system browser after the user
+   * confirms its host (null: the saved sign-in still worked). The browser returns to a loopback
+   * listener in main; the server then starts again with its tokens.
+   */
+  'mcpServers.signIn': defineCall(
+    z.object({ id: z.string().min(1).max(60) }).strict(),
+    z.object({ authorizationUrl: z.url({ protocol: /^https?$/ }).nullable() }),
+  ),
+  /**
    * Another host's JSON (Claude Desktop / Cursor `mcpServers`, VS Code `servers`), pasted or read
    * from a file: the servers are added to settings (an id already taken gets a suffix), granting
    * nothing beyond the sandbox's defaults. Answers what was added and what was skipped, and why.
