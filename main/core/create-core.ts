@@ -47,8 +47,10 @@ import type { ApprovalMode } from '../tool-calls/ask';
 import type { Logger } from '../platform/logging/logger';
 import { createSettingsHandlers } from './settings-handlers';
 import { createMcpHost } from './mcp-host';
+import { err } from '../../shared/result';
 import type { McpHost } from './mcp-host';
 import { keepMcpSecretsApart } from '../domain/mcp-servers/mcp-secrets';
+import { WORKSPACE_MCP_FILE } from '../domain/mcp-servers/mcp-workspace-offer';
 import type { EventPayload } from '../../shared/ipc/contract';
 import { createCodeAvailability } from '../domain/lsp/code-availability';
 import { createLanguageServerHandlers, languageServerRows } from '../domain/lsp/language-server-handlers';
@@ -250,12 +252,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   events.subscribe((name, payload) => {
     if (name === 'workspace.opened') {
       void toolServices.code.lsp.switchWorkspace(undefined);
-      mcpHost.workspaceChanged();
+      void mcpHost.workspaceChanged();
       recheckCode();
     }
     if (name === 'workspace.changed') {
-      const { added } = payload as Partial<EventPayload<'workspace.changed'>>;
+      const { added, changed, removed } = payload as Partial<EventPayload<'workspace.changed'>>;
       codeAvailability.filesAdded((added ?? []).map((entry) => entry.path));
+      // The workspace's .mcp.json changed while open: its servers stop until it is allowed again.
+      const touched = [...(added ?? []), ...(changed ?? [])].map((entry) => entry.path).concat(removed ?? []);
+      if (touched.includes(WORKSPACE_MCP_FILE)) void mcpHost.refreshOffer();
       // The watcher saw files change (another program, or a tool): search_in_code's index refreshes
       // soon; queries meanwhile check every file's size and mtime themselves.
       toolServices.ngramIndexes.noteChanged();
@@ -299,6 +304,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       };
     },
     workspaceRoot: workspacePath,
+    readWorkspaceFile: async (name) => {
+      const sandbox = await workspaceSandbox();
+      const at = await sandbox.resolve(name, 'read');
+      if (!at.ok) return undefined;
+      const read = await sandbox.readWholeFile(at.value, 1_000_000, () =>
+        err('file_too_large', `${name} is over 1 MB`),
+      );
+      return read.ok ? read.value.bytes.toString('utf8') : undefined;
+    },
     // Only where a person answers approvals: MCP mode serves Familiar's tools, it hosts no servers.
     start: (options.approvalMode ?? 'interactive') === 'interactive',
   });
@@ -458,6 +472,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // Tasks and the heartbeat run where a person can answer what they ask: never with MCP mode's
   // refuse or approve-all. A run missed while Familiar was closed starts here, once.
   if ((options.approvalMode ?? 'interactive') === 'interactive') await scheduler.start();
+  // The workspace's own .mcp.json, offered (never started unless allowed for it): read in the background.
+  void mcpHost.refreshOffer();
 
   return {
     dispatch,

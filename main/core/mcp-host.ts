@@ -8,6 +8,7 @@ import type { McpApprovals } from '../domain/mcp-servers/mcp-approvals';
 import { McpServerManager } from '../domain/mcp-servers/mcp-server-manager';
 import { startMcpServerProcess } from '../domain/mcp-servers/mcp-server-process';
 import { createMcpSignIn } from '../domain/mcp-servers/mcp-sign-in';
+import { decided, offerOf, readWorkspaceServers, WORKSPACE_MCP_FILE } from '../domain/mcp-servers/mcp-workspace-offer';
 import type { McpToolEntry } from '../domain/mcp-servers/mcp-tool-list';
 import type { Handlers } from '../platform/ipc/dispatcher';
 import type { EventHub } from '../platform/ipc/event-hub';
@@ -32,6 +33,8 @@ export interface McpHostOptions {
   /** The folders as a confined process gets them, at the time a server starts. */
   readonly folders: () => Promise<HostFolders>;
   readonly workspaceRoot: () => string;
+  /** A file at the top of the open workspace, read through its sandbox (undefined: absent or unreadable). */
+  readonly readWorkspaceFile: (name: string) => Promise<string | undefined>;
   /** Whether servers start at all: only where a person can answer their approvals (not MCP mode). */
   readonly start: boolean;
   readonly startTimeoutMs?: number;
@@ -46,19 +49,36 @@ export interface McpHost {
   missing(name: string): FamiliarError | undefined;
   readonly handlers: Pick<
     Handlers,
-    'mcpServers.list' | 'mcpServers.restart' | 'mcpServers.import' | 'mcpServers.signIn'
+    'mcpServers.list' | 'mcpServers.restart' | 'mcpServers.import' | 'mcpServers.signIn' | 'mcpServers.decideOffer'
   >;
   /** Told whenever a server's status or tools change (the tools panel follows). */
   subscribe(listener: () => void): void;
   /** Another workspace was opened: each server starts again with it as its root and sandbox. */
-  workspaceChanged(): void;
+  workspaceChanged(): Promise<void>;
+  /** Reads the workspace's `.mcp.json` again (a changed file is asked about again); the core calls it once it is whole. */
+  refreshOffer(): Promise<void>;
   dispose(): Promise<void>;
 }
 
 /** Familiar as an MCP host (issue 29): the user's servers from settings, their tools, their approvals. */
 export function createMcpHost(options: McpHostOptions): McpHost {
   const { settings } = options;
-  const state = () => ({ servers: manager.statuses() });
+  // The open workspace's .mcp.json as last read: offered, started only once allowed for its content.
+  let workspaceFile: { workspace: string; text: string } | undefined;
+  const found = () =>
+    workspaceFile === undefined
+      ? undefined
+      : readWorkspaceServers(
+          workspaceFile.text,
+          settings.get().mcp.servers.map((server) => server.id),
+        );
+  const offer = () => {
+    const servers = found();
+    return servers === undefined || workspaceFile === undefined
+      ? null
+      : offerOf(servers, workspaceFile.workspace, settings.get().mcp.workspaceDecisions);
+  };
+  const state = () => ({ servers: manager.statuses(), offered: offer() });
   const listeners = new Set<() => void>();
   const signIn = createMcpSignIn({
     secrets: options.secrets,
@@ -108,8 +128,13 @@ export function createMcpHost(options: McpHostOptions): McpHost {
       }
       return tool;
     });
-  const wanted = (): readonly McpServerConfig[] =>
-    options.start ? settings.get().mcp.servers.map((server) => options.reveal(server)) : [];
+  const wanted = (): readonly McpServerConfig[] => {
+    if (!options.start) return [];
+    const own = settings.get().mcp.servers.map((server) => options.reveal(server));
+    // A workspace's servers only with the user's yes for this workspace and this content of the file.
+    const offered = offer()?.decision === 'allowed' ? (found()?.servers ?? []) : [];
+    return [...own, ...offered];
+  };
   // Compared with their values: a replaced token restarts its server though settings.json is unchanged.
   let synced = '';
   const sync = () => {
@@ -120,6 +145,13 @@ export function createMcpHost(options: McpHostOptions): McpHost {
     manager.sync(next);
   };
   const unsubscribe = settings.subscribe(() => sync());
+  const refreshOffer = async () => {
+    const workspace = options.workspaceRoot();
+    const text = options.start ? await options.readWorkspaceFile(WORKSPACE_MCP_FILE).catch(() => undefined) : undefined;
+    workspaceFile = text === undefined ? undefined : { workspace, text };
+    sync();
+    options.events.emit('mcpServers.changed', state());
+  };
   // In the background: the first message does not wait for any server.
   sync();
   return {
@@ -139,7 +171,30 @@ export function createMcpHost(options: McpHostOptions): McpHost {
       };
     },
     handlers: {
-      'mcpServers.list': () => ok(state()),
+      'mcpServers.list': async () => {
+        await refreshOffer();
+        return ok(state());
+      },
+      'mcpServers.decideOffer': async ({ hash, decision }) => {
+        await refreshOffer();
+        const current = offer();
+        if (current === null || current.hash !== hash || workspaceFile === undefined) {
+          return {
+            ok: false,
+            error: {
+              code: 'invalid_payload',
+              message: `${WORKSPACE_MCP_FILE} changed since it was shown; look again.`,
+            },
+          };
+        }
+        const workspaceDecisions = decided(settings.get().mcp.workspaceDecisions, {
+          workspace: workspaceFile.workspace,
+          hash,
+          decision,
+        });
+        await settings.update({ mcp: { workspaceDecisions } });
+        return ok(state());
+      },
       'mcpServers.restart': async ({ id }) => {
         const restarted = await manager.restart(id);
         return restarted.ok ? ok(state()) : restarted;
@@ -168,11 +223,13 @@ export function createMcpHost(options: McpHostOptions): McpHost {
       },
     },
     subscribe: (listener) => void listeners.add(listener),
-    workspaceChanged() {
+    async workspaceChanged() {
       manager.sync([]);
       synced = '';
-      sync();
+      workspaceFile = undefined;
+      await refreshOffer();
     },
+    refreshOffer,
     async dispose() {
       unsubscribe();
       await Promise.all([manager.dispose(), signIn.dispose()]);

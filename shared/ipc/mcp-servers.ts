@@ -1,9 +1,15 @@
 import { z } from 'zod';
-import { mcpServerConfigSchema, mcpServerStatusSchema } from '../mcp-servers';
+import { mcpServerConfigSchema, mcpServerStatusSchema, mcpWorkspaceOfferSchema } from '../mcp-servers';
 import { defineCall } from './define';
 
-/** The user's MCP servers as Settings shows them: each one's status line. */
-export const mcpServersStateSchema = z.object({ servers: z.array(mcpServerStatusSchema) });
+/**
+ * The user's MCP servers as Settings shows them: each one's status line, and what the open
+ * workspace's `.mcp.json` offers (null: it has none).
+ */
+export const mcpServersStateSchema = z.object({
+  servers: z.array(mcpServerStatusSchema),
+  offered: mcpWorkspaceOfferSchema.nullable().default(null),
+});
 
 export const mcpServerCalls = {
   'mcpServers.list': defineCall(z.object({}).strict(), mcpServersStateSchema),
@@ -18,6 +24,15 @@ export const mcpServerCalls = {
   'mcpServers.signIn': defineCall(
     z.object({ id: z.string().min(1).max(60) }).strict(),
     z.object({ authorizationUrl: z.url({ protocol: /^https?$/ }).nullable() }),
+  ),
+  /**
+   * The user's answer to the open workspace's `.mcp.json` as it is now (its hash): allowed, its
+   * servers start for this workspace; ignored, they are not offered again until the file changes.
+   * A hash that is no longer the file's is refused (the file changed: it is asked about again).
+   */
+  'mcpServers.decideOffer': defineCall(
+    z.object({ hash: z.string().regex(/^[0-9a-f]{64}$/), decision: z.enum(['allowed', 'ignored']) }).strict(),
+    mcpServersStateSchema,
   ),
   /**
    * Another host's JSON (Claude Desktop / Cursor `mcpServers`, VS Code `servers`), pasted or read
