@@ -17,7 +17,7 @@ export function AddMcpServerForm({ add, onError }: AddMcpServerFormProps) {
   const [command, setCommand] = useState('');
   const [args, setArgs] = useState('');
   const [url, setUrl] = useState('');
-  // NAME=value (environment) or Name: value (headers), one per line: saved to the secret store.
+  // KEY=value (environment) or Header: value (headers), one per line: saved to the secret store.
   const [values, setValues] = useState('');
   const [pasted, setPasted] = useState('');
   const [imported, setImported] = useState<string | null>(null);

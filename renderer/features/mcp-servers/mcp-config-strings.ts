@@ -4,8 +4,8 @@
  */
 export const mcpConfigEn = {
   'mcp.state.needs-sign-in': 'needs sign-in',
-  'mcp.env': 'Environment, one NAME=value per line',
-  'mcp.headers': 'Headers, one Name: value per line',
+  'mcp.env': 'Environment variables, one KEY=value per line',
+  'mcp.headers': 'HTTP headers, one per line as Header: value',
   'mcp.secretValues': 'Values (kept in the secret store, not in settings.json)',
   'mcp.secretMasked': '•••••••• (saved)',
   'mcp.replaceValue': 'New value for {name}',
@@ -29,8 +29,8 @@ export const mcpConfigEn = {
 
 export const mcpConfigRu: Record<keyof typeof mcpConfigEn, string> = {
   'mcp.state.needs-sign-in': 'нужен вход',
-  'mcp.env': 'Переменные окружения, по одной ИМЯ=значение в строке',
-  'mcp.headers': 'Заголовки, по одному Имя: значение в строке',
+  'mcp.env': 'Переменные окружения, по одной КЛЮЧ=значение в строке',
+  'mcp.headers': 'HTTP-заголовки, по одному в строке: Заголовок: значение',
   'mcp.secretValues': 'Значения (хранятся в хранилище секретов, не в settings.json)',
   'mcp.secretMasked': '•••••••• (сохранено)',
   'mcp.replaceValue': 'Новое значение для {name}',
@@ -54,8 +54,8 @@ export const mcpConfigRu: Record<keyof typeof mcpConfigEn, string> = {
 
 export const mcpConfigZh: Record<keyof typeof mcpConfigEn, string> = {
   'mcp.state.needs-sign-in': '需要登录',
-  'mcp.env': '环境变量，每行一个 名称=值',
-  'mcp.headers': '请求头，每行一个 名称: 值',
+  'mcp.env': '环境变量，每行一个 KEY=值',
+  'mcp.headers': 'HTTP 请求头，每行一个 Header: 值',
   'mcp.secretValues': '值（保存在密钥存储中，而不是 settings.json）',
   'mcp.secretMasked': '••••••••（已保存）',
   'mcp.replaceValue': '{name} 的新值',
