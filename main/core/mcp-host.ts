@@ -218,8 +218,10 @@ export function createMcpHost(options: McpHostOptions): McpHost {
           taken.add(id);
           return { ...server, id };
         });
-        await settings.update({ mcp: { servers: [...kept, ...added] } });
-        return ok({ added, skipped: imported.skipped });
+        const saved = await settings.update({ mcp: { servers: [...kept, ...added] } });
+        // As saved: environment and header values masked (they are in the secret store now).
+        const shown = saved.mcp.servers.filter((server) => added.some((entry) => entry.id === server.id));
+        return ok({ added: shown, skipped: imported.skipped });
       },
     },
     subscribe: (listener) => void listeners.add(listener),
