@@ -148,9 +148,11 @@ export function createMcpHost(options: McpHostOptions): McpHost {
   const refreshOffer = async () => {
     const workspace = options.workspaceRoot();
     const text = options.start ? await options.readWorkspaceFile(WORKSPACE_MCP_FILE).catch(() => undefined) : undefined;
+    const before = JSON.stringify(offer());
     workspaceFile = text === undefined ? undefined : { workspace, text };
     sync();
-    options.events.emit('mcpServers.changed', state());
+    // Said only when the offer changed (a workspace without the file says nothing).
+    if (JSON.stringify(offer()) !== before) options.events.emit('mcpServers.changed', state());
   };
   // In the background: the first message does not wait for any server.
   sync();
@@ -193,6 +195,8 @@ export function createMcpHost(options: McpHostOptions): McpHost {
           decision,
         });
         await settings.update({ mcp: { workspaceDecisions } });
+        // The chat's notice and Settings both follow.
+        options.events.emit('mcpServers.changed', state());
         return ok(state());
       },
       'mcpServers.restart': async ({ id }) => {
