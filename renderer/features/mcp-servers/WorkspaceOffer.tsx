@@ -1,6 +1,7 @@
 import type { McpServerStatus, McpWorkspaceOffer } from '../../../shared/mcp-servers';
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
+import { SignInButton } from './SignInButton';
 import type { McpState } from './use-mcp-state';
 
 interface WorkspaceOfferProps {
@@ -62,6 +63,7 @@ export function WorkspaceOffer({ offered, statuses, onState, onError, brief = fa
                   {status.error === undefined ? '' : `: ${status.error}`}
                 </span>
               )}
+              {status?.state === 'needs-sign-in' && <SignInButton id={server.id} onError={onError} />}
               <p className="muted path">{what}</p>
               {names.length > 0 && <p className="muted">{names.join(', ')}</p>}
             </li>
