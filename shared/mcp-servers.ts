@@ -19,6 +19,13 @@ export const mcpHostSchema = z
   .regex(/^([a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*|\[[0-9a-f:.]+\])(:\d{1,5})?$/)
   .max(260);
 
+/**
+ * What settings.json keeps in place of an environment or header value: the value itself is in the
+ * secret store (main/domain/mcp-servers/mcp-secrets.ts). The UI shows such a value masked; sending
+ * it back unchanged keeps the stored value, sending anything else replaces it.
+ */
+export const MCP_SECRET_KEPT = '<secret>';
+
 const common = {
   id: mcpServerIdSchema,
   enabled: z.boolean().default(true),
@@ -71,16 +78,47 @@ export const mcpServersListSchema = z
   .max(50)
   .refine((servers) => new Set(servers.map((server) => server.id)).size === servers.length, 'server ids must differ');
 
+/**
+ * The user's answer to a workspace's own `.mcp.json`, per workspace and per content: a changed
+ * file (another hash) is asked about again. Nothing of that file runs without 'allowed'.
+ */
+export const mcpWorkspaceDecisionSchema = z.object({
+  workspace: z.string().min(1).max(4000),
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+  decision: z.enum(['allowed', 'ignored']),
+});
+export type McpWorkspaceDecision = z.infer<typeof mcpWorkspaceDecisionSchema>;
+export const mcpWorkspaceDecisionsSchema = z.array(mcpWorkspaceDecisionSchema).max(500);
+
 export const mcpSettingsSchema = z.object({
   servers: mcpServersListSchema.default([]),
   alwaysAllowed: z.array(mcpAlwaysAllowedSchema).max(2000).default([]),
+  workspaceDecisions: mcpWorkspaceDecisionsSchema.default([]),
 });
-export const defaultMcpSettings = (): z.infer<typeof mcpSettingsSchema> => ({ servers: [], alwaysAllowed: [] });
+export const defaultMcpSettings = (): z.infer<typeof mcpSettingsSchema> => ({
+  servers: [],
+  alwaysAllowed: [],
+  workspaceDecisions: [],
+});
+
+/** What the open workspace's `.mcp.json` offers, and what the user said of this content. */
+export const mcpWorkspaceOfferSchema = z.object({
+  file: z.string(),
+  hash: z.string(),
+  /** As they would run (ids made unique beside the user's own); environment and header values masked. */
+  servers: z.array(mcpServerConfigSchema),
+  skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
+  decision: z.enum(['pending', 'allowed', 'ignored']),
+  /** pending because the file changed since the user answered. */
+  changed: z.boolean(),
+});
+export type McpWorkspaceOffer = z.infer<typeof mcpWorkspaceOfferSchema>;
 
 /** What the Settings line says of a server. */
 export const mcpServerStatusSchema = z.object({
   id: z.string(),
-  state: z.enum(['disabled', 'starting', 'ready', 'failed', 'restarting']),
+  /** needs-sign-in: a Streamable HTTP server asks for OAuth and nothing saved lets it in (Sign in). */
+  state: z.enum(['disabled', 'starting', 'ready', 'failed', 'restarting', 'needs-sign-in']),
   tools: z.number().int().nonnegative(),
   /** Tools left out (an invalid input schema), each with why. */
   skipped: z.array(z.object({ tool: z.string(), reason: z.string() })).default([]),

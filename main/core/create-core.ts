@@ -47,6 +47,10 @@ import type { ApprovalMode } from '../tool-calls/ask';
 import type { Logger } from '../platform/logging/logger';
 import { createSettingsHandlers } from './settings-handlers';
 import { createMcpHost } from './mcp-host';
+import { err } from '../../shared/result';
+import type { McpHost } from './mcp-host';
+import { keepMcpSecretsApart } from '../domain/mcp-servers/mcp-secrets';
+import { WORKSPACE_MCP_FILE } from '../domain/mcp-servers/mcp-workspace-offer';
 import type { EventPayload } from '../../shared/ipc/contract';
 import { createCodeAvailability } from '../domain/lsp/code-availability';
 import { createLanguageServerHandlers, languageServerRows } from '../domain/lsp/language-server-handlers';
@@ -107,6 +111,8 @@ export interface Core {
   readonly chat: ChatService;
   /** The heartbeat and the scheduled tasks; they run only when people answer approvals (not MCP mode). */
   readonly scheduler: Scheduler;
+  /** The user's MCP servers (issue 29). */
+  readonly mcpHost: McpHost;
   /** The open folder; `open` is the hook for the desktop's native folder dialog. */
   readonly workspace: Pick<WorkspaceService, 'current' | 'open'>;
   dispose(reason: string): Promise<void>;
@@ -133,7 +139,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // The persona folder is the user's folder of files, opened in their tools: the umask decides, not 0700.
   await ensureFolder(paths.defaultWorkspace, 0o777);
   const events = createEventHub((error) => options.logger.error('event listener failed', error));
-  const settings = await openSettingsStore(paths.settingsFile, options.logger);
+  const secrets = await openSecretStore(paths.secretsFile, options.secretCipher, options.logger);
+  // MCP servers' environment and header values live in the secret store, never in settings.json.
+  const mcpSecrets = await keepMcpSecretsApart(await openSettingsStore(paths.settingsFile, options.logger), secrets);
+  const settings = mcpSecrets.settings;
   settings.subscribe((next) => events.emit('settings.changed', next));
   routeAiSdkWarnings(options.logger);
   const transfers = createTransferService({
@@ -243,12 +252,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   events.subscribe((name, payload) => {
     if (name === 'workspace.opened') {
       void toolServices.code.lsp.switchWorkspace(undefined);
-      mcpHost.workspaceChanged();
+      void mcpHost.workspaceChanged();
       recheckCode();
     }
     if (name === 'workspace.changed') {
-      const { added } = payload as Partial<EventPayload<'workspace.changed'>>;
+      const { added, changed, removed } = payload as Partial<EventPayload<'workspace.changed'>>;
       codeAvailability.filesAdded((added ?? []).map((entry) => entry.path));
+      // The workspace's .mcp.json changed while open: its servers stop until it is allowed again.
+      const touched = [...(added ?? []), ...(changed ?? [])].map((entry) => entry.path).concat(removed ?? []);
+      if (touched.includes(WORKSPACE_MCP_FILE)) void mcpHost.refreshOffer();
       // The watcher saw files change (another program, or a tool): search_in_code's index refreshes
       // soon; queries meanwhile check every file's size and mtime themselves.
       toolServices.ngramIndexes.noteChanged();
@@ -265,7 +277,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     current: () => toolServices.skills.current(),
     refresh: async () => toolServices.skills.refresh(await workspaceSandbox()),
   };
-  const secrets = await openSecretStore(paths.secretsFile, options.secretCipher, options.logger);
   const conversations = await openConversationStore({ conversations: paths.conversations, trash: paths.trash });
   conversations.subscribe((change) => events.emit('conversations.changed', change));
   const chatImages = openChatImageStore(paths.chatImages);
@@ -276,6 +287,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const runScope = createRunScope();
   const mcpHost = createMcpHost({
     settings,
+    secrets,
+    reveal: mcpSecrets.reveal,
     events,
     logger: options.logger,
     version: options.version,
@@ -291,6 +304,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       };
     },
     workspaceRoot: workspacePath,
+    readWorkspaceFile: async (name) => {
+      const sandbox = await workspaceSandbox();
+      const at = await sandbox.resolve(name, 'read');
+      if (!at.ok) return undefined;
+      const read = await sandbox.readWholeFile(at.value, 1_000_000, () =>
+        err('file_too_large', `${name} is over 1 MB`),
+      );
+      return read.ok ? read.value.bytes.toString('utf8') : undefined;
+    },
     // Only where a person answers approvals: MCP mode serves Familiar's tools, it hosts no servers.
     start: (options.approvalMode ?? 'interactive') === 'interactive',
   });
@@ -450,6 +472,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // Tasks and the heartbeat run where a person can answer what they ask: never with MCP mode's
   // refuse or approve-all. A run missed while Familiar was closed starts here, once.
   if ((options.approvalMode ?? 'interactive') === 'interactive') await scheduler.start();
+  // The workspace's own .mcp.json, offered (never started unless allowed for it): read in the background.
+  void mcpHost.refreshOffer();
 
   return {
     dispatch,
@@ -461,6 +485,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     conversations,
     chat,
     scheduler,
+    mcpHost,
     workspace,
     async dispose(reason) {
       events.emit('app.shutdown', { reason });

@@ -7,17 +7,24 @@ import { createMcpApprovals } from '../domain/mcp-servers/mcp-approvals';
 import type { McpApprovals } from '../domain/mcp-servers/mcp-approvals';
 import { McpServerManager } from '../domain/mcp-servers/mcp-server-manager';
 import { startMcpServerProcess } from '../domain/mcp-servers/mcp-server-process';
+import { createMcpSignIn } from '../domain/mcp-servers/mcp-sign-in';
+import { decided, offerOf, readWorkspaceServers, WORKSPACE_MCP_FILE } from '../domain/mcp-servers/mcp-workspace-offer';
 import type { McpToolEntry } from '../domain/mcp-servers/mcp-tool-list';
 import type { Handlers } from '../platform/ipc/dispatcher';
 import type { EventHub } from '../platform/ipc/event-hub';
 import type { Logger } from '../platform/logging/logger';
 import type { HostFolders } from '../platform/processes/process-rules';
 import type { SettingsStore } from '../platform/storage/settings-store';
+import type { SecretStore } from '../platform/secrets/secret-store';
 import type { AnyTool } from '../tools/define-tool';
 import { mcpServerTool } from '../tools/mcp/mcp-server-tool';
 
 export interface McpHostOptions {
   readonly settings: SettingsStore;
+  /** Where a server's sign-in (OAuth tokens and client) is kept. */
+  readonly secrets: SecretStore;
+  /** A server's config with its environment and header values from the secret store (mcp-secrets.ts). */
+  readonly reveal: (config: McpServerConfig) => McpServerConfig;
   readonly events: EventHub;
   readonly logger: Logger;
   readonly version: string;
@@ -26,6 +33,8 @@ export interface McpHostOptions {
   /** The folders as a confined process gets them, at the time a server starts. */
   readonly folders: () => Promise<HostFolders>;
   readonly workspaceRoot: () => string;
+  /** A file at the top of the open workspace, read through its sandbox (undefined: absent or unreadable). */
+  readonly readWorkspaceFile: (name: string) => Promise<string | undefined>;
   /** Whether servers start at all: only where a person can answer their approvals (not MCP mode). */
   readonly start: boolean;
   readonly startTimeoutMs?: number;
@@ -38,20 +47,49 @@ export interface McpHost {
   tools(): readonly AnyTool[];
   /** A `server__tool` name of a configured server that is not ready: mcp_server_unavailable, saying why. */
   missing(name: string): FamiliarError | undefined;
-  readonly handlers: Pick<Handlers, 'mcpServers.list' | 'mcpServers.restart' | 'mcpServers.import'>;
+  readonly handlers: Pick<
+    Handlers,
+    'mcpServers.list' | 'mcpServers.restart' | 'mcpServers.import' | 'mcpServers.signIn' | 'mcpServers.decideOffer'
+  >;
   /** Told whenever a server's status or tools change (the tools panel follows). */
   subscribe(listener: () => void): void;
   /** Another workspace was opened: each server starts again with it as its root and sandbox. */
-  workspaceChanged(): void;
+  workspaceChanged(): Promise<void>;
+  /** Reads the workspace's `.mcp.json` again (a changed file is asked about again); the core calls it once it is whole. */
+  refreshOffer(): Promise<void>;
   dispose(): Promise<void>;
 }
 
 /** Familiar as an MCP host (issue 29): the user's servers from settings, their tools, their approvals. */
 export function createMcpHost(options: McpHostOptions): McpHost {
   const { settings } = options;
-  const state = () => ({ servers: manager.statuses() });
+  // The open workspace's .mcp.json as last read: offered, started only once allowed for its content.
+  let workspaceFile: { workspace: string; text: string } | undefined;
+  const found = () =>
+    workspaceFile === undefined
+      ? undefined
+      : readWorkspaceServers(
+          workspaceFile.text,
+          settings.get().mcp.servers.map((server) => server.id),
+        );
+  const offer = () => {
+    const servers = found();
+    return servers === undefined || workspaceFile === undefined
+      ? null
+      : offerOf(servers, workspaceFile.workspace, settings.get().mcp.workspaceDecisions);
+  };
+  const state = () => ({ servers: manager.statuses(), offered: offer() });
   const listeners = new Set<() => void>();
+  const signIn = createMcpSignIn({
+    secrets: options.secrets,
+    onSignedIn: (id) => {
+      options.logger.info(`mcp: ${id}: signed in`);
+      void manager.restart(id);
+    },
+    onFailed: (id, why) => options.logger.warn(`mcp: ${id}: ${why}`),
+  });
   const manager = new McpServerManager({
+    authProvider: (config) => signIn.provider(config.id),
     startProcess: async (config, onRefused) => {
       const folders = await options.folders();
       return startMcpServerProcess(
@@ -90,12 +128,34 @@ export function createMcpHost(options: McpHostOptions): McpHost {
       }
       return tool;
     });
-  const wanted = (): readonly McpServerConfig[] => (options.start ? settings.get().mcp.servers : []);
-  const unsubscribe = settings.subscribe((next, previous) => {
-    if (JSON.stringify(next.mcp.servers) !== JSON.stringify(previous.mcp.servers)) manager.sync(wanted());
-  });
+  const wanted = (): readonly McpServerConfig[] => {
+    if (!options.start) return [];
+    const own = settings.get().mcp.servers.map((server) => options.reveal(server));
+    // A workspace's servers only with the user's yes for this workspace and this content of the file.
+    const offered = offer()?.decision === 'allowed' ? (found()?.servers ?? []) : [];
+    return [...own, ...offered];
+  };
+  // Compared with their values: a replaced token restarts its server though settings.json is unchanged.
+  let synced = '';
+  const sync = () => {
+    const next = wanted();
+    const key = JSON.stringify(next);
+    if (key === synced) return;
+    synced = key;
+    manager.sync(next);
+  };
+  const unsubscribe = settings.subscribe(() => sync());
+  const refreshOffer = async () => {
+    const workspace = options.workspaceRoot();
+    const text = options.start ? await options.readWorkspaceFile(WORKSPACE_MCP_FILE).catch(() => undefined) : undefined;
+    const before = JSON.stringify(offer());
+    workspaceFile = text === undefined ? undefined : { workspace, text };
+    sync();
+    // Said only when the offer changed (a workspace without the file says nothing).
+    if (JSON.stringify(offer()) !== before) options.events.emit('mcpServers.changed', state());
+  };
   // In the background: the first message does not wait for any server.
-  manager.sync(wanted());
+  sync();
   return {
     manager,
     approvals,
@@ -113,10 +173,43 @@ export function createMcpHost(options: McpHostOptions): McpHost {
       };
     },
     handlers: {
-      'mcpServers.list': () => ok(state()),
+      'mcpServers.list': async () => {
+        await refreshOffer();
+        return ok(state());
+      },
+      'mcpServers.decideOffer': async ({ hash, decision }) => {
+        await refreshOffer();
+        const current = offer();
+        if (current === null || current.hash !== hash || workspaceFile === undefined) {
+          return {
+            ok: false,
+            error: {
+              code: 'invalid_payload',
+              message: `${WORKSPACE_MCP_FILE} changed since it was shown; look again.`,
+            },
+          };
+        }
+        const workspaceDecisions = decided(settings.get().mcp.workspaceDecisions, {
+          workspace: workspaceFile.workspace,
+          hash,
+          decision,
+        });
+        await settings.update({ mcp: { workspaceDecisions } });
+        // The chat's notice and Settings both follow.
+        options.events.emit('mcpServers.changed', state());
+        return ok(state());
+      },
       'mcpServers.restart': async ({ id }) => {
         const restarted = await manager.restart(id);
         return restarted.ok ? ok(state()) : restarted;
+      },
+      'mcpServers.signIn': async ({ id }) => {
+        const config = manager.config(id);
+        if (config === undefined)
+          return { ok: false, error: { code: 'not_found', message: `There is no MCP server ${id}.` } };
+        const started = await signIn.start(config);
+        if (started.ok && started.value.authorizationUrl === null) await manager.restart(id);
+        return started;
       },
       'mcpServers.import': async ({ text }) => {
         const imported = importMcpServers(text);
@@ -129,18 +222,23 @@ export function createMcpHost(options: McpHostOptions): McpHost {
           taken.add(id);
           return { ...server, id };
         });
-        await settings.update({ mcp: { servers: [...kept, ...added] } });
-        return ok({ added, skipped: imported.skipped });
+        const saved = await settings.update({ mcp: { servers: [...kept, ...added] } });
+        // As saved: environment and header values masked (they are in the secret store now).
+        const shown = saved.mcp.servers.filter((server) => added.some((entry) => entry.id === server.id));
+        return ok({ added: shown, skipped: imported.skipped });
       },
     },
     subscribe: (listener) => void listeners.add(listener),
-    workspaceChanged() {
+    async workspaceChanged() {
       manager.sync([]);
-      manager.sync(wanted());
+      synced = '';
+      workspaceFile = undefined;
+      await refreshOffer();
     },
+    refreshOffer,
     async dispose() {
       unsubscribe();
-      await manager.dispose();
+      await Promise.all([manager.dispose(), signIn.dispose()]);
     },
   };
 }

@@ -2,6 +2,7 @@ import { imagesEn } from '../features/chat/image-strings';
 import { historyEn } from '../features/history/history-strings';
 import { schedulesEn } from '../features/schedules/schedules-strings';
 import { mcpEn } from '../features/mcp-servers/mcp-strings';
+import { mcpConfigEn } from '../features/mcp-servers/mcp-config-strings';
 
 /** English strings: the source of keys; ru and zh must translate every one (the type checks it). */
 export const en = {
@@ -9,6 +10,7 @@ export const en = {
   ...schedulesEn,
   ...imagesEn,
   ...mcpEn,
+  ...mcpConfigEn,
   'app.title': 'Familiar',
   'app.connecting': 'Connecting to Familiar…',
   'app.disconnected': 'Connection to Familiar lost. Reconnecting…',

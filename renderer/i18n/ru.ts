@@ -2,6 +2,7 @@ import { imagesRu } from '../features/chat/image-strings';
 import { historyRu } from '../features/history/history-strings';
 import { schedulesRu } from '../features/schedules/schedules-strings';
 import { mcpRu } from '../features/mcp-servers/mcp-strings';
+import { mcpConfigRu } from '../features/mcp-servers/mcp-config-strings';
 import type { Messages } from './en';
 
 export const ru: Messages = {
@@ -9,6 +10,7 @@ export const ru: Messages = {
   ...schedulesRu,
   ...imagesRu,
   ...mcpRu,
+  ...mcpConfigRu,
   'app.title': 'Familiar',
   'app.connecting': 'Подключение к Familiar…',
   'app.disconnected': 'Связь с Familiar потеряна. Переподключение…',

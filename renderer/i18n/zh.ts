@@ -2,6 +2,7 @@ import { imagesZh } from '../features/chat/image-strings';
 import { historyZh } from '../features/history/history-strings';
 import { schedulesZh } from '../features/schedules/schedules-strings';
 import { mcpZh } from '../features/mcp-servers/mcp-strings';
+import { mcpConfigZh } from '../features/mcp-servers/mcp-config-strings';
 import type { Messages } from './en';
 
 export const zh: Messages = {
@@ -9,6 +10,7 @@ export const zh: Messages = {
   ...schedulesZh,
   ...imagesZh,
   ...mcpZh,
+  ...mcpConfigZh,
   'app.title': 'Familiar',
   'app.connecting': '正在连接 Familiar…',
   'app.disconnected': '与 Familiar 的连接已断开，正在重新连接…',

@@ -1,14 +1,39 @@
 import { z } from 'zod';
-import { mcpServerConfigSchema, mcpServerStatusSchema } from '../mcp-servers';
+import { mcpServerConfigSchema, mcpServerStatusSchema, mcpWorkspaceOfferSchema } from '../mcp-servers';
 import { defineCall } from './define';
 
-/** The user's MCP servers as Settings shows them: each one's status line. */
-export const mcpServersStateSchema = z.object({ servers: z.array(mcpServerStatusSchema) });
+/**
+ * The user's MCP servers as Settings shows them: each one's status line, and what the open
+ * workspace's `.mcp.json` offers (null: it has none).
+ */
+export const mcpServersStateSchema = z.object({
+  servers: z.array(mcpServerStatusSchema),
+  offered: mcpWorkspaceOfferSchema.nullable().default(null),
+});
 
 export const mcpServerCalls = {
   'mcpServers.list': defineCall(z.object({}).strict(), mcpServersStateSchema),
   /** Stops the server and starts it again now (its crash count starts over); answers the new list. */
   'mcpServers.restart': defineCall(z.object({ id: z.string().min(1).max(60) }).strict(), mcpServersStateSchema),
+  /**
+   * Sign in to a Streamable HTTP server that needs OAuth: discovery and client registration run, and
+   * the authorization URL comes back for the page to open in the system browser after the user
+   * confirms its host (null: the saved sign-in still worked). The browser returns to a loopback
+   * listener in main; the server then starts again with its tokens.
+   */
+  'mcpServers.signIn': defineCall(
+    z.object({ id: z.string().min(1).max(60) }).strict(),
+    z.object({ authorizationUrl: z.url({ protocol: /^https?$/ }).nullable() }),
+  ),
+  /**
+   * The user's answer to the open workspace's `.mcp.json` as it is now (its hash): allowed, its
+   * servers start for this workspace; ignored, they are not offered again until the file changes.
+   * A hash that is no longer the file's is refused (the file changed: it is asked about again).
+   */
+  'mcpServers.decideOffer': defineCall(
+    z.object({ hash: z.string().regex(/^[0-9a-f]{64}$/), decision: z.enum(['allowed', 'ignored']) }).strict(),
+    mcpServersStateSchema,
+  ),
   /**
    * Another host's JSON (Claude Desktop / Cursor `mcpServers`, VS Code `servers`), pasted or read
    * from a file: the servers are added to settings (an id already taken gets a suffix), granting

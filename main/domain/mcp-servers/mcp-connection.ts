@@ -1,3 +1,4 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -33,6 +34,8 @@ export interface ConnectionOptions {
   readonly onToolsChanged: () => void;
   readonly log?: (message: string) => void;
   readonly version: string;
+  /** Streamable HTTP: OAuth sign-in (saved tokens, refreshed; mcp-oauth-provider.ts). */
+  readonly authProvider?: OAuthClientProvider;
 }
 
 export interface CallOptions {
@@ -84,6 +87,7 @@ export async function openConnection(options: ConnectionOptions): Promise<McpCon
   } else {
     transport = new StreamableHTTPClientTransport(new URL(config.url), {
       requestInit: { headers: { ...config.headers } },
+      ...(options.authProvider === undefined ? {} : { authProvider: options.authProvider }),
     });
   }
   const client = new Client(

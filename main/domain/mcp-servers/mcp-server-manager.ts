@@ -1,3 +1,5 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig, McpServerStatus } from '../../../shared/mcp-servers';
 import { err, ok } from '../../../shared/result';
@@ -5,6 +7,7 @@ import type { Result } from '../../../shared/result';
 import type { ServerProcess } from '../../platform/processes/server-process';
 import { openConnection, StartFailed } from './mcp-connection';
 import type { CallOptions, McpConnection } from './mcp-connection';
+import { SignInNeeded } from './mcp-oauth-provider';
 import { toolEntries } from './mcp-tool-list';
 import type { McpToolEntry, SkippedTool } from './mcp-tool-list';
 
@@ -19,6 +22,8 @@ export interface McpServerManagerOptions {
   /** Told whenever a status or the tool list changes. */
   readonly onChange?: () => void;
   readonly log?: (message: string) => void;
+  /** Streamable HTTP: the OAuth provider of a server (its saved sign-in). */
+  readonly authProvider?: (config: Extract<McpServerConfig, { transport: 'http' }>) => OAuthClientProvider;
   /** Handshake and first tool list (default 30 s). */
   readonly startTimeoutMs?: number;
   /** The waits before each restart after a crash (default 1, 2, 4, 8, 16 s); after the last, failed. */
@@ -52,6 +57,11 @@ interface Running {
   /** Bumped on every (re)start and stop: a late answer of an old session is ignored. */
   generation: number;
 }
+
+const needsSignIn = (error: unknown): boolean => {
+  const cause = error instanceof StartFailed ? error.cause : error;
+  return cause instanceof SignInNeeded || cause instanceof UnauthorizedError;
+};
 
 const sameConfig = (a: McpServerConfig, b: McpServerConfig) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -223,6 +233,9 @@ export class McpServerManager {
         startTimeoutMs: this.options.startTimeoutMs ?? 30_000,
         version: this.options.version,
         ...(this.options.log === undefined ? {} : { log: this.options.log }),
+        ...(config.transport === 'http' && this.options.authProvider !== undefined
+          ? { authProvider: this.options.authProvider(config) }
+          : {}),
         onLost: (why, stderr) => {
           if (current()) this.lost(running, why, stderr);
         },
@@ -243,6 +256,13 @@ export class McpServerManager {
       this.options.log?.(`${config.id}: ready with ${running.entries.length} tools`);
     } catch (error) {
       if (!current()) return;
+      if (needsSignIn(error)) {
+        // Not a crash: no restart until the user signs in (Sign in restarts it).
+        running.state = 'needs-sign-in';
+        this.options.log?.(`${config.id}: needs sign-in`);
+        this.changed();
+        return;
+      }
       const stderr = error instanceof StartFailed ? error.stderr : [];
       this.lost(running, error instanceof Error ? error.message : String(error), stderr);
       return;

@@ -6,8 +6,11 @@ import { restrictFileMode } from '../storage/data-files';
 import { readJsonFile, writeJsonFile } from '../storage/json-file';
 import type { SecretCipher } from './secret-cipher';
 
-/** Secrets are named by what they unlock; one API key per provider kind. */
-export type SecretName = `apiKey:${ProviderKind}`;
+/**
+ * Secrets are named by what they unlock: one API key per provider kind; an MCP server's environment
+ * values, header values and OAuth state (`mcp:<server id>:<what>`).
+ */
+export type SecretName = `apiKey:${ProviderKind}` | `mcp:${string}`;
 export const apiKeySecret = (kind: ProviderKind): SecretName => `apiKey:${kind}`;
 
 /**
@@ -24,6 +27,8 @@ export interface SecretStore {
   set(name: SecretName, value: string | null): Promise<void>;
   /** Every saved value: error messages and logs are scrubbed of these. */
   values(): readonly string[];
+  /** The names of the saved secrets (to drop those nothing refers to any more). */
+  names(): readonly SecretName[];
 }
 
 const entrySchema = z.object({ encoding: z.enum(['safeStorage', 'plain']), data: z.string() });
@@ -74,6 +79,7 @@ export async function openSecretStore(
       await persist();
     },
     values: () => [...plain.values()],
+    names: () => [...plain.keys()] as SecretName[],
   };
 }
 

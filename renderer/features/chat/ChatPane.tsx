@@ -9,6 +9,7 @@ import { useConversationsStore } from '../conversations/conversations-store';
 import { ProviderDialog } from '../providers/ProviderDialog';
 import { ProviderSetup } from '../providers/ProviderSetup';
 import { useProvidersStore } from '../providers/providers-store';
+import { WorkspaceOfferNotice } from '../mcp-servers/WorkspaceOfferNotice';
 import { ConversationView } from './ConversationView';
 import { useLiveUpdates } from './use-live-updates';
 import './chat.css';
@@ -59,6 +60,7 @@ export function ChatPane({ conversations }: { readonly conversations: PanelPlace
             {t('provider.loadFailed', { message: providerError.message })}
           </p>
         )}
+        {!firstRun && <WorkspaceOfferNotice />}
         {firstRun ? <ProviderSetup /> : <ConversationView conversationId={activeId} />}
       </div>
       <ProviderDialog />

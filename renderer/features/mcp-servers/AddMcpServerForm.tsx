@@ -17,13 +17,25 @@ export function AddMcpServerForm({ add, onError }: AddMcpServerFormProps) {
   const [command, setCommand] = useState('');
   const [args, setArgs] = useState('');
   const [url, setUrl] = useState('');
+  // KEY=value (environment) or Header: value (headers), one per line: saved to the secret store.
+  const [values, setValues] = useState('');
   const [pasted, setPasted] = useState('');
   const [imported, setImported] = useState<string | null>(null);
   const submit = () => {
+    const pairs = Object.fromEntries(
+      values
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '')
+        .map((line) => {
+          const at = line.indexOf(transport === 'stdio' ? '=' : ':');
+          return at < 0 ? [line, ''] : [line.slice(0, at).trim(), line.slice(at + 1).trim()];
+        }),
+    );
     const candidate =
       transport === 'stdio'
-        ? { id, transport, command, args: args.split('\n').filter((line) => line.trim() !== '') }
-        : { id, transport, url };
+        ? { id, transport, command, args: args.split('\n').filter((line) => line.trim() !== ''), env: pairs }
+        : { id, transport, url, headers: pairs };
     const parsed = mcpServerConfigSchema.safeParse(candidate);
     if (!parsed.success) {
       onError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
@@ -35,6 +47,7 @@ export function AddMcpServerForm({ add, onError }: AddMcpServerFormProps) {
     setCommand('');
     setArgs('');
     setUrl('');
+    setValues('');
   };
   const importJson = async () => {
     const answer = await familiar.invoke('mcpServers.import', { text: pasted });
@@ -87,6 +100,17 @@ export function AddMcpServerForm({ add, onError }: AddMcpServerFormProps) {
             <input className="input" value={url} onChange={(event) => setUrl(event.target.value)} />
           </label>
         )}
+        <label className="field-column">
+          {transport === 'stdio' ? t('mcp.env') : t('mcp.headers')}
+          <textarea
+            className="input"
+            rows={2}
+            spellCheck={false}
+            autoComplete="off"
+            value={values}
+            onChange={(event) => setValues(event.target.value)}
+          />
+        </label>
         <div className="field-row">
           <button type="button" className="button" onClick={submit}>
             {t('mcp.addButton')}

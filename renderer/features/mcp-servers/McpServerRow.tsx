@@ -2,6 +2,8 @@ import { useState } from 'react';
 import type { McpServerConfig, McpServerStatus } from '../../../shared/mcp-servers';
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
+import { SecretValues } from './SecretValues';
+import { SignInButton } from './SignInButton';
 
 interface McpServerRowProps {
   readonly server: McpServerConfig;
@@ -36,6 +38,7 @@ export function McpServerRow({ server, status, save, onError }: McpServerRowProp
           {t(`mcp.state.${state}`, { n: status?.tools ?? 0 })}
           {status?.error === undefined ? '' : `: ${status.error}`}
         </span>
+        {state === 'needs-sign-in' && <SignInButton id={server.id} onError={onError} />}
         <button
           type="button"
           className="button button-small"
@@ -55,6 +58,11 @@ export function McpServerRow({ server, status, save, onError }: McpServerRowProp
         </button>
       </div>
       <p className="muted path">{what}</p>
+      {server.transport === 'stdio' ? (
+        <SecretValues values={server.env} save={(env) => save({ ...server, env })} />
+      ) : (
+        <SecretValues values={server.headers} save={(headers) => save({ ...server, headers })} />
+      )}
       {status !== undefined && status.grants.length > 0 && (
         <p className="muted">
           {status.grants.join(' · ')}

@@ -1,34 +1,27 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { FormError } from '../../app/FormError';
-import type { McpServerConfig, McpServerStatus } from '../../../shared/mcp-servers';
+import type { McpServerConfig } from '../../../shared/mcp-servers';
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
 import { settingsActions, useSettingsStore } from '../settings/settings-store';
 import { SettingsSection } from '../settings/SettingsSection';
 import { AddMcpServerForm } from './AddMcpServerForm';
 import { McpServerRow } from './McpServerRow';
+import { useMcpState } from './use-mcp-state';
+import { WorkspaceOffer } from './WorkspaceOffer';
 
 /**
  * Settings → MCP servers (issue 29): the user's servers with their switches, status lines and
  * sandbox grants, a form to add one or paste another host's JSON, and every "always allow" answer
- * with its Revoke button. Statuses come from mcpServers.list and mcpServers.changed.
+ * with its Revoke button, and what the open workspace's .mcp.json offers (Allow / Ignore). Statuses
+ * come from mcpServers.list and mcpServers.changed.
  */
 export function McpServersSection() {
   const t = useT();
   const mcp = useSettingsStore((state) => state.settings?.mcp);
-  const [statuses, setStatuses] = useState<readonly McpServerStatus[]>([]);
+  const [mcpState, setMcpState] = useMcpState();
+  const statuses = mcpState.servers;
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    void familiar.invoke('mcpServers.list', {}).then((answer) => {
-      if (live && answer.ok) setStatuses(answer.value.servers);
-    });
-    const stop = familiar.on('mcpServers.changed', (payload) => setStatuses(payload.servers));
-    return () => {
-      live = false;
-      stop();
-    };
-  }, []);
   if (mcp === undefined) return null;
   const saveServers = (servers: McpServerConfig[]) =>
     void settingsActions.update(familiar, { mcp: { servers } }).catch((failure: unknown) => setError(String(failure)));
@@ -55,6 +48,9 @@ export function McpServersSection() {
             />
           ))}
         </ul>
+      )}
+      {mcpState.offered !== null && mcpState.offered.servers.length > 0 && (
+        <WorkspaceOffer offered={mcpState.offered} statuses={statuses} onState={setMcpState} onError={setError} />
       )}
       <AddMcpServerForm add={(server) => saveServers([...mcp.servers, server])} onError={setError} />
       <div className="field-column" role="group" aria-labelledby="mcp-always-title">
