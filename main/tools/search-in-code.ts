@@ -118,10 +118,7 @@ export const searchInCodeTool = defineTool({
     const patternArgs = ctx.env.ripgrep === undefined ? undefined : ripgrepPatternArgs(spec.value);
     const prefix = start.relPath === '' ? 0 : start.relPath.length + 1;
     const pattern = args.file_pattern;
-    const { walk: indexed, status: indexStatus } = await indexedWalk(ctx.env, query, spec.value, {
-      includeIgnored: args.include_ignored,
-      scanIsFast: patternArgs !== undefined && pattern === undefined && start.facts.kind === 'directory',
-    });
+    const { walk: indexed, status: indexStatus } = await indexedWalk(ctx.env, query, spec.value, args.include_ignored);
     const matches =
       pattern === undefined ? undefined : picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
     // Secrets (.env, keys) are never read, so never searched either.

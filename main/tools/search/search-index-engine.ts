@@ -12,8 +12,8 @@ import type { ToolEnvironment } from '../kit/tool-environment';
 /** Candidates above this share of the indexed files: ripgrep (when on PATH) confirms them faster. */
 const RIPGREP_SHARE = 0.1;
 /**
- * More candidates than this, and ripgrep can walk on its own: it searches everything faster than
- * the index can name and look up each candidate through the sandbox (a broad regex on a big tree).
+ * More candidates than this: the walk (one readdir per folder) finds them faster than the index's
+ * list can look each up through the sandbox (a broad regex on a big tree).
  */
 const MANY_CANDIDATES = 4096;
 
@@ -94,28 +94,17 @@ export async function indexedWalk(
   env: ToolEnvironment,
   query: { readonly text: string; readonly isRegex: boolean; readonly caseSensitive: boolean },
   spec: SearchSpec,
-  options: {
-    readonly includeIgnored: boolean;
-    /**
-     * ripgrep could walk and search on its own: then, while the index's watcher cannot vouch for it
-     * (just reopened after a restart, or untrusted after a flood), the scan is the faster answer — a walk that
-     * checks every file's size and ctime costs more than ripgrep's whole search (issue 32 item 2).
-     */
-    readonly scanIsFast: boolean;
-  },
+  includeIgnored: boolean,
 ): Promise<{ walk?: IndexedWalk; status?: NgramStatus }> {
   if (env.ngramIndexes === undefined || env.searchIndexEnabled?.() === false) return {};
   const ngram = env.ngramIndexes.for(env.workspaceRoot);
   // A saved index being opened is waited for (headers only: tens of ms); a build is not.
   const index = await ngram.answering(env.sandbox);
   // Ignored files are not indexed: include_ignored searches scan.
-  if (index === undefined || options.includeIgnored) return { status: ngram.status() };
-  if (options.scanIsFast && ngram.watching && (await ngram.watched(env.sandbox)) === undefined) {
-    return { status: ngram.status() };
-  }
+  if (index === undefined || includeIgnored) return { status: ngram.status() };
   const plan = query.isRegex ? regexPlan(spec.pattern, spec.flags) : literalPlan(query.text, query.caseSensitive);
   const select = index.selector(plan);
-  if (options.scanIsFast && select.share * index.files > MANY_CANDIDATES) return { status: ngram.status() };
+  const many = select.share * index.files > MANY_CANDIDATES;
   const stale: StaleEntry[] = [];
   const choose: Choose = (entry, facts) => {
     // The persona overlay's files are never indexed; a file gone meanwhile is the matcher's to skip.
@@ -130,6 +119,7 @@ export async function indexedWalk(
       broad: select.share > RIPGREP_SHARE,
       choose: (entry) => choose(entry, entry.facts),
       async listed(start, accept) {
+        if (many) return undefined;
         const view = await ngram.watched(env.sandbox);
         if (view === undefined) return undefined;
         return listFromIndex(env, ngram, select, choose, view, start, accept);

@@ -163,11 +163,6 @@ export class WorkspaceNgram {
     return this.watcher.view();
   }
 
-  /** A change watcher follows the workspace (it may vouch for the index once a full walk is over). */
-  get watching(): boolean {
-    return this.watcher !== undefined;
-  }
-
   /** Workspace paths of the files in the ready index (a snapshot: reindexing may go on meanwhile). */
   indexedPaths(): string[] {
     return this.index === undefined ? [] : [...this.index.livePaths()];
