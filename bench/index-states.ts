@@ -51,9 +51,9 @@ const steadySearches: readonly Search[] = [
   },
 ];
 
-async function session(home: string, root: string) {
+async function session(home: string, root: string, indexOn = true) {
   const paths = familiarPaths(home);
-  const services = benchServices(paths, () => true);
+  const services = benchServices(paths, () => indexOn);
   const env = await createToolEnvironment({ services, workspaceRoot: root });
   const call = benchToolCalls([searchInCodeTool] as AnyTool[], env, paths.audit, services.limits);
   const search = async (search: Search) => {
@@ -90,6 +90,7 @@ export async function indexStateRows(tree: Corpus, runs: number, log: (line: str
 
   log(`index states on ${tree.sourceFiles} files: new workspace (a fresh home each run)...`);
   const first = { ours: [] as number[], rg: [] as number[], second: [] as number[], rg2: [] as number[] };
+  const scan = { ours: [] as number[], rg: [] as number[] };
   const states: string[] = [];
   for (let run = 0; run < runs; run += 1) {
     const home = await mkdtemp(join(tmpdir(), 'familiar-bench-new-'));
@@ -106,6 +107,14 @@ export async function indexStateRows(tree: Corpus, runs: number, log: (line: str
       first.second.push(b.ms);
       first.rg2.push(r2.ms);
       await s.services.dispose();
+      // The control: the same first search with the index off (a scan, nothing in the background).
+      const r3 = rgRun(root, rare);
+      const off = await session(home, root, false);
+      const c = await off.search(rare);
+      checked('index off', c.result.total_matches, r3.lines);
+      scan.ours.push(c.ms);
+      scan.rg.push(r3.ms);
+      await off.services.dispose();
     } finally {
       await rm(home, { recursive: true, force: true });
     }
@@ -120,6 +129,11 @@ export async function indexStateRows(tree: Corpus, runs: number, log: (line: str
       `index ${states.join(' ')}`,
     ),
     row('index: second search while the build runs', first.second, first.rg2, '≤ 1.2× rg', 1.2, 'same counts as rg'),
+    {
+      ...row('  control: the same first search with the index off (scan only)', scan.ours, scan.rg, 'context', 1.2, ''),
+      target: 'context',
+      check: 'what the scan alone costs on this machine',
+    },
   );
 
   log('index states: restart (the index built once, then a new run of the app each time)...');
