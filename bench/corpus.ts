@@ -64,10 +64,10 @@ function sourceFile(random: () => number, index: number, withNeedle: boolean): s
   return lines.join('\n');
 }
 
-async function writeSources(root: string): Promise<number> {
+async function writeSources(root: string, packages: number = corpusLayout.packages): Promise<number> {
   const random = seededRandom(42);
   let count = 0;
-  for (let p = 0; p < corpusLayout.packages; p += 1) {
+  for (let p = 0; p < packages; p += 1) {
     for (let m = 0; m < corpusLayout.modulesPerPackage; m += 1) {
       const dir = join(root, 'packages', `pkg-${p}`, 'src', `module-${m}`);
       await mkdir(dir, { recursive: true });
@@ -170,5 +170,29 @@ export async function ensureCorpus(root: string, log: (line: string) => void): P
   await writeExtras(root);
   await writeLog(corpus.logFile);
   await writeFile(stamp, version);
+  return corpus;
+}
+
+/**
+ * A source tree alone (no log, no ignored build output): `packages` × 1,000 generated files under
+ * packages/, a .gitignore and an empty .git (so rg applies it as Familiar does). For the index
+ * states of the tools bench (bench/index-states.ts), which ask for at least 60k files.
+ */
+export async function ensureSourceTree(root: string, packages: number, log: (line: string) => void): Promise<Corpus> {
+  const corpus: Corpus = {
+    root,
+    logFile: '',
+    bigSourceFile: '',
+    sourceFiles: packages * corpusLayout.modulesPerPackage * corpusLayout.filesPerModule,
+  };
+  const stamp = join(root, '.corpus-stamp');
+  const wanted = `tree-v1-${packages}`;
+  if ((await readFile(stamp, 'utf8').catch(() => '')) === wanted) return corpus;
+  log(`generating a tree of ${corpus.sourceFiles} files in ${root} (once)...`);
+  await rm(root, { recursive: true, force: true });
+  await mkdir(join(root, '.git'), { recursive: true });
+  await writeFile(join(root, '.gitignore'), 'build/\nnode_modules/\n*.tmp\n');
+  await writeSources(root, packages);
+  await writeFile(stamp, wanted);
   return corpus;
 }

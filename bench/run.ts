@@ -2,11 +2,12 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { editFileTool, listFilesTool, searchInCodeTool } from '../main/tools/index';
-import { corpusLayout, ensureCorpus } from './corpus';
+import { corpusLayout, ensureCorpus, ensureSourceTree } from './corpus';
 import type { Corpus } from './corpus';
 import { compare, peakRss, runtimeLine, summarize, timeRuns } from './measure';
 import type { ChildRun, Comparison, External } from './measure';
 import { indexFigures } from './index-bench';
+import { indexStateRows } from './index-states';
 import { mcpRoundTrip } from './mcp-round-trip';
 import { familiar, midStart, operations, rangeEnd, rangeStart, readTail, readText, relative } from './tool-operations';
 import type { Familiar } from './tool-operations';
@@ -24,6 +25,11 @@ const runs = Number(process.env['BENCH_RUNS'] ?? 5);
 const onlySearch = process.env['BENCH_ONLY'] === 'search';
 /** BENCH_ONLY=list: only the list_files rows (quick before/after figures for the walk and the answer). */
 const onlyList = process.env['BENCH_ONLY'] === 'list';
+/** BENCH_ONLY=index: only the index states on the big tree (issue 32 item 10). */
+const onlyIndex = process.env['BENCH_ONLY'] === 'index';
+/** The index states' tree: ≥ 60k files (BENCH_TREE_PACKAGES × 1,000), generated once. */
+const treeRoot = resolve(process.env['BENCH_TREE'] ?? join(process.cwd(), 'bench', '.tree'));
+const treePackages = Number(process.env['BENCH_TREE_PACKAGES'] ?? 62);
 const corpusRoot = resolve(process.env['BENCH_CORPUS'] ?? join(process.cwd(), 'bench', '.corpus'));
 const script = fileURLToPath(import.meta.url);
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -65,6 +71,11 @@ const measuredAgainst = (
 
 /** The file tools against rg, fd, find and sed; answers whether a target was missed. */
 async function toolsBench(): Promise<boolean> {
+  if (onlyIndex) {
+    log(runtimeLine());
+    const rows = await indexStateRows(await ensureSourceTree(treeRoot, treePackages, log), runs, log);
+    return report(rows, { log, runs, script, operationNames: ['idle'], onlySearch: true, onlyList: false });
+  }
   const corpus = await ensureCorpus(corpusRoot, log);
   const f = await familiar(corpus);
   const rows: Row[] = [];
@@ -123,6 +134,7 @@ async function toolsBench(): Promise<boolean> {
   }
 
   if (!onlyList) await indexRows(corpus, rows);
+  if (!onlyList) rows.push(...(await indexStateRows(await ensureSourceTree(treeRoot, treePackages, log), runs, log)));
   if (!onlySearch) await otherRows(f, corpus, rows, reference);
   await f.dispose();
   return report(rows, { log, runs, script, operationNames: Object.keys(operations), onlySearch, onlyList });

@@ -70,7 +70,11 @@ export function runTool<T>(
   limits: RunLimits,
 ): Promise<Result<T>> {
   const timeoutMs = tool.timeoutMs?.(args) ?? limits.timeoutMs;
-  return guarded(tool.name, ctx, (runCtx) => tool.run(args, runCtx, approval), { ...limits, timeoutMs });
+  // Index work in the background pauses while a call runs (issue 32 item 1). Not for commands:
+  // one may run for hours (a dev server), and the index would never be built meanwhile.
+  const release = tool.operations.includes('run') ? undefined : ctx.env.foreground?.enter();
+  const running = guarded(tool.name, ctx, (runCtx) => tool.run(args, runCtx, approval), { ...limits, timeoutMs });
+  return release === undefined ? running : running.finally(release);
 }
 
 /**

@@ -113,12 +113,12 @@ export const searchInCodeTool = defineTool({
 
     // --- engine selection (issue 16 item 4: the trigram index picks candidate files when ready) ---
     const query = { text: args.query, isRegex: args.is_regex, caseSensitive: args.case_sensitive };
-    const { walk: indexed, status: indexStatus } = indexedWalk(ctx.env, query, spec.value, args.include_ignored);
     // ripgrep when it is on PATH and the query means the same to it; else the JS engine. With the
     // index, a few candidates go to the JS engine (no process start), many to ripgrep.
     const patternArgs = ctx.env.ripgrep === undefined ? undefined : ripgrepPatternArgs(spec.value);
     const prefix = start.relPath === '' ? 0 : start.relPath.length + 1;
     const pattern = args.file_pattern;
+    const { walk: indexed, status: indexStatus } = await indexedWalk(ctx.env, query, spec.value, args.include_ignored);
     const matches =
       pattern === undefined ? undefined : picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
     // Secrets (.env, keys) are never read, so never searched either.

@@ -57,6 +57,11 @@ export interface WalkOptions {
   readonly signal?: AbortSignal | undefined;
   /** lstat every entry that is not a folder, through the folder held open (sizes, versions). */
   readonly withFacts?: boolean;
+  /**
+   * Background walks (index builds and refreshes): asked between slices; a promise holds the walk
+   * until it settles (while a tool call runs, foreground-gate.ts).
+   */
+  readonly pause?: () => Promise<void> | undefined;
   readonly visit: (entry: WalkEntry) => WalkStep;
 }
 
@@ -286,6 +291,8 @@ export async function walkWorkspace(
         // Checked once per folder, not per entry: cheap enough, and folders are small time units.
         if (performance.now() - sliceStart > sliceMs) {
           await yieldToLoop();
+          const paused = options.pause?.();
+          if (paused !== undefined) await paused;
           if (options.signal?.aborted === true) return err('aborted', 'The walk was stopped.');
           sliceStart = performance.now();
         }

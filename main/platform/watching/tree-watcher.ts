@@ -154,6 +154,19 @@ export class TreeWatcher {
     };
   }
 
+  /** The changed paths and the mark of the last event of each: for a catch-up, then `settle`. */
+  dirtyMarks(): Map<string, number> {
+    return new Map(this.dirty);
+  }
+
+  /**
+   * A catch-up looked at these paths after their marks and the index holds what it found (issue 32
+   * item 3): those that changed again since stay dirty, the others are clean without a walk.
+   */
+  settle(marks: ReadonlyMap<string, number>): void {
+    for (const [path, seq] of marks) if (this.dirty.get(path) === seq) this.dirty.delete(path);
+  }
+
   /**
    * Paths a tool of this app just wrote (as the call named them): marked at once, without waiting
    * for their events (which come too and mark them again).

@@ -1,5 +1,6 @@
 import type { WorkspaceIndexes } from '../../domain/search/workspace-indexes';
 import type { NgramIndexes } from '../../domain/search/ngram/ngram-indexes';
+import type { ForegroundGate } from '../../platform/search-engines/foreground-gate';
 import type { TransferService } from '../../domain/transfers/transfer-service';
 import type { FsWorkerPool } from '../../platform/search-engines/fs-worker-pool';
 import type { PathLocks } from '../../platform/disk/path-locks';
@@ -57,6 +58,8 @@ export interface ToolEnvironment {
    */
   readonly ngramIndexes?: NgramIndexes;
   readonly searchIndexEnabled?: () => boolean;
+  /** Tool calls hold it while they run; index work in the background waits meanwhile (issue 32 item 1). */
+  readonly foreground?: ForegroundGate;
   /** Offers files to the user and receives uploads (file_download, file_upload). */
   readonly transfers?: TransferService;
   /** Language servers of the open workspace (code_* tools, diagnostics after write_file / edit_file). */

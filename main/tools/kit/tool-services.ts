@@ -16,6 +16,7 @@ import type { TempJournal } from '../../platform/disk/temp-files';
 import { createWorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import { WorkspaceIndexes } from '../../domain/search/workspace-indexes';
 import { NgramIndexes } from '../../domain/search/ngram/ngram-indexes';
+import { ForegroundGate } from '../../platform/search-engines/foreground-gate';
 import type { EmbedderSource } from '../../domain/search/semantic-answer';
 import type { IndexStatusListener } from '../../domain/search/index-status';
 import type { FamiliarPaths } from '../../platform/storage/paths';
@@ -51,6 +52,8 @@ export interface ToolServices {
   readonly searchIndexes: WorkspaceIndexes;
   /** search_in_code's trigram indexes, saved under the Familiar home's ngram-index/. */
   readonly ngramIndexes: NgramIndexes;
+  /** Held by each tool call while it runs: the indexes' background work waits meanwhile. */
+  readonly foreground: ForegroundGate;
   /** Whether search_in_code uses them (settings: search.index). */
   searchIndexEnabled(): boolean;
   readonly transfers: TransferService | undefined;
@@ -138,7 +141,8 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
   });
   const roots = createAnchorRoots();
   // Each index watches its workspace's folders through the anchored lookups (no symlink followed).
-  const ngramIndexes = new NgramIndexes(options.paths.ngramIndexes, workers, { anchored: roots.anchored });
+  const foreground = new ForegroundGate();
+  const ngramIndexes = new NgramIndexes(options.paths.ngramIndexes, workers, { anchored: roots.anchored, foreground });
   const journalFile = join(options.paths.home, 'temp-files.jsonl');
   // Temp files a crashed run left next to its targets go before anything else is written.
   sweepTempFiles(journalFile, roots);
@@ -180,6 +184,7 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     ripgrep: options.searchEngine === 'js' ? undefined : ripgrepOnPath(),
     searchIndexes,
     ngramIndexes,
+    foreground,
     searchIndexEnabled: options.searchIndex ?? (() => true),
     transfers: options.transfers,
     roots,
@@ -254,6 +259,7 @@ export async function createToolEnvironment(options: ToolEnvironmentOptions): Pr
     ripgrep: services.ripgrep,
     searchIndexes: services.searchIndexes,
     ngramIndexes: services.ngramIndexes,
+    foreground: services.foreground,
     searchIndexEnabled: () => services.searchIndexEnabled(),
     ...(services.transfers === undefined ? {} : { transfers: services.transfers }),
     code: services.code,

@@ -11,6 +11,11 @@ import type { ToolEnvironment } from '../kit/tool-environment';
 
 /** Candidates above this share of the indexed files: ripgrep (when on PATH) confirms them faster. */
 const RIPGREP_SHARE = 0.1;
+/**
+ * More candidates than this: the walk (one readdir per folder) finds them faster than the index's
+ * list can look each up through the sandbox (a broad regex on a big tree).
+ */
+const MANY_CANDIDATES = 4096;
 
 /** What search_in_code does with one walked file when the trigram index answers. */
 export type IndexedChoice = 'search' | 'skip' | 'binary';
@@ -85,19 +90,21 @@ export function walkEntryOf(sandbox: WorkspaceSandbox, resolved: ResolvedPath): 
  * stands for every file the watcher heard nothing about; paths it heard about, and the persona
  * overlay, are looked at through the sandbox.
  */
-export function indexedWalk(
+export async function indexedWalk(
   env: ToolEnvironment,
   query: { readonly text: string; readonly isRegex: boolean; readonly caseSensitive: boolean },
   spec: SearchSpec,
   includeIgnored: boolean,
-): { walk?: IndexedWalk; status?: NgramStatus } {
+): Promise<{ walk?: IndexedWalk; status?: NgramStatus }> {
   if (env.ngramIndexes === undefined || env.searchIndexEnabled?.() === false) return {};
   const ngram = env.ngramIndexes.for(env.workspaceRoot);
-  const index = ngram.ready(env.sandbox);
+  // A saved index being opened is waited for (headers only: tens of ms); a build is not.
+  const index = await ngram.answering(env.sandbox);
   // Ignored files are not indexed: include_ignored searches scan.
   if (index === undefined || includeIgnored) return { status: ngram.status() };
   const plan = query.isRegex ? regexPlan(spec.pattern, spec.flags) : literalPlan(query.text, query.caseSensitive);
   const select = index.selector(plan);
+  const many = select.share * index.files > MANY_CANDIDATES;
   const stale: StaleEntry[] = [];
   const choose: Choose = (entry, facts) => {
     // The persona overlay's files are never indexed; a file gone meanwhile is the matcher's to skip.
@@ -112,6 +119,7 @@ export function indexedWalk(
       broad: select.share > RIPGREP_SHARE,
       choose: (entry) => choose(entry, entry.facts),
       async listed(start, accept) {
+        if (many) return undefined;
         const view = await ngram.watched(env.sandbox);
         if (view === undefined) return undefined;
         return listFromIndex(env, ngram, select, choose, view, start, accept);

@@ -36,11 +36,12 @@ afterEach(async () => {
 const tree = (files: Record<string, string>) => writeTree(kit.workspace, files);
 
 /** A fresh index of the tree as it is now, watched, ready and trusted. */
-async function watchedIndex(): Promise<WorkspaceNgram> {
+async function watchedIndex(catchUpMs?: number): Promise<WorkspaceNgram> {
   runs += 1;
   indexes = new NgramIndexes(join(kit.home, `ngram-watch-${runs}`), kit.services.workers, {
     racyMs: 0,
     anchored: kit.services.roots.anchored,
+    ...(catchUpMs === undefined ? {} : { catchUpMs }),
   });
   const ngram = indexes.for(kit.env.workspaceRoot);
   ngram.ready(kit.env.sandbox);
@@ -107,7 +108,9 @@ describe.skipIf(!watcherVouches)('search_in_code with the watched trigram index'
       // Straight from the callback that reported the exit: the watcher's event may still wait in the
       // same poll; watched() lets it land first.
       const view = await ngram.watched(kit.env.sandbox);
-      expect(view?.dirty.has(`src/n${i}.txt`)).toBe(true);
+      // Heard: still dirty, or already indexed by the catch-up that hearing it started.
+      const heard = view?.dirty.has(`src/n${i}.txt`) === true || ngram.indexedPaths().includes(`src/n${i}.txt`);
+      expect(heard).toBe(true);
     }
     await sameAsScan(ngram, { query: 'x' }, true);
   }, 60_000);
@@ -134,6 +137,27 @@ describe.skipIf(!watcherVouches)('search_in_code with the watched trigram index'
     const folderGone = await sameAsScan(ngram, { query: 'gamma' }, true);
     expect(folderGone.total_matches).toBe(0);
     expect(folderGone.searched_files).toBe(4); // a.txt, moved/c.md, new/inner/e.txt and f.txt
+  });
+
+  it('catches up with what the watcher heard without walking: changed, new and deleted files (issue 32 item 3)', async () => {
+    await tree(files);
+    const ngram = await watchedIndex(600_000); // the catch-up runs when this test says
+    await appendFile(join(kit.workspace, 'a.txt'), 'omega\n');
+    await writeFile(join(kit.workspace, 'src/new.txt'), 'omega too\n');
+    await unlink(join(kit.workspace, 'lib/d.js'));
+    const heard = await ngram.watched(kit.env.sandbox);
+    expect([...(heard?.dirty ?? [])].sort()).toEqual(['a.txt', 'lib/d.js', 'src/new.txt']);
+    const walk = vi.spyOn(kit.env.sandbox, 'walk');
+    await ngram.catchUp();
+    expect(walk).not.toHaveBeenCalled();
+    walk.mockRestore();
+    // Clean again, still trusted, and the index itself now knows the new text.
+    expect((await ngram.watched(kit.env.sandbox))?.dirty.size).toBe(0);
+    expect(ngram.indexedPaths()).toContain('src/new.txt');
+    expect(ngram.indexedPaths()).not.toContain('lib/d.js');
+    const found = await sameAsScan(ngram, { query: 'omega' }, true);
+    expect(found.results.map((hit) => hit.file)).toEqual(['a.txt', 'src/new.txt']);
+    expect(found.index?.candidates).toBe(2);
   });
 
   it('walks again after a .gitignore change, with the answers a scan gives', async () => {

@@ -1,7 +1,7 @@
 import { appendFile, mkdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NgramIndexes } from '../../domain/search/ngram/ngram-indexes';
 import { watcherVouches } from '../../platform/watching/tree-watcher';
 import { ripgrepOnPath } from '../../platform/processes/ripgrep-locate';
@@ -20,10 +20,11 @@ const tempDir = useTempDirs();
 const rg = ripgrepOnPath();
 let kit: ToolKit;
 let runs = 0;
-beforeAll(async () => {
+// The temporary folders go after each test: a kit per test.
+beforeEach(async () => {
   kit = await createToolKit(tempDir, { limits: { callsPerMinute: 1_000_000 }, searchEngine: 'js' });
 });
-afterAll(() => kit?.dispose());
+afterEach(() => kit?.dispose());
 
 // \u212a (Kelvin sign) and \u017f (long s) match k and s under Unicode case folding ('iu').
 const words = ['\u212a', '\u017f', 'bas', 'ta', ...searchTrees.trapWords, 'sk', '日本'];
@@ -153,4 +154,19 @@ describe('search_in_code with the trigram index', () => {
     // The index must have spared the matcher files, or the comparison proves little.
     expect(skippedSome).toBeGreaterThan(5);
   }, 300_000);
+
+  it('answers the first query after a restart from the saved index, not from a scan (issue 32 item 2)', async () => {
+    await searchTrees.writeTree(kit.workspace, { 'a.txt': 'alpha\n', 'src/b.txt': 'beta\n', 'src/c.txt': 'gamma\n' });
+    const dir = join(kit.home, 'ngram-restart');
+    const first = new NgramIndexes(dir, kit.services.workers, { racyMs: 0 });
+    first.for(kit.env.workspaceRoot).ready(kit.env.sandbox);
+    expect((await first.for(kit.env.workspaceRoot).settled()).state).toBe('ready');
+    await first.close();
+    const again = new NgramIndexes(dir, kit.services.workers, { racyMs: 0 });
+    const answer = await search({ query: 'beta' }, again);
+    expect(answer.engine).toBe('index');
+    expect(answer.index).toMatchObject({ state: 'ready', candidates: 1 });
+    expect(answer.results.map((hit) => hit.file)).toEqual(['src/b.txt']);
+    await again.close();
+  });
 });

@@ -15,6 +15,11 @@ export interface FillOptions {
   readonly round: WatchRound | undefined;
   readonly onWalked: () => void;
   readonly onSegment: () => void;
+  /**
+   * Asked before each step (a slice of the walk, a worker job, adding a segment): a promise holds
+   * the build until it settles (while a tool call runs: foreground-gate.ts).
+   */
+  readonly pause: () => Promise<void> | undefined;
 }
 
 /**
@@ -29,18 +34,33 @@ export async function fillIndex(
   workers: FsWorkerPool,
   options: FillOptions,
 ): Promise<void> {
-  const { round, signal } = options;
+  const { round, signal, pause } = options;
   const jobs: Promise<void>[] = [];
   let inFlight = 0;
   const waiting: { paths: string[]; batch: AnchoredBatch }[] = [];
+  let resuming = false;
   const launch = () => {
+    const paused = pause();
+    if (paused !== undefined) {
+      // A tool call runs: no new job now; launched when it is over (or by the loop at the end).
+      if (!resuming) {
+        resuming = true;
+        void paused.then(() => {
+          resuming = false;
+          launch();
+        });
+      }
+      return;
+    }
     while (inFlight < workers.size && waiting.length > 0) {
       const { paths, batch } = waiting.shift()!;
       const files = batch.take();
       if (files === undefined) continue;
       inFlight += 1;
-      const job = workers.indexFiles(files, options.racyMs, signal).then((segment) => {
+      const job = workers.indexFiles(files, options.racyMs, signal).then(async (segment) => {
         inFlight -= 1;
+        const held = pause();
+        if (held !== undefined) await held;
         index.add(paths, segment);
         options.onSegment();
         launch();
@@ -57,6 +77,7 @@ export async function fillIndex(
     recursive: true,
     includeHidden: false,
     signal,
+    pause,
     visit: (entry) => {
       if (entry.kind === 'directory' && !entry.inPersona) round?.folder(entry.dir, entry.name, entry.relPath);
       if (entry.kind !== 'file' || entry.inPersona) return 'continue';
@@ -75,6 +96,10 @@ export async function fillIndex(
   });
   if (!walked.ok) throw new Error(walked.error.message);
   if (paths.length > 0) waiting.push({ paths, batch });
-  launch();
-  while (jobs.length > 0) await Promise.all(jobs.splice(0));
+  while (waiting.length > 0 || jobs.length > 0) {
+    const paused = pause();
+    if (paused !== undefined) await paused;
+    launch();
+    await Promise.all(jobs.splice(0));
+  }
 }

@@ -62,4 +62,37 @@ describe('the trigram index', () => {
     expect(index.files).toBe(2);
     expect(index.deadShare).toBeCloseTo(1 / 3);
   });
+
+  it('opens a saved index without decoding any segment; a query decodes what it needs (issue 32 item 2)', () => {
+    const index = new NgramIndex();
+    index.add(['a', 'b'], segment([{ trigrams: ['abc'] }, { trigrams: ['xyz'] }]));
+    index.add(['c'], segment([{ trigrams: ['xyz'] }]));
+    const saved = index.serialize({ id: 1 });
+    const opened = NgramIndex.deserialize(saved)!.index;
+    expect(opened.decodedSegments).toBe(0);
+    expect(opened.files).toBe(3);
+    // Saving an index nobody queried writes the same bytes (its tables were never decoded).
+    expect(opened.serialize({ id: 1 }).equals(saved)).toBe(true);
+    const select = opened.selector(literalPlan('xyz', true));
+    expect(opened.decodedSegments).toBe(2);
+    expect([select('a', 10, 1000), select('b', 10, 1000), select('c', 10, 1000)]).toEqual([
+      FileVerdict.Skip,
+      FileVerdict.Search,
+      FileVerdict.Search,
+    ]);
+  });
+
+  it('answers "may match" from a saved segment whose tables do not add up (a cache never hides a match)', () => {
+    const index = new NgramIndex();
+    index.add(['a', 'b'], segment([{ trigrams: ['abc'] }, { trigrams: ['xyz'] }]));
+    const saved = index.serialize({ id: 1 });
+    // The last list-length varint is the byte before the postings (3 one-byte lists: abc, xyz... ).
+    const postingsAt = saved.length - 2;
+    saved[postingsAt - 1] = 5; // the last list's length, now past the postings' end
+    const opened = NgramIndex.deserialize(saved)!.index;
+    const select = opened.selector(literalPlan('xyz', true));
+    expect(select('a', 10, 1000)).toBe(FileVerdict.Search);
+    expect(select('b', 10, 1000)).toBe(FileVerdict.Search);
+    expect(opened.serialize({ id: 1 }).equals(saved)).toBe(true);
+  });
 });

@@ -2,13 +2,81 @@ import { NGRAM_ALWAYS, NGRAM_BINARY, NGRAM_RACY } from '../../../platform/search
 import type { NgramSegment } from '../../../platform/search-engines/ngram-types';
 import type { TrigramPlan } from './trigram-plan';
 
-/** A segment as the index holds it: the worker's answer, its files numbered from `base`. */
-interface Segment {
-  readonly base: number;
-  readonly count: number;
+/** A segment's key table: sorted trigram keys and the end of each key's list in the postings. */
+interface KeyTable {
   readonly keys: Uint32Array;
   readonly ends: Uint32Array;
-  readonly postings: Uint8Array;
+}
+
+/** A saved segment's key table as it lies in the file: varint deltas, decoded on first use. */
+interface EncodedTable {
+  readonly count: number;
+  readonly keyBytes: Uint8Array;
+  readonly lengthBytes: Uint8Array;
+}
+
+/**
+ * A segment as the index holds it: the worker's answer, its files numbered from `base`. One read
+ * back from disk keeps its key table encoded and its postings a view of the file's bytes until a
+ * query first needs them (issue 32 item 2: opening the index reads headers only).
+ */
+class Segment {
+  #table: KeyTable | undefined;
+  #encoded: EncodedTable | undefined;
+  #broken = false;
+
+  constructor(
+    readonly base: number,
+    readonly count: number,
+    table: KeyTable | EncodedTable,
+    readonly postings: Uint8Array,
+  ) {
+    if ('keys' in table) this.#table = table;
+    else this.#encoded = table;
+  }
+
+  /** The key table has been decoded (tests: a load decodes none). */
+  get decoded(): boolean {
+    return this.#table !== undefined;
+  }
+
+  /**
+   * The key table; undefined when the saved bytes do not add up (the segment then answers "every
+   * file may match": a damaged cache costs speed, never a missed match).
+   */
+  table(): KeyTable | undefined {
+    if (this.#table !== undefined || this.#encoded === undefined || this.#broken) return this.#table;
+    const { count, keyBytes, lengthBytes } = this.#encoded;
+    const keys = decodeDeltas(keyBytes, count);
+    const ends = decodeDeltas(lengthBytes, count);
+    if (count > 0 && ends[count - 1] !== this.postings.length) {
+      this.#broken = true; // kept encoded: saved again as it is, and still answers "may match"
+      return undefined;
+    }
+    this.#encoded = undefined;
+    this.#table = { keys, ends };
+    return this.#table;
+  }
+
+  /** The key table as saved: encoded again only when it was decoded. */
+  encoded(): { count: number; keyBytes: Uint8Array; lengthBytes: Uint8Array } {
+    if (this.#encoded !== undefined) return this.#encoded;
+    const table = this.#table ?? { keys: new Uint32Array(0), ends: new Uint32Array(0) };
+    // ends ascend: their deltas are the list lengths
+    return { count: table.keys.length, keyBytes: encodeDeltas(table.keys), lengthBytes: encodeDeltas(table.ends) };
+  }
+
+  get memoryBytes(): number {
+    const table = this.#table;
+    const encoded = this.#encoded;
+    const tableBytes =
+      table !== undefined
+        ? table.keys.byteLength + table.ends.byteLength
+        : encoded === undefined
+          ? 0
+          : encoded.keyBytes.byteLength + encoded.lengthBytes.byteLength;
+    return tableBytes + this.postings.byteLength;
+  }
 }
 
 /** What a query does with a file its walk found. */
@@ -65,9 +133,7 @@ export class NgramIndex {
   /** Bytes the posting lists and keys take in memory. */
   get memoryBytes(): number {
     let total = this.paths.length * 17;
-    for (const segment of this.segments) {
-      total += segment.keys.byteLength + segment.ends.byteLength + segment.postings.byteLength;
-    }
+    for (const segment of this.segments) total += segment.memoryBytes;
     return total;
   }
 
@@ -89,13 +155,7 @@ export class NgramIndex {
     });
     this.textBytes += segment.bytes;
     if (segment.keys.length > 0) {
-      this.segments.push({
-        base,
-        count: paths.length,
-        keys: segment.keys,
-        ends: segment.ends,
-        postings: segment.postings,
-      });
+      this.segments.push(new Segment(base, paths.length, { keys: segment.keys, ends: segment.ends }, segment.postings));
     }
   }
 
@@ -180,15 +240,14 @@ export class NgramIndex {
   serialize(identity: unknown): Buffer {
     const blobs: Uint8Array[] = [];
     const segments = this.segments.map((segment) => {
-      const keys = encodeDeltas(segment.keys);
-      const lengths = encodeDeltas(segment.ends); // ends ascend: their deltas are the list lengths
-      blobs.push(keys, lengths, segment.postings);
+      const { count, keyBytes, lengthBytes } = segment.encoded();
+      blobs.push(keyBytes, lengthBytes, segment.postings);
       return {
         base: segment.base,
         count: segment.count,
-        keys: segment.keys.length,
-        keyBytes: keys.length,
-        lengthBytes: lengths.length,
+        keys: count,
+        keyBytes: keyBytes.length,
+        lengthBytes: lengthBytes.length,
         postingBytes: segment.postings.length,
       };
     });
@@ -208,7 +267,16 @@ export class NgramIndex {
     return Buffer.concat([prefix, header, ...table, ...blobs]);
   }
 
-  /** An index read back, or undefined when the bytes are not one (a cache: rebuilt then). */
+  /** Segments whose key tables have been decoded (tests: opening a saved index decodes none). */
+  get decodedSegments(): number {
+    return this.segments.filter((segment) => segment.decoded).length;
+  }
+
+  /**
+   * An index read back, or undefined when the bytes are not one (a cache: rebuilt then). Only the
+   * file table is read now; each segment's keys are decoded when a query first needs them, and
+   * its postings stay a view of `bytes` (which the index keeps).
+   */
   static deserialize(bytes: Buffer): { index: NgramIndex; identity: unknown } | undefined {
     try {
       const headerLength = bytes.readUInt32LE(0);
@@ -238,6 +306,11 @@ export class NgramIndex {
         at += length;
         return part;
       };
+      const view = (length: number) => {
+        if (at + length > bytes.length) throw new Error('truncated');
+        at += length;
+        return bytes.subarray(at - length, at);
+      };
       index.sizes.set(new Float64Array(copy(n * 8).buffer));
       index.ctimes.set(new Float64Array(copy(n * 8).buffer));
       index.flags.set(copy(n));
@@ -248,11 +321,12 @@ export class NgramIndex {
       });
       index.textBytes = header.textBytes;
       for (const segment of header.segments) {
-        const keys = decodeDeltas(copy(segment.keyBytes), segment.keys);
-        const ends = decodeDeltas(copy(segment.lengthBytes), segment.keys);
-        const postings = copy(segment.postingBytes);
-        if (segment.keys > 0 && ends[segment.keys - 1] !== postings.length) return undefined;
-        index.segments.push({ base: segment.base, count: segment.count, keys, ends, postings });
+        const keyBytes = view(segment.keyBytes);
+        const lengthBytes = view(segment.lengthBytes);
+        const postings = view(segment.postingBytes);
+        index.segments.push(
+          new Segment(segment.base, segment.count, { count: segment.keys, keyBytes, lengthBytes }, postings),
+        );
       }
       return at === bytes.length ? { index, identity: header.identity } : undefined;
     } catch {
@@ -266,8 +340,10 @@ function evaluate(plan: TrigramPlan, segment: Segment): Uint32Array | 'all' {
   switch (plan.op) {
     case 'all':
       return 'all';
-    case 'tri':
-      return postingsOf(segment, plan.key);
+    case 'tri': {
+      const table = segment.table();
+      return table === undefined ? 'all' : postingsOf(table, segment.postings, plan.key);
+    }
     case 'and': {
       let result: Uint32Array | 'all' = 'all';
       for (const arg of plan.args) {
@@ -290,8 +366,8 @@ function evaluate(plan: TrigramPlan, segment: Segment): Uint32Array | 'all' {
   }
 }
 
-function postingsOf(segment: Segment, key: number): Uint32Array {
-  const { keys } = segment;
+function postingsOf(table: KeyTable, postings: Uint8Array, key: number): Uint32Array {
+  const { keys, ends } = table;
   let low = 0;
   let high = keys.length - 1;
   while (low <= high) {
@@ -300,8 +376,8 @@ function postingsOf(segment: Segment, key: number): Uint32Array {
     if (found < key) low = mid + 1;
     else if (found > key) high = mid - 1;
     else {
-      const start = mid === 0 ? 0 : segment.ends[mid - 1]!;
-      return decodeList(segment.postings, start, segment.ends[mid]!);
+      const start = mid === 0 ? 0 : ends[mid - 1]!;
+      return decodeList(postings, start, ends[mid]!);
     }
   }
   return new Uint32Array(0);

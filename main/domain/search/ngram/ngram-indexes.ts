@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AnchoredFs } from '../../../platform/disk/anchored-fs';
 import type { FsWorkerPool } from '../../../platform/search-engines/fs-worker-pool';
+import type { ForegroundGate } from '../../../platform/search-engines/foreground-gate';
 import { WorkspaceNgram } from './ngram-service';
 
 /** The trigram indexes of the workspaces opened in this run, one file each under `dir`. */
@@ -12,7 +13,14 @@ export class NgramIndexes {
   constructor(
     private readonly dir: string,
     private readonly workers: FsWorkerPool,
-    private readonly options: { readonly racyMs?: number; readonly anchored?: AnchoredFs } = {},
+    private readonly options: {
+      readonly racyMs?: number;
+      readonly anchored?: AnchoredFs;
+      /** Tool calls hold it while they run: builds, refreshes and catch-ups wait meanwhile. */
+      readonly foreground?: ForegroundGate;
+      /** How soon the paths the watcher heard about are indexed again (tests lengthen it). */
+      readonly catchUpMs?: number;
+    } = {},
   ) {}
 
   for(workspaceRoot: string): WorkspaceNgram {
@@ -24,6 +32,7 @@ export class NgramIndexes {
         this.workers,
         this.options.racyMs,
         this.options.anchored,
+        this.options,
       );
       this.byRoot.set(workspaceRoot, index);
     }

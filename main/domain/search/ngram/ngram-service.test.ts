@@ -1,6 +1,8 @@
 import { mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ForegroundGate } from '../../../platform/search-engines/foreground-gate';
 import { createNgramExtractor } from '../../../platform/search-engines/ngram-extract';
 import { NGRAM_ALWAYS, NGRAM_INDEXED, NGRAM_RACY } from '../../../platform/search-engines/ngram-types';
 import { anchoredFilesIn } from '../../../test-support/anchored-files';
@@ -119,5 +121,46 @@ describe('the trigram index of a workspace', () => {
     expect(select('b.txt', b.size, b.ctimeMs + 1)).toBe(FileVerdict.Stale);
     expect(select('new.txt', 1, 1)).toBe(FileVerdict.Stale);
     await indexes.close();
+  });
+
+  it('waits while a tool call runs: the build neither walks nor reads until the call is over (issue 32 item 1)', async () => {
+    await tree({ 'a.txt': 'alpha\n', 'src/b.ts': 'beta\n', 'src/c.ts': 'gamma\n' });
+    const gate = new ForegroundGate();
+    const indexFiles = vi.spyOn(kit.services.workers, 'indexFiles');
+    const indexes = new NgramIndexes(join(kit.home, 'ngram-foreground'), kit.services.workers, {
+      racyMs: 0,
+      foreground: gate,
+    });
+    const workspace = indexes.for(kit.env.workspaceRoot);
+    const release = gate.enter(); // a search_in_code call runs (it asked for the index: a build starts)
+    expect(workspace.ready(kit.env.sandbox)).toBeUndefined();
+    expect(await workspace.answering(kit.env.sandbox)).toBeUndefined(); // the query scans, now
+    while (gate.waiting === 0) await nextTurn(); // the build has reached its first step
+    expect(workspace.status()).toMatchObject({ state: 'building', walked: 0, files: 0 });
+    expect(indexFiles).not.toHaveBeenCalled();
+    release();
+    expect(await workspace.settled()).toMatchObject({ state: 'ready', files: 3, walked: 3 });
+    expect(indexFiles).toHaveBeenCalled();
+    indexFiles.mockRestore();
+    await indexes.close();
+  });
+
+  it('answers a query from a reopened index at once, before any posting list is decoded (issue 32 item 2)', async () => {
+    await tree({ 'a.txt': 'alpha\n', 'src/b.ts': 'beta\n' });
+    const dir = join(kit.home, 'ngram-reopen-at-once');
+    const first = new NgramIndexes(dir, kit.services.workers, { racyMs: 0 });
+    first.for(kit.env.workspaceRoot).ready(kit.env.sandbox);
+    await first.for(kit.env.workspaceRoot).settled();
+    await first.close();
+    const again = new NgramIndexes(dir, kit.services.workers, { racyMs: 0, foreground: new ForegroundGate() });
+    const reopened = again.for(kit.env.workspaceRoot);
+    // The first query of the new run waits for the load (headers only), not for a build or a walk.
+    const index = await reopened.answering(kit.env.sandbox);
+    expect(index).toBeDefined();
+    expect(index!.files).toBe(2);
+    expect(index!.decodedSegments).toBe(0);
+    expect(index!.selector(literalPlan('beta', false)).share).toBe(0.5);
+    expect(index!.decodedSegments).toBe(1);
+    await again.close();
   });
 });

@@ -6,7 +6,9 @@ import type { DenyList } from '../../../platform/disk/deny-list';
 import { TreeWatcher, watcherVouches } from '../../../platform/watching/tree-watcher';
 import type { WatchRound, WatchView } from '../../../platform/watching/tree-watcher';
 import type { FsWorkerPool } from '../../../platform/search-engines/fs-worker-pool';
+import type { ForegroundGate } from '../../../platform/search-engines/foreground-gate';
 import type { WalkEntry } from '../../../platform/disk/workspace-walker';
+import { isPersonaPath } from '../../../platform/disk/workspace-sandbox';
 import type { WorkspaceSandbox } from '../../../platform/disk/workspace-sandbox';
 import { writeFileAtomic } from '../../../platform/storage/atomic-file';
 import { readDataBytes } from '../../../platform/storage/binary-file';
@@ -19,8 +21,13 @@ import { ALL } from './trigram-plan';
 const FORMAT = 1;
 /** Saving costs a copy of the index: at most this often after changes. */
 const SAVE_DELAY_MS = 5000;
-/** A background refresh (a walk with a stat per file) after changes the watcher or the tools report: coalesced. */
+/**
+ * A background refresh (a walk with a stat per file) after changes, when the watcher cannot vouch
+ * for what it heard: coalesced.
+ */
 const REFRESH_DELAY_MS = 5000;
+/** While the watcher is trusted, the paths it heard about are indexed again this soon (coalesced). */
+const CATCH_UP_DELAY_MS = 1000;
 /**
  * Files changed less than this before they were read are "racy" (ngram-types.ts NGRAM_RACY): file
  * times tick coarsely, up to 2 s on FAT and 1 s on HFS+.
@@ -69,7 +76,9 @@ export class WorkspaceNgram {
   private readonly pending = new Map<string, StaleEntry>();
   private queue: Promise<unknown> = Promise.resolve();
   /** A save and a refresh waiting for their delay (enqueueLater). */
-  private readonly timers = new Map<'save' | 'refresh', NodeJS.Timeout>();
+  private readonly timers = new Map<'save' | 'refresh' | 'catch-up', NodeJS.Timeout>();
+  /** The saved index being read (ready() started it): a query waits for it, not for a build. */
+  private opening: Promise<void> | undefined;
   private sandbox: WorkspaceSandbox | undefined;
   private readonly stop = new AbortController();
   private readonly watcher: TreeWatcher | undefined;
@@ -82,6 +91,12 @@ export class WorkspaceNgram {
     private readonly workers: FsWorkerPool,
     private readonly racyMs = RACY_MS,
     anchored?: AnchoredFs,
+    private readonly background: {
+      /** Tool calls hold it while they run: builds, refreshes and catch-ups wait meanwhile. */
+      readonly foreground?: ForegroundGate;
+      /** How soon the paths the watcher heard about are indexed again (tests lengthen it). */
+      readonly catchUpMs?: number;
+    } = {},
   ) {
     this.watcher =
       anchored === undefined || !watcherVouches ? undefined : new TreeWatcher(anchored, () => this.noteChanged());
@@ -112,9 +127,24 @@ export class WorkspaceNgram {
     this.sandbox = sandbox;
     if (this.state === 'idle') {
       this.state = 'loading';
-      this.enqueue(() => this.loadOrBuild());
+      const opening = this.enqueue(() => this.loadOrBuild());
+      this.opening = opening;
+      void opening.then(() => {
+        if (this.opening === opening) this.opening = undefined;
+      });
     }
     return this.state === 'ready' ? this.index : undefined;
+  }
+
+  /**
+   * For a query: the index when it can answer. A saved index being opened is waited for (reading
+   * its headers costs tens of milliseconds, issue 32 item 2); a build or a refresh never is.
+   */
+  async answering(sandbox: WorkspaceSandbox): Promise<NgramIndex | undefined> {
+    const now = this.ready(sandbox);
+    if (now !== undefined || this.state !== 'loading') return now;
+    await this.opening;
+    return this.ready(sandbox);
   }
 
   /**
@@ -152,7 +182,7 @@ export class WorkspaceNgram {
     if (entries.length === 0) return;
     this.sandbox = sandbox;
     for (const entry of entries) this.pending.set(entry.relPath, entry);
-    this.enqueue(() => this.indexPending());
+    void this.enqueue(() => this.indexPending());
   }
 
   /**
@@ -162,14 +192,19 @@ export class WorkspaceNgram {
   noteChanged(paths: readonly string[] = []): void {
     this.watcher?.mark(paths);
     if (this.state !== 'ready') return;
-    this.refreshSoon();
+    // A trusted watcher names what changed: only that is looked at again (issue 32 item 3).
+    if (this.watcher?.view() !== undefined && this.sandbox?.denyList === this.walkedDenyList) {
+      this.enqueueLater('catch-up', this.background.catchUpMs ?? CATCH_UP_DELAY_MS, () => this.catchUp());
+    } else this.refreshSoon();
   }
 
   async close(): Promise<void> {
     this.stop.abort();
     this.watcher?.close();
-    clearTimeout(this.timers.get('refresh'));
-    this.timers.delete('refresh');
+    for (const key of ['refresh', 'catch-up'] as const) {
+      clearTimeout(this.timers.get(key));
+      this.timers.delete(key);
+    }
     await this.queue.catch(() => undefined);
     const save = this.timers.get('save');
     if (save !== undefined) {
@@ -184,13 +219,18 @@ export class WorkspaceNgram {
     for (const listener of this.listeners) listener(status);
   }
 
-  private enqueue(task: () => Promise<void>): void {
+  /** Runs `task` after the tasks before it; answers when it is over (failed or not). */
+  private enqueue(task: () => Promise<void>): Promise<void> {
     this.queue = this.queue.then(task).catch((error: unknown) => {
       this.state = this.index === undefined ? 'failed' : 'ready';
       this.error = (error as Error).message;
       this.emit();
     });
+    return this.queue as Promise<void>;
   }
+
+  /** Background work asks before each step: a promise while a tool call runs (foreground-gate.ts). */
+  private readonly pause = (): Promise<void> | undefined => this.background.foreground?.idle(this.stop.signal);
 
   private identity(sandbox: WorkspaceSandbox) {
     const anchor = sandbox.anchorOf(false);
@@ -212,11 +252,14 @@ export class WorkspaceNgram {
       this.state = 'ready';
       this.emit();
       // Files changed while the app was closed are found by each query anyway; the refresh
-      // indexes them again so queries stay selective.
-      this.enqueue(() => this.refresh());
+      // indexes them again so queries stay selective (and lets the watcher vouch again).
+      void this.enqueue(() => this.refresh());
       return;
     }
-    await this.build(sandbox);
+    // The build waits for its turn on the queue: the query that asked for it does not wait.
+    this.state = 'building';
+    this.emit();
+    void this.enqueue(() => this.build(sandbox));
   }
 
   private async build(sandbox: WorkspaceSandbox): Promise<void> {
@@ -226,9 +269,12 @@ export class WorkspaceNgram {
     this.walked = 0;
     if (this.state !== 'ready') this.state = 'building';
     this.emit();
+    const held = this.pause();
+    if (held !== undefined) await held;
     const round = this.watchRound(sandbox);
     try {
       await fillIndex(index, sandbox, this.workers, {
+        pause: this.pause,
         racyMs: this.racyMs,
         signal: this.stop.signal,
         round,
@@ -258,6 +304,8 @@ export class WorkspaceNgram {
       await this.build(sandbox);
       return;
     }
+    const held = this.pause();
+    if (held !== undefined) await held;
     const start = await sandbox.resolve('.', 'read');
     if (!start.ok) return;
     const verdict = index.selector(ALL);
@@ -268,6 +316,7 @@ export class WorkspaceNgram {
       includeHidden: false,
       withFacts: true,
       signal: this.stop.signal,
+      pause: this.pause,
       visit: (entry) => {
         if (entry.kind === 'directory' && !entry.inPersona) round?.folder(entry.dir, entry.name, entry.relPath);
         if (entry.kind !== 'file' || entry.inPersona || entry.facts === undefined) return 'continue';
@@ -297,6 +346,63 @@ export class WorkspaceNgram {
     this.endRound(round, sandbox);
   }
 
+  /**
+   * Freshness without a walk (issue 32 item 3): while the watcher is trusted, the paths it heard
+   * about are looked at through the sandbox, indexed again (or dropped when gone), and then clean.
+   * A changed folder (new, renamed, replaced, gone), an untrusted watcher or another deny-list: a
+   * full refresh instead, whose walk re-establishes the watches. Public for tests; runs on the
+   * queue after changes otherwise.
+   */
+  async catchUp(): Promise<void> {
+    const { sandbox, index, watcher } = this;
+    if (sandbox === undefined || index === undefined || watcher === undefined) return;
+    const held = this.pause();
+    if (held !== undefined) await held;
+    const view = watcher.view();
+    if (view === undefined || sandbox.denyList !== this.walkedDenyList) {
+      this.refreshSoon();
+      return;
+    }
+    const marks = watcher.dirtyMarks();
+    const gone: string[] = [];
+    for (const path of marks.keys()) {
+      if (view.isFolder(path)) return this.refreshSoon();
+      const hidden = path.startsWith('.') || path.includes('/.');
+      if (hidden || isPersonaPath(path) || sandbox.denyList.deniesRead(path)) {
+        gone.push(path); // never indexed; queries look at such paths themselves
+        continue;
+      }
+      const resolved = await sandbox.resolve(path, 'read', { followFinal: false });
+      if (!resolved.ok) {
+        if (resolved.error.code !== 'file_not_found') return this.refreshSoon();
+        gone.push(path);
+        continue;
+      }
+      const found = resolved.value;
+      if (found.facts?.kind === 'directory') return this.refreshSoon(); // a new folder: a walk watches it
+      const dirId = sandbox.parentIdOf(found);
+      // Not a file a walk would search (a symlink on the way, ignored, special), or gone meanwhile.
+      if (found.facts?.kind !== 'file' || found.realRel !== path || sandbox.isIgnored(found) || dirId === undefined) {
+        gone.push(path);
+        continue;
+      }
+      const slash = found.realRel.lastIndexOf('/');
+      this.pending.set(path, {
+        relPath: path,
+        inPersona: false,
+        dirRealRel: slash === -1 ? '' : found.realRel.slice(0, slash),
+        dirId,
+        name: found.realRel.slice(slash + 1),
+      });
+    }
+    if (gone.length > 0) {
+      index.remove(gone);
+      this.scheduleSave();
+    }
+    await this.indexPending();
+    watcher.settle(marks);
+  }
+
   /** A full walk begins: the watcher re-establishes its watches as the walk meets each folder. */
   private watchRound(sandbox: WorkspaceSandbox): WatchRound | undefined {
     const root = sandbox.anchorOf(false);
@@ -320,11 +426,11 @@ export class WorkspaceNgram {
   }
 
   /** Runs `task` on the queue after `delayMs`, once however often it is asked for meanwhile. */
-  private enqueueLater(key: 'save' | 'refresh', delayMs: number, task: () => Promise<void>): void {
+  private enqueueLater(key: 'save' | 'refresh' | 'catch-up', delayMs: number, task: () => Promise<void>): void {
     if (this.timers.has(key)) return;
     const timer = setTimeout(() => {
       this.timers.delete(key);
-      this.enqueue(task);
+      void this.enqueue(task);
     }, delayMs);
     timer.unref?.();
     this.timers.set(key, timer);
@@ -337,6 +443,8 @@ export class WorkspaceNgram {
     const entries = [...this.pending.values()];
     this.pending.clear();
     for (let at = 0; at < entries.length; at += FILES_PER_JOB) {
+      const held = this.pause();
+      if (held !== undefined) await held;
       const slice = entries.slice(at, at + FILES_PER_JOB);
       const batch = new AnchoredBatch((inPersona) => sandbox.anchorOf(inPersona));
       for (const entry of slice) batch.add(entry);

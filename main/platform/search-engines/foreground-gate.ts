@@ -1,0 +1,51 @@
+/**
+ * Who goes first (issue 32 item 1): tool calls are foreground, index work (trigram builds, loads,
+ * catch-up after changes) is background. A call holds the gate while it runs; background work asks
+ * `idle()` between its slices and waits while any call runs, so it never makes a call wait — and a
+ * call never waits on the background (nothing here is a lock a call takes after the background).
+ */
+export class ForegroundGate {
+  #active = 0;
+  #waiters: (() => void)[] = [];
+
+  /** True while at least one call runs. */
+  get busy(): boolean {
+    return this.#active > 0;
+  }
+
+  /** Background steps waiting for the calls to end (tests: the build has reached its pause). */
+  get waiting(): number {
+    return this.#waiters.length;
+  }
+
+  /** A call begins; the answer ends it (once, however often it is called). */
+  enter(): () => void {
+    this.#active += 1;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.#active -= 1;
+      if (this.#active > 0) return;
+      const waiters = this.#waiters;
+      this.#waiters = [];
+      for (const wake of waiters) wake();
+    };
+  }
+
+  /**
+   * For background work between slices: undefined when no call runs (go on at once, no await),
+   * else a promise that settles when none does — or when `signal` aborts (the app closing).
+   */
+  idle(signal?: AbortSignal): Promise<void> | undefined {
+    if (this.#active === 0 || signal?.aborted === true) return undefined;
+    return new Promise<void>((resolve) => {
+      const wake = () => {
+        signal?.removeEventListener('abort', wake);
+        resolve();
+      };
+      signal?.addEventListener('abort', wake, { once: true });
+      this.#waiters.push(wake);
+    });
+  }
+}
