@@ -6,9 +6,10 @@ import { restrictFileMode } from '../storage/data-files';
 import { readJsonFile, writeJsonFile } from '../storage/json-file';
 import type { SecretCipher } from './secret-cipher';
 
-/** Secrets are named by what they unlock; one API key per provider kind. */
-export type SecretName = `apiKey:${ProviderKind}`;
+/** Secrets are named by what they unlock: one API key per provider kind, one per web search service. */
+export type SecretName = `apiKey:${ProviderKind}` | `searchKey:${'brave' | 'tavily'}`;
 export const apiKeySecret = (kind: ProviderKind): SecretName => `apiKey:${kind}`;
+export const searchKeySecret = (service: 'brave' | 'tavily'): SecretName => `searchKey:${service}`;
 
 /**
  * API keys, kept apart from settings.json in <home>/secrets.json (mode 0600). With a working

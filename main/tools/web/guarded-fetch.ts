@@ -22,6 +22,11 @@ export interface GuardedFetchOptions {
    * not the server being slow): past it, timeout.
    */
   readonly timeoutMs: number;
+  /** Default GET; a POST is never redirected (its body is not sent on to another URL). */
+  readonly method?: 'GET' | 'POST';
+  readonly body?: string;
+  /** In place of web_fetch's own headers (web_search: the service's accept and key). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface FetchedBody {
@@ -149,7 +154,14 @@ export async function guardedFetch(start: URL, options: GuardedFetchOptions): Pr
     if (signal.aborted) return stopped();
     let response: WebResponse;
     try {
-      response = await options.transport({ url, ...pinned.value, headers, signal });
+      response = await options.transport({
+        url,
+        ...pinned.value,
+        headers: options.headers ?? headers,
+        signal,
+        ...(options.method === undefined ? {} : { method: options.method }),
+        ...(options.body === undefined ? {} : { body: options.body }),
+      });
     } catch (error) {
       if (signal.aborted) return stopped();
       return err('network_error', `${url.origin} could not be fetched: ${String(error)}`, { url: url.href });
@@ -157,6 +169,12 @@ export async function guardedFetch(start: URL, options: GuardedFetchOptions): Pr
     const location = response.header('location');
     if (response.status >= 300 && response.status < 400 && location !== undefined) {
       response.close();
+      if (options.method === 'POST') {
+        return err('network_error', `${url.origin} answered a POST with a redirect, which is not followed.`, {
+          url: url.href,
+          status: response.status,
+        });
+      }
       if (redirects.length >= (options.maxRedirects ?? MAX_REDIRECTS)) {
         return err('network_error', `Too many redirects (more than ${redirects.length}).`, { redirects });
       }
