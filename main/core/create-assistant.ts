@@ -63,7 +63,7 @@ export interface AssistantOptions {
    * Whether web_search's service is configured (the tool is offered only then); `subscribe` is told
    * when a key was saved or deleted (settings changes are watched here).
    */
-  readonly webSearch?: { available(): boolean; subscribe(listener: () => void): void };
+  readonly webSearch?: { readonly available: () => boolean; readonly subscribe: (listener: () => void) => void };
   /** Incognito conversations run with memory off whatever the switch says. */
   readonly isIncognito?: (conversationId: string) => boolean;
   /** Agent Skills: whether one is loaded (the skill tool), and their names and descriptions for the prompt. */

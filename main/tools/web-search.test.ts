@@ -278,14 +278,14 @@ describe('web_search with Brave- and Tavily-shaped services (test endpoints on 1
 describe('web_search is offered only with a service', () => {
   it('is absent without one (a call says search_not_configured) and present once one is configured', async () => {
     const searx = await serve(json(200, searxngAnswer));
-    let service: SearchService | undefined;
-    const kit = await makeKit(() => service);
+    const configured: { service?: SearchService } = {};
+    const kit = await makeKit(() => configured.service);
     const names = () => kit.toolCalls.registered('c1').map((tool) => tool.name);
     expect(names()).not.toContain('web_search');
     expect(names()).toContain('write_file');
     expect(failure(await kit.call('web_search', { query: 'otters' })).code).toBe('search_not_configured');
     expect(searx.requests).toEqual([]);
-    service = { kind: 'searxng', endpoint: searx.origin, local: true };
+    configured.service = { kind: 'searxng', endpoint: searx.origin, local: true };
     expect(names()).toContain('web_search');
     expect(value(await kit.call('web_search', { query: 'otters' })).results).toHaveLength(3);
   });

@@ -3,9 +3,10 @@ import { familiar } from '../../ipc/familiar';
 import { NameListField } from './NameListField';
 import { settingsActions } from './settings-store';
 import { SettingsPartSection } from './SettingsSection';
+import { WebSearchFields } from './WebSearchFields';
 
 /**
- * web_fetch's allowed hosts (settings web.allowedHosts): read without asking, and the only hosts
+ * web_search's service (WebSearchFields), and web_fetch's allowed hosts (settings web.allowedHosts): read without asking, and the only hosts
  * that may lead to this computer or the local network. Add one by typing it, remove one by deleting it.
  */
 export function WebSection() {
@@ -29,6 +30,7 @@ export function WebSection() {
           <p className="muted" id="settings-web-hosts-explain">
             {t('settings.web.allowedHostsExplain')}
           </p>
+          <WebSearchFields />
         </>
       )}
     </SettingsPartSection>
