@@ -102,6 +102,7 @@ export const webSearchTool = defineTool({
       signal: ctx.signal,
       maxBytes: MAX_ANSWER_BYTES,
       timeoutMs: TIMEOUT_MS,
+      tool: 'web_search',
       method: request.method,
       headers: request.headers,
       ...(request.body === undefined ? {} : { body: request.body }),

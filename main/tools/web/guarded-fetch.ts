@@ -25,6 +25,8 @@ export interface GuardedFetchOptions {
   /** Default GET; a POST is never redirected (its body is not sent on to another URL). */
   readonly method?: 'GET' | 'POST';
   readonly body?: string;
+  /** The tool named in refusals (default web_fetch). */
+  readonly tool?: string;
   /** In place of web_fetch's own headers (web_search: the service's accept and key). */
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -62,6 +64,7 @@ async function addressFor(
   host: string,
   local: boolean,
   lookup: (host: string) => Promise<readonly ResolvedAddress[]>,
+  tool: string,
 ): Promise<Result<Pinned>> {
   let addresses: readonly ResolvedAddress[];
   try {
@@ -79,7 +82,7 @@ async function addressFor(
   const kind = addressClass(first);
   return err(
     'permission_denied',
-    `${host} resolves to ${first}, ${addressClassWords[kind]}. web_fetch reaches such an address only for a host the user allowed exactly (Settings → Web → Allowed hosts).`,
+    `${host} resolves to ${first}, ${addressClassWords[kind]}. ${tool} reaches such an address only for a host the user allowed exactly (Settings → Web → Allowed hosts).`,
     { host, address: first, address_class: kind, reason: 'local_address' },
   );
 }
@@ -115,6 +118,7 @@ async function readCapped(
  */
 export async function guardedFetch(start: URL, options: GuardedFetchOptions): Promise<Result<FetchedBody>> {
   const lookup = options.lookup ?? systemLookup;
+  const tool = options.tool ?? 'web_fetch';
   const redirects: string[] = [];
   let url = start;
   let deadline: AbortSignal | undefined;
@@ -125,12 +129,12 @@ export async function guardedFetch(start: URL, options: GuardedFetchOptions): Pr
       : err('aborted', 'The fetch was stopped.');
   for (;;) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      return err('invalid_arguments', `web_fetch reads http and https URLs only, not ${url.protocol}`, {
+      return err('invalid_arguments', `${tool} reads http and https URLs only, not ${url.protocol}`, {
         url: url.href,
       });
     }
     if (url.username !== '' || url.password !== '') {
-      return err('invalid_arguments', 'web_fetch does not send credentials written in a URL.', { url: url.origin });
+      return err('invalid_arguments', `${tool} does not send credentials written in a URL.`, { url: url.origin });
     }
     const host = normalizeHost(url.hostname);
     if (host === undefined) return err('invalid_arguments', `${url.hostname} is not a host name.`);
@@ -139,7 +143,7 @@ export async function guardedFetch(start: URL, options: GuardedFetchOptions): Pr
       .gate(target, options.signal)
       .catch((error: unknown) => ({ allowed: false as const, reason: `the question failed: ${String(error)}` }));
     if (!verdict.allowed) {
-      return err('permission_denied', `web_fetch may not reach ${host}:${target.port}: ${verdict.reason}`, {
+      return err('permission_denied', `${tool} may not reach ${host}:${target.port}: ${verdict.reason}`, {
         host,
         port: target.port,
         reason: 'host_refused',
@@ -149,7 +153,7 @@ export async function guardedFetch(start: URL, options: GuardedFetchOptions): Pr
       deadline = AbortSignal.timeout(options.timeoutMs);
       signal = AbortSignal.any([options.signal, deadline]);
     }
-    const pinned = await addressFor(host, verdict.local, lookup);
+    const pinned = await addressFor(host, verdict.local, lookup, tool);
     if (!pinned.ok) return pinned;
     if (signal.aborted) return stopped();
     let response: WebResponse;
