@@ -178,7 +178,11 @@ export type WebSearchServiceName = (typeof webSearchServices)[number];
 export const webSearchSettingsSchema = z.object({
   service: z.enum(webSearchServices).default('none'),
   /** The user's SearXNG (its JSON API must be on: `search.formats: [json]`); its host counts as allowed. */
-  searxngUrl: z.url({ protocol: /^https?$/ }).max(2000).nullable().default(null),
+  searxngUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .nullable()
+    .default(null),
 });
 export type WebSearchSettings = z.infer<typeof webSearchSettingsSchema>;
 
