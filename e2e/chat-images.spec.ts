@@ -79,6 +79,83 @@ test('a pasted picture is shown in the composer and reaches the model as an imag
   }
 });
 
+/** A PNG drawn in the page (a canvas, one colour): its bytes, as a file picked or dropped would hold. */
+async function drawnPng(page: Page, width: number, height: number): Promise<Buffer> {
+  const base64 = await page.evaluate(
+    async ([w, h]) => {
+      const canvas = new OffscreenCanvas(w, h);
+      const context = canvas.getContext('2d');
+      if (context === null) throw new Error('no canvas');
+      context.fillStyle = '#a37';
+      context.fillRect(0, 0, w, h);
+      const bytes = new Uint8Array(await (await canvas.convertToBlob({ type: 'image/png' })).arrayBuffer());
+      return btoa(String.fromCharCode(...bytes));
+    },
+    [width, height] as const,
+  );
+  return Buffer.from(base64, 'base64');
+}
+
+/** Sends the composer's text and pictures, waits for the answer, and gives the image URLs the model got. */
+async function sendAndReadImages(page: Page, llm: ScriptedLlmServer, text: string): Promise<string[]> {
+  const box = page.getByRole('textbox', { name: 'Message to Familiar' });
+  await box.fill(text);
+  await box.press('Enter');
+  await expect(page.getByRole('article', { name: 'Familiar' })).toHaveAttribute('data-status', 'complete', {
+    timeout: 15_000,
+  });
+  return imageUrlsOf(llm.requests.at(-1)?.messages ?? []);
+}
+
+test('the attach button picks a picture that reaches the model as an image part', async ({ page, llm }) => {
+  const { app, stop } = await startFamiliar({ settings: visionSettings(llm) });
+  try {
+    llm.enqueue(reply.text('A gradient.'));
+    await page.goto(app.url);
+    const png = await drawnPng(page, 24, 16);
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Attach image' }).click();
+    await (await chooser).setFiles({ name: 'picked.png', mimeType: 'image/png', buffer: png });
+    await expect(
+      page.getByRole('list', { name: 'Attached images' }).getByRole('img', { name: 'picked.png' }),
+    ).toBeVisible();
+    const urls = await sendAndReadImages(page, llm, 'What did I pick?');
+    // The very bytes picked: small enough that nothing is scaled.
+    expect(urls).toEqual([`data:image/png;base64,${png.toString('base64')}`]);
+  } finally {
+    await stop();
+  }
+});
+
+test('a picture dropped on the composer is attached and reaches the model as an image part', async ({ page, llm }) => {
+  const { app, stop } = await startFamiliar({ settings: visionSettings(llm) });
+  try {
+    llm.enqueue(reply.text('A dropped gradient.'));
+    await page.goto(app.url);
+    const png = await drawnPng(page, 20, 10);
+    // A drop as the browser delivers one: dragenter, dragover, drop, with the file in a DataTransfer.
+    const transfer = await page.evaluateHandle((base64) => {
+      const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+      const data = new DataTransfer();
+      data.items.add(new File([bytes], 'dropped.png', { type: 'image/png' }));
+      return data;
+    }, png.toString('base64'));
+    const box = page.getByRole('textbox', { name: 'Message to Familiar' });
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      await box.dispatchEvent(type, { dataTransfer: transfer });
+    }
+    await expect(
+      page.getByRole('list', { name: 'Attached images' }).getByRole('img', { name: 'dropped.png' }),
+    ).toBeVisible();
+    const urls = await sendAndReadImages(page, llm, 'And this one?');
+    expect(urls).toEqual([`data:image/png;base64,${png.toString('base64')}`]);
+    // Dropped on the composer, it is a picture for the chat, not an upload into the workspace.
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  } finally {
+    await stop();
+  }
+});
+
 test('a model without vision refuses a picture in the composer and nothing is sent', async ({ page, llm }) => {
   const { app, stop } = await startFamiliar({ settings: scriptedProviderSettings(llm) });
   try {

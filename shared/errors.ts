@@ -71,6 +71,10 @@ export const errorCodes = [
   'turn_in_progress',
   /** A message with pictures for a model that does not take them (its "supports images" switch is off). */
   'images_not_supported',
+  /** web_search without a search service (Settings → Web → Search), or Brave/Tavily without a saved key. */
+  'search_not_configured',
+  /** The search service answered with an error or with something that is not its JSON (details.status, details.service). */
+  'search_failed',
   /** MCP mode with no --workspace and no usable client root: nothing to work on yet. */
   'workspace_unavailable',
 ] as const;

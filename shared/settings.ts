@@ -173,6 +173,25 @@ export const webHostSchema = z
   )
   .max(260);
 
+/** The search services web_search can query (issue 30); 'none': the tool is not offered. */
+export const webSearchServices = ['none', 'searxng', 'brave', 'tavily'] as const;
+export type WebSearchServiceName = (typeof webSearchServices)[number];
+
+/**
+ * web_search's service. Brave's and Tavily's keys are secrets, kept where provider keys are
+ * (<home>/secrets.json, encrypted by the OS when it can), never here.
+ */
+export const webSearchSettingsSchema = z.object({
+  service: z.enum(webSearchServices).default('none'),
+  /** The user's SearXNG (its JSON API must be on: `search.formats: [json]`); its host counts as allowed. */
+  searxngUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .nullable()
+    .default(null),
+});
+export type WebSearchSettings = z.infer<typeof webSearchSettingsSchema>;
+
 /** A skill's name as the Agent Skills specification allows it (1–64 of a-z, 0-9 and single hyphens inside). */
 export const skillNameSchema = z
   .string()
@@ -287,7 +306,13 @@ export const settingsSchema = z.object({
     })
     .default({ passEnvironment: [], allowedHosts: [], readableInHome: [], confinedOfflineWithoutAsking: false }),
   /** web_fetch: hosts fetched without asking, local addresses included (webHostSchema). */
-  web: z.object({ allowedHosts: z.array(webHostSchema).max(500).default([]) }).default({ allowedHosts: [] }),
+  web: z
+    .object({
+      allowedHosts: z.array(webHostSchema).max(500).default([]),
+      /** web_search's service (webSearchSettingsSchema). */
+      search: webSearchSettingsSchema.default({ service: 'none', searxngUrl: null }),
+    })
+    .default({ allowedHosts: [], search: { service: 'none', searxngUrl: null } }),
   /**
    * Language servers: write_file / edit_file results carry the problems the change introduced;
    * servers the user added (before the built-in ones).
@@ -347,7 +372,7 @@ export const settingsPatchSchema = z
         confinedOfflineWithoutAsking: z.boolean(),
       })
       .partial(),
-    web: z.object({ allowedHosts: z.array(webHostSchema).max(500) }).partial(),
+    web: z.object({ allowedHosts: z.array(webHostSchema).max(500), search: webSearchSettingsSchema }).partial(),
     code: z.object({ diagnosticsAfterEdits: z.boolean(), servers: userServersSchema }).partial(),
     search: z.object({ index: z.boolean(), embeddingModel: embeddingModelSchema.nullable() }).partial(),
     skills: z.object({ disabled: z.array(skillNameSchema).max(500) }).partial(),

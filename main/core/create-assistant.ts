@@ -59,6 +59,11 @@ export interface AssistantOptions {
   readonly recordApproval: (request: ApprovalRequest, outcome: 'requested' | ResolvedKind, reason?: string) => void;
   /** Whether a language server is available for the workspace (code_* tools offered only then). */
   readonly codeAvailability?: CodeAvailability;
+  /**
+   * Whether web_search's service is configured (the tool is offered only then); `subscribe` is told
+   * when a key was saved or deleted (settings changes are watched here).
+   */
+  readonly webSearch?: { readonly available: () => boolean; readonly subscribe: (listener: () => void) => void };
   /** Incognito conversations run with memory off whatever the switch says. */
   readonly isIncognito?: (conversationId: string) => boolean;
   /** Agent Skills: whether one is loaded (the skill tool), and their names and descriptions for the prompt. */
@@ -146,6 +151,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     confinedOfflineWithoutAsking: () => options.settings.get().commands.confinedOfflineWithoutAsking,
     ...(options.codeAvailability === undefined ? {} : { codeAvailability: options.codeAvailability }),
     ...(options.skills === undefined ? {} : { skillAvailability: options.skills.availability }),
+    ...(options.webSearch === undefined ? {} : { searchAvailable: options.webSearch.available }),
     environment: (conversationId) =>
       options.environment(
         {
@@ -183,6 +189,10 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
   });
   options.settings.subscribe((next, previous) => {
     if (next.memory.enabled !== previous.memory.enabled) options.events.emit('tools.changed', toolList());
+    // A search service chosen or dropped brings or takes away web_search.
+    if (JSON.stringify(next.web.search) !== JSON.stringify(previous.web.search)) {
+      options.events.emit('tools.changed', toolList());
+    }
     // A skill switched on or off may bring or take away the skill tool.
     if (JSON.stringify(next.skills) !== JSON.stringify(previous.skills)) {
       void options.skills?.availability.refresh().then(() => options.events.emit('tools.changed', toolList()));
@@ -192,6 +202,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
   // A server became ready, failed or changed its tools: the tools panel follows.
   options.mcp?.subscribe(() => options.events.emit('tools.changed', toolList()));
   options.codeAvailability?.subscribe(() => options.events.emit('tools.changed', toolList()));
+  options.webSearch?.subscribe(() => options.events.emit('tools.changed', toolList()));
   const policyState = () => ({ policy: policy.get(), loadError: policy.loadError() });
 
   const handlers: AssistantHandlers = {

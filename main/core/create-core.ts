@@ -62,6 +62,7 @@ import { createScheduler, systemClock } from '../domain/schedules/scheduler';
 import type { Scheduler, SchedulerClock } from '../domain/schedules/scheduler';
 import type { ScheduleNotification } from '../../shared/ipc/schedules';
 import { createScheduleHandlers } from './schedule-handlers';
+import { configuredSearchService, createWebSearchHandlers } from './web-search-handlers';
 import { createRunScope, runHeartbeat, runScheduledTask, unattendedWhere } from './schedule-runs';
 
 export interface CoreOptions {
@@ -145,6 +146,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const settings = mcpSecrets.settings;
   settings.subscribe((next) => events.emit('settings.changed', next));
   routeAiSdkWarnings(options.logger);
+  const secrets = await openSecretStore(paths.secretsFile, options.secretCipher, options.logger);
+  // A web search key saved or deleted: web_search may come or go (a settings change says so itself).
+  const searchKeyListeners = new Set<() => void>();
   const transfers = createTransferService({
     events,
     // Uploads land in the open workspace, with the same sandbox (and memory concealment) as the tools.
@@ -200,6 +204,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         await settings.update({ web: { allowedHosts: [...allowedHosts, entry] } });
       },
       ...(options.fetch === undefined ? {} : { transport: fetchTransport(options.fetch) }),
+      // web_search: the service in settings web.search, Brave's or Tavily's key from the secret store.
+      searchService: () => configuredSearchService(settings, secrets),
     },
     diagnosticsAfterEdits: () => settings.get().code.diagnosticsAfterEdits,
     searchIndex: () => settings.get().search.index,
@@ -337,6 +343,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     approvalMode: options.approvalMode ?? 'interactive',
     isIncognito: (conversationId) => conversations.isIncognito(conversationId),
     codeAvailability,
+    webSearch: {
+      available: () => configuredSearchService(settings, secrets) !== undefined,
+      subscribe: (listener) => void searchKeyListeners.add(listener),
+    },
     skills: {
       availability: skillAvailability,
       loaded: async () => await toolServices.skills.loaded(await workspaceSandbox()),
@@ -462,6 +472,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       },
     }),
     ...mcpHost.handlers,
+    ...createWebSearchHandlers(settings, secrets, () => {
+      for (const listener of searchKeyListeners) listener();
+    }),
   };
   // The first answer while the rest starts: a turn or an MCP client's list awaits it anyway.
   void codeAvailability.refresh();

@@ -136,6 +136,8 @@ export function createTestToolCalls(
     environment: () => kit.env,
     approvalMode: 'interactive',
     systemPrompt: () => Promise.resolve(''),
+    // web_search is offered while the kit's environment has a search service, as in the core.
+    searchAvailable: () => kit.env.web.searchService() !== undefined,
     ...options,
   });
   let counter = 0;

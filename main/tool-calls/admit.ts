@@ -48,6 +48,12 @@ export function admit(start: CallStart, rules: AdmitRules): Result<Admitted> {
     const gone = rules.missing?.(request.name);
     if (gone !== undefined) return { ok: false, error: gone };
     const exists = rules.all.find((candidate) => candidate.name === request.name);
+    if (exists?.needsSearchService === true) {
+      return err(
+        'search_not_configured',
+        `The tool ${request.name} is offered only while a search service (SearXNG, Brave Search or Tavily) is configured in Settings → Web, and none is.`,
+      );
+    }
     return err(
       'unknown_tool',
       exists === undefined

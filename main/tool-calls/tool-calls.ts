@@ -46,6 +46,8 @@ export interface ToolCallsOptions {
   readonly codeAvailability?: { current(): boolean; refresh(): Promise<unknown> };
   /** Whether some Agent Skill is loaded (the skill tool is offered only then), refreshed like the above. Absent: never. */
   readonly skillAvailability?: { current(): boolean; refresh(): Promise<unknown> };
+  /** Whether a search service is configured (web_search is offered only then). Absent: never. */
+  readonly searchAvailable?: () => boolean;
   /** What a tool may use for this call; built per call so it follows the open folder and the switch. */
   readonly environment: (conversationId: string) => Promise<ToolEnvironment> | ToolEnvironment;
   readonly broker: ApprovalBroker;
@@ -91,7 +93,8 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
       (tool) =>
         (tool.memoryOnly !== true || options.memoryOn(conversationId)) &&
         (tool.needsLanguageServer !== true || codeOn()) &&
-        (tool.needsSkills !== true || options.skillAvailability?.current() === true),
+        (tool.needsSkills !== true || options.skillAvailability?.current() === true) &&
+        (tool.needsSearchService !== true || options.searchAvailable?.() === true),
     ),
     ...(options.extraTools?.() ?? []),
   ];

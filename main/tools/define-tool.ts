@@ -121,6 +121,8 @@ export interface Tool<Input extends z.ZodType = z.ZodType, Output = unknown> {
   readonly needsLanguageServer?: boolean;
   /** The skill tool exists for the model only while at least one Agent Skill is loaded (domain/skills). */
   readonly needsSkills?: boolean;
+  /** web_search exists for the model (and MCP clients) only while a search service is configured (Settings → Web). */
+  readonly needsSearchService?: boolean;
   /**
    * The result carries file contents or command output (read_file, search_in_code, run_command...):
    * text that may hold injected instructions. A persona change proposed after it is flagged.

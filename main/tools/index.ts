@@ -24,6 +24,7 @@ import { readFileTool } from './read-file';
 import { runCommandTool } from './run-command';
 import { searchInCodeTool } from './search-in-code';
 import { webFetchTool } from './web-fetch';
+import { webSearchTool } from './web-search';
 import { skillTool } from './skill';
 import { writeFileTool } from './write-file';
 
@@ -62,8 +63,11 @@ export const fileTools: readonly AnyTool[] = [
 /** Dedicated memory tools: the tool-call pipeline offers them only while memory is on for the conversation. */
 export const memoryTools: readonly AnyTool[] = [memorySearchTool, memoryAppendTool];
 
-/** Tools that read beyond the workspace: each host is asked about (tool-calls/host-questions.ts). */
-export const webTools: readonly AnyTool[] = [webFetchTool];
+/**
+ * Tools that read beyond the workspace: web_fetch asks about each host (tool-calls/host-questions.ts);
+ * web_search reaches only the service the user configured, and exists only while one is.
+ */
+export const webTools: readonly AnyTool[] = [webFetchTool, webSearchTool];
 
 /** Everything the assistant may be offered (the core's tool list); skill only while a skill is loaded. */
 export const assistantTools: readonly AnyTool[] = [...fileTools, ...webTools, ...memoryTools, skillTool];
@@ -94,6 +98,7 @@ export {
   runCommandTool,
   searchInCodeTool,
   webFetchTool,
+  webSearchTool,
   skillTool,
   writeFileTool,
 };

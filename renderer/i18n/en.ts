@@ -180,6 +180,20 @@ export const en = {
   'settings.web.allowedHosts.explain':
     'Each entry is a host (any port) or host:port, separated by spaces. Every other host is asked about the first time. Addresses on this computer, the local network or a cloud metadata service are refused unless the host is listed here exactly (for example 127.0.0.1:5173 or intranet.example:8080). What a page says is untrusted: a persona change after a fetch asks and names the page.',
   'settings.web.allowedHosts.invalid': 'Not a host or host:port: {entries}',
+  'settings.webSearch': 'Web search',
+  'settings.webSearch.service': 'Search service for web_search',
+  'settings.webSearch.service.none': 'None (web_search is not offered)',
+  'settings.webSearch.service.searxng': 'SearXNG (your own instance)',
+  'settings.webSearch.service.brave': 'Brave Search API',
+  'settings.webSearch.service.tavily': 'Tavily',
+  'settings.webSearch.searxngUrl': 'SearXNG address',
+  'settings.webSearch.apiKey': 'API key',
+  'settings.webSearch.save': 'Save search service',
+  'settings.webSearch.offered': 'web_search is offered to the assistant.',
+  'settings.webSearch.notOffered': 'web_search is not offered: no service, or its address or key is missing.',
+  'settings.webSearch.invalid': 'SearXNG needs the address of its instance (http:// or https://).',
+  'settings.webSearch.explain':
+    "With a service set up, the assistant can search the web (web_search) and then read a result with web_fetch. SearXNG's JSON output must be on (search.formats: json in its settings.yml); its address is reached even when it is on this computer or the local network. Brave and Tavily keys are kept with the provider keys, never in settings.json. Results are untrusted: a persona change after a search asks and names the search.",
   'settings.allowedHosts': 'Hosts commands may reach without asking',
   'settings.allowedHostsNone':
     'None yet: a command that reaches for a host asks first ("always for this workspace" adds it here).',

@@ -183,6 +183,20 @@ export const ru: Messages = {
   'settings.web.allowedHosts.explain':
     'Каждая запись — хост (любой порт) или хост:порт, через пробел. О любом другом хосте спросят в первый раз. Адреса этого компьютера, локальной сети и облачного сервиса метаданных отклоняются, если хост не указан здесь точно (например 127.0.0.1:5173 или intranet.example:8080). Содержимому страниц нельзя доверять: изменение персоны после загрузки страницы требует подтверждения и называет страницу.',
   'settings.web.allowedHosts.invalid': 'Не хост и не хост:порт: {entries}',
+  'settings.webSearch': 'Поиск в интернете',
+  'settings.webSearch.service': 'Поисковый сервис для web_search',
+  'settings.webSearch.service.none': 'Нет (web_search не предлагается)',
+  'settings.webSearch.service.searxng': 'SearXNG (ваш собственный)',
+  'settings.webSearch.service.brave': 'Brave Search API',
+  'settings.webSearch.service.tavily': 'Tavily',
+  'settings.webSearch.searxngUrl': 'Адрес SearXNG',
+  'settings.webSearch.apiKey': 'API-ключ',
+  'settings.webSearch.save': 'Сохранить поисковый сервис',
+  'settings.webSearch.offered': 'web_search предлагается ассистенту.',
+  'settings.webSearch.notOffered': 'web_search не предлагается: сервис не выбран или нет его адреса или ключа.',
+  'settings.webSearch.invalid': 'Для SearXNG нужен адрес его экземпляра (http:// или https://).',
+  'settings.webSearch.explain':
+    'Когда сервис настроен, ассистент может искать в интернете (web_search) и читать найденное через web_fetch. В SearXNG должен быть включён вывод JSON (search.formats: json в settings.yml); его адрес доступен, даже если он на этом компьютере или в локальной сети. Ключи Brave и Tavily хранятся вместе с ключами провайдеров, никогда в settings.json. Результатам нельзя доверять: изменение персоны после поиска требует подтверждения и называет поиск.',
   'settings.allowedHosts': 'Хосты, к которым команды обращаются без вопроса',
   'settings.allowedHostsNone':
     'Пока нет: команда, которой нужен хост, сначала спрашивает («всегда для этой рабочей папки» добавляет его сюда).',

@@ -14,6 +14,7 @@ import { schedulesCalls, schedulesEvents } from './schedules';
 import { settingsCalls, settingsEvents } from './settings';
 import { skillCalls } from './skills';
 import { transferCalls, transferEvents } from './transfers';
+import { webSearchCalls } from './web-search';
 import { workspaceCalls, workspaceEvents } from './workspace';
 
 /**
@@ -35,6 +36,7 @@ export const calls = {
   ...skillCalls,
   ...schedulesCalls,
   ...mcpServerCalls,
+  ...webSearchCalls,
 };
 
 export const events = {

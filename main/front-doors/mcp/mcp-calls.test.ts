@@ -24,6 +24,11 @@ async function connect(approvalMode: ApprovalMode, elicit?: McpTestSessionOption
   // An Agent Skill in the home, so the skill tool (offered only while one is loaded) is listed too.
   const home = await tempDir();
   await writeSkill(join(home, 'skills'), 'notes', simpleSkill('notes', 'Keep notes.', 'Write them down.\n'));
+  // A search service, so web_search (offered only while one is configured) is listed too.
+  await writeFile(
+    join(home, 'settings.json'),
+    JSON.stringify({ web: { search: { service: 'searxng', searxngUrl: 'http://127.0.0.1:9/' } } }),
+  );
   const session = await startSession({ home, workspace, approvalMode, elicit });
   // As a real client does first: it also makes the SDK check every result against its outputSchema.
   await session.client.listTools();
@@ -54,6 +59,7 @@ const expectedHints: Record<string, string> = {
   file_upload: 'a',
   file_download: 'r i',
   web_fetch: 'r i o',
+  web_search: 'r i o',
   file_semantic_search: 'r i',
   code_diagnostics: 'r i',
   code_definition: 'r i',

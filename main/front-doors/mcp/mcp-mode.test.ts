@@ -1,4 +1,6 @@
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -227,8 +229,9 @@ describe('familiar-mcp over stdio', () => {
     const { client } = await startServer();
     const { tools } = await client.listTools();
     // Memory is on by default, so the memory tools are registered too (the same registry as the chat);
-    // the skill tool only while an Agent Skill is loaded, and this home has none.
-    const registry = assistantTools.filter((tool) => tool.needsSkills !== true);
+    // the skill tool only while an Agent Skill is loaded, and this home has none; web_search only
+    // while a search service is configured, and none is.
+    const registry = assistantTools.filter((tool) => tool.needsSkills !== true && tool.needsSearchService !== true);
     expect(tools.map((tool) => tool.name)).toEqual(registry.map((tool) => tool.name));
     for (const tool of registry) {
       const listed = tools.find((candidate) => candidate.name === tool.name)!;
@@ -255,6 +258,40 @@ describe('familiar-mcp over stdio', () => {
         properties: expected?.properties,
       });
     }
+  });
+
+  it('lists web_search once a search service is configured, and it answers from that service', async () => {
+    const searxQueries: string[] = [];
+    const searx = createServer((req, res) => {
+      searxQueries.push(req.url ?? '?');
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ results: [{ title: 'Greet', url: 'https://greet.example/', content: 'Say hi.' }] }));
+    });
+    await new Promise<void>((resolve) => searx.listen(0, '127.0.0.1', resolve));
+    onTestFinished(
+      () =>
+        new Promise<void>((resolve) => {
+          searx.closeAllConnections();
+          searx.close(() => resolve());
+        }),
+    );
+    const origin = `http://127.0.0.1:${(searx.address() as AddressInfo).port}`;
+    const { client, call } = await startServer([], { web: { search: { service: 'searxng', searxngUrl: origin } } });
+    const { tools } = await client.listTools();
+    const listed = tools.find((tool) => tool.name === 'web_search');
+    expect(listed?.inputSchema).toMatchObject({
+      required: ['query'],
+      properties: { query: { type: 'string' }, max_results: { type: 'integer' }, site: { type: 'string' } },
+    });
+    const { isError, value } = await call('web_search', { query: 'greet' });
+    expect(isError).toBe(false);
+    expect(value).toMatchObject({
+      service: 'searxng',
+      results: [{ title: 'Greet', url: 'https://greet.example/', snippet: 'Say hi.' }],
+      untrusted: true,
+    });
+    expect(searxQueries).toEqual(['/search?q=greet&format=json']);
   });
 
   it('runs every tool with its real effect on disk when started with --approve all', async () => {

@@ -7,11 +7,12 @@ import { readJsonFile, writeJsonFile } from '../storage/json-file';
 import type { SecretCipher } from './secret-cipher';
 
 /**
- * Secrets are named by what they unlock: one API key per provider kind; an MCP server's environment
- * values, header values and OAuth state (`mcp:<server id>:<what>`).
+ * Secrets are named by what they unlock: one API key per provider kind; one per web search service;
+ * an MCP server's environment values, header values and OAuth state (`mcp:<server id>:<what>`).
  */
-export type SecretName = `apiKey:${ProviderKind}` | `mcp:${string}`;
+export type SecretName = `apiKey:${ProviderKind}` | `searchKey:${'brave' | 'tavily'}` | `mcp:${string}`;
 export const apiKeySecret = (kind: ProviderKind): SecretName => `apiKey:${kind}`;
+export const searchKeySecret = (service: 'brave' | 'tavily'): SecretName => `searchKey:${service}`;
 
 /**
  * API keys, kept apart from settings.json in <home>/secrets.json (mode 0600). With a working

@@ -171,6 +171,7 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     allowedHosts: options.web?.allowedHosts ?? (() => rememberedWebHosts),
     rememberHost: options.web?.rememberHost ?? ((entry) => Promise.resolve(void rememberedWebHosts.push(entry))),
     transport: options.web?.transport ?? pinnedTransport(),
+    searchService: options.web?.searchService ?? (() => undefined),
     ...(options.web?.lookup === undefined ? {} : { lookup: options.web.lookup }),
   };
   return {

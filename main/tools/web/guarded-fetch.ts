@@ -22,6 +22,13 @@ export interface GuardedFetchOptions {
    * not the server being slow): past it, timeout.
    */
   readonly timeoutMs: number;
+  /** Default GET; a POST is never redirected (its body is not sent on to another URL). */
+  readonly method?: 'GET' | 'POST';
+  readonly body?: string;
+  /** The tool named in refusals (default web_fetch). */
+  readonly tool?: string;
+  /** In place of web_fetch's own headers (web_search: the service's accept and key). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface FetchedBody {
@@ -57,6 +64,7 @@ async function addressFor(
   host: string,
   local: boolean,
   lookup: (host: string) => Promise<readonly ResolvedAddress[]>,
+  tool: string,
 ): Promise<Result<Pinned>> {
   let addresses: readonly ResolvedAddress[];
   try {
@@ -74,7 +82,7 @@ async function addressFor(
   const kind = addressClass(first);
   return err(
     'permission_denied',
-    `${host} resolves to ${first}, ${addressClassWords[kind]}. web_fetch reaches such an address only for a host the user allowed exactly (Settings → Web → Allowed hosts).`,
+    `${host} resolves to ${first}, ${addressClassWords[kind]}. ${tool} reaches such an address only for a host the user allowed exactly (Settings → Web → Allowed hosts).`,
     { host, address: first, address_class: kind, reason: 'local_address' },
   );
 }
@@ -110,6 +118,7 @@ async function readCapped(
  */
 export async function guardedFetch(start: URL, options: GuardedFetchOptions): Promise<Result<FetchedBody>> {
   const lookup = options.lookup ?? systemLookup;
+  const tool = options.tool ?? 'web_fetch';
   const redirects: string[] = [];
   let url = start;
   let deadline: AbortSignal | undefined;
@@ -120,12 +129,12 @@ export async function guardedFetch(start: URL, options: GuardedFetchOptions): Pr
       : err('aborted', 'The fetch was stopped.');
   for (;;) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      return err('invalid_arguments', `web_fetch reads http and https URLs only, not ${url.protocol}`, {
+      return err('invalid_arguments', `${tool} reads http and https URLs only, not ${url.protocol}`, {
         url: url.href,
       });
     }
     if (url.username !== '' || url.password !== '') {
-      return err('invalid_arguments', 'web_fetch does not send credentials written in a URL.', { url: url.origin });
+      return err('invalid_arguments', `${tool} does not send credentials written in a URL.`, { url: url.origin });
     }
     const host = normalizeHost(url.hostname);
     if (host === undefined) return err('invalid_arguments', `${url.hostname} is not a host name.`);
@@ -134,7 +143,7 @@ export async function guardedFetch(start: URL, options: GuardedFetchOptions): Pr
       .gate(target, options.signal)
       .catch((error: unknown) => ({ allowed: false as const, reason: `the question failed: ${String(error)}` }));
     if (!verdict.allowed) {
-      return err('permission_denied', `web_fetch may not reach ${host}:${target.port}: ${verdict.reason}`, {
+      return err('permission_denied', `${tool} may not reach ${host}:${target.port}: ${verdict.reason}`, {
         host,
         port: target.port,
         reason: 'host_refused',
@@ -144,12 +153,19 @@ export async function guardedFetch(start: URL, options: GuardedFetchOptions): Pr
       deadline = AbortSignal.timeout(options.timeoutMs);
       signal = AbortSignal.any([options.signal, deadline]);
     }
-    const pinned = await addressFor(host, verdict.local, lookup);
+    const pinned = await addressFor(host, verdict.local, lookup, tool);
     if (!pinned.ok) return pinned;
     if (signal.aborted) return stopped();
     let response: WebResponse;
     try {
-      response = await options.transport({ url, ...pinned.value, headers, signal });
+      response = await options.transport({
+        url,
+        ...pinned.value,
+        headers: options.headers ?? headers,
+        signal,
+        ...(options.method === undefined ? {} : { method: options.method }),
+        ...(options.body === undefined ? {} : { body: options.body }),
+      });
     } catch (error) {
       if (signal.aborted) return stopped();
       return err('network_error', `${url.origin} could not be fetched: ${String(error)}`, { url: url.href });
@@ -157,6 +173,12 @@ export async function guardedFetch(start: URL, options: GuardedFetchOptions): Pr
     const location = response.header('location');
     if (response.status >= 300 && response.status < 400 && location !== undefined) {
       response.close();
+      if (options.method === 'POST') {
+        return err('network_error', `${url.origin} answered a POST with a redirect, which is not followed.`, {
+          url: url.href,
+          status: response.status,
+        });
+      }
       if (redirects.length >= (options.maxRedirects ?? MAX_REDIRECTS)) {
         return err('network_error', `Too many redirects (more than ${redirects.length}).`, { redirects });
       }

@@ -5,9 +5,12 @@ import { isIP } from 'node:net';
 import type { LookupFunction } from 'node:net';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
-/** One GET web_fetch makes, to the address it checked (guarded-fetch.ts). */
+/** One request web_fetch or web_search makes, to the address it checked (guarded-fetch.ts). */
 export interface WebRequest {
   readonly url: URL;
+  /** Default GET; web_search's Tavily query is a POST of JSON. */
+  readonly method?: 'GET' | 'POST';
+  readonly body?: string;
   /** The address the host resolved to and was judged by: the connection goes there and nowhere else. */
   readonly address: string;
   readonly family: 4 | 6;
@@ -75,8 +78,12 @@ export function pinnedTransport(options: PinnedTransportOptions = {}): WebTransp
         host: isIP(hostname) === 0 ? hostname : address,
         port,
         path: `${url.pathname}${url.search}`,
-        method: 'GET',
-        headers: { ...request.headers, 'accept-encoding': 'gzip, deflate, br' },
+        method: request.method ?? 'GET',
+        headers: {
+          ...request.headers,
+          'accept-encoding': 'gzip, deflate, br',
+          ...(request.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(request.body)) }),
+        },
         signal: request.signal,
         lookup,
         agent: false,
@@ -94,7 +101,7 @@ export function pinnedTransport(options: PinnedTransportOptions = {}): WebTransp
         });
       });
       outgoing.on('error', reject);
-      outgoing.end();
+      outgoing.end(request.body);
     });
 }
 
@@ -123,9 +130,10 @@ async function* chunksOf(body: ReadableStream<Uint8Array> | null): AsyncIterable
 export function fetchTransport(fetchFunction: FetchFunction): WebTransport {
   return async (request) => {
     const response = await fetchFunction(request.url.href, {
-      method: 'GET',
+      method: request.method ?? 'GET',
       redirect: 'manual',
       headers: { ...request.headers },
+      ...(request.body === undefined ? {} : { body: request.body }),
       signal: request.signal,
     });
     // A browser-style fetch hides a manual redirect's target (status 0): it could not be checked, so it is not followed.

@@ -2,7 +2,9 @@ import { pageApi } from '../../test-support/page-api';
 import { settingsLikeTheCoreInEachTest } from '../../test-support/settings-answer';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { ok } from '../../../shared/result';
+import type { WebSearchSettings } from '../../../shared/settings';
 import { WebSection } from './WebSection';
 
 const stored = settingsLikeTheCoreInEachTest();
@@ -31,5 +33,46 @@ describe('WebSection', () => {
     await user.clear(screen.getByRole('textbox', { name: label }));
     await user.type(screen.getByRole('textbox', { name: label }), 'docs.python.org{Enter}');
     expect(stored().web.allowedHosts).toEqual(['docs.python.org']);
+  });
+});
+
+describe('WebSection: the search service', () => {
+  it('saves a SearXNG address and a Brave key (write-only: the field empties, the status says saved)', async () => {
+    const saves: unknown[] = [];
+    let hasBrave = false;
+    const status = (search: WebSearchSettings) => ({
+      search,
+      hasKey: { brave: hasBrave, tavily: false },
+      available: search.service === 'searxng' || (search.service === 'brave' && hasBrave),
+      keyStorage: 'plaintext-file' as const,
+    });
+    pageApi.answer('webSearch.status', () => ok(status({ service: 'none', searxngUrl: null })));
+    pageApi.answer('webSearch.save', (input) => {
+      saves.push(input);
+      if (input.apiKey !== undefined) hasBrave = input.apiKey !== null;
+      return ok(status(input.search));
+    });
+    const user = userEvent.setup();
+    render(<WebSection />);
+    const service = await screen.findByRole('combobox', { name: 'Search service for web_search' });
+    expect(screen.queryByRole('textbox', { name: 'SearXNG address' })).toBeNull();
+    await user.selectOptions(service, 'searxng');
+    await user.type(screen.getByRole('textbox', { name: 'SearXNG address' }), 'http://127.0.0.1:8888');
+    await user.click(screen.getByRole('button', { name: 'Save search service' }));
+    expect(saves).toEqual([{ search: { service: 'searxng', searxngUrl: 'http://127.0.0.1:8888' } }]);
+    expect(await screen.findByText('web_search is offered to the assistant.')).toBeTruthy();
+
+    await user.selectOptions(service, 'brave');
+    const key = screen.getByLabelText('API key');
+    expect(key.getAttribute('type')).toBe('password');
+    expect(screen.getByRole('note').textContent).toMatch(/unencrypted/);
+    await user.type(key, 'BSA-123');
+    await user.click(screen.getByRole('button', { name: 'Save search service' }));
+    expect(saves[1]).toEqual({ search: { service: 'brave', searxngUrl: 'http://127.0.0.1:8888' }, apiKey: 'BSA-123' });
+    expect(screen.getByLabelText('API key')).toHaveProperty('value', '');
+    expect(screen.getByText(/A key is saved/)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Remove the saved key' }));
+    expect(saves[2]).toEqual({ search: { service: 'brave', searxngUrl: 'http://127.0.0.1:8888' }, apiKey: null });
+    await vi.waitFor(() => expect(screen.getByRole('status').textContent).toMatch(/^web_search is not offered:/));
   });
 });
