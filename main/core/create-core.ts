@@ -47,6 +47,7 @@ import type { ApprovalMode } from '../tool-calls/ask';
 import type { Logger } from '../platform/logging/logger';
 import { createSettingsHandlers } from './settings-handlers';
 import { createMcpHost } from './mcp-host';
+import { resolveMcpAttachments } from '../domain/mcp-servers/mcp-attachments';
 import type { EventPayload } from '../../shared/ipc/contract';
 import { createCodeAvailability } from '../domain/lsp/code-availability';
 import { createLanguageServerHandlers, languageServerRows } from '../domain/lsp/language-server-handlers';
@@ -359,6 +360,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     executor: unattendedWhere(options.toolExecutor ?? assistant.toolCalls, (id) => runScope.unattended.has(id)),
     emit: (event) => events.emit('chat.event', event),
     logger: options.logger,
+    mcpAttachments: (requests, pick) => resolveMcpAttachments(mcpHost.manager, requests, pick),
   });
   const clock = options.scheduleClock ?? systemClock;
   let unseen = 0;

@@ -16,6 +16,9 @@ import type { SettingsStore } from '../platform/storage/settings-store';
 import type { AnyTool } from '../tools/define-tool';
 import { mcpServerTool } from '../tools/mcp/mcp-server-tool';
 
+/** The composer's menus wait this long for a server's lists; a slower server is named in errors. */
+const CATALOG_TIMEOUT_MS = 5000;
+
 export interface McpHostOptions {
   readonly settings: SettingsStore;
   readonly events: EventHub;
@@ -38,7 +41,10 @@ export interface McpHost {
   tools(): readonly AnyTool[];
   /** A `server__tool` name of a configured server that is not ready: mcp_server_unavailable, saying why. */
   missing(name: string): FamiliarError | undefined;
-  readonly handlers: Pick<Handlers, 'mcpServers.list' | 'mcpServers.restart' | 'mcpServers.import'>;
+  readonly handlers: Pick<
+    Handlers,
+    'mcpServers.list' | 'mcpServers.restart' | 'mcpServers.import' | 'mcpServers.catalog'
+  >;
   /** Told whenever a server's status or tools change (the tools panel follows). */
   subscribe(listener: () => void): void;
   /** Another workspace was opened: each server starts again with it as its root and sandbox. */
@@ -114,6 +120,7 @@ export function createMcpHost(options: McpHostOptions): McpHost {
     },
     handlers: {
       'mcpServers.list': () => ok(state()),
+      'mcpServers.catalog': async () => ok(await manager.catalog({ timeoutMs: CATALOG_TIMEOUT_MS })),
       'mcpServers.restart': async ({ id }) => {
         const restarted = await manager.restart(id);
         return restarted.ok ? ok(state()) : restarted;
