@@ -1,3 +1,4 @@
+import { mcpPicksZh } from '../features/chat/mcp-strings';
 import { imagesZh } from '../features/chat/image-strings';
 import { historyZh } from '../features/history/history-strings';
 import { schedulesZh } from '../features/schedules/schedules-strings';
@@ -8,6 +9,7 @@ export const zh: Messages = {
   ...historyZh,
   ...schedulesZh,
   ...imagesZh,
+  ...mcpPicksZh,
   ...mcpZh,
   'app.title': 'Familiar',
   'app.connecting': '正在连接 Familiar…',
