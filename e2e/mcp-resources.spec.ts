@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { reply } from './fixtures/scripted-llm-server';
 import { expect, test } from './fixtures/familiar-app';
+import { openSettingsSection } from './fixtures/page-helpers';
 
 test.use({ provider: 'scripted' });
 
@@ -13,13 +14,7 @@ test('a resource picked with @ and a prompt picked with / reach the model as the
   llm,
 }) => {
   await page.goto(app.url);
-  await page.getByRole('button', { name: 'Settings' }).click();
-  const settings = page.getByRole('dialog', { name: 'Settings' });
-  await settings
-    .getByRole('navigation', { name: 'Settings sections' })
-    .getByRole('button', { name: 'MCP servers' })
-    .click();
-  const section = settings.getByRole('region', { name: 'MCP servers' });
+  const section = await openSettingsSection(page, 'MCP servers');
   await section.getByRole('textbox', { name: 'Name' }).fill('everything');
   await section.getByRole('textbox', { name: 'Command', exact: true }).fill(process.execPath);
   await section.getByRole('textbox', { name: 'Arguments, one per line' }).fill(`${everything}\nstdio`);
