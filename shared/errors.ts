@@ -58,6 +58,8 @@ export const errorCodes = [
   'mcp_server_unavailable',
   /** A user's MCP server answered a tool call with an error (or an answer that was not valid). */
   'mcp_tool_error',
+  /** A user's MCP server could not read a resource or give a prompt the user attached to a message. */
+  'mcp_request_failed',
   // providers and the loop
   'provider_not_configured',
   'auth_failed',

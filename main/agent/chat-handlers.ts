@@ -6,7 +6,7 @@ export type ChatHandlers = Pick<Handlers, 'chat.send' | 'chat.stop' | 'chat.retr
 
 export function createChatHandlers(chat: ChatService): ChatHandlers {
   return {
-    'chat.send': ({ conversationId, text, images }) => chat.send(conversationId, text, images),
+    'chat.send': ({ conversationId, text, images, mcp }) => chat.send(conversationId, text, images, mcp),
     'chat.stop': async ({ conversationId }) => ok({ stopped: await chat.stop(conversationId) }),
     'chat.retry': ({ conversationId }) => chat.retry(conversationId),
   };

@@ -1,11 +1,14 @@
 import type { LanguageModel, ModelMessage } from 'ai';
 import { modelTakesImages } from '../../shared/chat-images';
 import type { ImageUpload } from '../../shared/chat-images';
+import type { McpAttachmentRequest } from '../../shared/mcp-attachments';
 import type { ChatEvent, UserMessage } from '../../shared/ipc/chat';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import type { ProviderSettings } from '../../shared/settings';
 import type { ChatImageStore } from '../domain/conversations/chat-images';
+import { attachmentSources } from '../domain/mcp-servers/mcp-attachments';
+import type { ResolvedAttachments } from '../domain/mcp-servers/mcp-attachments';
 import type { ConversationStore } from '../domain/conversations/conversation-store';
 import { newId } from '../domain/conversations/ids';
 import { lastAttempt } from '../domain/conversations/transcript-fold';
@@ -33,6 +36,11 @@ export interface ChatServiceDeps {
   readonly logger: Logger;
   /** How a model is built from settings and key; the real AI SDK providers unless a test says otherwise. */
   readonly createModel?: (settings: ProviderSettings, apiKey: string | undefined) => Result<LanguageModel>;
+  /** Reads the resources and prompts picked from the user's MCP servers (domain/mcp-servers/mcp-attachments.ts). */
+  readonly mcpAttachments?: (
+    requests: readonly McpAttachmentRequest[],
+    options: { vision: boolean; signal: AbortSignal },
+  ) => Promise<Result<ResolvedAttachments>>;
 }
 
 export interface ChatService {
@@ -40,6 +48,7 @@ export interface ChatService {
     conversationId: string,
     text: string,
     images?: readonly ImageUpload[],
+    mcp?: readonly McpAttachmentRequest[],
   ): Promise<Result<{ turnId: string; userMessageId: string }>>;
   /** Stops the running turn and resolves once it has ended; false when nothing was running. */
   stop(conversationId: string, reason?: string): Promise<boolean>;
@@ -93,12 +102,15 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       settings: ProviderSettings;
       history: ModelMessage[];
       capture: CaptureState;
+      /** Outside content the message carries (its MCP attachments), as provenance names it. */
+      sources: readonly string[];
     },
     announce: { userMessage: Omit<UserMessage, 'role'> | null; retryOf: string | null },
   ) {
     turn.turnId = run.turnId;
-    // What the model read in earlier turns no longer counts as recent influence (provenance guard).
-    deps.executor.beginTurn(conversationId);
+    // What the model read in earlier turns no longer counts as recent influence (provenance guard);
+    // what the message itself carries from an MCP server does.
+    deps.executor.beginTurn(conversationId, run.sources);
     const ids = { conversationId, turnId: run.turnId };
     const emitter = createTurnEmitter(ids, deps.emit);
     turn.done = runTurn({
@@ -165,7 +177,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   }
 
   const service: ChatService = {
-    send: (conversationId, text, uploads = []) =>
+    send: (conversationId, text, uploads = [], mcp = []) =>
       withClaim(conversationId, async (turn) => {
         const model = modelFor();
         if (!model.ok) return model;
@@ -177,9 +189,23 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
             `The model ${model.value.settings.model} does not take images. Remove the pictures, or turn on "Supports images" for it in Settings if it does.`,
           );
         }
+        let picked: ResolvedAttachments = { attachments: [], images: [] };
+        if (mcp.length > 0) {
+          const resolved =
+            deps.mcpAttachments === undefined
+              ? err('mcp_server_unavailable', 'MCP servers are not available here.')
+              : await deps.mcpAttachments(mcp, { vision, signal: turn.controller.signal });
+          if (!resolved.ok) return resolved;
+          picked = resolved.value;
+        }
+        const attachments = picked.attachments.length === 0 ? undefined : picked.attachments;
         const loaded = await deps.conversations.load(conversationId);
         if (!loaded.ok) return loaded;
-        const kept = await deps.images.keep(conversationId, uploads, deps.conversations.isIncognito(conversationId));
+        const kept = await deps.images.keep(
+          conversationId,
+          [...uploads, ...picked.images],
+          deps.conversations.isIncognito(conversationId),
+        );
         if (!kept.ok) return kept;
         const images = kept.value.length === 0 ? undefined : kept.value;
         const userMessageId = newId('m');
@@ -189,7 +215,13 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         const appended = await deps.conversations.append(
           conversationId,
           [
-            { type: 'user', messageId: userMessageId, text, ...(images === undefined ? {} : { images }) },
+            {
+              type: 'user',
+              messageId: userMessageId,
+              text,
+              ...(images === undefined ? {} : { images }),
+              ...(attachments === undefined ? {} : { attachments }),
+            },
             { type: 'turn-start', turnId, userMessageId, retryOf: null },
           ],
           { sync: true },
@@ -203,15 +235,21 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         );
         const history = [
           ...toModelMessages(folded, { images: toolResultImages(model.value.settings), userImages }),
-          { role: 'user' as const, content: userContent(text, images, userImages) },
+          { role: 'user' as const, content: userContent(text, images, userImages, attachments) },
         ];
         const capture = captureStateOf(folded, userMessageId);
         start(
           conversationId,
           turn,
-          { turnId, ...model.value, history, capture },
+          { turnId, ...model.value, history, capture, sources: attachmentSources(attachments) },
           {
-            userMessage: { id: userMessageId, text, ...(images === undefined ? {} : { images }), createdAt },
+            userMessage: {
+              id: userMessageId,
+              text,
+              ...(images === undefined ? {} : { images }),
+              ...(attachments === undefined ? {} : { attachments }),
+              createdAt,
+            },
             retryOf: null,
           },
         );
@@ -250,7 +288,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         start(
           conversationId,
           turn,
-          { turnId, ...model.value, history, capture },
+          { turnId, ...model.value, history, capture, sources: attachmentSources(last.exchange.attachments) },
           { userMessage: null, retryOf: last.attempt.turnId },
         );
         return ok({ turnId });

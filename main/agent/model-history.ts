@@ -57,7 +57,7 @@ export function toModelMessages(
   const messages: ModelMessage[] = [];
   const seen = options.userImages ?? { vision: false, bytes: new Map() };
   conversation.exchanges.forEach((exchange, exchangeIndex) => {
-    messages.push({ role: 'user', content: userContent(exchange.text, exchange.images, seen) });
+    messages.push({ role: 'user', content: userContent(exchange.text, exchange.images, seen, exchange.attachments) });
     const isLastExchange = exchangeIndex === conversation.exchanges.length - 1;
     exchange.attempts.forEach((attempt, attemptIndex) => {
       const isLastAttempt = attemptIndex === exchange.attempts.length - 1;

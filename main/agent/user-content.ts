@@ -1,5 +1,7 @@
 import type { UserContent } from 'ai';
 import type { ImageRef } from '../../shared/chat-images';
+import type { McpAttachment } from '../../shared/mcp-attachments';
+import { attachmentForModel } from '../domain/mcp-servers/mcp-attachments';
 import type { ImageBytes } from '../domain/conversations/chat-images';
 import type { FoldedConversation } from '../domain/conversations/transcript-fold';
 
@@ -19,12 +21,19 @@ const describe = (ref: ImageRef) =>
 /**
  * A user message as the model gets it: its words, then each picture as an image part. A picture the
  * model cannot be shown (it takes none, or the file is gone) becomes a sentence saying so, never a
- * silent gap: the model must not answer as if nothing had been attached.
+ * silent gap: the model must not answer as if nothing had been attached. Resources and prompts of
+ * the user's MCP servers follow the words, each marked as the server's content (mcp-attachments.ts).
  */
-export function userContent(text: string, images: readonly ImageRef[] | undefined, seen: UserImages): UserContent {
-  if (images === undefined || images.length === 0) return text;
+export function userContent(
+  text: string,
+  images: readonly ImageRef[] | undefined,
+  seen: UserImages,
+  attachments: readonly McpAttachment[] = [],
+): UserContent {
+  if ((images === undefined || images.length === 0) && attachments.length === 0) return text;
   const content: Exclude<UserContent, string> = text === '' ? [] : [{ type: 'text', text }];
-  for (const ref of images) {
+  for (const attachment of attachments) content.push({ type: 'text', text: attachmentForModel(attachment) });
+  for (const ref of images ?? []) {
     const picture = seen.vision ? seen.bytes.get(sentHash(ref)) : undefined;
     if (picture !== undefined) {
       content.push({ type: 'file', mediaType: picture.mime, data: { type: 'data', data: picture.bytes } });

@@ -51,6 +51,7 @@ import { err } from '../../shared/result';
 import type { McpHost } from './mcp-host';
 import { keepMcpSecretsApart } from '../domain/mcp-servers/mcp-secrets';
 import { WORKSPACE_MCP_FILE } from '../domain/mcp-servers/mcp-workspace-offer';
+import { resolveMcpAttachments } from '../domain/mcp-servers/mcp-attachments';
 import type { EventPayload } from '../../shared/ipc/contract';
 import { createCodeAvailability } from '../domain/lsp/code-availability';
 import { createLanguageServerHandlers, languageServerRows } from '../domain/lsp/language-server-handlers';
@@ -146,7 +147,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const settings = mcpSecrets.settings;
   settings.subscribe((next) => events.emit('settings.changed', next));
   routeAiSdkWarnings(options.logger);
-  const secrets = await openSecretStore(paths.secretsFile, options.secretCipher, options.logger);
   // A web search key saved or deleted: web_search may come or go (a settings change says so itself).
   const searchKeyListeners = new Set<() => void>();
   const transfers = createTransferService({
@@ -391,6 +391,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     executor: unattendedWhere(options.toolExecutor ?? assistant.toolCalls, (id) => runScope.unattended.has(id)),
     emit: (event) => events.emit('chat.event', event),
     logger: options.logger,
+    mcpAttachments: (requests, pick) => resolveMcpAttachments(mcpHost.manager, requests, pick),
   });
   const clock = options.scheduleClock ?? systemClock;
   let unseen = 0;

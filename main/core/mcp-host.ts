@@ -19,6 +19,9 @@ import type { SecretStore } from '../platform/secrets/secret-store';
 import type { AnyTool } from '../tools/define-tool';
 import { mcpServerTool } from '../tools/mcp/mcp-server-tool';
 
+/** The composer's menus wait this long for a server's lists; a slower server is named in errors. */
+const CATALOG_TIMEOUT_MS = 5000;
+
 export interface McpHostOptions {
   readonly settings: SettingsStore;
   /** Where a server's sign-in (OAuth tokens and client) is kept. */
@@ -49,7 +52,12 @@ export interface McpHost {
   missing(name: string): FamiliarError | undefined;
   readonly handlers: Pick<
     Handlers,
-    'mcpServers.list' | 'mcpServers.restart' | 'mcpServers.import' | 'mcpServers.signIn' | 'mcpServers.decideOffer'
+    | 'mcpServers.list'
+    | 'mcpServers.restart'
+    | 'mcpServers.import'
+    | 'mcpServers.signIn'
+    | 'mcpServers.decideOffer'
+    | 'mcpServers.catalog'
   >;
   /** Told whenever a server's status or tools change (the tools panel follows). */
   subscribe(listener: () => void): void;
@@ -199,6 +207,7 @@ export function createMcpHost(options: McpHostOptions): McpHost {
         options.events.emit('mcpServers.changed', state());
         return ok(state());
       },
+      'mcpServers.catalog': async () => ok(await manager.catalog({ timeoutMs: CATALOG_TIMEOUT_MS })),
       'mcpServers.restart': async ({ id }) => {
         const restarted = await manager.restart(id);
         return restarted.ok ? ok(state()) : restarted;

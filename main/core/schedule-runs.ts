@@ -39,7 +39,7 @@ export function unattendedWhere(executor: ToolExecutor, unattended: (conversatio
     systemPrompt: (conversationId) => executor.systemPrompt(conversationId),
     execute: (call, signal, hooks) =>
       executor.execute(call, signal, unattended(call.conversationId) ? { ...hooks, unattended: true } : hooks),
-    beginTurn: (conversationId) => executor.beginTurn(conversationId),
+    beginTurn: (conversationId, sources) => executor.beginTurn(conversationId, sources),
     cancelPending: (conversationId, reason) => executor.cancelPending(conversationId, reason),
   };
 }

@@ -7,6 +7,7 @@ import type { AssistantMessage } from '../../shared/ipc/conversations';
 import { err, ok } from '../../shared/result';
 import type { ProviderKind, ProviderSettings } from '../../shared/settings';
 import { createChatService } from '../agent/chat-service';
+import type { ChatServiceDeps } from '../agent/chat-service';
 import { openChatImageStore } from '../domain/conversations/chat-images';
 import { openConversationStore } from '../domain/conversations/conversation-store';
 import { toChatMessages } from '../domain/conversations/transcript-view';
@@ -41,6 +42,8 @@ const pictureResult = (path: string, png: Buffer) => ({
  */
 export function notesExecutor(dir: string) {
   const cancelled: string[] = [];
+  /** The outside sources each turn began with (beginTurn), in order. */
+  const begun: (readonly string[])[] = [];
   const readInput = z.object({ path: z.string().min(1) }).strict();
   const executor: ToolExecutor = {
     list: () => [
@@ -63,10 +66,10 @@ export function notesExecutor(dir: string) {
         return err('file_not_found', `${args.data.path} does not exist.`);
       }
     },
-    beginTurn: () => undefined,
+    beginTurn: (_conversationId, sources = []) => void begun.push(sources),
     cancelPending: (_conversationId, reason) => void cancelled.push(reason),
   };
-  return { executor, cancelled };
+  return { executor, cancelled, begun };
 }
 
 /** What the kit needs of the scripted server (the test file keeps the whole ScriptedLlmServer). */
@@ -90,7 +93,11 @@ export function useChatServiceKit(startServer: () => Promise<StartedServer>) {
     await server.close();
   });
 
-  async function setup(kind: ProviderKind, overrides: Partial<ProviderSettings> = {}) {
+  async function setup(
+    kind: ProviderKind,
+    overrides: Partial<ProviderSettings> = {},
+    deps: Pick<ChatServiceDeps, 'mcpAttachments'> = {},
+  ) {
     const home = await tempDir();
     const conversations = await openConversationStore({
       conversations: join(home, 'conversations'),
@@ -107,7 +114,7 @@ export function useChatServiceKit(startServer: () => Promise<StartedServer>) {
       ...overrides,
     };
     const events: ChatEvent[] = [];
-    const { executor, cancelled } = notesExecutor(home);
+    const { executor, cancelled, begun } = notesExecutor(home);
     const images = openChatImageStore(join(home, 'chat-images'));
     const chat = createChatService({
       conversations,
@@ -117,6 +124,7 @@ export function useChatServiceKit(startServer: () => Promise<StartedServer>) {
       executor,
       emit: (event) => events.push(event),
       logger: quiet,
+      ...deps,
     });
     const created = await conversations.create();
     if (!created.ok) throw new Error(created.error.message);
@@ -128,7 +136,7 @@ export function useChatServiceKit(startServer: () => Promise<StartedServer>) {
     };
     const lastAssistant = async () =>
       (await view()).filter((message) => message.role === 'assistant').at(-1) as AssistantMessage;
-    return { home, id, chat, conversations, images, events, cancelled, view, lastAssistant };
+    return { home, id, chat, conversations, images, events, cancelled, begun, view, lastAssistant };
   }
 
   return { tempDir, setup };

@@ -182,7 +182,10 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
       return options.systemPrompt(conversationId, describe(conversationId));
     },
     execute: call,
-    beginTurn: (conversationId) => provenance.beginTurn(conversationId),
+    beginTurn: (conversationId, sources = []) => {
+      provenance.beginTurn(conversationId);
+      provenance.noteSources(conversationId, sources);
+    },
     cancelPending: (conversationId, reason) => options.broker.cancelConversation(conversationId, reason),
   };
 }

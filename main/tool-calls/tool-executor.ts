@@ -61,8 +61,11 @@ export interface ToolExecutor {
   /** The system prompt for the next request: persona, memory (when on), tools, workspace. */
   systemPrompt(conversationId: string): Promise<string>;
   execute(call: ToolCallRequest, signal: AbortSignal, hooks?: CallHooks): Promise<Result<unknown>>;
-  /** A user message starts a new turn: what was read in the previous turn no longer counts as recent. */
-  beginTurn(conversationId: string): void;
+  /**
+   * A user message starts a new turn: what was read in the previous turn no longer counts as recent.
+   * `sources`: outside content the message itself carries (an MCP server's resource or prompt).
+   */
+  beginTurn(conversationId: string, sources?: readonly string[]): void;
   /** Rejects this conversation's pending approvals: called when the user stops a turn. */
   cancelPending(conversationId: string, reason: string): void;
 }

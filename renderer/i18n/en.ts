@@ -1,3 +1,4 @@
+import { mcpPicksEn } from '../features/chat/mcp-strings';
 import { imagesEn } from '../features/chat/image-strings';
 import { historyEn } from '../features/history/history-strings';
 import { schedulesEn } from '../features/schedules/schedules-strings';
@@ -9,6 +10,7 @@ export const en = {
   ...historyEn,
   ...schedulesEn,
   ...imagesEn,
+  ...mcpPicksEn,
   ...mcpEn,
   ...mcpConfigEn,
   'app.title': 'Familiar',

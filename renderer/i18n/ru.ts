@@ -1,3 +1,4 @@
+import { mcpPicksRu } from '../features/chat/mcp-strings';
 import { imagesRu } from '../features/chat/image-strings';
 import { historyRu } from '../features/history/history-strings';
 import { schedulesRu } from '../features/schedules/schedules-strings';
@@ -9,6 +10,7 @@ export const ru: Messages = {
   ...historyRu,
   ...schedulesRu,
   ...imagesRu,
+  ...mcpPicksRu,
   ...mcpRu,
   ...mcpConfigRu,
   'app.title': 'Familiar',

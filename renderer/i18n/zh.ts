@@ -1,3 +1,4 @@
+import { mcpPicksZh } from '../features/chat/mcp-strings';
 import { imagesZh } from '../features/chat/image-strings';
 import { historyZh } from '../features/history/history-strings';
 import { schedulesZh } from '../features/schedules/schedules-strings';
@@ -9,6 +10,7 @@ export const zh: Messages = {
   ...historyZh,
   ...schedulesZh,
   ...imagesZh,
+  ...mcpPicksZh,
   ...mcpZh,
   ...mcpConfigZh,
   'app.title': 'Familiar',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { imageRefSchema, imageUploadSchema, maxImagesPerMessage } from '../chat-images';
 import { errorCodeSchema } from '../errors';
+import { maxMcpAttachments, mcpAttachmentRequestSchema, mcpAttachmentSchema } from '../mcp-attachments';
 import { defineCall } from './define';
 
 /**
@@ -83,6 +84,8 @@ export const userMessageSchema = z.object({
   text: z.string(),
   /** Pictures attached to the message (shared/chat-images.ts); absent when none. */
   images: z.array(imageRefSchema).optional(),
+  /** Resources and prompts of the user's MCP servers attached to it (shared/mcp-attachments.ts); absent when none. */
+  attachments: z.array(mcpAttachmentSchema).optional(),
   createdAt: z.string(),
 });
 export type UserMessage = z.infer<typeof userMessageSchema>;
@@ -144,7 +147,9 @@ export const chatCalls = {
    * `chat.event`. Errors: not_found (no such conversation), provider_not_configured (show the setup),
    * turn_in_progress (a turn is already running in this conversation: stop it first),
    * images_not_supported (pictures for a model that does not take them), invalid_payload (a picture
-   * that is not the PNG, JPEG, GIF or WebP it claims, or too large). Text may be empty when there are images.
+   * that is not the PNG, JPEG, GIF or WebP it claims, or too large), mcp_server_unavailable or
+   * mcp_request_failed (a picked resource or prompt could not be read). Text may be empty when there are
+   * images or attachments.
    */
   'chat.send': defineCall(
     z
@@ -152,10 +157,12 @@ export const chatCalls = {
         conversationId: idSchema,
         text: z.string().trim().max(200_000),
         images: z.array(imageUploadSchema).max(maxImagesPerMessage).optional(),
+        /** Resources (`@`) and prompts (`/server:prompt`) of the user's MCP servers: main reads them as it sends. */
+        mcp: z.array(mcpAttachmentRequestSchema).max(maxMcpAttachments).optional(),
       })
       .strict()
-      .refine((input) => input.text !== '' || (input.images?.length ?? 0) > 0, {
-        message: 'A message needs words or a picture.',
+      .refine((input) => input.text !== '' || (input.images?.length ?? 0) > 0 || (input.mcp?.length ?? 0) > 0, {
+        message: 'A message needs words, a picture or an attachment.',
         path: ['text'],
       }),
     z.object({ turnId: idSchema, userMessageId: idSchema }),

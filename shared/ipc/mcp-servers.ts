@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mcpCatalogSchema } from '../mcp-attachments';
 import { mcpServerConfigSchema, mcpServerStatusSchema, mcpWorkspaceOfferSchema } from '../mcp-servers';
 import { defineCall } from './define';
 
@@ -12,6 +13,11 @@ export const mcpServersStateSchema = z.object({
 });
 
 export const mcpServerCalls = {
+  /**
+   * What the ready servers offer a message, read from them now: resources and resource templates for
+   * the composer's `@` menu, prompts for its `/` menu. A server that fails to answer is named in errors.
+   */
+  'mcpServers.catalog': defineCall(z.object({}).strict(), mcpCatalogSchema),
   'mcpServers.list': defineCall(z.object({}).strict(), mcpServersStateSchema),
   /** Stops the server and starts it again now (its crash count starts over); answers the new list. */
   'mcpServers.restart': defineCall(z.object({ id: z.string().min(1).max(60) }).strict(), mcpServersStateSchema),

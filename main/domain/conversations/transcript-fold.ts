@@ -1,4 +1,5 @@
 import type { ImageRef } from '../../../shared/chat-images';
+import type { McpAttachment } from '../../../shared/mcp-attachments';
 import type { MemoryCapture, TurnError, Usage } from '../../../shared/ipc/chat';
 import type { StoredToolResult, TranscriptRecord } from './transcript-records';
 
@@ -46,6 +47,7 @@ export interface FoldedExchange {
   readonly userMessageId: string;
   readonly text: string;
   readonly images?: readonly ImageRef[];
+  readonly attachments?: readonly McpAttachment[];
   readonly at: string;
   readonly attempts: FoldedAttempt[];
 }
@@ -100,6 +102,9 @@ export function foldTranscript(records: readonly TranscriptRecord[]): FoldedConv
           userMessageId: record.messageId,
           text: record.text,
           ...(record.images === undefined || record.images.length === 0 ? {} : { images: record.images }),
+          ...(record.attachments === undefined || record.attachments.length === 0
+            ? {}
+            : { attachments: record.attachments }),
           at: record.at,
           attempts: [],
         };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { imageRefSchema } from '../../../shared/chat-images';
+import { mcpAttachmentSchema } from '../../../shared/mcp-attachments';
 import { familiarErrorSchema } from '../../../shared/errors';
 import { idSchema, memoryCaptureSchema, turnErrorSchema, usageSchema } from '../../../shared/ipc/chat';
 
@@ -30,6 +31,8 @@ export const transcriptRecordSchema = z.discriminatedUnion('type', [
     messageId: idSchema,
     text: z.string(),
     images: z.array(imageRefSchema).optional(),
+    /** Resources and prompts of the user's MCP servers, as they were read when it was sent. */
+    attachments: z.array(mcpAttachmentSchema).optional(),
   }),
   /** A turn answers one user message; a retry answers the same message again (`retryOf` = the failed turn). */
   z.object({

@@ -70,6 +70,7 @@ export function toChatMessages(folded: FoldedConversation, runningTurnId: string
       id: exchange.userMessageId,
       text: exchange.text,
       ...(exchange.images === undefined ? {} : { images: [...exchange.images] }),
+      ...(exchange.attachments === undefined ? {} : { attachments: [...exchange.attachments] }),
       createdAt: exchange.at,
     });
     for (const attempt of exchange.attempts) {

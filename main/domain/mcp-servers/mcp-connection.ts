@@ -7,11 +7,13 @@ import {
   ListRootsRequestSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { McpServerConfig } from '../../../shared/mcp-servers';
 import type { ServerProcess } from '../../platform/processes/server-process';
+import { getPrompt, readCatalog, readResource } from './mcp-resources';
+import type { RequestOptions, ServerCatalog } from './mcp-resources';
 import { StdioPipeTransport } from './stdio-pipe-transport';
 
 const MAX_TOOL_PAGES = 20;
@@ -51,6 +53,10 @@ export interface McpConnection {
   tools(): readonly unknown[];
   stderr(): readonly string[];
   call(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult>;
+  /** Its resources, resource templates and prompts (mcp-resources.ts). */
+  catalog(options: RequestOptions): Promise<ServerCatalog>;
+  readResource(uri: string, options: RequestOptions): Promise<ReadResourceResult>;
+  getPrompt(name: string, args: Record<string, string>, options: RequestOptions): Promise<GetPromptResult>;
   close(): Promise<void>;
 }
 
@@ -167,6 +173,9 @@ export async function openConnection(options: ConnectionOptions): Promise<McpCon
       });
       return result as CallToolResult;
     },
+    catalog: (requestOptions) => readCatalog(client, config.id, requestOptions),
+    readResource: (uri, requestOptions) => readResource(client, uri, requestOptions),
+    getPrompt: (name, args, requestOptions) => getPrompt(client, name, args, requestOptions),
     close,
   };
 }

@@ -1,6 +1,7 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpCatalog } from '../../../shared/mcp-attachments';
 import type { McpServerConfig, McpServerStatus } from '../../../shared/mcp-servers';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
@@ -8,6 +9,7 @@ import type { ServerProcess } from '../../platform/processes/server-process';
 import { openConnection, StartFailed } from './mcp-connection';
 import type { CallOptions, McpConnection } from './mcp-connection';
 import { SignInNeeded } from './mcp-oauth-provider';
+import type { RequestOptions } from './mcp-resources';
 import { toolEntries } from './mcp-tool-list';
 import type { McpToolEntry, SkippedTool } from './mcp-tool-list';
 
@@ -191,10 +193,67 @@ export class McpServerManager {
     }
   }
 
+  /** Every ready server's resources, templates and prompts, read now (a server that fails is named in errors). */
+  async catalog(options: RequestOptions): Promise<McpCatalog> {
+    const ready = [...this.servers.values()].filter((running) => running.state === 'ready');
+    const read = await Promise.all(
+      ready.map(async (running) => {
+        try {
+          return { server: running.config.id, catalog: await running.connection!.catalog(options) };
+        } catch (error) {
+          return { server: running.config.id, error: error instanceof Error ? error.message : String(error) };
+        }
+      }),
+    );
+    const catalog: McpCatalog = { resources: [], templates: [], prompts: [], errors: [] };
+    for (const one of read) {
+      if ('error' in one) catalog.errors.push({ server: one.server, message: one.error });
+      else {
+        catalog.resources.push(...one.catalog.resources);
+        catalog.templates.push(...one.catalog.templates);
+        catalog.prompts.push(...one.catalog.prompts);
+      }
+    }
+    return catalog;
+  }
+
+  readResource(server: string, uri: string, options: RequestOptions): Promise<Result<ReadResourceResult>> {
+    return this.request(server, `the resource ${uri}`, (connection) => connection.readResource(uri, options));
+  }
+
+  getPrompt(
+    server: string,
+    name: string,
+    args: Record<string, string>,
+    options: RequestOptions,
+  ): Promise<Result<GetPromptResult>> {
+    return this.request(server, `the prompt ${name}`, (connection) => connection.getPrompt(name, args, options));
+  }
+
   async dispose(): Promise<void> {
     this.disposed = true;
     await Promise.all([...this.servers.values()].map((running) => this.stop(running)));
     this.servers.clear();
+  }
+
+  /** One request to a ready server: mcp_server_unavailable when it is not, mcp_request_failed when it refuses. */
+  private async request<T>(
+    server: string,
+    what: string,
+    send: (connection: McpConnection) => Promise<T>,
+  ): Promise<Result<T>> {
+    const running = this.servers.get(server);
+    const connection = running?.state === 'ready' ? running.connection : undefined;
+    if (connection === undefined) {
+      const state = running === undefined ? 'removed' : running.state;
+      return err('mcp_server_unavailable', `The MCP server ${server} is not ready (${state}).`, { server, state });
+    }
+    try {
+      return ok(await send(connection));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return err('mcp_request_failed', `The MCP server ${server} could not give ${what}: ${message}`, { server });
+    }
   }
 
   private changed(): void {

@@ -7,7 +7,9 @@ import { providersActions } from '../providers/provider-actions';
 import { useProvidersStore } from '../providers/providers-store';
 import { attachmentsActions, toUpload, useAttachmentsStore } from './attachments-store';
 import type { AttachProblem } from './attachments-store';
-import { chatActions } from './chat-actions';
+import { chatActions, mcpPicksActions } from './chat-actions';
+import { ComposerMcpChips } from './ComposerMcpChips';
+import { useMcpMenu } from './use-mcp-menu';
 import { ComposerImages } from './ComposerImages';
 import { isImageMime } from './prepare-image';
 import type { PreparedImage } from './prepare-image';
@@ -16,7 +18,6 @@ import { draftActions, NEW_CONVERSATION_DRAFT, useDraftsStore } from './drafts-s
 import { transfersActions } from '../transfers/transfers-store';
 
 const noImages: readonly PreparedImage[] = [];
-
 const problemKeys = {
   'not-an-image': 'images.notAnImage',
   'too-large': 'images.tooLarge',
@@ -38,7 +39,8 @@ interface ComposerProps {
  * Stop and Esc in the box stops the turn; the draft is kept per conversation and survives reloads
  * (an incognito conversation's only in memory: see drafts-store). Pictures come in by Ctrl/Cmd+V, by
  * dropping them on the composer or through the attach button; a model that takes none refuses them
- * here, before anything is sent.
+ * here, before anything is sent. `@` lists the MCP servers' resources and `/` their prompts
+ * (ComposerMcpMenu); a pick becomes a chip and main reads it when the message is sent.
  */
 export function Composer({ conversationId }: ComposerProps) {
   const t = useT();
@@ -60,6 +62,8 @@ export function Composer({ conversationId }: ComposerProps) {
   // Refused in the composer, never dropped on the way: the user sees why before sending.
   const refused = images.length > 0 && provider !== null && !modelTakesImages(provider);
   const box = useRef<HTMLTextAreaElement>(null);
+  const mcp = useMcpMenu(draftKey, draft, box);
+  const { picks } = mcp;
   /** Guards the moment between Enter and the core's answer (a conversation may be created first). */
   const sending = useRef(false);
   /** Enter was pressed during this turn: say why nothing was sent, until the turn ends. */
@@ -71,7 +75,12 @@ export function Composer({ conversationId }: ComposerProps) {
     box.current?.focus();
   }, [conversationId]);
 
-  const canSend = configured && !running && busy === null && !refused && (draft.trim() !== '' || images.length > 0);
+  const canSend =
+    configured &&
+    !running &&
+    busy === null &&
+    !refused &&
+    (draft.trim() !== '' || images.length > 0 || picks.length > 0);
 
   const send = async () => {
     if (!canSend || sending.current) return;
@@ -87,14 +96,22 @@ export function Composer({ conversationId }: ComposerProps) {
         id = created.id;
         draftActions.moveDraft(NEW_CONVERSATION_DRAFT, id);
         attachmentsActions.move(NEW_CONVERSATION_DRAFT, id);
+        mcpPicksActions.move(NEW_CONVERSATION_DRAFT, id);
         await chatActions.open(id);
       }
       draftActions.clearDraft(id);
       const pictures = attachmentsActions.take(id);
-      const accepted = await chatActions.send(id, text, pictures.map(toUpload));
+      const picked = mcpPicksActions.take(id);
+      const accepted = await chatActions.send(
+        id,
+        text,
+        pictures.map(toUpload),
+        picked.map((pick) => pick.request),
+      );
       // Refused (no provider, a turn already running...): give the words back unless new ones were typed.
       if (!accepted && (useDraftsStore.getState().drafts[id] ?? '') === '') draftActions.setDraft(id, draft);
       if (!accepted) attachmentsActions.restore(id, pictures);
+      if (!accepted) mcpPicksActions.restore(id, picked);
     } finally {
       sending.current = false;
     }
@@ -128,6 +145,10 @@ export function Composer({ conversationId }: ComposerProps) {
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.nativeEvent.isComposing || event.keyCode === 229) return;
+    if (mcp.keyDown(event)) {
+      event.preventDefault();
+      return;
+    }
     if (event.key === 'Enter' && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey) {
       event.preventDefault();
       if (running && draft.trim() !== '') setHeldDuring(runningTurnId);
@@ -159,6 +180,8 @@ export function Composer({ conversationId }: ComposerProps) {
         </p>
       )}
       <ComposerImages images={images} onRemove={(id) => attachmentsActions.remove(draftKey, id)} />
+      <ComposerMcpChips picks={picks} onRemove={(id) => mcpPicksActions.remove(draftKey, id)} />
+      {mcp.view}
       <div className="composer-row">
         <label htmlFor="chat-composer" className="visually-hidden">
           {t('composer.label')}
@@ -172,7 +195,12 @@ export function Composer({ conversationId }: ComposerProps) {
           placeholder={t('composer.placeholder')}
           aria-describedby={hintId}
           aria-keyshortcuts="Enter Shift+Enter Escape"
-          onChange={(event) => draftActions.setDraft(draftKey, event.target.value)}
+          {...mcp.boxProps}
+          onChange={(event) => {
+            draftActions.setDraft(draftKey, event.target.value);
+            mcp.typed(event.target.selectionStart);
+          }}
+          onSelect={(event) => mcp.moved(event.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
         />

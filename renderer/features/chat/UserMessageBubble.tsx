@@ -5,7 +5,7 @@ import { MessageImages } from './MessageImages';
 
 /**
  * The user's words as typed: plain text, line breaks kept, never interpreted as Markdown; then the
- * pictures attached, as thumbnails.
+ * pictures attached, as thumbnails; then what was attached from MCP servers, as chips.
  */
 export const UserMessageBubble = memo(function UserMessageBubble({
   conversationId,
@@ -20,6 +20,18 @@ export const UserMessageBubble = memo(function UserMessageBubble({
       {message.text !== '' && <p>{message.text}</p>}
       {message.images !== undefined && message.images.length > 0 && (
         <MessageImages conversationId={conversationId} images={message.images} />
+      )}
+      {message.attachments !== undefined && message.attachments.length > 0 && (
+        <ul className="mcp-chips" aria-label={t('mcpPick.onMessage')}>
+          {message.attachments.map((attachment, index) => (
+            <li key={index} className="mcp-chip" title={attachment.label}>
+              <span className="mcp-chip-label">
+                {attachment.kind === 'resource' ? `@${attachment.label}` : attachment.label}
+              </span>
+              <span className="mcp-chip-server">{t('mcpPick.fromServer', { server: attachment.server })}</span>
+            </li>
+          ))}
+        </ul>
       )}
     </article>
   );

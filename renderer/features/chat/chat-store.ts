@@ -1,4 +1,5 @@
 import type { ImageUpload } from '../../../shared/chat-images';
+import type { McpAttachmentRequest } from '../../../shared/mcp-attachments';
 import { create } from 'zustand';
 import type { FamiliarError } from '../../../shared/errors';
 import type { ApprovalRequest } from '../../../shared/ipc/approvals';
@@ -50,7 +51,12 @@ export interface ChatActions {
   /** Loads a conversation (again when `force`); live events keep it current afterwards. */
   readonly open: (conversationId: string, options?: { force?: boolean }) => Promise<void>;
   /** Sends a message; answers whether the core accepted it (the reply streams as events). */
-  readonly send: (conversationId: string, text: string, images?: readonly ImageUpload[]) => Promise<boolean>;
+  readonly send: (
+    conversationId: string,
+    text: string,
+    images?: readonly ImageUpload[],
+    mcp?: readonly McpAttachmentRequest[],
+  ) => Promise<boolean>;
   readonly stop: (conversationId: string) => Promise<void>;
   readonly retry: (conversationId: string) => Promise<void>;
   readonly dismissActionError: (conversationId: string) => void;
@@ -141,12 +147,13 @@ export function createChatActions(api: FamiliarApi, store = useChatStore, now = 
       return run;
     },
 
-    async send(conversationId, text, images = []) {
+    async send(conversationId, text, images = [], mcp = []) {
       patch(conversationId, (entry) => ({ ...entry, busy: 'sending', actionError: null }));
       const result = await api.invoke('chat.send', {
         conversationId,
         text,
         ...(images.length === 0 ? {} : { images: [...images] }),
+        ...(mcp.length === 0 ? {} : { mcp: [...mcp] }),
       });
       patch(conversationId, (entry) => ({ ...entry, busy: null, actionError: result.ok ? null : result.error }));
       return result.ok;
