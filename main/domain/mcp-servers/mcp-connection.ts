@@ -3,10 +3,20 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolResultSchema,
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
   ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequest,
+  ElicitResult,
+  LoggingLevel,
+} from '@modelcontextprotocol/sdk/types.js';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { McpServerConfig } from '../../../shared/mcp-servers';
@@ -33,10 +43,25 @@ export interface ConnectionOptions {
   readonly onToolsChanged: () => void;
   readonly log?: (message: string) => void;
   readonly version: string;
+  /** The least a server's own log messages (notifications/message) must be to be sent (default info). */
+  readonly logLevel?: LoggingLevel;
+  /** The server asks the user something (elicitation/create): form or URL mode. */
+  readonly onElicit?: (params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
+  /** The server asks the model (sampling/createMessage); absent: the capability is not declared. */
+  readonly onSample?: (params: CreateMessageRequest['params'], signal: AbortSignal) => Promise<CreateMessageResult>;
+}
+
+/** Which call of which conversation a server's call was made for (a question it asks meanwhile belongs there). */
+export interface CallContext {
+  readonly conversationId: string;
+  readonly toolCallId: string;
+  /** `server__tool`. */
+  readonly name: string;
 }
 
 export interface CallOptions {
   readonly signal: AbortSignal;
+  readonly context?: CallContext;
   readonly timeoutMs: number;
   readonly onProgress?: (done: number, total?: number, message?: string) => void;
 }
@@ -48,6 +73,8 @@ export interface McpConnection {
   tools(): readonly unknown[];
   stderr(): readonly string[];
   call(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult>;
+  /** The workspace changed: the server is told its roots changed (it asks roots/list again). */
+  rootsChanged(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -88,7 +115,13 @@ export async function openConnection(options: ConnectionOptions): Promise<McpCon
   }
   const client = new Client(
     { name: 'familiar', version: options.version },
-    { capabilities: { roots: { listChanged: false } } },
+    {
+      capabilities: {
+        roots: { listChanged: true },
+        ...(options.onElicit === undefined ? {} : { elicitation: { form: {}, url: {} } }),
+        ...(options.onSample === undefined ? {} : { sampling: {} }),
+      },
+    },
   );
   let tools: unknown[] = [];
   // Read leniently: the SDK's own listTools() refuses the whole list for one tool's bad schema.
@@ -109,6 +142,20 @@ export async function openConnection(options: ConnectionOptions): Promise<McpCon
   client.setRequestHandler(ListRootsRequestSchema, () =>
     Promise.resolve({ roots: [{ uri: pathToFileURL(options.workspaceRoot()).href, name: 'workspace' }] }),
   );
+  const { onElicit, onSample } = options;
+  if (onElicit !== undefined) {
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) => onElicit(request.params, extra.signal));
+  }
+  if (onSample !== undefined) {
+    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => onSample(request.params, extra.signal));
+  }
+  // The server's own log lines go to Familiar's log, named by the server (never to the model).
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    const { level, logger, data } = notification.params;
+    const text = typeof data === 'string' ? data : JSON.stringify(data);
+    options.log?.(`${config.id}: [${level}]${logger === undefined ? '' : ` ${logger}:`} ${text.slice(0, 2000)}`);
+    return Promise.resolve();
+  });
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
     try {
       tools = await listTools();
@@ -138,6 +185,9 @@ export async function openConnection(options: ConnectionOptions): Promise<McpCon
       (async () => {
         await client.connect(transport, { timeout: options.startTimeoutMs });
         tools = client.getServerCapabilities()?.tools === undefined ? [] : await listTools();
+        if (client.getServerCapabilities()?.logging !== undefined) {
+          await client.setLoggingLevel(options.logLevel ?? 'info');
+        }
       })(),
       options.startTimeoutMs,
       `did not answer within ${Math.round(options.startTimeoutMs / 1000)} s`,
@@ -163,6 +213,7 @@ export async function openConnection(options: ConnectionOptions): Promise<McpCon
       });
       return result as CallToolResult;
     },
+    rootsChanged: () => client.sendRootsListChanged(),
     close,
   };
 }
