@@ -71,11 +71,20 @@ export const mcpServersListSchema = z
   .max(50)
   .refine((servers) => new Set(servers.map((server) => server.id)).size === servers.length, 'server ids must differ');
 
+/** The most tokens a server's sampling request may make the model write (its own wish is capped by it). */
+export const mcpSamplingMaxTokensSchema = z.number().int().min(16).max(32_000);
+export const DEFAULT_SAMPLING_MAX_TOKENS = 1024;
+
 export const mcpSettingsSchema = z.object({
   servers: mcpServersListSchema.default([]),
   alwaysAllowed: z.array(mcpAlwaysAllowedSchema).max(2000).default([]),
+  samplingMaxTokens: mcpSamplingMaxTokensSchema.default(DEFAULT_SAMPLING_MAX_TOKENS),
 });
-export const defaultMcpSettings = (): z.infer<typeof mcpSettingsSchema> => ({ servers: [], alwaysAllowed: [] });
+export const defaultMcpSettings = (): z.infer<typeof mcpSettingsSchema> => ({
+  servers: [],
+  alwaysAllowed: [],
+  samplingMaxTokens: DEFAULT_SAMPLING_MAX_TOKENS,
+});
 
 /** What the Settings line says of a server. */
 export const mcpServerStatusSchema = z.object({

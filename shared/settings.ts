@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { defaultMcpSettings, mcpAlwaysAllowedSchema, mcpServersListSchema, mcpSettingsSchema } from './mcp-servers';
+import {
+  defaultMcpSettings,
+  mcpAlwaysAllowedSchema,
+  mcpSamplingMaxTokensSchema,
+  mcpServersListSchema,
+  mcpSettingsSchema,
+} from './mcp-servers';
 
 /** Which client talks to the model. Ollama and any OpenAI-compatible server share one protocol. */
 export const providerKinds = ['openai', 'anthropic', 'ollama', 'openai-compatible'] as const;
@@ -359,7 +365,11 @@ export const settingsPatchSchema = z
       })
       .partial(),
     mcp: z
-      .object({ servers: mcpServersListSchema, alwaysAllowed: z.array(mcpAlwaysAllowedSchema).max(2000) })
+      .object({
+        servers: mcpServersListSchema,
+        alwaysAllowed: z.array(mcpAlwaysAllowedSchema).max(2000),
+        samplingMaxTokens: mcpSamplingMaxTokensSchema,
+      })
       .partial(),
   })
   .partial()

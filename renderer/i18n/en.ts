@@ -349,6 +349,8 @@ export const en = {
   'tool.fact.backupKept': 'the previous version was kept in Familiar’s backups',
   'tool.raw': 'Raw result',
   'tool.running': 'running…',
+  'tool.progressOf': '{done} of {total}',
+  'tool.progressDone': '{done} done',
   'tool.awaitingApproval': 'waiting for your approval',
   'tool.noResult': 'no result',
   'tool.failed': 'failed',

@@ -355,6 +355,8 @@ export const ru: Messages = {
   'tool.fact.backupKept': 'прежняя версия сохранена в резервных копиях Familiar',
   'tool.raw': 'Исходный результат',
   'tool.running': 'выполняется…',
+  'tool.progressOf': '{done} из {total}',
+  'tool.progressDone': 'готово: {done}',
   'tool.awaitingApproval': 'ждёт вашего одобрения',
   'tool.noResult': 'нет результата',
   'tool.failed': 'ошибка',

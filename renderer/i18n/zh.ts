@@ -343,6 +343,8 @@ export const zh: Messages = {
   'tool.fact.backupKept': '旧版本已保存在 Familiar 的备份中',
   'tool.raw': '原始结果',
   'tool.running': '运行中…',
+  'tool.progressOf': '{done} / {total}',
+  'tool.progressDone': '已完成 {done}',
   'tool.awaitingApproval': '等待你的批准',
   'tool.noResult': '无结果',
   'tool.failed': '失败',
