@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reply, startScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
-import type { ScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
 import type { ApprovalRequest } from '../../shared/ipc/approvals';
 import type { McpServerStatus } from '../../shared/mcp-servers';
 import { startEverythingHttp } from '../test-support/everything-http';
@@ -109,7 +108,7 @@ describe('server progress, Stop, questions and sampling in the chat', () => {
       expect(received).toContainEqual(
         expect.objectContaining({
           method: 'notifications/cancelled',
-          params: expect.objectContaining({ requestId: call?.id }),
+          params: expect.objectContaining({ requestId: call?.id }) as unknown,
         }),
       ),
     );
