@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { callFamiliar, expect, startFamiliar, test } from './fixtures/familiar-app';
+import { openSettingsSection } from './fixtures/page-helpers';
 
 test('Settings → Commands says whether commands run confined, as the core probed it, and saves readable home folders', async ({
   page,
@@ -9,13 +10,7 @@ test('Settings → Commands says whether commands run confined, as the core prob
   const answer = await callFamiliar(app, 'app.confinement', {});
   if (!answer.ok) throw new Error(answer.error.message);
   await page.goto(app.url);
-  await page.getByRole('button', { name: 'Settings' }).click();
-  const settings = page.getByRole('dialog', { name: 'Settings' });
-  await settings
-    .getByRole('navigation', { name: 'Settings sections' })
-    .getByRole('button', { name: 'Commands' })
-    .click();
-  const commands = settings.getByRole('region', { name: 'Commands' });
+  const commands = await openSettingsSection(page, 'Commands');
   const status = commands.getByTestId('confinement-status');
   await expect(status).toBeVisible();
   const { mode } = answer.value;
@@ -88,13 +83,7 @@ test('Settings → Commands lists the hosts commands may reach without asking, r
   });
   if (!seeded.ok) throw new Error(seeded.error.message);
   await page.goto(app.url);
-  await page.getByRole('button', { name: 'Settings' }).click();
-  const settings = page.getByRole('dialog', { name: 'Settings' });
-  await settings
-    .getByRole('navigation', { name: 'Settings sections' })
-    .getByRole('button', { name: 'Commands' })
-    .click();
-  const commands = settings.getByRole('region', { name: 'Commands' });
+  const commands = await openSettingsSection(page, 'Commands');
   const hosts = commands.getByRole('list', { name: 'Hosts commands may reach without asking' });
   await expect(hosts.getByRole('listitem')).toHaveText([
     'registry.npmjs.org:443 in every workspace Revoke',

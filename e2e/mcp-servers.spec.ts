@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { reply } from './fixtures/scripted-llm-server';
 import { callFamiliar, expect, test } from './fixtures/familiar-app';
-import { sendMessage } from './fixtures/page-helpers';
+import { openSettingsSection, sendMessage } from './fixtures/page-helpers';
 import type { RunningApp } from './fixtures/familiar-app';
 
 test.use({ provider: 'scripted' });
@@ -22,13 +22,7 @@ test('a server added in Settings → MCP servers: its tool asks with the argumen
   llm,
 }) => {
   await page.goto(app.url);
-  await page.getByRole('button', { name: 'Settings' }).click();
-  const settings = page.getByRole('dialog', { name: 'Settings' });
-  await settings
-    .getByRole('navigation', { name: 'Settings sections' })
-    .getByRole('button', { name: 'MCP servers' })
-    .click();
-  const section = settings.getByRole('region', { name: 'MCP servers' });
+  const section = await openSettingsSection(page, 'MCP servers');
   await section.getByRole('textbox', { name: 'Name' }).fill('everything');
   await section.getByRole('textbox', { name: 'Command', exact: true }).fill(process.execPath);
   await section.getByRole('textbox', { name: 'Arguments, one per line' }).fill(`${everything}\nstdio`);
@@ -59,11 +53,7 @@ test('a server added in Settings → MCP servers: its tool asks with the argumen
   expect(toolMessage).toContain('Echo: hello from the host');
   await expect.poll(async () => (await savedMcp(app))?.alwaysAllowed).toEqual([{ server: 'everything', tool: 'echo' }]);
 
-  await page.getByRole('button', { name: 'Settings' }).click();
-  await settings
-    .getByRole('navigation', { name: 'Settings sections' })
-    .getByRole('button', { name: 'MCP servers' })
-    .click();
+  await openSettingsSection(page, 'MCP servers');
   await section.getByRole('button', { name: 'Revoke everything → echo' }).click();
   await expect(section).toContainText('None: every tool asks.');
   await expect.poll(async () => (await savedMcp(app))?.alwaysAllowed).toEqual([]);

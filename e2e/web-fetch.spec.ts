@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { RecordedRequest } from './fixtures/scripted-llm-server';
 import { reply } from './fixtures/scripted-llm-server';
 import { expect, test } from './fixtures/familiar-app';
-import { sendMessage } from './fixtures/page-helpers';
+import { openSettingsSection, sendMessage } from './fixtures/page-helpers';
 
 test.use({ provider: 'scripted' });
 
@@ -69,10 +69,7 @@ test('web_fetch asks about the host, "always" lands in Settings → Web, and a p
       'ok',
     );
 
-    await browser.getByRole('button', { name: 'Settings' }).click();
-    const settings = browser.getByRole('dialog', { name: 'Settings' });
-    await settings.getByRole('navigation', { name: 'Settings sections' }).getByRole('button', { name: 'Web' }).click();
-    const web = settings.getByRole('region', { name: 'Web' });
+    const web = await openSettingsSection(browser, 'Web');
     await expect(web.getByRole('textbox', { name: 'Hosts web_fetch reads without asking' })).toHaveValue(
       `127.0.0.1:${port}`,
     );

@@ -51,3 +51,35 @@ describe('commands.readableInHome', () => {
     expect(settingsPatchSchema.safeParse({ commands: { readableInHome: ['projects', '.ssh'] } }).success).toBe(false);
   });
 });
+
+describe('applySettingsPatch', () => {
+  it('merges each section, and the sections inside one, keeping what the patch does not name', () => {
+    const before = applySettingsPatch(defaultSettings(), {
+      schedules: { heartbeat: { intervalMinutes: 45 } },
+      safety: { backups: { maxItems: 70 } },
+      ui: { theme: 'dark' },
+    });
+    const after = applySettingsPatch(before, {
+      schedules: { heartbeat: { enabled: true } },
+      safety: { hardLinks: 'allow' },
+      ui: { language: 'ru' },
+    });
+    expect(after.schedules.heartbeat).toEqual({
+      ...defaultSettings().schedules.heartbeat,
+      enabled: true,
+      intervalMinutes: 45,
+    });
+    expect(after.safety).toEqual({
+      hardLinks: 'allow',
+      backups: { ...defaultSettings().safety.backups, maxItems: 70 },
+    });
+    expect(after.ui).toEqual({ theme: 'dark', language: 'ru' });
+  });
+
+  it('replaces the provider and every list whole', () => {
+    const before = applySettingsPatch(defaultSettings(), { web: { allowedHosts: ['a.example', 'b.example'] } });
+    const after = applySettingsPatch(before, { web: { allowedHosts: ['c.example'] }, provider: null });
+    expect(after.web.allowedHosts).toEqual(['c.example']);
+    expect(after.provider).toBeNull();
+  });
+});

@@ -378,30 +378,24 @@ export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
 export const defaultSettings = (): Settings => settingsSchema.parse({});
 
+/** The settings inside a section that are sections themselves: a patch merges them too, not replaces. */
+const nestedSections: Readonly<Record<string, readonly string[]>> = { safety: ['backups'], schedules: ['heartbeat'] };
+
+type Section = Record<string, unknown>;
+const mergeSection = (name: string, previous: Section, patch: Section): Section => {
+  const merged: Section = { ...previous, ...patch };
+  for (const inner of nestedSections[name] ?? []) {
+    merged[inner] = { ...(previous[inner] as Section), ...(patch[inner] as Section | undefined) };
+  }
+  return merged;
+};
+
 /** A patch applied as the core applies it: the provider replaced, every other section merged. */
-export const applySettingsPatch = (previous: Settings, patch: SettingsPatch): Settings =>
-  settingsSchema.parse({
-    ...previous,
-    ...('provider' in patch ? { provider: patch.provider } : {}),
-    memory: { ...previous.memory, ...patch.memory },
-    workspace: { ...previous.workspace, ...patch.workspace },
-    ui: { ...previous.ui, ...patch.ui },
-    prompt: { ...previous.prompt, ...patch.prompt },
-    transfers: { ...previous.transfers, ...patch.transfers },
-    safety: {
-      ...previous.safety,
-      ...patch.safety,
-      backups: { ...previous.safety.backups, ...patch.safety?.backups },
-    },
-    commands: { ...previous.commands, ...patch.commands },
-    web: { ...previous.web, ...patch.web },
-    code: { ...previous.code, ...patch.code },
-    search: { ...previous.search, ...patch.search },
-    skills: { ...previous.skills, ...patch.skills },
-    schedules: {
-      ...previous.schedules,
-      ...patch.schedules,
-      heartbeat: { ...previous.schedules.heartbeat, ...patch.schedules?.heartbeat },
-    },
-    mcp: { ...previous.mcp, ...patch.mcp },
-  });
+export const applySettingsPatch = (previous: Settings, patch: SettingsPatch): Settings => {
+  const merged: Section = { ...previous };
+  for (const [name, change] of Object.entries(patch)) {
+    merged[name] =
+      name === 'provider' ? change : mergeSection(name, previous[name as keyof Settings] as Section, change as Section);
+  }
+  return settingsSchema.parse(merged);
+};

@@ -10,15 +10,17 @@ import type { ToolKit } from '../test-support/tool-kit';
 import { searchInCodeTool } from './search-in-code';
 import type { SearchInCodeOutput } from './search-in-code';
 
-/** Every ripgrep search_in_code starts: confined or not, and its arguments. */
-const started = vi.hoisted(() => [] as { confined: boolean; args: readonly string[] }[]);
+/** Every ripgrep search_in_code starts: confined or not, its arguments and what it may write. */
+const started = vi.hoisted(
+  () => [] as { confined: boolean; args: readonly string[]; writable: readonly string[] | undefined }[],
+);
 vi.mock('../platform/processes/output-process', async (importOriginal) => {
   const original = await importOriginal<typeof outputProcess>();
   return {
     ...original,
     startOutputProcess: (spec: outputProcess.OutputProcessSpec) => {
       const child = original.startOutputProcess(spec);
-      started.push({ confined: child.confined, args: spec.args });
+      started.push({ confined: child.confined, args: spec.args, writable: spec.confinement?.writable });
       return child;
     },
   };
@@ -178,4 +180,18 @@ describe.skipIf(ripgrepOnPath() === undefined)('search_in_code with ripgrep walk
       for (const leak of leaks) expect(JSON.stringify(found)).not.toContain(leak);
     },
   );
+});
+
+describe.skipIf(ripgrepOnPath() === undefined)('search_in_code’s ripgrep', () => {
+  it(`runs confined by the rules for ripgrep: nothing writable${mode.confined ? '' : ` (unconfined here: ${mode.reason})`}`, async () => {
+    kit = await createToolKit(tempDir, { searchEngine: 'auto' });
+    await files(kit.workspace, { 'src/a.ts': 'const needle = 1;\n' });
+    const result = await kit.call(searchInCodeTool, { query: 'needle' });
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value.engine).toBe('ripgrep');
+    expect(result.value.results.map((hit) => hit.file)).toEqual(['src/a.ts']);
+    expect(started.length).toBeGreaterThan(0);
+    for (const run of started)
+      expect({ confined: run.confined, writable: run.writable }).toEqual({ confined: mode.confined, writable: [] });
+  });
 });

@@ -15,37 +15,19 @@ export function ApprovalActions({ request }: { readonly request: ApprovalRequest
   return (
     <div className="approval-actions">
       {request.mcp !== undefined ? (
-        <fieldset className="approval-host-span">
-          <legend>{t('approval.mcpSpan', { tool: `${request.mcp.server} → ${request.mcp.tool}` })}</legend>
-          {hostSpans.map((span) => (
-            <label key={span} className="checkbox">
-              <input
-                type="radio"
-                name="approval-mcp-span"
-                value={span}
-                checked={hostSpanOf(draft) === span}
-                onChange={() => approvalsActions.setHostSpan(span)}
-              />
-              {t(`approval.mcpSpan.${mcpSpans[span]}`)}
-            </label>
-          ))}
-        </fieldset>
+        <SpanChoice
+          name="approval-mcp-span"
+          legend={t('approval.mcpSpan', { tool: `${request.mcp.server} → ${request.mcp.tool}` })}
+          label={(span) => t(`approval.mcpSpan.${mcpSpans[span]}`)}
+        />
       ) : request.network !== undefined ? (
-        <fieldset className="approval-host-span">
-          <legend>{t('approval.hostSpan', { host: `${request.network.host}:${request.network.port}` })}</legend>
-          {hostSpans.map((span) => (
-            <label key={span} className="checkbox">
-              <input
-                type="radio"
-                name="approval-host-span"
-                value={span}
-                checked={hostSpanOf(draft) === span}
-                onChange={() => approvalsActions.setHostSpan(span)}
-              />
-              {t(request.network?.kind === 'web' ? `approval.hostSpan.web.${span}` : `approval.hostSpan.${span}`)}
-            </label>
-          ))}
-        </fieldset>
+        <SpanChoice
+          name="approval-host-span"
+          legend={t('approval.hostSpan', { host: `${request.network.host}:${request.network.port}` })}
+          label={(span) =>
+            t(request.network?.kind === 'web' ? `approval.hostSpan.web.${span}` : `approval.hostSpan.${span}`)
+          }
+        />
       ) : (
         request.canAllowForConversation && (
           <label className="checkbox">
@@ -89,5 +71,31 @@ export function ApprovalActions({ request }: { readonly request: ApprovalRequest
         </button>
       </div>
     </div>
+  );
+}
+
+/** How long an allowance holds (once, this conversation, always): one radio group, its words per kind. */
+function SpanChoice(props: {
+  readonly name: string;
+  readonly legend: string;
+  readonly label: (span: HostSpan) => string;
+}) {
+  const { draft } = useStoreFields(['draft'], useApprovalsStore);
+  return (
+    <fieldset className="approval-host-span">
+      <legend>{props.legend}</legend>
+      {hostSpans.map((span) => (
+        <label key={span} className="checkbox">
+          <input
+            type="radio"
+            name={props.name}
+            value={span}
+            checked={hostSpanOf(draft) === span}
+            onChange={() => approvalsActions.setHostSpan(span)}
+          />
+          {props.label(span)}
+        </label>
+      ))}
+    </fieldset>
   );
 }

@@ -1,9 +1,11 @@
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
+import type { ChangeEvent } from 'react';
 import type { ScheduleRun, TaskDraft, TaskView } from '../../../shared/ipc/schedules';
 import type { HeartbeatSettings } from '../../../shared/settings';
 import { familiar } from '../../ipc/familiar';
 import { useI18nStore, useT } from '../../i18n/i18n';
 import { settingsActions, useSettingsStore } from '../settings/settings-store';
+import { LabelledField } from '../settings/LabelledField';
 import { SettingsSection } from '../settings/SettingsSection';
 import { schedulesActions, useSchedulesStore } from './schedules-store';
 import './schedules.css';
@@ -35,8 +37,7 @@ function HeartbeatFields({
         {t('schedules.heartbeatOn')}
       </label>
       <p className="muted">{t('schedules.heartbeatExplain')}</p>
-      <div className="field-row">
-        <label htmlFor="heartbeat-interval">{t('schedules.interval')}</label>
+      <LabelledField id="heartbeat-interval" label={t('schedules.interval')} layout="row">
         <input
           id="heartbeat-interval"
           type="number"
@@ -51,21 +52,18 @@ function HeartbeatFields({
             }
           }}
         />
-        <label htmlFor="heartbeat-from">{t('schedules.activeFrom')}</label>
-        <input
-          id="heartbeat-from"
-          type="time"
-          value={heartbeat.activeFrom}
-          onChange={(event) => event.target.value !== '' && update({ activeFrom: event.target.value })}
-        />
-        <label htmlFor="heartbeat-to">{t('schedules.activeTo')}</label>
-        <input
-          id="heartbeat-to"
-          type="time"
-          value={heartbeat.activeTo}
-          onChange={(event) => event.target.value !== '' && update({ activeTo: event.target.value })}
-        />
-      </div>
+        {(['activeFrom', 'activeTo'] as const).map((bound) => (
+          <Fragment key={bound}>
+            <label htmlFor={`heartbeat-${bound}`}>{t(`schedules.${bound}`)}</label>
+            <input
+              id={`heartbeat-${bound}`}
+              type="time"
+              value={heartbeat[bound]}
+              onChange={(event) => event.target.value !== '' && update({ [bound]: event.target.value })}
+            />
+          </Fragment>
+        ))}
+      </LabelledField>
       <p className="muted">
         {nextRun === null ? t('schedules.noNextRun') : t('schedules.nextRun', { time: when(nextRun, locale) })}{' '}
         <button
@@ -107,6 +105,14 @@ function TaskForm({ initial, onDone }: { readonly initial: TaskDraft; readonly o
     };
   }, [draft.schedule]);
   const set = (patch: Partial<TaskDraft>) => setDraft((previous) => ({ ...previous, ...patch }));
+  /** A required text field of the draft: its id, bound value and length cap. */
+  const required = (field: 'name' | 'prompt' | 'schedule', maxLength: number) => ({
+    id: `task-${field}`,
+    required: true,
+    maxLength,
+    value: draft[field],
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => set({ [field]: event.target.value }),
+  });
   const save = async () => {
     const saved = await familiar.invoke('schedules.saveTask', { task: draft });
     if (saved.ok) onDone();
@@ -121,36 +127,14 @@ function TaskForm({ initial, onDone }: { readonly initial: TaskDraft; readonly o
         void save();
       }}
     >
-      <div className="field-column">
-        <label htmlFor="task-name">{t('schedules.name')}</label>
-        <input
-          id="task-name"
-          required
-          maxLength={100}
-          value={draft.name}
-          onChange={(event) => set({ name: event.target.value })}
-        />
-      </div>
-      <div className="field-column">
-        <label htmlFor="task-prompt">{t('schedules.prompt')}</label>
-        <textarea
-          id="task-prompt"
-          required
-          maxLength={20_000}
-          value={draft.prompt}
-          onChange={(event) => set({ prompt: event.target.value })}
-        />
-      </div>
-      <div className="field-column">
-        <label htmlFor="task-schedule">{t('schedules.schedule')}</label>
-        <input
-          id="task-schedule"
-          required
-          maxLength={200}
-          aria-describedby="task-schedule-preview"
-          value={draft.schedule}
-          onChange={(event) => set({ schedule: event.target.value })}
-        />
+      <LabelledField id="task-name" label={t('schedules.name')} layout="column">
+        <input {...required('name', 100)} />
+      </LabelledField>
+      <LabelledField id="task-prompt" label={t('schedules.prompt')} layout="column">
+        <textarea {...required('prompt', 20_000)} />
+      </LabelledField>
+      <LabelledField id="task-schedule" label={t('schedules.schedule')} layout="column">
+        <input {...required('schedule', 200)} aria-describedby="task-schedule-preview" />
         <p className="muted">{t('schedules.scheduleHint')}</p>
         <p id="task-schedule-preview" className={preview.error === undefined ? 'muted' : 'form-error'}>
           {preview.error ??
@@ -158,18 +142,16 @@ function TaskForm({ initial, onDone }: { readonly initial: TaskDraft; readonly o
               ? ''
               : t('schedules.preview', { times: preview.next.map((at) => when(at, locale)).join(', ') }))}
         </p>
-      </div>
-      <div className="field-column">
-        <label htmlFor="task-workspace">{t('schedules.workspace')}</label>
+      </LabelledField>
+      <LabelledField id="task-workspace" label={t('schedules.workspace')} layout="column">
         <input
           id="task-workspace"
           value={draft.workspace ?? ''}
           placeholder={t('schedules.workspaceHint')}
           onChange={(event) => set({ workspace: event.target.value.trim() === '' ? null : event.target.value })}
         />
-      </div>
-      <div className="field-row">
-        <label htmlFor="task-policy">{t('schedules.toolPolicy')}</label>
+      </LabelledField>
+      <LabelledField id="task-policy" label={t('schedules.toolPolicy')} layout="row">
         <select
           id="task-policy"
           value={draft.toolPolicy}
@@ -182,7 +164,7 @@ function TaskForm({ initial, onDone }: { readonly initial: TaskDraft; readonly o
           <input type="checkbox" checked={draft.enabled} onChange={(event) => set({ enabled: event.target.checked })} />{' '}
           {t('schedules.enabled')}
         </label>
-      </div>
+      </LabelledField>
       {error !== null && (
         <p className="form-error" role="alert">
           {error}
