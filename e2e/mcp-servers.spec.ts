@@ -60,3 +60,37 @@ test('a server added in Settings → MCP servers: its tool asks with the argumen
   const status = await callFamiliar(app, 'mcpServers.list', {});
   expect(status.ok && status.value.servers.map((server) => server.state)).toEqual(['ready']);
 });
+
+test("a server's form question is drawn in the dialog and the user's values reach the server", async ({
+  page,
+  app,
+  llm,
+}) => {
+  await page.goto(app.url);
+  const section = await openSettingsSection(page, 'MCP servers');
+  await section.getByRole('textbox', { name: 'Name' }).fill('everything');
+  await section.getByRole('textbox', { name: 'Command', exact: true }).fill(process.execPath);
+  await section.getByRole('textbox', { name: 'Arguments, one per line' }).fill(`${everything}\nstdio`);
+  await section.getByRole('button', { name: 'Add server' }).click();
+  const row = section.locator('li.mcp-server[data-server="everything"]');
+  await expect(row.getByRole('status')).toHaveText(/^ready, \d+ tools$/, { timeout: 20_000 });
+  await page.keyboard.press('Escape');
+
+  llm.enqueue(reply.toolCall('everything__trigger-elicitation-request', {}), reply.text('Thanks for the answers.'));
+  await sendMessage(page, 'Ask me some questions.');
+  const dialog = page.getByRole('dialog', { name: 'The assistant asks for your approval' });
+  await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(dialog).toContainText('Please provide inputs for the following fields:');
+  const send = dialog.getByRole('button', { name: 'Send' });
+  await expect(send).toBeDisabled();
+  await dialog.getByLabel(/^String \(required\)/).fill('Ada Lovelace');
+  await dialog.getByLabel('Boolean', { exact: true }).check();
+  await dialog.getByLabel('Titled Single Select Enum', { exact: true }).selectOption('hero-3');
+  await page.screenshot({ path: 'test-results/screens/mcp-elicitation-form.png' });
+  await send.click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('article', { name: 'Familiar' }).last()).toContainText('Thanks for the answers.');
+  const toolMessage = JSON.stringify(llm.requests[1]?.messages ?? []);
+  expect(toolMessage).toContain('Ada Lovelace');
+  expect(toolMessage).toContain('hero-3');
+});

@@ -90,15 +90,21 @@ export const mcpWorkspaceDecisionSchema = z.object({
 export type McpWorkspaceDecision = z.infer<typeof mcpWorkspaceDecisionSchema>;
 export const mcpWorkspaceDecisionsSchema = z.array(mcpWorkspaceDecisionSchema).max(500);
 
+/** The most tokens a server's sampling request may make the model write (its own wish is capped by it). */
+export const mcpSamplingMaxTokensSchema = z.number().int().min(16).max(32_000);
+export const DEFAULT_SAMPLING_MAX_TOKENS = 1024;
+
 export const mcpSettingsSchema = z.object({
   servers: mcpServersListSchema.default([]),
   alwaysAllowed: z.array(mcpAlwaysAllowedSchema).max(2000).default([]),
   workspaceDecisions: mcpWorkspaceDecisionsSchema.default([]),
+  samplingMaxTokens: mcpSamplingMaxTokensSchema.default(DEFAULT_SAMPLING_MAX_TOKENS),
 });
 export const defaultMcpSettings = (): z.infer<typeof mcpSettingsSchema> => ({
   servers: [],
   alwaysAllowed: [],
   workspaceDecisions: [],
+  samplingMaxTokens: DEFAULT_SAMPLING_MAX_TOKENS,
 });
 
 /** What the open workspace's `.mcp.json` offers, and what the user said of this content. */

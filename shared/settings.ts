@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   defaultMcpSettings,
   mcpAlwaysAllowedSchema,
+  mcpSamplingMaxTokensSchema,
   mcpServersListSchema,
   mcpSettingsSchema,
   mcpWorkspaceDecisionsSchema,
@@ -394,6 +395,7 @@ export const settingsPatchSchema = z
         servers: mcpServersListSchema,
         alwaysAllowed: z.array(mcpAlwaysAllowedSchema).max(2000),
         workspaceDecisions: mcpWorkspaceDecisionsSchema,
+        samplingMaxTokens: mcpSamplingMaxTokensSchema,
       })
       .partial(),
   })

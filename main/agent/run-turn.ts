@@ -21,6 +21,7 @@ import { estimateTextTokens } from './token-estimate';
 import type { ToolExecutor } from '../tool-calls/tool-executor';
 import { toolJsonSchema } from '../tool-calls/tool-schema';
 import { buildToolSet } from './tool-set';
+import { progressEvents } from './tool-progress-events';
 import type { TurnEmitter } from './turn-emitter';
 
 export interface TurnInput {
@@ -141,9 +142,14 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
         model: input.model,
         instructions: system,
         messages: fitted.value.messages,
-        tools: buildToolSet(input.executor, conversationId, descriptors, input.signal, {
-          images: toolResultImages(input.settings),
-        }),
+        tools: buildToolSet(
+          input.executor,
+          conversationId,
+          descriptors,
+          input.signal,
+          { images: toolResultImages(input.settings) },
+          progressEvents(emitter, ids),
+        ),
         stopWhen: isStepCount(input.settings.maxSteps),
         // One call at a time: approvals are asked in order and edits never race each other.
         toolCallConcurrency: 1,

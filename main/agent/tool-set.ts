@@ -6,6 +6,9 @@ import type { StoredToolResult } from '../domain/conversations/transcript-record
 import { toModelOutput } from './model-output';
 import type { ModelOutputOptions } from './model-output';
 
+/** Hears how far a long call is (a server's notifications/progress): the tool card shows it. */
+export type ToolProgressListener = (toolCallId: string, done: number, total?: number, message?: string) => void;
+
 /**
  * Turns the executor's tool list into AI SDK tools. Deliberately without the SDK's validation:
  * arguments reach the tool-call pipeline exactly as the model sent them, so it validates, audits
@@ -17,6 +20,7 @@ export function buildToolSet(
   descriptors: readonly ToolDescriptor[],
   turnSignal: AbortSignal,
   output: ModelOutputOptions = {},
+  onProgress?: ToolProgressListener,
 ): ToolSet {
   const tools: ToolSet = {};
   for (const descriptor of descriptors) {
@@ -24,7 +28,13 @@ export function buildToolSet(
       description: descriptor.description,
       inputSchema: jsonSchema(() => toolJsonSchema(descriptor)),
       execute: (args, { toolCallId, abortSignal }): Promise<StoredToolResult> =>
-        executor.execute({ conversationId, toolCallId, name: descriptor.name, args }, abortSignal ?? turnSignal),
+        executor.execute(
+          { conversationId, toolCallId, name: descriptor.name, args },
+          abortSignal ?? turnSignal,
+          onProgress === undefined
+            ? undefined
+            : { progress: (done, total, message) => onProgress(toolCallId, done, total, message) },
+        ),
       toModelOutput: ({ output: result }) => toModelOutput(result as StoredToolResult, output),
     });
   }

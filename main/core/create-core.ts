@@ -29,6 +29,8 @@ import type { WorkspaceService } from '../domain/workspace/workspace-service';
 import { createAuditLog } from '../platform/audit/audit-log';
 import { chooseDefaultWorkspace } from '../platform/storage/default-workspace';
 import { createLanguageModel } from '../domain/providers/language-model';
+import { runSampling } from '../agent/mcp-sampling';
+import { err, ok } from '../../shared/result';
 import { createEmbedder } from '../domain/providers/embedding-model';
 import type { ProviderFetch } from '../domain/providers/language-model';
 import { assistantTools } from '../tools';
@@ -47,7 +49,6 @@ import type { ApprovalMode } from '../tool-calls/ask';
 import type { Logger } from '../platform/logging/logger';
 import { createSettingsHandlers } from './settings-handlers';
 import { createMcpHost } from './mcp-host';
-import { err } from '../../shared/result';
 import type { McpHost } from './mcp-host';
 import { keepMcpSecretsApart } from '../domain/mcp-servers/mcp-secrets';
 import { WORKSPACE_MCP_FILE } from '../domain/mcp-servers/mcp-workspace-offer';
@@ -321,6 +322,19 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
     // Only where a person answers approvals: MCP mode serves Familiar's tools, it hosts no servers.
     start: (options.approvalMode ?? 'interactive') === 'interactive',
+    // A server's questions go to the one approval dialog (the broker is made with the assistant below).
+    ask: (input, signal) => assistant.broker.request(input, signal),
+    sample: async (params, maxTokens, signal) => {
+      const provider = settings.get().provider;
+      if (provider === null) return err('provider_not_configured', 'Choose a model provider in Settings first.');
+      const model = createLanguageModel(provider, secrets.get(apiKeySecret(provider.kind)), options.fetch);
+      if (!model.ok) return model;
+      try {
+        return ok(await runSampling(model.value, params, maxTokens, signal));
+      } catch (error) {
+        return err('provider_error', error instanceof Error ? error.message : String(error));
+      }
+    },
   });
   const assistant = await createAssistant({
     paths,
@@ -353,8 +367,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
     recordApproval: (request, outcome, reason) => {
       // The user's answer goes into the conversation too, so its tool card says so after a reload. A
-      // network question is about a command that already runs: its card keeps the command's answer.
-      const decision = request.network === undefined ? transcriptDecisionOf(outcome) : undefined;
+      // network question is about a command that already runs: its card keeps the command's answer; a
+      // server's question (elicitation, sampling) comes during a call already approved: the same.
+      const during =
+        request.network !== undefined || request.elicitation !== undefined || request.sampling !== undefined;
+      const decision = during ? undefined : transcriptDecisionOf(outcome);
       if (decision !== undefined) {
         const record = { type: 'approval' as const, toolCallId: request.toolCallId, decision };
         conversations

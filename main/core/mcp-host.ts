@@ -1,11 +1,18 @@
 import { join } from 'node:path';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest, CreateMessageResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { importMcpServers } from '../../shared/mcp-servers';
 import type { McpServerConfig } from '../../shared/mcp-servers';
 import type { FamiliarError } from '../../shared/errors';
 import { ok } from '../../shared/result';
+import type { Result } from '../../shared/result';
+import type { ApprovalInput, ApprovalOutcome } from '../domain/approvals/broker';
+import { elicitationQuestion, elicitResult, samplingQuestion } from '../domain/mcp-servers/mcp-server-questions';
+import type { ServerAsker } from '../domain/mcp-servers/mcp-server-manager';
 import { createMcpApprovals } from '../domain/mcp-servers/mcp-approvals';
 import type { McpApprovals } from '../domain/mcp-servers/mcp-approvals';
 import { McpServerManager } from '../domain/mcp-servers/mcp-server-manager';
+import type { McpServerManagerOptions } from '../domain/mcp-servers/mcp-server-manager';
 import { startMcpServerProcess } from '../domain/mcp-servers/mcp-server-process';
 import { createMcpSignIn } from '../domain/mcp-servers/mcp-sign-in';
 import { decided, offerOf, readWorkspaceServers, WORKSPACE_MCP_FILE } from '../domain/mcp-servers/mcp-workspace-offer';
@@ -41,6 +48,17 @@ export interface McpHostOptions {
   /** Whether servers start at all: only where a person can answer their approvals (not MCP mode). */
   readonly start: boolean;
   readonly startTimeoutMs?: number;
+  /**
+   * Puts a server's question to the user in the one approval dialog (the broker's request). Absent:
+   * servers are offered neither elicitation nor sampling.
+   */
+  readonly ask?: (input: ApprovalInput, signal: AbortSignal) => Promise<ApprovalOutcome>;
+  /** Runs an approved sampling request on the conversation's model, at most `maxTokens` tokens. */
+  readonly sample?: (
+    params: CreateMessageRequest['params'],
+    maxTokens: number,
+    signal: AbortSignal,
+  ) => Promise<Result<CreateMessageResult>>;
 }
 
 export interface McpHost {
@@ -114,6 +132,7 @@ export function createMcpHost(options: McpHostOptions): McpHost {
     version: options.version,
     ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
     log: (message) => options.logger.info(`mcp: ${message}`),
+    ...serverQuestions(options),
     onChange: () => {
       options.events.emit('mcpServers.changed', state());
       for (const listener of listeners) listener();
@@ -239,9 +258,11 @@ export function createMcpHost(options: McpHostOptions): McpHost {
     },
     subscribe: (listener) => void listeners.add(listener),
     async workspaceChanged() {
-      manager.sync([]);
-      synced = '';
+      // The old folder's offered servers stop; the user's own start again in the new sandbox (an HTTP
+      // one keeps its session and is told its roots changed); then the new folder's .mcp.json is read.
       workspaceFile = undefined;
+      sync();
+      await manager.workspaceChanged();
       await refreshOffer();
     },
     refreshOffer,
@@ -250,4 +271,44 @@ export function createMcpHost(options: McpHostOptions): McpHost {
       await Promise.all([manager.dispose(), signIn.dispose()]);
     },
   };
+}
+
+/** A server's questions (elicitation, sampling) as approvals in the conversation whose call it was answering. */
+function serverQuestions(options: McpHostOptions): Pick<McpServerManagerOptions, 'onElicit' | 'onSample'> {
+  const { ask, sample } = options;
+  if (ask === undefined) return {};
+  const log = (message: string) => options.logger.info(`mcp: ${message}`);
+  const onElicit = async (
+    asker: ServerAsker,
+    params: Parameters<NonNullable<McpServerManagerOptions['onElicit']>>[1],
+    signal: AbortSignal,
+  ): Promise<ElicitResult> => {
+    // Outside a call of a conversation nobody is there to answer: the question is dismissed.
+    if (asker.call === undefined) {
+      log(`${asker.server}: asked the user outside a tool call; cancelled`);
+      return { action: 'cancel' };
+    }
+    const question = elicitationQuestion(asker, params);
+    if (!question.ok) {
+      log(`${asker.server}: ${question.error.message}; declined`);
+      return { action: 'decline' };
+    }
+    return elicitResult(await ask(question.value, signal), params.mode === 'url' ? 'url' : 'form');
+  };
+  if (sample === undefined) return { onElicit };
+  const onSample = async (
+    asker: ServerAsker,
+    params: CreateMessageRequest['params'],
+    signal: AbortSignal,
+  ): Promise<CreateMessageResult> => {
+    // -1: the code the specification gives a user's refusal of a sampling request.
+    if (asker.call === undefined) throw new McpError(-1, 'Sampling is answered only during a call of its tools.');
+    const question = samplingQuestion(asker, params, options.settings.get().mcp.samplingMaxTokens);
+    const outcome = await ask(question, signal);
+    if (!outcome.approved) throw new McpError(-1, `The user declined the sampling request: ${outcome.reason}`);
+    const answered = await sample(params, question.sampling?.maxTokens ?? 1, signal);
+    if (!answered.ok) throw new McpError(-32603, `The model could not answer: ${answered.error.message}`);
+    return answered.value;
+  };
+  return { onElicit, onSample };
 }

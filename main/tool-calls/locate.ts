@@ -25,6 +25,7 @@ export async function locate(admitted: Admitted, env: ToolEnvironment): Promise<
     ...admitted,
     ctx: {
       conversationId: admitted.request.conversationId,
+      toolCallId: admitted.request.toolCallId,
       signal: admitted.signal,
       env,
       ...(admitted.hooks?.progress === undefined ? {} : { progress: admitted.hooks.progress }),

@@ -41,6 +41,8 @@ export interface Approval {
 
 export interface ToolContext {
   readonly conversationId: string;
+  /** The provider's id of this call, when it has one (a server's question during it names the call). */
+  readonly toolCallId?: string;
   /** Aborted when the user stops the turn or the call times out. */
   readonly signal: AbortSignal;
   readonly env: ToolEnvironment;

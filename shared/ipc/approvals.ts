@@ -19,6 +19,33 @@ export const approvalFileSchema = z.object({
 });
 export type ApprovalFile = z.infer<typeof approvalFileSchema>;
 
+/** A value the user gives in a server's form: text, a number, a yes/no, or several choices. */
+export const elicitationValueSchema = z.union([
+  z.string().max(10_000),
+  z.number(),
+  z.boolean(),
+  z.array(z.string()).max(100),
+]);
+
+/**
+ * One field of a server's form (elicitation, form mode), as the dialog draws it: text (with a format
+ * hint), a number (integer or not, within bounds), a yes/no, one choice or several of listed options.
+ */
+export const elicitationFieldSchema = z.object({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  kind: z.enum(['text', 'number', 'integer', 'boolean', 'choice', 'choices']),
+  required: z.boolean(),
+  /** email, uri, date, date-time for text. */
+  format: z.string().optional(),
+  minimum: z.number().optional(),
+  maximum: z.number().optional(),
+  options: z.array(z.object({ value: z.string(), label: z.string() })).optional(),
+  default: elicitationValueSchema.optional(),
+});
+export type ElicitationField = z.infer<typeof elicitationFieldSchema>;
+
 export const approvalRequestSchema = z.object({
   ...askedInConversation,
   toolCallId: z.string(),
@@ -75,6 +102,34 @@ export const approvalRequestSchema = z.object({
       arguments: z.string(),
     })
     .optional(),
+  /**
+   * A question from the user's MCP server while its tool runs (elicitation): a form whose fields the
+   * dialog draws (approve = accept with the values, reject = decline, dismissed = cancel), or a link
+   * the page opens in the system browser once the user approves (its host shown first).
+   */
+  elicitation: z
+    .object({
+      server: z.string(),
+      message: z.string(),
+      mode: z.enum(['form', 'url']),
+      fields: z.array(elicitationFieldSchema).default([]),
+      url: z.string().optional(),
+      host: z.string().optional(),
+    })
+    .optional(),
+  /**
+   * The user's MCP server asks the conversation's model (sampling/createMessage): the messages it
+   * sends and the most tokens the answer may have (its own wish capped by settings mcp.samplingMaxTokens).
+   */
+  sampling: z
+    .object({
+      server: z.string(),
+      systemPrompt: z.string().optional(),
+      messages: z.array(z.object({ role: z.enum(['user', 'assistant']), text: z.string() })),
+      maxTokens: z.number().int().positive(),
+      requestedMaxTokens: z.number().int().positive(),
+    })
+    .optional(),
   /** Reasons to look twice, e.g. file content read earlier in the turn may be steering this change. */
   warnings: z.array(z.string()).default([]),
   createdAt: z.iso.datetime(),
@@ -94,9 +149,19 @@ export const approvalAnswerSchema = z.discriminatedUnion('decision', [
       allowForWorkspace: z.boolean().optional(),
       /** For an MCP server tool only: allow this tool of this server from now on (settings: mcp.alwaysAllowed). */
       allowAlways: z.boolean().optional(),
+      /** For a server's form only: the values the user gave, by field name. */
+      elicitationContent: z.record(z.string(), elicitationValueSchema).optional(),
     })
     .strict(),
-  z.object({ id: z.string(), decision: z.literal('reject'), reason: z.string().trim().max(2000).optional() }).strict(),
+  z
+    .object({
+      id: z.string(),
+      decision: z.literal('reject'),
+      reason: z.string().trim().max(2000).optional(),
+      /** For a server's question only: dismissed without an answer (cancel), rather than declined. */
+      dismissed: z.boolean().optional(),
+    })
+    .strict(),
 ]);
 export type ApprovalAnswer = z.infer<typeof approvalAnswerSchema>;
 

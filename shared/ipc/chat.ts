@@ -10,7 +10,7 @@ import { defineCall } from './define';
  * `conversationId` and `turnId`, so a page can follow several conversations at once.
  *
  * A turn's events always arrive in this order:
- *   turn-started → memory-captured? → (text-delta | tool-call | tool-result)* → exactly one of turn-finished | turn-stopped | turn-error
+ *   turn-started → memory-captured? → (text-delta | tool-call | tool-progress | tool-result)* → exactly one of turn-finished | turn-stopped | turn-error
  */
 
 /** Ids Familiar generates (conversations, turns, messages): lowercase, digits and dashes, so they are safe file names. */
@@ -90,6 +90,14 @@ export const userMessageSchema = z.object({
 });
 export type UserMessage = z.infer<typeof userMessageSchema>;
 
+/** A long call's progress: `done` of `total` (when known), and what the tool says it is doing. */
+export const toolProgressSchema = z.object({
+  done: z.number(),
+  total: z.number().optional(),
+  message: z.string().max(500).optional(),
+});
+export type ToolProgress = z.infer<typeof toolProgressSchema>;
+
 const turnRef = { conversationId: idSchema, turnId: idSchema };
 
 export const chatEventSchema = z.discriminatedUnion('type', [
@@ -115,6 +123,13 @@ export const chatEventSchema = z.discriminatedUnion('type', [
     toolCallId: z.string(),
     name: z.string(),
     args: z.unknown(),
+  }),
+  /** How far a long tool call is (an MCP server's progress notifications): the card shows it until the result. */
+  z.object({
+    type: z.literal('tool-progress'),
+    ...turnRef,
+    toolCallId: z.string(),
+    progress: toolProgressSchema,
   }),
   z.object({
     type: z.literal('tool-result'),

@@ -3,6 +3,7 @@ import { imageBytesSchema, imageHashSchema } from '../chat-images';
 import {
   idSchema,
   memoryCaptureSchema,
+  toolProgressSchema,
   toolResultViewSchema,
   turnErrorSchema,
   usageSchema,
@@ -49,6 +50,8 @@ export const assistantPartSchema = z.discriminatedUnion('type', [
     /** null while the tool has not answered (or never did: the turn was stopped or crashed). */
     result: toolResultViewSchema.nullable(),
     approval: approvalViewSchema.optional(),
+    /** While it runs: how far it is (live only, never stored). */
+    progress: toolProgressSchema.optional(),
   }),
 ]);
 export type AssistantPart = z.infer<typeof assistantPartSchema>;

@@ -14,8 +14,16 @@ export type ApprovalOutcome =
       readonly allowForWorkspace?: boolean;
       /** An MCP server tool only: this tool of this server is allowed from now on. */
       readonly allowAlways?: boolean;
+      /** A server's form only: the values the user gave. */
+      readonly elicitationContent?: Readonly<Record<string, string | number | boolean | string[]>>;
     }
-  | { readonly approved: false; readonly reason: string; readonly expired: boolean };
+  | {
+      readonly approved: false;
+      readonly reason: string;
+      readonly expired: boolean;
+      /** A server's question only: closed without an answer (cancel) rather than declined. */
+      readonly dismissed?: boolean;
+    };
 
 export interface ApprovalBrokerOptions {
   /** How long a request waits for the user before it counts as rejected (default 10 minutes). */
@@ -94,16 +102,19 @@ export function createApprovalBroker(options: ApprovalBrokerOptions): ApprovalBr
       }
       if (answer.decision === 'reject') {
         const reason = answer.reason !== undefined && answer.reason !== '' ? answer.reason : 'The user rejected it.';
-        entry.settle({ approved: false, reason, expired: false }, 'rejected');
+        const dismissed = answer.dismissed === true && entry.request.elicitation !== undefined;
+        entry.settle({ approved: false, reason, expired: false, ...(dismissed ? { dismissed } : {}) }, 'rejected');
         return ok({ request: entry.request, kind: 'rejected', reason });
       }
       const allowForConversation = answer.allowForConversation && entry.request.canAllowForConversation;
       const network = entry.request.network !== undefined && answer.allowForWorkspace === true;
       const always = entry.request.mcp !== undefined && answer.allowAlways === true;
+      const content = entry.request.elicitation === undefined ? undefined : answer.elicitationContent;
       const allowed = {
         allowForConversation,
         ...(network ? { allowForWorkspace: true } : {}),
         ...(always ? { allowAlways: true } : {}),
+        ...(content === undefined ? {} : { elicitationContent: content }),
       };
       const edited = answer.editedContent;
       // A change to several files is applied as the tool computed it: there is no one text to edit.

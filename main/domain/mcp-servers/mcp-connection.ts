@@ -4,10 +4,22 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolResultSchema,
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
   ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequest,
+  ElicitResult,
+  GetPromptResult,
+  LoggingLevel,
+  ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { McpServerConfig } from '../../../shared/mcp-servers';
@@ -38,10 +50,25 @@ export interface ConnectionOptions {
   readonly version: string;
   /** Streamable HTTP: OAuth sign-in (saved tokens, refreshed; mcp-oauth-provider.ts). */
   readonly authProvider?: OAuthClientProvider;
+  /** The least a server's own log messages (notifications/message) must be to be sent (default info). */
+  readonly logLevel?: LoggingLevel;
+  /** The server asks the user something (elicitation/create): form or URL mode. */
+  readonly onElicit?: (params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
+  /** The server asks the model (sampling/createMessage); absent: the capability is not declared. */
+  readonly onSample?: (params: CreateMessageRequest['params'], signal: AbortSignal) => Promise<CreateMessageResult>;
+}
+
+/** Which call of which conversation a server's call was made for (a question it asks meanwhile belongs there). */
+export interface CallContext {
+  readonly conversationId: string;
+  readonly toolCallId: string;
+  /** `server__tool`. */
+  readonly name: string;
 }
 
 export interface CallOptions {
   readonly signal: AbortSignal;
+  readonly context?: CallContext;
   readonly timeoutMs: number;
   readonly onProgress?: (done: number, total?: number, message?: string) => void;
 }
@@ -57,6 +84,8 @@ export interface McpConnection {
   catalog(options: RequestOptions): Promise<ServerCatalog>;
   readResource(uri: string, options: RequestOptions): Promise<ReadResourceResult>;
   getPrompt(name: string, args: Record<string, string>, options: RequestOptions): Promise<GetPromptResult>;
+  /** The workspace changed: the server is told its roots changed (it asks roots/list again). */
+  rootsChanged(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -98,7 +127,13 @@ export async function openConnection(options: ConnectionOptions): Promise<McpCon
   }
   const client = new Client(
     { name: 'familiar', version: options.version },
-    { capabilities: { roots: { listChanged: false } } },
+    {
+      capabilities: {
+        roots: { listChanged: true },
+        ...(options.onElicit === undefined ? {} : { elicitation: { form: {}, url: {} } }),
+        ...(options.onSample === undefined ? {} : { sampling: {} }),
+      },
+    },
   );
   let tools: unknown[] = [];
   // Read leniently: the SDK's own listTools() refuses the whole list for one tool's bad schema.
@@ -119,6 +154,20 @@ export async function openConnection(options: ConnectionOptions): Promise<McpCon
   client.setRequestHandler(ListRootsRequestSchema, () =>
     Promise.resolve({ roots: [{ uri: pathToFileURL(options.workspaceRoot()).href, name: 'workspace' }] }),
   );
+  const { onElicit, onSample } = options;
+  if (onElicit !== undefined) {
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) => onElicit(request.params, extra.signal));
+  }
+  if (onSample !== undefined) {
+    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => onSample(request.params, extra.signal));
+  }
+  // The server's own log lines go to Familiar's log, named by the server (never to the model).
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    const { level, logger, data } = notification.params;
+    const text = typeof data === 'string' ? data : JSON.stringify(data);
+    options.log?.(`${config.id}: [${level}]${logger === undefined ? '' : ` ${logger}:`} ${text.slice(0, 2000)}`);
+    return Promise.resolve();
+  });
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
     try {
       tools = await listTools();
@@ -148,6 +197,9 @@ export async function openConnection(options: ConnectionOptions): Promise<McpCon
       (async () => {
         await client.connect(transport, { timeout: options.startTimeoutMs });
         tools = client.getServerCapabilities()?.tools === undefined ? [] : await listTools();
+        if (client.getServerCapabilities()?.logging !== undefined) {
+          await client.setLoggingLevel(options.logLevel ?? 'info');
+        }
       })(),
       options.startTimeoutMs,
       `did not answer within ${Math.round(options.startTimeoutMs / 1000)} s`,
@@ -176,6 +228,7 @@ export async function openConnection(options: ConnectionOptions): Promise<McpCon
     catalog: (requestOptions) => readCatalog(client, config.id, requestOptions),
     readResource: (uri, requestOptions) => readResource(client, uri, requestOptions),
     getPrompt: (name, args, requestOptions) => getPrompt(client, name, args, requestOptions),
+    rootsChanged: () => client.sendRootsListChanged(),
     close,
   };
 }

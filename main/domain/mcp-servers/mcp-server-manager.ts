@@ -1,13 +1,22 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequest,
+  ElicitResult,
+  GetPromptResult,
+  LoggingLevel,
+  ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { McpCatalog } from '../../../shared/mcp-attachments';
 import type { McpServerConfig, McpServerStatus } from '../../../shared/mcp-servers';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import type { ServerProcess } from '../../platform/processes/server-process';
 import { openConnection, StartFailed } from './mcp-connection';
-import type { CallOptions, McpConnection } from './mcp-connection';
+import type { CallContext, CallOptions, McpConnection } from './mcp-connection';
 import { SignInNeeded } from './mcp-oauth-provider';
 import type { RequestOptions } from './mcp-resources';
 import { toolEntries } from './mcp-tool-list';
@@ -32,6 +41,29 @@ export interface McpServerManagerOptions {
   readonly backoffMs?: readonly number[];
   /** A server ready this long has its crash count forgiven (default 60 s). */
   readonly stableMs?: number;
+  /** The least a server's log message must be to reach Familiar's log (default info). */
+  readonly logLevel?: LoggingLevel;
+  /**
+   * A server asks the user (elicitation/create). `call` is the server's call in flight when it
+   * asked (the latest, when several are): the conversation the question belongs to.
+   */
+  readonly onElicit?: (
+    asker: ServerAsker,
+    params: ElicitRequest['params'],
+    signal: AbortSignal,
+  ) => Promise<ElicitResult>;
+  /** A server asks the model (sampling/createMessage); absent: servers are not offered sampling. */
+  readonly onSample?: (
+    asker: ServerAsker,
+    params: CreateMessageRequest['params'],
+    signal: AbortSignal,
+  ) => Promise<CreateMessageResult>;
+}
+
+/** Who is asking: the server, and the call of a conversation it was answering, if any. */
+export interface ServerAsker {
+  readonly server: string;
+  readonly call?: CallContext;
 }
 
 /** What the grants of a stdio server amount to, as the status line says them. */
@@ -58,6 +90,8 @@ interface Running {
   timer?: NodeJS.Timeout;
   /** Bumped on every (re)start and stop: a late answer of an old session is ignored. */
   generation: number;
+  /** The calls in flight, oldest first: a question the server asks meanwhile belongs to the latest. */
+  inflight: CallContext[];
 }
 
 const needsSignIn = (error: unknown): boolean => {
@@ -109,6 +143,7 @@ export class McpServerManager {
         refusedHosts: new Set(),
         crashes: 0,
         generation: 0,
+        inflight: [],
       };
       this.servers.set(config.id, running);
       if (config.enabled) void this.start(running);
@@ -179,6 +214,8 @@ export class McpServerManager {
         ...(running?.error === undefined ? {} : { error: running.error }),
       });
     }
+    const context = options.context;
+    if (context !== undefined) running.inflight.push(context);
     try {
       return ok(await connection.call(tool, args, options));
     } catch (error) {
@@ -190,6 +227,8 @@ export class McpServerManager {
         });
       }
       return err('mcp_tool_error', `${server}__${tool} failed: ${message}`, { server, tool });
+    } finally {
+      if (context !== undefined) running.inflight.splice(running.inflight.indexOf(context), 1);
     }
   }
 
@@ -228,6 +267,27 @@ export class McpServerManager {
     options: RequestOptions,
   ): Promise<Result<GetPromptResult>> {
     return this.request(server, `the prompt ${name}`, (connection) => connection.getPrompt(name, args, options));
+  }
+
+  /**
+   * Another workspace was opened. A stdio server starts again (its sandbox holds the workspace); a
+   * Streamable HTTP server keeps its session and is told its roots changed (notifications/roots/list_changed).
+   */
+  async workspaceChanged(): Promise<void> {
+    await Promise.all(
+      [...this.servers.values()].map(async (running) => {
+        if (!running.config.enabled) return;
+        if (running.config.transport === 'http' && running.state === 'ready' && running.connection !== undefined) {
+          await running.connection.rootsChanged().catch((error: unknown) => {
+            this.options.log?.(`${running.config.id}: could not tell it the roots changed: ${String(error)}`);
+          });
+          return;
+        }
+        await this.stop(running);
+        running.crashes = 0;
+        await this.start(running);
+      }),
+    );
   }
 
   async dispose(): Promise<void> {
@@ -295,12 +355,15 @@ export class McpServerManager {
         ...(config.transport === 'http' && this.options.authProvider !== undefined
           ? { authProvider: this.options.authProvider(config) }
           : {}),
+        ...(this.options.logLevel === undefined ? {} : { logLevel: this.options.logLevel }),
+        ...this.askers(running),
         onLost: (why, stderr) => {
           if (current()) this.lost(running, why, stderr);
         },
         onToolsChanged: () => {
           if (!current()) return;
           this.readTools(running);
+          this.options.log?.(`${config.id}: tools changed (${running.entries.length} tools)`);
           this.changed();
         },
       });
@@ -327,6 +390,21 @@ export class McpServerManager {
       return;
     }
     this.changed();
+  }
+
+  private askers(running: Running): {
+    onElicit?: (params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
+    onSample?: (params: CreateMessageRequest['params'], signal: AbortSignal) => Promise<CreateMessageResult>;
+  } {
+    const { onElicit, onSample } = this.options;
+    const asker = (): ServerAsker => {
+      const call = running.inflight.at(-1);
+      return { server: running.config.id, ...(call === undefined ? {} : { call }) };
+    };
+    return {
+      ...(onElicit === undefined ? {} : { onElicit: (params, signal) => onElicit(asker(), params, signal) }),
+      ...(onSample === undefined ? {} : { onSample: (params, signal) => onSample(asker(), params, signal) }),
+    };
   }
 
   private readTools(running: Running): void {

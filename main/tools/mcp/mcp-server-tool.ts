@@ -74,6 +74,10 @@ export function mcpServerTool(entry: McpToolEntry, call: McpCall): AnyTool {
         signal: ctx.signal,
         // The pipeline's guard ends the call at the same time; the SDK's own timer tells the server.
         timeoutMs: MCP_CALL_TIMEOUT_MS,
+        // A question the server asks during the call (elicitation, sampling) is put in this conversation.
+        ...(ctx.toolCallId === undefined
+          ? {}
+          : { context: { conversationId: ctx.conversationId, toolCallId: ctx.toolCallId, name: entry.name } }),
         ...(ctx.progress === undefined ? {} : { onProgress: ctx.progress }),
       });
       if (!called.ok) return called;

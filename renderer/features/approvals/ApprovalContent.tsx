@@ -6,7 +6,9 @@ import { ApprovalActions } from './ApprovalActions';
 import { ApprovalConfinement } from './ApprovalConfinement';
 import { ApprovalDiff } from './ApprovalDiff';
 import { ApprovalFacts } from './ApprovalFacts';
+import { ApprovalElicitation } from './ApprovalElicitation';
 import { ApprovalMcpCall } from './ApprovalMcpCall';
+import { ApprovalSampling } from './ApprovalSampling';
 import { ApprovalOperationSummary } from './ApprovalOperationSummary';
 import { ApprovalQueueCounter } from './ApprovalQueueCounter';
 import { ApprovalWarnings } from './ApprovalWarnings';
@@ -15,6 +17,7 @@ import { ApprovalFilesDiff } from './ApprovalFilesDiff';
 import { hasDiff, hasFiles } from './approval-queue';
 import { useApprovalsStore } from './approvals-store';
 import { RejectForm } from './RejectForm';
+import { ElicitationActions } from './ElicitationActions';
 
 /** One request: what it is, why to look twice, the change itself, and the answers. */
 export function ApprovalContent({ request }: { readonly request: ApprovalRequest }) {
@@ -42,7 +45,11 @@ export function ApprovalContent({ request }: { readonly request: ApprovalRequest
       <ApprovalWarnings warnings={request.warnings} />
       <ApprovalConfinement request={request} />
       <ApprovalFacts request={request} />
-      {request.mcp !== undefined ? (
+      {request.elicitation !== undefined ? (
+        <ApprovalElicitation elicitation={request.elicitation} />
+      ) : request.sampling !== undefined ? (
+        <ApprovalSampling sampling={request.sampling} />
+      ) : request.mcp !== undefined ? (
         <ApprovalMcpCall mcp={request.mcp} />
       ) : hasFiles(request) && request.files !== undefined ? (
         <ApprovalFilesDiff request={request} files={request.files} />
@@ -53,7 +60,13 @@ export function ApprovalContent({ request }: { readonly request: ApprovalRequest
       )}
       {request.promptPreview !== undefined && <PromptPreview text={request.promptPreview} />}
       <FormError message={error !== null && t('approval.answerFailed', { message: error.message })} />
-      {rejecting ? <RejectForm /> : <ApprovalActions request={request} />}
+      {request.elicitation !== undefined ? (
+        <ElicitationActions request={request} elicitation={request.elicitation} />
+      ) : rejecting ? (
+        <RejectForm />
+      ) : (
+        <ApprovalActions request={request} />
+      )}
     </div>
   );
 }

@@ -1,4 +1,6 @@
 import type { ApprovalAnswer, ApprovalRequest } from '../../../shared/ipc/approvals';
+import { elicitationContent } from './elicitation-answer';
+import type { FieldDraft } from './elicitation-answer';
 
 /** Adds a request once (a reconnect may list one we already hold), keeping the oldest first. */
 export function enqueue(queue: readonly ApprovalRequest[], request: ApprovalRequest): ApprovalRequest[] {
@@ -29,6 +31,8 @@ export interface ApprovalDraft {
   readonly allowForWorkspace: boolean;
   readonly rejecting: boolean;
   readonly reason: string;
+  /** A server's form: what the user has put in each field so far, by field name. */
+  readonly fields: Readonly<Record<string, FieldDraft>>;
 }
 
 export const emptyDraft: ApprovalDraft = {
@@ -38,6 +42,7 @@ export const emptyDraft: ApprovalDraft = {
   allowForWorkspace: false,
   rejecting: false,
   reason: '',
+  fields: {},
 };
 
 /** The approve answer exactly as the contract wants it: edited text only when the user edited. */
@@ -50,6 +55,9 @@ export function approveAnswer(request: ApprovalRequest, draft: ApprovalDraft): A
     ...(request.network !== undefined && draft.allowForWorkspace ? { allowForWorkspace: true } : {}),
     // An MCP server tool's "always" rides the same draft field as a host's "this workspace".
     ...(request.mcp !== undefined && draft.allowForWorkspace ? { allowAlways: true } : {}),
+    ...(request.elicitation?.mode === 'form'
+      ? { elicitationContent: elicitationContent(request.elicitation.fields, draft.fields).content }
+      : {}),
     ...edited,
   };
 }
@@ -59,6 +67,13 @@ export type HostSpan = 'once' | 'conversation' | 'workspace';
 
 export const hostSpanOf = (draft: ApprovalDraft): HostSpan =>
   draft.allowForWorkspace ? 'workspace' : draft.allowForConversation ? 'conversation' : 'once';
+
+/** A server's question closed without an answer (cancel), as opposed to declined. */
+export const dismissAnswer = (request: ApprovalRequest): ApprovalAnswer => ({
+  id: request.id,
+  decision: 'reject',
+  dismissed: true,
+});
 
 export function rejectAnswer(request: ApprovalRequest, draft: ApprovalDraft): ApprovalAnswer {
   const reason = draft.reason.trim();

@@ -2,7 +2,8 @@ import { create } from 'zustand';
 import type { FamiliarError } from '../../../shared/errors';
 import type { ApprovalAnswer, ApprovalOutcomeKind, ApprovalRequest } from '../../../shared/ipc/approvals';
 import type { EventPayload, FamiliarApi } from '../../../shared/ipc/contract';
-import { approveAnswer, emptyDraft, enqueue, nextCurrent, rejectAnswer } from './approval-queue';
+import { approveAnswer, dismissAnswer, emptyDraft, enqueue, nextCurrent, rejectAnswer } from './approval-queue';
+import type { FieldDraft } from './elicitation-answer';
 import type { ApprovalDraft, HostSpan } from './approval-queue';
 
 export type DiffLayout = 'side-by-side' | 'inline';
@@ -131,6 +132,9 @@ export const approvalsActions = {
   setReason: (reason: string): void => {
     updateDraft({ reason });
   },
+  setField: (name: string, value: FieldDraft): void => {
+    updateDraft({ fields: { ...get().draft.fields, [name]: value } });
+  },
   dismissNotice: (): void => {
     set({ notice: null });
   },
@@ -142,6 +146,11 @@ export const approvalsActions = {
   reject: async (api: FamiliarApi): Promise<void> => {
     const request = selectCurrent(get());
     if (request !== null) await answer(api, request, rejectAnswer(request, get().draft));
+  },
+  /** A server's question: closed without answering (the server hears "cancel", not "decline"). */
+  dismiss: async (api: FamiliarApi): Promise<void> => {
+    const request = selectCurrent(get());
+    if (request !== null) await answer(api, request, dismissAnswer(request));
   },
 };
 

@@ -18,6 +18,15 @@ const call = (overrides: Partial<ToolPart>): ToolPart => ({
 beforeEach(() => useChatStore.setState(initialChatState()));
 
 describe('ToolCallCard', () => {
+  it("shows a running call's progress as a bar and the tool's words, and no more once it answered", () => {
+    const progress = { done: 2, total: 5, message: 'copying' };
+    const { container, rerender } = render(<ToolCallCard part={call({ progress })} turnRunning />);
+    expect(screen.getByRole('status').textContent).toBe('2 of 5 · copying');
+    expect(container.querySelector('progress')?.getAttribute('value')).toBe('2');
+    rerender(<ToolCallCard part={call({ progress, result: { ok: true, summary: 'done' } })} turnRunning />);
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
   it('shows the tool, its path and ok with the summary; arguments and result expand', async () => {
     const { container } = render(
       <ToolCallCard

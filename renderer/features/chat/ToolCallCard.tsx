@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { ToolResultView } from '../../../shared/ipc/chat';
+import type { ToolProgress, ToolResultView } from '../../../shared/ipc/chat';
 import type { AssistantPart } from '../../../shared/ipc/conversations';
 import { useI18nStore, useT } from '../../i18n/i18n';
 import { useChatStore } from './chat-store';
@@ -34,6 +34,24 @@ function shortSummary(result: ToolResultView, path: string | undefined): string 
 
 const pretty = (value: unknown): string =>
   typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
+
+/** How far a running call is: a bar when the total is known, the tool's own words beside it. */
+function ToolProgressLine({ progress }: { readonly progress: ToolProgress }) {
+  const t = useT();
+  const known = progress.total !== undefined && progress.total > 0;
+  const text = known
+    ? t('tool.progressOf', { done: progress.done, total: progress.total ?? 0 })
+    : t('tool.progressDone', { done: progress.done });
+  return (
+    <span className="tool-progress" role="status">
+      {known && <progress value={progress.done} max={progress.total} aria-hidden="true" />}
+      <span className="tool-progress-text">
+        {text}
+        {progress.message === undefined ? '' : ` · ${progress.message}`}
+      </span>
+    </span>
+  );
+}
 
 interface ToolCallCardProps {
   readonly part: ToolPart;
@@ -78,6 +96,7 @@ export const ToolCallCard = memo(function ToolCallCard({ part, turnRunning }: To
             <span className="diff-del-count">−{stats.removed}</span>
           </span>
         )}
+        {result === null && turnRunning && part.progress !== undefined && <ToolProgressLine progress={part.progress} />}
         {/* A diff's counts already say what its summary would. */}
         {result !== null && stats === undefined && <span className="tool-summary">{shortSummary(result, path)}</span>}
       </summary>

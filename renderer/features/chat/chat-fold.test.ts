@@ -34,6 +34,36 @@ describe('foldChatEvent', () => {
     });
   });
 
+  it("keeps a running call's latest progress on its part, until its result", () => {
+    const call: ChatEvent = {
+      type: 'tool-call',
+      ...ids('t-turn-0001'),
+      toolCallId: 'call-1',
+      name: 'srv__long',
+      args: {},
+    };
+    const progress = (done: number): ChatEvent => ({
+      type: 'tool-progress',
+      ...ids('t-turn-0001'),
+      toolCallId: 'call-1',
+      progress: { done, total: 3, message: `step ${done}` },
+    });
+    const running = fold([started('t-turn-0001', 'Go'), call, progress(1), progress(2)]);
+    expect(running.messages[1]).toMatchObject({
+      parts: [{ type: 'tool', toolCallId: 'call-1', progress: { done: 2, total: 3, message: 'step 2' } }],
+    });
+    const result: ChatEvent = {
+      type: 'tool-result',
+      ...ids('t-turn-0001'),
+      toolCallId: 'call-1',
+      name: 'srv__long',
+      result: { ok: true, summary: 'done' },
+    };
+    // A late notification after the result changes nothing.
+    const done = fold([result, progress(3)], running);
+    expect(done.messages[1]).toMatchObject({ parts: [{ type: 'tool', result: { ok: true }, progress: { done: 2 } }] });
+  });
+
   it('puts tool calls between text parts and fills in their results', () => {
     const thread = fold([
       started('t-turn-0001', 'Read notes'),

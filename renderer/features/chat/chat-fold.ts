@@ -85,6 +85,15 @@ export function foldChatEvent(thread: ChatThread, event: ChatEvent, now: number)
               ],
             },
       );
+    case 'tool-progress':
+      return updateAssistant(thread, event.turnId, (message) => ({
+        ...message,
+        parts: message.parts.map((part) =>
+          part.type === 'tool' && part.toolCallId === event.toolCallId && part.result === null
+            ? { ...part, progress: event.progress }
+            : part,
+        ),
+      }));
     case 'tool-result':
       return updateAssistant(thread, event.turnId, (message) => ({
         ...message,

@@ -5,6 +5,8 @@ import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
 import { settingsActions, useSettingsStore } from '../settings/settings-store';
 import { SettingsSection } from '../settings/SettingsSection';
+import { boundsOf, WholeNumberField } from '../settings/WholeNumberField';
+import { settingsPatchSchema } from '../../../shared/settings';
 import { AddMcpServerForm } from './AddMcpServerForm';
 import { McpServerRow } from './McpServerRow';
 import { useMcpState } from './use-mcp-state';
@@ -82,6 +84,13 @@ export function McpServersSection() {
           </ul>
         )}
       </div>
+      <WholeNumberField
+        label={t('settings.mcp.samplingMaxTokens')}
+        value={mcp.samplingMaxTokens}
+        {...boundsOf(settingsPatchSchema.shape.mcp.unwrap().shape.samplingMaxTokens)}
+        onCommit={(next) => void settingsActions.update(familiar, { mcp: { samplingMaxTokens: next } })}
+      />
+      <p className="muted">{t('settings.mcp.samplingMaxTokens.explain')}</p>
       <FormError inline message={error} />
     </SettingsSection>
   );

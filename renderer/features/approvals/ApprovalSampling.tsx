@@ -1,0 +1,36 @@
+import type { ApprovalRequest } from '../../../shared/ipc/approvals';
+import { useT } from '../../i18n/i18n';
+
+/** A server's request for the model: every message it sends, its system prompt, and the token limit. */
+export function ApprovalSampling({ sampling }: { readonly sampling: NonNullable<ApprovalRequest['sampling']> }) {
+  const t = useT();
+  return (
+    <section className="approval-operation approval-sampling" aria-label={t('approval.whatHappens')}>
+      <dl className="facts">
+        <div className="facts-row">
+          <dt>{t('approval.mcpServer')}</dt>
+          <dd>{sampling.server}</dd>
+        </div>
+        <div className="facts-row">
+          <dt>{t('approval.sampling.limit')}</dt>
+          <dd>{t('approval.sampling.tokens', { max: sampling.maxTokens, requested: sampling.requestedMaxTokens })}</dd>
+        </div>
+      </dl>
+      {sampling.systemPrompt !== undefined && (
+        <>
+          <h3>{t('approval.sampling.system')}</h3>
+          <pre className="approval-mcp-arguments">{sampling.systemPrompt}</pre>
+        </>
+      )}
+      <h3>{t('approval.sampling.messages')}</h3>
+      <ol className="sampling-messages">
+        {sampling.messages.map((message, index) => (
+          <li key={index}>
+            <strong>{t(`approval.sampling.role.${message.role}`)}</strong>
+            <pre className="approval-mcp-arguments">{message.text}</pre>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

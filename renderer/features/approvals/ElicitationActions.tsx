@@ -1,0 +1,66 @@
+import type { ApprovalRequest } from '../../../shared/ipc/approvals';
+import { familiar } from '../../ipc/familiar';
+import { useT } from '../../i18n/i18n';
+import { useStoreFields } from '../../app/use-store-fields';
+import { elicitationContent } from './elicitation-answer';
+import { approvalsActions, useApprovalsStore } from './approvals-store';
+
+/**
+ * A server's question has three answers: send the form (or open the page), decline, or cancel
+ * (close it unanswered). The page opens in the system browser only here, on the user's click:
+ * a new window leaves the app (the desktop shell hands it to the browser).
+ */
+export function ElicitationActions({
+  request,
+  elicitation,
+}: {
+  readonly request: ApprovalRequest;
+  readonly elicitation: NonNullable<ApprovalRequest['elicitation']>;
+}) {
+  const t = useT();
+  const { draft, sending } = useStoreFields(['draft', 'sending'], useApprovalsStore);
+  const problems = elicitation.mode === 'form' ? elicitationContent(elicitation.fields, draft.fields).problems : [];
+  const accept = () => {
+    if (elicitation.mode === 'url' && elicitation.url !== undefined) {
+      window.open(elicitation.url, '_blank', 'noopener,noreferrer');
+    }
+    void approvalsActions.approve(familiar);
+  };
+  return (
+    <div className="approval-actions" data-request={request.id}>
+      {problems.length > 0 && (
+        <p className="muted" role="status">
+          {t('approval.elicitation.missing', { fields: problems.join(', ') })}
+        </p>
+      )}
+      <div className="dialog-actions">
+        <button
+          type="button"
+          className="button"
+          onClick={() => void approvalsActions.dismiss(familiar)}
+          disabled={sending}
+        >
+          {t('approval.elicitation.dismiss')}
+        </button>
+        <button
+          type="button"
+          className="button"
+          onClick={() => void approvalsActions.reject(familiar)}
+          disabled={sending}
+        >
+          {t('approval.elicitation.decline')}
+        </button>
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={accept}
+          disabled={sending || problems.length > 0}
+        >
+          {elicitation.mode === 'url'
+            ? t('approval.elicitation.open', { host: elicitation.host ?? '' })
+            : t('approval.elicitation.send')}
+        </button>
+      </div>
+    </div>
+  );
+}
