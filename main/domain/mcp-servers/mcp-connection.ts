@@ -34,6 +34,14 @@ const lenientToolList = z.object({ tools: z.array(z.unknown()).max(2000), nextCu
 /** Lines of stderr kept per server: what the status shows when it fails. */
 const STDERR_LINES = 20;
 
+/** A server asks the user something (elicitation/create): form or URL mode. */
+export type ElicitHandler = (params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
+/** A server asks the model (sampling/createMessage). */
+export type SampleHandler = (
+  params: CreateMessageRequest['params'],
+  signal: AbortSignal,
+) => Promise<CreateMessageResult>;
+
 export interface ConnectionOptions {
   readonly config: McpServerConfig;
   /** stdio: the server started in its sandbox (the manager's part). */
@@ -53,9 +61,9 @@ export interface ConnectionOptions {
   /** The least a server's own log messages (notifications/message) must be to be sent (default info). */
   readonly logLevel?: LoggingLevel;
   /** The server asks the user something (elicitation/create): form or URL mode. */
-  readonly onElicit?: (params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
+  readonly onElicit?: ElicitHandler;
   /** The server asks the model (sampling/createMessage); absent: the capability is not declared. */
-  readonly onSample?: (params: CreateMessageRequest['params'], signal: AbortSignal) => Promise<CreateMessageResult>;
+  readonly onSample?: SampleHandler;
 }
 
 /** Which call of which conversation a server's call was made for (a question it asks meanwhile belongs there). */

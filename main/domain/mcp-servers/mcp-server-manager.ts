@@ -2,10 +2,6 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
   CallToolResult,
-  CreateMessageRequest,
-  CreateMessageResult,
-  ElicitRequest,
-  ElicitResult,
   GetPromptResult,
   LoggingLevel,
   ReadResourceResult,
@@ -16,7 +12,7 @@ import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import type { ServerProcess } from '../../platform/processes/server-process';
 import { openConnection, StartFailed } from './mcp-connection';
-import type { CallContext, CallOptions, McpConnection } from './mcp-connection';
+import type { CallContext, CallOptions, ElicitHandler, McpConnection, SampleHandler } from './mcp-connection';
 import { SignInNeeded } from './mcp-oauth-provider';
 import type { RequestOptions } from './mcp-resources';
 import { toolEntries } from './mcp-tool-list';
@@ -47,17 +43,9 @@ export interface McpServerManagerOptions {
    * A server asks the user (elicitation/create). `call` is the server's call in flight when it
    * asked (the latest, when several are): the conversation the question belongs to.
    */
-  readonly onElicit?: (
-    asker: ServerAsker,
-    params: ElicitRequest['params'],
-    signal: AbortSignal,
-  ) => Promise<ElicitResult>;
+  readonly onElicit?: (asker: ServerAsker, ...question: Parameters<ElicitHandler>) => ReturnType<ElicitHandler>;
   /** A server asks the model (sampling/createMessage); absent: servers are not offered sampling. */
-  readonly onSample?: (
-    asker: ServerAsker,
-    params: CreateMessageRequest['params'],
-    signal: AbortSignal,
-  ) => Promise<CreateMessageResult>;
+  readonly onSample?: (asker: ServerAsker, ...question: Parameters<SampleHandler>) => ReturnType<SampleHandler>;
 }
 
 /** Who is asking: the server, and the call of a conversation it was answering, if any. */
@@ -392,10 +380,7 @@ export class McpServerManager {
     this.changed();
   }
 
-  private askers(running: Running): {
-    onElicit?: (params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
-    onSample?: (params: CreateMessageRequest['params'], signal: AbortSignal) => Promise<CreateMessageResult>;
-  } {
+  private askers(running: Running): { onElicit?: ElicitHandler; onSample?: SampleHandler } {
     const { onElicit, onSample } = this.options;
     const asker = (): ServerAsker => {
       const call = running.inflight.at(-1);
