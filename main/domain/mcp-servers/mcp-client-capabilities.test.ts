@@ -7,6 +7,7 @@ import { mcpServerConfigSchema } from '../../../shared/mcp-servers';
 import { startEverythingHttp } from '../../test-support/everything-http';
 import type { EverythingHttp } from '../../test-support/everything-http';
 import { everythingServer, stdioServer, useMcpHost } from '../../test-support/mcp-host-kit';
+import { stopLongCall } from '../../test-support/mcp-long-call';
 import type { McpServerManager } from './mcp-server-manager';
 import type { ServerAsker } from './mcp-server-manager';
 
@@ -188,17 +189,9 @@ describe('over Streamable HTTP only', () => {
   it('Stop sends notifications/cancelled for the request, and the server receives it', async () => {
     const { manager } = await host();
     const http = await start(manager, 'http');
-    const stop = new AbortController();
-    setTimeout(() => stop.abort(), 300);
-    const started = Date.now();
-    const cancelled = await manager.call(
-      'everything',
-      'trigger-long-running-operation',
-      { duration: 10, steps: 10 },
-      { ...call, signal: stop.signal },
-    );
-    expect(cancelled.ok ? 'ok' : cancelled.error.code).toBe('aborted');
-    expect(Date.now() - started).toBeLessThan(5000);
+    const stopped = await stopLongCall(manager, call);
+    expect(stopped.outcome).toBe('aborted');
+    expect(stopped.ms).toBeLessThan(5000);
     const request = http?.received.find(
       (message) =>
         'method' in message &&

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { handWrittenServer } from '../../test-support/hand-written-mcp-server';
 import { everythingServer, stdioServer, useMcpHost } from '../../test-support/mcp-host-kit';
+import { stopLongCall } from '../../test-support/mcp-long-call';
 import { confinementMode } from '../../platform/processes/confinement';
 
 const host = useMcpHost();
@@ -35,17 +36,9 @@ describe('the MCP server manager', () => {
     expect(done.ok).toBe(true);
     // The last notification may race the result; the ones before it may not.
     expect(progress.slice(0, 2)).toEqual([1, 2]);
-    const stop = new AbortController();
-    const started = Date.now();
-    setTimeout(() => stop.abort(), 300);
-    const cancelled = await manager.call(
-      'everything',
-      'trigger-long-running-operation',
-      { duration: 10, steps: 10 },
-      { ...call, signal: stop.signal },
-    );
-    expect(cancelled.ok ? 'ok' : cancelled.error.code).toBe('aborted');
-    expect(Date.now() - started).toBeLessThan(5000);
+    const stopped = await stopLongCall(manager, call);
+    expect(stopped.outcome).toBe('aborted');
+    expect(stopped.ms).toBeLessThan(5000);
     // The session outlives a cancelled call.
     expect((await manager.call('everything', 'echo', { message: 'still here' }, call)).ok).toBe(true);
   });
