@@ -13,31 +13,27 @@ export const maxMcpAttachmentChars = 100_000;
 
 const text = (max: number) => z.string().max(max);
 
-export const mcpResourceEntrySchema = z.object({
+/** What every listed resource, template and prompt has: the server offering it, its name and how it is shown. */
+const listedByServer = {
   server: z.string(),
-  uri: text(4000),
   name: text(500),
   title: text(500).optional(),
   description: text(2000).optional(),
+};
+
+export const mcpResourceEntrySchema = z.object({
+  ...listedByServer,
+  uri: text(4000),
   mimeType: text(200).optional(),
 });
 export type McpResourceEntry = z.infer<typeof mcpResourceEntrySchema>;
 
 /** A resource template: its `{variables}` are asked for like a prompt's arguments, then it is read. */
-export const mcpResourceTemplateEntrySchema = z.object({
-  server: z.string(),
-  uriTemplate: text(4000),
-  name: text(500),
-  title: text(500).optional(),
-  description: text(2000).optional(),
-});
+export const mcpResourceTemplateEntrySchema = z.object({ ...listedByServer, uriTemplate: text(4000) });
 export type McpResourceTemplateEntry = z.infer<typeof mcpResourceTemplateEntrySchema>;
 
 export const mcpPromptEntrySchema = z.object({
-  server: z.string(),
-  name: text(500),
-  title: text(500).optional(),
-  description: text(2000).optional(),
+  ...listedByServer,
   arguments: z.array(
     z.object({ name: text(200), description: text(2000).optional(), required: z.boolean().optional() }),
   ),

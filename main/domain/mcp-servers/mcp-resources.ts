@@ -61,27 +61,22 @@ export async function readCatalog(client: Client, server: string, options: Reque
           return { items: listed.prompts, nextCursor: listed.nextCursor };
         }),
   ]);
+  /** What every listed resource, template and prompt carries: its server, its name and how it is shown. */
+  const listed = (entry: { name: string; title?: string | undefined; description?: string | undefined }) => ({
+    server,
+    name: entry.name,
+    ...optional('title', entry.title),
+    ...optional('description', entry.description),
+  });
   return {
     resources: resources.map((entry) => ({
-      server,
+      ...listed(entry),
       uri: entry.uri,
-      name: entry.name,
-      ...optional('title', entry.title),
-      ...optional('description', entry.description),
       ...optional('mimeType', entry.mimeType),
     })),
-    templates: templates.map((entry) => ({
-      server,
-      uriTemplate: entry.uriTemplate,
-      name: entry.name,
-      ...optional('title', entry.title),
-      ...optional('description', entry.description),
-    })),
+    templates: templates.map((entry) => ({ ...listed(entry), uriTemplate: entry.uriTemplate })),
     prompts: prompts.map((entry) => ({
-      server,
-      name: entry.name,
-      ...optional('title', entry.title),
-      ...optional('description', entry.description),
+      ...listed(entry),
       arguments: (entry.arguments ?? []).map((argument) => ({
         name: argument.name,
         ...optional('description', argument.description),
