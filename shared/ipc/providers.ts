@@ -16,6 +16,11 @@ import { defineCall } from './define';
 export const keyStorageSchema = z.enum(['encrypted', 'plaintext-file']);
 export type KeyStorage = z.infer<typeof keyStorageSchema>;
 
+/** An API key as the user typed it (trimmed, never empty). */
+export const apiKeySchema = z.string().trim().min(1).max(1000);
+/** What a save does to the saved key: a string saves it, null deletes it, absent keeps the saved one. */
+export const apiKeyChangeSchema = apiKeySchema.nullable().optional();
+
 export const providerStatusSchema = z.object({
   provider: providerSettingsSchema.nullable(),
   /** A key is saved for the configured provider's kind. */
@@ -47,7 +52,7 @@ export const providersCalls = {
     z
       .object({
         provider: providerSettingsSchema,
-        apiKey: z.string().trim().min(1).max(1000).nullable().optional(),
+        apiKey: apiKeyChangeSchema,
       })
       .strict(),
     providerStatusSchema,
@@ -62,7 +67,7 @@ export const providersCalls = {
     z
       .object({
         provider: providerSettingsSchema.optional(),
-        apiKey: z.string().trim().min(1).max(1000).optional(),
+        apiKey: apiKeySchema.optional(),
       })
       .strict(),
     z.object({ model: z.string(), latencyMs: z.number().nonnegative(), sample: z.string() }),

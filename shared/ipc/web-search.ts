@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { webSearchSettingsSchema } from '../settings';
 import { defineCall } from './define';
-import { keyStorageSchema } from './providers';
+import { apiKeyChangeSchema, keyStorageSchema } from './providers';
 
 /**
  * web_search's service (Settings → Web → Search). The choice and the SearXNG URL live in settings
@@ -28,7 +28,7 @@ export const webSearchCalls = {
     z
       .object({
         search: webSearchSettingsSchema,
-        apiKey: z.string().trim().min(1).max(1000).nullable().optional(),
+        apiKey: apiKeyChangeSchema,
       })
       .strict(),
     webSearchStatusSchema,
