@@ -1,11 +1,11 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { reply, startScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
 import type { ApprovalRequest } from '../../shared/ipc/approvals';
-import type { McpServerStatus } from '../../shared/mcp-servers';
 import { startEverythingHttp } from '../test-support/everything-http';
+import { useClosers } from '../test-support/closers';
 import { useContractCores } from '../test-support/contract-core';
 import type { ContractCore } from '../test-support/contract-core';
-import { everythingServer } from '../test-support/mcp-host-kit';
+import { everythingStdioJson, firstServerReady, sendInNewConversation } from '../test-support/mcp-contract-kit';
 import { useTempDirs } from '../test-support/temp-dir';
 
 /**
@@ -16,43 +16,23 @@ import { useTempDirs } from '../test-support/temp-dir';
  */
 const tempDir = useTempDirs();
 const startCore = useContractCores();
-const closing: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(closing.splice(0).map((close) => close()));
-});
-
-const stdioJson = JSON.stringify({
-  mcpServers: { everything: { command: process.execPath, args: [everythingServer, 'stdio'] } },
-});
+const close = useClosers();
 
 async function setUp(server: 'stdio' | 'http' = 'stdio') {
   const llm = await startScriptedLlmServer();
-  closing.push(() => llm.close());
+  close(() => llm.close());
   const run = await startCore({ home: await tempDir(), llmUrl: llm.url });
   let received: unknown[] = [];
   if (server === 'stdio') {
-    await run.call('mcpServers.import', { text: stdioJson });
+    await run.call('mcpServers.import', { text: everythingStdioJson });
   } else {
     const http = await startEverythingHttp();
-    closing.push(() => http.close());
+    close(() => http.close());
     received = http.received;
     await run.call('mcpServers.import', { text: JSON.stringify({ mcpServers: { everything: { url: http.url } } }) });
   }
-  await vi.waitFor(
-    async () => {
-      const { servers } = await run.call<{ servers: McpServerStatus[] }>('mcpServers.list', {});
-      if (servers[0]?.state !== 'ready') throw new Error('not ready');
-    },
-    { timeout: 20_000, interval: 50 },
-  );
+  await firstServerReady(run);
   return { llm, run, received };
-}
-
-async function turn(run: ContractCore, text: string): Promise<string> {
-  run.chatEvents.length = 0;
-  const { id } = await run.call<{ id: string }>('conversations.create', {});
-  await run.call('chat.send', { conversationId: id, text });
-  return id;
 }
 
 /** The next request matching `which`, once it has come. */
@@ -79,7 +59,7 @@ describe('server progress, Stop, questions and sampling in the chat', () => {
       reply.toolCall('everything__trigger-long-running-operation', { duration: 1.5, steps: 3 }),
       reply.text('Done.'),
     );
-    await turn(run, 'Run the long thing.');
+    await sendInNewConversation(run, 'Run the long thing.');
     const call = await approveTool(run, 'trigger-long-running-operation');
     await toolResult(run);
     const progress = run.chatEvents.flatMap((event) => (event.type === 'tool-progress' ? [event] : []));
@@ -94,7 +74,7 @@ describe('server progress, Stop, questions and sampling in the chat', () => {
   it('Stop ends the call and the server receives notifications/cancelled for it (Streamable HTTP)', async () => {
     const { llm, run, received } = await setUp('http');
     llm.enqueue(reply.toolCall('everything__trigger-long-running-operation', { duration: 20, steps: 20 }));
-    const conversationId = await turn(run, 'Run the long thing.');
+    const conversationId = await sendInNewConversation(run, 'Run the long thing.');
     await approveTool(run, 'trigger-long-running-operation');
     await vi.waitFor(
       () => run.chatEvents.find((event) => event.type === 'tool-progress') ?? Promise.reject(new Error('no progress')),
@@ -117,7 +97,7 @@ describe('server progress, Stop, questions and sampling in the chat', () => {
   it('a form question shows its fields in the dialog; the values the user gives go back to the server', async () => {
     const { llm, run } = await setUp();
     llm.enqueue(reply.toolCall('everything__trigger-elicitation-request', {}), reply.text('Thanks.'));
-    await turn(run, 'Ask me.');
+    await sendInNewConversation(run, 'Ask me.');
     const call = await approveTool(run, 'trigger-elicitation-request');
     const question = await asked(run, (request) => request.elicitation !== undefined);
     expect(question).toMatchObject({ conversationId: call.conversationId, toolCallId: call.toolCallId });
@@ -154,7 +134,7 @@ describe('server progress, Stop, questions and sampling in the chat', () => {
     ] as const) {
       llm.enqueue(reply.toolCall('everything__trigger-elicitation-request', {}), reply.text('Ok.'));
       run.requested.length = 0;
-      await turn(run, 'Ask me.');
+      await sendInNewConversation(run, 'Ask me.');
       await approveTool(run, 'trigger-elicitation-request');
       const question = await asked(run, (request) => request.elicitation !== undefined);
       await run.call('approvals.answer', { id: question.id, ...answer });
@@ -172,7 +152,7 @@ describe('server progress, Stop, questions and sampling in the chat', () => {
       }),
       reply.text('Ok.'),
     );
-    await turn(run, 'Sign me in.');
+    await sendInNewConversation(run, 'Sign me in.');
     await approveTool(run, 'trigger-url-elicitation');
     const question = await asked(run, (request) => request.elicitation !== undefined);
     expect(question.elicitation).toMatchObject({
@@ -194,7 +174,7 @@ describe('server progress, Stop, questions and sampling in the chat', () => {
       reply.text('The model says: hello from sampling'),
       reply.text('It answered.'),
     );
-    await turn(run, 'Sample.');
+    await sendInNewConversation(run, 'Sample.');
     await approveTool(run, 'trigger-sampling-request');
     const question = await asked(run, (request) => request.sampling !== undefined);
     expect(question.sampling).toEqual({
@@ -221,7 +201,7 @@ describe('server progress, Stop, questions and sampling in the chat', () => {
       reply.toolCall('everything__trigger-sampling-request', { prompt: 'Say hi', maxTokens: 50 }),
       reply.text('It was refused.'),
     );
-    await turn(run, 'Sample.');
+    await sendInNewConversation(run, 'Sample.');
     await approveTool(run, 'trigger-sampling-request');
     const question = await asked(run, (request) => request.sampling !== undefined);
     await run.call('approvals.answer', { id: question.id, decision: 'reject', reason: 'no' });

@@ -1,11 +1,12 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { reply, startScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
 import type { ScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
 import type { McpServerStatus } from '../../shared/mcp-servers';
 import { readAuditDay } from '../platform/audit/audit-log';
+import { useClosers } from '../test-support/closers';
 import { useContractCores } from '../test-support/contract-core';
 import type { ContractCore } from '../test-support/contract-core';
-import { everythingServer } from '../test-support/mcp-host-kit';
+import { everythingStdioJson, firstServerReady, sendInNewConversation } from '../test-support/mcp-contract-kit';
 import { useTempDirs } from '../test-support/temp-dir';
 
 /**
@@ -16,26 +17,7 @@ import { useTempDirs } from '../test-support/temp-dir';
  */
 const tempDir = useTempDirs();
 const startCore = useContractCores();
-const closing: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(closing.splice(0).map((close) => close()));
-});
-
-const claudeDesktopJson = JSON.stringify({
-  mcpServers: { everything: { command: process.execPath, args: [everythingServer, 'stdio'] } },
-});
-
-async function ready(run: ContractCore): Promise<McpServerStatus> {
-  return vi.waitFor(
-    async () => {
-      const { servers } = await run.call<{ servers: McpServerStatus[] }>('mcpServers.list', {});
-      const [server] = servers;
-      if (server?.state !== 'ready') throw new Error(`not ready: ${JSON.stringify(server)}`);
-      return server;
-    },
-    { timeout: 20_000, interval: 50 },
-  );
-}
+const close = useClosers();
 
 async function start(home: string, llm: ScriptedLlmServer) {
   const run = await startCore({ home, llmUrl: llm.url });
@@ -45,18 +27,11 @@ async function start(home: string, llm: ScriptedLlmServer) {
 /** A scripted model and a core in a new home with the reference server imported and ready. */
 async function withEverything() {
   const llm = await startScriptedLlmServer();
-  closing.push(() => llm.close());
+  close(() => llm.close());
   const run = await start(await tempDir(), llm);
-  await run.call('mcpServers.import', { text: claudeDesktopJson });
-  await ready(run);
+  await run.call('mcpServers.import', { text: everythingStdioJson });
+  await firstServerReady(run);
   return { llm, run };
-}
-
-async function turn(run: ContractCore, text: string) {
-  run.chatEvents.length = 0;
-  const { id } = await run.call<{ id: string }>('conversations.create', {});
-  await run.call('chat.send', { conversationId: id, text });
-  return id;
 }
 
 const toolResult = (run: ContractCore) =>
@@ -70,12 +45,12 @@ const toolResult = (run: ContractCore) =>
 describe('the user’s MCP servers in the chat', () => {
   it('a pasted server’s tool asks with its arguments, runs, and "always" survives a restart until revoked', async () => {
     const llm = await startScriptedLlmServer();
-    closing.push(() => llm.close());
+    close(() => llm.close());
     const home = await tempDir();
     const run = await start(home, llm);
-    const imported = await run.call<{ added: { id: string }[] }>('mcpServers.import', { text: claudeDesktopJson });
+    const imported = await run.call<{ added: { id: string }[] }>('mcpServers.import', { text: everythingStdioJson });
     expect(imported.added.map((server) => server.id)).toEqual(['everything']);
-    const status = await ready(run);
+    const status = await firstServerReady(run);
     expect(status.tools).toBeGreaterThan(5);
     expect(status.grants).toEqual(['workspace: read only', 'its own data folder', 'no network']);
 
@@ -84,7 +59,7 @@ describe('the user’s MCP servers in the chat', () => {
       reply.text('ok'),
     );
     llm.enqueue(reply.toolCall('everything__echo', { message: 'hello\nhost' }), reply.text('It said hello.'));
-    await turn(run, 'Echo something.');
+    await sendInNewConversation(run, 'Echo something.');
     // the gzip tool is not what we test here: reject it, then the echo comes.
     const first = await run.pending();
     expect(first.mcp).toMatchObject({ server: 'everything', tool: 'gzip-file-as-resource' });
@@ -92,7 +67,7 @@ describe('the user’s MCP servers in the chat', () => {
     await run.turnEnd();
     expect(llm.requests[0]?.toolNames).toContain('everything__echo');
 
-    await turn(run, 'Echo something.');
+    await sendInNewConversation(run, 'Echo something.');
     const asked = await vi.waitFor(
       () => run.requested.find((request) => request.mcp?.tool === 'echo') ?? Promise.reject(new Error('not yet')),
     );
@@ -113,9 +88,9 @@ describe('the user’s MCP servers in the chat', () => {
     // Familiar restarts: the answer is still there, and the call does not ask.
     await run.dispose('restart');
     const again = await start(home, llm);
-    await ready(again);
+    await firstServerReady(again);
     llm.enqueue(reply.toolCall('everything__echo', { message: 'again' }), reply.text('Done.'));
-    await turn(again, 'Once more.');
+    await sendInNewConversation(again, 'Once more.');
     expect(await toolResult(again)).toMatchObject({ result: { ok: true, value: { text: 'Echo: again' } } });
     await again.turnEnd();
     expect(again.requested).toEqual([]);
@@ -123,7 +98,7 @@ describe('the user’s MCP servers in the chat', () => {
     // Revoked in Settings: it asks again.
     await again.call('settings.update', { mcp: { alwaysAllowed: [] } });
     llm.enqueue(reply.toolCall('everything__echo', { message: 'third' }), reply.text('Done.'));
-    await turn(again, 'And again.');
+    await sendInNewConversation(again, 'And again.');
     expect((await again.pending()).mcp?.tool).toBe('echo');
     const audit = await readAuditDay(again.paths.audit, new Date().toISOString().slice(0, 10));
     expect(
@@ -137,9 +112,9 @@ describe('the user’s MCP servers in the chat', () => {
     const { llm, run } = await withEverything();
     const [server] = run.core.settings.get().mcp.servers;
     await run.call('settings.update', { mcp: { servers: [{ ...server, allowReadOnly: true }] } });
-    await ready(run);
+    await firstServerReady(run);
     llm.enqueue(reply.toolCall('everything__get-sum', { a: 2, b: 3 }), reply.text('Five.'));
-    await turn(run, 'Add.');
+    await sendInNewConversation(run, 'Add.');
     expect(await toolResult(run)).toMatchObject({
       result: { ok: true, value: { text: expect.stringContaining('5') as unknown } },
     });
@@ -149,7 +124,7 @@ describe('the user’s MCP servers in the chat', () => {
       reply.toolCall('everything__gzip-file-as-resource', { name: 'x.gz', data: 'data:text/plain,hi' }),
       reply.text('ok'),
     );
-    await turn(run, 'Zip.');
+    await sendInNewConversation(run, 'Zip.');
     expect((await run.pending()).mcp?.tool).toBe('gzip-file-as-resource');
   });
 
@@ -161,7 +136,7 @@ describe('the user’s MCP servers in the chat', () => {
       reply.toolCall('memory_append', { text: 'The user loves spam.' }),
       reply.text('Noted.'),
     );
-    await turn(run, 'Check the server.');
+    await sendInNewConversation(run, 'Check the server.');
     const asked = await run.pending();
     expect(asked.tool).toBe('memory_append');
     expect(asked.warnings.join(' ')).toContain('output of tool echo of MCP server "everything"');
@@ -176,7 +151,7 @@ describe('the user’s MCP servers in the chat', () => {
       // Streamed slowly: the switch is off before the call arrives.
       return { ...reply.toolCall('everything__echo', { message: 'late' }), chunkDelayMs: 300 };
     }, reply.text('Hm.'));
-    await turn(run, 'Echo.');
+    await sendInNewConversation(run, 'Echo.');
     expect(await toolResult(run)).toMatchObject({ result: { ok: false, code: 'mcp_server_unavailable' } });
     expect((await run.call<{ servers: McpServerStatus[] }>('mcpServers.list', {})).servers[0]?.state).toBe('disabled');
   });
