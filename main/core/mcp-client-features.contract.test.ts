@@ -46,6 +46,17 @@ async function approveTool(run: ContractCore, tool: string): Promise<ApprovalReq
   return request;
 }
 
+/**
+ * Sends `text` in a new conversation, approves the call of the server's `tool` the model makes, and
+ * waits for what the server asks meanwhile (a question for the user, or a request for the model).
+ */
+async function serverAsks(run: ContractCore, text: string, tool: string) {
+  await sendInNewConversation(run, text);
+  const call = await approveTool(run, tool);
+  const question = await asked(run, (request) => request.elicitation !== undefined || request.sampling !== undefined);
+  return { call, question };
+}
+
 const toolResult = (run: ContractCore) =>
   vi.waitFor(
     () => run.chatEvents.find((event) => event.type === 'tool-result') ?? Promise.reject(new Error('no result')),
@@ -97,9 +108,7 @@ describe('server progress, Stop, questions and sampling in the chat', () => {
   it('a form question shows its fields in the dialog; the values the user gives go back to the server', async () => {
     const { llm, run } = await setUp();
     llm.enqueue(reply.toolCall('everything__trigger-elicitation-request', {}), reply.text('Thanks.'));
-    await sendInNewConversation(run, 'Ask me.');
-    const call = await approveTool(run, 'trigger-elicitation-request');
-    const question = await asked(run, (request) => request.elicitation !== undefined);
+    const { call, question } = await serverAsks(run, 'Ask me.', 'trigger-elicitation-request');
     expect(question).toMatchObject({ conversationId: call.conversationId, toolCallId: call.toolCallId });
     expect(question.elicitation).toMatchObject({
       server: 'everything',
@@ -134,9 +143,7 @@ describe('server progress, Stop, questions and sampling in the chat', () => {
     ] as const) {
       llm.enqueue(reply.toolCall('everything__trigger-elicitation-request', {}), reply.text('Ok.'));
       run.requested.length = 0;
-      await sendInNewConversation(run, 'Ask me.');
-      await approveTool(run, 'trigger-elicitation-request');
-      const question = await asked(run, (request) => request.elicitation !== undefined);
+      const { question } = await serverAsks(run, 'Ask me.', 'trigger-elicitation-request');
       await run.call('approvals.answer', { id: question.id, ...answer });
       expect(JSON.stringify(await toolResult(run))).toContain(`\\"action\\": \\"${said}\\"`);
       await run.turnEnd();
@@ -152,9 +159,7 @@ describe('server progress, Stop, questions and sampling in the chat', () => {
       }),
       reply.text('Ok.'),
     );
-    await sendInNewConversation(run, 'Sign me in.');
-    await approveTool(run, 'trigger-url-elicitation');
-    const question = await asked(run, (request) => request.elicitation !== undefined);
+    const { question } = await serverAsks(run, 'Sign me in.', 'trigger-url-elicitation');
     expect(question.elicitation).toMatchObject({
       mode: 'url',
       url: 'https://auth.example.com/start?x=1',
@@ -174,9 +179,7 @@ describe('server progress, Stop, questions and sampling in the chat', () => {
       reply.text('The model says: hello from sampling'),
       reply.text('It answered.'),
     );
-    await sendInNewConversation(run, 'Sample.');
-    await approveTool(run, 'trigger-sampling-request');
-    const question = await asked(run, (request) => request.sampling !== undefined);
+    const { question } = await serverAsks(run, 'Sample.', 'trigger-sampling-request');
     expect(question.sampling).toEqual({
       server: 'everything',
       systemPrompt: 'You are a helpful test server.',
@@ -201,9 +204,7 @@ describe('server progress, Stop, questions and sampling in the chat', () => {
       reply.toolCall('everything__trigger-sampling-request', { prompt: 'Say hi', maxTokens: 50 }),
       reply.text('It was refused.'),
     );
-    await sendInNewConversation(run, 'Sample.');
-    await approveTool(run, 'trigger-sampling-request');
-    const question = await asked(run, (request) => request.sampling !== undefined);
+    const { question } = await serverAsks(run, 'Sample.', 'trigger-sampling-request');
     await run.call('approvals.answer', { id: question.id, decision: 'reject', reason: 'no' });
     const result = await toolResult(run);
     expect(JSON.stringify(result)).toContain('declined the sampling request');
