@@ -38,6 +38,23 @@ async function dispatch<T>(core: Core, name: string, input: unknown): Promise<T>
   return answer.value as T;
 }
 
+/** A new workspace whose .mcp.json offers the marker server as "repo"; the path of the script. */
+async function workspaceOffering(): Promise<{ workspace: string; script: string }> {
+  const workspace = await tempDir();
+  const script = join(workspace, 'marker-server.mjs');
+  await writeFile(script, markerServer);
+  await writeFile(join(workspace, '.mcp.json'), projectFile(script));
+  return { workspace, script };
+}
+
+const serverReady = (core: Core) =>
+  vi.waitFor(
+    () => {
+      if (core.mcpHost.manager.statuses()[0]?.state !== 'ready') throw new Error('not ready');
+    },
+    { timeout: 20_000, interval: 50 },
+  );
+
 const exists = (path: string) =>
   access(path).then(
     () => true,
@@ -47,10 +64,7 @@ const exists = (path: string) =>
 describe('a workspace’s .mcp.json', () => {
   it('is offered and starts nothing until allowed for this workspace; a changed file asks again', async () => {
     const home = await tempDir();
-    const workspace = await tempDir();
-    const script = join(workspace, 'marker-server.mjs');
-    await writeFile(script, markerServer);
-    await writeFile(join(workspace, '.mcp.json'), projectFile(script));
+    const { workspace, script } = await workspaceOffering();
     const marker = join(home, 'mcp-servers', 'repo', 'started');
     const core = await startCore({ home, workspace });
 
@@ -64,12 +78,7 @@ describe('a workspace’s .mcp.json', () => {
     expect(core.mcpHost.manager.statuses()).toEqual([]);
 
     await dispatch(core, 'mcpServers.decideOffer', { hash: listed.offered.hash, decision: 'allowed' });
-    await vi.waitFor(
-      () => {
-        if (core.mcpHost.manager.statuses()[0]?.state !== 'ready') throw new Error('not ready');
-      },
-      { timeout: 20_000, interval: 50 },
-    );
+    await serverReady(core);
     expect(await readFile(marker, 'utf8')).toBe('ran');
     expect(core.mcpHost.tools().map((tool) => tool.name)).toContain('repo__echo');
 
@@ -92,21 +101,13 @@ describe('a workspace’s .mcp.json', () => {
 
   it('an answer is remembered for its workspace across a restart', async () => {
     const home = await tempDir();
-    const workspace = await tempDir();
-    const script = join(workspace, 'marker-server.mjs');
-    await writeFile(script, markerServer);
-    await writeFile(join(workspace, '.mcp.json'), projectFile(script));
+    const { workspace, script } = await workspaceOffering();
     const first = await startCore({ home, workspace });
     const { offered } = await dispatch<{ offered: McpWorkspaceOffer }>(first, 'mcpServers.list', {});
     await dispatch(first, 'mcpServers.decideOffer', { hash: offered.hash, decision: 'allowed' });
     await first.dispose('restart');
     const second = await startCore({ home, workspace });
-    await vi.waitFor(
-      () => {
-        if (second.mcpHost.manager.statuses()[0]?.state !== 'ready') throw new Error('not ready');
-      },
-      { timeout: 20_000, interval: 50 },
-    );
+    await serverReady(second);
     // Another workspace with the same file is asked on its own.
     const other = await tempDir();
     await writeFile(join(other, 'marker-server.mjs'), markerServer);
