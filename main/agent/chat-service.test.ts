@@ -110,13 +110,19 @@ describe.each(['openai-compatible', 'anthropic'] as const)('a turn over the %s p
 });
 
 describe('a picture a tool returns', () => {
-  it('reaches an Anthropic model as an image block in the tool result, live and replayed', async () => {
-    const { home, id, chat } = await setup('anthropic');
+  /** A turn in which the model reads a 12×8 shot.png with a tool, then says `answer`. */
+  async function readPicture(provider: Parameters<typeof setup>[0], answer: string) {
+    const { home, id, chat } = await setup(provider);
     const png = makePng(12, 8);
     await writeFile(join(home, 'shot.png'), png);
-    server.enqueue(reply.toolCall('read_note', { path: 'shot.png' }), reply.text('A gradient.'));
+    server.enqueue(reply.toolCall('read_note', { path: 'shot.png' }), reply.text(answer));
     await chat.send(id, 'What is in shot.png?');
     await chat.idle(id);
+    return { id, chat, png };
+  }
+
+  it('reaches an Anthropic model as an image block in the tool result, live and replayed', async () => {
+    const { id, chat, png } = await readPicture('anthropic', 'A gradient.');
     const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png.toString('base64') } };
     const toolResultOf = (request: number) =>
       (server.requests[request]?.messages as { content: unknown }[] | undefined)
@@ -135,12 +141,7 @@ describe('a picture a tool returns', () => {
   });
 
   it('reaches a Chat Completions model as its facts and a sentence, never as base64 text', async () => {
-    const { home, id, chat } = await setup('openai-compatible');
-    const png = makePng(12, 8);
-    await writeFile(join(home, 'shot.png'), png);
-    server.enqueue(reply.toolCall('read_note', { path: 'shot.png' }), reply.text('I cannot see it.'));
-    await chat.send(id, 'What is in shot.png?');
-    await chat.idle(id);
+    const { png } = await readPicture('openai-compatible', 'I cannot see it.');
     const sent = JSON.stringify(server.requests[1]?.messages);
     expect(sent).toContain('\\"width\\":12');
     expect(sent).toContain('The picture itself is not shown to you');
