@@ -6,7 +6,8 @@ import { readAuditDay } from '../platform/audit/audit-log';
 import { useClosers } from '../test-support/closers';
 import { useContractCores } from '../test-support/contract-core';
 import type { ContractCore } from '../test-support/contract-core';
-import { everythingStdioJson, firstServerReady, sendInNewConversation } from '../test-support/mcp-contract-kit';
+import { sendInNewConversation } from '../test-support/contract-turns';
+import { everythingStdioJson, firstServerReady } from '../test-support/mcp-contract-kit';
 import { useTempDirs } from '../test-support/temp-dir';
 
 /**

@@ -4,6 +4,7 @@ import { reply, startScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-s
 import type { ScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
 import type { SkillRow } from '../../shared/ipc/skills';
 import { useContractCores } from '../test-support/contract-core';
+import { expectOutsideTextWarning, sendInNewConversation } from '../test-support/contract-turns';
 import { anthropicStyleSkills, simpleSkill, writeSkill } from '../../e2e/fixtures/skill-folders';
 import { useTempDirs } from '../test-support/temp-dir';
 
@@ -29,9 +30,7 @@ async function start() {
   };
   const run = await startCore({ home, llmUrl: server.url, workspace });
   const turn = async (text: string) => {
-    run.chatEvents.length = 0;
-    const { id } = await run.call<{ id: string }>('conversations.create', {});
-    await run.call('chat.send', { conversationId: id, text });
+    const id = await sendInNewConversation(run, text);
     await run.turnEnd();
     return id;
   };
@@ -170,13 +169,7 @@ describe('Agent Skills from three places', () => {
       reply.toolCall('memory_append', { text: 'The user loves PDFs.' }),
       reply.text('OK.'),
     );
-    const { id } = await run.call<{ id: string }>('conversations.create', {});
-    await run.call('chat.send', { conversationId: id, text: 'Fill the form.' });
-    const request = await run.pending();
-    expect(request).toMatchObject({ tool: 'memory_append' });
-    expect(request.warnings[0]).toMatch(/may be influenced/);
-    expect(request.warnings[0]).toContain("skill 'pdf'");
-    await run.call('approvals.answer', { id: request.id, decision: 'reject' });
-    await run.turnEnd();
+    await sendInNewConversation(run, 'Fill the form.');
+    await expectOutsideTextWarning(run, 'memory_append', "skill 'pdf'");
   });
 });

@@ -7,6 +7,7 @@ import { reply, startScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-s
 import type { ScriptedLlmServer } from '../../e2e/fixtures/scripted-llm-server';
 import type { WebSearchStatus } from '../../shared/ipc/web-search';
 import { useContractCores } from '../test-support/contract-core';
+import { expectOutsideTextWarning, sendInNewConversation } from '../test-support/contract-turns';
 import { useTempDirs } from '../test-support/temp-dir';
 
 /**
@@ -52,12 +53,7 @@ async function start() {
   llm = await startScriptedLlmServer();
   const run = await startCore({ home: await tempDir(), llmUrl: llm.url });
   const tools = async () => (await run.call<{ tools: { name: string }[] }>('tools.list', {})).tools.map((t) => t.name);
-  const turn = async (text: string) => {
-    run.chatEvents.length = 0;
-    const { id } = await run.call<{ id: string }>('conversations.create', {});
-    await run.call('chat.send', { conversationId: id, text });
-    return id;
-  };
+  const turn = (text: string) => sendInNewConversation(run, text);
   return { ...run, tools, turn };
 }
 
@@ -132,11 +128,6 @@ describe('web_search through the core', () => {
       reply.text('OK.'),
     );
     await run.turn('Look up otters.');
-    const request = await run.pending();
-    expect(request).toMatchObject({ tool: 'memory_append' });
-    expect(request.warnings[0]).toMatch(/may be influenced/);
-    expect(request.warnings[0]).toContain('web search "otter facts" on SearXNG');
-    await run.call('approvals.answer', { id: request.id, decision: 'reject' });
-    await run.turnEnd();
+    await expectOutsideTextWarning(run, 'memory_append', 'web search "otter facts" on SearXNG');
   });
 });

@@ -19,11 +19,3 @@ export const firstServerReady = (run: ContractCore): Promise<McpServerStatus> =>
     },
     { timeout: 20_000, interval: 50 },
   );
-
-/** Sends `text` in a new conversation (the chat events seen so far forgotten); its id. */
-export async function sendInNewConversation(run: ContractCore, text: string): Promise<string> {
-  run.chatEvents.length = 0;
-  const { id } = await run.call<{ id: string }>('conversations.create', {});
-  await run.call('chat.send', { conversationId: id, text });
-  return id;
-}
