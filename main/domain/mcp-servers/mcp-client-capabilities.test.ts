@@ -48,6 +48,16 @@ async function until(condition: () => boolean, ms = 5000): Promise<void> {
   while (!condition() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
+/** A host handler for a server's question: it keeps what was asked (`asked`) and responds `answer`. */
+function answering<const A>(answer: A) {
+  const asked: unknown[] = [];
+  const respond = (_asker: ServerAsker, params: unknown): Promise<A> => {
+    asked.push(params);
+    return Promise.resolve(answer);
+  };
+  return { asked, respond };
+}
+
 describe.each(transports)('the client side of the protocol over %s', (transport) => {
   it('declares the workspace as its one root, as a file:// URI', async () => {
     const { manager, workspace } = await host();
@@ -87,13 +97,8 @@ describe.each(transports)('the client side of the protocol over %s', (transport)
   });
 
   it('a URL elicitation reaches the host with its URL; declined goes back as declined', async () => {
-    const asked: unknown[] = [];
-    const { manager } = await host({
-      onElicit: (_asker, params) => {
-        asked.push(params);
-        return Promise.resolve({ action: 'decline' });
-      },
-    });
+    const decline = answering({ action: 'decline' });
+    const { manager } = await host({ onElicit: decline.respond });
     await start(manager, transport);
     const answered = await manager.call(
       'everything',
@@ -101,23 +106,18 @@ describe.each(transports)('the client side of the protocol over %s', (transport)
       { url: 'https://example.com/authorize', message: 'Sign in to continue' },
       call,
     );
-    expect(asked).toEqual([expect.objectContaining({ mode: 'url', url: 'https://example.com/authorize' })]);
+    expect(decline.asked).toEqual([expect.objectContaining({ mode: 'url', url: 'https://example.com/authorize' })]);
     expect(textOf(answered)).toContain('User declined to open the URL');
   });
 
   it('a sampling request reaches the host with its messages and token limit; the text goes back', async () => {
-    const asked: unknown[] = [];
-    const { manager } = await host({
-      onSample: (_asker, params) => {
-        asked.push(params);
-        return Promise.resolve({
-          role: 'assistant',
-          content: { type: 'text', text: 'sampled words' },
-          model: 'scripted',
-          stopReason: 'endTurn',
-        });
-      },
+    const sample = answering({
+      role: 'assistant',
+      content: { type: 'text', text: 'sampled words' },
+      model: 'scripted',
+      stopReason: 'endTurn',
     });
+    const { manager } = await host({ onSample: sample.respond });
     await start(manager, transport);
     const answered = await manager.call(
       'everything',
@@ -125,7 +125,7 @@ describe.each(transports)('the client side of the protocol over %s', (transport)
       { prompt: 'hi', maxTokens: 50 },
       call,
     );
-    expect(asked).toEqual([
+    expect(sample.asked).toEqual([
       expect.objectContaining({
         maxTokens: 50,
         messages: [{ role: 'user', content: { type: 'text', text: 'Resource trigger-sampling-request context: hi' } }],
