@@ -55,12 +55,6 @@ const serverReady = (core: Core) =>
     { timeout: 20_000, interval: 50 },
   );
 
-const exists = (path: string) =>
-  access(path).then(
-    () => true,
-    () => false,
-  );
-
 describe('a workspace’s .mcp.json', () => {
   it('is offered and starts nothing until allowed for this workspace; a changed file asks again', async () => {
     const home = await tempDir();
@@ -74,7 +68,7 @@ describe('a workspace’s .mcp.json', () => {
     expect(listed.servers).toEqual([]);
     // Time enough for a started server to have written its marker.
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(await exists(marker)).toBe(false);
+    await expect(access(marker)).rejects.toMatchObject({ code: 'ENOENT' });
     expect(core.mcpHost.manager.statuses()).toEqual([]);
 
     await dispatch(core, 'mcpServers.decideOffer', { hash: listed.offered.hash, decision: 'allowed' });
