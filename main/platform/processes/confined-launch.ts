@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, lstatSync, readlinkSync, rmdirSync, statSync } from 'node:fs';
+import { accessSync, constants, lstatSync, readlinkSync, rmdirSync, statSync } from 'node:fs';
 import { absentProtected, bwrapArgs, confinementMode } from './confinement';
 import type { ConfinementRules, HeldMount } from './confinement';
 import type { ChildEnvironmentOptions } from './child-environment';
@@ -154,7 +154,12 @@ function realPathOf(fd: number): string {
   return readlinkSync(`/proc/self/fd/${fd}`);
 }
 
+/** What a name is now; undefined when it is not there (or goes while it is looked at: the workspace is live). */
 const kindOf = (path: string): 'file' | 'dir' | undefined => {
-  if (!existsSync(path)) return undefined;
-  return statSync(path).isDirectory() ? 'dir' : 'file';
+  try {
+    const stats = statSync(path, { throwIfNoEntry: false });
+    return stats === undefined ? undefined : stats.isDirectory() ? 'dir' : 'file';
+  } catch {
+    return undefined;
+  }
 };
