@@ -156,6 +156,7 @@ describe('the tool lists', () => {
     expect(assistantTools.map((tool) => tool.name)).toEqual([
       ...fileTools.map((tool) => tool.name),
       'web_fetch',
+      'web_search',
       'memory_search',
       'memory_append',
       'skill',
