@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ResolvedAddress } from '../platform/processes/network-proxy';
+import { listenOnLoopback } from '../test-support/loopback-server';
 import { makePdf } from '../test-support/media-fixtures';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createToolCallsKit } from '../test-support/tool-calls-kit';
@@ -32,18 +32,7 @@ async function startPageServer(routes: Readonly<Record<string, Route>>): Promise
     if (route === undefined) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
     route(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    port,
-    origin: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenOnLoopback(server)), requests };
 }
 
 const html = (body: string) => (_req: IncomingMessage, res: ServerResponse) =>

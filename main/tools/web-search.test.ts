@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { listenOnLoopback } from '../test-support/loopback-server';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createToolCallsKit } from '../test-support/tool-calls-kit';
 import type { ToolCallsKit } from '../test-support/tool-calls-kit';
@@ -48,10 +48,9 @@ async function startSearchServer(answer: SearchServer['answer']): Promise<Search
       state.answer(seen, res);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { origin, port, close } = await listenOnLoopback(server);
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin,
     port,
     requests,
     get answer() {
@@ -60,11 +59,7 @@ async function startSearchServer(answer: SearchServer['answer']): Promise<Search
     set answer(value) {
       state.answer = value;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 
