@@ -48,7 +48,7 @@ describe.runIf(mode.confined)(`absent protected names cannot be created by a con
 
   it('lets a command create a repository where there is none, and commit in it', async () => {
     const { kit, workspace } = await setup();
-    const output = await run(
+    const output = await runShell(
       kit,
       'git init -q && git add a.txt && git -c user.name=t -c user.email=t@t commit -qm first && git log --oneline | wc -l',
     );
