@@ -2,6 +2,7 @@ import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitRun } from '../test-support/git-run';
+import { callValue } from '../test-support/tool-calls-kit';
 import { pathExists } from '../test-support/path-exists';
 import { useToolCallsKits } from '../test-support/use-tool-kits';
 import { gitCommitTool } from './git-commit';
@@ -32,10 +33,7 @@ async function setup(options: { repo?: boolean; concealMemory?: boolean } = {}) 
   return { kit, root };
 }
 
-const value = <T>(result: { ok: boolean; value?: unknown; error?: unknown }): T => {
-  expect(result.ok, JSON.stringify(result.error)).toBe(true);
-  return result.value as T;
-};
+const value = callValue;
 
 describe('git tools through the registry', () => {
   it('answers not_a_git_repo outside a repository', async () => {
