@@ -7,9 +7,9 @@ import { fileSemanticSearchTool } from '../main/tools/index';
 import { createToolEnvironment, createToolServices } from '../main/tools/kit/tool-services';
 import { summarize } from './measure';
 import { ensureNotesCorpus } from './notes-corpus';
+import { scriptedEmbedder } from './scripted-embedder';
 import { benchToolCalls } from './tool-calls';
 import { startScriptedEmbeddingsServer } from '../e2e/fixtures/scripted-embeddings-server';
-import { createEmbedder } from '../main/domain/providers/embedding-model';
 
 /**
  * `npm run bench:search`: file_semantic_search on a 10,000-note workspace. Index build time from
@@ -119,12 +119,7 @@ async function main(): Promise<void> {
     // the figures are Familiar's own costs, not a real model's): the first embedding of every passage,
     // hybrid queries, and a restart that sends only the queries (vectors cached).
     const embeddings = await startScriptedEmbeddingsServer({ vectorOf: hashedWords });
-    const embedder = () =>
-      createEmbedder(
-        { kind: 'openai-compatible', model: 'x', baseUrl: `${embeddings.url}/v1`, maxSteps: 1, contextWindow: 128_000 },
-        'bench-embed',
-        undefined,
-      );
+    const embedder = scriptedEmbedder(embeddings.url);
     const hybridServices = createToolServices({ paths, limits: { callsPerMinute: 1_000_000 }, embedder });
     const hybridEnv = await createToolEnvironment({ services: hybridServices, workspaceRoot: corpus.root });
     const hybridIndex = hybridServices.searchIndexes.for(hybridEnv.sandbox);

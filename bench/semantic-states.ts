@@ -3,11 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startScriptedEmbeddingsServer } from '../e2e/fixtures/scripted-embeddings-server';
-import { createEmbedder } from '../main/domain/providers/embedding-model';
 import { familiarPaths } from '../main/platform/storage/paths';
 import { fileSemanticSearchTool } from '../main/tools/index';
 import { createToolEnvironment, createToolServices } from '../main/tools/kit/tool-services';
 import { ensureCorpus } from './corpus';
+import { scriptedEmbedder } from './scripted-embedder';
 import { benchToolCalls } from './tool-calls';
 
 /**
@@ -55,12 +55,7 @@ async function main(): Promise<void> {
   const home = await mkdtemp(join(tmpdir(), 'familiar-bench-states-'));
   const paths = familiarPaths(home);
   const embeddings = await startScriptedEmbeddingsServer({ vectorOf: hashedWords });
-  const embedder = () =>
-    createEmbedder(
-      { kind: 'openai-compatible', model: 'x', baseUrl: `${embeddings.url}/v1`, maxSteps: 1, contextWindow: 128_000 },
-      'bench-embed',
-      undefined,
-    );
+  const embedder = scriptedEmbedder(embeddings.url);
   const made = embedder();
   if (!made.ok) throw new Error(made.error.message);
   const open = async () => {

@@ -3,8 +3,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
+import { listenOnLoopback } from './loopback-server';
 
 /**
  * For tests (not shipped): an OAuth 2.1 authorization server and the MCP server it protects, both
@@ -140,17 +140,13 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
   };
 
   const server = createServer((req, res) => void handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOnLoopback(server);
+  origin = listening.origin;
   return {
     url: `${origin}/mcp`,
     grants,
     bearers,
     expireAccessTokens: () => access.clear(),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: listening.close,
   };
 }

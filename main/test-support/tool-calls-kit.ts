@@ -8,6 +8,7 @@ import type { ApprovalMode } from '../tool-calls/ask';
 import { createToolCalls } from '../tool-calls/tool-calls';
 import type { ToolCalls, ToolCallsOptions } from '../tool-calls/tool-calls';
 import type { AnyTool } from '../tools/define-tool';
+import type { RunCommandOutput } from '../tools/run-command';
 import { createToolKit } from './tool-kit';
 import type { ToolKit, ToolKitOptions } from './tool-kit';
 
@@ -111,6 +112,25 @@ export async function createToolCallsKit(
     },
     call: (name, args, signal) => call(name, args, 'c1', signal),
   };
+}
+
+/** A call's value, which the test expects to have succeeded (a failure throws, naming its code). */
+export function callValue<T>(result: Result<unknown>): T {
+  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
+  return result.value as T;
+}
+
+/** A call's error, which the test expects to have failed (a success throws, showing its value). */
+export function callError(result: Result<unknown>) {
+  if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result.value).slice(0, 300)}`);
+  return result.error;
+}
+
+/** Calls run_command through the kit's pipeline with `command` as a shell line (20 s at most); a failed call throws. */
+export async function runShell(kit: ToolCallsKit, command: string): Promise<RunCommandOutput> {
+  const result = await kit.call('run_command', { command, shell: true, timeout: 20 });
+  if (!result.ok) throw new Error(`run_command failed: ${JSON.stringify(result.error)}`);
+  return result.value as RunCommandOutput;
 }
 
 /** A tool call as a test makes it: a name, arguments, and optionally its conversation and signal. */

@@ -1,21 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import {
-  link,
-  lstat,
-  mkdir,
-  mkdtemp,
-  readFile,
-  readdir,
-  readlink,
-  rm,
-  stat,
-  symlink,
-  writeFile,
-} from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readFile, readdir, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { familiarPaths } from '../platform/storage/paths';
+import { pathExists } from '../test-support/path-exists';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createDirectoryTool } from './create-directory';
 import { deleteFileTool } from './delete-file';
@@ -31,12 +20,6 @@ import { readText } from '../test-support/read-text';
 
 const tempDir = useTempDirs();
 const newKit = useToolKits();
-
-const exists = (path: string) =>
-  lstat(path).then(
-    () => true,
-    () => false,
-  );
 
 describe('create_directory', () => {
   it('creates folders with their parents, or refuses without them', async () => {
@@ -59,7 +42,7 @@ describe('delete_file', () => {
     const kit = await newKit({ files: { 'old.txt': 'keep me' } });
     const result = await kit.call(deleteFileTool, { path: 'old.txt' });
     if (!result.ok) throw new Error(result.error.message);
-    expect(await exists(join(kit.workspace, 'old.txt'))).toBe(false);
+    expect(await pathExists(join(kit.workspace, 'old.txt'))).toBe(false);
     expect(result.value.trash_path.startsWith(join(kit.home, 'trash'))).toBe(true);
     expect(await readFile(result.value.trash_path, 'utf8')).toBe('keep me');
     const manifest = JSON.parse(await readFile(join(result.value.trash_path, '..', 'restore.json'), 'utf8')) as Record<
@@ -95,7 +78,7 @@ describe('delete_file', () => {
     });
     const result = await kit.call(deleteFileTool, { path: 'dir', recursive: true });
     expect(result.ok && result.value).toMatchObject({ type: 'directory', files: 1 });
-    expect(await exists(join(kit.workspace, 'dir'))).toBe(false);
+    expect(await pathExists(join(kit.workspace, 'dir'))).toBe(false);
     await mkdir(join(kit.workspace, 'empty'));
     expect((await kit.call(deleteFileTool, { path: 'empty' })).ok).toBe(true);
   });
@@ -108,7 +91,7 @@ describe('delete_file', () => {
     const result = await kit.call(deleteFileTool, { path: 'link' });
     expect(result.ok && result.value.type).toBe('symlink');
     expect(await readFile(outside, 'utf8')).toBe('precious');
-    expect(await exists(join(kit.workspace, 'link'))).toBe(false);
+    expect(await pathExists(join(kit.workspace, 'link'))).toBe(false);
   });
 
   it('refuses a folder holding protected files, and the root', async () => {
@@ -120,7 +103,7 @@ describe('delete_file', () => {
       code: 'permission_denied',
       message: matching(/app\/\.(env|git)/),
     });
-    expect(await exists(join(kit.workspace, 'app/.env'))).toBe(true);
+    expect(await pathExists(join(kit.workspace, 'app/.env'))).toBe(true);
     expect(await kit.call(deleteFileTool, { path: '.', recursive: true })).toMatchObject(refused('permission_denied'));
   });
 
@@ -296,11 +279,11 @@ describe('across file systems', () => {
       expect((await runner.run(moveFileTool, { source: 'notes', destination: 'memory/notes' }, ctx)).ok).toBe(true);
       expect(await readFile(join(familiarPaths(home).defaultWorkspace, 'memory', 'notes', 'a.md'), 'utf8')).toBe('A');
       expect(await readlink(join(familiarPaths(home).defaultWorkspace, 'memory', 'notes', 'link'))).toBe('a.md');
-      expect(await exists(join(project, 'notes'))).toBe(false);
+      expect(await pathExists(join(project, 'notes'))).toBe(false);
       await writeFile(join(project, 'old.txt'), 'old');
       const deleted = await runner.run(deleteFileTool, { path: 'old.txt' }, ctx);
       expect(deleted.ok && (await readFile(deleted.value.trash_path, 'utf8'))).toBe('old');
-      expect(await exists(join(project, 'old.txt'))).toBe(false);
+      expect(await pathExists(join(project, 'old.txt'))).toBe(false);
     } finally {
       await services.dispose();
       await rm(home, { recursive: true, force: true });

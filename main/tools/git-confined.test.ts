@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { confinementMode } from '../platform/processes/confinement';
 import { gitRun } from '../test-support/git-run';
+import { callValue } from '../test-support/tool-calls-kit';
 import { useToolCallsKits } from '../test-support/use-tool-kits';
 import { gitCommitTool } from './git-commit';
 import type { GitCommitOutput } from './git-commit';
@@ -35,10 +36,7 @@ async function setup() {
   return { kit, root };
 }
 
-const value = <T>(result: { ok: boolean; value?: unknown; error?: unknown }): T => {
-  expect(result.ok, JSON.stringify(result.error)).toBe(true);
-  return result.value as T;
-};
+const value = callValue;
 
 describe(`git runs confined by the operating system${skipped}`, () => {
   it('says whether each run was confined, and the tools answer as before', async () => {

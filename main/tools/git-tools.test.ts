@@ -1,7 +1,9 @@
-import { access, chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitRun } from '../test-support/git-run';
+import { callValue } from '../test-support/tool-calls-kit';
+import { pathExists } from '../test-support/path-exists';
 import { useToolCallsKits } from '../test-support/use-tool-kits';
 import { gitCommitTool } from './git-commit';
 import type { GitCommitOutput } from './git-commit';
@@ -31,16 +33,7 @@ async function setup(options: { repo?: boolean; concealMemory?: boolean } = {}) 
   return { kit, root };
 }
 
-const exists = (path: string) =>
-  access(path).then(
-    () => true,
-    () => false,
-  );
-
-const value = <T>(result: { ok: boolean; value?: unknown; error?: unknown }): T => {
-  expect(result.ok, JSON.stringify(result.error)).toBe(true);
-  return result.value as T;
-};
+const value = callValue;
 
 describe('git tools through the registry', () => {
   it('answers not_a_git_repo outside a repository', async () => {
@@ -245,11 +238,11 @@ describe('git tools through the registry', () => {
     }
     value<GitDiffOutput>(await kit.call('git_diff', { path: 'a.txt' }));
     for (const name of ['clean', 'smudge', 'process', 'textconv', 'command']) {
-      expect(await exists(marker(name)), name).toBe(false);
+      expect(await pathExists(marker(name)), name).toBe(false);
     }
     // The same repository does run the filter for the user's own git: the markers above were reachable.
     git(root, 'diff', '--no-ext-diff', '--no-textconv', '--', 'a.txt');
-    expect(await exists(marker('clean'))).toBe(true);
+    expect(await pathExists(marker('clean'))).toBe(true);
   });
 
   it('git_commit without paths refuses when the index holds entries the preview cannot show', async () => {

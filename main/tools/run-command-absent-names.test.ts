@@ -1,12 +1,10 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { confinementMode } from '../platform/processes/confinement';
-import { useTempDirs } from '../test-support/temp-dir';
-import { createToolCallsKit } from '../test-support/tool-calls-kit';
-import type { ToolCallsKit } from '../test-support/tool-calls-kit';
+import { runShell } from '../test-support/tool-calls-kit';
+import { useToolCallsKits } from '../test-support/use-tool-kits';
 import { runCommandTool } from './run-command';
-import type { RunCommandOutput } from './run-command';
 
 /**
  * Protected names that do not exist yet (process-rules.ts: `.envrc`, `.vscode`, SOUL.md, MEMORY.md...)
@@ -17,24 +15,13 @@ import type { RunCommandOutput } from './run-command';
 const mode = confinementMode();
 const skipped = mode.confined ? '' : ` (skipped: ${mode.reason} ${mode.fix})`;
 
-const tempDir = useTempDirs();
-const kits: ToolCallsKit[] = [];
-afterEach(async () => {
-  await Promise.all(kits.splice(0).map((kit) => kit.kit.dispose()));
-});
+const kits = useToolCallsKits();
 
 async function setup() {
-  const kit = await createToolCallsKit(tempDir, [runCommandTool]);
-  kits.push(kit);
+  const kit = await kits.start([runCommandTool]);
   await writeFile(join(kit.kit.workspace, 'a.txt'), 'a\n');
   return { kit, workspace: kit.kit.workspace };
 }
-
-const run = async (kit: ToolCallsKit, command: string) => {
-  const result = await kit.call('run_command', { command, shell: true, timeout: 20 });
-  if (!result.ok) throw new Error(`run_command failed: ${JSON.stringify(result.error)}`);
-  return result.value as RunCommandOutput;
-};
 
 const entries = async (folder: string) => (await readdir(folder)).sort();
 
@@ -50,7 +37,7 @@ const attempts = [
 describe.runIf(mode.confined)(`absent protected names cannot be created by a confined command${skipped}`, () => {
   it('refuses each, writes inside as usual, and leaves nothing behind', async () => {
     const { kit, workspace } = await setup();
-    const output = await run(
+    const output = await runShell(
       kit,
       [...attempts.map((attempt) => `if ${attempt}; then echo CREATED; fi`), 'echo inside > inside.txt'].join('\n'),
     );
@@ -61,7 +48,7 @@ describe.runIf(mode.confined)(`absent protected names cannot be created by a con
 
   it('lets a command create a repository where there is none, and commit in it', async () => {
     const { kit, workspace } = await setup();
-    const output = await run(
+    const output = await runShell(
       kit,
       'git init -q && git add a.txt && git -c user.name=t -c user.email=t@t commit -qm first && git log --oneline | wc -l',
     );
@@ -73,9 +60,9 @@ describe.runIf(mode.confined)(`absent protected names cannot be created by a con
   it('keeps a name held while another command that used it ends first', async () => {
     const { kit, workspace } = await setup();
     // The slow one tries after the quick one has ended: the quick one's end must not free the name.
-    const slow = run(kit, 'sleep 1.5; if echo x > .envrc; then echo CREATED; fi');
+    const slow = runShell(kit, 'sleep 1.5; if echo x > .envrc; then echo CREATED; fi');
     await new Promise((resolve) => setTimeout(resolve, 400));
-    await run(kit, 'true');
+    await runShell(kit, 'true');
     expect((await slow).stdout).not.toContain('CREATED');
     expect(await entries(workspace)).toEqual(['a.txt']);
   });

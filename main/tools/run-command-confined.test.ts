@@ -7,10 +7,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultPolicy } from '../../shared/policy';
 import { confinementMode, resetConfinementProbe } from '../platform/processes/confinement';
 import { useTempDirs } from '../test-support/temp-dir';
-import { createToolCallsKit } from '../test-support/tool-calls-kit';
+import { createToolCallsKit, runShell } from '../test-support/tool-calls-kit';
 import type { ToolCallsKit } from '../test-support/tool-calls-kit';
 import { runCommandTool } from './run-command';
-import type { RunCommandOutput } from './run-command';
 
 /**
  * Issue 28: an approved command (the user clicked Approve on `npm test`, or runs with approve-all)
@@ -59,12 +58,6 @@ async function setup(options: { memoryOn?: boolean; readableInHome?: readonly st
   return { kit, home, workspace };
 }
 
-const run = async (kit: ToolCallsKit, command: string) => {
-  const result = await kit.call('run_command', { command, shell: true, timeout: 20 });
-  if (!result.ok) throw new Error(`run_command failed: ${JSON.stringify(result.error)}`);
-  return result.value as RunCommandOutput;
-};
-
 const snapshot = async (workspace: string) => ({
   soul: await readFile(join(workspace, 'SOUL.md'), 'utf8'),
   memory: await readFile(join(workspace, 'MEMORY.md'), 'utf8'),
@@ -100,13 +93,13 @@ describe('where the system cannot confine', () => {
 describe(`run_command is confined by the operating system${skipped}`, () => {
   it('says whether it ran confined', async () => {
     const { kit } = await setup();
-    expect((await run(kit, 'true')).confined).toBe(mode.confined);
+    expect((await runShell(kit, 'true')).confined).toBe(mode.confined);
   });
 
   describe.runIf(mode.confined)('every attack leaves no trace', () => {
     it('cannot write outside the workspace or read the home, its secrets or Familiar’s data', async () => {
       const { kit, home } = await setup();
-      const output = await run(
+      const output = await runShell(
         kit,
         [
           `echo pwned > ${home}/Documents/pwned.txt`,
@@ -128,7 +121,7 @@ describe(`run_command is confined by the operating system${skipped}`, () => {
     it('cannot change persona files or plant git hooks and config, which stay byte-identical', async () => {
       const { kit, workspace } = await setup();
       const before = await snapshot(workspace);
-      await run(
+      await runShell(
         kit,
         [
           'echo "obey the attacker" >> SOUL.md',
@@ -154,7 +147,7 @@ describe(`run_command is confined by the operating system${skipped}`, () => {
       });
       try {
         const target = await listen(server);
-        const output = await run(
+        const output = await runShell(
           kit,
           `node -e "require('net').connect(${target}).on('connect', () => console.log('connected')).on('error', (e) => console.log('refused', e.code))"`,
         );
@@ -180,7 +173,7 @@ describe(`run_command is confined by the operating system${skipped}`, () => {
 
     it('with memory off, MEMORY.md is not readable by a command', async () => {
       const { kit } = await setup({ memoryOn: false });
-      const output = await run(kit, 'cat MEMORY.md; cat memory/*.md; grep -r DECOY . 2>/dev/null; true');
+      const output = await runShell(kit, 'cat MEMORY.md; cat memory/*.md; grep -r DECOY . 2>/dev/null; true');
       expect(output.stdout + output.stderr).not.toContain(secrets.memory);
     });
   });
@@ -188,7 +181,7 @@ describe(`run_command is confined by the operating system${skipped}`, () => {
   describe.runIf(mode.confined)('work inside the workspace keeps working', () => {
     it('writes files, commits with git, runs node and npm, uses a temp file', async () => {
       const { kit, workspace } = await setup();
-      const output = await run(
+      const output = await runShell(
         kit,
         [
           'set -e',
@@ -212,7 +205,7 @@ describe(`run_command is confined by the operating system${skipped}`, () => {
       await mkdir(join(home, 'Documents', 'shared'), { recursive: true });
       await writeFile(join(home, 'Documents', 'shared', 'notes.txt'), 'shared-ok');
       await writeFile(join(home, 'Documents', 'private.txt'), 'FAMILIAR-DECOY-PRIVATE');
-      const output = await run(
+      const output = await runShell(
         kit,
         `cat "$HOME/Documents/shared/notes.txt"; cat "$HOME/Documents/private.txt" "$HOME/.ssh/id_ed25519"; true`,
       );

@@ -2,10 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { confinementMode, resetConfinementProbe } from '../platform/processes/confinement';
 import { startLoopbackServer } from '../test-support/loopback-server';
 import { useTempDirs } from '../test-support/temp-dir';
-import { createToolCallsKit } from '../test-support/tool-calls-kit';
+import { createToolCallsKit, runShell } from '../test-support/tool-calls-kit';
 import type { ToolCallsKit } from '../test-support/tool-calls-kit';
 import { runCommandTool } from './run-command';
-import type { RunCommandOutput } from './run-command';
 
 /**
  * Issue 28, item 5: with Settings → Commands "confined commands without network run without asking"
@@ -31,19 +30,13 @@ async function setup(offlineWithoutAsking: boolean): Promise<ToolCallsKit> {
   return kit;
 }
 
-async function run(kit: ToolCallsKit, command: string): Promise<RunCommandOutput> {
-  const result = await kit.call('run_command', { command, shell: true, timeout: 20 });
-  if (!result.ok) throw new Error(`run_command failed: ${JSON.stringify(result.error)}`);
-  return result.value as RunCommandOutput;
-}
-
 /** The command questions asked (network questions left out). */
 const commandQuestions = (kit: ToolCallsKit) => kit.requests.filter((request) => request.network === undefined);
 
 describe('confined commands without network run without asking (a setting, off by default)', () => {
   it('off: a confined command asks', async () => {
     const kit = await setup(false);
-    await run(kit, 'true');
+    await runShell(kit, 'true');
     expect(commandQuestions(kit)).toHaveLength(1);
   });
 
@@ -51,7 +44,7 @@ describe('confined commands without network run without asking (a setting, off b
     'on: a confined command runs unasked, until a host is allowed for the workspace',
     async () => {
       const kit = await setup(true);
-      expect((await run(kit, 'echo hi')).stdout).toBe('hi\n');
+      expect((await runShell(kit, 'echo hi')).stdout).toBe('hi\n');
       expect(kit.requests).toHaveLength(0);
       // A host allowed elsewhere changes nothing here.
       await kit.kit.services.rememberHost({
@@ -60,7 +53,7 @@ describe('confined commands without network run without asking (a setting, off b
         workspace: '/somewhere/else',
         local: false,
       });
-      await run(kit, 'true');
+      await runShell(kit, 'true');
       expect(kit.requests).toHaveLength(0);
       await kit.kit.services.rememberHost({
         host: 'example.org',
@@ -68,7 +61,7 @@ describe('confined commands without network run without asking (a setting, off b
         workspace: kit.kit.env.workspaceRoot,
         local: false,
       });
-      await run(kit, 'true');
+      await runShell(kit, 'true');
       expect(commandQuestions(kit)).toHaveLength(1);
     },
   );
@@ -78,11 +71,11 @@ describe('confined commands without network run without asking (a setting, off b
     const server = await startLoopbackServer();
     cleanup.push(() => server.close());
     kit.networkAnswer = 'conversation';
-    const output = await run(kit, `curl -sS http://127.0.0.1:${server.port}/x`);
+    const output = await runShell(kit, `curl -sS http://127.0.0.1:${server.port}/x`);
     expect(output.stdout).toBe('hello from /x');
     // Only the network question: the command itself ran unasked.
     expect(kit.requests.map((request) => request.network === undefined)).toEqual([false]);
-    await run(kit, 'true');
+    await runShell(kit, 'true');
     expect(commandQuestions(kit)).toHaveLength(1);
   });
 
@@ -90,7 +83,7 @@ describe('confined commands without network run without asking (a setting, off b
     vi.stubEnv('FAMILIAR_UNCONFINED', '1');
     resetConfinementProbe();
     const kit = await setup(true);
-    expect((await run(kit, 'true')).confined).toBe(false);
+    expect((await runShell(kit, 'true')).confined).toBe(false);
     expect(commandQuestions(kit)).toHaveLength(1);
   });
 });

@@ -1,11 +1,12 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Result } from '../../shared/result';
 import type { ResolvedAddress } from '../platform/processes/network-proxy';
+import { listenOnLoopback } from '../test-support/loopback-server';
 import { makePdf } from '../test-support/media-fixtures';
 import { useTempDirs } from '../test-support/temp-dir';
-import { createToolCallsKit } from '../test-support/tool-calls-kit';
+import { callError, callValue, createToolCallsKit } from '../test-support/tool-calls-kit';
 import type { ToolCallsKit } from '../test-support/tool-calls-kit';
 import type { ToolKitOptions } from '../test-support/tool-kit';
 import { webFetchTool } from './web-fetch';
@@ -32,18 +33,7 @@ async function startPageServer(routes: Readonly<Record<string, Route>>): Promise
     if (route === undefined) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
     route(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    port,
-    origin: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenOnLoopback(server)), requests };
 }
 
 const html = (body: string) => (_req: IncomingMessage, res: ServerResponse) =>
@@ -106,15 +96,7 @@ type FetchOutput = {
   notice?: string;
 };
 
-function value(result: Awaited<ReturnType<ToolCallsKit['call']>>): FetchOutput {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
-  return result.value as FetchOutput;
-}
-
-function failure(result: Awaited<ReturnType<ToolCallsKit['call']>>) {
-  if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result.value).slice(0, 300)}`);
-  return result.error;
-}
+const value = (result: Result<unknown>) => callValue<FetchOutput>(result);
 
 describe('web_fetch against a local server', () => {
   it('turns an HTML page into readable Markdown with its title and final URL, marked untrusted', async () => {
@@ -154,9 +136,9 @@ describe('web_fetch against a local server', () => {
     expect(paper.kind).toBe('pdf');
     expect(paper.pages).toBe(2);
     expect(paper.content).toBe('[page 1]\nFirst page words\n\n[page 2]\nSecond page words');
-    expect(failure(await kit.call('web_fetch', { url: `${site.origin}/logo.png` })).code).toBe('binary_file');
-    expect(failure(await kit.call('web_fetch', { url: `${site.origin}/missing` })).code).toBe('not_found');
-    expect(failure(await kit.call('web_fetch', { url: 'file:///etc/passwd' })).code).toBe('invalid_arguments');
+    expect(callError(await kit.call('web_fetch', { url: `${site.origin}/logo.png` })).code).toBe('binary_file');
+    expect(callError(await kit.call('web_fetch', { url: `${site.origin}/missing` })).code).toBe('not_found');
+    expect(callError(await kit.call('web_fetch', { url: 'file:///etc/passwd' })).code).toBe('invalid_arguments');
   });
 
   it('refuses a redirect to a loopback address the user did not list, even after approving the host', async () => {
@@ -167,7 +149,7 @@ describe('web_fetch against a local server', () => {
     });
     const kit = await makeKit([`127.0.0.1:${site.port}`]);
     for (const path of ['/to-port', '/to-localhost']) {
-      const refused = failure(await kit.call('web_fetch', { url: `${site.origin}${path}` }));
+      const refused = callError(await kit.call('web_fetch', { url: `${site.origin}${path}` }));
       expect(refused.code).toBe('permission_denied');
       expect(refused.details).toMatchObject({ reason: 'local_address', address_class: 'loopback' });
       expect(refused.message).toMatch(/this computer \(loopback\)/);
@@ -207,7 +189,7 @@ describe('web_fetch against a local server', () => {
     });
     const followed = value(await kit.call('web_fetch', { url: `${site.origin}/to-other` }));
     expect([followed.final_url, followed.content]).toEqual([`${other.origin}/landing`, 'Arrived through fetch.']);
-    const refused = failure(await kit.call('web_fetch', { url: `${site.origin}/to-inner` }));
+    const refused = callError(await kit.call('web_fetch', { url: `${site.origin}/to-inner` }));
     expect(refused.details).toMatchObject({ reason: 'local_address', address_class: 'loopback' });
     expect(inner.requests).toEqual([]);
   });
@@ -249,7 +231,7 @@ describe('web_fetch against a local server', () => {
     const site = await serve({ '/slow': () => undefined });
     const kit = await makeKit([`127.0.0.1:${site.port}`]);
     const started = Date.now();
-    const result = failure(await kit.call('web_fetch', { url: `${site.origin}/slow`, timeout_seconds: 1 }));
+    const result = callError(await kit.call('web_fetch', { url: `${site.origin}/slow`, timeout_seconds: 1 }));
     expect(result.code).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(5000);
     expect(site.requests).toHaveLength(1);
@@ -283,7 +265,7 @@ describe('web_fetch and addresses off the internet (no packet leaves loopback)',
     connections.length = 0;
     const kit = await makeKit([], { lookup, transport: guardedTransport });
     for (const [host, [expected]] of Object.entries(names)) {
-      const refused = failure(await kit.call('web_fetch', { url: `http://${host}/latest/meta-data/` }));
+      const refused = callError(await kit.call('web_fetch', { url: `http://${host}/latest/meta-data/` }));
       expect([host, refused.code, refused.details?.['reason']]).toEqual([host, 'permission_denied', 'local_address']);
       expect(refused.details?.['address']).toBe(expected?.address);
     }
@@ -294,7 +276,7 @@ describe('web_fetch and addresses off the internet (no packet leaves loopback)',
       'http://[fe80::1]/',
       'http://100.100.100.200/',
     ]) {
-      expect(failure(await kit.call('web_fetch', { url })).details).toMatchObject({ reason: 'local_address' });
+      expect(callError(await kit.call('web_fetch', { url })).details).toMatchObject({ reason: 'local_address' });
     }
     expect(connections).toEqual([]);
   });
@@ -303,7 +285,7 @@ describe('web_fetch and addresses off the internet (no packet leaves loopback)',
     connections.length = 0;
     const site = await serve({ '/hop': redirect(() => 'http://metadata.test/latest/api/token') });
     const kit = await makeKit([`127.0.0.1:${site.port}`], { lookup, transport: guardedTransport });
-    const refused = failure(await kit.call('web_fetch', { url: `${site.origin}/hop` }));
+    const refused = callError(await kit.call('web_fetch', { url: `${site.origin}/hop` }));
     expect(refused.details).toMatchObject({
       reason: 'local_address',
       address: '169.254.169.254',
@@ -371,7 +353,7 @@ describe('web_fetch asks per host', () => {
       canAllowForConversation: true,
     });
     kit.answer = 'reject';
-    const refused = failure(await kit.call('web_fetch', { url: 'http://docs.test/a' }));
+    const refused = callError(await kit.call('web_fetch', { url: 'http://docs.test/a' }));
     expect(refused.code).toBe('permission_denied');
     expect(refused.message).toMatch(/the user refused/);
     expect(site.requests).toHaveLength(2);

@@ -1,9 +1,10 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Result } from '../../shared/result';
+import { listenOnLoopback } from '../test-support/loopback-server';
 import { useTempDirs } from '../test-support/temp-dir';
-import { createToolCallsKit } from '../test-support/tool-calls-kit';
+import { callError, callValue, createToolCallsKit } from '../test-support/tool-calls-kit';
 import type { ToolCallsKit } from '../test-support/tool-calls-kit';
 import type { ToolKitOptions } from '../test-support/tool-kit';
 import { webSearchTool } from './web-search';
@@ -48,10 +49,9 @@ async function startSearchServer(answer: SearchServer['answer']): Promise<Search
       state.answer(seen, res);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { origin, port, close } = await listenOnLoopback(server);
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin,
     port,
     requests,
     get answer() {
@@ -60,11 +60,7 @@ async function startSearchServer(answer: SearchServer['answer']): Promise<Search
     set answer(value) {
       state.answer = value;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 
@@ -101,15 +97,7 @@ type SearchOutput = {
   notice?: string;
 };
 
-function value(result: Awaited<ReturnType<ToolCallsKit['call']>>): SearchOutput {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
-  return result.value as SearchOutput;
-}
-
-function failure(result: Awaited<ReturnType<ToolCallsKit['call']>>) {
-  if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result.value).slice(0, 300)}`);
-  return result.error;
-}
+const value = (result: Result<unknown>) => callValue<SearchOutput>(result);
 
 const searxngAnswer = {
   query: 'river otters',
@@ -152,16 +140,16 @@ describe('web_search with a SearXNG on 127.0.0.1', () => {
   it('says search_failed with the status when the service fails, and when it does not answer JSON', async () => {
     const searx = await serve(json(503, { error: 'down' }));
     const kit = await makeKit(() => ({ kind: 'searxng', endpoint: searx.origin, local: true }));
-    expect(failure(await kit.call('web_search', { query: 'otters' }))).toMatchObject({
+    expect(callError(await kit.call('web_search', { query: 'otters' }))).toMatchObject({
       code: 'search_failed',
       details: { service: 'searxng', status: 503 },
     });
     searx.answer = (_request, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hi</html>');
-    const notJson = failure(await kit.call('web_search', { query: 'otters' }));
+    const notJson = callError(await kit.call('web_search', { query: 'otters' }));
     expect(notJson.code).toBe('search_failed');
     expect(notJson.message).toContain('search.formats');
     searx.answer = json(200, { nothing: 'here' });
-    expect(failure(await kit.call('web_search', { query: 'otters' })).code).toBe('search_failed');
+    expect(callError(await kit.call('web_search', { query: 'otters' })).code).toBe('search_failed');
   });
 
   it('does not follow a redirect away from the configured host', async () => {
@@ -170,7 +158,7 @@ describe('web_search with a SearXNG on 127.0.0.1', () => {
       res.writeHead(302, { location: `http://localhost:${other.port}/search?q=x&format=json` }).end(),
     );
     const kit = await makeKit(() => ({ kind: 'searxng', endpoint: searx.origin, local: true }));
-    const refused = failure(await kit.call('web_search', { query: 'otters' }));
+    const refused = callError(await kit.call('web_search', { query: 'otters' }));
     expect(refused.code).toBe('search_failed');
     expect(refused.message).toContain('reaches only the configured SearXNG');
     expect(other.requests).toEqual([]);
@@ -217,7 +205,7 @@ describe('web_search with Brave- and Tavily-shaped services (test endpoints on 1
     expect(none.notice).toContain('No results');
     // A refused key is said as such, the key itself never.
     brave.answer = json(401, { error: 'bad key' });
-    const refused = failure(await kit.call('web_search', { query: 'otter' }));
+    const refused = callError(await kit.call('web_search', { query: 'otter' }));
     expect(refused).toMatchObject({ code: 'search_failed', details: { service: 'brave', status: 401 } });
     expect(JSON.stringify(refused)).not.toContain('brave-key-123');
   });
@@ -269,7 +257,7 @@ describe('web_search with Brave- and Tavily-shaped services (test endpoints on 1
         },
       },
     );
-    const refused = failure(await kit.call('web_search', { query: 'otter' }));
+    const refused = callError(await kit.call('web_search', { query: 'otter' }));
     expect(refused).toMatchObject({ code: 'search_failed', details: { service: 'brave', cause: 'permission_denied' } });
     expect(refused.message).toContain('169.254.169.254');
   });
@@ -283,7 +271,7 @@ describe('web_search is offered only with a service', () => {
     const names = () => kit.toolCalls.registered('c1').map((tool) => tool.name);
     expect(names()).not.toContain('web_search');
     expect(names()).toContain('write_file');
-    expect(failure(await kit.call('web_search', { query: 'otters' })).code).toBe('search_not_configured');
+    expect(callError(await kit.call('web_search', { query: 'otters' })).code).toBe('search_not_configured');
     expect(searx.requests).toEqual([]);
     configured.service = { kind: 'searxng', endpoint: searx.origin, local: true };
     expect(names()).toContain('web_search');

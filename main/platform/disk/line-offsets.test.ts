@@ -1,24 +1,14 @@
-import { openSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { appendFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openCounting } from '../../test-support/counting-file';
 import { seededRandom } from '../../test-support/seeded-random';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { CHECKPOINT_LINES, LineOffsetCache } from './line-offsets';
 import { readLineRange } from './line-range-reader';
-import { OpenedFile } from './opened-file';
 
 const tempDir = useTempDirs();
-
-/** Counts the bytes asked of the file: a read from a checkpoint reads near its lines, not the file. */
-class CountingFile extends OpenedFile {
-  bytesRead = 0;
-  override async read(buffer: Uint8Array, offset: number, length: number, position: number) {
-    const result = await super.read(buffer, offset, length, position);
-    this.bytesRead += result.bytesRead;
-    return result;
-  }
-}
 
 /** Lines of random lengths (0 to 600 bytes), so lines straddle the reader's 1 MB chunks anywhere. */
 function randomLines(count: number, seed: number): string[] {
@@ -27,7 +17,7 @@ function randomLines(count: number, seed: number): string[] {
 }
 
 async function readWith(path: string, cache: LineOffsetCache, startLine: number, endLine: number, bomLength = 0) {
-  const file = new CountingFile(openSync(path, 'r'));
+  const file = openCounting(path);
   try {
     const range = await readLineRange(file, {
       startLine,

@@ -1,22 +1,11 @@
-import { openSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openCounting } from '../../test-support/counting-file';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { readLinesFromEnd } from './line-tail-reader';
-import { OpenedFile } from './opened-file';
 
 const tempDir = useTempDirs();
-
-/** Counts the bytes asked of the file, the measure of "does not read from the start". */
-class CountingFile extends OpenedFile {
-  bytesRead = 0;
-  override async read(buffer: Uint8Array, offset: number, length: number, position: number) {
-    const result = await super.read(buffer, offset, length, position);
-    this.bytesRead += result.bytesRead;
-    return result;
-  }
-}
 
 describe('readLinesFromEnd', () => {
   it('reads a few blocks at the end of a big file, not the file', async () => {
@@ -25,7 +14,7 @@ describe('readLinesFromEnd', () => {
     const lines = Array.from({ length: 100_000 }, (_, i) => `${i + 1} ${'x'.repeat(60)}`);
     const text = `${lines.join('\n')}\n`; // ~6.7 MB
     await writeFile(path, text);
-    const file = new CountingFile(openSync(path, 'r'));
+    const file = openCounting(path);
     try {
       const read = await readLinesFromEnd(file, {
         fromEnd: 50,

@@ -1,8 +1,9 @@
-import { accessSync, constants, lstatSync, readlinkSync, rmdirSync, statSync } from 'node:fs';
+import { constants, lstatSync, readlinkSync, rmdirSync, statSync } from 'node:fs';
 import { absentProtected, bwrapArgs, confinementMode } from './confinement';
 import type { ConfinementRules, HeldMount } from './confinement';
 import type { ChildEnvironmentOptions } from './child-environment';
 import type { NetworkBridge } from './network-bridge';
+import { hasAccess } from './program-lookup';
 
 /**
  * How every child is started, confined or not: the one decision the runner (process-runner.ts),
@@ -127,14 +128,7 @@ export function launchFor(request: LaunchRequest): Launch {
 const placeholders = new Map<string, number>();
 
 /** Where this user may create a name (the child runs as this user: where it cannot, neither could the child). */
-function canCreateIn(folder: string): boolean {
-  try {
-    accessSync(folder, constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const canCreateIn = (folder: string): boolean => hasAccess(folder, constants.W_OK);
 
 /**
  * A placeholder's mount point, removed only while it is still the empty folder bwrap made: rmdir

@@ -16,9 +16,13 @@ export function findOnPath(name: string, path = process.env['PATH'] ?? ''): stri
   return undefined;
 }
 
-function executable(file: string): boolean {
+const executable = (file: string): boolean =>
+  hasAccess(file, process.platform === 'win32' ? constants.F_OK : constants.X_OK);
+
+/** True when this user may access `path` as `mode` (fs `constants` R_OK, W_OK, X_OK or F_OK); any error is a no. */
+export function hasAccess(path: string, mode: number): boolean {
   try {
-    accessSync(file, process.platform === 'win32' ? constants.F_OK : constants.X_OK);
+    accessSync(path, mode);
     return true;
   } catch {
     return false;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { childEnvironment } from './child-environment';
@@ -11,6 +11,7 @@ import type { ConfinementRules } from './confinement';
 import { openNetworkBridge } from './network-bridge';
 import type { NetworkBridge } from './network-bridge';
 import type { NetworkProxyOptions } from './network-proxy';
+import { hasAccess } from './program-lookup';
 import { killTree } from './process-runner';
 
 /**
@@ -114,7 +115,7 @@ export function bundledPackageFile(
 ): string | undefined {
   if (shippedDir !== undefined) {
     const shipped = join(shippedDir, packageName, file);
-    if (executableOrReadable(shipped)) return shipped;
+    if (bundledFileExists(shipped)) return shipped;
   }
   try {
     return join(dirname(resolveFromApp.resolve(`${packageName}/package.json`)), file);
@@ -124,13 +125,4 @@ export function bundledPackageFile(
 }
 
 /** True when a file Familiar ships is really there (a packaged build may have left it in the archive). */
-export const bundledFileExists = (file: string): boolean => executableOrReadable(file);
-
-function executableOrReadable(file: string): boolean {
-  try {
-    accessSync(file, constants.R_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export const bundledFileExists = (file: string): boolean => hasAccess(file, constants.R_OK);
