@@ -9,10 +9,10 @@ import { runCommandTool } from './run-command';
 import type { RunCommandOutput } from './run-command';
 
 /**
- * Protected names that do not exist yet (process-rules.ts: `.envrc`, `.vscode`, `.git/hooks` where
- * there is no `.git`, SOUL.md, MEMORY.md...) cannot be created by a confined command either: each
- * is held as an empty read-only folder while the command runs, and the workspace is left exactly
- * as it was afterwards.
+ * Protected names that do not exist yet (process-rules.ts: `.envrc`, `.vscode`, SOUL.md, MEMORY.md...)
+ * cannot be created by a confined command either: each is held as an empty read-only folder while
+ * the command runs, and the workspace is left exactly as it was afterwards. A folder with no
+ * repository is the exception: `git init` works there, as a user expects.
  */
 const mode = confinementMode();
 const skipped = mode.confined ? '' : ` (skipped: ${mode.reason} ${mode.fix})`;
@@ -40,13 +40,11 @@ const entries = async (folder: string) => (await readdir(folder)).sort();
 
 const attempts = [
   'echo x > .envrc',
-  'mkdir -p .git/hooks',
   'mkdir -p .vscode && echo {} > .vscode/tasks.json',
   'echo soul > SOUL.md',
   'echo memory > MEMORY.md',
   'mkdir -p memory && echo note > memory/today.md',
   'echo {} > .mcp.json',
-  'git init -q',
 ];
 
 describe.runIf(mode.confined)(`absent protected names cannot be created by a confined command${skipped}`, () => {
@@ -59,6 +57,17 @@ describe.runIf(mode.confined)(`absent protected names cannot be created by a con
     expect(output.confined).toBe(true);
     expect(output.stdout).not.toContain('CREATED');
     expect(await entries(workspace)).toEqual(['a.txt', 'inside.txt']);
+  });
+
+  it('lets a command create a repository where there is none, and commit in it', async () => {
+    const { kit, workspace } = await setup();
+    const output = await run(
+      kit,
+      'git init -q && git add a.txt && git -c user.name=t -c user.email=t@t commit -qm first && git log --oneline | wc -l',
+    );
+    expect(output.confined).toBe(true);
+    expect(output.stdout.trim()).toBe('1');
+    expect(await entries(workspace)).toEqual(['.git', 'a.txt']);
   });
 
   it('keeps a name held while another command that used it ends first', async () => {

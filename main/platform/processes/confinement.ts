@@ -217,7 +217,9 @@ export function absentProtected(
       const next = join(current, name);
       const kind = exists(next);
       if (kind === undefined) {
-        if (canCreateIn(current)) found.add(next);
+        // A folder with no repository stays free for `git init` (a command's own new repository is
+        // its to shape, as its Makefile is); an existing repository's hooks and config stay protected.
+        if (name !== '.git' && canCreateIn(current)) found.add(next);
         break;
       }
       if (kind === 'file') break;
