@@ -31,6 +31,10 @@ async function pastePicture(page: Page, name: string): Promise<void> {
   }, name);
 }
 
+/** A picture waiting in the composer, by its file name. */
+const attachedImage = (page: Page, name: string) =>
+  page.getByRole('list', { name: 'Attached images' }).getByRole('img', { name });
+
 /** The OpenAI-compatible user message's image parts (`image_url` with a data URL) in a recorded request. */
 function imageUrlsOf(messages: readonly unknown[]): string[] {
   return messages.flatMap((message) => {
@@ -116,9 +120,7 @@ test('the attach button picks a picture that reaches the model as an image part'
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Attach image' }).click();
     await (await chooser).setFiles({ name: 'picked.png', mimeType: 'image/png', buffer: png });
-    await expect(
-      page.getByRole('list', { name: 'Attached images' }).getByRole('img', { name: 'picked.png' }),
-    ).toBeVisible();
+    await expect(attachedImage(page, 'picked.png')).toBeVisible();
     const urls = await sendAndReadImages(page, llm, 'What did I pick?');
     // The very bytes picked: small enough that nothing is scaled.
     expect(urls).toEqual([`data:image/png;base64,${png.toString('base64')}`]);
@@ -144,9 +146,7 @@ test('a picture dropped on the composer is attached and reaches the model as an 
     for (const type of ['dragenter', 'dragover', 'drop']) {
       await box.dispatchEvent(type, { dataTransfer: transfer });
     }
-    await expect(
-      page.getByRole('list', { name: 'Attached images' }).getByRole('img', { name: 'dropped.png' }),
-    ).toBeVisible();
+    await expect(attachedImage(page, 'dropped.png')).toBeVisible();
     const urls = await sendAndReadImages(page, llm, 'And this one?');
     expect(urls).toEqual([`data:image/png;base64,${png.toString('base64')}`]);
     // Dropped on the composer, it is a picture for the chat, not an upload into the workspace.

@@ -1,12 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { callFamiliar, expect, test } from './fixtures/familiar-app';
+import { everything } from './fixtures/mcp-everything';
 
 test.use({ provider: 'scripted' });
-
-/** The reference server nobody here wrote (a devDependency), run by the Node that runs the tests. */
-const everything = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
 test('a workspace’s .mcp.json is offered in the chat and runs only once allowed; env values stay out of settings.json', async ({
   page,

@@ -1,12 +1,8 @@
-import { createRequire } from 'node:module';
 import { reply } from './fixtures/scripted-llm-server';
 import { expect, test } from './fixtures/familiar-app';
-import { openSettingsSection } from './fixtures/page-helpers';
+import { addEverythingServer } from './fixtures/mcp-everything';
 
 test.use({ provider: 'scripted' });
-
-/** The reference server nobody here wrote (a devDependency), run by the Node that runs the tests. */
-const everything = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
 test('a resource picked with @ and a prompt picked with / reach the model as the server’s content', async ({
   page,
@@ -14,13 +10,7 @@ test('a resource picked with @ and a prompt picked with / reach the model as the
   llm,
 }) => {
   await page.goto(app.url);
-  const section = await openSettingsSection(page, 'MCP servers');
-  await section.getByRole('textbox', { name: 'Name' }).fill('everything');
-  await section.getByRole('textbox', { name: 'Command', exact: true }).fill(process.execPath);
-  await section.getByRole('textbox', { name: 'Arguments, one per line' }).fill(`${everything}\nstdio`);
-  await section.getByRole('button', { name: 'Add server' }).click();
-  const row = section.locator('li.mcp-server[data-server="everything"]');
-  await expect(row.getByRole('status')).toHaveText(/^ready, \d+ tools$/, { timeout: 20_000 });
+  await addEverythingServer(page);
   await page.keyboard.press('Escape');
 
   const composer = page.getByRole('textbox', { name: 'Message to Familiar' });

@@ -1,15 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { reply } from './fixtures/scripted-llm-server';
 import { callFamiliar, expect, test } from './fixtures/familiar-app';
+import { addEverythingServer } from './fixtures/mcp-everything';
 import { openSettingsSection, sendMessage } from './fixtures/page-helpers';
 import type { RunningApp } from './fixtures/familiar-app';
 
 test.use({ provider: 'scripted' });
-
-/** The reference server nobody here wrote (a devDependency), run by the Node that runs the tests. */
-const everything = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
 const savedMcp = async (app: RunningApp) => {
   const text = await readFile(join(app.home, 'settings.json'), 'utf8').catch(() => '{}');
@@ -22,13 +19,7 @@ test('a server added in Settings → MCP servers: its tool asks with the argumen
   llm,
 }) => {
   await page.goto(app.url);
-  const section = await openSettingsSection(page, 'MCP servers');
-  await section.getByRole('textbox', { name: 'Name' }).fill('everything');
-  await section.getByRole('textbox', { name: 'Command', exact: true }).fill(process.execPath);
-  await section.getByRole('textbox', { name: 'Arguments, one per line' }).fill(`${everything}\nstdio`);
-  await section.getByRole('button', { name: 'Add server' }).click();
-  const row = section.locator('li.mcp-server[data-server="everything"]');
-  await expect(row.getByRole('status')).toHaveText(/^ready, \d+ tools$/, { timeout: 20_000 });
+  const { section, row } = await addEverythingServer(page);
   await expect(row).toContainText('workspace: read only · its own data folder · no network');
   await page.screenshot({ path: 'test-results/screens/settings-mcp-servers.png', fullPage: true });
   await page.keyboard.press('Escape');
@@ -67,13 +58,7 @@ test("a server's form question is drawn in the dialog and the user's values reac
   llm,
 }) => {
   await page.goto(app.url);
-  const section = await openSettingsSection(page, 'MCP servers');
-  await section.getByRole('textbox', { name: 'Name' }).fill('everything');
-  await section.getByRole('textbox', { name: 'Command', exact: true }).fill(process.execPath);
-  await section.getByRole('textbox', { name: 'Arguments, one per line' }).fill(`${everything}\nstdio`);
-  await section.getByRole('button', { name: 'Add server' }).click();
-  const row = section.locator('li.mcp-server[data-server="everything"]');
-  await expect(row.getByRole('status')).toHaveText(/^ready, \d+ tools$/, { timeout: 20_000 });
+  await addEverythingServer(page);
   await page.keyboard.press('Escape');
 
   llm.enqueue(reply.toolCall('everything__trigger-elicitation-request', {}), reply.text('Thanks for the answers.'));

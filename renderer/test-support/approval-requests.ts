@@ -27,3 +27,16 @@ export function editRequest(overrides: Partial<ApprovalRequest> = {}): ApprovalR
     ...overrides,
   };
 }
+
+/** A request that touches no file (an MCP server's question or request for the model): no paths, no diff. */
+export function fileFreeRequest(overrides: Partial<ApprovalRequest> = {}): ApprovalRequest {
+  return editRequest({
+    operations: [],
+    paths: [],
+    before: undefined,
+    after: undefined,
+    beforeBytes: undefined,
+    afterBytes: undefined,
+    ...overrides,
+  });
+}

@@ -1,10 +1,11 @@
 import { pageApi } from '../../test-support/page-api';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../../shared/ipc/approvals';
 import { err, ok } from '../../../shared/result';
 import { editRequest } from '../../test-support/approval-requests';
+import { approvalsLikeTheCoreInEachTest } from '../../test-support/approvals-answer';
 import { ApprovalDialog } from './ApprovalDialog';
 import { ApprovalNotice } from './ApprovalNotice';
 import { approvalsActions } from './approvals-store';
@@ -26,20 +27,7 @@ const deleteRequest = (overrides: Partial<ApprovalRequest> = {}) =>
     ...overrides,
   });
 
-const answers = () => pageApi.calls.filter((call) => call.name === 'approvals.answer').map((call) => call.input);
-
-beforeEach(() => {
-  pageApi.reset();
-  approvalsActions.reset();
-  pageApi.answer('approvals.list', () => ok({ pending: [] }));
-  pageApi.answer('approvals.answer', (answer) =>
-    ok({
-      id: answer.id,
-      conversationId: 'conversation-1',
-      outcome: answer.decision === 'approve' ? 'approved' : 'rejected',
-    }),
-  );
-});
+const answers = approvalsLikeTheCoreInEachTest();
 
 async function showDialog(...requests: ApprovalRequest[]) {
   render(

@@ -1,41 +1,22 @@
 import { pageApi } from '../../test-support/page-api';
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalRequest } from '../../../shared/ipc/approvals';
-import { ok } from '../../../shared/result';
-import { editRequest } from '../../test-support/approval-requests';
+import { fileFreeRequest } from '../../test-support/approval-requests';
+import { approvalsLikeTheCoreInEachTest } from '../../test-support/approvals-answer';
 import { ApprovalDialog } from './ApprovalDialog';
 import { approvalsActions } from './approvals-store';
 
 /** A server's questions (elicitation) and its requests for the model (sampling) in the one dialog. */
 const question = (elicitation: NonNullable<ApprovalRequest['elicitation']>) =>
-  editRequest({
+  fileFreeRequest({
     tool: 'everything__trigger-elicitation-request',
-    operations: [],
-    paths: [],
-    before: undefined,
-    after: undefined,
-    beforeBytes: undefined,
-    afterBytes: undefined,
     summary: 'The MCP server "everything" asks you for some information',
     elicitation,
   });
 
-const answers = () => pageApi.calls.filter((call) => call.name === 'approvals.answer').map((call) => call.input);
-
-beforeEach(() => {
-  pageApi.reset();
-  approvalsActions.reset();
-  pageApi.answer('approvals.list', () => ok({ pending: [] }));
-  pageApi.answer('approvals.answer', (answer) =>
-    ok({
-      id: answer.id,
-      conversationId: 'conversation-1',
-      outcome: answer.decision === 'approve' ? 'approved' : 'rejected',
-    }),
-  );
-});
+const answers = approvalsLikeTheCoreInEachTest();
 afterEach(() => vi.restoreAllMocks());
 
 async function show(request: ApprovalRequest) {
@@ -135,14 +116,8 @@ describe('a server’s questions in the approval dialog', () => {
   });
 
   it('a sampling request shows its messages, system prompt and token limit', async () => {
-    const request = editRequest({
+    const request = fileFreeRequest({
       tool: 'everything__trigger-sampling-request',
-      operations: [],
-      paths: [],
-      before: undefined,
-      after: undefined,
-      beforeBytes: undefined,
-      afterBytes: undefined,
       summary: 'The MCP server "everything" asks the model to answer (at most 64 tokens)',
       sampling: {
         server: 'everything',

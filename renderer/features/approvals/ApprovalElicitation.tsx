@@ -1,6 +1,7 @@
 import type { ApprovalRequest, ElicitationField } from '../../../shared/ipc/approvals';
 import { useT } from '../../i18n/i18n';
 import { initialDraft } from './elicitation-answer';
+import { McpRequestSection } from './McpRequestSection';
 import type { FieldDraft } from './elicitation-answer';
 import { approvalsActions, useApprovalsStore } from './approvals-store';
 
@@ -105,13 +106,7 @@ export function ApprovalElicitation({ elicitation }: { readonly elicitation: Eli
   const t = useT();
   const drafts = useApprovalsStore((state) => state.draft.fields);
   return (
-    <section className="approval-operation approval-elicitation" aria-label={t('approval.whatHappens')}>
-      <dl className="facts">
-        <div className="facts-row">
-          <dt>{t('approval.mcpServer')}</dt>
-          <dd>{elicitation.server}</dd>
-        </div>
-      </dl>
+    <McpRequestSection className="approval-elicitation" server={elicitation.server}>
       <p className="elicitation-message">{elicitation.message}</p>
       {elicitation.mode === 'url' ? (
         <>
@@ -125,6 +120,6 @@ export function ApprovalElicitation({ elicitation }: { readonly elicitation: Eli
           ))}
         </form>
       )}
-    </section>
+    </McpRequestSection>
   );
 }

@@ -1,5 +1,6 @@
 import type { ApprovalRequest } from '../../../shared/ipc/approvals';
 import { useT } from '../../i18n/i18n';
+import { McpRequestSection } from './McpRequestSection';
 
 /** Arguments longer than this start folded: the card stays readable, every character one click away. */
 const FOLDED_CHARS = 1500;
@@ -13,26 +14,27 @@ export function ApprovalMcpCall({ mcp }: { readonly mcp: NonNullable<ApprovalReq
   const hints = Object.entries(mcp.annotations).filter(([name]) => name !== 'title');
   const args = <pre className="approval-mcp-arguments">{mcp.arguments}</pre>;
   return (
-    <section className="approval-operation approval-mcp" aria-label={t('approval.whatHappens')}>
-      <dl className="facts">
-        <div className="facts-row">
-          <dt>{t('approval.mcpServer')}</dt>
-          <dd>{mcp.server}</dd>
-        </div>
-        <div className="facts-row">
-          <dt>{t('approval.mcpTool')}</dt>
-          <dd>
-            {mcp.tool}
-            {mcp.title === undefined ? null : <span className="muted"> ({mcp.title})</span>}
-          </dd>
-        </div>
-        {hints.length > 0 && (
+    <McpRequestSection
+      className="approval-mcp"
+      server={mcp.server}
+      facts={
+        <>
           <div className="facts-row">
-            <dt>{t('approval.mcpHints')}</dt>
-            <dd>{hints.map(([name, value]) => `${name}: ${String(value)}`).join(', ')}</dd>
+            <dt>{t('approval.mcpTool')}</dt>
+            <dd>
+              {mcp.tool}
+              {mcp.title === undefined ? null : <span className="muted"> ({mcp.title})</span>}
+            </dd>
           </div>
-        )}
-      </dl>
+          {hints.length > 0 && (
+            <div className="facts-row">
+              <dt>{t('approval.mcpHints')}</dt>
+              <dd>{hints.map(([name, value]) => `${name}: ${String(value)}`).join(', ')}</dd>
+            </div>
+          )}
+        </>
+      }
+    >
       <h3>{t('approval.mcpArguments')}</h3>
       {mcp.arguments.length > FOLDED_CHARS ? (
         <details>
@@ -44,6 +46,6 @@ export function ApprovalMcpCall({ mcp }: { readonly mcp: NonNullable<ApprovalReq
       ) : (
         args
       )}
-    </section>
+    </McpRequestSection>
   );
 }

@@ -1,21 +1,21 @@
 import type { ApprovalRequest } from '../../../shared/ipc/approvals';
 import { useT } from '../../i18n/i18n';
+import { McpRequestSection } from './McpRequestSection';
 
 /** A server's request for the model: every message it sends, its system prompt, and the token limit. */
 export function ApprovalSampling({ sampling }: { readonly sampling: NonNullable<ApprovalRequest['sampling']> }) {
   const t = useT();
   return (
-    <section className="approval-operation approval-sampling" aria-label={t('approval.whatHappens')}>
-      <dl className="facts">
-        <div className="facts-row">
-          <dt>{t('approval.mcpServer')}</dt>
-          <dd>{sampling.server}</dd>
-        </div>
+    <McpRequestSection
+      className="approval-sampling"
+      server={sampling.server}
+      facts={
         <div className="facts-row">
           <dt>{t('approval.sampling.limit')}</dt>
           <dd>{t('approval.sampling.tokens', { max: sampling.maxTokens, requested: sampling.requestedMaxTokens })}</dd>
         </div>
-      </dl>
+      }
+    >
       {sampling.systemPrompt !== undefined && (
         <>
           <h3>{t('approval.sampling.system')}</h3>
@@ -31,6 +31,6 @@ export function ApprovalSampling({ sampling }: { readonly sampling: NonNullable<
           </li>
         ))}
       </ol>
-    </section>
+    </McpRequestSection>
   );
 }

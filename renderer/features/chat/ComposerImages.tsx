@@ -1,3 +1,4 @@
+import { CloseButton } from '../../app/CloseButton';
 import { useT } from '../../i18n/i18n';
 import type { PreparedImage } from './prepare-image';
 
@@ -23,14 +24,12 @@ export function ComposerImages({
                 {t('images.scaled', { width: image.scaled.width, height: image.scaled.height })}
               </span>
             )}
-            <button
-              type="button"
-              className="button button-small image-thumbnail-remove"
-              aria-label={t('images.remove', { name: image.name })}
+            <CloseButton
+              look="small"
+              className="image-thumbnail-remove"
+              label={t('images.remove', { name: image.name })}
               onClick={() => onRemove(image.id)}
-            >
-              ×
-            </button>
+            />
           </li>
         );
       })}

@@ -1,3 +1,4 @@
+import { CloseButton } from '../../app/CloseButton';
 import { useT } from '../../i18n/i18n';
 import type { McpPick } from './mcp-picks-store';
 
@@ -17,14 +18,12 @@ export function ComposerMcpChips({
         <li key={pick.id} className="mcp-chip" title={pick.request.kind === 'resource' ? pick.request.uri : pick.label}>
           <span className="mcp-chip-label">{pick.request.kind === 'resource' ? `@${pick.label}` : pick.label}</span>
           <span className="mcp-chip-server">{t('mcpPick.fromServer', { server: pick.request.server })}</span>
-          <button
-            type="button"
-            className="button button-small mcp-chip-remove"
-            aria-label={t('mcpPick.remove', { label: pick.label })}
+          <CloseButton
+            look="small"
+            className="mcp-chip-remove"
+            label={t('mcpPick.remove', { label: pick.label })}
             onClick={() => onRemove(pick.id)}
-          >
-            ×
-          </button>
+          />
         </li>
       ))}
     </ul>

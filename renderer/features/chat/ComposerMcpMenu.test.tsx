@@ -63,6 +63,10 @@ beforeEach(() => {
 });
 
 const box = () => screen.getByRole('textbox', { name: 'Message to Familiar' });
+const optionTexts = (menu: HTMLElement) =>
+  within(menu)
+    .getAllByRole('option')
+    .map((option) => option.textContent);
 
 describe('the composer’s @ and / menus (MCP resources and prompts)', () => {
   it('lists resources for @, moves with the arrows, picks with Enter as a chip, and sends it', async () => {
@@ -70,11 +74,7 @@ describe('the composer’s @ and / menus (MCP resources and prompts)', () => {
     render(<Composer conversationId={id} />);
     await user.type(box(), 'Read @');
     const menu = await screen.findByRole('listbox', { name: 'Resources of your MCP servers' });
-    expect(
-      within(menu)
-        .getAllByRole('option')
-        .map((option) => option.textContent),
-    ).toEqual([
+    expect(optionTexts(menu)).toEqual([
       '@architecture.mddemo://doc/architecture.md · from everything',
       '@features.mddemo://doc/features.md · from everything',
       '@Dynamicdemo://dynamic/{resourceId} · template, asks for resourceId · from everything',
@@ -117,11 +117,7 @@ describe('the composer’s @ and / menus (MCP resources and prompts)', () => {
     render(<Composer conversationId={id} />);
     await user.type(box(), '/args');
     const menu = await screen.findByRole('listbox', { name: 'Prompts of your MCP servers' });
-    expect(
-      within(menu)
-        .getAllByRole('option')
-        .map((option) => option.textContent?.split(' · ')[0]),
-    ).toEqual(['/everything:args-prompt']);
+    expect(optionTexts(menu).map((text) => text?.split(' · ')[0])).toEqual(['/everything:args-prompt']);
     await user.keyboard('{Enter}');
     const form = await screen.findByRole('dialog', { name: 'Arguments of /everything:args-prompt' });
     const attach = within(form).getByRole('button', { name: 'Attach' });

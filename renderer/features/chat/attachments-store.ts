@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { ImageUpload } from '../../../shared/chat-images';
 import { maxImagesPerMessage, maxMessageImageBytes } from '../../../shared/chat-images';
+import { draftListActions } from './draft-lists';
 import { prepareImage } from './prepare-image';
 import type { PrepareProblem, PreparedImage } from './prepare-image';
 
@@ -30,6 +31,8 @@ const setFor = (key: string, images: readonly PreparedImage[], problem?: AttachP
     problems: { ...state.problems, [key]: problem },
   }));
 
+const pendingImages = (key: string) => useAttachmentsStore.getState().pending[key] ?? [];
+
 export const attachmentsActions = {
   /** Reads and scales the files that are pictures; says why when some could not be attached. */
   async add(key: string, files: readonly File[]): Promise<void> {
@@ -41,7 +44,7 @@ export const attachmentsActions = {
       if (typeof prepared === 'string') problem = prepared;
       else added.push(prepared);
     }
-    const current = useAttachmentsStore.getState().pending[key] ?? [];
+    const current = pendingImages(key);
     const kept: PreparedImage[] = [...current];
     for (const image of added) {
       const total = [...kept, image].reduce((sum, each) => sum + sizeOf(each), 0);
@@ -51,26 +54,8 @@ export const attachmentsActions = {
     }
     setFor(key, kept, problem);
   },
-  remove(key: string, id: string): void {
-    setFor(
-      key,
-      (useAttachmentsStore.getState().pending[key] ?? []).filter((image) => image.id !== id),
-    );
-  },
-  /** Takes the pictures for sending: the composer is empty again (they come back if the send is refused). */
-  take(key: string): readonly PreparedImage[] {
-    const images = useAttachmentsStore.getState().pending[key] ?? [];
-    setFor(key, []);
-    return images;
-  },
-  restore(key: string, images: readonly PreparedImage[]): void {
-    setFor(key, [...images, ...(useAttachmentsStore.getState().pending[key] ?? [])]);
-  },
-  move(from: string, to: string): void {
-    const images = useAttachmentsStore.getState().pending[from] ?? [];
-    setFor(from, []);
-    if (images.length > 0) setFor(to, images);
-  },
+  /** Taken for sending, the composer is empty again (the pictures come back if the send is refused). */
+  ...draftListActions(pendingImages, (key, images) => setFor(key, images)),
 };
 
 /** What chat.send carries of a prepared picture. */

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { maxMcpAttachments } from '../../../shared/mcp-attachments';
 import type { McpAttachmentRequest, McpCatalog } from '../../../shared/mcp-attachments';
 import type { FamiliarApi } from '../../../shared/ipc/contract';
+import { draftListActions } from './draft-lists';
 
 /** A resource or prompt picked in the composer, waiting to be sent: what chat.send names, and its chip's text. */
 export interface McpPick {
@@ -26,6 +27,8 @@ let nextId = 0;
 const setFor = (key: string, picks: readonly McpPick[]) =>
   useMcpPicksStore.setState((state) => ({ pending: { ...state.pending, [key]: picks } }));
 
+const pendingPicks = (key: string) => useMcpPicksStore.getState().pending[key] ?? [];
+
 export function createMcpPicksActions(api: Pick<FamiliarApi, 'invoke'>) {
   return {
     /** Reads the ready servers' resources, templates and prompts again (each time a menu opens). */
@@ -36,30 +39,12 @@ export function createMcpPicksActions(api: Pick<FamiliarApi, 'invoke'>) {
     },
     /** Adds a pick (the same resource or prompt twice is one chip; at most maxMcpAttachments). */
     add(key: string, request: McpAttachmentRequest, label: string): void {
-      const current = useMcpPicksStore.getState().pending[key] ?? [];
+      const current = pendingPicks(key);
       const same = (pick: McpPick) => JSON.stringify(pick.request) === JSON.stringify(request);
       if (current.some(same) || current.length >= maxMcpAttachments) return;
       nextId += 1;
       setFor(key, [...current, { id: `mcp-${nextId}`, request, label }]);
     },
-    remove(key: string, id: string): void {
-      setFor(
-        key,
-        (useMcpPicksStore.getState().pending[key] ?? []).filter((pick) => pick.id !== id),
-      );
-    },
-    take(key: string): readonly McpPick[] {
-      const picks = useMcpPicksStore.getState().pending[key] ?? [];
-      setFor(key, []);
-      return picks;
-    },
-    restore(key: string, picks: readonly McpPick[]): void {
-      setFor(key, [...picks, ...(useMcpPicksStore.getState().pending[key] ?? [])]);
-    },
-    move(from: string, to: string): void {
-      const picks = useMcpPicksStore.getState().pending[from] ?? [];
-      setFor(from, []);
-      if (picks.length > 0) setFor(to, picks);
-    },
+    ...draftListActions(pendingPicks, setFor),
   };
 }

@@ -9,6 +9,24 @@ interface AddMcpServerFormProps {
   readonly onError: (message: string | null) => void;
 }
 
+/** A one-line text field with its label above it. */
+function LineField({
+  label,
+  value,
+  onChange,
+}: {
+  readonly label: string;
+  readonly value: string;
+  readonly onChange: (value: string) => void;
+}) {
+  return (
+    <label className="field-column">
+      {label}
+      <input className="input" value={value} onChange={(event) => onChange(event.target.value)} />
+    </label>
+  );
+}
+
 /** A new server typed in (a command or a URL), or another host's JSON pasted. */
 export function AddMcpServerForm({ add, onError }: AddMcpServerFormProps) {
   const t = useT();
@@ -68,10 +86,7 @@ export function AddMcpServerForm({ add, onError }: AddMcpServerFormProps) {
     <>
       <div className="field-column" role="group" aria-labelledby="mcp-add-title">
         <h4 id="mcp-add-title">{t('mcp.add')}</h4>
-        <label className="field-column">
-          {t('mcp.id')}
-          <input className="input" value={id} onChange={(event) => setId(event.target.value)} />
-        </label>
+        <LineField label={t('mcp.id')} value={id} onChange={setId} />
         <label className="field-column">
           {t('mcp.transport')}
           <select
@@ -85,20 +100,14 @@ export function AddMcpServerForm({ add, onError }: AddMcpServerFormProps) {
         </label>
         {transport === 'stdio' ? (
           <>
-            <label className="field-column">
-              {t('mcp.command')}
-              <input className="input" value={command} onChange={(event) => setCommand(event.target.value)} />
-            </label>
+            <LineField label={t('mcp.command')} value={command} onChange={setCommand} />
             <label className="field-column">
               {t('mcp.args')}
               <textarea className="input" rows={3} value={args} onChange={(event) => setArgs(event.target.value)} />
             </label>
           </>
         ) : (
-          <label className="field-column">
-            {t('mcp.url')}
-            <input className="input" value={url} onChange={(event) => setUrl(event.target.value)} />
-          </label>
+          <LineField label={t('mcp.url')} value={url} onChange={setUrl} />
         )}
         <label className="field-column">
           {transport === 'stdio' ? t('mcp.env') : t('mcp.headers')}
