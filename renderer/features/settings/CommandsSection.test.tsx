@@ -1,6 +1,9 @@
 import { pageApi } from '../../test-support/page-api';
 import { settingsLikeTheCoreInEachTest } from '../../test-support/settings-answer';
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
+import type { Settings } from '../../../shared/settings';
+import { err } from '../../../shared/result';
+import type { Result } from '../../../shared/result';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { confinementAnsweredInEachTest } from '../../test-support/confinement-answer';
@@ -129,6 +132,21 @@ describe('CommandsSection', () => {
     expect((box as HTMLInputElement).checked).toBe(false);
     await userEvent.click(box);
     expect(stored().commands.confinedOfflineWithoutAsking).toBe(true);
+  });
+
+  it('shows the tick while main saves it, and takes it back when the save fails', async () => {
+    let finish: (result: Result<Settings>) => void = () => undefined;
+    pageApi.answer('settings.update', () => new Promise<Result<Settings>>((resolve) => (finish = resolve)));
+    render(<CommandsSection />);
+    const box = await screen.findByRole('checkbox', { name: /Confined commands without network run without asking/ });
+    await userEvent.click(box);
+    expect((box as HTMLInputElement).checked).toBe(true);
+    await act(async () => {
+      finish(err('permission_denied', 'Familiar may not write settings.json.'));
+      await Promise.resolve();
+    });
+    expect((box as HTMLInputElement).checked).toBe(false);
+    expect(stored().commands.confinedOfflineWithoutAsking).toBe(false);
   });
 });
 

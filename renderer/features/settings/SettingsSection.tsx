@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { Settings, SettingsPatch } from '../../../shared/settings';
 import { familiar } from '../../ipc/familiar';
@@ -59,17 +59,30 @@ interface SettingCheckboxProps {
   readonly children: ReactNode;
 }
 
-/** A yes/no setting, saved through settings.update as soon as it is ticked. */
+/**
+ * A yes/no setting, saved through settings.update as soon as it is ticked. The box shows the tick at
+ * once, while main saves it (a save can take a moment on a busy machine); when the save fails it
+ * falls back to the stored value, and the store's error says why.
+ */
 export function SettingCheckbox({ checked, patch, explanation, children }: SettingCheckboxProps) {
   const explanationId = useId();
+  const [saving, setSaving] = useState<boolean | null>(null);
+  const save = async (next: boolean) => {
+    setSaving(next);
+    try {
+      await settingsActions.update(familiar, patch(next));
+    } finally {
+      setSaving(null);
+    }
+  };
   return (
     <>
       <label className="checkbox">
         <input
           type="checkbox"
-          checked={checked}
+          checked={saving ?? checked}
           aria-describedby={explanation === undefined ? undefined : explanationId}
-          onChange={(event) => void settingsActions.update(familiar, patch(event.target.checked))}
+          onChange={(event) => void save(event.target.checked)}
         />
         {children}
       </label>
