@@ -179,8 +179,8 @@ export function Composer({ conversationId }: ComposerProps) {
           {t(problemKeys[problem])}
         </p>
       )}
-      <ComposerImages images={images} onRemove={(id) => attachmentsActions.remove(draftKey, id)} />
-      <ComposerMcpChips picks={picks} onRemove={(id) => mcpPicksActions.remove(draftKey, id)} />
+      <ComposerImages items={images} onRemove={(id) => attachmentsActions.remove(draftKey, id)} />
+      <ComposerMcpChips items={picks} onRemove={(id) => mcpPicksActions.remove(draftKey, id)} />
       {mcp.view}
       <div className="composer-row">
         <label htmlFor="chat-composer" className="visually-hidden">
