@@ -4,11 +4,12 @@ import type { ConfinementRules, HeldMount } from './confinement';
 import type { ChildEnvironmentOptions } from './child-environment';
 import type { NetworkBridge } from './network-bridge';
 import { hasAccess } from './program-lookup';
+import { seatbeltLaunch } from './seatbelt-launch';
 
 /**
  * How every child is started, confined or not: the one decision the runner (process-runner.ts),
  * streamed output (output-process.ts) and servers (server-process.ts) share. Under bubblewrap when
- * the spec has rules and the system can confine, else as asked.
+ * the spec has rules and the system can confine (Seatbelt on macOS: seatbelt-launch.ts), else as asked.
  */
 export interface LaunchRequest {
   readonly file: string;
@@ -67,6 +68,7 @@ export function launchFor(request: LaunchRequest): Launch {
       release: () => undefined,
     };
   }
+  if (mode.tool === 'seatbelt') return seatbeltLaunch(request, mode.path);
   const inherited = request.inheritFds ?? [];
   const held: HeldMount[] = inherited.map((fd, index) => ({ fd: 3 + index, path: realPathOf(fd) }));
   const named = (text: string) => {
