@@ -129,9 +129,20 @@ export interface ProbeRun {
  * command. Not yet run on a Mac (SECURITY.md): verified by the tests of what it runs and reads.
  */
 export function probeSeatbelt(run: (file: string, args: string[]) => ProbeRun, home = homedir()): ConfinementMode {
+  // Every kind of rule appears once (none of these paths need exist: Seatbelt matches names), so a
+  // rule this macOS does not understand makes the probe fail, not each command.
+  const scratch = '/private/tmp/familiar-probe';
   const profile = seatbeltProfile(
-    { writable: [], readable: [], readOnly: [], hidden: [], hiddenTrees: [home], readableInHidden: [], cwd: '/' },
-    { exists: () => undefined, tempDir: '/private/tmp' },
+    {
+      writable: [scratch],
+      readable: ['/usr'],
+      readOnly: [`${scratch}/.git/hooks`],
+      hidden: [`${scratch}/MEMORY.md`],
+      hiddenTrees: [home],
+      readableInHidden: [`${home}/.gitconfig`],
+      cwd: '/',
+    },
+    { exists: () => 'dir', tempDir: `${scratch}-tmp`, proxyPort: 9 },
   );
   const probe = run(SANDBOX_EXEC, seatbeltArgs(profile, ['/usr/bin/true']));
   if (probe.status === 0) return { confined: true, tool: 'seatbelt', path: SANDBOX_EXEC };

@@ -88,7 +88,7 @@ const base = [
   '(allow user-preference-read)',
   '(allow mach-host*)',
   '(allow ipc-posix-sem)',
-  '(allow ipc-posix-shm-read-data ipc-posix-shm-write-data ipc-posix-shm-write-create)',
+  '(allow ipc-posix-shm)',
   // Sysctls for the CPU, memory and OS version, and this process's own group: not kern.proc.all
   // (every process on the system), which Linux hides with a pid namespace.
   '(allow sysctl-read (sysctl-name-prefix "hw.") (sysctl-name-prefix "machdep.cpu.") (sysctl-name-prefix "kern.os")',
