@@ -1,6 +1,6 @@
 import { constants, lstatSync, readlinkSync, rmdirSync, statSync } from 'node:fs';
 import { absentProtected, bwrapArgs, confinementMode } from './confinement';
-import type { ConfinementRules, HeldMount } from './confinement';
+import type { ConfinementMode, ConfinementRules, HeldMount } from './confinement';
 import type { ChildEnvironmentOptions } from './child-environment';
 import type { NetworkBridge } from './network-bridge';
 import { hasAccess } from './program-lookup';
@@ -55,8 +55,10 @@ const procFd = /^\/proc\/self\/fd\/(\d+)(?=\/|$)/;
  * its real path (the folder that was checked, even if its path was swapped meanwhile) and closes
  * it, and the arguments and working folder name it by that path instead of /proc/self/fd/<n>.
  */
-export function launchFor(request: LaunchRequest): Launch {
-  const mode = request.confinement === undefined || process.platform === 'win32' ? undefined : confinementMode();
+export function launchFor(request: LaunchRequest, probed?: ConfinementMode): Launch {
+  // `probed`: tests give the mode (macOS's, on Linux); the app always asks the probe.
+  const mode =
+    request.confinement === undefined || process.platform === 'win32' ? undefined : (probed ?? confinementMode());
   if (request.confinement === undefined || mode === undefined || !mode.confined) {
     return {
       file: request.file,

@@ -1,8 +1,9 @@
-import { mkdtempSync, mkdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { probeSeatbelt } from './confinement';
+import { launchFor } from './confined-launch';
 import type { LaunchRequest } from './confined-launch';
 import { rulesFor } from './process-rules';
 import { canonicalPath, seatbeltLaunch } from './seatbelt-launch';
@@ -88,12 +89,13 @@ describe('seatbeltLaunch', () => {
 
   it('matches the resolved paths Seatbelt sees (/var → /private/var)', () => {
     const launch = seatbeltLaunch(
-      request({ confinement: { ...rulesFor('command', folders), readable: ['/var/skills'] } }),
+      request({ confinement: { ...rulesFor('command', folders), readable: ['/var/skills'], writable: ['/var/ws'] } }),
       SANDBOX_EXEC,
       fakeHost(),
     );
     expect(launch.args[1]).toContain('(subpath "/private/var/skills")');
     expect(launch.args[1]).not.toContain('(subpath "/var/skills")');
+    expect(launch.args[1]).toContain('(allow file-write* (subpath "/private/var/ws")');
   });
 
   it('a language server’s scratch home is an empty folder of its own: HOME points there', () => {
@@ -129,6 +131,30 @@ describe('seatbeltLaunch', () => {
     const odd = request({ confinement: { ...rulesFor('command', folders), readable: ['/Users/ada/odd\nname'] } });
     expect(() => seatbeltLaunch(odd, SANDBOX_EXEC, host)).toThrow(SeatbeltPathError);
     expect(host.removed).toEqual(host.made);
+  });
+});
+
+describe('launchFor with the Seatbelt mode', () => {
+  it('starts sandbox-exec, with a real private temp folder (an empty home inside) that goes on release', () => {
+    const launch = launchFor(request(), { confined: true, tool: 'seatbelt', path: SANDBOX_EXEC });
+    expect(launch.file).toBe(SANDBOX_EXEC);
+    expect(launch.args.slice(2, 4)).toEqual(['--', 'npm']);
+    const temp = launch.environment.set?.['TMPDIR'];
+    expect(temp).toBeDefined();
+    expect(statSync(temp!).mode & 0o777).toBe(0o700);
+    expect(statSync(join(temp!, 'home')).isDirectory()).toBe(true);
+    expect(launch.args[1]).toContain(`(subpath "${temp}")`);
+    launch.release();
+    expect(existsSync(temp!)).toBe(false);
+  });
+
+  it('unconfined or without rules: the program itself, as before', () => {
+    const plain = launchFor(request(), { confined: false, reason: 'r', fix: 'f' });
+    expect([plain.file, ...plain.args]).toEqual(['npm', 'test', '--', '$(rm -rf ~)']);
+    expect(plain.confined).toBe(false);
+    const { confinement: _rules, ...unruled } = request();
+    const noRules = launchFor(unruled, { confined: true, tool: 'seatbelt', path: SANDBOX_EXEC });
+    expect(noRules.file).toBe('npm');
   });
 });
 
@@ -170,7 +196,7 @@ describe('probeSeatbelt', () => {
       '(deny file-read* file-write* (subpath "/private/tmp/familiar-probe/MEMORY.md"))',
       '(allow network-outbound (remote ip "localhost:9"))',
     ]) {
-      expect(runs[0]!.args[1].split('\n')).toContain(line);
+      expect(runs[0]!.args[1]!.split('\n')).toContain(line);
     }
     expect(runs[0]!.args.slice(2)).toEqual(['--', '/usr/bin/true']);
   });
