@@ -1,4 +1,4 @@
-import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import { extractWWWAuthenticateParams, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -279,3 +279,9 @@ export class StartFailed extends Error {
 }
 
 const lastWords = (lines: readonly string[]): string | undefined => lines.at(-1);
+
+/** The server wants the user to sign in (first, again, or for more access): nothing but Sign in helps. */
+export const needsSignIn = (error: unknown): boolean => {
+  const cause = error instanceof StartFailed ? error.cause : error;
+  return cause instanceof SignInNeeded || cause instanceof UnauthorizedError;
+};

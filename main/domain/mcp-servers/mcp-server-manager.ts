@@ -1,4 +1,3 @@
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
   CallToolResult,
   GetPromptResult,
@@ -10,7 +9,7 @@ import type { McpServerConfig, McpServerStatus } from '../../../shared/mcp-serve
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import type { ServerProcess } from '../../platform/processes/server-process';
-import { openConnection, StartFailed } from './mcp-connection';
+import { needsSignIn, openConnection, StartFailed } from './mcp-connection';
 import type {
   CallContext,
   CallOptions,
@@ -19,7 +18,6 @@ import type {
   McpConnection,
   SampleHandler,
 } from './mcp-connection';
-import { SignInNeeded } from './mcp-oauth-provider';
 import type { RequestOptions } from './mcp-resources';
 import { toolEntries } from './mcp-tool-list';
 import type { McpToolEntry, SkippedTool } from './mcp-tool-list';
@@ -87,12 +85,6 @@ interface Running {
   /** The calls in flight, oldest first: a question the server asks meanwhile belongs to the latest. */
   inflight: CallContext[];
 }
-
-/** The server wants the user to sign in (first, again, or for more access): nothing but Sign in helps. */
-export const needsSignIn = (error: unknown): boolean => {
-  const cause = error instanceof StartFailed ? error.cause : error;
-  return cause instanceof SignInNeeded || cause instanceof UnauthorizedError;
-};
 
 const sameConfig = (a: McpServerConfig, b: McpServerConfig) => JSON.stringify(a) === JSON.stringify(b);
 
