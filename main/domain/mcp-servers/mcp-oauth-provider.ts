@@ -154,6 +154,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
       ...(scope === undefined ? {} : { scope }),
       ...(response.status === 403 && error === 'insufficient_scope' ? { moreAccess: true } : {}),
     };
+    // Each start of a server waiting for sign-in meets the same refusal: write only what is new.
+    if (JSON.stringify(this.read().challenge) === JSON.stringify(challenge)) return;
     await this.write((state) => ({ ...state, challenge }));
   }
 
