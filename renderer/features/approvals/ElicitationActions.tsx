@@ -3,7 +3,7 @@ import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
 import { useStoreFields } from '../../app/use-store-fields';
 import { Button } from '../../app/Button';
-import { elicitationContent } from './elicitation-answer';
+import { elicitationContent } from '../../../shared/elicitation-answer';
 import { approvalsActions, useApprovalsStore } from './approvals-store';
 
 /**
