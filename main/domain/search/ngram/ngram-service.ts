@@ -14,11 +14,12 @@ import { writeFileAtomic } from '../../../platform/storage/atomic-file';
 import { readDataBytes } from '../../../platform/storage/binary-file';
 import { ensureFolder } from '../../../platform/storage/folders';
 import { FileVerdict, NgramIndex } from './ngram-index';
+import { openIndex, saveIndex } from './ngram-file';
 import { FILES_PER_JOB, fillIndex } from './ngram-build';
 import { ALL } from './trigram-plan';
 
 /** Saved format; another number (or another workspace) means the file is rebuilt. */
-const FORMAT = 1;
+const FORMAT = 2;
 /** Saving costs a copy of the index: at most this often after changes. */
 const SAVE_DELAY_MS = 5000;
 /**
@@ -245,8 +246,9 @@ export class WorkspaceNgram {
     if (identity === undefined) throw new Error('the workspace folder is not open');
     this.emit();
     const bytes = await readDataBytes(this.storeFile);
-    const loaded = bytes === undefined ? undefined : NgramIndex.deserialize(bytes);
-    if (loaded !== undefined && JSON.stringify(loaded.identity) === JSON.stringify(identity)) {
+    // Another format, a truncated or damaged file: built again (a cache, never misread).
+    const loaded = bytes === undefined ? undefined : openIndex(bytes);
+    if (loaded?.ok === true && JSON.stringify(loaded.identity) === JSON.stringify(identity)) {
       this.index = loaded.index;
       this.diskBytes = bytes!.length;
       this.state = 'ready';
@@ -467,7 +469,7 @@ export class WorkspaceNgram {
     const sandbox = this.sandbox;
     const index = this.index;
     if (sandbox === undefined || index === undefined) return;
-    const bytes = index.serialize(this.identity(sandbox));
+    const bytes = saveIndex(index, this.identity(sandbox));
     await ensureFolder(join(this.storeFile, '..'));
     await writeFileAtomic(this.storeFile, bytes);
     this.diskBytes = bytes.length;
