@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { NGRAM_BINARY, NGRAM_INDEXED, trigramKey } from '../../../platform/search-engines/ngram-types';
 import type { NgramSegment } from '../../../platform/search-engines/ngram-types';
-import { openIndex, saveIndex } from './ngram-file';
+import { openIndex, openSavedIndex, saveIndex } from './ngram-file';
+import type { SavedFile } from './ngram-file';
 import { FileVerdict, NgramIndex } from './ngram-index';
 import type { FileSelector } from './ngram-index';
 import { literalPlan } from './trigram-plan';
@@ -20,6 +21,24 @@ function segment(holds: readonly boolean[], flag = NGRAM_INDEXED): NgramSegment 
     postings: Uint8Array.from(postings),
     bytes: holds.length * 10,
   };
+}
+
+/** `bytes` as the saved file, counting what is read and whether it was closed. */
+function savedFile(bytes: Buffer) {
+  const seen = { read: 0, closed: false };
+  const file: SavedFile = {
+    size: bytes.length,
+    read: (offset, length) => {
+      if (offset + length > bytes.length) return Promise.reject(new Error('past the end'));
+      seen.read += length;
+      return Promise.resolve(Buffer.from(bytes.subarray(offset, offset + length)));
+    },
+    close: () => {
+      seen.closed = true;
+      return Promise.resolve();
+    },
+  };
+  return { file, seen };
 }
 
 const opened = (bytes: Buffer) => {
@@ -99,12 +118,41 @@ describe('the trigram index file (issue 32 item 2)', () => {
     expect(!result.ok && result.error.code).toBe('ngram_other_format');
     // A later version is refused the same way.
     const later = saveIndex(new NgramIndex(), {});
-    later.writeUInt32LE(3, 4);
+    later.writeUInt32LE(4, 4);
     const refused = openIndex(later);
-    expect(!refused.ok && refused.error).toEqual({ code: 'ngram_other_format', message: 'format version 3' });
+    expect(!refused.ok && refused.error).toEqual({ code: 'ngram_other_format', message: 'format version 4' });
   });
 
-  it('refuses a truncated file at every length with a typed error, and never throws', () => {
+  it('opens the saved file without its postings; a prepared query reads only its lists, a background read the rest', async () => {
+    const index = new NgramIndex();
+    const paths = Array.from({ length: 3000 }, (_, i) => `src/${i}/ü-${i}.ts`);
+    for (let at = 0; at < paths.length; at += 1000) {
+      index.add(paths.slice(at, at + 1000), segment(paths.slice(at, at + 1000).map((_, i) => i % 5 === 0)));
+    }
+    const saved = saveIndex(index, { root: '/w' });
+    const { file, seen } = savedFile(saved);
+    const result = await openSavedIndex(file);
+    if (!result.ok) throw new Error(result.error.message);
+    const postingBytes = 3 * 200; // 200 one-byte deltas per segment
+    expect(seen.read).toBeLessThan(saved.length - postingBytes + 100);
+    const opening = seen.read;
+    const probe = paths.map((path, i) => ({ path, size: 10 + (i % 1000) }));
+    await result.index.prepare(literalPlan('xyz', true)); // in no table: nothing to read
+    expect(seen.read).toBe(opening);
+    const plan = literalPlan('abc', true);
+    await result.index.prepare(plan);
+    const afterPrepare = seen.read;
+    expect(afterPrepare - opening).toBe(postingBytes); // abc's list in each segment (their only list)
+
+    expect(answers(result.index, probe)).toEqual(answers(index, probe));
+    expect(seen.closed).toBe(false);
+    await result.index.loadPostings();
+    expect(seen.closed).toBe(true);
+    expect(seen.read - afterPrepare).toBe(postingBytes);
+    expect(saveIndex(result.index, { root: '/w' }).equals(saved)).toBe(true);
+  });
+
+  it('refuses a truncated file at every length with a typed error, and never throws', async () => {
     const index = new NgramIndex();
     index.add(unicode, segment(unicode.map((_, i) => i % 2 === 0)));
     const saved = saveIndex(index, { root: '/w' });
@@ -112,6 +160,15 @@ describe('the trigram index file (issue 32 item 2)', () => {
       const result = openIndex(saved.subarray(0, length));
       expect(result.ok).toBe(false);
       expect(!result.ok && result.error.code).toBe('ngram_truncated');
+    }
+    for (let length = 0; length < saved.length; length += 7) {
+      const { file, seen } = savedFile(saved.subarray(0, length));
+      const result = await openSavedIndex(file);
+      expect([length, !result.ok && result.error]).toEqual([
+        length,
+        expect.objectContaining({ code: 'ngram_truncated' }),
+      ]);
+      expect(seen.closed).toBe(true);
     }
     // Bytes past the end, and path offsets that do not add up, are damage.
     const longer = openIndex(Buffer.concat([saved, Buffer.of(0)]));

@@ -1,7 +1,7 @@
 import { NGRAM_ALWAYS, NGRAM_BINARY, NGRAM_RACY } from '../../../platform/search-engines/ngram-types';
 import type { NgramSegment } from '../../../platform/search-engines/ngram-types';
-import { Segment, evaluate } from './ngram-segment';
-import type { EncodedTable } from './ngram-segment';
+import { Segment, evaluate, planKeys } from './ngram-segment';
+import type { EncodedTable, Postings } from './ngram-segment';
 import { PathTable } from './path-table';
 import type { SavedPaths } from './path-table';
 import type { TrigramPlan } from './trigram-plan';
@@ -33,8 +33,10 @@ export interface IndexParts {
     readonly base: number;
     readonly count: number;
     readonly table: EncodedTable;
-    readonly postings: Uint8Array;
+    readonly postings: Postings;
   }[];
+  /** The saved file the postings are read from, while some are on disk. */
+  readonly file?: { close(): Promise<void> };
 }
 
 /** A query's verdict on each file its walk finds; `share`: candidates among the indexed files (0..1). */
@@ -61,6 +63,7 @@ export class NgramIndex {
   private flags = new Uint8Array(1024);
   private readonly segments: Segment[] = [];
   private deadFiles = 0;
+  private file: { close(): Promise<void> } | undefined;
   /** Text bytes read into live segments (approximately: a dead file's bytes stay counted). */
   textBytes = 0;
 
@@ -116,6 +119,42 @@ export class NgramIndex {
   /** Workspace paths of the live files (for a full walk to tell which vanished). */
   livePaths(): IterableIterator<string> {
     return this.paths.live();
+  }
+
+  /**
+   * Reads what `plan` needs of postings still on disk (a saved index being read): call before
+   * `selector`, which otherwise lets such a segment's files all be candidates.
+   */
+  async prepare(plan: TrigramPlan): Promise<void> {
+    if (this.file === undefined || plan.op === 'all') return;
+    const keys = planKeys(plan);
+    await Promise.all(this.segments.map((segment) => segment.prepare(keys)));
+  }
+
+  /** Reads every posting list still on disk (one read), then lets go of the file. */
+  async loadPostings(): Promise<void> {
+    const file = this.file;
+    if (file === undefined) return;
+    const lazy = this.segments.flatMap((segment) => {
+      const disk = segment.onDisk;
+      return disk === undefined ? [] : [{ segment, disk }];
+    });
+    if (lazy.length > 0) {
+      const start = Math.min(...lazy.map(({ disk }) => disk.offset));
+      const end = Math.max(...lazy.map(({ disk }) => disk.offset + disk.length));
+      const bytes = await lazy[0]!.disk.source.read(start, end - start);
+      for (const { segment, disk } of lazy)
+        segment.fill(bytes.subarray(disk.offset - start, disk.offset - start + disk.length));
+    }
+    this.file = undefined;
+    await file.close();
+  }
+
+  /** Lets go of the saved file, if postings are still read from it. */
+  async close(): Promise<void> {
+    const file = this.file;
+    this.file = undefined;
+    await file?.close();
   }
 
   /**
@@ -206,6 +245,7 @@ export class NgramIndex {
     index.flags.set(parts.flags);
     for (let id = 0; id < n; id += 1) if (parts.flags[id] === DEAD) index.deadFiles += 1;
     index.textBytes = parts.textBytes;
+    index.file = parts.file;
     for (const segment of parts.segments) {
       index.segments.push(new Segment(segment.base, segment.count, segment.table, segment.postings));
     }

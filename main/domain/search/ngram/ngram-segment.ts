@@ -13,29 +13,65 @@ export interface EncodedTable {
   readonly lengthBytes: Uint8Array;
 }
 
+/** Where a saved segment's postings lie until they are read: a range of the index file. */
+export interface PostingSource {
+  read(offset: number, length: number): Promise<Uint8Array>;
+}
+
+/** A segment's postings: in memory, or a range of the saved file (read when a query needs them). */
+export type Postings =
+  Uint8Array | { readonly source: PostingSource; readonly offset: number; readonly length: number };
+
 /**
  * A segment as the index holds it: the worker's answer, its files numbered from `base`. One read
- * back from disk keeps its key table encoded and its postings a view of the file's bytes until a
- * query first needs them (issue 32 item 2: opening the index reads headers only).
+ * back from disk keeps its key table encoded until a query first needs it, and its postings on
+ * disk: a query reads the lists its trigrams need (prepare) until the whole file has been read
+ * (issue 32 item 2: opening the index reads its path table and key tables only).
  */
 export class Segment {
   #table: KeyTable | undefined;
   #encoded: EncodedTable | undefined;
   #broken = false;
+  #postings: Postings;
+  /** Lists read from disk by key (bytes), until the postings are in memory. */
+  #lists = new Map<number, Uint8Array>();
 
   constructor(
     readonly base: number,
     readonly count: number,
     table: KeyTable | EncodedTable,
-    readonly postings: Uint8Array,
+    postings: Postings,
   ) {
     if ('keys' in table) this.#table = table;
     else this.#encoded = table;
+    this.#postings = postings;
   }
 
   /** The key table has been decoded (tests: a load decodes none). */
   get decoded(): boolean {
     return this.#table !== undefined;
+  }
+
+  get postingBytes(): number {
+    return this.#postings.length;
+  }
+
+  /** The postings' range in the saved file while they are not in memory. */
+  get onDisk(): { readonly source: PostingSource; readonly offset: number; readonly length: number } | undefined {
+    return this.#postings instanceof Uint8Array ? undefined : this.#postings;
+  }
+
+  /** The postings in memory (saving needs them: NgramIndex.loadPostings first). */
+  get postings(): Uint8Array {
+    if (!(this.#postings instanceof Uint8Array)) throw new Error('the postings are still on disk');
+    return this.#postings;
+  }
+
+  /** The postings as read from the saved file. */
+  fill(postings: Uint8Array): void {
+    if (postings.length !== this.#postings.length) throw new Error('postings of another length');
+    this.#postings = postings;
+    this.#lists.clear();
   }
 
   /**
@@ -47,13 +83,41 @@ export class Segment {
     const { count, keyBytes, lengthBytes } = this.#encoded;
     const keys = decodeDeltas(keyBytes, count);
     const ends = decodeDeltas(lengthBytes, count);
-    if (count > 0 && ends[count - 1] !== this.postings.length) {
+    if (count > 0 && ends[count - 1] !== this.#postings.length) {
       this.#broken = true; // kept encoded: saved again as it is, and still answers "may match"
       return undefined;
     }
     this.#encoded = undefined;
     this.#table = { keys, ends };
     return this.#table;
+  }
+
+  /** Reads the lists of `keys` from disk when the postings are not in memory (a failed read: "may match"). */
+  async prepare(keys: readonly number[]): Promise<void> {
+    const disk = this.onDisk;
+    const table = disk === undefined ? undefined : this.table();
+    if (disk === undefined || table === undefined) return;
+    await Promise.all(
+      keys.map(async (key) => {
+        const found = find(table, key);
+        if (found === undefined || this.#lists.has(key)) return;
+        const [start, end] = found;
+        const bytes = await disk.source.read(disk.offset + start, end - start).catch(() => undefined);
+        if (bytes !== undefined && this.onDisk !== undefined) this.#lists.set(key, bytes);
+      }),
+    );
+  }
+
+  /** The files of `key`'s list (local numbers, ascending); 'all' when it cannot tell. */
+  list(key: number): Uint32Array | 'all' {
+    const table = this.table();
+    if (table === undefined) return 'all';
+    const found = find(table, key);
+    if (found === undefined) return new Uint32Array(0);
+    const [start, end] = found;
+    if (this.#postings instanceof Uint8Array) return decodeList(this.#postings, start, end);
+    const bytes = this.#lists.get(key);
+    return bytes === undefined ? 'all' : decodeList(bytes, 0, end - start);
   }
 
   /** The key table as saved: encoded again only when it was decoded. */
@@ -73,8 +137,15 @@ export class Segment {
         : encoded === undefined
           ? 0
           : encoded.keyBytes.byteLength + encoded.lengthBytes.byteLength;
-    return tableBytes + this.postings.byteLength;
+    return tableBytes + (this.#postings instanceof Uint8Array ? this.#postings.byteLength : 0);
   }
+}
+
+/** The trigram keys a plan looks up. */
+export function planKeys(plan: TrigramPlan, into: number[] = []): number[] {
+  if (plan.op === 'tri') into.push(plan.key);
+  else if (plan.op === 'and' || plan.op === 'or') for (const arg of plan.args) planKeys(arg, into);
+  return into;
 }
 
 /** Local file numbers of a segment that satisfy `plan`, ascending ('all': every one). */
@@ -82,10 +153,8 @@ export function evaluate(plan: TrigramPlan, segment: Segment): Uint32Array | 'al
   switch (plan.op) {
     case 'all':
       return 'all';
-    case 'tri': {
-      const table = segment.table();
-      return table === undefined ? 'all' : postingsOf(table, segment.postings, plan.key);
-    }
+    case 'tri':
+      return segment.list(plan.key);
     case 'and': {
       let result: Uint32Array | 'all' = 'all';
       for (const arg of plan.args) {
@@ -108,7 +177,8 @@ export function evaluate(plan: TrigramPlan, segment: Segment): Uint32Array | 'al
   }
 }
 
-function postingsOf(table: KeyTable, postings: Uint8Array, key: number): Uint32Array {
+/** The range of `key`'s list in the postings, if the table has the key. */
+function find(table: KeyTable, key: number): [number, number] | undefined {
   const { keys, ends } = table;
   let low = 0;
   let high = keys.length - 1;
@@ -117,12 +187,9 @@ function postingsOf(table: KeyTable, postings: Uint8Array, key: number): Uint32A
     const found = keys[mid]!;
     if (found < key) low = mid + 1;
     else if (found > key) high = mid - 1;
-    else {
-      const start = mid === 0 ? 0 : ends[mid - 1]!;
-      return decodeList(postings, start, ends[mid]!);
-    }
+    else return [mid === 0 ? 0 : ends[mid - 1]!, ends[mid]!];
   }
-  return new Uint32Array(0);
+  return undefined;
 }
 
 function decodeList(bytes: Uint8Array, start: number, end: number): Uint32Array {

@@ -11,10 +11,10 @@ import type { WalkEntry } from '../../../platform/disk/workspace-walker';
 import { isPersonaPath } from '../../../platform/disk/workspace-sandbox';
 import type { WorkspaceSandbox } from '../../../platform/disk/workspace-sandbox';
 import { writeFileAtomic } from '../../../platform/storage/atomic-file';
-import { readDataBytes } from '../../../platform/storage/binary-file';
+import { openDataRanges } from '../../../platform/storage/binary-file';
 import { ensureFolder } from '../../../platform/storage/folders';
 import { FileVerdict, NgramIndex } from './ngram-index';
-import { openIndex, saveIndex } from './ngram-file';
+import { openSavedIndex, saveIndex } from './ngram-file';
 import { FILES_PER_JOB, fillIndex } from './ngram-build';
 import { ALL } from './trigram-plan';
 
@@ -213,6 +213,7 @@ export class WorkspaceNgram {
       this.timers.delete('save');
       await this.save().catch(() => undefined);
     }
+    await this.index?.close();
   }
 
   private emit(): void {
@@ -245,14 +246,20 @@ export class WorkspaceNgram {
     const identity = this.identity(sandbox);
     if (identity === undefined) throw new Error('the workspace folder is not open');
     this.emit();
-    const bytes = await readDataBytes(this.storeFile);
-    // Another format, a truncated or damaged file: built again (a cache, never misread).
-    const loaded = bytes === undefined ? undefined : openIndex(bytes);
-    if (loaded?.ok === true && JSON.stringify(loaded.identity) === JSON.stringify(identity)) {
+    // The path and key tables now; the postings stay on disk until the background read below
+    // (a query meanwhile reads the lists it needs). Another format, a truncated or damaged file:
+    // built again (a cache, never misread).
+    const file = await openDataRanges(this.storeFile);
+    const loaded = file === undefined ? undefined : await openSavedIndex(file);
+    if (loaded?.ok === true && JSON.stringify(loaded.identity) !== JSON.stringify(identity)) {
+      await loaded.index.close();
+    } else if (loaded?.ok === true) {
       this.index = loaded.index;
-      this.diskBytes = bytes!.length;
+      this.diskBytes = file!.size;
       this.state = 'ready';
       this.emit();
+      const index = loaded.index;
+      void this.enqueue(() => index.loadPostings());
       // Files changed while the app was closed are found by each query anyway; the refresh
       // indexes them again so queries stay selective (and lets the watcher vouch again).
       void this.enqueue(() => this.refresh());
@@ -288,8 +295,10 @@ export class WorkspaceNgram {
       throw error;
     }
     this.endRound(round, sandbox);
+    const replaced = this.index;
     this.index = index;
     this.building = undefined;
+    await replaced?.close();
     this.buildMs = performance.now() - started;
     this.state = 'ready';
     this.error = undefined;
@@ -469,6 +478,7 @@ export class WorkspaceNgram {
     const sandbox = this.sandbox;
     const index = this.index;
     if (sandbox === undefined || index === undefined) return;
+    await index.loadPostings();
     const bytes = saveIndex(index, this.identity(sandbox));
     await ensureFolder(join(this.storeFile, '..'));
     await writeFileAtomic(this.storeFile, bytes);

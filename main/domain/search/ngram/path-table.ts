@@ -71,7 +71,7 @@ export class PathTable {
   pathOf(id: number): string {
     const saved = this.#saved;
     if (id >= saved.count) return this.#added[id - saved.count]!;
-    return saved.bytes.toString('utf8', saved.offsets[id]!, saved.offsets[id + 1]!);
+    return saved.bytes.toString('utf8', saved.offsets[id], saved.offsets[id + 1]);
   }
 
   /** The paths with a live number. */
