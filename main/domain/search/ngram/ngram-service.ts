@@ -16,6 +16,7 @@ import { ensureFolder } from '../../../platform/storage/folders';
 import { FileVerdict, NgramIndex } from './ngram-index';
 import { openSavedIndex, saveIndex } from './ngram-file';
 import { FILES_PER_JOB, fillIndex } from './ngram-build';
+import type { NgramState, NgramStatus } from './ngram-status';
 import { ALL } from './trigram-plan';
 
 /** Saved format; another number (or another workspace) means the file is rebuilt. */
@@ -37,22 +38,7 @@ const RACY_MS = 2500;
 /** Share of dead file numbers (files indexed again) above which the index is rebuilt from scratch. */
 const MAX_DEAD_SHARE = 0.3;
 
-export type NgramState = 'idle' | 'loading' | 'building' | 'ready' | 'failed';
-
-/** What the settings status line and search results say about the index. */
-export interface NgramStatus {
-  readonly state: NgramState;
-  /** Files in the index (while building: indexed so far). */
-  readonly files: number;
-  /** Files the build's walk found so far (the total once the walk is over). */
-  readonly walked: number;
-  readonly textBytes: number;
-  readonly memoryBytes: number;
-  /** Size of the saved file, once saved. */
-  readonly diskBytes?: number;
-  readonly buildMs?: number;
-  readonly error?: string;
-}
+export type { NgramState, NgramStatus } from './ngram-status';
 
 type Listener = (status: NgramStatus) => void;
 
