@@ -111,12 +111,29 @@ async function sendAndReadImages(page: Page, llm: ScriptedLlmServer, text: strin
   return imageUrlsOf(llm.requests.at(-1)?.messages ?? []);
 }
 
-test('the attach button picks a picture that reaches the model as an image part', async ({ page, llm }) => {
+/**
+ * Familiar on a vision model that will answer `answer`, opened in the page, with a picture of
+ * width × height drawn there for `body` to attach; Familiar is stopped afterwards.
+ */
+async function withDrawnPicture(
+  page: Page,
+  llm: ScriptedLlmServer,
+  answer: string,
+  [width, height]: readonly [number, number],
+  body: (png: Buffer) => Promise<void>,
+): Promise<void> {
   const { app, stop } = await startFamiliar({ settings: visionSettings(llm) });
   try {
-    llm.enqueue(reply.text('A gradient.'));
+    llm.enqueue(reply.text(answer));
     await page.goto(app.url);
-    const png = await drawnPng(page, 24, 16);
+    await body(await drawnPng(page, width, height));
+  } finally {
+    await stop();
+  }
+}
+
+test('the attach button picks a picture that reaches the model as an image part', async ({ page, llm }) => {
+  await withDrawnPicture(page, llm, 'A gradient.', [24, 16], async (png) => {
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Attach image' }).click();
     await (await chooser).setFiles({ name: 'picked.png', mimeType: 'image/png', buffer: png });
@@ -124,17 +141,11 @@ test('the attach button picks a picture that reaches the model as an image part'
     const urls = await sendAndReadImages(page, llm, 'What did I pick?');
     // The very bytes picked: small enough that nothing is scaled.
     expect(urls).toEqual([`data:image/png;base64,${png.toString('base64')}`]);
-  } finally {
-    await stop();
-  }
+  });
 });
 
 test('a picture dropped on the composer is attached and reaches the model as an image part', async ({ page, llm }) => {
-  const { app, stop } = await startFamiliar({ settings: visionSettings(llm) });
-  try {
-    llm.enqueue(reply.text('A dropped gradient.'));
-    await page.goto(app.url);
-    const png = await drawnPng(page, 20, 10);
+  await withDrawnPicture(page, llm, 'A dropped gradient.', [20, 10], async (png) => {
     // A drop as the browser delivers one: dragenter, dragover, drop, with the file in a DataTransfer.
     const transfer = await page.evaluateHandle((base64) => {
       const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
@@ -151,9 +162,7 @@ test('a picture dropped on the composer is attached and reaches the model as an 
     expect(urls).toEqual([`data:image/png;base64,${png.toString('base64')}`]);
     // Dropped on the composer, it is a picture for the chat, not an upload into the workspace.
     await expect(page.getByRole('dialog')).toHaveCount(0);
-  } finally {
-    await stop();
-  }
+  });
 });
 
 test('a model without vision refuses a picture in the composer and nothing is sent', async ({ page, llm }) => {

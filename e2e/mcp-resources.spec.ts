@@ -1,6 +1,6 @@
 import { reply } from './fixtures/scripted-llm-server';
 import { expect, test } from './fixtures/familiar-app';
-import { addEverythingServer } from './fixtures/mcp-everything';
+import { openWithEverythingServer } from './fixtures/mcp-everything';
 
 test.use({ provider: 'scripted' });
 
@@ -9,9 +9,7 @@ test('a resource picked with @ and a prompt picked with / reach the model as the
   app,
   llm,
 }) => {
-  await page.goto(app.url);
-  await addEverythingServer(page);
-  await page.keyboard.press('Escape');
+  await openWithEverythingServer(page, app.url);
 
   const composer = page.getByRole('textbox', { name: 'Message to Familiar' });
   await composer.pressSequentially('Summarize @architec');

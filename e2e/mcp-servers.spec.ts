@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { reply } from './fixtures/scripted-llm-server';
 import { callFamiliar, expect, test } from './fixtures/familiar-app';
-import { addEverythingServer } from './fixtures/mcp-everything';
+import { addEverythingServer, openWithEverythingServer } from './fixtures/mcp-everything';
 import { openSettingsSection, sendMessage } from './fixtures/page-helpers';
 import type { RunningApp } from './fixtures/familiar-app';
 
@@ -57,9 +57,7 @@ test("a server's form question is drawn in the dialog and the user's values reac
   app,
   llm,
 }) => {
-  await page.goto(app.url);
-  await addEverythingServer(page);
-  await page.keyboard.press('Escape');
+  await openWithEverythingServer(page, app.url);
 
   llm.enqueue(reply.toolCall('everything__trigger-elicitation-request', {}), reply.text('Thanks for the answers.'));
   await sendMessage(page, 'Ask me some questions.');

@@ -5,6 +5,7 @@ import { defineTool } from './define-tool';
 import { tickProgress } from './kit/progress-ticker';
 import { passageOutput } from './search/search-passages';
 import { noticeSchema, passageSchema } from './kit/output-shapes';
+import { wholeNumberWithin } from './kit/input-shapes';
 
 const input = z.object({
   query: z
@@ -13,7 +14,7 @@ const input = z.object({
     .min(1)
     .max(1000)
     .describe('What you are looking for, in words (any word form; English, Russian and Chinese are understood).'),
-  top_k: z.number().int().min(1).max(10).default(3).describe('How many passages to return (1-10, default 3).'),
+  top_k: wholeNumberWithin(1, 10, 3).describe('How many passages to return (1-10, default 3).'),
 });
 
 /** The result's shape: it types run() and is the outputSchema MCP clients see. */

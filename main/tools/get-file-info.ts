@@ -34,10 +34,7 @@ function lineEndings(sample: Buffer): NonNullable<GetFileInfoOutput['line_ending
 }
 
 async function fileFacts(ctx: ToolContext, path: ResolvedPath): Promise<Result<Partial<GetFileInfoOutput>>> {
-  const opened = ctx.env.sandbox.openForRead(path);
-  if (!opened.ok) return opened;
-  const { handle, facts } = opened.value;
-  try {
+  return ctx.env.sandbox.withOpenFile<Partial<GetFileInfoOutput>>(path, async ({ handle, facts }) => {
     const sample = await handle.readAll(Math.min(sampleBytes, facts.size));
     const encoding = guessEncoding(sample);
     if (encoding === 'binary') return ok({ binary: true, encoding });
@@ -59,9 +56,7 @@ async function fileFacts(ctx: ToolContext, path: ResolvedPath): Promise<Result<P
       ...(counted.ok ? { line_count: counted.value.totalLines } : {}),
       ...(isAsciiCompatible(streamEncoding) ? { line_endings: lineEndings(sample) } : {}),
     });
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 /** The result's shape: it types run() and is the outputSchema MCP clients see. */

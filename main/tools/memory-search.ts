@@ -6,6 +6,7 @@ import type { MemoryHit } from '../domain/search/memory-index';
 import { defineTool } from './define-tool';
 import { passageOutput } from './search/search-passages';
 import { noticeSchema, passageSchema } from './kit/output-shapes';
+import { wholeNumberWithin } from './kit/input-shapes';
 
 const input = z.object({
   query: z
@@ -14,7 +15,7 @@ const input = z.object({
     .min(1)
     .max(500)
     .describe('What to look for, in plain words (any language): "tea preferences", "project deadline".'),
-  max_results: z.number().int().min(1).max(20).default(6).describe('How many passages to return (default 6).'),
+  max_results: wholeNumberWithin(1, 20, 6).describe('How many passages to return (default 6).'),
 });
 
 /**

@@ -188,13 +188,11 @@ export const readFileTool = defineTool({
     const requested = args.encoding === undefined ? 'utf-8' : canonicalEncoding(args.encoding);
     if (requested === undefined) return unknownEncoding(args.encoding ?? '');
 
-    const opened = ctx.env.sandbox.openForRead(path);
-    if (!opened.ok) return opened;
-    const { handle, facts } = opened.value;
-    try {
+    return ctx.env.sandbox.withOpenFile(path, async (opened) => {
+      const { handle, facts } = opened;
       const head = await handle.readAll(Math.min(sniffBytes, facts.size));
       const media = mediaKindOf(head);
-      if (media !== undefined) return await readMedia(media, path, opened.value, args, ctx);
+      if (media !== undefined) return await readMedia(media, path, opened, args, ctx);
       if (args.start_page !== undefined || args.end_page !== undefined) {
         return err(
           'invalid_arguments',
@@ -274,9 +272,7 @@ export const readFileTool = defineTool({
       });
       const shown = showLines(decoded.value.text, startLine, endLine, limits.maxOutputLines, limits.maxOutputBytes);
       return ok(output(path.display, shown, startLine, decoded.value.encoding, content.length));
-    } finally {
-      await handle.close();
-    }
+    });
   },
 });
 

@@ -5,8 +5,8 @@ import { confinementMode, resetConfinementProbe } from '../platform/processes/co
 import type * as outputProcess from '../platform/processes/output-process';
 import { ripgrepOnPath } from '../platform/processes/ripgrep-locate';
 import { useTempDirs } from '../test-support/temp-dir';
-import { createToolKit } from '../test-support/tool-kit';
 import type { ToolKit } from '../test-support/tool-kit';
+import { useToolKits } from '../test-support/use-tool-kits';
 import { searchInCodeTool } from './search-in-code';
 import type { SearchInCodeOutput } from './search-in-code';
 
@@ -28,9 +28,10 @@ vi.mock('../platform/processes/output-process', async (importOriginal) => {
 
 const mode = confinementMode();
 const tempDir = useTempDirs();
+const toolKit = useToolKits();
+/** The kit search() runs in (useToolKits disposes it after the test). */
 let kit: ToolKit | undefined;
-afterEach(async () => {
-  await kit?.dispose();
+afterEach(() => {
   kit = undefined;
   started.length = 0;
   delete process.env['FAMILIAR_UNCONFINED'];
@@ -54,7 +55,7 @@ async function files(root: string, tree: Record<string, string>) {
  * and the project's own root ones the persona overlay shadows), git-ignored files and node_modules.
  */
 async function leakyWorkspace(): Promise<{ kit: ToolKit; outside: string }> {
-  const made = await createToolKit(tempDir, { searchEngine: 'auto', isConcealed: memoryOff });
+  const made = await toolKit({ searchEngine: 'auto', isConcealed: memoryOff });
   const outside = await tempDir();
   await files(outside, { 'secret.txt': 'needle linked-out\n', 'hard.txt': 'needle hard-linked\n' });
   const ws = made.workspace;
@@ -184,7 +185,7 @@ describe.skipIf(ripgrepOnPath() === undefined)('search_in_code with ripgrep walk
 
 describe.skipIf(ripgrepOnPath() === undefined)('search_in_code’s ripgrep', () => {
   it(`runs confined by the rules for ripgrep: nothing writable${mode.confined ? '' : ` (unconfined here: ${mode.reason})`}`, async () => {
-    kit = await createToolKit(tempDir, { searchEngine: 'auto' });
+    kit = await toolKit({ searchEngine: 'auto' });
     await files(kit.workspace, { 'src/a.ts': 'const needle = 1;\n' });
     const result = await kit.call(searchInCodeTool, { query: 'needle' });
     if (!result.ok) throw new Error(result.error.message);

@@ -15,6 +15,7 @@ import { compileQuery } from './search/search-query';
 import { indexedWalk, walkEntryOf } from './search/search-index-engine';
 import { RESULT_HEADROOM_CHARS } from './kit/result-bound';
 import type { StaleEntry } from '../domain/search/ngram/ngram-service';
+import { wholeNumberWithin } from './kit/input-shapes';
 
 const input = z.object({
   query: z.string().min(1).describe('Text to find (or a JavaScript regular expression with is_regex).'),
@@ -22,8 +23,8 @@ const input = z.object({
   path: z.string().default('.').describe("Folder or file to search, relative to the workspace root (default '.')."),
   file_pattern: z.string().min(1).optional().describe("Glob for the files to search, e.g. '*.ts' or 'src/**/*.py'."),
   case_sensitive: z.boolean().default(false),
-  context_lines: z.number().int().min(0).max(10).default(0).describe('Lines of context before and after each match.'),
-  max_results: z.number().int().min(1).max(1000).default(100),
+  context_lines: wholeNumberWithin(0, 10, 0).describe('Lines of context before and after each match.'),
+  max_results: wholeNumberWithin(1, 1000, 100),
   include_ignored: z
     .boolean()
     .default(false)

@@ -1,14 +1,14 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Result } from '../../shared/result';
 import type { ResolvedAddress } from '../platform/processes/network-proxy';
 import { listenOnLoopback } from '../test-support/loopback-server';
 import { makePdf } from '../test-support/media-fixtures';
-import { useTempDirs } from '../test-support/temp-dir';
-import { callError, callValue, createToolCallsKit } from '../test-support/tool-calls-kit';
-import type { ToolCallsKit } from '../test-support/tool-calls-kit';
+import { useClosers } from '../test-support/closers';
+import { callError, callValue } from '../test-support/tool-calls-kit';
 import type { ToolKitOptions } from '../test-support/tool-kit';
+import { useToolCallsKits } from '../test-support/use-tool-kits';
 import { webFetchTool } from './web-fetch';
 import { fetchTransport, pinnedTransport } from './web/web-transport';
 import type { WebTransport } from './web/web-transport';
@@ -50,27 +50,22 @@ const articleHtml = `<!doctype html><html><head><title>Otters of the river</titl
 <pre><code>otters.count() === 3</code></pre></article>
 <script>window.stealCookies()</script><footer>© Riverside</footer></body></html>`;
 
-const tempDir = useTempDirs();
-const servers: PageServer[] = [];
-const kits: ToolCallsKit[] = [];
-afterEach(async () => {
-  for (const kit of kits.splice(0)) await kit.kit.dispose();
-  for (const server of servers.splice(0)) await server.close();
-});
+const { start } = useToolCallsKits();
+const closeAfter = useClosers();
 
 async function serve(routes: Readonly<Record<string, Route>>): Promise<PageServer> {
   const server = await startPageServer(routes);
-  servers.push(server);
+  closeAfter(() => server.close());
   return server;
 }
 
 /** The pipeline with web_fetch and write_file; `allowed` stands for settings web.allowedHosts. */
-async function makeKit(
+const makeKit = (
   allowed: string[],
   web: Omit<NonNullable<ToolKitOptions['web']>, 'allowedHosts'> = {},
   options: ToolKitOptions = {},
-) {
-  const kit = await createToolCallsKit(tempDir, [webFetchTool, writeFileTool], {
+) =>
+  start([webFetchTool, writeFileTool], {
     ...options,
     web: {
       allowedHosts: () => allowed,
@@ -78,9 +73,6 @@ async function makeKit(
       ...web,
     },
   });
-  kits.push(kit);
-  return kit;
-}
 
 type FetchOutput = {
   url: string;

@@ -5,6 +5,7 @@ import { defineTool } from './define-tool';
 import { noticeSchema } from './kit/output-shapes';
 import { guardedFetch } from './web/guarded-fetch';
 import { pageContent } from './web/page-content';
+import { wholeNumberWithin } from './kit/input-shapes';
 
 const DEFAULT_MAX_BYTES = 50 * 1024;
 const MAX_MAX_BYTES = 150 * 1024;
@@ -12,20 +13,12 @@ const DEFAULT_TIMEOUT_SECONDS = 30;
 
 const input = z.object({
   url: z.string().trim().min(1).max(8000).describe('The http:// or https:// URL to read.'),
-  max_bytes: z
-    .number()
-    .int()
-    .min(1000)
-    .max(MAX_MAX_BYTES)
-    .default(DEFAULT_MAX_BYTES)
-    .describe(`Most bytes of content to return (default ${DEFAULT_MAX_BYTES}); the rest is cut with a notice.`),
-  timeout_seconds: z
-    .number()
-    .int()
-    .min(1)
-    .max(120)
-    .default(DEFAULT_TIMEOUT_SECONDS)
-    .describe(`How long the server may take, redirects included (default ${DEFAULT_TIMEOUT_SECONDS}).`),
+  max_bytes: wholeNumberWithin(1000, MAX_MAX_BYTES, DEFAULT_MAX_BYTES).describe(
+    `Most bytes of content to return (default ${DEFAULT_MAX_BYTES}); the rest is cut with a notice.`,
+  ),
+  timeout_seconds: wholeNumberWithin(1, 120, DEFAULT_TIMEOUT_SECONDS).describe(
+    `How long the server may take, redirects included (default ${DEFAULT_TIMEOUT_SECONDS}).`,
+  ),
 });
 
 const UNTRUSTED =

@@ -1,12 +1,12 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Result } from '../../shared/result';
 import { listenOnLoopback } from '../test-support/loopback-server';
-import { useTempDirs } from '../test-support/temp-dir';
-import { callError, callValue, createToolCallsKit } from '../test-support/tool-calls-kit';
-import type { ToolCallsKit } from '../test-support/tool-calls-kit';
+import { useClosers } from '../test-support/closers';
+import { callError, callValue } from '../test-support/tool-calls-kit';
 import type { ToolKitOptions } from '../test-support/tool-kit';
+import { useToolCallsKits } from '../test-support/use-tool-kits';
 import { webSearchTool } from './web-search';
 import { pinnedTransport } from './web/web-transport';
 import type { SearchService } from './web/search-service';
@@ -33,8 +33,8 @@ const json = (status: number, body: unknown) => (_request: SeenRequest, res: Ser
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 async function startSearchServer(answer: SearchServer['answer']): Promise<SearchServer> {
-  const requests: SeenRequest[] = [];
-  const state = { answer };
+  // A test swaps `answer` between requests: the handler reads it from the object it gets back.
+  const scripted = { requests: [] as SeenRequest[], answer };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -45,48 +45,25 @@ async function startSearchServer(answer: SearchServer['answer']): Promise<Search
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
       };
-      requests.push(seen);
-      state.answer(seen, res);
+      scripted.requests.push(seen);
+      scripted.answer(seen, res);
     });
   });
-  const { origin, port, close } = await listenOnLoopback(server);
-  return {
-    origin,
-    port,
-    requests,
-    get answer() {
-      return state.answer;
-    },
-    set answer(value) {
-      state.answer = value;
-    },
-    close,
-  };
+  return Object.assign(scripted, await listenOnLoopback(server));
 }
 
-const tempDir = useTempDirs();
-const servers: SearchServer[] = [];
-const kits: ToolCallsKit[] = [];
-afterEach(async () => {
-  for (const kit of kits.splice(0)) await kit.kit.dispose();
-  for (const server of servers.splice(0)) await server.close();
-});
+const { start } = useToolCallsKits();
+const closeAfter = useClosers();
 
 async function serve(answer: SearchServer['answer']): Promise<SearchServer> {
   const server = await startSearchServer(answer);
-  servers.push(server);
+  closeAfter(() => server.close());
   return server;
 }
 
 /** The pipeline with web_search and write_file; `service` stands for settings web.search and its key. */
-async function makeKit(service: () => SearchService | undefined, options: ToolKitOptions = {}) {
-  const kit = await createToolCallsKit(tempDir, [webSearchTool, writeFileTool], {
-    ...options,
-    web: { searchService: service, ...options.web },
-  });
-  kits.push(kit);
-  return kit;
-}
+const makeKit = (service: () => SearchService | undefined, options: ToolKitOptions = {}) =>
+  start([webSearchTool, writeFileTool], { ...options, web: { searchService: service, ...options.web } });
 
 type SearchOutput = {
   query: string;

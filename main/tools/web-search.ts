@@ -7,6 +7,7 @@ import { noticeSchema } from './kit/output-shapes';
 import { guardedFetch } from './web/guarded-fetch';
 import { searchHits, searchRequest, searchServiceLabels } from './web/search-service';
 import type { SearchService } from './web/search-service';
+import { wholeNumberWithin } from './kit/input-shapes';
 
 const DEFAULT_RESULTS = 5;
 const MAX_RESULTS = 20;
@@ -16,13 +17,9 @@ const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
 
 const input = z.object({
   query: z.string().trim().min(1).max(400).describe('What to search the web for.'),
-  max_results: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_RESULTS)
-    .default(DEFAULT_RESULTS)
-    .describe(`How many results at most (default ${DEFAULT_RESULTS}, at most ${MAX_RESULTS}).`),
+  max_results: wholeNumberWithin(1, MAX_RESULTS, DEFAULT_RESULTS).describe(
+    `How many results at most (default ${DEFAULT_RESULTS}, at most ${MAX_RESULTS}).`,
+  ),
   site: z
     .string()
     .trim()

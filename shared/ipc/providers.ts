@@ -19,7 +19,14 @@ export type KeyStorage = z.infer<typeof keyStorageSchema>;
 /** An API key as the user typed it (trimmed, never empty). */
 export const apiKeySchema = z.string().trim().min(1).max(1000);
 /** What a save does to the saved key: a string saves it, null deletes it, absent keeps the saved one. */
-export const apiKeyChangeSchema = apiKeySchema.nullable().optional();
+const apiKeyChangeSchema = apiKeySchema.nullable().optional();
+
+/**
+ * The input of a save that comes with a write-only key (a provider, a search service): the
+ * settings to keep, and `apiKey` as apiKeyChangeSchema says. One shape, so both saves treat keys alike.
+ */
+export const saveWithKeyInput = <Shape extends z.ZodRawShape>(settings: Shape) =>
+  z.object({ ...settings, apiKey: apiKeyChangeSchema }).strict();
 
 export const providerStatusSchema = z.object({
   provider: providerSettingsSchema.nullable(),
@@ -48,15 +55,7 @@ export const providersCalls = {
    * Saves the provider settings. `apiKey`: a string saves it for this provider kind, null deletes it,
    * absent keeps the saved one.
    */
-  'providers.save': defineCall(
-    z
-      .object({
-        provider: providerSettingsSchema,
-        apiKey: apiKeyChangeSchema,
-      })
-      .strict(),
-    providerStatusSchema,
-  ),
+  'providers.save': defineCall(saveWithKeyInput({ provider: providerSettingsSchema }), providerStatusSchema),
   /**
    * Streams a tiny reply from the model and stops at the first token: proves the URL, key and model.
    * Without `provider` it tests the saved settings; `apiKey` overrides the saved key for this test

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { webSearchSettingsSchema } from '../settings';
 import { defineCall } from './define';
-import { apiKeyChangeSchema, keyStorageSchema } from './providers';
+import { keyStorageSchema, saveWithKeyInput } from './providers';
 
 /**
  * web_search's service (Settings → Web → Search). The choice and the SearXNG URL live in settings
@@ -24,13 +24,5 @@ export const webSearchCalls = {
    * Saves the service choice (and SearXNG URL) in settings; `apiKey` saves the chosen service's key
    * (Brave or Tavily), null deletes it, absent keeps the saved one.
    */
-  'webSearch.save': defineCall(
-    z
-      .object({
-        search: webSearchSettingsSchema,
-        apiKey: apiKeyChangeSchema,
-      })
-      .strict(),
-    webSearchStatusSchema,
-  ),
+  'webSearch.save': defineCall(saveWithKeyInput({ search: webSearchSettingsSchema }), webSearchStatusSchema),
 };

@@ -101,6 +101,24 @@ export function openForRead(core: SandboxCore, path: ResolvedPath): Result<OpenF
   }
 }
 
+/**
+ * Opens `path` as openForRead does and hands the open file to `use`, closing it however `use` ends:
+ * a read's descriptor is released in this one place.
+ */
+export async function withOpenFile<T>(
+  core: SandboxCore,
+  path: ResolvedPath,
+  use: (file: OpenFile) => Promise<Result<T>>,
+): Promise<Result<T>> {
+  const opened = openForRead(core, path);
+  if (!opened.ok) return opened;
+  try {
+    return await use(opened.value);
+  } finally {
+    await opened.value.handle.close();
+  }
+}
+
 function factsFromFd(fd: number): EntryFacts {
   // fstat through the descriptor: the facts of what was opened, not of whatever the name is now.
   return factsOf(fstatSync(fd));
@@ -113,27 +131,15 @@ export async function readWholeFile(
   maxBytes: number,
   tooLarge: (size: number) => Result<never>,
 ): Promise<Result<{ bytes: Buffer; facts: EntryFacts }>> {
-  const opened = openForRead(core, path);
-  if (!opened.ok) return opened;
-  const { handle, facts } = opened.value;
-  try {
+  return withOpenFile(core, path, async ({ handle, facts }) => {
     if (facts.size > maxBytes) return tooLarge(facts.size);
     return ok({ bytes: await handle.readAll(facts.size), facts });
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 /** The first `count` bytes of a regular file (binary sniffing, encoding guesses). */
 export async function readHead(core: SandboxCore, path: ResolvedPath, count: number): Promise<Result<Buffer>> {
-  const opened = openForRead(core, path);
-  if (!opened.ok) return opened;
-  const { handle } = opened.value;
-  try {
-    return ok(await handle.readAll(count));
-  } finally {
-    await handle.close();
-  }
+  return withOpenFile(core, path, async ({ handle }) => ok(await handle.readAll(count)));
 }
 
 /** The target text of a symlink (resolved with followFinal: false). */

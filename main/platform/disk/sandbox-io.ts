@@ -1,6 +1,6 @@
 import type { Result } from '../../../shared/result';
 import type { RootAnchor } from './anchored-batch';
-import { listDir, openForRead, readHead, readLink, readWholeFile } from './anchored-read';
+import { listDir, openForRead, readHead, readLink, readWholeFile, withOpenFile } from './anchored-read';
 import type { DirEntryFacts, OpenFile } from './anchored-read';
 import { openDirStrict, openParentStrict } from './anchored-resolve';
 import { fsError } from './fs-errors';
@@ -22,6 +22,8 @@ import type { WalkOptions } from './workspace-walker';
  */
 export interface SandboxIo {
   openForRead(path: ResolvedPath): Result<OpenFile>;
+  /** Opens `path` for `use` and closes it once `use` ends, however it ends. */
+  withOpenFile<T>(path: ResolvedPath, use: (file: OpenFile) => Promise<Result<T>>): Promise<Result<T>>;
   readWholeFile(
     path: ResolvedPath,
     maxBytes: number,
@@ -76,6 +78,7 @@ export interface HeldFolder {
 export function createSandboxIo(core: SandboxCore): SandboxIo {
   return {
     openForRead: (path) => openForRead(core, path),
+    withOpenFile: (path, use) => withOpenFile(core, path, use),
     readWholeFile: (path, maxBytes, tooLarge) => readWholeFile(core, path, maxBytes, tooLarge),
     readHead: (path, count) => readHead(core, path, count),
     readLink: (path) => readLink(core, path),
