@@ -59,7 +59,8 @@ export interface NetworkBridge {
   close(): Promise<void>;
 }
 
-export async function openNetworkBridge(socat: string, options: NetworkProxyOptions): Promise<NetworkBridge> {
+/** Starts the gated proxy and keeps, per host, the last answer it got (for the run's result). */
+async function startRecordingProxy(options: NetworkProxyOptions) {
   const decisions = new Map<string, HostDecision>();
   const proxy = await startNetworkProxy({
     ...options,
@@ -68,6 +69,11 @@ export async function openNetworkBridge(socat: string, options: NetworkProxyOpti
       options.onDecision?.(decision);
     },
   });
+  return { proxy, decisions };
+}
+
+export async function openNetworkBridge(socat: string, options: NetworkProxyOptions): Promise<NetworkBridge> {
+  const { proxy, decisions } = await startRecordingProxy(options);
   return {
     bwrapMounts: ['--ro-bind', proxy.folder, INSIDE],
     wrap: (program) => [
@@ -93,14 +99,7 @@ export async function openNetworkBridge(socat: string, options: NetworkProxyOpti
  * command runs; it gets only what the gate allows (every unknown host asks).
  */
 export async function openLoopbackBridge(options: NetworkProxyOptions): Promise<NetworkBridge> {
-  const decisions = new Map<string, HostDecision>();
-  const proxy = await startNetworkProxy({
-    ...options,
-    onDecision: (decision) => {
-      decisions.set(`${decision.host}:${decision.port}`, decision);
-      options.onDecision?.(decision);
-    },
-  });
+  const { proxy, decisions } = await startRecordingProxy(options);
   const socketPath = join(proxy.folder, proxy.socketName);
   const open = new Set<Socket>();
   const door = createServer((client) => {

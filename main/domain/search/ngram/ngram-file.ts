@@ -194,13 +194,19 @@ function parseHeader(bytes: Buffer): Header {
 /** The bytes up to the key tables: read from the fixed header, refused as truncated when cut. */
 function headLength(fixed: Buffer, size: number): number {
   checkFixed(fixed, size);
-  const [headerLength, n, slotCount, pathBytes] = [8, 12, 16, 20].map((at) => fixed.readUInt32LE(at)) as [
+  const { headerLength, n, slotCount, pathBytes } = fixedCounts(fixed);
+  return FIXED + headerLength + (n + 1) * 4 + n * 4 + slotCount * 4 + n * 17 + pathBytes;
+}
+
+/** The four counts the fixed header holds after its magic and version: where each table ends. */
+function fixedCounts(bytes: Buffer) {
+  const [headerLength, n, slotCount, pathBytes] = [8, 12, 16, 20].map((at) => bytes.readUInt32LE(at)) as [
     number,
     number,
     number,
     number,
   ];
-  return FIXED + headerLength + (n + 1) * 4 + n * 4 + slotCount * 4 + n * 17 + pathBytes;
+  return { headerLength, n, slotCount, pathBytes };
 }
 
 function checkFixed(bytes: Buffer, size: number): void {
@@ -217,12 +223,7 @@ function checkFixed(bytes: Buffer, size: number): void {
  */
 function readHead(bytes: Buffer, size: number): Head {
   checkFixed(bytes, size);
-  const [headerLength, n, slotCount, pathBytes] = [8, 12, 16, 20].map((at) => bytes.readUInt32LE(at)) as [
-    number,
-    number,
-    number,
-    number,
-  ];
+  const { headerLength, n, slotCount, pathBytes } = fixedCounts(bytes);
   let at = FIXED;
   const take = (length: number): Buffer => {
     if (at + length > bytes.length) refuse('ngram_truncated', `the file ends at byte ${size}`);
