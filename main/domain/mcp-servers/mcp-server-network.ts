@@ -85,7 +85,8 @@ export function hostQuestion(server: string, call: CallContext, target: HostTarg
     toolCallId: call.toolCallId,
     tool: call.name,
     summary: `The MCP server "${server}" wants to reach ${key}`,
-    facts: { server, host: target.host, port: target.port },
+    // The card names the server and the host already (network); facts would say them twice.
+    facts: {},
     paths: [],
     operations: [],
     persona: false,

@@ -14,7 +14,7 @@ import { approvalsActions } from './approvals-store';
 const answers = approvalsLikeTheCoreInEachTest();
 afterEach(() => useI18nStore.getState().setLocale('en'));
 
-const serverHost = (n: number): ApprovalRequest =>
+const serverHost = (): ApprovalRequest =>
   editRequest({
     tool: 'github__search',
     summary: 'The MCP server "github" wants to reach api.github.com:443',
@@ -25,7 +25,7 @@ const serverHost = (n: number): ApprovalRequest =>
     beforeBytes: undefined,
     afterBytes: undefined,
     canAllowForConversation: false,
-    facts: { server: 'github', host: 'api.github.com', port: 443, n },
+    facts: {},
     network: { host: 'api.github.com', port: 443, kind: 'mcp-server', server: 'github' },
   });
 
@@ -67,12 +67,14 @@ const words = {
 describe('an MCP server’s host on the approval card', () => {
   it.each(['en', 'ru', 'zh'] as const)('names the server and host, offers once or always (%s)', async (locale) => {
     const said = words[locale];
-    const [once, always] = [serverHost(1), serverHost(2)];
+    const [once, always] = [serverHost(), serverHost()];
     const dialog = await showDialog(locale, once, always);
     expect(within(dialog).getByRole('group', { name: said.legend })).toBeTruthy();
     expect(within(dialog).getByText(said.server)).toBeTruthy();
     expect(within(dialog).getByTestId('approval-server').textContent).toBe('github');
     expect(within(dialog).getByTestId('approval-host').textContent).toBe('api.github.com:443');
+    // Nothing runs and nothing is written: no "what would happen" saying it again.
+    expect(dialog.querySelector('.approval-operation')).toBeNull();
     // No "for the rest of this conversation": a server's grants are its own, not a conversation's.
     expect(within(dialog).getAllByRole('radio').map((radio) => radio.parentElement?.textContent)).toEqual([
       said.once,
