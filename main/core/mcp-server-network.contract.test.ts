@@ -59,10 +59,9 @@ async function fetchThrough(run: ContractCore, llm: ScriptedLlmServer, url: stri
     });
     await run.call('approvals.answer', { id: question.id, ...answer });
   }
-  const result = await vi.waitFor(
-    () => run.chatEvents.find((event) => event.type === 'tool-result') ?? fail(),
-    { timeout: 15_000 },
-  );
+  const result = await vi.waitFor(() => run.chatEvents.find((event) => event.type === 'tool-result') ?? fail(), {
+    timeout: 15_000,
+  });
   await run.turnEnd();
   const text = (JSON.stringify(result).match(/"text":"((?:[^"\\]|\\.)*)"/) ?? [])[1] ?? '';
   return { call, question, text, asked: run.requested.filter((request) => request.network !== undefined) };
@@ -112,5 +111,25 @@ describe.runIf(networked)(`an MCP server’s network question through the contra
     expect(second.asked).toEqual([]);
     expect(second.text).toMatch(/^(403 |failed)/);
     expect(web.requests).toEqual([]);
+  });
+
+  it('Stop withdraws the open question with its call; the next call asks again', async () => {
+    const { run, llm, web, url } = await setUp();
+    llm.enqueue(reply.toolCall('net__fetch', { url }));
+    const conversationId = await sendInNewConversation(run, 'Fetch it.');
+    const call = await vi.waitFor(() => run.requested.find((request) => request.mcp?.tool === 'fetch') ?? fail());
+    await run.call('approvals.answer', { id: call.id, decision: 'approve' });
+    await vi.waitFor(() => run.requested.find((request) => request.network !== undefined) ?? fail(), {
+      timeout: 15_000,
+    });
+    await run.call('chat.stop', { conversationId });
+    await run.turnEnd();
+    await vi.waitFor(async () =>
+      expect((await run.call<{ pending: ApprovalRequest[] }>('approvals.list', {})).pending).toEqual([]),
+    );
+    const next = await fetchThrough(run, llm, url, { decision: 'approve' });
+    expect(next.asked).toHaveLength(1);
+    expect(next.text).toBe('200 hello from /x');
+    expect(web.requests).toEqual(['GET /x']);
   });
 });

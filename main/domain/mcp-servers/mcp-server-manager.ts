@@ -87,6 +87,8 @@ interface Running {
   generation: number;
   /** The calls in flight, oldest first: a question the server asks meanwhile belongs to the latest. */
   inflight: CallContext[];
+  /** Aborted when that call ends: a host question it raised is withdrawn with it. */
+  ended: Map<CallContext, AbortController>;
 }
 
 const needsSignIn = (error: unknown): boolean => {
@@ -161,6 +163,7 @@ export class McpServerManager {
         crashes: 0,
         generation: 0,
         inflight: [],
+        ended: new Map(),
       };
       this.servers.set(config.id, running);
       if (config.enabled) void this.start(running);
@@ -232,7 +235,10 @@ export class McpServerManager {
       });
     }
     const context = options.context;
-    if (context !== undefined) running.inflight.push(context);
+    if (context !== undefined) {
+      running.inflight.push(context);
+      running.ended.set(context, new AbortController());
+    }
     try {
       return ok(await connection.call(tool, args, options));
     } catch (error) {
@@ -245,7 +251,11 @@ export class McpServerManager {
       }
       return err('mcp_tool_error', `${server}__${tool} failed: ${message}`, { server, tool });
     } finally {
-      if (context !== undefined) running.inflight.splice(running.inflight.indexOf(context), 1);
+      if (context !== undefined) {
+        running.inflight.splice(running.inflight.indexOf(context), 1);
+        running.ended.get(context)?.abort();
+        running.ended.delete(context);
+      }
     }
   }
 
@@ -417,7 +427,13 @@ export class McpServerManager {
       },
       ...(onHostQuestion === undefined
         ? {}
-        : { ask: (target, signal) => onHostQuestion(this.asker(running), target, signal) }),
+        : {
+            ask: (target, signal) => {
+              const asker = this.asker(running);
+              const ended = asker.call === undefined ? undefined : running.ended.get(asker.call)?.signal;
+              return onHostQuestion(asker, target, ended === undefined ? signal : AbortSignal.any([signal, ended]));
+            },
+          }),
     };
   }
 

@@ -123,8 +123,8 @@ export function askServerHost(questions: ServerHostQuestions) {
       return {
         allowed: false,
         reason: outcome.expired ? 'nobody answered the question in time' : `the user refused: ${outcome.reason}`,
-        // A server stopped meanwhile is no answer: its next process may ask again.
-        answered: !signal.aborted,
+        // Withdrawn (its call ended, the turn stopped, the server stopped) is no answer: ask again next time.
+        answered: outcome.cancelled !== true && !signal.aborted,
       };
     }
     if (outcome.allowForWorkspace === true) {
