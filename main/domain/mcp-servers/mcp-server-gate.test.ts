@@ -114,4 +114,12 @@ describe('askServerHost', () => {
       answered: true,
     });
   });
+
+  it('a question withdrawn (its call ended, the turn stopped) is no answer', async () => {
+    const ask = askServerHost({
+      ask: () => Promise.resolve({ approved: false, reason: 'The turn was stopped.', expired: false, cancelled: true }),
+      keep: () => Promise.resolve(true),
+    });
+    expect(await ask({ server: 'github', call }, target, signal)).toMatchObject({ allowed: false, answered: false });
+  });
 });
