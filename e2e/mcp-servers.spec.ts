@@ -5,9 +5,7 @@ import { callFamiliar, expect, test } from './fixtures/familiar-app';
 import { addEverythingServer } from './fixtures/mcp-everything';
 import { openSettingsSection, sendMessage } from './fixtures/page-helpers';
 import type { RunningApp } from './fixtures/familiar-app';
-import { handWrittenServer } from '../main/test-support/hand-written-mcp-server';
-import { startLoopbackServer } from '../main/test-support/loopback-server';
-import { networkedConfinement } from '../main/test-support/networked-confinement';
+import { fetchingServerSource, hasSocat, startPageServer } from './fixtures/fetching-mcp-server';
 
 test.use({ provider: 'scripted' });
 
@@ -88,14 +86,14 @@ test("a confined server's host is asked about; 'always for this server' lets it 
   app,
   llm,
 }) => {
-  const { networked, skipped } = networkedConfinement();
-  test.skip(!networked, skipped);
-  const web = await startLoopbackServer();
+  const confinement = await callFamiliar(app, 'app.confinement', {});
+  test.skip(!confinement.ok || !confinement.value.mode.confined || !hasSocat(), 'needs bubblewrap and socat');
+  const web = await startPageServer();
   try {
     // In the workspace: a confined server sees its own, empty /tmp.
     const file = join(app.workspace, 'net-server.mjs');
-    await writeFile(file, handWrittenServer);
-    const servers = { net: { command: process.execPath, args: [file, 'faulty'] } };
+    await writeFile(file, fetchingServerSource);
+    const servers = { net: { command: process.execPath, args: [file] } };
     expect((await callFamiliar(app, 'mcpServers.import', { text: JSON.stringify({ mcpServers: servers }) })).ok).toBe(
       true,
     );

@@ -109,7 +109,10 @@ const onlyHostsAdded = (next: McpServerConfig, running: McpServerConfig): boolea
   return (
     running.grants.hosts.every((host) => next.grants.hosts.includes(host)) &&
     next.grants.hosts.some((host) => !held.has(host)) &&
-    sameConfig({ ...next, grants: { ...next.grants, hosts: [] } }, { ...running, grants: { ...running.grants, hosts: [] } })
+    sameConfig(
+      { ...next, grants: { ...next.grants, hosts: [] } },
+      { ...running, grants: { ...running.grants, hosts: [] } },
+    )
   );
 };
 

@@ -48,9 +48,11 @@ export function serverGate(network: ServerNetwork): HostGate {
   };
 
   async function ask(target: HostTarget, key: string, signal: AbortSignal): Promise<HostVerdict> {
-    const answer = await network.ask!(target, signal).catch(
-      (error: unknown): HostAnswer => ({ allowed: false, reason: `the question failed: ${String(error)}`, answered: false }),
-    );
+    const answer = await network.ask!(target, signal).catch((error: unknown): HostAnswer => ({
+      allowed: false,
+      reason: `the question failed: ${String(error)}`,
+      answered: false,
+    }));
     if (answer.allowed) return { allowed: true, local: false };
     if (answer.answered) refusedByPerson.set(key, answer.reason);
     return refuse(key, `${answer.reason}; ${NOT_GRANTED}`);

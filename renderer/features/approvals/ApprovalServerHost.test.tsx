@@ -76,10 +76,11 @@ describe('an MCP server’s host on the approval card', () => {
     // Nothing runs and nothing is written: no "what would happen" saying it again.
     expect(dialog.querySelector('.approval-operation')).toBeNull();
     // No "for the rest of this conversation": a server's grants are its own, not a conversation's.
-    expect(within(dialog).getAllByRole('radio').map((radio) => radio.parentElement?.textContent)).toEqual([
-      said.once,
-      said.always,
-    ]);
+    expect(
+      within(dialog)
+        .getAllByRole('radio')
+        .map((radio) => radio.parentElement?.textContent),
+    ).toEqual([said.once, said.always]);
     expect(within(dialog).getByRole('radio', { name: said.once })).toHaveProperty('checked', true);
     await userEvent.click(within(dialog).getByRole('button', { name: said.approve }));
     await userEvent.click(within(dialog).getByRole('radio', { name: said.always }));
