@@ -98,6 +98,8 @@ export interface CoreOptions {
   readonly toolLimits?: Partial<ToolLimits> | undefined;
   /** The user's Agent Skills folder; default ~/.agents/skills (tests and --skills-dir give another). */
   readonly userSkillsDir?: string | undefined;
+  /** The packaged desktop app's resources folder (process.resourcesPath): its bundled ripgrep. Absent: rg on PATH. */
+  readonly resourcesDir?: string | undefined;
   /** The heartbeat's and the tasks' clock; tests move an injected one instead of waiting. */
   readonly scheduleClock?: SchedulerClock | undefined;
 }
@@ -170,6 +172,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     });
   const toolServices = createToolServices({
     paths,
+    resourcesDir: options.resourcesDir,
     transfers,
     sandboxSettings: () => {
       const { hardLinks, backups } = settings.get().safety;

@@ -74,6 +74,11 @@ describe('the packed app', () => {
       'test-results/last-run.json': '{}\n',
       'dist/old-build.txt': 'old\n',
       '.env': 'OPENAI_API_KEY=sk-not-a-real-key\n',
+      // What scripts/ripgrep/fetch-ripgrep.ts leaves for the release (a stand-in binary), and another
+      // platform's, which this Linux x64 pack must not take.
+      'vendor/ripgrep/linux-x64/rg': '#!/bin/sh\necho stand-in rg\n',
+      'vendor/ripgrep/linux-x64/LICENSE-MIT': 'MIT\n',
+      'vendor/ripgrep/mac-arm64/rg': 'not this one\n',
     };
     for (const [path, text] of Object.entries(stubs)) {
       await mkdir(dirname(join(project, path)), { recursive: true });
@@ -203,6 +208,13 @@ describe('the packed app', () => {
     }
     const libs = (await readdir(join(servers, 'typescript', 'lib'))).filter((name) => name.endsWith('.d.ts'));
     expect(libs.length).toBeGreaterThan(50);
+  });
+
+  it("ships this platform's ripgrep outside app.asar, where ripgrep-locate.ts looks first", async () => {
+    const folder = join(appDir, 'resources', 'ripgrep');
+    expect((await readdir(folder)).sort()).toEqual(['LICENSE-MIT', 'rg']);
+    expect(await readFile(join(folder, 'rg'), 'utf8')).toContain('stand-in rg');
+    expect(entries().filter((path) => path.includes('ripgrep/rg'))).toEqual([]);
   });
 
   it('ships package.json without scripts or devDependencies', () => {

@@ -115,6 +115,8 @@ async function launch(
     fetch: (input, init) => net.fetch(input instanceof URL ? input.href : input, init),
     version: familiarVersion,
     logger,
+    // The packaged app's extraResources (its own ripgrep); a development run uses rg on PATH.
+    resourcesDir: app.isPackaged ? process.resourcesPath : undefined,
     secretCipher: createSafeStorageCipher(),
     // file_download in the desktop app: the native Save dialog, starting in Downloads.
     chooseSavePath: async (suggestedName) => {

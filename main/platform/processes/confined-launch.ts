@@ -1,14 +1,15 @@
 import { constants, lstatSync, readlinkSync, rmdirSync, statSync } from 'node:fs';
 import { absentProtected, bwrapArgs, confinementMode } from './confinement';
-import type { ConfinementRules, HeldMount } from './confinement';
+import type { ConfinementMode, ConfinementRules, HeldMount } from './confinement';
 import type { ChildEnvironmentOptions } from './child-environment';
 import type { NetworkBridge } from './network-bridge';
 import { hasAccess } from './program-lookup';
+import { seatbeltLaunch } from './seatbelt-launch';
 
 /**
  * How every child is started, confined or not: the one decision the runner (process-runner.ts),
  * streamed output (output-process.ts) and servers (server-process.ts) share. Under bubblewrap when
- * the spec has rules and the system can confine, else as asked.
+ * the spec has rules and the system can confine (Seatbelt on macOS: seatbelt-launch.ts), else as asked.
  */
 export interface LaunchRequest {
   readonly file: string;
@@ -54,8 +55,10 @@ const procFd = /^\/proc\/self\/fd\/(\d+)(?=\/|$)/;
  * its real path (the folder that was checked, even if its path was swapped meanwhile) and closes
  * it, and the arguments and working folder name it by that path instead of /proc/self/fd/<n>.
  */
-export function launchFor(request: LaunchRequest): Launch {
-  const mode = request.confinement === undefined || process.platform === 'win32' ? undefined : confinementMode();
+export function launchFor(request: LaunchRequest, probed?: ConfinementMode): Launch {
+  // `probed`: tests give the mode (macOS's, on Linux); the app always asks the probe.
+  const mode =
+    request.confinement === undefined || process.platform === 'win32' ? undefined : (probed ?? confinementMode());
   if (request.confinement === undefined || mode === undefined || !mode.confined) {
     return {
       file: request.file,
@@ -67,6 +70,7 @@ export function launchFor(request: LaunchRequest): Launch {
       release: () => undefined,
     };
   }
+  if (mode.tool === 'seatbelt') return seatbeltLaunch(request, mode.path);
   const inherited = request.inheritFds ?? [];
   const held: HeldMount[] = inherited.map((fd, index) => ({ fd: 3 + index, path: realPathOf(fd) }));
   const named = (text: string) => {

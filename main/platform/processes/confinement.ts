@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { homedir } from 'node:os';
 import { childEnvironment } from './child-environment';
 import { findOnPath } from './program-lookup';
+import { SANDBOX_EXEC, seatbeltArgs, seatbeltProfile } from './seatbelt-profile';
 
 /**
  * The operating system's confinement of what Familiar starts (issue 28). On Linux every process
@@ -14,6 +15,7 @@ import { findOnPath } from './program-lookup';
  * inside it are read-only or hidden, /tmp is a fresh private folder, and the network namespace is
  * empty. Each kind of process (a command, git, ripgrep, a language server, an MCP server) gets its
  * own rules, written once in process-rules.ts; this file only turns rules into a bwrap command line.
+ * On macOS the same rules become a Seatbelt profile (seatbelt-profile.ts, seatbelt-launch.ts).
  *
  * Why bwrap directly rather than @anthropic-ai/sandbox-runtime: SECURITY.md ("Confinement").
  */
@@ -49,6 +51,13 @@ export type ConfinementMode =
       /** socat, which carries a command's network requests to Familiar's proxy; without it, no network. */
       readonly socat: string | undefined;
     }
+  | {
+      readonly confined: true;
+      /** macOS: /usr/bin/sandbox-exec with a profile per process (seatbelt-profile.ts); no socat needed. */
+      readonly tool: 'seatbelt';
+      readonly path: string;
+      readonly socat?: undefined;
+    }
   | { readonly confined: false; readonly reason: string; readonly fix: string };
 
 let probed: ConfinementMode | undefined;
@@ -72,11 +81,12 @@ function probeConfinement(): ConfinementMode {
       fix: 'Start Familiar without FAMILIAR_UNCONFINED.',
     };
   }
+  if (process.platform === 'darwin') return probeSeatbelt((file, args) => spawnSync(file, args, probeOptions()));
   if (process.platform !== 'linux') {
     return {
       confined: false,
       reason: `No confinement is built for ${process.platform} yet: commands run with your user's rights.`,
-      fix: 'Every command asks before it runs. Seatbelt (macOS) support is planned.',
+      fix: 'Every command asks before it runs.',
     };
   }
   const bwrap = findOnPath('bwrap');
@@ -87,11 +97,11 @@ function probeConfinement(): ConfinementMode {
       fix: 'Install it: sudo apt-get install bubblewrap (Debian, Ubuntu), sudo dnf install bubblewrap (Fedora).',
     };
   }
-  const probe = spawnSync(bwrap, [...baseArgs(), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', 'true'], {
-    env: childEnvironment({ pass: [] }),
-    timeout: 5000,
-    encoding: 'utf8',
-  });
+  const probe = spawnSync(
+    bwrap,
+    [...baseArgs(), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', 'true'],
+    probeOptions(),
+  );
   if (probe.status === 0) return { confined: true, tool: 'bubblewrap', path: bwrap, socat: findOnPath('socat') };
   const said = `${probe.stderr ?? ''}`.trim().split('\n').slice(-2).join(' ') || String(probe.error ?? probe.signal);
   return {
@@ -100,6 +110,47 @@ function probeConfinement(): ConfinementMode {
     fix:
       'Unprivileged user namespaces are off. On Ubuntu 24.04 AppArmor restricts them: install the Familiar .deb (it ships an AppArmor profile) ' +
       'or run: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0. In a container, allow user namespaces.',
+  };
+}
+
+const probeOptions = () => ({ env: childEnvironment({ pass: [] }), timeout: 5000, encoding: 'utf8' as const });
+
+/** What the probe learned from one run: spawnSync's answer, reduced to what is read of it. */
+export interface ProbeRun {
+  readonly status: number | null;
+  readonly stderr?: string | null;
+  readonly error?: Error;
+  readonly signal?: NodeJS.Signals | null;
+}
+
+/**
+ * macOS: `true` started under sandbox-exec with the same kind of profile every process gets (deny by
+ * default, the home hidden), so a profile the system refuses shows here, once, and not at each
+ * command. Not yet run on a Mac (SECURITY.md): verified by the tests of what it runs and reads.
+ */
+export function probeSeatbelt(run: (file: string, args: string[]) => ProbeRun, home = homedir()): ConfinementMode {
+  // Every kind of rule appears once (none of these paths need exist: Seatbelt matches names), so a
+  // rule this macOS does not understand makes the probe fail, not each command.
+  const scratch = '/private/tmp/familiar-probe';
+  const profile = seatbeltProfile(
+    {
+      writable: [scratch],
+      readable: ['/usr'],
+      readOnly: [`${scratch}/.git/hooks`],
+      hidden: [`${scratch}/MEMORY.md`],
+      hiddenTrees: [home],
+      readableInHidden: [`${home}/.gitconfig`],
+      cwd: '/',
+    },
+    { exists: () => 'dir', tempDir: `${scratch}-tmp`, proxyPort: 9 },
+  );
+  const probe = run(SANDBOX_EXEC, seatbeltArgs(profile, ['/usr/bin/true']));
+  if (probe.status === 0) return { confined: true, tool: 'seatbelt', path: SANDBOX_EXEC };
+  const said = `${probe.stderr ?? ''}`.trim().split('\n').slice(-2).join(' ') || String(probe.error ?? probe.signal);
+  return {
+    confined: false,
+    reason: `Seatbelt (sandbox-exec) cannot confine a process here: ${said}`,
+    fix: 'sandbox-exec ships with macOS in /usr/bin; if it is missing or refuses, commands run with your rights and every one asks first.',
   };
 }
 
@@ -278,7 +329,8 @@ export function homeToolchains(home = homedir(), path = process.env['PATH'] ?? '
 export function appFolders(): string[] {
   let root = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(root, 'package.json')) && dirname(root) !== root) root = dirname(root);
-  // A packaged app's binaries live beside app.asar, unpacked.
-  const unpacked = root.endsWith('.asar') ? [`${root}.unpacked`] : [];
+  // A packaged app's binaries live beside app.asar, unpacked, and its extraResources (the language
+  // servers, ripgrep) in the folder holding it: on macOS that is Contents/Resources, not beside the executable.
+  const unpacked = root.endsWith('.asar') ? [`${root}.unpacked`, dirname(root)] : [];
   return [...new Set([dirname(process.execPath), root, ...unpacked])];
 }

@@ -1,3 +1,7 @@
+import { createServer, connect } from 'node:net';
+import type { Socket } from 'node:net';
+import { join } from 'node:path';
+import type { ConfinementMode } from './confinement';
 import type { HostDecision, NetworkProxyOptions } from './network-proxy';
 import { startNetworkProxy } from './network-proxy';
 
@@ -12,6 +16,20 @@ export const BRIDGE_PORT = 3128;
 /** Where the proxy's folder appears inside the sandbox: in its private /tmp, nowhere on the host. */
 const INSIDE = '/tmp/.familiar-net';
 const proxyUrl = `http://127.0.0.1:${BRIDGE_PORT}`;
+
+const proxyVariables = (url: string) => ({
+  HTTP_PROXY: url,
+  HTTPS_PROXY: url,
+  ALL_PROXY: url,
+  http_proxy: url,
+  https_proxy: url,
+  all_proxy: url,
+  // Inside the sandbox nothing is reachable directly, localhost included: no exemptions.
+  NO_PROXY: '',
+  no_proxy: '',
+  // Node's own http and fetch follow the variables only when asked (Node 22.21+, 24.5+).
+  NODE_USE_ENV_PROXY: '1',
+});
 
 /**
  * Runs before the command, inside the sandbox: socat starts (reparented to the sandbox's init, so
@@ -28,6 +46,8 @@ const bridgeScript = [
 ].join('\n');
 
 export interface NetworkBridge {
+  /** macOS: the loopback port the Seatbelt profile opens, and nothing else (openLoopbackBridge). */
+  readonly loopbackPort?: number;
   /** bwrap mounts to add (the proxy's folder, read-only). */
   readonly bwrapMounts: readonly string[];
   /** The command line as the sandbox runs it: the bridge first, then `program`. */
@@ -59,20 +79,76 @@ export async function openNetworkBridge(socat: string, options: NetworkProxyOpti
       `${INSIDE}/${proxy.socketName}`,
       ...program,
     ],
-    environment: {
-      HTTP_PROXY: proxyUrl,
-      HTTPS_PROXY: proxyUrl,
-      ALL_PROXY: proxyUrl,
-      http_proxy: proxyUrl,
-      https_proxy: proxyUrl,
-      all_proxy: proxyUrl,
-      // Inside the sandbox nothing is reachable directly, localhost included: no exemptions.
-      NO_PROXY: '',
-      no_proxy: '',
-      // Node's own http and fetch follow the variables only when asked (Node 22.21+, 24.5+).
-      NODE_USE_ENV_PROXY: '1',
-    },
+    environment: proxyVariables(proxyUrl),
     decisions: () => [...decisions.values()],
     close: () => proxy.close(),
   };
+}
+
+/**
+ * macOS (Seatbelt): the command shares the host's network stack, so no socat is needed inside. The
+ * proxy gets a TCP door on 127.0.0.1 (an ephemeral port, one per command) that carries each
+ * connection to its Unix socket, and the profile lets the command reach that port and nothing
+ * else. Unlike the Linux socket, any local process of this user could connect to the port while the
+ * command runs; it gets only what the gate allows (every unknown host asks).
+ */
+export async function openLoopbackBridge(options: NetworkProxyOptions): Promise<NetworkBridge> {
+  const decisions = new Map<string, HostDecision>();
+  const proxy = await startNetworkProxy({
+    ...options,
+    onDecision: (decision) => {
+      decisions.set(`${decision.host}:${decision.port}`, decision);
+      options.onDecision?.(decision);
+    },
+  });
+  const socketPath = join(proxy.folder, proxy.socketName);
+  const open = new Set<Socket>();
+  const door = createServer((client) => {
+    const upstream = connect(socketPath);
+    for (const socket of [client, upstream]) {
+      open.add(socket);
+      socket.on('close', () => open.delete(socket));
+      socket.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    door.once('error', reject);
+    door.listen(0, '127.0.0.1', () => {
+      const address = door.address();
+      resolve(typeof address === 'object' && address !== null ? address.port : 0);
+    });
+  }).catch(async (error: unknown) => {
+    await proxy.close();
+    throw error;
+  });
+  return {
+    loopbackPort: port,
+    bwrapMounts: [],
+    wrap: (program) => [...program],
+    environment: proxyVariables(`http://127.0.0.1:${port}`),
+    decisions: () => [...decisions.values()],
+    close: async () => {
+      for (const socket of open) socket.destroy();
+      await new Promise<void>((resolve) => door.close(() => resolve()));
+      await proxy.close();
+    },
+  };
+}
+
+/**
+ * The way to the network for a confined process, as the system confines it: Seatbelt, a loopback
+ * port; bubblewrap, socat inside the sandbox (without socat: none). Unconfined: none (the process
+ * has the user's network already).
+ */
+export async function openBridgeFor(
+  mode: ConfinementMode | undefined,
+  options: NetworkProxyOptions | undefined,
+): Promise<NetworkBridge | undefined> {
+  if (options === undefined || mode === undefined || !mode.confined) return undefined;
+  if (mode.tool === 'seatbelt') return openLoopbackBridge(options);
+  return mode.socat === undefined ? undefined : openNetworkBridge(mode.socat, options);
 }

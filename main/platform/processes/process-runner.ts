@@ -7,7 +7,7 @@ import { HeadTailBuffer } from './capped-output';
 import { launchFor } from './confined-launch';
 import type { Launch } from './confined-launch';
 import { confinementMode } from './confinement';
-import { openNetworkBridge } from './network-bridge';
+import { openBridgeFor } from './network-bridge';
 import type { NetworkBridge } from './network-bridge';
 import type { HostDecision, NetworkProxyOptions } from './network-proxy';
 import { findOnPath } from './program-lookup';
@@ -119,10 +119,8 @@ export async function runProcess(spec: ProcessSpec): Promise<Result<ProcessOutco
       command: spec.file,
     });
   }
-  // Without socat there is no way in: the process runs with no network, as if none were offered.
-  const socat = mode?.confined === true ? mode.socat : undefined;
-  const bridge =
-    spec.network === undefined || socat === undefined ? undefined : await openNetworkBridge(socat, spec.network);
+  // Without a way in (no socat under bubblewrap) the process runs with no network, as if none were offered.
+  const bridge = await openBridgeFor(mode, spec.network);
   try {
     return await launchProcess(spec, launchFor({ ...spec, ...(bridge === undefined ? {} : { bridge }) }), bridge);
   } finally {

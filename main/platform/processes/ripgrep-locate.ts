@@ -1,10 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 
-/**
- * ripgrep's executable when it is on PATH (never a bundled binary: what the user installed is what
- * runs), or undefined. Looked up once per process: PATH rarely changes while the app runs.
- */
+/** A program's executable on PATH (absolute entries only), or undefined. */
 export function findOnPath(
   name: string,
   env: NodeJS.ProcessEnv = process.env,
@@ -29,9 +26,48 @@ export function findOnPath(
   return undefined;
 }
 
+/** Where the packaged app keeps its ripgrep (electron-builder.yml: extraResources, scripts/ripgrep). */
+export function bundledRipgrepPath(resourcesDir: string, platform: NodeJS.Platform = process.platform): string {
+  return join(resourcesDir, 'ripgrep', platform === 'win32' ? 'rg.exe' : 'rg');
+}
+
+export interface RipgrepLookup {
+  /** The packaged app's resources folder (Electron's process.resourcesPath, passed in by its adapter); undefined elsewhere. */
+  readonly resourcesDir?: string | undefined;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly platform?: NodeJS.Platform;
+  /** True when `path` is an executable file (tests give their own). */
+  readonly isExecutable?: (path: string) => boolean;
+}
+
+const executableFile = (path: string): boolean => {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * ripgrep for search_in_code: the binary the packaged app ships first (a known, pinned version
+ * whose sha256 the release checked), then `rg` on PATH (a development checkout, or a package that
+ * was built without one), else undefined (the JS engine searches).
+ */
+export function locateRipgrep(lookup: RipgrepLookup = {}): { path: string; source: 'bundled' | 'path' } | undefined {
+  const platform = lookup.platform ?? process.platform;
+  if (lookup.resourcesDir !== undefined) {
+    const bundled = bundledRipgrepPath(lookup.resourcesDir, platform);
+    if ((lookup.isExecutable ?? executableFile)(bundled)) return { path: bundled, source: 'bundled' };
+  }
+  const onPath = findOnPath('rg', lookup.env ?? process.env, platform);
+  return onPath === undefined ? undefined : { path: onPath, source: 'path' };
+}
+
 let located: { path: string | undefined } | undefined;
 
-/** `rg` on PATH, looked up on first use. */
+/** `rg` on PATH, looked up on first use (tests; the app asks locateRipgrep with its resources folder). */
 export function ripgrepOnPath(): string | undefined {
   located ??= { path: findOnPath('rg') };
   return located.path;

@@ -8,7 +8,7 @@ import type { ChildEnvironmentOptions } from './child-environment';
 import { launchFor } from './confined-launch';
 import { confinementMode } from './confinement';
 import type { ConfinementRules } from './confinement';
-import { openNetworkBridge } from './network-bridge';
+import { openBridgeFor } from './network-bridge';
 import type { NetworkBridge } from './network-bridge';
 import type { NetworkProxyOptions } from './network-proxy';
 import { hasAccess } from './program-lookup';
@@ -81,8 +81,7 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const { network, ...rest } = spec;
   const mode = spec.confinement === undefined ? undefined : confinementMode();
-  const socat = mode?.confined === true ? mode.socat : undefined;
-  const bridge = network === undefined || socat === undefined ? undefined : await openNetworkBridge(socat, network);
+  const bridge = await openBridgeFor(mode, network);
   try {
     return spawnServerProcess(rest, bridge);
   } catch (error) {

@@ -24,7 +24,7 @@ import type { TransferService } from '../../domain/transfers/transfer-service';
 import type { CodeIntelligence } from '../../domain/lsp/code-intelligence';
 import { LspService } from '../../domain/lsp/lsp-service';
 import type { LspServiceOptions } from '../../domain/lsp/lsp-service';
-import { ripgrepOnPath } from '../../platform/processes/ripgrep-locate';
+import { locateRipgrep } from '../../platform/processes/ripgrep-locate';
 import { join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { createSkillShelf } from '../../domain/skills/skill-shelf';
@@ -92,6 +92,8 @@ export interface ToolServicesOptions {
   readonly workerThreads?: number;
   /** search_in_code's engine: ripgrep when on PATH ('auto', the default), or always the JS engine. */
   readonly searchEngine?: 'auto' | 'js';
+  /** The packaged app's resources folder, where its own ripgrep is (ripgrep-locate.ts); undefined: rg on PATH. */
+  readonly resourcesDir?: string | undefined;
   /** Downloads offered to the user and uploads received (the core wires its events in). */
   readonly transfers?: TransferService;
   /** Read on every use: the settings may change while the app runs. */
@@ -182,7 +184,7 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     readTracker: createReadTracker(),
     locks: createPathLocks(),
     workers,
-    ripgrep: options.searchEngine === 'js' ? undefined : ripgrepOnPath(),
+    ripgrep: options.searchEngine === 'js' ? undefined : locateRipgrep({ resourcesDir: options.resourcesDir })?.path,
     searchIndexes,
     ngramIndexes,
     foreground,

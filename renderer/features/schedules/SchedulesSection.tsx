@@ -7,7 +7,7 @@ import { useAnswer } from '../../ipc/use-answer';
 import { useI18nStore, useT } from '../../i18n/i18n';
 import { settingsActions, useSettingsStore } from '../settings/settings-store';
 import { LabelledField } from '../settings/LabelledField';
-import { SettingsSection } from '../settings/SettingsSection';
+import { SettingCheckbox, SettingsSection } from '../settings/SettingsSection';
 import { schedulesActions, useSchedulesStore } from './schedules-store';
 import './schedules.css';
 
@@ -29,15 +29,13 @@ function HeartbeatFields({
   return (
     <fieldset className="schedule-form">
       <legend>{t('schedules.heartbeat')}</legend>
-      <label>
-        <input
-          type="checkbox"
-          checked={heartbeat.enabled}
-          onChange={(event) => update({ enabled: event.target.checked })}
-        />{' '}
+      <SettingCheckbox
+        checked={heartbeat.enabled}
+        patch={(enabled) => ({ schedules: { heartbeat: { enabled } } })}
+        explanation={t('schedules.heartbeatExplain')}
+      >
         {t('schedules.heartbeatOn')}
-      </label>
-      <p className="muted">{t('schedules.heartbeatExplain')}</p>
+      </SettingCheckbox>
       <LabelledField id="heartbeat-interval" label={t('schedules.interval')} layout="row">
         <input
           id="heartbeat-interval"
