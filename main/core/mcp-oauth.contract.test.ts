@@ -38,6 +38,17 @@ async function dispatch<T>(core: Core, name: string, input: unknown): Promise<T>
   return answer.value as T;
 }
 
+/** The browser: the authorization server consents at once and redirects to Familiar's loopback callback. */
+async function browse(authorizationUrl: string): Promise<void> {
+  const consent = await fetch(authorizationUrl, { redirect: 'manual' });
+  expect(consent.status).toBe(302);
+  const landed = await fetch(consent.headers.get('location') ?? '');
+  expect(await landed.text()).toContain('Signed in');
+}
+
+const callWhoami = (core: Core) =>
+  core.mcpHost.manager.call('remote', 'whoami', { n: 1 }, { signal: new AbortController().signal, timeoutMs: 10_000 });
+
 describe('signing in to an MCP server with OAuth', () => {
   it('needs sign-in, signs in through the browser and the loopback callback, then refreshes', async () => {
     const remote = await startOAuthMcpServer();
@@ -92,5 +103,47 @@ describe('signing in to an MCP server with OAuth', () => {
     const forged = new URL(callback);
     forged.searchParams.set('state', 'forged');
     expect((await fetch(forged)).status).toBe(400);
+  });
+
+  it("signs in where the server's refusal points: its metadata at its own path, the scope it names", async () => {
+    const remote = await startOAuthMcpServer({ metadataPath: '/resource-metadata/for-mcp', scope: 'notes:read' });
+    servers.push(remote);
+    const core = await startCore({ home: await tempDir() });
+    await dispatch(core, 'settings.update', {
+      mcp: { servers: [{ id: 'remote', transport: 'http', url: remote.url }] },
+    });
+    await state(core, 'needs-sign-in');
+    const { authorizationUrl } = await dispatch<{ authorizationUrl: string }>(core, 'mcpServers.signIn', {
+      id: 'remote',
+    });
+    expect(new URL(authorizationUrl).searchParams.get('scope')).toBe('notes:read');
+    await browse(authorizationUrl);
+    await state(core, 'ready');
+    expect(remote.scopes).toEqual(['notes:read']);
+  });
+
+  it('asks the user to sign in again when a call needs more access (step-up), then the call goes through', async () => {
+    const remote = await startOAuthMcpServer({ scope: 'notes:read', stepUp: { tool: 'whoami', scope: 'notes:admin' } });
+    servers.push(remote);
+    const core = await startCore({ home: await tempDir() });
+    await dispatch(core, 'settings.update', {
+      mcp: { servers: [{ id: 'remote', transport: 'http', url: remote.url }] },
+    });
+    await state(core, 'needs-sign-in');
+    await browse(
+      (await dispatch<{ authorizationUrl: string }>(core, 'mcpServers.signIn', { id: 'remote' })).authorizationUrl,
+    );
+    await state(core, 'ready');
+
+    const refused = await callWhoami(core);
+    expect(refused.ok ? 'ok' : refused.error.code).toBe('mcp_server_unavailable');
+    await state(core, 'needs-sign-in');
+    const again = await dispatch<{ authorizationUrl: string }>(core, 'mcpServers.signIn', { id: 'remote' });
+    expect(new URL(again.authorizationUrl).searchParams.get('scope')).toBe('notes:admin');
+    await browse(again.authorizationUrl);
+    await state(core, 'ready');
+    const answer = await callWhoami(core);
+    expect(answer.ok && answer.value.content).toEqual([{ type: 'text', text: 'signed in' }]);
+    expect(remote.scopes).toEqual(['notes:read', 'notes:admin']);
   });
 });

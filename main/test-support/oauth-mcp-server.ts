@@ -19,6 +19,8 @@ export interface OAuthMcpServer {
   readonly grants: string[];
   /** The Authorization headers /mcp received. */
   readonly bearers: string[];
+  /** The `scope` of each /authorize request, in order ('' when none was asked for). */
+  readonly scopes: string[];
   /** Every access token issued so far stops working (as if expired); refresh tokens still work. */
   expireAccessTokens(): void;
   close(): Promise<void>;
@@ -35,27 +37,58 @@ const readBody = async (req: IncomingMessage): Promise<string> => {
 
 const token = () => randomBytes(16).toString('hex');
 
-export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
+export interface OAuthMcpServerOptions {
+  /**
+   * The protected resource metadata only at this path (named by the 401's `resource_metadata`),
+   * not at the well-known one, and the 401 names the scope it wants: the client must read both.
+   */
+  readonly metadataPath?: string;
+  readonly scope?: string;
+  /** Step-up: this tool needs this scope; a token without it gets 403 insufficient_scope naming it. */
+  readonly stepUp?: { readonly tool: string; readonly scope: string };
+}
+
+export async function startOAuthMcpServer(options: OAuthMcpServerOptions = {}): Promise<OAuthMcpServer> {
+  const metadataPath = options.metadataPath ?? '/.well-known/oauth-protected-resource/mcp';
   const clients = new Map<string, string[]>();
-  const codes = new Map<string, { clientId: string; redirectUri: string; challenge: string }>();
-  const access = new Set<string>();
-  const refresh = new Set<string>();
+  const codes = new Map<string, { clientId: string; redirectUri: string; challenge: string; scope: string }>();
+  /** Each live access token and the scope it was granted. */
+  const access = new Map<string, string>();
+  /** Each live refresh token and the scope it keeps. */
+  const refresh = new Map<string, string>();
   const grants: string[] = [];
   const bearers: string[] = [];
+  const scopes: string[] = [];
   let origin = '';
-  const issue = () => {
+  const issue = (scope: string) => {
     const tokens = { access_token: token(), token_type: 'Bearer', expires_in: 3600, refresh_token: token() };
-    access.add(tokens.access_token);
-    refresh.add(tokens.refresh_token);
+    access.set(tokens.access_token, scope);
+    refresh.set(tokens.refresh_token, scope);
     return tokens;
   };
 
-  const mcp = (req: IncomingMessage, res: ServerResponse) => {
+  const mcp = async (req: IncomingMessage, res: ServerResponse) => {
     const header = req.headers.authorization ?? '';
     bearers.push(header);
-    if (!access.has(header.replace(/^Bearer /, ''))) {
+    const granted = access.get(header.replace(/^Bearer /, ''));
+    if (granted === undefined) {
       res.writeHead(401, {
-        'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+        'www-authenticate': `Bearer resource_metadata="${origin}${metadataPath}"${options.scope === undefined ? '' : `, scope="${options.scope}"`}`,
+      });
+      res.end();
+      return;
+    }
+    const body: unknown = req.method === 'POST' ? JSON.parse(await readBody(req)) : undefined;
+    const call = body as { method?: string; params?: { name?: string } } | undefined;
+    const { stepUp } = options;
+    if (
+      stepUp !== undefined &&
+      call?.method === 'tools/call' &&
+      call.params?.name === stepUp.tool &&
+      !granted.split(' ').includes(stepUp.scope)
+    ) {
+      res.writeHead(403, {
+        'www-authenticate': `Bearer error="insufficient_scope", scope="${stepUp.scope}", resource_metadata="${origin}${metadataPath}"`,
       });
       res.end();
       return;
@@ -66,16 +99,18 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
     }));
     const transport = new StreamableHTTPServerTransport({});
     res.on('close', () => void transport.close());
-    void server.connect(transport).then(() => transport.handleRequest(req, res));
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', origin);
+    if (url.pathname === metadataPath) {
+      return json(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+    }
     switch (url.pathname) {
       case '/mcp':
-        return mcp(req, res);
-      case '/.well-known/oauth-protected-resource/mcp':
-        return json(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+        return await mcp(req, res);
       case '/.well-known/oauth-authorization-server':
         return json(res, 200, {
           issuer: origin,
@@ -102,8 +137,14 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
         if (q.get('code_challenge_method') !== 'S256' || q.get('response_type') !== 'code') {
           return json(res, 400, { error: 'invalid_request' });
         }
+        scopes.push(q.get('scope') ?? '');
         const code = token();
-        codes.set(code, { clientId: q.get('client_id')!, redirectUri, challenge: q.get('code_challenge') ?? '' });
+        codes.set(code, {
+          clientId: q.get('client_id')!,
+          redirectUri,
+          challenge: q.get('code_challenge') ?? '',
+          scope: q.get('scope') ?? '',
+        });
         const back = new URL(redirectUri);
         back.searchParams.set('code', code);
         back.searchParams.set('state', q.get('state') ?? '');
@@ -127,10 +168,12 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
           ) {
             return json(res, 400, { error: 'invalid_grant' });
           }
-          return json(res, 200, issue());
+          return json(res, 200, issue(saved.scope));
         }
-        if (grant === 'refresh_token' && refresh.delete(form.get('refresh_token') ?? '')) {
-          return json(res, 200, issue());
+        const refreshed = refresh.get(form.get('refresh_token') ?? '');
+        if (grant === 'refresh_token' && refreshed !== undefined) {
+          refresh.delete(form.get('refresh_token') ?? '');
+          return json(res, 200, issue(refreshed));
         }
         return json(res, 400, { error: 'invalid_grant' });
       }
@@ -146,6 +189,7 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
     url: `${origin}/mcp`,
     grants,
     bearers,
+    scopes,
     expireAccessTokens: () => access.clear(),
     close: listening.close,
   };

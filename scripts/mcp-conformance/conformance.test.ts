@@ -9,11 +9,40 @@ import { bundleChildScript, importOf } from '../../main/test-support/child-scrip
 /**
  * The official MCP conformance suite's client scenarios (issue 29, item 7), each against its own
  * server on loopback, with Familiar's host connection as the client under test (client.ts, bundled
- * from source once). Every scenario runs and its outcome is printed; the ones Familiar passes today
- * are listed below and must keep passing. A scenario that starts passing belongs in the list.
+ * from source once). Every scenario runs and its outcome is printed. The list below is exactly the
+ * ones Familiar passes: each must keep passing (a regression fails the run), and one that starts
+ * passing fails the run too until it is listed, so the list stays the truth.
+ *
+ * Not listed, and why: auth/basic-cimd (its checks pass, but the suite warns, and so fails,
+ * because Familiar registers dynamically instead of using a client ID metadata document: that
+ * needs the document published at an https URL of Familiar's own); auth/pre-registration (Familiar
+ * has no place yet to enter a client ID and secret registered by hand); auth/client-credentials-jwt,
+ * auth/client-credentials-basic and auth/cross-app-access-complete-flow (extensions for clients
+ * acting as themselves, without a user; Familiar signs in as its user, in the browser).
  */
-// auth/resource-mismatch passes because the host does not authorize at all yet (nothing is sent to the wrong resource).
-const passingToday = ['initialize', 'tools_call', 'sse-retry', 'auth/resource-mismatch'];
+const passing = [
+  'initialize',
+  'tools_call',
+  'elicitation-sep1034-client-defaults',
+  'sse-retry',
+  'auth/metadata-default',
+  'auth/metadata-var1',
+  'auth/metadata-var2',
+  'auth/metadata-var3',
+  'auth/scope-from-www-authenticate',
+  'auth/scope-from-scopes-supported',
+  'auth/scope-omitted-when-undefined',
+  'auth/scope-step-up',
+  'auth/scope-retry-limit',
+  'auth/token-endpoint-auth-basic',
+  'auth/token-endpoint-auth-post',
+  'auth/token-endpoint-auth-none',
+  'auth/2025-03-26-oauth-metadata-backcompat',
+  'auth/2025-03-26-oauth-endpoint-fallback',
+  'auth/resource-mismatch',
+  'auth/offline-access-scope',
+  'auth/offline-access-not-supported',
+];
 
 const cli = createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/dist/index.js');
 
@@ -84,10 +113,15 @@ afterAll(async () => {
 describe('the MCP conformance suite against Familiar as a client', () => {
   it('runs every client scenario the suite lists', () => {
     expect(outcomes.size).toBeGreaterThanOrEqual(20);
-    for (const scenario of passingToday) expect(outcomes.has(scenario), scenario).toBe(true);
+    for (const scenario of passing) expect(outcomes.has(scenario), scenario).toBe(true);
   });
 
-  it.each(passingToday)('passes %s', (scenario) => {
+  it('passes no scenario the list does not name (a new pass belongs in the list)', () => {
+    const unlisted = [...outcomes.values()].filter((o) => o.passed && !passing.includes(o.scenario));
+    expect(unlisted.map((o) => o.scenario)).toEqual([]);
+  });
+
+  it.each(passing)('passes %s', (scenario) => {
     const outcome = outcomes.get(scenario);
     expect(outcome, scenario).toBeDefined();
     expect(outcome!.passed, `${scenario}: ${outcome!.summary}`).toBe(true);

@@ -1,6 +1,7 @@
+import { extractWWWAuthenticateParams, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolResultSchema,
@@ -24,6 +25,7 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { McpServerConfig } from '../../../shared/mcp-servers';
 import type { ServerProcess } from '../../platform/processes/server-process';
+import { SignInNeeded } from './mcp-oauth-provider';
 import { getPrompt, readCatalog, readResource } from './mcp-resources';
 import type { RequestOptions, ServerCatalog } from './mcp-resources';
 import { StdioPipeTransport } from './stdio-pipe-transport';
@@ -33,6 +35,9 @@ const lenientToolList = z.object({ tools: z.array(z.unknown()).max(2000), nextCu
 
 /** Lines of stderr kept per server: what the status shows when it fails. */
 const STDERR_LINES = 20;
+
+/** The SDK's OAuth provider, told of each 401/403 the server answers (what the next sign-in must ask for). */
+export type McpAuthProvider = OAuthClientProvider & { rememberChallenge?(response: Response): Promise<void> };
 
 /** A server asks the user something (elicitation/create): form or URL mode. */
 export type ElicitHandler = (params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
@@ -57,7 +62,7 @@ export interface ConnectionOptions {
   readonly log?: (message: string) => void;
   readonly version: string;
   /** Streamable HTTP: OAuth sign-in (saved tokens, refreshed; mcp-oauth-provider.ts). */
-  readonly authProvider?: OAuthClientProvider;
+  readonly authProvider?: McpAuthProvider;
   /** The least a server's own log messages (notifications/message) must be to be sent (default info). */
   readonly logLevel?: LoggingLevel;
   /** The server asks the user something (elicitation/create): form or URL mode. */
@@ -116,6 +121,8 @@ export async function openConnection(options: ConnectionOptions): Promise<McpCon
   let closing = false;
   let process: ServerProcess | undefined;
   let transport: Transport;
+  /** The server's last 403 asked for more scopes (step-up): a refusal only a new sign-in can lift. */
+  let moreAccessAsked = false;
   if (config.transport === 'stdio') {
     process = await options.startProcess();
     let partial = '';
@@ -128,9 +135,22 @@ export async function openConnection(options: ConnectionOptions): Promise<McpCon
     });
     transport = new StdioPipeTransport({ stdin: process.child.stdin, stdout: process.child.stdout });
   } else {
+    const { authProvider } = options;
     transport = new StreamableHTTPClientTransport(new URL(config.url), {
       requestInit: { headers: { ...config.headers } },
-      ...(options.authProvider === undefined ? {} : { authProvider: options.authProvider }),
+      ...(authProvider === undefined
+        ? {}
+        : {
+            authProvider,
+            fetch: async (input: string | URL, init?: RequestInit) => {
+              const response = await fetch(input, init);
+              if (response.status === 403) {
+                moreAccessAsked = extractWWWAuthenticateParams(response).error === 'insufficient_scope';
+              }
+              if (response.status === 401 || response.status === 403) await authProvider.rememberChallenge?.(response);
+              return response;
+            },
+          }),
     });
   }
   const client = new Client(
@@ -222,16 +242,22 @@ export async function openConnection(options: ConnectionOptions): Promise<McpCon
     tools: () => tools,
     stderr: () => [...stderrLines],
     async call(tool, args, callOptions) {
-      const result = await client.callTool({ name: tool, arguments: args }, CallToolResultSchema, {
-        signal: callOptions.signal,
-        timeout: callOptions.timeoutMs,
-        ...(callOptions.onProgress === undefined
-          ? {}
-          : {
-              onprogress: (progress) => callOptions.onProgress?.(progress.progress, progress.total, progress.message),
-            }),
-      });
-      return result as CallToolResult;
+      try {
+        const result = await client.callTool({ name: tool, arguments: args }, CallToolResultSchema, {
+          signal: callOptions.signal,
+          timeout: callOptions.timeoutMs,
+          ...(callOptions.onProgress === undefined
+            ? {}
+            : {
+                onprogress: (progress) => callOptions.onProgress?.(progress.progress, progress.total, progress.message),
+              }),
+        });
+        return result as CallToolResult;
+      } catch (error) {
+        // Step-up the SDK could not do in the background (a refreshed token keeps its old scopes).
+        if (moreAccessAsked && error instanceof StreamableHTTPError && error.code === 403) throw new SignInNeeded();
+        throw error;
+      }
     },
     catalog: (requestOptions) => readCatalog(client, config.id, requestOptions),
     readResource: (uri, requestOptions) => readResource(client, uri, requestOptions),
@@ -253,3 +279,9 @@ export class StartFailed extends Error {
 }
 
 const lastWords = (lines: readonly string[]): string | undefined => lines.at(-1);
+
+/** The server wants the user to sign in (first, again, or for more access): nothing but Sign in helps. */
+export const needsSignIn = (error: unknown): boolean => {
+  const cause = error instanceof StartFailed ? error.cause : error;
+  return cause instanceof SignInNeeded || cause instanceof UnauthorizedError;
+};

@@ -1,3 +1,4 @@
+import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
   OAuthClientInformationMixed,
@@ -14,6 +15,15 @@ const oauthStateSchema = z.object({
   client: z.looseObject({ client_id: z.string() }).optional(),
   verifier: z.string().optional(),
   discovery: z.unknown().optional(),
+  /** What the server's last 401/403 asked for: where its metadata is, which scopes (the next sign-in's). */
+  challenge: z
+    .object({
+      resourceMetadataUrl: z.string().optional(),
+      scope: z.string().optional(),
+      /** A 403 insufficient_scope (step-up): the saved tokens cannot do it, refreshed or not. */
+      moreAccess: z.boolean().optional(),
+    })
+    .optional(),
 });
 type OAuthState = z.infer<typeof oauthStateSchema>;
 
@@ -102,11 +112,18 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   tokens(): OAuthTokens | undefined {
-    return this.read().tokens as OAuthTokens | undefined;
+    const state = this.read();
+    // Signing in for more access: a refresh keeps the old scopes, so the user authorizes anew.
+    if (this.options.interactive !== undefined && state.challenge?.moreAccess === true) return undefined;
+    return state.tokens as OAuthTokens | undefined;
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
-    await this.write((state) => ({ ...state, tokens }));
+    await this.write((state) => ({
+      ...state,
+      tokens,
+      ...(state.challenge === undefined ? {} : { challenge: { ...state.challenge, moreAccess: undefined } }),
+    }));
   }
 
   redirectToAuthorization(url: URL): void {
@@ -124,11 +141,42 @@ export class McpOAuthProvider implements OAuthClientProvider {
     return verifier;
   }
 
+  /**
+   * The server refused a request (401, or 403 insufficient_scope): its WWW-Authenticate says where
+   * its protected resource metadata is and which scopes it wants. Kept for the sign-in, which the
+   * user starts later: a background start cannot sign in itself.
+   */
+  async rememberChallenge(response: Response): Promise<void> {
+    const { resourceMetadataUrl, scope, error } = extractWWWAuthenticateParams(response);
+    if (resourceMetadataUrl === undefined && scope === undefined) return;
+    const challenge = {
+      ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: resourceMetadataUrl.href }),
+      ...(scope === undefined ? {} : { scope }),
+      ...(response.status === 403 && error === 'insufficient_scope' ? { moreAccess: true } : {}),
+    };
+    // Each start of a server waiting for sign-in meets the same refusal: write only what is new.
+    if (JSON.stringify(this.read().challenge) === JSON.stringify(challenge)) return;
+    await this.write((state) => ({ ...state, challenge }));
+  }
+
+  /** What the server's last refusal asked for, as the SDK's auth() takes it. */
+  challenge(): { resourceMetadataUrl?: URL; scope?: string } {
+    const { resourceMetadataUrl, scope } = this.read().challenge ?? {};
+    let url: URL | undefined;
+    try {
+      url = resourceMetadataUrl === undefined ? undefined : new URL(resourceMetadataUrl);
+    } catch {
+      url = undefined;
+    }
+    return { ...(url === undefined ? {} : { resourceMetadataUrl: url }), ...(scope === undefined ? {} : { scope }) };
+  }
+
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
     await this.write((state) => ({
       ...(scope === 'all' || scope === 'client' ? {} : { client: state.client }),
       ...(scope === 'all' || scope === 'tokens' ? {} : { tokens: state.tokens }),
       ...(scope === 'all' || scope === 'verifier' ? {} : { verifier: state.verifier }),
+      ...(scope === 'all' || scope === 'discovery' ? {} : { challenge: state.challenge }),
     }));
   }
 }

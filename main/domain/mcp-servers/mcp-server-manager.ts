@@ -1,5 +1,3 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
   CallToolResult,
   GetPromptResult,
@@ -12,9 +10,15 @@ import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import type { HostTarget } from '../../platform/processes/network-proxy';
 import type { ServerProcess } from '../../platform/processes/server-process';
-import { openConnection, StartFailed } from './mcp-connection';
-import type { CallContext, CallOptions, ElicitHandler, McpConnection, SampleHandler } from './mcp-connection';
-import { SignInNeeded } from './mcp-oauth-provider';
+import { needsSignIn, openConnection, StartFailed } from './mcp-connection';
+import type {
+  CallContext,
+  CallOptions,
+  ElicitHandler,
+  McpAuthProvider,
+  McpConnection,
+  SampleHandler,
+} from './mcp-connection';
 import type { HostAnswer, ServerNetwork } from './mcp-server-network';
 import type { RequestOptions } from './mcp-resources';
 import { toolEntries } from './mcp-tool-list';
@@ -32,7 +36,7 @@ export interface McpServerManagerOptions {
   readonly onChange?: () => void;
   readonly log?: (message: string) => void;
   /** Streamable HTTP: the OAuth provider of a server (its saved sign-in). */
-  readonly authProvider?: (config: Extract<McpServerConfig, { transport: 'http' }>) => OAuthClientProvider;
+  readonly authProvider?: (config: Extract<McpServerConfig, { transport: 'http' }>) => McpAuthProvider;
   /** Handshake and first tool list (default 30 s). */
   readonly startTimeoutMs?: number;
   /** The waits before each restart after a crash (default 1, 2, 4, 8, 16 s); after the last, failed. */
@@ -90,11 +94,6 @@ interface Running {
   /** Aborted when that call ends: a host question it raised is withdrawn with it. */
   ended: Map<CallContext, AbortController>;
 }
-
-const needsSignIn = (error: unknown): boolean => {
-  const cause = error instanceof StartFailed ? error.cause : error;
-  return cause instanceof SignInNeeded || cause instanceof UnauthorizedError;
-};
 
 const sameConfig = (a: McpServerConfig, b: McpServerConfig) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -247,6 +246,19 @@ export class McpServerManager {
     } catch (error) {
       if (options.signal.aborted) return err('aborted', 'The call was cancelled; the server was told.');
       const message = error instanceof Error ? error.message : String(error);
+      if (needsSignIn(error) && running.state === 'ready' && running.connection === connection) {
+        // Step-up: this call needs more access (403 insufficient_scope) than the sign-in gave, and
+        // only the user can grant it. The server waits as 'needs sign-in'; Sign in asks for the scopes
+        // the refusal named (mcp-oauth-provider.ts) and restarts it.
+        await this.stop(running);
+        running.state = 'needs-sign-in';
+        this.options.log?.(`${server}: needs sign-in (the server asks for more access)`);
+        this.changed();
+        return err('mcp_server_unavailable', `The MCP server ${server} asks you to sign in again: ${message}`, {
+          server,
+          state: 'needs-sign-in',
+        });
+      }
       if (running.state !== 'ready') {
         return err('mcp_server_unavailable', `The MCP server ${server} stopped during the call: ${message}`, {
           server,

@@ -72,7 +72,11 @@ export function createMcpSignIn(options: McpSignInOptions): McpSignIn {
       return page(res, 400, `Sign-in was not completed: ${why}`);
     }
     try {
-      await auth(entry.provider, { serverUrl: entry.serverUrl, authorizationCode: code });
+      await auth(entry.provider, {
+        serverUrl: entry.serverUrl,
+        authorizationCode: code,
+        ...entry.provider.challenge(),
+      });
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       options.onFailed(entry.id, `sign-in failed: ${why}`);
@@ -107,7 +111,8 @@ export function createMcpSignIn(options: McpSignInOptions): McpSignIn {
         interactive: { redirectUrl, state, onAuthorizationUrl: (url) => void (authorizationUrl = url.href) },
       });
       try {
-        const result = await auth(provider, { serverUrl: config.url });
+        // Where the server's refusal pointed (metadata at its own path, the scopes it wants).
+        const result = await auth(provider, { serverUrl: config.url, ...provider.challenge() });
         if (result === 'AUTHORIZED') return ok({ authorizationUrl: null });
       } catch (error) {
         return err('mcp_server_unavailable', `Could not start signing in to ${config.id}: ${String(error)}`, {

@@ -1,8 +1,8 @@
 import type { ApprovalRequest, ElicitationField } from '../../../shared/ipc/approvals';
 import { useT } from '../../i18n/i18n';
-import { initialDraft } from './elicitation-answer';
+import { initialDraft } from '../../../shared/elicitation-answer';
 import { McpRequestSection } from './McpRequestSection';
-import type { FieldDraft } from './elicitation-answer';
+import type { FieldDraft } from '../../../shared/elicitation-answer';
 import { approvalsActions, useApprovalsStore } from './approvals-store';
 
 type Elicitation = NonNullable<ApprovalRequest['elicitation']>;

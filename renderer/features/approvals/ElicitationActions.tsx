@@ -2,7 +2,7 @@ import type { ApprovalRequest } from '../../../shared/ipc/approvals';
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
 import { useStoreFields } from '../../app/use-store-fields';
-import { elicitationContent } from './elicitation-answer';
+import { elicitationContent } from '../../../shared/elicitation-answer';
 import { approvalsActions, useApprovalsStore } from './approvals-store';
 
 /**

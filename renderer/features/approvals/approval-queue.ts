@@ -1,6 +1,6 @@
 import type { ApprovalAnswer, ApprovalRequest } from '../../../shared/ipc/approvals';
-import { elicitationContent } from './elicitation-answer';
-import type { FieldDraft } from './elicitation-answer';
+import { elicitationContent } from '../../../shared/elicitation-answer';
+import type { FieldDraft } from '../../../shared/elicitation-answer';
 
 /** Adds a request once (a reconnect may list one we already hold), keeping the oldest first. */
 export function enqueue(queue: readonly ApprovalRequest[], request: ApprovalRequest): ApprovalRequest[] {

@@ -3,7 +3,7 @@ import type { FamiliarError } from '../../../shared/errors';
 import type { ApprovalAnswer, ApprovalOutcomeKind, ApprovalRequest } from '../../../shared/ipc/approvals';
 import type { EventPayload, FamiliarApi } from '../../../shared/ipc/contract';
 import { approveAnswer, dismissAnswer, emptyDraft, enqueue, nextCurrent, rejectAnswer } from './approval-queue';
-import type { FieldDraft } from './elicitation-answer';
+import type { FieldDraft } from '../../../shared/elicitation-answer';
 import type { ApprovalDraft, HostSpan } from './approval-queue';
 
 export type DiffLayout = 'side-by-side' | 'inline';

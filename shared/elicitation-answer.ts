@@ -1,4 +1,4 @@
-import type { ElicitationField } from '../../../shared/ipc/approvals';
+import type { ElicitationField } from './ipc/approvals';
 
 /** What a form field holds while the user fills it: text as typed (numbers too), a yes/no, choices. */
 export type FieldDraft = string | boolean | readonly string[];
