@@ -1,4 +1,4 @@
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile, open, readFile } from 'node:fs/promises';
 
 /**
  * A binary file of Familiar's data (a cache such as the search index), or undefined when it is
@@ -18,4 +18,38 @@ export async function readDataBytes(path: string): Promise<Buffer | undefined> {
  */
 export async function appendDataBytes(path: string, bytes: Uint8Array): Promise<void> {
   await appendFile(path, bytes, { mode: 0o600 });
+}
+
+/** A binary data file held open for reads of byte ranges (a cache opened in parts). */
+export interface DataRanges {
+  /** The file's size when it was opened. */
+  readonly size: number;
+  /** `length` bytes from `offset`; rejects when the file holds fewer there. */
+  read(offset: number, length: number): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+/** Opens a binary file of Familiar's data for range reads, or undefined when it is missing or unreadable. */
+export async function openDataRanges(path: string): Promise<DataRanges | undefined> {
+  const handle = await open(path, 'r').catch(() => undefined);
+  if (handle === undefined) return undefined;
+  try {
+    const { size } = await handle.stat();
+    return {
+      size,
+      async read(offset, length) {
+        const bytes = Buffer.allocUnsafe(length);
+        for (let at = 0; at < length;) {
+          const { bytesRead } = await handle.read(bytes, at, length - at, offset + at);
+          if (bytesRead === 0) throw new Error(`${path} ends before byte ${offset + length}`);
+          at += bytesRead;
+        }
+        return bytes;
+      },
+      close: () => handle.close(),
+    };
+  } catch {
+    await handle.close().catch(() => undefined);
+    return undefined;
+  }
 }

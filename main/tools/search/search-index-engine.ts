@@ -103,6 +103,7 @@ export async function indexedWalk(
   // Ignored files are not indexed: include_ignored searches scan.
   if (index === undefined || includeIgnored) return { status: ngram.status() };
   const plan = query.isRegex ? regexPlan(spec.pattern, spec.flags) : literalPlan(query.text, query.caseSensitive);
+  await index.prepare(plan); // lists still on disk (a saved index being read) are read now
   const select = index.selector(plan);
   const many = select.share * index.files > MANY_CANDIDATES;
   const stale: StaleEntry[] = [];

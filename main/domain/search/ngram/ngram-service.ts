@@ -11,14 +11,16 @@ import type { WalkEntry } from '../../../platform/disk/workspace-walker';
 import { isPersonaPath } from '../../../platform/disk/workspace-sandbox';
 import type { WorkspaceSandbox } from '../../../platform/disk/workspace-sandbox';
 import { writeFileAtomic } from '../../../platform/storage/atomic-file';
-import { readDataBytes } from '../../../platform/storage/binary-file';
+import { openDataRanges } from '../../../platform/storage/binary-file';
 import { ensureFolder } from '../../../platform/storage/folders';
 import { FileVerdict, NgramIndex } from './ngram-index';
+import { openSavedIndex, saveIndex } from './ngram-file';
 import { FILES_PER_JOB, fillIndex } from './ngram-build';
+import type { NgramState, NgramStatus } from './ngram-status';
 import { ALL } from './trigram-plan';
 
 /** Saved format; another number (or another workspace) means the file is rebuilt. */
-const FORMAT = 1;
+const FORMAT = 2;
 /** Saving costs a copy of the index: at most this often after changes. */
 const SAVE_DELAY_MS = 5000;
 /**
@@ -36,22 +38,7 @@ const RACY_MS = 2500;
 /** Share of dead file numbers (files indexed again) above which the index is rebuilt from scratch. */
 const MAX_DEAD_SHARE = 0.3;
 
-export type NgramState = 'idle' | 'loading' | 'building' | 'ready' | 'failed';
-
-/** What the settings status line and search results say about the index. */
-export interface NgramStatus {
-  readonly state: NgramState;
-  /** Files in the index (while building: indexed so far). */
-  readonly files: number;
-  /** Files the build's walk found so far (the total once the walk is over). */
-  readonly walked: number;
-  readonly textBytes: number;
-  readonly memoryBytes: number;
-  /** Size of the saved file, once saved. */
-  readonly diskBytes?: number;
-  readonly buildMs?: number;
-  readonly error?: string;
-}
+export type { NgramState, NgramStatus } from './ngram-status';
 
 type Listener = (status: NgramStatus) => void;
 
@@ -212,6 +199,7 @@ export class WorkspaceNgram {
       this.timers.delete('save');
       await this.save().catch(() => undefined);
     }
+    await this.index?.close();
   }
 
   private emit(): void {
@@ -244,13 +232,20 @@ export class WorkspaceNgram {
     const identity = this.identity(sandbox);
     if (identity === undefined) throw new Error('the workspace folder is not open');
     this.emit();
-    const bytes = await readDataBytes(this.storeFile);
-    const loaded = bytes === undefined ? undefined : NgramIndex.deserialize(bytes);
-    if (loaded !== undefined && JSON.stringify(loaded.identity) === JSON.stringify(identity)) {
+    // The path and key tables now; the postings stay on disk until the background read below
+    // (a query meanwhile reads the lists it needs). Another format, a truncated or damaged file:
+    // built again (a cache, never misread).
+    const file = await openDataRanges(this.storeFile);
+    const loaded = file === undefined ? undefined : await openSavedIndex(file);
+    if (loaded?.ok === true && JSON.stringify(loaded.identity) !== JSON.stringify(identity)) {
+      await loaded.index.close();
+    } else if (loaded?.ok === true) {
       this.index = loaded.index;
-      this.diskBytes = bytes!.length;
+      this.diskBytes = file!.size;
       this.state = 'ready';
       this.emit();
+      const index = loaded.index;
+      void this.enqueue(() => index.loadPostings());
       // Files changed while the app was closed are found by each query anyway; the refresh
       // indexes them again so queries stay selective (and lets the watcher vouch again).
       void this.enqueue(() => this.refresh());
@@ -286,8 +281,10 @@ export class WorkspaceNgram {
       throw error;
     }
     this.endRound(round, sandbox);
+    const replaced = this.index;
     this.index = index;
     this.building = undefined;
+    await replaced?.close();
     this.buildMs = performance.now() - started;
     this.state = 'ready';
     this.error = undefined;
@@ -467,7 +464,8 @@ export class WorkspaceNgram {
     const sandbox = this.sandbox;
     const index = this.index;
     if (sandbox === undefined || index === undefined) return;
-    const bytes = index.serialize(this.identity(sandbox));
+    await index.loadPostings();
+    const bytes = saveIndex(index, this.identity(sandbox));
     await ensureFolder(join(this.storeFile, '..'));
     await writeFileAtomic(this.storeFile, bytes);
     this.diskBytes = bytes.length;

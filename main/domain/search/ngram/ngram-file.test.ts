@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import { NGRAM_BINARY, NGRAM_INDEXED, trigramKey } from '../../../platform/search-engines/ngram-types';
+import type { NgramSegment } from '../../../platform/search-engines/ngram-types';
+import { openIndex, openSavedIndex, saveIndex } from './ngram-file';
+import type { SavedFile } from './ngram-file';
+import { FileVerdict, NgramIndex } from './ngram-index';
+import type { FileSelector } from './ngram-index';
+import { literalPlan } from './trigram-plan';
+
+/** A worker's segment for files that each hold `abc` or not (size 10 + their number, ctime 1000). */
+function segment(holds: readonly boolean[], flag = NGRAM_INDEXED): NgramSegment {
+  const files = holds.flatMap((has, i) => (has ? [i] : []));
+  const postings: number[] = [];
+  files.forEach((file, i) => postings.push(file - (i === 0 ? -1 : files[i - 1]!)));
+  return {
+    sizes: Float64Array.from(holds.map((_, i) => 10 + i)),
+    ctimes: Float64Array.from(holds.map(() => 1000)),
+    flags: Uint8Array.from(holds.map(() => flag)),
+    keys: files.length === 0 ? new Uint32Array(0) : Uint32Array.of(trigramKey(97, 98, 99)),
+    ends: files.length === 0 ? new Uint32Array(0) : Uint32Array.of(postings.length),
+    postings: Uint8Array.from(postings),
+    bytes: holds.length * 10,
+  };
+}
+
+/** `bytes` as the saved file, counting what is read and whether it was closed. */
+function savedFile(bytes: Buffer) {
+  const seen = { read: 0, closed: false };
+  const file: SavedFile = {
+    size: bytes.length,
+    read: (offset, length) => {
+      if (offset + length > bytes.length) return Promise.reject(new Error('past the end'));
+      seen.read += length;
+      return Promise.resolve(Buffer.from(bytes.subarray(offset, offset + length)));
+    },
+    close: () => {
+      seen.closed = true;
+      return Promise.resolve();
+    },
+  };
+  return { file, seen };
+}
+
+const opened = (bytes: Buffer) => {
+  const result = openIndex(bytes);
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result;
+};
+
+/** Every path's verdict (size as the segment gave it) and the live paths, to compare two indexes. */
+function answers(index: NgramIndex, paths: readonly { path: string; size: number }[]) {
+  const select: FileSelector = index.selector(literalPlan('abc', true));
+  return {
+    verdicts: paths.map(({ path, size }) => [path, select(path, size, 1000), select.known(path)]),
+    live: [...index.livePaths()].sort(),
+    files: index.files,
+  };
+}
+
+/** The first format (before issue 32 item 2): header length, file count, JSON with every path. */
+function firstFormat(paths: readonly string[]): Buffer {
+  const header = Buffer.from(JSON.stringify({ identity: { format: 1 }, paths, textBytes: 0, segments: [] }));
+  const prefix = Buffer.alloc(8);
+  prefix.writeUInt32LE(header.length, 0);
+  prefix.writeUInt32LE(paths.length, 4);
+  return Buffer.concat([prefix, header, Buffer.alloc(paths.length * 17)]);
+}
+
+// Unicode in every width UTF-8 has, decomposed and composed forms, and 'Ã©' (whose UTF-16 code
+// units equal the UTF-8 bytes of 'é'): none may answer for another.
+const unicode = ['src/é.ts', 'src/Ã©.ts', 'src/e\u0301.ts', 'docs/日本語/読む.md', 'emoji/😀.txt', 'a b/ü ß.txt'];
+
+describe('the trigram index file (issue 32 item 2)', () => {
+  it('round-trips unicode paths: same verdicts, same live files, after changes on both sides of a save', () => {
+    const index = new NgramIndex();
+    const many = Array.from({ length: 300 }, (_, i) => `pkg${i % 7}/module-${i}.ts`);
+    const all = [...unicode, ...many];
+    index.add(all, segment(all.map((_, i) => i % 3 === 0)));
+    index.add(['bin/blob.dat'], segment([false], NGRAM_BINARY));
+    index.add(['src/é.ts'], segment([false])); // indexed again: its first number dies
+    index.remove(['pkg1/module-1.ts', 'a b/ü ß.txt']);
+    const probe = [
+      ...all.map((path, i) => ({ path, size: 10 + i })),
+      { path: 'src/é.ts', size: 10 },
+      { path: 'bin/blob.dat', size: 10 },
+      { path: 'src/never.ts', size: 10 },
+      { path: 'emoji/😀.tx', size: 10 },
+    ];
+    const saved = saveIndex(index, { root: '/w', format: 2 });
+    const reopened = opened(saved);
+    expect(reopened.identity).toEqual({ root: '/w', format: 2 });
+    expect(answers(reopened.index, probe)).toEqual(answers(index, probe));
+    expect(answers(reopened.index, probe).verdicts.slice(0, 6)).toEqual([
+      ['src/é.ts', FileVerdict.Skip, FileVerdict.Skip], // indexed again, now without abc
+      ['src/Ã©.ts', FileVerdict.Skip, FileVerdict.Skip],
+      ['src/e\u0301.ts', FileVerdict.Skip, FileVerdict.Skip],
+      ['docs/日本語/読む.md', FileVerdict.Search, FileVerdict.Search],
+      ['emoji/😀.txt', FileVerdict.Skip, FileVerdict.Skip],
+      ['a b/ü ß.txt', FileVerdict.Stale, FileVerdict.Stale], // removed
+    ]);
+
+    // Changed after opening (indexed again, new, removed), then saved and opened once more.
+    for (const target of [index, reopened.index]) {
+      target.add(['docs/日本語/読む.md', 'new/ñ.ts'], segment([true, true]));
+      target.remove(['emoji/😀.txt']);
+    }
+    probe.push({ path: 'new/ñ.ts', size: 11 });
+    expect(answers(reopened.index, probe)).toEqual(answers(index, probe));
+    const twice = opened(saveIndex(reopened.index, { root: '/w', format: 2 })).index;
+    expect(answers(twice, probe)).toEqual(answers(index, probe));
+    expect(answers(twice, probe).live).toContain('new/ñ.ts');
+    expect(answers(twice, probe).live).not.toContain('emoji/😀.txt');
+  });
+
+  it('refuses a file of the first format (it holds every path as JSON): the index is built again', () => {
+    const result = openIndex(firstFormat(['a.ts', 'b.ts']));
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error.code).toBe('ngram_other_format');
+    // A later version is refused the same way.
+    const later = saveIndex(new NgramIndex(), {});
+    later.writeUInt32LE(4, 4);
+    const refused = openIndex(later);
+    expect(!refused.ok && refused.error).toEqual({ code: 'ngram_other_format', message: 'format version 4' });
+  });
+
+  it('opens the saved file without its postings; a prepared query reads only its lists, a background read the rest', async () => {
+    const index = new NgramIndex();
+    const paths = Array.from({ length: 3000 }, (_, i) => `src/${i}/ü-${i}.ts`);
+    for (let at = 0; at < paths.length; at += 1000) {
+      index.add(paths.slice(at, at + 1000), segment(paths.slice(at, at + 1000).map((_, i) => i % 5 === 0)));
+    }
+    const saved = saveIndex(index, { root: '/w' });
+    const { file, seen } = savedFile(saved);
+    const result = await openSavedIndex(file);
+    if (!result.ok) throw new Error(result.error.message);
+    const postingBytes = 3 * 200; // 200 one-byte deltas per segment
+    expect(seen.read).toBeLessThan(saved.length - postingBytes + 100);
+    const opening = seen.read;
+    const probe = paths.map((path, i) => ({ path, size: 10 + (i % 1000) }));
+    await result.index.prepare(literalPlan('xyz', true)); // in no table: nothing to read
+    expect(seen.read).toBe(opening);
+    const plan = literalPlan('abc', true);
+    await result.index.prepare(plan);
+    const afterPrepare = seen.read;
+    expect(afterPrepare - opening).toBe(postingBytes); // abc's list in each segment (their only list)
+
+    expect(answers(result.index, probe)).toEqual(answers(index, probe));
+    expect(seen.closed).toBe(false);
+    await result.index.loadPostings();
+    expect(seen.closed).toBe(true);
+    expect(seen.read - afterPrepare).toBe(postingBytes);
+    expect(saveIndex(result.index, { root: '/w' }).equals(saved)).toBe(true);
+  });
+
+  it('refuses a truncated file at every length with a typed error, and never throws', async () => {
+    const index = new NgramIndex();
+    index.add(unicode, segment(unicode.map((_, i) => i % 2 === 0)));
+    const saved = saveIndex(index, { root: '/w' });
+    for (let length = 0; length < saved.length; length += 1) {
+      const result = openIndex(saved.subarray(0, length));
+      expect(result.ok).toBe(false);
+      expect(!result.ok && result.error.code).toBe('ngram_truncated');
+    }
+    for (let length = 0; length < saved.length; length += 7) {
+      const { file, seen } = savedFile(saved.subarray(0, length));
+      const result = await openSavedIndex(file);
+      expect([length, !result.ok && result.error]).toEqual([
+        length,
+        expect.objectContaining({ code: 'ngram_truncated' }),
+      ]);
+      expect(seen.closed).toBe(true);
+    }
+    // Bytes past the end, and path offsets that do not add up, are damage.
+    const longer = openIndex(Buffer.concat([saved, Buffer.of(0)]));
+    expect(!longer.ok && longer.error.code).toBe('ngram_damaged');
+    const bent = Buffer.from(saved);
+    const offsetsAt = 24 + bent.readUInt32LE(8);
+    bent.writeUInt32LE(1 << 20, offsetsAt + 4); // the first path's end, far past the path bytes
+    const damaged = openIndex(bent);
+    expect(!damaged.ok && damaged.error.code).toBe('ngram_damaged');
+  });
+});
