@@ -1,4 +1,5 @@
 import { useT } from '../i18n/i18n';
+import { Button } from './Button';
 import { useWorkspaceStore } from '../features/workspace/workspace-store';
 import { layoutActions, useLayoutPlan, useLayoutStore } from './layout-store';
 import type { SidePanel } from './layout-plan';
@@ -29,10 +30,10 @@ export function PanelToggles() {
       {panels.map(({ panel, controls, keys, label }) => {
         const shown = plan[panel] === 'docked' || overlay === panel;
         return (
-          <button
+          <Button
             key={panel}
-            type="button"
-            className="button button-small panel-toggle"
+            look="small"
+            className="panel-toggle"
             aria-expanded={shown}
             aria-controls={controls}
             aria-keyshortcuts={keys}
@@ -40,7 +41,7 @@ export function PanelToggles() {
             onClick={() => layoutActions.toggle(panel, viewerOpen)}
           >
             {t(label)}
-          </button>
+          </Button>
         );
       })}
     </div>

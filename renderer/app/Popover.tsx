@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { usePopover } from './use-popover';
+import { Button } from './Button';
 
 interface PopoverProps {
   /** What the button says. */
@@ -27,10 +28,8 @@ export function Popover({ label, title, className, scrollable = false, onToggle,
   const { open, setOpen, close, panelId, button, panel } = usePopover();
   return (
     <div className="popover-anchor">
-      <button
+      <Button
         ref={button}
-        type="button"
-        className="button"
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => {
@@ -39,7 +38,7 @@ export function Popover({ label, title, className, scrollable = false, onToggle,
         }}
       >
         {label}
-      </button>
+      </Button>
       {beside}
       {open && (
         <div

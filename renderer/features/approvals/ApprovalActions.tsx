@@ -5,6 +5,7 @@ import { hasDiff, hostSpanOf } from './approval-queue';
 import type { HostSpan } from './approval-queue';
 import { approvalsActions, useApprovalsStore } from './approvals-store';
 import { useStoreFields } from '../../app/use-store-fields';
+import { Button } from '../../app/Button';
 
 const hostSpans: readonly HostSpan[] = ['once', 'conversation', 'workspace'];
 /** An MCP server's host: this request, or always for that server (its "always" rides "workspace"). */
@@ -53,34 +54,27 @@ export function ApprovalActions({ request }: { readonly request: ApprovalRequest
         )
       )}
       <div className="dialog-actions">
-        <button
-          type="button"
-          className="button"
-          onClick={approvalsActions.startRejecting}
-          aria-keyshortcuts="Escape"
-          disabled={sending}
-        >
+        <Button onClick={approvalsActions.startRejecting} aria-keyshortcuts="Escape" disabled={sending}>
           {t('approval.reject')}
-        </button>
+        </Button>
         {hasDiff(request) &&
           (draft.editing ? (
-            <button type="button" className="button" onClick={approvalsActions.stopEditing} disabled={sending}>
+            <Button onClick={approvalsActions.stopEditing} disabled={sending}>
               {t('approval.discardEdits')}
-            </button>
+            </Button>
           ) : (
-            <button type="button" className="button" onClick={approvalsActions.startEditing} disabled={sending}>
+            <Button onClick={approvalsActions.startEditing} disabled={sending}>
               {t('approval.edit')}
-            </button>
+            </Button>
           ))}
-        <button
-          type="button"
-          className="button button-primary"
+        <Button
+          look="primary"
           onClick={() => void approvalsActions.approve(familiar)}
           aria-keyshortcuts="Control+Enter Meta+Enter"
           disabled={sending}
         >
           {t(draft.editing ? 'approval.approveEdited' : 'approval.approve')}
-        </button>
+        </Button>
       </div>
     </div>
   );

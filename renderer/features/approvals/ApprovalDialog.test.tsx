@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../../shared/ipc/approvals';
 import { err, ok } from '../../../shared/result';
-import { editRequest } from '../../test-support/approval-requests';
+import { editRequest, fileFreeRequest } from '../../test-support/approval-requests';
 import { approvalsLikeTheCoreInEachTest } from '../../test-support/approvals-answer';
 import { ApprovalDialog } from './ApprovalDialog';
 import { ApprovalNotice } from './ApprovalNotice';
@@ -28,6 +28,14 @@ const deleteRequest = (overrides: Partial<ApprovalRequest> = {}) =>
   });
 
 const answers = approvalsLikeTheCoreInEachTest();
+
+/** Answers the queue in order: for each request, picks the span radio named (null: the one preselected), then Approve. */
+async function approveWithSpans(dialog: HTMLElement, spans: readonly (string | RegExp | null)[]) {
+  for (const span of spans) {
+    if (span !== null) await userEvent.click(within(dialog).getByRole('radio', { name: span }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+  }
+}
 
 async function showDialog(...requests: ApprovalRequest[]) {
   render(
@@ -134,10 +142,9 @@ describe('ApprovalDialog', () => {
 
   it('asks about a command’s host with three spans, and sends the one chosen', async () => {
     const host = (port: number) =>
-      deleteRequest({
+      fileFreeRequest({
         tool: 'run_command',
         summary: `\`npm install\` wants to reach registry.npmjs.org:${port}`,
-        paths: [],
         operations: ['run'],
         facts: { host: 'registry.npmjs.org', port, command: 'npm install' },
         network: { host: 'registry.npmjs.org', port },
@@ -146,11 +153,7 @@ describe('ApprovalDialog', () => {
     const { dialog } = await showDialog(once, conversation, always);
     expect(within(dialog).getByTestId('approval-host').textContent).toBe('registry.npmjs.org:1');
     expect(within(dialog).getByRole('radio', { name: 'For this command only' })).toHaveProperty('checked', true);
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
-    await userEvent.click(within(dialog).getByRole('radio', { name: 'For the rest of this conversation' }));
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
-    await userEvent.click(within(dialog).getByRole('radio', { name: /Always in this workspace/ }));
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await approveWithSpans(dialog, [null, 'For the rest of this conversation', /Always in this workspace/]);
     expect(answers()).toEqual([
       { id: once.id, decision: 'approve', allowForConversation: false },
       { id: conversation.id, decision: 'approve', allowForConversation: true },
@@ -160,10 +163,9 @@ describe('ApprovalDialog', () => {
 
   it('asks about a web page’s host with the spans of a fetch, "always" kept in Settings → Web', async () => {
     const page = (path: string) =>
-      deleteRequest({
+      fileFreeRequest({
         tool: 'web_fetch',
         summary: `web_fetch wants to read https://docs.example/${path} from docs.example:443`,
-        paths: [],
         operations: ['read'],
         facts: { host: 'docs.example', port: 443, url: `https://docs.example/${path}` },
         network: { host: 'docs.example', port: 443, kind: 'web' },
@@ -174,9 +176,7 @@ describe('ApprovalDialog', () => {
     expect(within(dialog).getByTestId('approval-host').textContent).toBe('docs.example:443');
     expect(within(dialog).getByRole('radio', { name: 'For this fetch only' })).toHaveProperty('checked', true);
     expect(within(dialog).queryByRole('radio', { name: 'For this command only' })).toBeNull();
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
-    await userEvent.click(within(dialog).getByRole('radio', { name: 'Always (kept in Settings → Web)' }));
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await approveWithSpans(dialog, [null, 'Always (kept in Settings → Web)']);
     expect(answers()).toEqual([
       { id: once.id, decision: 'approve', allowForConversation: false },
       { id: always.id, decision: 'approve', allowForConversation: false, allowForWorkspace: true },
@@ -185,10 +185,9 @@ describe('ApprovalDialog', () => {
 
   it('shows an MCP server tool’s server, tool, hints and formatted arguments; "always" sends allowAlways', async () => {
     const mcp = (n: number) =>
-      deleteRequest({
+      fileFreeRequest({
         tool: 'everything__echo',
         summary: 'Run Echo Tool on the MCP server "everything"',
-        paths: [],
         operations: ['run'],
         facts: {},
         canAllowForConversation: true,
@@ -205,9 +204,7 @@ describe('ApprovalDialog', () => {
     expect(within(dialog).getByText('everything')).toBeTruthy();
     expect(within(dialog).getByText('readOnlyHint: true')).toBeTruthy();
     expect(dialog.querySelector('.approval-mcp-arguments')?.textContent).toBe('{\n  "message": "hello 1"\n}');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
-    await userEvent.click(within(dialog).getByRole('radio', { name: /always/ }));
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await approveWithSpans(dialog, [null, /always/]);
     expect(answers()).toEqual([
       { id: once.id, decision: 'approve', allowForConversation: false },
       { id: always.id, decision: 'approve', allowForConversation: false, allowAlways: true },

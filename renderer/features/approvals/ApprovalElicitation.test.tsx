@@ -16,6 +16,12 @@ const question = (elicitation: NonNullable<ApprovalRequest['elicitation']>) =>
     elicitation,
   });
 
+/** A choice field's options, valued `<name>-1`, `<name>-2`, … in the order given. */
+const optionsOf = (name: string, ...labels: string[]) =>
+  labels.map((label, index) => ({ value: `${name}-${index + 1}`, label }));
+const hero = optionsOf('hero', 'Superman', 'Wonder Woman');
+const fish = optionsOf('fish', 'Tuna', 'Salmon');
+
 const answers = approvalsLikeTheCoreInEachTest();
 afterEach(() => vi.restoreAllMocks());
 
@@ -39,27 +45,8 @@ describe('a server’s questions in the approval dialog', () => {
         { name: 'name', title: 'Name', kind: 'text', required: true },
         { name: 'agree', title: 'Agree', kind: 'boolean', required: false },
         { name: 'count', title: 'Count', kind: 'integer', required: false, minimum: 1, maximum: 100, default: 42 },
-        {
-          name: 'hero',
-          title: 'Hero',
-          kind: 'choice',
-          required: false,
-          options: [
-            { value: 'hero-1', label: 'Superman' },
-            { value: 'hero-2', label: 'Wonder Woman' },
-          ],
-          default: 'hero-1',
-        },
-        {
-          name: 'fish',
-          title: 'Fish',
-          kind: 'choices',
-          required: false,
-          options: [
-            { value: 'fish-1', label: 'Tuna' },
-            { value: 'fish-2', label: 'Salmon' },
-          ],
-        },
+        { name: 'hero', title: 'Hero', kind: 'choice', required: false, options: hero, default: 'hero-1' },
+        { name: 'fish', title: 'Fish', kind: 'choices', required: false, options: fish },
       ],
     });
     const dialog = await show(request);

@@ -17,23 +17,18 @@ export function ApprovalMcpCall({ mcp }: { readonly mcp: NonNullable<ApprovalReq
     <McpRequestSection
       className="approval-mcp"
       server={mcp.server}
-      facts={
-        <>
-          <div className="facts-row">
-            <dt>{t('approval.mcpTool')}</dt>
-            <dd>
-              {mcp.tool}
-              {mcp.title === undefined ? null : <span className="muted"> ({mcp.title})</span>}
-            </dd>
-          </div>
-          {hints.length > 0 && (
-            <div className="facts-row">
-              <dt>{t('approval.mcpHints')}</dt>
-              <dd>{hints.map(([name, value]) => `${name}: ${String(value)}`).join(', ')}</dd>
-            </div>
-          )}
-        </>
-      }
+      facts={[
+        [
+          t('approval.mcpTool'),
+          <>
+            {mcp.tool}
+            {mcp.title === undefined ? null : <span className="muted"> ({mcp.title})</span>}
+          </>,
+        ],
+        ...(hints.length > 0
+          ? [[t('approval.mcpHints'), hints.map(([name, value]) => `${name}: ${String(value)}`).join(', ')] as const]
+          : []),
+      ]}
     >
       <h3>{t('approval.mcpArguments')}</h3>
       {mcp.arguments.length > FOLDED_CHARS ? (

@@ -9,12 +9,12 @@ export function ApprovalSampling({ sampling }: { readonly sampling: NonNullable<
     <McpRequestSection
       className="approval-sampling"
       server={sampling.server}
-      facts={
-        <div className="facts-row">
-          <dt>{t('approval.sampling.limit')}</dt>
-          <dd>{t('approval.sampling.tokens', { max: sampling.maxTokens, requested: sampling.requestedMaxTokens })}</dd>
-        </div>
-      }
+      facts={[
+        [
+          t('approval.sampling.limit'),
+          t('approval.sampling.tokens', { max: sampling.maxTokens, requested: sampling.requestedMaxTokens }),
+        ],
+      ]}
     >
       {sampling.systemPrompt !== undefined && (
         <>

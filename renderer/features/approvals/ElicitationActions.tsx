@@ -2,6 +2,7 @@ import type { ApprovalRequest } from '../../../shared/ipc/approvals';
 import { familiar } from '../../ipc/familiar';
 import { useT } from '../../i18n/i18n';
 import { useStoreFields } from '../../app/use-store-fields';
+import { Button } from '../../app/Button';
 import { elicitationContent } from '../../../shared/elicitation-answer';
 import { approvalsActions, useApprovalsStore } from './approvals-store';
 
@@ -34,32 +35,17 @@ export function ElicitationActions({
         </p>
       )}
       <div className="dialog-actions">
-        <button
-          type="button"
-          className="button"
-          onClick={() => void approvalsActions.dismiss(familiar)}
-          disabled={sending}
-        >
+        <Button onClick={() => void approvalsActions.dismiss(familiar)} disabled={sending}>
           {t('approval.elicitation.dismiss')}
-        </button>
-        <button
-          type="button"
-          className="button"
-          onClick={() => void approvalsActions.reject(familiar)}
-          disabled={sending}
-        >
+        </Button>
+        <Button onClick={() => void approvalsActions.reject(familiar)} disabled={sending}>
           {t('approval.elicitation.decline')}
-        </button>
-        <button
-          type="button"
-          className="button button-primary"
-          onClick={accept}
-          disabled={sending || problems.length > 0}
-        >
+        </Button>
+        <Button look="primary" onClick={accept} disabled={sending || problems.length > 0}>
           {elicitation.mode === 'url'
             ? t('approval.elicitation.open', { host: elicitation.host ?? '' })
             : t('approval.elicitation.send')}
-        </button>
+        </Button>
       </div>
     </div>
   );

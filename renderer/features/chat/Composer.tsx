@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ClipboardEvent, DragEvent, KeyboardEvent } from 'react';
 import { modelTakesImages } from '../../../shared/chat-images';
+import { HiddenLabel } from '../../app/HiddenLabel';
 import { useT } from '../../i18n/i18n';
 import { conversationsActions } from '../conversations/conversations-actions';
 import { providersActions } from '../providers/provider-actions';
@@ -179,13 +180,11 @@ export function Composer({ conversationId }: ComposerProps) {
           {t(problemKeys[problem])}
         </p>
       )}
-      <ComposerImages images={images} onRemove={(id) => attachmentsActions.remove(draftKey, id)} />
-      <ComposerMcpChips picks={picks} onRemove={(id) => mcpPicksActions.remove(draftKey, id)} />
+      <ComposerImages items={images} onRemove={(id) => attachmentsActions.remove(draftKey, id)} />
+      <ComposerMcpChips items={picks} onRemove={(id) => mcpPicksActions.remove(draftKey, id)} />
       {mcp.view}
       <div className="composer-row">
-        <label htmlFor="chat-composer" className="visually-hidden">
-          {t('composer.label')}
-        </label>
+        <HiddenLabel htmlFor="chat-composer">{t('composer.label')}</HiddenLabel>
         <textarea
           id="chat-composer"
           ref={box}

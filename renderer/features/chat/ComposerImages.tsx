@@ -1,38 +1,34 @@
-import { CloseButton } from '../../app/CloseButton';
 import { useT } from '../../i18n/i18n';
+import { AttachedList } from './AttachedList';
+import type { AttachedItems } from './AttachedList';
 import type { PreparedImage } from './prepare-image';
 
 /** The pictures waiting in the composer, each with a button that removes it. */
-export function ComposerImages({
-  images,
-  onRemove,
-}: {
-  readonly images: readonly PreparedImage[];
-  readonly onRemove: (id: string) => void;
-}) {
+export function ComposerImages({ items, onRemove }: AttachedItems<PreparedImage>) {
   const t = useT();
-  if (images.length === 0) return null;
   return (
-    <ul className="image-thumbnails composer-images" aria-label={t('images.attached')}>
-      {images.map((image) => {
+    <AttachedList
+      items={items}
+      label={t('images.attached')}
+      className="image-thumbnails composer-images"
+      itemClassName="image-thumbnail"
+      removeClassName="image-thumbnail-remove"
+      removeLabel={(image) => t('images.remove', { name: image.name })}
+      onRemove={onRemove}
+    >
+      {(image) => {
         const shown = image.scaled ?? image;
         return (
-          <li key={image.id} className="image-thumbnail">
+          <>
             <img src={`data:${shown.mime};base64,${shown.data}`} alt={image.name} />
             {image.scaled !== undefined && (
               <span className="image-thumbnail-note">
                 {t('images.scaled', { width: image.scaled.width, height: image.scaled.height })}
               </span>
             )}
-            <CloseButton
-              look="small"
-              className="image-thumbnail-remove"
-              label={t('images.remove', { name: image.name })}
-              onClick={() => onRemove(image.id)}
-            />
-          </li>
+          </>
         );
-      })}
-    </ul>
+      }}
+    </AttachedList>
   );
 }

@@ -1,31 +1,28 @@
-import { CloseButton } from '../../app/CloseButton';
 import { useT } from '../../i18n/i18n';
+import { AttachedList } from './AttachedList';
+import type { AttachedItems } from './AttachedList';
 import type { McpPick } from './mcp-picks-store';
 
 /** The resources and prompts picked for the next message, each a chip with a button that removes it. */
-export function ComposerMcpChips({
-  picks,
-  onRemove,
-}: {
-  readonly picks: readonly McpPick[];
-  readonly onRemove: (id: string) => void;
-}) {
+export function ComposerMcpChips({ items, onRemove }: AttachedItems<McpPick>) {
   const t = useT();
-  if (picks.length === 0) return null;
   return (
-    <ul className="mcp-chips composer-mcp-chips" aria-label={t('mcpPick.attached')}>
-      {picks.map((pick) => (
-        <li key={pick.id} className="mcp-chip" title={pick.request.kind === 'resource' ? pick.request.uri : pick.label}>
+    <AttachedList
+      items={items}
+      label={t('mcpPick.attached')}
+      className="mcp-chips composer-mcp-chips"
+      itemClassName="mcp-chip"
+      itemTitle={(pick) => (pick.request.kind === 'resource' ? pick.request.uri : pick.label)}
+      removeClassName="mcp-chip-remove"
+      removeLabel={(pick) => t('mcpPick.remove', { label: pick.label })}
+      onRemove={onRemove}
+    >
+      {(pick) => (
+        <>
           <span className="mcp-chip-label">{pick.request.kind === 'resource' ? `@${pick.label}` : pick.label}</span>
           <span className="mcp-chip-server">{t('mcpPick.fromServer', { server: pick.request.server })}</span>
-          <CloseButton
-            look="small"
-            className="mcp-chip-remove"
-            label={t('mcpPick.remove', { label: pick.label })}
-            onClick={() => onRemove(pick.id)}
-          />
-        </li>
-      ))}
-    </ul>
+        </>
+      )}
+    </AttachedList>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { HiddenLabel } from '../../app/HiddenLabel';
 import { useT } from '../../i18n/i18n';
 import { conversationsActions } from './conversations-actions';
 
@@ -12,9 +13,7 @@ export function ConversationSearchField() {
   }, [text]);
   return (
     <div className="conversation-search">
-      <label htmlFor="conversation-search" className="visually-hidden">
-        {t('conversations.search')}
-      </label>
+      <HiddenLabel htmlFor="conversation-search">{t('conversations.search')}</HiddenLabel>
       <input
         id="conversation-search"
         className="input"

@@ -1,3 +1,4 @@
+import { enterList, expectListRefused } from '../../test-support/list-field';
 import { pageApi } from '../../test-support/page-api';
 import { settingsLikeTheCoreInEachTest } from '../../test-support/settings-answer';
 import { act, render, screen } from '@testing-library/react';
@@ -70,14 +71,9 @@ describe('CommandsSection', () => {
     ]);
     expect(stored().commands.readableInHome).toEqual(['projects/shared', '.config/myapp']);
     // Saved, the field starts again from the stored list; removing one is deleting its text.
-    const field = screen.getByRole('textbox', { name: label });
-    expect(field).toHaveProperty('value', 'projects/shared, .config/myapp');
-    await user.clear(field);
-    await user.type(screen.getByRole('textbox', { name: label }), 'projects/shared, .ssh, ~/x{Enter}');
-    expect(screen.getByRole('alert').textContent).toBe('Cannot be made readable: .ssh, ~/x');
-    expect(pageApi.inputsOf('settings.update')).toHaveLength(1);
-    await user.clear(screen.getByRole('textbox', { name: label }));
-    await user.type(screen.getByRole('textbox', { name: label }), 'projects/shared{Enter}');
+    expect(screen.getByRole('textbox', { name: label })).toHaveProperty('value', 'projects/shared, .config/myapp');
+    await expectListRefused(user, label, 'projects/shared, .ssh, ~/x', 'Cannot be made readable: .ssh, ~/x');
+    await enterList(user, label, 'projects/shared');
     expect(stored().commands.readableInHome).toEqual(['projects/shared']);
   });
 

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { Button } from '../../app/Button';
 import { FormError } from '../../app/FormError';
 import { policyOperations } from '../../../shared/policy';
 import { familiar } from '../../ipc/familiar';
@@ -64,19 +65,14 @@ export function PolicyEditor() {
         </p>
       )}
       <div className="section-actions">
-        <button type="button" className="button" onClick={policyActions.addRule}>
-          {t('policy.add')}
-        </button>
+        <Button onClick={policyActions.addRule}>{t('policy.add')}</Button>
         <span className="spacer" />
         {confirmingReset ? (
           <>
             <span>{t('policy.resetConfirmQuestion')}</span>
-            <button type="button" className="button" onClick={() => setConfirmingReset(false)}>
-              {t('policy.cancel')}
-            </button>
-            <button
-              type="button"
-              className="button button-danger"
+            <Button onClick={() => setConfirmingReset(false)}>{t('policy.cancel')}</Button>
+            <Button
+              look="danger"
               disabled={busy}
               onClick={() => {
                 setConfirmingReset(false);
@@ -84,24 +80,19 @@ export function PolicyEditor() {
               }}
             >
               {t('policy.resetConfirm')}
-            </button>
+            </Button>
           </>
         ) : (
-          <button type="button" className="button" onClick={() => setConfirmingReset(true)} disabled={busy}>
+          <Button onClick={() => setConfirmingReset(true)} disabled={busy}>
             {t('policy.reset')}
-          </button>
+          </Button>
         )}
-        <button type="button" className="button" onClick={policyActions.discard} disabled={!dirty || busy}>
+        <Button onClick={policyActions.discard} disabled={!dirty || busy}>
           {t('policy.discard')}
-        </button>
-        <button
-          type="button"
-          className="button button-primary"
-          onClick={() => void policyActions.save(familiar)}
-          disabled={!dirty || busy}
-        >
+        </Button>
+        <Button look="primary" onClick={() => void policyActions.save(familiar)} disabled={!dirty || busy}>
           {t('policy.save')}
-        </button>
+        </Button>
       </div>
     </SettingsSection>
   );

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { Button } from '../../app/Button';
 import { FormError } from '../../app/FormError';
 import { useAppStore } from '../../app/app-store';
 import type { PanelPlacement } from '../../app/layout-plan';
@@ -47,18 +48,16 @@ export function WorkspacePane({ placement }: { readonly placement: PanelPlacemen
           {t('workspace.title')}
         </h2>
         <div className="pane-actions">
-          <button
-            type="button"
-            className="button button-small"
+          <Button
+            look="small"
             aria-pressed={!showIgnored}
             onClick={() => workspaceActions.setShowIgnored(!showIgnored)}
             title={t('workspace.hideIgnoredHint')}
           >
             {t('workspace.hideIgnored')}
-          </button>
-          <button
-            type="button"
-            className="button button-small"
+          </Button>
+          <Button
+            look="small"
             aria-expanded={mode === 'desktop' ? undefined : choosingFolder}
             aria-keyshortcuts="Control+O Meta+O"
             onClick={() =>
@@ -68,7 +67,7 @@ export function WorkspacePane({ placement }: { readonly placement: PanelPlacemen
             }
           >
             {t('workspace.openFolder')}
-          </button>
+          </Button>
         </div>
       </div>
       <p className="workspace-path" title={workspacePath} data-testid="workspace-path">
