@@ -1,10 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { reply } from './fixtures/scripted-llm-server';
 import { callFamiliar, expect, test } from './fixtures/familiar-app';
 import { addEverythingServer, openWithEverythingServer } from './fixtures/mcp-everything';
 import { openSettingsSection, sendMessage } from './fixtures/page-helpers';
 import type { RunningApp } from './fixtures/familiar-app';
+import { fetchingServerSource, hasSocat, startPageServer } from './fixtures/fetching-mcp-server';
 
 test.use({ provider: 'scripted' });
 
@@ -76,4 +77,56 @@ test("a server's form question is drawn in the dialog and the user's values reac
   const toolMessage = JSON.stringify(llm.requests[1]?.messages ?? []);
   expect(toolMessage).toContain('Ada Lovelace');
   expect(toolMessage).toContain('hero-3');
+});
+
+test("a confined server's host is asked about; 'always for this server' lets it through and lists it in Settings", async ({
+  page,
+  app,
+  llm,
+}) => {
+  const confinement = await callFamiliar(app, 'app.confinement', {});
+  test.skip(!confinement.ok || !confinement.value.mode.confined || !hasSocat(), 'needs bubblewrap and socat');
+  const web = await startPageServer();
+  try {
+    // In the workspace: a confined server sees its own, empty /tmp.
+    const file = join(app.workspace, 'net-server.mjs');
+    await writeFile(file, fetchingServerSource);
+    const servers = { net: { command: process.execPath, args: [file] } };
+    expect((await callFamiliar(app, 'mcpServers.import', { text: JSON.stringify({ mcpServers: servers }) })).ok).toBe(
+      true,
+    );
+    await expect
+      .poll(
+        async () => {
+          const listed = await callFamiliar(app, 'mcpServers.list', {});
+          return listed.ok && listed.value.servers.map((server) => server.state);
+        },
+        { timeout: 20_000 },
+      )
+      .toEqual(['ready']);
+    await page.goto(app.url);
+    llm.enqueue(
+      reply.toolCall('net__fetch', { url: `http://127.0.0.1:${web.port}/x` }, undefined, 'call-fetch'),
+      reply.text('Fetched it.'),
+    );
+    await sendMessage(page, 'Fetch the page with the net server.');
+    const dialog = page.getByRole('dialog', { name: 'The assistant asks for your approval' });
+    await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+    const span = dialog.getByRole('group', { name: `Let the MCP server ‘net’ reach 127.0.0.1:${web.port}` });
+    await expect(span).toBeVisible();
+    await expect(dialog.getByTestId('approval-server')).toHaveText('net');
+    await page.screenshot({ path: 'test-results/screens/mcp-server-host-question.png' });
+    await span.getByRole('radio', { name: /^Always for this server/ }).check();
+    await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('article', { name: 'Familiar' }).last()).toContainText('Fetched it.');
+    expect(JSON.stringify(llm.requests[1]?.messages ?? [])).toContain('200 hello from /x');
+    expect(web.requests).toEqual(['GET /x']);
+    const section = await openSettingsSection(page, 'MCP servers');
+    const row = section.locator('li.mcp-server[data-server="net"]');
+    await expect(row.getByRole('textbox', { name: /^Hosts it may reach/ })).toHaveValue(`127.0.0.1:${web.port}`);
+    await expect(row).toContainText(`network: 127.0.0.1:${web.port}`);
+  } finally {
+    await web.close();
+  }
 });

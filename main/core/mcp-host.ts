@@ -13,6 +13,7 @@ import { createMcpApprovals } from '../domain/mcp-servers/mcp-approvals';
 import type { McpApprovals } from '../domain/mcp-servers/mcp-approvals';
 import { McpServerManager } from '../domain/mcp-servers/mcp-server-manager';
 import type { McpServerManagerOptions } from '../domain/mcp-servers/mcp-server-manager';
+import { askServerHost } from '../domain/mcp-servers/mcp-server-network';
 import { startMcpServerProcess } from '../domain/mcp-servers/mcp-server-process';
 import { createMcpSignIn } from '../domain/mcp-servers/mcp-sign-in';
 import { decided, offerOf, readWorkspaceServers, WORKSPACE_MCP_FILE } from '../domain/mcp-servers/mcp-workspace-offer';
@@ -116,7 +117,7 @@ export function createMcpHost(options: McpHostOptions): McpHost {
   });
   const manager = new McpServerManager({
     authProvider: (config) => signIn.provider(config.id),
-    startProcess: async (config, onRefused) => {
+    startProcess: async (config, network) => {
       const folders = await options.folders();
       return startMcpServerProcess(
         config,
@@ -125,7 +126,7 @@ export function createMcpHost(options: McpHostOptions): McpHost {
           dataRoot: join(options.home, 'mcp-servers'),
           passEnvironment: () => settings.get().commands.passEnvironment,
         },
-        onRefused,
+        network,
       );
     },
     workspaceRoot: options.workspaceRoot,
@@ -133,6 +134,15 @@ export function createMcpHost(options: McpHostOptions): McpHost {
     ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
     log: (message) => options.logger.info(`mcp: ${message}`),
     ...serverQuestions(options),
+    ...(options.ask === undefined
+      ? {}
+      : {
+          onHostQuestion: askServerHost({
+            ask: options.ask,
+            keep: (server, host) => keepHost(settings, server, host),
+            log: (message) => options.logger.info(`mcp: ${message}`),
+          }),
+        }),
     onChange: () => {
       options.events.emit('mcpServers.changed', state());
       for (const listener of listeners) listener();
@@ -271,6 +281,22 @@ export function createMcpHost(options: McpHostOptions): McpHost {
       await Promise.all([manager.dispose(), signIn.dispose()]);
     },
   };
+}
+
+/**
+ * "Always" for a server's host: added to its grants in settings (listed and revocable in Settings →
+ * MCP servers). A server offered by the workspace's .mcp.json has no grants there: not kept.
+ */
+async function keepHost(settings: SettingsStore, server: string, host: string): Promise<boolean> {
+  const servers = settings.get().mcp.servers;
+  const own = servers.find((entry) => entry.id === server);
+  if (own === undefined || own.transport !== 'stdio') return false;
+  if (own.grants.hosts.includes(host)) return true;
+  const next = servers.map((entry) =>
+    entry === own ? { ...own, grants: { ...own.grants, hosts: [...own.grants.hosts, host] } } : entry,
+  );
+  await settings.update({ mcp: { servers: next } });
+  return true;
 }
 
 /** A server's questions (elicitation, sampling) as approvals in the conversation whose call it was answering. */

@@ -39,7 +39,7 @@ export function useMcpHost() {
     const userHome = await tempDir('mcp-host-home-');
     await mkdir(join(familiarHome, 'workspace'));
     const manager = new McpServerManager({
-      startProcess: (config, onRefused) =>
+      startProcess: (config, network) =>
         startMcpServerProcess(
           config,
           {
@@ -53,7 +53,7 @@ export function useMcpHost() {
             dataRoot: join(familiarHome, 'mcp-servers'),
             passEnvironment: () => [],
           },
-          onRefused,
+          network,
         ),
       workspaceRoot: () => workspace,
       version: 'test',

@@ -79,12 +79,15 @@ export const approvalRequestSchema = z.object({
    * (allowForConversation), or always in this workspace (allowForWorkspace, kept in settings).
    * kind 'web': web_fetch's request to read a page from this host (issue 30): allowed for this
    * fetch, the conversation, or always (allowForWorkspace, kept in settings web.allowedHosts).
+   * kind 'mcp-server': the user's MCP server `server` reaches for this host (issue 29): allowed for
+   * this request, or always for that server (allowForWorkspace, kept in its grants in settings).
    */
   network: z
     .object({
       host: z.string(),
       port: z.number().int().min(1).max(65535),
-      kind: z.enum(['command', 'web']).optional(),
+      kind: z.enum(['command', 'web', 'mcp-server']).optional(),
+      server: z.string().optional(),
     })
     .optional(),
   /**

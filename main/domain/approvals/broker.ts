@@ -23,6 +23,8 @@ export type ApprovalOutcome =
       readonly expired: boolean;
       /** A server's question only: closed without an answer (cancel) rather than declined. */
       readonly dismissed?: boolean;
+      /** Withdrawn (the turn stopped, the conversation went), not answered by anyone. */
+      readonly cancelled?: boolean;
     };
 
 export interface ApprovalBrokerOptions {
@@ -77,7 +79,12 @@ export function createApprovalBroker(options: ApprovalBrokerOptions): ApprovalBr
       );
       const onAbort = () =>
         settle(
-          { approved: false, reason: 'The turn was stopped before the user answered.', expired: false },
+          {
+            approved: false,
+            reason: 'The turn was stopped before the user answered.',
+            expired: false,
+            cancelled: true,
+          },
           'cancelled',
         );
       function settle(outcome: ApprovalOutcome, kind: ResolvedKind) {
@@ -132,7 +139,7 @@ export function createApprovalBroker(options: ApprovalBrokerOptions): ApprovalBr
     cancelConversation(conversationId, reason) {
       for (const entry of [...waiting.values()]) {
         if (entry.request.conversationId === conversationId) {
-          entry.settle({ approved: false, reason, expired: false }, 'cancelled');
+          entry.settle({ approved: false, reason, expired: false, cancelled: true }, 'cancelled');
         }
       }
     },

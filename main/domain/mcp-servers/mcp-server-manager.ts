@@ -8,6 +8,7 @@ import type { McpCatalog } from '../../../shared/mcp-attachments';
 import type { McpServerConfig, McpServerStatus } from '../../../shared/mcp-servers';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
+import type { HostTarget } from '../../platform/processes/network-proxy';
 import type { ServerProcess } from '../../platform/processes/server-process';
 import { needsSignIn, openConnection, StartFailed } from './mcp-connection';
 import type {
@@ -18,15 +19,16 @@ import type {
   McpConnection,
   SampleHandler,
 } from './mcp-connection';
+import type { HostAnswer, ServerNetwork } from './mcp-server-network';
 import type { RequestOptions } from './mcp-resources';
 import { toolEntries } from './mcp-tool-list';
 import type { McpToolEntry, SkippedTool } from './mcp-tool-list';
 
 export interface McpServerManagerOptions {
-  /** Starts a stdio server in its sandbox; `onRefusedHost` hears each host it was not let reach. */
+  /** Starts a stdio server in its sandbox, its network put to the gate `network` describes (mcp-server-network.ts). */
   readonly startProcess: (
     config: Extract<McpServerConfig, { transport: 'stdio' }>,
-    onRefusedHost: (host: string) => void,
+    network: ServerNetwork,
   ) => Promise<ServerProcess>;
   readonly workspaceRoot: () => string;
   readonly version: string;
@@ -48,6 +50,11 @@ export interface McpServerManagerOptions {
    * asked (the latest, when several are): the conversation the question belongs to.
    */
   readonly onElicit?: (asker: ServerAsker, ...question: Parameters<ElicitHandler>) => ReturnType<ElicitHandler>;
+  /**
+   * A stdio server reaches for a host not granted to it: the user's answer (askServerHost in
+   * mcp-server-network.ts). Absent: such a host is refused without asking.
+   */
+  readonly onHostQuestion?: (asker: ServerAsker, target: HostTarget, signal: AbortSignal) => Promise<HostAnswer>;
   /** A server asks the model (sampling/createMessage); absent: servers are not offered sampling. */
   readonly onSample?: (asker: ServerAsker, ...question: Parameters<SampleHandler>) => ReturnType<SampleHandler>;
 }
@@ -84,9 +91,29 @@ interface Running {
   generation: number;
   /** The calls in flight, oldest first: a question the server asks meanwhile belongs to the latest. */
   inflight: CallContext[];
+  /** Aborted when that call ends: a host question it raised is withdrawn with it. */
+  ended: Map<CallContext, AbortController>;
 }
 
 const sameConfig = (a: McpServerConfig, b: McpServerConfig) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The new config only adds hosts to a stdio server's grants (an "always" answer, the Settings
+ * field): the running process reads its grants per request, so it need not restart. A host taken
+ * away restarts it, which cuts the connections it holds.
+ */
+const onlyHostsAdded = (next: McpServerConfig, running: McpServerConfig): boolean => {
+  if (next.transport !== 'stdio' || running.transport !== 'stdio') return false;
+  const held = new Set(running.grants.hosts);
+  return (
+    running.grants.hosts.every((host) => next.grants.hosts.includes(host)) &&
+    next.grants.hosts.some((host) => !held.has(host)) &&
+    sameConfig(
+      { ...next, grants: { ...next.grants, hosts: [] } },
+      { ...running, grants: { ...running.grants, hosts: [] } },
+    )
+  );
+};
 
 /**
  * The user's MCP servers (issue 29): every enabled one starts at once and in parallel, in the
@@ -114,6 +141,13 @@ export class McpServerManager {
       if (next === undefined) {
         void this.stop(running);
         this.servers.delete(id);
+      } else if (onlyHostsAdded(next, running.config)) {
+        running.config = next;
+        // A refused host allowed since is no longer shown as refused.
+        const now = next.transport === 'stdio' ? next.grants.hosts : [];
+        for (const host of running.refusedHosts) {
+          if (now.includes(host) || now.includes(host.replace(/:\d+$/, ''))) running.refusedHosts.delete(host);
+        }
       } else if (!sameConfig(next, running.config)) {
         void this.stop(running);
         this.servers.delete(id);
@@ -131,6 +165,7 @@ export class McpServerManager {
         crashes: 0,
         generation: 0,
         inflight: [],
+        ended: new Map(),
       };
       this.servers.set(config.id, running);
       if (config.enabled) void this.start(running);
@@ -202,7 +237,10 @@ export class McpServerManager {
       });
     }
     const context = options.context;
-    if (context !== undefined) running.inflight.push(context);
+    if (context !== undefined) {
+      running.inflight.push(context);
+      running.ended.set(context, new AbortController());
+    }
     try {
       return ok(await connection.call(tool, args, options));
     } catch (error) {
@@ -228,7 +266,11 @@ export class McpServerManager {
       }
       return err('mcp_tool_error', `${server}__${tool} failed: ${message}`, { server, tool });
     } finally {
-      if (context !== undefined) running.inflight.splice(running.inflight.indexOf(context), 1);
+      if (context !== undefined) {
+        running.inflight.splice(running.inflight.indexOf(context), 1);
+        running.ended.get(context)?.abort();
+        running.ended.delete(context);
+      }
     }
   }
 
@@ -343,10 +385,7 @@ export class McpServerManager {
         config,
         startProcess: () =>
           config.transport === 'stdio'
-            ? this.options.startProcess(config, (host) => {
-                running.refusedHosts.add(host);
-                this.changed();
-              })
+            ? this.options.startProcess(config, this.network(running))
             : Promise.reject(new Error('not a stdio server')),
         workspaceRoot: this.options.workspaceRoot,
         startTimeoutMs: this.options.startTimeoutMs ?? 30_000,
@@ -392,12 +431,35 @@ export class McpServerManager {
     this.changed();
   }
 
+  /** A stdio server's network: its grants as they are now, its refusals shown, its questions asked. */
+  private network(running: Running): ServerNetwork {
+    const { onHostQuestion } = this.options;
+    return {
+      hosts: () => (running.config.transport === 'stdio' ? running.config.grants.hosts : []),
+      onRefused: (host) => {
+        running.refusedHosts.add(host);
+        this.changed();
+      },
+      ...(onHostQuestion === undefined
+        ? {}
+        : {
+            ask: (target, signal) => {
+              const asker = this.asker(running);
+              const ended = asker.call === undefined ? undefined : running.ended.get(asker.call)?.signal;
+              return onHostQuestion(asker, target, ended === undefined ? signal : AbortSignal.any([signal, ended]));
+            },
+          }),
+    };
+  }
+
+  private asker(running: Running): ServerAsker {
+    const call = running.inflight.at(-1);
+    return { server: running.config.id, ...(call === undefined ? {} : { call }) };
+  }
+
   private askers(running: Running): { onElicit?: ElicitHandler; onSample?: SampleHandler } {
     const { onElicit, onSample } = this.options;
-    const asker = (): ServerAsker => {
-      const call = running.inflight.at(-1);
-      return { server: running.config.id, ...(call === undefined ? {} : { call }) };
-    };
+    const asker = () => this.asker(running);
     return {
       ...(onElicit === undefined ? {} : { onElicit: (params, signal) => onElicit(asker(), params, signal) }),
       ...(onSample === undefined ? {} : { onSample: (params, signal) => onSample(asker(), params, signal) }),

@@ -16,7 +16,9 @@ export function elicitationMessage(input: ApprovalInput): string {
       ? [`Familiar wants to ${input.tool}: ${input.summary}`, `Paths: ${input.paths.join(', ')}`]
       : input.network.kind === 'web'
         ? [`Familiar's ${input.tool} asks to read a web page: ${input.summary}`]
-        : [`A command Familiar runs (${input.tool}) asks for the network: ${input.summary}`];
+        : input.network.kind === 'mcp-server'
+          ? [`An MCP server Familiar runs asks for the network: ${input.summary}`]
+          : [`A command Familiar runs (${input.tool}) asks for the network: ${input.summary}`];
   for (const [name, value] of Object.entries(input.facts ?? {})) lines.push(`${name}: ${String(value)}`);
   for (const warning of input.warnings) lines.push(`Warning: ${warning}`);
   // A change to several files (a rename) carries each file's texts; a single write its own.
@@ -44,6 +46,15 @@ const allowWebHostSpans = [
   { const: 'workspace', title: 'Always allow (kept in settings web.allowedHosts)' },
 ];
 
+/** ...and an MCP server's: this request, or always for that server (kept in its grants). */
+const allowServerHostSpans = [
+  { const: 'once', title: 'Allow this request only' },
+  { const: 'workspace', title: 'Always allow for this server (kept in its grants in Settings)' },
+];
+
+const hostSpans = (kind: NonNullable<ApprovalInput['network']>['kind']) =>
+  kind === 'web' ? allowWebHostSpans : kind === 'mcp-server' ? allowServerHostSpans : allowHostSpans;
+
 const requestedSchema = (input: ApprovalInput): ElicitRequestFormParams['requestedSchema'] => ({
   type: 'object',
   properties:
@@ -52,7 +63,7 @@ const requestedSchema = (input: ApprovalInput): ElicitRequestFormParams['request
           allow: {
             type: 'string',
             title: 'Allow this host',
-            oneOf: input.network.kind === 'web' ? allowWebHostSpans : allowHostSpans,
+            oneOf: hostSpans(input.network.kind),
             default: 'once',
           },
         }

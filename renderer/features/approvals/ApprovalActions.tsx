@@ -8,6 +8,8 @@ import { useStoreFields } from '../../app/use-store-fields';
 import { Button } from '../../app/Button';
 
 const hostSpans: readonly HostSpan[] = ['once', 'conversation', 'workspace'];
+/** An MCP server's host: this request, or always for that server (its "always" rides "workspace"). */
+const serverHostSpans: readonly HostSpan[] = ['once', 'workspace'];
 const mcpSpans = { once: 'once', conversation: 'conversation', workspace: 'always' } as const;
 
 export function ApprovalActions({ request }: { readonly request: ApprovalRequest }) {
@@ -20,6 +22,16 @@ export function ApprovalActions({ request }: { readonly request: ApprovalRequest
           name="approval-mcp-span"
           legend={t('approval.mcpSpan', { tool: `${request.mcp.server} → ${request.mcp.tool}` })}
           label={(span) => t(`approval.mcpSpan.${mcpSpans[span]}`)}
+        />
+      ) : request.network?.kind === 'mcp-server' ? (
+        <SpanChoice
+          name="approval-server-host-span"
+          legend={t('approval.serverHostSpan', {
+            server: request.network.server ?? '',
+            host: `${request.network.host}:${request.network.port}`,
+          })}
+          spans={serverHostSpans}
+          label={(span) => t(span === 'once' ? 'approval.serverHostSpan.once' : 'approval.serverHostSpan.always')}
         />
       ) : request.network !== undefined ? (
         <SpanChoice
@@ -73,12 +85,13 @@ function SpanChoice(props: {
   readonly name: string;
   readonly legend: string;
   readonly label: (span: HostSpan) => string;
+  readonly spans?: readonly HostSpan[];
 }) {
   const { draft } = useStoreFields(['draft'], useApprovalsStore);
   return (
     <fieldset className="approval-host-span">
       <legend>{props.legend}</legend>
-      {hostSpans.map((span) => (
+      {(props.spans ?? hostSpans).map((span) => (
         <label key={span} className="checkbox">
           <input
             type="radio"

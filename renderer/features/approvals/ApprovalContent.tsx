@@ -55,7 +55,8 @@ export function ApprovalContent({ request }: { readonly request: ApprovalRequest
         <ApprovalFilesDiff request={request} files={request.files} />
       ) : hasDiff(request) ? (
         <ApprovalDiff request={request} />
-      ) : (
+      ) : request.network?.kind === 'mcp-server' ? null : (
+        // An MCP server's host: the facts above say it all (server, host); nothing is run or written.
         <ApprovalOperationSummary request={request} />
       )}
       {request.promptPreview !== undefined && <PromptPreview text={request.promptPreview} />}

@@ -12,6 +12,12 @@ export function ApprovalFacts({ request }: { readonly request: ApprovalRequest }
   const until = new Intl.DateTimeFormat(locale, { timeStyle: 'short' }).format(new Date(request.expiresAt));
   return (
     <dl className="facts approval-facts">
+      {request.network?.server !== undefined && (
+        <>
+          <dt>{t('approval.mcpServer')}</dt>
+          <dd data-testid="approval-server">{request.network.server}</dd>
+        </>
+      )}
       {request.network !== undefined ? (
         <>
           <dt>{t('approval.host')}</dt>

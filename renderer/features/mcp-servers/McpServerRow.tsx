@@ -16,7 +16,10 @@ interface McpServerRowProps {
 /** One server: its switch, status line, what the sandbox grants it, Restart and Remove. */
 export function McpServerRow({ server, status, save, onError }: McpServerRowProps) {
   const t = useT();
-  const [hosts, setHosts] = useState(server.transport === 'stdio' ? server.grants.hosts.join(', ') : '');
+  // What the user is typing, only while they type: a host allowed meanwhile by an approval ("always
+  // for this server") shows at once and is not overwritten by a stale field.
+  const [typed, setTyped] = useState<string | null>(null);
+  const hosts = typed ?? (server.transport === 'stdio' ? server.grants.hosts.join(', ') : '');
   const state = status?.state ?? (server.enabled ? 'starting' : 'disabled');
   const restart = async () => {
     const answer = await familiar.invoke('mcpServers.restart', { id: server.id });
@@ -94,9 +97,11 @@ export function McpServerRow({ server, status, save, onError }: McpServerRowProp
             <input
               className="input"
               value={hosts}
-              onChange={(event) => setHosts(event.target.value)}
+              onChange={(event) => setTyped(event.target.value)}
               onBlur={() => {
-                const list = hosts
+                setTyped(null);
+                if (typed === null) return;
+                const list = typed
                   .split(',')
                   .map((host) => host.trim())
                   .filter((host) => host !== '');

@@ -47,6 +47,9 @@ export const mcpEn = {
   'approval.mcpSpan.once': 'this time',
   'approval.mcpSpan.conversation': 'for this conversation',
   'approval.mcpSpan.always': 'always (listed in Settings → MCP servers)',
+  'approval.serverHostSpan': 'Let the MCP server ‘{server}’ reach {host}',
+  'approval.serverHostSpan.once': 'For this request only',
+  'approval.serverHostSpan.always': 'Always for this server (listed in Settings → MCP servers)',
 };
 
 export const mcpRu: Record<keyof typeof mcpEn, string> = {
@@ -94,6 +97,9 @@ export const mcpRu: Record<keyof typeof mcpEn, string> = {
   'approval.mcpSpan.once': 'в этот раз',
   'approval.mcpSpan.conversation': 'в этом разговоре',
   'approval.mcpSpan.always': 'всегда (список в Настройки → MCP-серверы)',
+  'approval.serverHostSpan': 'Разрешить MCP-серверу «{server}» обращаться к {host}',
+  'approval.serverHostSpan.once': 'Только для этого запроса',
+  'approval.serverHostSpan.always': 'Всегда для этого сервера (список в Настройки → MCP-серверы)',
 };
 
 export const mcpZh: Record<keyof typeof mcpEn, string> = {
@@ -141,4 +147,7 @@ export const mcpZh: Record<keyof typeof mcpEn, string> = {
   'approval.mcpSpan.once': '仅这一次',
   'approval.mcpSpan.conversation': '在此对话中',
   'approval.mcpSpan.always': '始终（列在 设置 → MCP 服务器 中）',
+  'approval.serverHostSpan': '允许 MCP 服务器“{server}”访问 {host}',
+  'approval.serverHostSpan.once': '仅限此次请求',
+  'approval.serverHostSpan.always': '对此服务器始终允许（列在 设置 → MCP 服务器 中）',
 };
