@@ -1,4 +1,4 @@
-import type { ConfinementRules } from '../platform/processes/confinement';
+import type { ConfinementRules } from '../platform/processes/launch-types';
 import { runProcess } from '../platform/processes/process-runner';
 
 /**

@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
-import type { ConfinementRules } from '../../platform/processes/confinement';
+import type { ConfinementRules } from '../../platform/processes/launch-types';
 import type { ServerCommand, ServerDefinition } from './server-catalog';
 import { extensionOf } from './server-catalog';
 import { startServerConnection } from './server-connection';

@@ -3,7 +3,7 @@ import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import { bundledPackageFile } from '../../platform/processes/server-process';
-import type { ConfinementRules } from '../../platform/processes/confinement';
+import type { ConfinementRules } from '../../platform/processes/launch-types';
 import type { WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import { LanguageClient } from './language-client';
 import type { ClientTimings } from './language-client';

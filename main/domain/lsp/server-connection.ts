@@ -12,7 +12,7 @@ import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import { spawnServerProcess } from '../../platform/processes/server-process';
 import type { ServerProcess } from '../../platform/processes/server-process';
-import type { ConfinementRules } from '../../platform/processes/confinement';
+import type { ConfinementRules } from '../../platform/processes/launch-types';
 import type { ServerCommand } from './server-catalog';
 
 /** The last lines a server wrote to stderr: kept for the log and the error message, not more. */

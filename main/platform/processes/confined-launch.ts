@@ -1,8 +1,7 @@
 import { constants, lstatSync, readlinkSync, rmdirSync, statSync } from 'node:fs';
 import { absentProtected, bwrapArgs, confinementMode } from './confinement';
-import type { ConfinementMode, ConfinementRules, HeldMount } from './confinement';
-import type { ChildEnvironmentOptions } from './child-environment';
-import type { NetworkBridge } from './network-bridge';
+import type { ConfinementMode, HeldMount } from './confinement';
+import type { Launch, LaunchRequest } from './launch-types';
 import { hasAccess } from './program-lookup';
 import { seatbeltLaunch } from './seatbelt-launch';
 
@@ -11,39 +10,6 @@ import { seatbeltLaunch } from './seatbelt-launch';
  * streamed output (output-process.ts) and servers (server-process.ts) share. Under bubblewrap when
  * the spec has rules and the system can confine (Seatbelt on macOS: seatbelt-launch.ts), else as asked.
  */
-export interface LaunchRequest {
-  readonly file: string;
-  readonly args: readonly string[];
-  /** `file` is one command line for the platform shell (run inside the sandbox as `/bin/sh -c`). */
-  readonly shell: boolean;
-  /**
-   * The working folder as the child names it at start: a real path, or `/proc/self/fd/<n>` for a
-   * descriptor (one of `inheritFds`, counted from 3, else one this process holds).
-   */
-  readonly cwd: string;
-  readonly environment: ChildEnvironmentOptions;
-  /** Descriptors the child inherits as 3, 4, ...: folders it names as /proc/self/fd/3, ... */
-  readonly inheritFds?: readonly number[];
-  /** process-rules.ts (rulesFor), without `cwd`. Undefined: the child runs with the user's rights. */
-  readonly confinement?: Omit<ConfinementRules, 'cwd'>;
-  /** The way to the network for a confined process (network-bridge.ts): started first, it hands over to the program. */
-  readonly bridge?: NetworkBridge;
-}
-
-export interface Launch {
-  /** What to spawn: the program itself, or bwrap with the program after its arguments. */
-  readonly file: string;
-  readonly args: string[];
-  readonly shell: boolean;
-  readonly cwd: string;
-  readonly environment: ChildEnvironmentOptions;
-  readonly confined: boolean;
-  /**
-   * Called once the child is gone (exit, or a start that failed; more calls do nothing): removes
-   * the mount points of the placeholders it was given, unless another child still uses them.
-   */
-  readonly release: () => void;
-}
 
 const procFd = /^\/proc\/self\/fd\/(\d+)(?=\/|$)/;
 

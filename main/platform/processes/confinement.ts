@@ -4,6 +4,7 @@ import { delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { homedir } from 'node:os';
 import { childEnvironment } from './child-environment';
+import type { ConfinementRules } from './launch-types';
 import { findOnPath } from './program-lookup';
 import { SANDBOX_EXEC, seatbeltArgs, seatbeltProfile } from './seatbelt-profile';
 
@@ -19,29 +20,6 @@ import { SANDBOX_EXEC, seatbeltArgs, seatbeltProfile } from './seatbelt-profile'
  *
  * Why bwrap directly rather than @anthropic-ai/sandbox-runtime: SECURITY.md ("Confinement").
  */
-
-export interface ConfinementRules {
-  /** Absolute folders the process may write (the workspace for a command; `.git` for git). */
-  readonly writable: readonly string[];
-  /** Absolute folders the process may read besides the system (e.g. the workspace, read-only). */
-  readonly readable: readonly string[];
-  /** Absolute paths inside a writable folder that stay read-only (SOUL.md, .git/hooks...). */
-  readonly readOnly: readonly string[];
-  /** Absolute paths the process must not see at all (memory files while memory is off). */
-  readonly hidden: readonly string[];
-  /** Absolute folders hidden wholesale (Familiar's home, the user's home): nothing of them shows. */
-  readonly hiddenTrees: readonly string[];
-  /** Absolute paths inside a hidden tree put back read-only (toolchains, ~/.gitconfig). */
-  readonly readableInHidden: readonly string[];
-  /**
-   * Hidden trees left writable: the process sees an empty folder of its own (a tmpfs that goes with
-   * it) with only what readableInHidden puts back, e.g. a language server's caches in its home.
-   * Default: every hidden tree is read-only.
-   */
-  readonly scratchTrees?: readonly string[];
-  /** The working folder inside the sandbox (a real absolute path that stays visible). */
-  readonly cwd: string;
-}
 
 export type ConfinementMode =
   | {

@@ -2,6 +2,7 @@ import { createServer, connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import type { ConfinementMode } from './confinement';
+import type { NetworkBridge } from './launch-types';
 import type { HostDecision, NetworkProxyOptions } from './network-proxy';
 import { startNetworkProxy } from './network-proxy';
 
@@ -44,20 +45,6 @@ const bridgeScript = [
   'until up; do kill -0 "$pid" 2>/dev/null || break; done',
   'exec "$@"',
 ].join('\n');
-
-export interface NetworkBridge {
-  /** macOS: the loopback port the Seatbelt profile opens, and nothing else (openLoopbackBridge). */
-  readonly loopbackPort?: number;
-  /** bwrap mounts to add (the proxy's folder, read-only). */
-  readonly bwrapMounts: readonly string[];
-  /** The command line as the sandbox runs it: the bridge first, then `program`. */
-  wrap(program: readonly string[]): string[];
-  /** Set for the command: every proxy variable to the bridge, nothing exempt. */
-  readonly environment: Readonly<Record<string, string>>;
-  /** Each host the command asked for, with the last answer it got. */
-  decisions(): HostDecision[];
-  close(): Promise<void>;
-}
 
 /** Starts the gated proxy and keeps, per host, the last answer it got (for the run's result). */
 async function startRecordingProxy(options: NetworkProxyOptions) {

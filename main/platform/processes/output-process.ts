@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { childEnvironment } from './child-environment';
 import type { ChildEnvironmentOptions } from './child-environment';
 import { launchFor } from './confined-launch';
-import type { ConfinementRules } from './confinement';
+import type { ConfinementRules } from './launch-types';
 
 /**
  * A child whose output the caller reads as it streams (ripgrep's JSON lines), where the one-shot

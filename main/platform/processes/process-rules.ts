@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { appFolders, homeToolchains } from './confinement';
-import type { ConfinementRules } from './confinement';
+import type { ConfinementRules } from './launch-types';
 import { readableHomeEntries } from './home-entries';
 import { isInside } from '../disk/anchored-resolve';
 

@@ -5,13 +5,13 @@ import type { Result } from '../../../shared/result';
 import { isAbsolute, join } from 'node:path';
 import { HeadTailBuffer } from './capped-output';
 import { launchFor } from './confined-launch';
-import type { Launch } from './confined-launch';
+import type { Launch } from './launch-types';
 import { confinementMode } from './confinement';
 import { openBridgeFor } from './network-bridge';
-import type { NetworkBridge } from './network-bridge';
+import type { NetworkBridge } from './launch-types';
 import type { HostDecision, NetworkProxyOptions } from './network-proxy';
 import { findOnPath } from './program-lookup';
-import type { ConfinementRules } from './confinement';
+import type { ConfinementRules } from './launch-types';
 import { childEnvironment } from './child-environment';
 import type { ChildEnvironmentOptions } from './child-environment';
 

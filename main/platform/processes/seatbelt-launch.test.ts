@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { probeSeatbelt } from './confinement';
 import { launchFor } from './confined-launch';
-import type { LaunchRequest } from './confined-launch';
+import type { LaunchRequest } from './launch-types';
 import { rulesFor } from './process-rules';
 import { canonicalPath, seatbeltLaunch } from './seatbelt-launch';
 import type { SeatbeltHost } from './seatbelt-launch';

@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import type { ConfinementRules } from './confinement';
-import type { Launch, LaunchRequest } from './confined-launch';
+import type { ConfinementRules } from './launch-types';
+import type { Launch, LaunchRequest } from './launch-types';
 import { seatbeltArgs, seatbeltProfile } from './seatbelt-profile';
 
 /**

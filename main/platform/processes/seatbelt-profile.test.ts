@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConfinementRules } from './confinement';
+import type { ConfinementRules } from './launch-types';
 import { rulesFor } from './process-rules';
 import type { HostFolders } from './process-rules';
 import { SeatbeltPathError, sbplString, seatbeltArgs, seatbeltProfile } from './seatbelt-profile';

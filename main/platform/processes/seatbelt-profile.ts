@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, relative, sep } from 'node:path';
-import type { ConfinementRules } from './confinement';
+import type { ConfinementRules } from './launch-types';
 
 /**
  * The macOS translation of a process's rules (process-rules.ts decides them, once, for every OS):

@@ -1,6 +1,6 @@
 import { startOutputProcess } from '../processes/output-process';
 import { ripgrepExit } from './ripgrep-exit';
-import type { ConfinementRules } from '../processes/confinement';
+import type { ConfinementRules } from '../processes/launch-types';
 import { sniffBytes } from '../disk/text-codec';
 import type { AnchoredFiles } from '../disk/anchored-batch';
 

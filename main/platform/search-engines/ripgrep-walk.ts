@@ -1,7 +1,7 @@
 import { startOutputProcess } from '../processes/output-process';
 import { ripgrepExit } from './ripgrep-exit';
 import { confinementMode } from '../processes/confinement';
-import type { ConfinementRules } from '../processes/confinement';
+import type { ConfinementRules } from '../processes/launch-types';
 
 /**
  * ripgrep walking the folders itself (issue 28 item 4), where the file-list mode

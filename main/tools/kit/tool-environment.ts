@@ -7,7 +7,7 @@ import type { PathLocks } from '../../platform/disk/path-locks';
 import type { RecoveryStore } from '../../platform/recovery/recovery-stores';
 import type { WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import type { CodeIntelligence } from '../../domain/lsp/code-intelligence';
-import type { ConfinementRules } from '../../platform/processes/confinement';
+import type { ConfinementRules } from '../../platform/processes/launch-types';
 import type { ProcessKind } from '../../platform/processes/process-rules';
 import type { AllowedHost } from '../../../shared/settings';
 import type { SkillShelf } from '../../domain/skills/skill-shelf';

@@ -1,5 +1,5 @@
 import { pickFiles } from '../../platform/disk/anchored-pick';
-import type { ConfinementRules } from '../../platform/processes/confinement';
+import type { ConfinementRules } from '../../platform/processes/launch-types';
 import type { FsWorkerPool } from '../../platform/search-engines/fs-worker-pool';
 import { searchFilesNow } from '../../platform/search-engines/in-process-jobs';
 import { ripgrepCounts } from '../../platform/search-engines/ripgrep-search';
