@@ -190,6 +190,7 @@ export default tseslint.config(
       'test-results/**',
       'playwright-report/**',
       'bench/.corpus/**',
+      'bench/.tree/**',
       'build/**',
     ],
   },
