@@ -140,6 +140,8 @@ const fileCategories = [
   { category: 'llm-fixture', pattern: 'e2e/fixtures/scripted-{llm,embeddings}-server.ts' },
   // Agent Skills folders written for a test (node:fs only): the e2e spec and main's tests make the same ones.
   { category: 'skill-fixture', pattern: 'e2e/fixtures/skill-folders.ts' },
+  // Pieces of the hand-written MCP server scripts (text only): the e2e fixture and main's test helpers share them.
+  { category: 'mcp-script-fixture', pattern: 'e2e/fixtures/mcp-script-parts.ts' },
   // The app's own smoke test (shared and node:http only): e2e runs it against browser mode, and
   // expects the same checks as the desktop adapter's test.
   { category: 'smoke-test', pattern: 'main/front-doors/smoke/**' },
@@ -176,6 +178,7 @@ const layerPolicies = [
     from: { element: { types: { anyOf: mainTypes } }, file: { categories: 'test' } },
     allow: { to: { file: { categories: { anyOf: ['llm-fixture', 'skill-fixture'] } } } },
   },
+  { from: { element: { type: 'main-test-support' } }, allow: { to: { file: { categories: 'mcp-script-fixture' } } } },
   { from: { element: { type: 'bench' } }, allow: { to: { file: { categories: 'llm-fixture' } } } },
   { from: { element: { type: 'e2e' } }, allow: { to: { file: { categories: 'smoke-test' } } } },
   { from: { file: { categories: 'desktop-round-trip' } }, allow: { to: { element: { type: 'preload' } } } },

@@ -1,3 +1,5 @@
+import { fetchThroughProxySource, lineRpcServer } from '../../e2e/fixtures/mcp-script-parts';
+
 /**
  * The source of a tiny MCP server written by hand (plain Node, newline-delimited JSON-RPC), for the
  * faults the reference servers never commit: `crash` (says why on stderr, exits), `hang` (never
@@ -9,17 +11,8 @@ if (mode === 'crash') {
   process.stderr.write('starting\\nfatal: cannot open the database\\n');
   process.exit(3);
 }
-let buffered = '';
-const send = (message) => process.stdout.write(JSON.stringify(message) + '\\n');
-process.stdin.on('data', (chunk) => {
-  buffered += chunk;
-  let at;
-  while ((at = buffered.indexOf('\\n')) !== -1) {
-    const line = buffered.slice(0, at);
-    buffered = buffered.slice(at + 1);
-    if (line.trim() !== '') answer(JSON.parse(line));
-  }
-});
+${lineRpcServer}
+${fetchThroughProxySource}
 function answer(request) {
   if (mode === 'hang' || request.id === undefined) return;
   if (request.method === 'initialize') {
@@ -39,21 +32,8 @@ function answer(request) {
     return send({ result: { content: [{ type: 'text', text: 'x'.repeat(20 * 1024 * 1024) }] }, jsonrpc: '2.0', id: request.id });
   }
   if (request.method === 'tools/call' && request.params.name === 'fetch') {
-    const reply = (text) => send({ jsonrpc: '2.0', id: request.id, result: { content: [{ type: 'text', text }] } });
-    // As curl does: an absolute URL to HTTP_PROXY when it is set (Node's own fetch follows the
-    // variables only from 22.21/24.5, and CI runs 22.13 too).
-    const target = new URL(request.params.arguments.url);
-    const proxy = process.env.HTTP_PROXY ? new URL(process.env.HTTP_PROXY) : undefined;
-    // Its own Agent: newer Nodes' global agent would send the proxy request through the proxy again.
-    import('node:http').then(({ request: get, Agent }) => {
-      const outgoing = get({ agent: new Agent(), host: (proxy ?? target).hostname, port: (proxy ?? target).port,
-        path: proxy ? target.href : target.pathname, headers: { host: target.host } }, (response) => {
-        let body = '';
-        response.setEncoding('utf8').on('data', (text) => (body += text)).on('end', () => reply(response.statusCode + ' ' + body));
-      });
-      outgoing.on('error', (error) => reply('failed: ' + String(error.code ?? error.message))).end();
-    });
-    return;
+    return fetchThroughProxy(request.params.arguments.url, (text) =>
+      send({ jsonrpc: '2.0', id: request.id, result: { content: [{ type: 'text', text }] } }));
   }
   if (request.method === 'tools/call') {
     return send({ jsonrpc: '2.0', id: request.id, result: { content: [{ type: 'text', text: 'n=' + request.params.arguments.n }] } });
