@@ -5,6 +5,7 @@ import type { Result } from '../../shared/result';
 import type { FileMatches } from '../platform/search-engines/search-types';
 import { AnchoredBatch } from '../platform/disk/anchored-batch';
 import { ripgrepPatternArgs } from '../platform/search-engines/ripgrep-pattern';
+import { ripgrepCanWalk } from '../platform/search-engines/ripgrep-walk';
 import { noticeSchema } from './kit/output-shapes';
 import { defineTool, onGivenPath } from './define-tool';
 import { createJsEngine } from './search/search-js-engine';
@@ -81,8 +82,14 @@ const searchInCodeOutput = z.object({
 export type SearchInCodeOutput = z.output<typeof searchInCodeOutput>;
 export type SearchResult = SearchInCodeOutput['results'][number];
 
-/** ripgrep's walk found at most this many candidate files: the JS engine reads them all (no process start). */
+/**
+ * ripgrep's walk found at most this many candidate files, or this many bytes of them: the JS engine
+ * reads them all. Counting them with ripgrep first would cost a second confined start and a read of
+ * each (measured ~50-100 ms on 611 small files), and describing up to max_results lines reads most
+ * of them again anyway.
+ */
 const jsCandidates = 256;
+const jsCandidateBytes = 4 << 20;
 
 /** A long search says how far its walk is every this many files (MCP progress notifications). */
 const progressEvery = 256;
@@ -119,7 +126,22 @@ export const searchInCodeTool = defineTool({
     const patternArgs = ctx.env.ripgrep === undefined ? undefined : ripgrepPatternArgs(spec.value);
     const prefix = start.relPath === '' ? 0 : start.relPath.length + 1;
     const pattern = args.file_pattern;
-    const { walk: indexed, status: indexStatus } = await indexedWalk(ctx.env, query, spec.value, args.include_ignored);
+    // ripgrep may walk the folders itself (confined to the workspace): no file_pattern (its globs
+    // are not ripgrep's), a folder to search.
+    const canWalk =
+      patternArgs !== undefined &&
+      ctx.env.ripgrep !== undefined &&
+      pattern === undefined &&
+      start.facts.kind === 'directory' &&
+      ripgrepCanWalk();
+    if (canWalk) workers.warm(); // the threads that will read the candidates start while ripgrep walks
+    const { walk: indexed, status: indexStatus } = await indexedWalk(
+      ctx.env,
+      query,
+      spec.value,
+      args.include_ignored,
+      canWalk,
+    );
     const matches =
       pattern === undefined ? undefined : picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
     // Secrets (.env, keys) are never read, so never searched either.
@@ -129,7 +151,7 @@ export const searchInCodeTool = defineTool({
     // and proposes the files with a match; those confirmed through the sandbox go to the JS engine
     // (issue 28 item 4). A file_pattern keeps the sandbox's walk: its globs are not ripgrep's.
     const walkedByRipgrep =
-      patternArgs === undefined || ctx.env.ripgrep === undefined || indexed !== undefined || pattern !== undefined
+      !canWalk || patternArgs === undefined || ctx.env.ripgrep === undefined || indexed !== undefined
         ? undefined
         : await ripgrepWalkedFiles(
             ctx.env,
@@ -143,7 +165,9 @@ export const searchInCodeTool = defineTool({
             (count) => ctx.progress?.(count, undefined, `${count} files with a match found`),
           );
     // Many candidates: ripgrep counts them (named on its command line) and the JS engine describes the first.
-    const fewCandidates = walkedByRipgrep !== undefined && walkedByRipgrep.files.length <= jsCandidates;
+    const fewCandidates =
+      walkedByRipgrep !== undefined &&
+      (walkedByRipgrep.files.length <= jsCandidates || walkedByRipgrep.bytes <= jsCandidateBytes);
     const engine: SearchEngine =
       fewCandidates ||
       patternArgs === undefined ||

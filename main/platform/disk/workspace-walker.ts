@@ -55,8 +55,11 @@ export interface WalkOptions {
    */
   readonly unfiltered?: boolean;
   readonly signal?: AbortSignal | undefined;
-  /** lstat every entry that is not a folder, through the folder held open (sizes, versions). */
-  readonly withFacts?: boolean;
+  /**
+   * lstat every entry that is not a folder, through the folder held open (sizes, versions); a
+   * function: only the entries it picks by path (a lookup per entry costs more than its readdir).
+   */
+  readonly withFacts?: boolean | ((relPath: string) => boolean);
   /**
    * Background walks (index builds and refreshes): asked between slices; a promise holds the walk
    * until it settles (while a tool call runs, foreground-gate.ts).
@@ -212,6 +215,7 @@ export async function walkWorkspace(
   const overlayActive = core.overlayActive;
   const personaId = personaRoot === undefined ? undefined : { dev: personaRoot.dir.dev, ino: personaRoot.dir.ino };
   const stack: Frame[] = [];
+  const { withFacts } = options;
 
   const readEntries = (dir: DirRef, relPath: string, inPersona: boolean): DirEntry[] | undefined => {
     let entries: DirEntry[];
@@ -329,8 +333,8 @@ export async function walkWorkspace(
           continue; // Familiar's own data never shows up in a walk
         }
       }
-      const stats =
-        options.withFacts === true && child === undefined ? anchored.lstat(parentDir, entry.name) : undefined;
+      const wanted = typeof withFacts === 'function' ? withFacts(relPath) : withFacts === true;
+      const stats = wanted && child === undefined ? anchored.lstat(parentDir, entry.name) : undefined;
       const step = options.visit({
         facts: stats === undefined ? undefined : factsOf(stats),
         relPath,

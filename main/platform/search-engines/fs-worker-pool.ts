@@ -20,6 +20,11 @@ export interface FsWorkerPool {
   searchFiles(job: SearchJob, signal?: AbortSignal): Promise<SearchJobResult>;
   /** The trigrams of a batch of files, for the search index (ngram-extract.ts): in low-priority threads. */
   indexFiles(files: AnchoredFiles, racyMs: number, signal?: AbortSignal): Promise<NgramSegment>;
+  /**
+   * Starts the search threads now if they are not running yet (a search about to need them: their
+   * start then overlaps ripgrep's walk instead of adding to the answer's time).
+   */
+  warm(): void;
   /** Threads in the pool (for sizing batches). */
   readonly size: number;
   /** Resolves once every thread has ended, also those ended earlier for an aborted task. */
@@ -118,6 +123,9 @@ export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerP
     size,
     statEntries: (files, signal) => submit<StatRows>({ kind: 'stat', files }, signal),
     searchFiles: (job, signal) => submit<SearchJobResult>({ kind: 'search', job }, signal),
+    warm() {
+      if (!disposed) track(started());
+    },
     indexFiles: (files, racyMs, signal) =>
       submit<NgramSegment>({ kind: 'ngrams', files, racyMs }, signal, startedBackground),
     async dispose() {

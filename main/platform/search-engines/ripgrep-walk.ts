@@ -68,6 +68,9 @@ const walkArgs = [
   '--stats',
 ];
 
+/** Can ripgrep walk here (Linux, inside the bubblewrap confinement)? Else only the file-list mode. */
+export const ripgrepCanWalk = (): boolean => process.platform === 'linux' && confinementMode().confined;
+
 export async function ripgrepWalk(
   rg: string,
   patternArgs: readonly string[],
@@ -76,7 +79,7 @@ export async function ripgrepWalk(
   signal: AbortSignal,
 ): Promise<RipgrepWalkAnswer | undefined> {
   // Checked here, where the walk is started: a walk with the user's rights could read their home.
-  if (process.platform !== 'linux' || !confinementMode().confined) return undefined;
+  if (!ripgrepCanWalk()) return undefined;
   const proc = root.mode === 'proc-fd';
   const ignores = options.includeIgnored
     ? ['--no-ignore']

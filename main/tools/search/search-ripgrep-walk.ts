@@ -11,6 +11,8 @@ export interface RipgrepWalked {
   readonly files: readonly StaleEntry[];
   /** Files searched: ripgrep's count, and the persona overlay's files. */
   readonly searched: number;
+  /** The candidates' sizes added up (a persona file's counts as unknown: Infinity). */
+  readonly bytes: number;
 }
 
 /**
@@ -68,18 +70,23 @@ export async function ripgrepWalkedFiles(
   const refuseHardLinks = root.hardLinks === 'refuse';
   const files: StaleEntry[] = [];
   let personaFiles = 0;
+  let bytes = 0;
   const walked = await sandbox.walk(start, {
     recursive: true,
     includeHidden: false,
     includeIgnored,
     signal,
-    withFacts: true,
+    // Only a candidate's link count matters: the other files of its folder are not looked up.
+    withFacts: (relPath) => candidates.has(relPath),
     visit: (entry) => {
       // The persona overlay, which ripgrep did not see where the assistant does: all of it searched.
       if (entry.inPersona) {
         if (entry.kind === 'file') {
           personaFiles += 1;
-          if (accept(entry.relPath)) files.push(staleEntry(entry));
+          if (accept(entry.relPath)) {
+            files.push(staleEntry(entry));
+            bytes = Infinity;
+          }
         }
         return 'continue';
       }
@@ -88,12 +95,13 @@ export async function ripgrepWalkedFiles(
       // A second hard link (maybe to a file outside the workspace) is never read: not even counted.
       if (refuseHardLinks && (entry.facts === undefined || entry.facts.nlink > 1)) return 'continue';
       files.push(staleEntry(entry));
+      bytes += entry.facts?.size ?? Infinity;
       return 'continue';
     },
   });
   if (!walked.ok) return undefined;
   // Already in the walk's order.
-  return { files, searched: answer.searched + personaFiles };
+  return { files, searched: answer.searched + personaFiles, bytes };
 }
 
 /** What a batch needs of a walked file (its folder held only during the visit is not kept). */
