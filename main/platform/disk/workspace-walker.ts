@@ -65,6 +65,12 @@ export interface WalkOptions {
    * until it settles (while a tool call runs, foreground-gate.ts).
    */
   readonly pause?: () => Promise<void> | undefined;
+  /**
+   * A walk that wants a few known paths: entries this turns down are passed over before anything
+   * else, neither opened, looked up nor visited (a folder it turns down is not entered). The checks
+   * on the entries it lets through are the same as in every walk.
+   */
+  readonly only?: (relPath: string, kind: EntryKind, inPersona: boolean) => boolean;
   readonly visit: (entry: WalkEntry) => WalkStep;
 }
 
@@ -215,7 +221,7 @@ export async function walkWorkspace(
   const overlayActive = core.overlayActive;
   const personaId = personaRoot === undefined ? undefined : { dev: personaRoot.dir.dev, ino: personaRoot.dir.ino };
   const stack: Frame[] = [];
-  const { withFacts } = options;
+  const { withFacts, only } = options;
 
   const readEntries = (dir: DirRef, relPath: string, inPersona: boolean): DirEntry[] | undefined => {
     let entries: DirEntry[];
@@ -309,6 +315,7 @@ export async function walkWorkspace(
       const inPersona = frame.inPersona || persona;
       const parentDir = persona ? personaRoot!.dir : frame.dir;
       const dirRealRel = persona ? '' : frame.realRel;
+      if (only !== undefined && !only(relPath, kind, inPersona)) continue;
       if (options.unfiltered !== true && core.isConcealed(relPath)) continue;
       let ignored = frame.ignored;
       if (!inPersona && options.unfiltered !== true) {

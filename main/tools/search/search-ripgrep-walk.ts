@@ -76,7 +76,10 @@ export async function ripgrepWalkedFiles(
     includeHidden: false,
     includeIgnored,
     signal,
-    // Only a candidate's link count matters: the other files of its folder are not looked up.
+    // Only the folders on the way and the candidates (and the persona overlay) are looked at: the
+    // other files of a folder are passed over, and a candidate's link count is its only lookup.
+    only: (relPath, kind, inPersona) =>
+      inPersona || (kind === 'directory' ? folders.has(relPath) : candidates.has(relPath)),
     withFacts: (relPath) => candidates.has(relPath),
     visit: (entry) => {
       // The persona overlay, which ripgrep did not see where the assistant does: all of it searched.
