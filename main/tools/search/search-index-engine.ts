@@ -106,8 +106,9 @@ export async function indexedWalk(
 ): Promise<{ walk?: IndexedWalk; status?: NgramStatus }> {
   if (env.ngramIndexes === undefined || env.searchIndexEnabled?.() === false) return {};
   const ngram = env.ngramIndexes.for(env.workspaceRoot);
-  // A saved index being opened is waited for (headers only: tens of ms); a build is not.
-  const index = await ngram.answering(env.sandbox);
+  // A saved index being opened is waited for (headers only: tens of ms); a build is not. Where
+  // ripgrep walks instead, not even that: no watcher vouches for an index just opened.
+  const index = walkInstead ? ngram.ready(env.sandbox) : await ngram.answering(env.sandbox);
   // Ignored files are not indexed: include_ignored searches scan.
   if (index === undefined || includeIgnored) return { status: ngram.status() };
   // Not vouched for: each file would be looked up through the sandbox; ripgrep's walk is faster.

@@ -70,8 +70,8 @@ describe.skipIf(!walks)('search_in_code: the index gives way to ripgrep’s conf
     await writeFile(join(kit.workspace, 'notes/a.txt'), 'after  the edit: hazel!\n');
     const again = open(dir);
     const fresh = await sameAsScan({ query: 'hazel' }, again);
-    // The saved index opened at once, but no watcher vouches for it yet: ripgrep walked instead.
-    expect(fresh.index?.state).toBe('ready');
+    // No watcher vouches for a saved index just opened: ripgrep walked instead, without waiting for it.
+    expect(['loading', 'ready']).toContain(fresh.index?.state);
     expect(fresh.index?.candidates).toBeUndefined();
     expect(fresh.engine).toBe('ripgrep');
     expect(fresh.walk).toBe('ripgrep');

@@ -6,6 +6,8 @@ import { NgramIndexes } from '../../domain/search/ngram/ngram-indexes';
 import { watcherVouches } from '../../platform/watching/tree-watcher';
 import { ripgrepOnPath } from '../../platform/processes/ripgrep-locate';
 import { ripgrepCanWalk } from '../../platform/search-engines/ripgrep-walk';
+import { ripgrepPatternArgs } from '../../platform/search-engines/ripgrep-pattern';
+import { compileQuery } from './search-query';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { createToolKit } from '../../test-support/tool-kit';
 import type { ToolKit } from '../../test-support/tool-kit';
@@ -110,12 +112,23 @@ async function sameAsScan(args: object, indexes: NgramIndexes, watched = false) 
     // Many candidates go to ripgrep: the same answers (ripgrep counts only binary files that match).
     // Where ripgrep walks confined, an index no watcher vouches for leaves the search to that walk.
     const { engine, index: _r, walk, skipped_binary: _b, ...byRipgrep } = await search(args, indexes, rg);
-    const walked = !watched && ripgrepCanWalk();
+    const walked = !watched && ripgrepCanWalk() && ripgrepTakes(args as { query: string });
     expect({ engine, walk }).toEqual(walked ? { engine: 'ripgrep', walk: 'ripgrep' } : { engine: 'index' });
     const { skipped_binary: _c, ...scannedLines } = fromScan;
     expect(byRipgrep).toEqual(scannedLines);
   }
   return indexed;
+}
+
+/** ripgrep means the same by the query as the JS engine (else the JS engine searches, and ripgrep does not walk). */
+function ripgrepTakes(args: { query: string; is_regex?: boolean; case_sensitive?: boolean }): boolean {
+  const spec = compileQuery(args.query, {
+    isRegex: args.is_regex ?? false,
+    caseSensitive: args.case_sensitive ?? false,
+    contextLines: 0,
+    maxLineChars: kit.env.limits.maxLineChars,
+  });
+  return spec.ok && ripgrepPatternArgs(spec.value) !== undefined;
 }
 
 describe('search_in_code with the trigram index', () => {
