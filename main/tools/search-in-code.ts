@@ -90,6 +90,11 @@ export type SearchResult = SearchInCodeOutput['results'][number];
  */
 const jsCandidates = 256;
 const jsCandidateBytes = 4 << 20;
+/**
+ * A literal's candidates up to this many bytes are read in this thread (a few tens of ms), not
+ * by the worker threads: starting one costs about as much, and the main thread would only wait.
+ */
+const inProcessBytes = 2 << 20;
 
 /** A long search says how far its walk is every this many files (MCP progress notifications). */
 const progressEvery = 256;
@@ -134,7 +139,9 @@ export const searchInCodeTool = defineTool({
       pattern === undefined &&
       start.facts.kind === 'directory' &&
       ripgrepCanWalk();
-    if (canWalk) workers.warm(); // the threads that will read the candidates start while ripgrep walks
+    const isLiteral = spec.value.mode === 'bytes' || spec.value.mode === 'nocase';
+    // The threads that will read the candidates start while ripgrep walks (a literal's few are read here).
+    if (canWalk && !isLiteral) workers.warm();
     const { walk: indexed, status: indexStatus } = await indexedWalk(
       ctx.env,
       query,
@@ -173,7 +180,13 @@ export const searchInCodeTool = defineTool({
       patternArgs === undefined ||
       ctx.env.ripgrep === undefined ||
       (indexed !== undefined && !indexed.broad)
-        ? createJsEngine(workers, spec.value, args.max_results, ctx.signal)
+        ? createJsEngine(
+            workers,
+            spec.value,
+            args.max_results,
+            ctx.signal,
+            fewCandidates && isLiteral && walkedByRipgrep.bytes <= inProcessBytes,
+          )
         : createRipgrepEngine(
             ctx.env.ripgrep,
             patternArgs,

@@ -2,6 +2,7 @@ import type { FsWorkerPool } from '../../platform/search-engines/fs-worker-pool'
 import type { AnchoredFiles } from '../../platform/disk/anchored-batch';
 import type { SearchJobResult, SearchSpec } from '../../platform/search-engines/search-types';
 import { createBatchQueue } from './search-batch-queue';
+import { searchFilesNow } from '../../platform/search-engines/in-process-jobs';
 
 /** A batch of the walk's files (in walk order from `offset`) and what searching it found. */
 export interface BatchResult {
@@ -51,11 +52,21 @@ export function createJsEngine(
   spec: SearchSpec,
   maxResults: number,
   signal: AbortSignal,
+  /**
+   * The jobs run in this thread, one after the other: for a literal (linear-time matchers; a regex
+   * could backtrack for ever) over a few megabytes, where starting a thread and copying the
+   * answers between threads costs more than the search.
+   */
+  here = false,
 ): SearchEngine {
   const detailed = createDetailBudget(maxResults);
   const queue = createBatchQueue(workers.size * 2, async ({ offset, files }): Promise<BatchResult> => {
     const maxDetails = detailed.satisfiedBefore(offset) ? 0 : maxResults;
-    const result = await workers.searchFiles({ spec, files, maxDetails }, signal);
+    const job = { spec, files, maxDetails };
+    const result =
+      here && spec.mode !== 'utf8' && spec.mode !== 'latin1'
+        ? searchFilesNow(job)
+        : await workers.searchFiles(job, signal);
     detailed.record(offset, files.names.length, result);
     return { offset, result };
   });
