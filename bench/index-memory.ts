@@ -108,7 +108,12 @@ export async function indexMemoryRows(tree: Corpus, runs: number, log: (line: st
     log(`memory: familiar-mcp on ${tree.sourceFiles} files, a new workspace...`);
     const first = await start(tree.root, home);
     try {
-      rows.push({ state: 'started (no search yet)', steadyKb: await steady(first), peakKb: first.memory.takePeakKb(), check: '' });
+      rows.push({
+        state: 'started (no search yet)',
+        steadyKb: await steady(first),
+        peakKb: first.memory.takePeakKb(),
+        check: '',
+      });
       const answered = await search(first, steadySearches[0]!);
       const buildMs = await built(first, home);
       rows.push({

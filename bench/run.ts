@@ -82,7 +82,14 @@ async function toolsBench(): Promise<boolean> {
     log(runtimeLine());
     const tree = await ensureSourceTree(treeRoot, treePackages, log);
     const rows = await indexStateRows(tree, runs, log);
-    const failed = await report(rows, { log, runs, script, operationNames: ['idle'], onlySearch: true, onlyList: false });
+    const failed = await report(rows, {
+      log,
+      runs,
+      script,
+      operationNames: ['idle'],
+      onlySearch: true,
+      onlyList: false,
+    });
     return (await memoryTable(tree)) || failed;
   }
   const corpus = await ensureCorpus(corpusRoot, log);
@@ -146,7 +153,14 @@ async function toolsBench(): Promise<boolean> {
   if (!onlyList) rows.push(...(await indexStateRows(await ensureSourceTree(treeRoot, treePackages, log), runs, log)));
   if (!onlySearch) await otherRows(f, corpus, rows, reference);
   await f.dispose();
-  const failed = await report(rows, { log, runs, script, operationNames: Object.keys(operations), onlySearch, onlyList });
+  const failed = await report(rows, {
+    log,
+    runs,
+    script,
+    operationNames: Object.keys(operations),
+    onlySearch,
+    onlyList,
+  });
   if (onlyList) return failed;
   return (await memoryTable(await ensureSourceTree(treeRoot, treePackages, log))) || failed;
 }
