@@ -127,17 +127,25 @@ export async function commitFile<T>(
       );
     }
 
-    let backupPath: string | undefined;
-    if (options.backup && current.value !== undefined) {
-      const kept = await env.backups.keepCopy(env.sandbox, again.value);
-      if (!kept.ok) return kept;
-      backupPath = kept.value;
-    }
+    // The backup is written (from the bytes just read, when held) while the new content is: both
+    // syncs overlap, and the original is replaced only once the backup is whole (beforeCommit).
+    const backup =
+      options.backup && current.value !== undefined
+        ? current.value.bytes === undefined
+          ? env.backups.keepCopy(env.sandbox, again.value)
+          : env.backups.keepBytes(env.sandbox, again.value, current.value.bytes)
+        : undefined;
     const written = await env.sandbox.writeFileAtomic(again.value, pieces, {
       mode: current.value?.facts.mode,
       signal: ctx.signal,
+      ...(backup === undefined
+        ? {}
+        : { beforeCommit: async () => backup.then((kept) => (kept.ok ? ok(undefined) : kept)) }),
     });
+    const kept = await backup;
+    if (kept !== undefined && !kept.ok) return kept;
     if (!written.ok) return written;
+    const backupPath = kept?.value;
 
     // Read back: what is on disk must be exactly what was meant.
     const check = await env.sandbox.resolve(path.relPath, 'read');
