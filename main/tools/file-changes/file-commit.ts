@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
-import { fingerprintOf, sameContent } from '../../platform/disk/fingerprint';
+import { fingerprintOf, hashBytes, sameContent } from '../../platform/disk/fingerprint';
 import { decodeText } from '../../platform/disk/text-codec';
 import type { EntryFacts, ResolvedPath } from '../../platform/disk/workspace-sandbox';
 import type { Approval, ToolContext } from '../define-tool';
@@ -135,13 +135,16 @@ export async function commitFile<T>(
           ? env.backups.keepCopy(env.sandbox, again.value)
           : env.backups.keepBytes(env.sandbox, again.value, current.value.bytes)
         : undefined;
-    const written = await env.sandbox.writeFileAtomic(again.value, pieces, {
+    const writing = env.sandbox.writeFileAtomic(again.value, pieces, {
       mode: current.value?.facts.mode,
       signal: ctx.signal,
       ...(backup === undefined
         ? {}
         : { beforeCommit: async () => backup.then((kept) => (kept.ok ? ok(undefined) : kept)) }),
     });
+    // The hash of what is meant, for the next change's comparison: computed while the writes sync.
+    const meant = hashBytes(pieces);
+    const written = await writing;
     const kept = await backup;
     if (kept !== undefined && !kept.ok) return kept;
     if (!written.ok) return written;
@@ -161,7 +164,8 @@ export async function commitFile<T>(
     }
     // The hash of what was meant, which the read back just matched: the next change compares with it.
     env.readTracker.remember(ctx.conversationId, path.key, {
-      ...fingerprintOf(readBack.value.facts, pieces),
+      ...fingerprintOf(readBack.value.facts),
+      hash: meant,
       ...encodingOf(options),
     });
     return ok({
