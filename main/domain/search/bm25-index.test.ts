@@ -27,7 +27,9 @@ async function savedIn(dir?: string): Promise<{ dir: string; index: Bm25Index; s
 }
 
 const hitsOf = (index: Bm25Index, query: string, limit = 20) =>
-  index.search(query, { limit }).map((hit) => [hit.path, hit.startLine, hit.endLine, hit.heading, hit.score, hit.terms]);
+  index
+    .search(query, { limit })
+    .map((hit) => [hit.path, hit.startLine, hit.endLine, hit.heading, hit.score, hit.terms]);
 
 describe('Bm25Index', () => {
   it('ranks by BM25 over sections, stems Russian and English, and keeps only the top k', () => {
@@ -78,7 +80,8 @@ describe('Bm25Index', () => {
 
   it('reopens with the same hits, the changed file under its new words only, across segments', async () => {
     const { dir, index, saved } = await savedIn();
-    for (let n = 0; n < 30; n += 1) index.setDocument(`notes/${n}.md`, `# Note ${n}\n\nabout lighthouses and keeper ${n}`, 'v1');
+    for (let n = 0; n < 30; n += 1)
+      index.setDocument(`notes/${n}.md`, `# Note ${n}\n\nabout lighthouses and keeper ${n}`, 'v1');
     await saved.save();
     index.setDocument('notes/7.md', '# Note 7\n\nabout submarines now', 'v2');
     index.removeDocument('notes/8.md');

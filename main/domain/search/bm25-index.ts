@@ -16,8 +16,8 @@ const HEADING_WEIGHT = 1.5;
  * The live segment goes to disk once it holds this many chunks or postings, so a build's memory stays
  * bounded whatever the workspace's size (issue 32: peak ≤ 600 MB for the whole process).
  */
-const FLUSH_CHUNKS = 40_000;
-const FLUSH_POSTINGS = 2_500_000;
+const FLUSH_CHUNKS = 12_000;
+const FLUSH_POSTINGS = 800_000;
 /** Segments whose chunk counts are within a factor of MERGE_FACTOR are merged once there are MERGE_FACTOR of them. */
 const MERGE_FACTOR = 4;
 const MERGE_FLOOR_CHUNKS = 2_000;
@@ -163,9 +163,13 @@ export class Bm25Index {
     // Keep the best `limit` (weights and filters applied), without sorting every match.
     const best: ChunkHit[] = [];
     const allowed = new Map<string, boolean>();
+    // Which query terms a chunk matched, one bit each (the hit lists them); terms past 32 still score.
+    const bit = (t: number) => (t < 32 ? 1 << t : 0);
     segments.forEach((segment, s) => {
-      const matched = new Map<number, { score: number; terms: string[] }>();
-      terms.forEach((term, t) => {
+      const scores = new Float64Array(segment.slotCount);
+      const termBits = new Uint32Array(segment.slotCount);
+      const touched: number[] = [];
+      terms.forEach((_, t) => {
         const list = (lists[s] as (TermPostings | undefined)[])[t];
         if (list === undefined) return;
         const idf = idfs[t] as number;
@@ -173,18 +177,19 @@ export class Bm25Index {
           const slot = list.slots[at] as number;
           if (segment.chunkDead(slot)) continue;
           const tf = (list.tf2[at] as number) / 2;
-          const add = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * segment.chunkLength(slot)) / averageLength));
-          const seen = matched.get(slot);
-          if (seen === undefined) matched.set(slot, { score: add, terms: [term] });
-          else {
-            seen.score += add;
-            seen.terms.push(term);
-          }
+          if (scores[slot] === 0) touched.push(slot); // every match adds a positive amount
+          scores[slot] =
+            (scores[slot] as number) +
+            (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * segment.chunkLength(slot)) / averageLength));
+          termBits[slot] = (termBits[slot] as number) | bit(t);
         }
       });
       // In slot order: the same order whichever segments hold the chunks (a merge changes no answer).
-      for (const slot of [...matched.keys()].sort((a, b) => a - b)) {
-        const { score: raw, terms: hitTerms } = matched.get(slot) as { score: number; terms: string[] };
+      const order = Int32Array.from(touched).sort();
+      for (const slot of order) {
+        const raw = scores[slot] as number;
+        if (options.weight === undefined && best.length === options.limit && raw <= (best.at(-1) as ChunkHit).score)
+          continue;
         const path = segment.path(segment.chunkFile(slot));
         let ok = allowed.get(path);
         if (ok === undefined) {
@@ -195,13 +200,14 @@ export class Bm25Index {
         const score = raw * (options.weight?.(path) ?? 1);
         if (best.length === options.limit && score <= (best.at(-1) as ChunkHit).score) continue;
         const heading = segment.heading(slot);
+        const bits = termBits[slot] as number;
         const hit: ChunkHit = {
           path,
           startLine: segment.startLine(slot),
           endLine: segment.endLine(slot),
           heading: heading === '' ? undefined : heading,
           score,
-          terms: hitTerms,
+          terms: terms.filter((_, t) => (bits & bit(t)) !== 0),
         };
         let index = best.length;
         while (index > 0 && (best[index - 1] as ChunkHit).score < score) index -= 1;
@@ -382,7 +388,9 @@ export class Bm25Index {
           group = [segment];
           break;
         }
-        const level = Math.floor(Math.log(Math.max(1, segment.slotCount / MERGE_FLOOR_CHUNKS)) / Math.log(MERGE_FACTOR));
+        const level = Math.floor(
+          Math.log(Math.max(1, segment.slotCount / MERGE_FLOOR_CHUNKS)) / Math.log(MERGE_FACTOR),
+        );
         const same = levels.get(level) ?? [];
         same.push(segment);
         levels.set(level, same);
@@ -408,7 +416,8 @@ export class Bm25Index {
   }
 }
 
-const segmentName = () => `${Date.now().toString(36)}-${createHash('sha1').update(String(Math.random())).digest('hex').slice(0, 8)}.seg`;
+const segmentName = () =>
+  `${Date.now().toString(36)}-${createHash('sha1').update(String(Math.random())).digest('hex').slice(0, 8)}.seg`;
 
 function isManifest(value: unknown): value is Manifest {
   if (typeof value !== 'object' || value === null) return false;

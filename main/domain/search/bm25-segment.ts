@@ -148,18 +148,42 @@ export class LiveSegment implements Segment {
     return file;
   }
 
-  path = (file: number) => this.paths[file] as string;
-  version = (file: number) => this.versions[file] as string;
-  firstChunk = (file: number) => this.firsts[file] as number;
-  chunkCount = (file: number) => this.counts[file] as number;
-  fileDeleted = (file: number) => this.deleted[file] === true;
-  chunkDead = (slot: number) => this.deleted[this.chunkFiles[slot] as number] === true;
-  chunkFile = (slot: number) => this.chunkFiles[slot] as number;
-  startLine = (slot: number) => this.starts[slot] as number;
-  endLine = (slot: number) => this.ends[slot] as number;
-  chunkLength = (slot: number) => this.lengths[slot] as number;
-  heading = (slot: number) => this.headings[slot] as string;
-  hash = (slot: number) => this.hashes[slot] as string;
+  path(file: number) {
+    return this.paths[file] as string;
+  }
+  version(file: number) {
+    return this.versions[file] as string;
+  }
+  firstChunk(file: number) {
+    return this.firsts[file] as number;
+  }
+  chunkCount(file: number) {
+    return this.counts[file] as number;
+  }
+  fileDeleted(file: number) {
+    return this.deleted[file] === true;
+  }
+  chunkDead(slot: number) {
+    return this.deleted[this.chunkFiles[slot] as number] === true;
+  }
+  chunkFile(slot: number) {
+    return this.chunkFiles[slot] as number;
+  }
+  startLine(slot: number) {
+    return this.starts[slot] as number;
+  }
+  endLine(slot: number) {
+    return this.ends[slot] as number;
+  }
+  chunkLength(slot: number) {
+    return this.lengths[slot] as number;
+  }
+  heading(slot: number) {
+    return this.headings[slot] as string;
+  }
+  hash(slot: number) {
+    return this.hashes[slot] as string;
+  }
 
   deleteFile(file: number): void {
     if (this.deleted[file] !== false) return;
@@ -310,21 +334,43 @@ export class DiskSegment implements Segment {
     return list;
   }
 
-  path = (file: number) => this.header.paths[file] as string;
-  version = (file: number) => this.header.versions[file] as string;
-  firstChunk = (file: number) => this.firsts[file] as number;
-  chunkCount = (file: number) => this.counts[file] as number;
-  fileDeleted = (file: number) => this.deletedFiles[file] === 1;
-  chunkDead = (slot: number) => this.deletedChunks[slot] === 1;
-  chunkFile = (slot: number) => this.chunkFiles[slot] as number;
-  startLine = (slot: number) => this.starts[slot] as number;
-  endLine = (slot: number) => this.ends[slot] as number;
-  chunkLength = (slot: number) => this.lengths[slot] as number;
-  heading = (slot: number) => {
+  path(file: number) {
+    return this.header.paths[file] as string;
+  }
+  version(file: number) {
+    return this.header.versions[file] as string;
+  }
+  firstChunk(file: number) {
+    return this.firsts[file] as number;
+  }
+  chunkCount(file: number) {
+    return this.counts[file] as number;
+  }
+  fileDeleted(file: number) {
+    return this.deletedFiles[file] === 1;
+  }
+  chunkDead(slot: number) {
+    return this.deletedChunks[slot] === 1;
+  }
+  chunkFile(slot: number) {
+    return this.chunkFiles[slot] as number;
+  }
+  startLine(slot: number) {
+    return this.starts[slot] as number;
+  }
+  endLine(slot: number) {
+    return this.ends[slot] as number;
+  }
+  chunkLength(slot: number) {
+    return this.lengths[slot] as number;
+  }
+  heading(slot: number) {
     const ref = this.headingRefs[slot] as number;
     return ref < 0 ? '' : (this.header.headings[ref] as string);
-  };
-  hash = (slot: number) => this.hashes.toString('base64url', slot * HASH_BYTES, (slot + 1) * HASH_BYTES);
+  }
+  hash(slot: number) {
+    return this.hashes.toString('base64url', slot * HASH_BYTES, (slot + 1) * HASH_BYTES);
+  }
 
   deleteFile(file: number): void {
     if (file < 0 || file >= this.fileCount || this.deletedFiles[file] === 1) return;
@@ -390,7 +436,9 @@ export class DiskSegment implements Segment {
  * over their dictionaries, read sequentially. `fileMaps[s][file]` answers each file's number in the
  * result (-1: deleted, left out).
  */
-export async function mergeSegments(inputs: readonly DiskSegment[]): Promise<{ bytes: Buffer; fileMaps: Int32Array[] }> {
+export async function mergeSegments(
+  inputs: readonly DiskSegment[],
+): Promise<{ bytes: Buffer; fileMaps: Int32Array[] }> {
   const pause = slicer();
   const writer = new SegmentWriter();
   const fileMaps: Int32Array[] = [];
@@ -423,7 +471,8 @@ export async function mergeSegments(inputs: readonly DiskSegment[]): Promise<{ b
   const tf2: number[] = [];
   for (;;) {
     let term: string | undefined;
-    for (const head of heads) if (head.done !== true && (term === undefined || head.value.term < term)) term = head.value.term;
+    for (const head of heads)
+      if (head.done !== true && (term === undefined || head.value.term < term)) term = head.value.term;
     if (term === undefined) break;
     slots.length = 0;
     tf2.length = 0;

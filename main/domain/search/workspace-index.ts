@@ -1,6 +1,6 @@
 import { messageOf } from '../../../shared/errors';
 import { dirname } from 'node:path';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { setTimeout as sleep, setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { EntryFacts, WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import type { Embedder } from '../providers/embedding-model';
 import { linesIfUnchanged, readIndexable, sameIdentity } from './indexed-file';
@@ -62,6 +62,8 @@ export class WorkspaceIndex {
   private filesChecked = 0;
   private filesRead = 0;
   private lastStatusAt = 0;
+  /** Queries answering now: the build pauses between batches while there are any. */
+  private foreground = 0;
   private readonly vectors: PassageVectors;
 
   constructor(sandbox: WorkspaceSandbox, storeFile: string, watchOrOptions: boolean | IndexOptions = true) {
@@ -115,6 +117,23 @@ export class WorkspaceIndex {
   ): Promise<SemanticAnswer> {
     const deadline = Date.now() + waitMs;
     const complete = await within(this.refresh(), waitMs);
+    // From here the query is in the foreground (issue 32, item 1): the build waits between two
+    // batches until it has answered, so the query's own reads and requests do not queue behind it.
+    this.foreground += 1;
+    try {
+      return await this.answer(query, limit, visible, complete, deadline);
+    } finally {
+      this.foreground -= 1;
+    }
+  }
+
+  private async answer(
+    query: string,
+    limit: number,
+    visible: (path: string) => boolean,
+    complete: boolean,
+    deadline: number,
+  ): Promise<SemanticAnswer> {
     const lexical = this.index.search(query, { limit: Math.max(limit, FUSION_CANDIDATES), filter: visible });
     const answerState = () => ({
       complete,
@@ -336,6 +355,7 @@ export class WorkspaceIndex {
       this.filesChecked += batch.length;
       this.emitStatus();
       await yieldToLoop();
+      while (this.foreground > 0 && !this.stop.signal.aborted) await sleep(5);
     }
     if (reindexed > 0) this.scheduleSave();
     return reindexed;

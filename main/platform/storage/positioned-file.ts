@@ -33,7 +33,7 @@ export function openPositionedFile(path: string): PositionedFile | undefined {
         // A closed descriptor's number may already belong to another file: never read through it.
         if (!open) throw new Error(`${path} is closed`);
         const bytes = Buffer.allocUnsafe(length);
-        for (let at = 0; at < length; ) {
+        for (let at = 0; at < length;) {
           const read = readSync(fd, bytes, at, length - at, offset + at);
           if (read === 0) throw new Error(`${path} ends before byte ${offset + length}`);
           at += read;
