@@ -152,9 +152,7 @@ export class WorkspaceIndex {
       return bm25(`Ranked by words alone (BM25): the embedding model cannot be used (${source.error.message}).`);
     const embedder = source.value;
     // New passages get their vectors in the background; the query waits for them until its deadline.
-    // Past the deadline it is only started: even a zero wait is a timer behind the build's turn.
-    const pass = this.embedPending(embedder, visible);
-    if (deadline > Date.now()) await within(pass, deadline - Date.now());
+    await within(this.embedPending(embedder, visible), Math.max(0, deadline - Date.now()));
     let queryVector: Float32Array;
     try {
       const [vector] = await embedder.embed([query]);
