@@ -355,7 +355,8 @@ export class WorkspaceIndex {
       this.filesChecked += batch.length;
       this.emitStatus();
       await yieldToLoop();
-      while (this.foreground > 0 && !this.stop.signal.aborted) await sleep(5);
+      const more = at + READ_BATCH < files.length;
+      while (more && this.foreground > 0 && !this.stop.signal.aborted) await sleep(5);
     }
     if (reindexed > 0) this.scheduleSave();
     return reindexed;
