@@ -50,7 +50,9 @@ async function steadyRss(): Promise<number> {
     await new Promise((done) => setTimeout(done, 300));
   }
   const { rss, heapUsed, external } = process.memoryUsage();
-  log(`  (RSS ${mb(rss)}: JS heap ${mb(heapUsed)}, external ${mb(external)}; load average ${loadavg()[0]?.toFixed(1)})`);
+  log(
+    `  (RSS ${mb(rss)}: JS heap ${mb(heapUsed)}, external ${mb(external)}; load average ${loadavg()[0]?.toFixed(1)})`,
+  );
   return rss;
 }
 

@@ -166,4 +166,19 @@ describe('file_semantic_search through the registry', () => {
     expect(stats).toMatchObject({ files: 1, reindexed: 0, fullScan: true });
     expect((await search(kit, 'walrus')).results[0]?.file).toBe('a.md');
   });
+
+  it('answers the first query after a restart from the saved segments at once, then checks what changed', async () => {
+    const { kit, root } = await setup();
+    await writeFile(join(root, 'a.md'), 'Persistent walrus notes.\n');
+    await search(kit, 'walrus');
+    await kit.kit.services.searchIndexes.close();
+    // Written while the app was closed: only the check after the first answer can find it.
+    await writeFile(join(root, 'b.md'), 'Another walrus, a later one.\n');
+    const first = await search(kit, 'walrus');
+    expect(first.results.map((hit) => hit.file)).toEqual(['a.md']);
+    expect(first.state).toBe('building');
+    let next = await search(kit, 'walrus');
+    while (next.state === 'building') next = await search(kit, 'walrus');
+    expect(next.results.map((hit) => hit.file).sort()).toEqual(['a.md', 'b.md']);
+  });
 });
