@@ -19,6 +19,9 @@ import type { Paired } from './measure';
  */
 
 const runs = Number(process.env['BENCH_RUNS'] ?? 5);
+/** BENCH_ONLY=read or edit: only the read_file rows or the edit_file row (quick before/after figures). */
+const only = process.env['BENCH_ONLY'];
+const wanted = (section: 'read' | 'edit' | 'other') => only === undefined || only === '' || only === section;
 const corpusRoot = resolve(process.env['BENCH_CORPUS'] ?? join(process.cwd(), 'bench', '.corpus'));
 const familiarServer = join(process.cwd(), 'out', 'main', 'mcp.js');
 
@@ -87,10 +90,16 @@ async function measureRows(
   theirs: Client,
   log: Log,
 ): Promise<McpRow[]> {
-  const logPath = corpus.logFile.slice(corpus.root.length + 1);
-  const bigPath = corpus.bigSourceFile.slice(corpus.root.length + 1);
   const rows: McpRow[] = [];
 
+  if (wanted('read')) await readRows(corpus, ours, theirs, rows, log);
+  if (wanted('edit')) await editRow(corpus, referenceCopy, ours, theirs, rows, log);
+  if (wanted('other')) await otherRows(corpus, ours, rows, log);
+  return rows;
+}
+
+async function readRows(corpus: Corpus, ours: Client, theirs: Client, rows: McpRow[], log: Log): Promise<void> {
+  const logPath = corpus.logFile.slice(corpus.root.length + 1);
   log('MCP: the last 50 lines of the 200 MB log...');
   const tailCommand = { command: 'tail', args: ['-n', '50', logPath], cwd: corpus.root };
   const expected = runOnce(tailCommand).stdout;
@@ -122,6 +131,59 @@ async function measureRows(
       check: `${sameAsTail}; the reference answered ${theirLines} lines`,
     },
   );
+
+  // Issue 32 item 6: 50 lines at line 1,000,000 (the warm-up call is the first read of this
+  // version of the file), then 50 lines somewhere else each run (the line offsets already known).
+  log('MCP: read_file 50 lines at line 1,000,000 of the 200 MB log...');
+  let ourRange = '';
+  const readRange = async (start: number) => {
+    const read = await call(ours, 'read_file', { path: logPath, start_line: start, end_line: start + 49 });
+    ourRange = `${String(read['content'])}\n`;
+  };
+  const sed = (start: number) => ({
+    command: 'sed',
+    args: ['-n', `${start},${start + 49}p`, logPath],
+    cwd: corpus.root,
+  });
+  const middle = await compareCalls(
+    runs,
+    () => readRange(1_000_000),
+    () => runOnce(sed(1_000_000)),
+  );
+  const sameAsSed = (start: number) =>
+    ourRange === runOnce(sed(start)).stdout ? 'same text as sed' : 'DIFFERS from sed';
+  rows.push({
+    name: 'read_file lines 1,000,000-1,000,049 of 200 MB',
+    reference: 'sed -n',
+    compared: middle,
+    limit: 1.2,
+    check: sameAsSed(1_000_000),
+  });
+  let elsewhere = 0;
+  const starts = (i: number) => 200_000 + ((i * 370_001) % 1_700_000);
+  const another = await compareCalls(
+    runs,
+    () => readRange(starts(elsewhere)),
+    () => runOnce(sed(starts((elsewhere += 1)))),
+  );
+  rows.push({
+    name: '  50 lines elsewhere in it, a new place each run',
+    reference: 'sed -n',
+    compared: another,
+    limit: 1.2,
+    check: sameAsSed(starts(elsewhere)),
+  });
+}
+
+async function editRow(
+  corpus: Corpus,
+  referenceCopy: string,
+  ours: Client,
+  theirs: Client,
+  rows: McpRow[],
+  log: Log,
+): Promise<void> {
+  const bigPath = corpus.bigSourceFile.slice(corpus.root.length + 1);
 
   log('MCP: edit_file on the 5 MB file...');
   // The marker's number as an earlier, interrupted run may have left it.
@@ -155,7 +217,9 @@ async function measureRows(
     limit: 0.5,
     check: 'one exact replacement each (Familiar: atomic write, fsync, read-back, backup)',
   });
+}
 
+async function otherRows(corpus: Corpus, ours: Client, rows: McpRow[], log: Log): Promise<void> {
   log('MCP: run_command("true"), confined, against starting `true` directly...');
   let confined = false;
   const trueCommand = { command: 'true', args: [], cwd: corpus.root };
@@ -208,7 +272,6 @@ async function measureRows(
         `engine ${[...engines].map(([engine, calls]) => `${engine} ×${calls}`).join(', ')} (warm-up included)`,
     });
   }
-  return rows;
 }
 
 function report(rows: readonly McpRow[]): boolean {

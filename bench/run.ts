@@ -7,6 +7,7 @@ import type { Corpus } from './corpus';
 import { compare, peakRss, runtimeLine, summarize, timeRuns } from './measure';
 import type { ChildRun, Comparison, External } from './measure';
 import { indexFigures } from './index-bench';
+import { familiarMcp, indexMemoryRows, reportMemory } from './index-memory';
 import { indexStateRows } from './index-states';
 import { mcpRoundTrip } from './mcp-round-trip';
 import { familiar, midStart, operations, rangeEnd, rangeStart, readTail, readText, relative } from './tool-operations';
@@ -27,6 +28,8 @@ const onlySearch = process.env['BENCH_ONLY'] === 'search';
 const onlyList = process.env['BENCH_ONLY'] === 'list';
 /** BENCH_ONLY=index: only the index states on the big tree (issue 32 item 10). */
 const onlyIndex = process.env['BENCH_ONLY'] === 'index';
+/** BENCH_ONLY=memory: only familiar-mcp's RSS per index state on the big tree (issue 32 item 7; needs `npm run build`). */
+const onlyMemory = process.env['BENCH_ONLY'] === 'memory';
 /** The index states' tree: ≥ 60k files (BENCH_TREE_PACKAGES × 1,000), generated once. */
 const treeRoot = resolve(process.env['BENCH_TREE'] ?? join(process.cwd(), 'bench', '.tree'));
 const treePackages = Number(process.env['BENCH_TREE_PACKAGES'] ?? 62);
@@ -71,10 +74,23 @@ const measuredAgainst = (
 
 /** The file tools against rg, fd, find and sed; answers whether a target was missed. */
 async function toolsBench(): Promise<boolean> {
+  if (onlyMemory) {
+    log(runtimeLine());
+    return reportMemory(await indexMemoryRows(await ensureSourceTree(treeRoot, treePackages, log), runs, log));
+  }
   if (onlyIndex) {
     log(runtimeLine());
-    const rows = await indexStateRows(await ensureSourceTree(treeRoot, treePackages, log), runs, log);
-    return report(rows, { log, runs, script, operationNames: ['idle'], onlySearch: true, onlyList: false });
+    const tree = await ensureSourceTree(treeRoot, treePackages, log);
+    const rows = await indexStateRows(tree, runs, log);
+    const failed = await report(rows, {
+      log,
+      runs,
+      script,
+      operationNames: ['idle'],
+      onlySearch: true,
+      onlyList: false,
+    });
+    return (await memoryTable(tree)) || failed;
   }
   const corpus = await ensureCorpus(corpusRoot, log);
   const f = await familiar(corpus);
@@ -137,7 +153,25 @@ async function toolsBench(): Promise<boolean> {
   if (!onlyList) rows.push(...(await indexStateRows(await ensureSourceTree(treeRoot, treePackages, log), runs, log)));
   if (!onlySearch) await otherRows(f, corpus, rows, reference);
   await f.dispose();
-  return report(rows, { log, runs, script, operationNames: Object.keys(operations), onlySearch, onlyList });
+  const failed = await report(rows, {
+    log,
+    runs,
+    script,
+    operationNames: Object.keys(operations),
+    onlySearch,
+    onlyList,
+  });
+  if (onlyList) return failed;
+  return (await memoryTable(await ensureSourceTree(treeRoot, treePackages, log))) || failed;
+}
+
+/** familiar-mcp's RSS per index state, when the app is built (the MCP server is what the issue measures). */
+async function memoryTable(tree: Corpus): Promise<boolean> {
+  if (!existsSync(familiarMcp)) {
+    log(`memory per index state skipped: ${familiarMcp} is missing (npm run build)`);
+    return false;
+  }
+  return reportMemory(await indexMemoryRows(tree, runs, log));
 }
 
 /** The trigram index: build, size, memory, and warm selective queries against rg (issue 16 item 4). */

@@ -101,7 +101,9 @@ describe('app.confinement', () => {
       confinementFor: (kind: Parameters<typeof rulesFor>[0]) =>
         rulesFor(kind, { ...folders, memoryOn: true, readableInHome: entries }),
     };
-    const info = describeConfinement(env, entries, home);
+    const search = { engine: 'ripgrep', source: 'bundled', path: '/app/resources/ripgrep/rg' } as const;
+    const info = describeConfinement(env, entries, search, home);
+    expect(info.search).toEqual(search);
     expect(info.readableInHome).toEqual([join(home, 'projects')]);
     expect(info.leftOut).toEqual(['data']);
     expect(info.hiddenTrees).toEqual([home, familiarHome]);

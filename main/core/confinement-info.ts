@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
-import type { ConfinementInfo, ProcessKind, ProcessRulesSummary } from '../../shared/ipc/app';
+import type { ConfinementInfo, ProcessKind, ProcessRulesSummary, SearchEngineInfo } from '../../shared/ipc/app';
 import { appFolders, confinementMode, homeToolchains } from '../platform/processes/confinement';
 import type { ProcessKind as RulesKind } from '../platform/processes/process-rules';
 import type { ToolEnvironment } from '../tools/kit/tool-environment';
@@ -30,6 +30,7 @@ const inside = (path: string, folder: string) => {
 export function describeConfinement(
   env: Pick<ToolEnvironment, 'workspaceRoot' | 'personaDir' | 'confinementFor'>,
   readableInHome: readonly string[],
+  search: SearchEngineInfo,
   userHome = homedir(),
 ): ConfinementInfo {
   // Persona names resolve to the persona folder whatever folder is open: both read as the workspace.
@@ -64,6 +65,7 @@ export function describeConfinement(
     mode: mode.confined
       ? { confined: true, tool: mode.tool, path: mode.path }
       : { confined: false, reason: mode.reason, fix: mode.fix },
+    search,
     processes,
     hiddenTrees: [...command.hiddenTrees],
     toolchains,

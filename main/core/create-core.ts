@@ -469,7 +469,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         workspacePath: workspacePath(),
         homePath: paths.home,
       }),
-      async () => describeConfinement(await toolEnvironmentNow(), settings.get().commands.readableInHome),
+      async () =>
+        describeConfinement(
+          await toolEnvironmentNow(),
+          settings.get().commands.readableInHome,
+          toolServices.searchEngine,
+        ),
     ),
     ...createSettingsHandlers(settings),
     ...assistant.handlers,

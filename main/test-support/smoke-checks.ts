@@ -13,6 +13,7 @@ export const expectedSmokeChecks: readonly string[] = [
   'node-isolation',
   'csp',
   'model',
+  'ripgrep',
   'file',
   'page-errors',
   'confinement',

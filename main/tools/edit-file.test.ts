@@ -1,5 +1,6 @@
 import { open, readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { familiarPaths } from '../platform/storage/paths';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { editFileTool } from './edit-file';
@@ -36,6 +37,17 @@ describe('edit_file', () => {
     expect(result.value).toMatchObject({ matched_by: 'exact', start_line: 10 });
     expect(await readFile(join(kit.workspace, 'a.txt'), 'utf8')).toContain('line 9\nline ten\nline 11');
     expect(await readFile(result.value.backup_path!, 'utf8')).toContain('line 9\nline 10\nline 11');
+  });
+
+  it('replaces the file only once its backup is whole: a backup that cannot be made leaves it untouched', async () => {
+    const kit = await newKit();
+    await writeFile(join(kit.workspace, 'a.txt'), 'one\ntwo\n');
+    // The backups folder is a file: no slot can be made in it.
+    await writeFile(familiarPaths(kit.home).backups, 'not a folder');
+    const result = await kit.call(editFileTool, { path: 'a.txt', oldText: 'two', newText: 'TWO' });
+    expect(result.ok).toBe(false);
+    expect(await readFile(join(kit.workspace, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
+    expect(await readdir(kit.workspace)).toEqual(['a.txt']); // no temp file left behind
   });
 
   it('keeps a UTF-8 BOM, CRLF endings and every byte outside the span', async () => {

@@ -230,6 +230,11 @@ export const en = {
     'Commands run confined by the operating system ({tool}): they write only inside the workspace, see nothing of your home but the toolchains, none of Familiar’s data, and reach the network only for hosts you allow.',
   'confinement.off':
     'Commands are not confined: they run with all your rights (every file you can open, your keys, the network).',
+  'search.engine.bundled': 'Search in files uses the ripgrep shipped with Familiar ({path}).',
+  'search.engine.path': 'Search in files uses ripgrep found on PATH ({path}).',
+  'search.engine.off': 'Search in files uses Familiar’s own engine: ripgrep is turned off in the settings.',
+  'search.engine.missing':
+    'Search in files uses Familiar’s own engine: ripgrep was not found. Install ripgrep to search large folders faster.',
   'confinement.reason': 'Why: {reason}',
   'confinement.fix': 'How to fix it: {fix}',
   'confinement.kinds': 'What each kind of program Familiar starts may touch',

@@ -226,6 +226,10 @@ export const zh: Messages = {
   'confinement.on':
     '命令在操作系统的隔离环境中运行（{tool}）：只能在工作区内写入，除开发工具链外看不到你主目录中的任何内容，看不到 Familiar 的数据，只能访问你允许的主机。',
   'confinement.off': '命令未被隔离：它们以你的全部权限运行（你能打开的每个文件、你的密钥、网络）。',
+  'search.engine.bundled': '文件搜索使用 Familiar 自带的 ripgrep（{path}）。',
+  'search.engine.path': '文件搜索使用在 PATH 中找到的 ripgrep（{path}）。',
+  'search.engine.off': '文件搜索使用 Familiar 自己的引擎：ripgrep 已在设置中关闭。',
+  'search.engine.missing': '文件搜索使用 Familiar 自己的引擎：未找到 ripgrep。安装 ripgrep 可更快地搜索大文件夹。',
   'confinement.reason': '原因：{reason}',
   'confinement.fix': '修复方法：{fix}',
   'confinement.kinds': 'Familiar 启动的每类程序可以接触的内容',

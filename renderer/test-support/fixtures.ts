@@ -76,6 +76,7 @@ export const workspaceEntry = (
 /** app.confinement as a confined Linux machine answers it, the workspace open, memory on. */
 export const confinementInfo = (overrides: Partial<ConfinementInfo> = {}): ConfinementInfo => ({
   mode: { confined: true, tool: 'bubblewrap', path: '/usr/bin/bwrap' },
+  search: { engine: 'ripgrep', source: 'path', path: '/usr/bin/rg' },
   processes: [
     {
       kind: 'command',

@@ -42,8 +42,20 @@ export const processRulesSummarySchema = z.object({
 });
 export type ProcessRulesSummary = z.infer<typeof processRulesSummarySchema>;
 
+/**
+ * Which engine search_in_code uses: the ripgrep the packaged app ships (a pinned, checked version),
+ * ripgrep found on PATH, or the JavaScript engine (ripgrep turned off in settings, or found nowhere).
+ */
+export const searchEngineInfoSchema = z.discriminatedUnion('engine', [
+  z.object({ engine: z.literal('ripgrep'), source: z.enum(['bundled', 'path']), path: z.string() }),
+  z.object({ engine: z.literal('js'), reason: z.enum(['off', 'missing']) }),
+]);
+export type SearchEngineInfo = z.infer<typeof searchEngineInfoSchema>;
+
 export const confinementInfoSchema = z.object({
   mode: confinementModeSchema,
+  /** search_in_code's engine (ripgrep runs under the ripgrep rules above). */
+  search: searchEngineInfoSchema,
   processes: z.array(processRulesSummarySchema),
   /** Absolute folders no process sees (the user's home, Familiar's data), but for what is put back below. */
   hiddenTrees: z.array(z.string()),

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { callChannel, eventChannel } from '../../../shared/ipc/channels';
 import type { ApprovalRequest } from '../../../shared/ipc/approvals';
 import type { ChatEvent } from '../../../shared/ipc/chat';
@@ -186,6 +187,24 @@ async function run(behaviour: PageBehaviour, options: { deadlineMs?: number; rea
   return { code, summary: JSON.parse(output[0]!) as SmokeSummary };
 }
 
+/**
+ * The packaged app's resources folder (Electron's process.resourcesPath; the fake app says it is
+ * packaged): with the ripgrep the release ships, a stand-in executable here, unless a test removes it.
+ */
+const packaged = { resources: '' };
+const bundledRg = () => join(packaged.resources, 'ripgrep', 'rg');
+beforeAll(async () => {
+  packaged.resources = await mkdtemp(join(tmpdir(), 'familiar-resources-'));
+  await mkdir(dirname(bundledRg()));
+  await writeFile(bundledRg(), '#!/bin/sh\nexit 1\n');
+  await chmod(bundledRg(), 0o755);
+  (process as { resourcesPath?: string }).resourcesPath = packaged.resources;
+});
+afterAll(async () => {
+  delete (process as { resourcesPath?: string }).resourcesPath;
+  await rm(packaged.resources, { recursive: true, force: true });
+});
+
 const checkNamed = (summary: SmokeSummary, name: string) => summary.checks.find((check) => check.name === name);
 
 afterEach(async () => {
@@ -251,6 +270,25 @@ describe('Familiar --smoke-test (desktop adapter)', () => {
     } finally {
       vi.unstubAllEnvs();
       resetConfinementProbe();
+    }
+  });
+
+  it('fails (exit 1) when the packaged app has no ripgrep of its own (search would use PATH or none)', async () => {
+    expect(checkNamed((await run({})).summary, 'ripgrep')).toEqual({
+      name: 'ripgrep',
+      ok: true,
+      detail: `search uses ripgrep (bundled): ${bundledRg()}`,
+    });
+    await rm(bundledRg());
+    try {
+      const { code, summary } = await run({});
+      expect(code).toBe(1);
+      expect(checkNamed(summary, 'ripgrep')).toMatchObject({
+        ok: false,
+        detail: expect.stringMatching(/^the packaged ripgrep is missing: search uses /) as string,
+      });
+    } finally {
+      await writeFile(bundledRg(), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
     }
   });
 

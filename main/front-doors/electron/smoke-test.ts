@@ -97,6 +97,8 @@ export async function startSmokeTest(options: SmokeTestOptions = {}): Promise<vo
       version: familiarVersion,
       logger,
       secretCipher: createSafeStorageCipher(),
+      // As a user's start: the packaged app searches with the ripgrep it ships (checked below).
+      resourcesDir: app.isPackaged ? process.resourcesPath : undefined,
     });
     registerContractHandlers(ipcMain, core.dispatch, createSenderCheck(page));
     const shown = createMainWindow(preload, { bounds: { width: 1200, height: 800 }, maximized: false });
@@ -125,6 +127,7 @@ export async function startSmokeTest(options: SmokeTestOptions = {}): Promise<vo
         errors: () => pageErrors,
       },
       bridge: 'preload',
+      requireBundledRipgrep: app.isPackaged,
       conversationTimeoutMs: Math.max(1000, deadlineMs - 15_000),
       facts,
     });

@@ -1,5 +1,6 @@
 import { messageOf } from '../../../shared/errors';
 import type { FamiliarApi } from '../../../shared/ipc/contract';
+import type { SearchEngineInfo } from '../../../shared/ipc/app';
 import { confinementCommand, runConfinementCheck } from './confinement-check';
 import { probeSource } from './page-probes';
 import type { ConversationProbeResult, SecurityProbeResult } from './page-probes';
@@ -34,6 +35,11 @@ export interface SmokeOptions {
   readonly conversationTimeoutMs?: number;
   /** How long the confinement check's conversation may take (its command, approved through the contract). */
   readonly confinementTimeoutMs?: number;
+  /**
+   * A packaged build must search with the ripgrep it ships (electron-builder.yml extraResources): the
+   * `ripgrep` check fails when the core found none there. A development run or browser mode uses PATH's.
+   */
+  readonly requireBundledRipgrep?: boolean;
   /** Facts about the build that go into the summary (mode, version, platform, signed...). */
   readonly facts?: Readonly<Record<string, string | boolean>>;
 }
@@ -114,6 +120,22 @@ function modelCheck(llm: SmokeLlmServer): SmokeCheck {
   );
 }
 
+/** Pure: whether search_in_code's engine is the one this build must use (app.confinement's `search`). */
+export function judgeSearchEngine(search: SearchEngineInfo | undefined, requireBundled: boolean): SmokeCheck {
+  if (search === undefined) return check('ripgrep', false, 'app.confinement failed');
+  const found =
+    search.engine === 'ripgrep'
+      ? `ripgrep (${search.source}): ${search.path}`
+      : `the JavaScript engine (${search.reason})`;
+  if (!requireBundled) return check('ripgrep', true, `search uses ${found}`);
+  const bundled = search.engine === 'ripgrep' && search.source === 'bundled';
+  return check(
+    'ripgrep',
+    bundled,
+    bundled ? `search uses ${found}` : `the packaged ripgrep is missing: search uses ${found}`,
+  );
+}
+
 /** Runs the smoke test; never throws: every failure is a failed check in the summary. */
 export async function runSmokeTest(options: SmokeOptions): Promise<SmokeSummary> {
   const started = Date.now();
@@ -144,6 +166,13 @@ export async function runSmokeTest(options: SmokeOptions): Promise<SmokeSummary>
     const security = (await options.page.evaluate(probeSource('security'))) as SecurityProbeResult;
     checks.push(...securityChecks(security, options.bridge));
     checks.push(modelCheck(llm));
+    const confinementInfo = await options.core.invoke('app.confinement', {});
+    checks.push(
+      judgeSearchEngine(
+        confinementInfo.ok ? confinementInfo.value.search : undefined,
+        options.requireBundledRipgrep ?? false,
+      ),
+    );
 
     const written = await options.core.invoke('workspace.readFile', { path: smokeScript.file });
     checks.push(

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useKillableChild } from '../../test-support/kill-after-ready';
@@ -87,6 +87,18 @@ describe('the backup store', () => {
       expect(manifest['workspacePath']).toBe(name);
       expect(manifest['action']).toBe('backup');
     }
+  });
+
+  it('keeps bytes the caller read as a whole copy beside its restore.json, with the file’s permissions', async () => {
+    const { sandbox, backups } = await workspaceWith({ 'a.sh': 'echo held' });
+    await chmod(join(sandbox.workspaceRoot, 'a.sh'), 0o750);
+    const path = await sandbox.resolve('a.sh', 'read');
+    if (!path.ok) throw new Error(path.error.message);
+    const kept = await createRecoveryStore(backups, 'backup').keepBytes(sandbox, path.value, Buffer.from('echo held'));
+    if (!kept.ok) throw new Error(kept.error.message);
+    expect(await readFile(kept.value, 'utf8')).toBe('echo held');
+    expect((await stat(kept.value)).mode & 0o777).toBe(0o750);
+    expect((await readdir(join(kept.value, '..'))).sort()).toEqual(['a.sh', 'restore.json']);
   });
 
   it('leaves no slot when the copy fails', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
@@ -20,6 +20,11 @@ type Sandbox = Pick<WorkspaceSandbox, 'copyOut' | 'moveOut' | 'workspaceRoot' | 
 export interface RecoveryStore {
   /** Keeps a COPY of a file about to be replaced (never a hard link); answers the copy's path. */
   keepCopy(sandbox: Sandbox, path: ResolvedPath): Promise<Result<string>>;
+  /**
+   * Keeps `bytes`, the file as the caller just read it through the sandbox, as the copy of `path`:
+   * one write instead of a second read (edits of a file they hold). Whole or absent, like keepCopy.
+   */
+  keepBytes(sandbox: Sandbox, path: ResolvedPath, bytes: Uint8Array): Promise<Result<string>>;
   /** Moves a file or folder out of the workspace instead of deleting it; answers where it went. */
   moveIn(sandbox: Sandbox, path: ResolvedPath): Promise<Result<string>>;
 }
@@ -83,13 +88,17 @@ export function createRecoveryStore(
    * swept at the next start, and at once when the copy fails. Until the copy is whole the original is
    * untouched (the write waits for this), so nothing is lost by sweeping.
    */
-  const keepCopy = async (sandbox: Sandbox, path: ResolvedPath): Promise<Result<string>> => {
+  const keep = async (
+    sandbox: Sandbox,
+    path: ResolvedPath,
+    copy: (partial: string) => Promise<Result<void>>,
+  ): Promise<Result<string>> => {
     const name = itemName(path.realRel);
     let folder: string | undefined;
     try {
       folder = await newSlot(dir);
       const partial = join(folder, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
-      const copied = sandbox.copyOut(path, partial);
+      const copied = await copy(partial);
       if (!copied.ok) {
         await discard(folder);
         return copied;
@@ -103,6 +112,20 @@ export function createRecoveryStore(
       return fsError(error, path.display);
     }
   };
+  const keepCopy = (sandbox: Sandbox, path: ResolvedPath) =>
+    keep(sandbox, path, (partial) => Promise.resolve(sandbox.copyOut(path, partial)));
+  const keepBytes = (sandbox: Sandbox, path: ResolvedPath, bytes: Uint8Array) =>
+    keep(sandbox, path, async (partial) => {
+      // As copyOut makes it: a new file with the original's permission bits, synced before its rename.
+      const file = await open(partial, 'wx', (path.facts?.mode ?? 0o600) & 0o777);
+      try {
+        await file.writeFile(bytes);
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      return ok(undefined);
+    });
   /**
    * Trash keeps the old order, `restore.json` first: a move is one rename (or a copy that removes the
    * original only once complete), and a moved item without its manifest would be swept with the only
@@ -123,5 +146,5 @@ export function createRecoveryStore(
   };
   // Before this process makes any slot. Only backups: see moveIn for why trash is never swept.
   if (action === 'backup') sweepIncompleteSlots(dir);
-  return { keepCopy, moveIn };
+  return { keepCopy, keepBytes, moveIn };
 }

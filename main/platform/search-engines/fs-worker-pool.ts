@@ -31,7 +31,16 @@ export interface FsWorkerPoolOptions {
   readonly size?: number;
   /** Idle workers beyond the first exit after this long (they cost ~10 MB each). */
   readonly idleMs?: number;
+  /** Idle index threads exit after this long (each holds what its last jobs grew its heap to). */
+  readonly backgroundIdleMs?: number;
 }
+
+/**
+ * An index thread's heap grows with the files it read (tens of MB each after a build of 62k files):
+ * once the build is over they go soon, and a catch-up after an edit starts one again (tens of ms,
+ * in the background). Long enough to outlast a build's pause while a tool call runs.
+ */
+const BACKGROUND_IDLE_MS = 2000;
 
 /**
  * The worker module, a real file: electron-vite builds main/platform/search-engines/fs-worker.ts as
@@ -85,7 +94,7 @@ export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerP
       // cannot happen here; no thread stays once the build is over.
       minThreads: 0,
       maxThreads: size,
-      idleTimeout: options.idleMs ?? 30_000,
+      idleTimeout: options.backgroundIdleMs ?? BACKGROUND_IDLE_MS,
       concurrentTasksPerWorker: 1,
     }));
 

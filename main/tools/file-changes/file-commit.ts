@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
-import { fingerprintOf, sameContent } from '../../platform/disk/fingerprint';
+import { fingerprintOf, hashBytes, sameContent } from '../../platform/disk/fingerprint';
 import { decodeText } from '../../platform/disk/text-codec';
 import type { EntryFacts, ResolvedPath } from '../../platform/disk/workspace-sandbox';
 import type { Approval, ToolContext } from '../define-tool';
@@ -127,17 +127,28 @@ export async function commitFile<T>(
       );
     }
 
-    let backupPath: string | undefined;
-    if (options.backup && current.value !== undefined) {
-      const kept = await env.backups.keepCopy(env.sandbox, again.value);
-      if (!kept.ok) return kept;
-      backupPath = kept.value;
-    }
-    const written = await env.sandbox.writeFileAtomic(again.value, pieces, {
+    // The backup is written (from the bytes just read, when held) while the new content is: both
+    // syncs overlap, and the original is replaced only once the backup is whole (beforeCommit).
+    const backup =
+      options.backup && current.value !== undefined
+        ? current.value.bytes === undefined
+          ? env.backups.keepCopy(env.sandbox, again.value)
+          : env.backups.keepBytes(env.sandbox, again.value, current.value.bytes)
+        : undefined;
+    const writing = env.sandbox.writeFileAtomic(again.value, pieces, {
       mode: current.value?.facts.mode,
       signal: ctx.signal,
+      ...(backup === undefined
+        ? {}
+        : { beforeCommit: async () => backup.then((kept) => (kept.ok ? ok(undefined) : kept)) }),
     });
+    // The hash of what is meant, for the next change's comparison: computed while the writes sync.
+    const meant = hashBytes(pieces);
+    const written = await writing;
+    const kept = await backup;
+    if (kept !== undefined && !kept.ok) return kept;
     if (!written.ok) return written;
+    const backupPath = kept?.value;
 
     // Read back: what is on disk must be exactly what was meant.
     const check = await env.sandbox.resolve(path.relPath, 'read');
@@ -153,7 +164,8 @@ export async function commitFile<T>(
     }
     // The hash of what was meant, which the read back just matched: the next change compares with it.
     env.readTracker.remember(ctx.conversationId, path.key, {
-      ...fingerprintOf(readBack.value.facts, pieces),
+      ...fingerprintOf(readBack.value.facts),
+      hash: meant,
       ...encodingOf(options),
     });
     return ok({

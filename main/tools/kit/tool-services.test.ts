@@ -5,7 +5,7 @@ import { familiarPaths } from '../../platform/storage/paths';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { createReadTracker } from './read-tracker';
 import { readFileTool } from '../read-file';
-import { createToolEnvironment, createToolServices } from './tool-services';
+import { chooseSearchEngine, createToolEnvironment, createToolServices } from './tool-services';
 import type { ToolServices } from './tool-services';
 
 const tempDir = useTempDirs();
@@ -59,5 +59,27 @@ describe('the read tracker', () => {
     tracker.forget('b', '/w/dir');
     expect(tracker.seen('b', '/w/dir/3')).toBeUndefined();
     expect(tracker.seen('b', '/w/2')).toEqual(print);
+  });
+});
+
+describe('chooseSearchEngine', () => {
+  const at = (...found: string[]) => ({
+    env: { PATH: '/nonexistent/familiar-test-bin' },
+    platform: 'linux' as const,
+    isExecutable: (path: string) => found.includes(path),
+  });
+
+  it('prefers the packaged ripgrep, and says why the JavaScript engine searches', () => {
+    const resourcesDir = '/opt/Familiar/resources';
+    expect(chooseSearchEngine('auto', { resourcesDir, ...at('/opt/Familiar/resources/ripgrep/rg') })).toEqual({
+      engine: 'ripgrep',
+      source: 'bundled',
+      path: '/opt/Familiar/resources/ripgrep/rg',
+    });
+    expect(chooseSearchEngine('js', { resourcesDir, ...at('/opt/Familiar/resources/ripgrep/rg') })).toEqual({
+      engine: 'js',
+      reason: 'off',
+    });
+    expect(chooseSearchEngine(undefined, { resourcesDir, ...at() })).toEqual({ engine: 'js', reason: 'missing' });
   });
 });

@@ -25,6 +25,8 @@ import type { CodeIntelligence } from '../../domain/lsp/code-intelligence';
 import { LspService } from '../../domain/lsp/lsp-service';
 import type { LspServiceOptions } from '../../domain/lsp/lsp-service';
 import { locateRipgrep } from '../../platform/processes/ripgrep-locate';
+import type { RipgrepLookup } from '../../platform/processes/ripgrep-locate';
+import type { SearchEngineInfo } from '../../../shared/ipc/app';
 import { join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { createSkillShelf } from '../../domain/skills/skill-shelf';
@@ -46,8 +48,10 @@ export interface ToolServices {
   readonly readTracker: ReadTracker;
   readonly locks: PathLocks;
   readonly workers: FsWorkerPool;
-  /** ripgrep on PATH for search_in_code, unless turned off (searchEngine: 'js'). */
+  /** ripgrep for search_in_code (the packaged app's own, else PATH), unless turned off (searchEngine: 'js'). */
   readonly ripgrep: string | undefined;
+  /** Where that ripgrep came from, or why there is none (Settings → Safety, the packaged smoke test). */
+  readonly searchEngine: SearchEngineInfo;
   /** The open workspace's semantic-search index, saved under the Familiar home's search-index/. */
   readonly searchIndexes: WorkspaceIndexes;
   /** search_in_code's trigram indexes, saved under the Familiar home's ngram-index/. */
@@ -134,7 +138,15 @@ export interface ToolServicesOptions {
   readonly skillsDisabled?: () => readonly string[];
 }
 
+/** search_in_code's engine: ripgrep unless turned off, the packaged app's own before PATH's. */
+export function chooseSearchEngine(choice: 'auto' | 'js' | undefined, lookup: RipgrepLookup): SearchEngineInfo {
+  if (choice === 'js') return { engine: 'js', reason: 'off' };
+  const found = locateRipgrep(lookup);
+  return found === undefined ? { engine: 'js', reason: 'missing' } : { engine: 'ripgrep', ...found };
+}
+
 export function createToolServices(options: ToolServicesOptions): ToolServices {
+  const searchEngine = chooseSearchEngine(options.searchEngine, { resourcesDir: options.resourcesDir });
   const workers = createFsWorkerPool(options.workerThreads === undefined ? {} : { size: options.workerThreads });
   const searchIndexes = new WorkspaceIndexes(options.paths.searchIndexes, {
     watchChanges: options.watchSearchIndex ?? true,
@@ -184,7 +196,8 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     readTracker: createReadTracker(),
     locks: createPathLocks(),
     workers,
-    ripgrep: options.searchEngine === 'js' ? undefined : locateRipgrep({ resourcesDir: options.resourcesDir })?.path,
+    ripgrep: searchEngine.engine === 'ripgrep' ? searchEngine.path : undefined,
+    searchEngine,
     searchIndexes,
     ngramIndexes,
     foreground,

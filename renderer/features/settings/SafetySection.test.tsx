@@ -67,4 +67,18 @@ describe('SafetySection', () => {
     expect(note.textContent).toContain('Why: bubblewrap cannot create a sandbox here: setting up uid map');
     expect(note.textContent).toContain('How to fix it: Unprivileged user namespaces are off.');
   });
+
+  it.each([
+    [
+      { engine: 'ripgrep', source: 'bundled', path: '/opt/Familiar/resources/ripgrep/rg' },
+      /shipped with Familiar \(\/opt\/Familiar\/resources\/ripgrep\/rg\)/,
+    ],
+    [{ engine: 'ripgrep', source: 'path', path: '/usr/bin/rg' }, /ripgrep found on PATH \(\/usr\/bin\/rg\)/],
+    [{ engine: 'js', reason: 'off' }, /own engine: ripgrep is turned off/],
+    [{ engine: 'js', reason: 'missing' }, /own engine: ripgrep was not found/],
+  ] as const)('says which engine searches files: %o', async (search, text) => {
+    answerConfinement(confinementInfo({ search }));
+    render(<SafetySection />);
+    expect((await screen.findByTestId('search-engine')).textContent).toMatch(text);
+  });
 });

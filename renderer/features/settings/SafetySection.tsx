@@ -3,6 +3,7 @@ import { familiar } from '../../ipc/familiar';
 import { settingsActions } from './settings-store';
 import { boundsOf, WholeNumberField } from './WholeNumberField';
 import { ConfinementStatus } from './ConfinementStatus';
+import { SearchEngineStatus } from './SearchEngineStatus';
 import { SettingCheckbox, SettingsPartSection } from './SettingsSection';
 
 /** settings.update's own fields: each limit's bounds are the ones main checks. */
@@ -10,7 +11,7 @@ const limitFields = settingsPatchSchema.shape.safety.unwrap().shape.backups.unwr
 const limitNames = ['maxItems', 'maxSizeMB', 'maxAgeDays'] as const;
 
 /**
- * Whether commands run confined (and if not, why and how to fix it), then the sandbox's two
+ * Whether commands run confined (and if not, why and how to fix it) and which engine searches, then the sandbox's two
  * user-facing switches: hard-linked files, and how many backups are kept.
  */
 export function SafetySection() {
@@ -19,6 +20,7 @@ export function SafetySection() {
       {(safety, t) => (
         <>
           <ConfinementStatus />
+          <SearchEngineStatus />
           <SettingCheckbox
             checked={safety.hardLinks === 'allow'}
             patch={(checked) => ({ safety: { hardLinks: checked ? 'allow' : 'refuse' } })}

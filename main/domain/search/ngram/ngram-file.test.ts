@@ -179,4 +179,33 @@ describe('the trigram index file (issue 32 item 2)', () => {
     const damaged = openIndex(bent);
     expect(!damaged.ok && damaged.error.code).toBe('ngram_damaged');
   });
+  it('keeps a bounded number of lists read from disk: a long session of queries does not pile them up', async () => {
+    // One segment of two files, 100 trigrams, each only in the first file.
+    const keys = Uint32Array.from({ length: 100 }, (_, i) => 1000 + i);
+    const index = new NgramIndex();
+    index.add(['a.ts', 'b.ts'], {
+      sizes: Float64Array.of(10, 11),
+      ctimes: Float64Array.of(1000, 1000),
+      flags: Uint8Array.of(NGRAM_INDEXED, NGRAM_INDEXED),
+      keys,
+      ends: Uint32Array.from(keys, (_, i) => i + 1),
+      postings: new Uint8Array(keys.length).fill(1),
+      bytes: 21,
+    });
+    const { file, seen } = savedFile(saveIndex(index, { root: '/w' }));
+    const result = await openSavedIndex(file);
+    if (!result.ok) throw new Error(result.error.message);
+    const reopened = result.index;
+    for (const key of keys) {
+      const plan = { op: 'tri', key } as const;
+      await reopened.prepare(plan);
+      expect([key, reopened.selector(plan).known('b.ts')]).toEqual([key, FileVerdict.Skip]);
+    }
+    expect(reopened.keptLists).toBe(64);
+    // The first key was let go: asked again, it is read again, and answers the same.
+    const before = seen.read;
+    await reopened.prepare({ op: 'tri', key: keys[0]! });
+    expect(seen.read).toBe(before + 1);
+    expect(reopened.selector({ op: 'tri', key: keys[0]! }).known('b.ts')).toBe(FileVerdict.Skip);
+  });
 });

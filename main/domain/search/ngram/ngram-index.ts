@@ -82,6 +82,13 @@ export class NgramIndex {
     return total;
   }
 
+  /** Bytes of posting lists held in memory (0 while they are read from the saved file). */
+  get postingsInMemory(): number {
+    let total = 0;
+    for (const segment of this.segments) if (segment.onDisk === undefined) total += segment.postingBytes;
+    return total;
+  }
+
   /** Adds a worker's segment for `paths` (the job's files, in order); older entries of these paths die. */
   add(paths: readonly string[], segment: NgramSegment): void {
     const base = this.paths.length;
@@ -250,6 +257,11 @@ export class NgramIndex {
       index.segments.push(new Segment(segment.base, segment.count, segment.table, segment.postings));
     }
     return index;
+  }
+
+  /** Lists read from disk and kept, over all segments (tests: bounded). */
+  get keptLists(): number {
+    return this.segments.reduce((sum, segment) => sum + segment.keptLists, 0);
   }
 
   /** Segments whose key tables have been decoded (tests: opening a saved index decodes none). */

@@ -23,6 +23,12 @@ export type Postings =
   Uint8Array | { readonly source: PostingSource; readonly offset: number; readonly length: number };
 
 /**
+ * Lists read from disk kept per segment (the most recently used): a query's plan names a few
+ * trigrams, and the next query often repeats some; the page cache holds the rest.
+ */
+const KEPT_LISTS = 64;
+
+/**
  * A segment as the index holds it: the worker's answer, its files numbered from `base`. One read
  * back from disk keeps its key table encoded until a query first needs it, and its postings on
  * disk: a query reads the lists its trigrams need (prepare) until the whole file has been read
@@ -100,12 +106,27 @@ export class Segment {
     await Promise.all(
       keys.map(async (key) => {
         const found = find(table, key);
-        if (found === undefined || this.#lists.has(key)) return;
+        const kept = this.#lists.get(key);
+        if (kept !== undefined) {
+          this.#lists.delete(key); // most recently used last
+          this.#lists.set(key, kept);
+        }
+        if (found === undefined || kept !== undefined) return;
         const [start, end] = found;
         const bytes = await disk.source.read(disk.offset + start, end - start).catch(() => undefined);
         if (bytes !== undefined && this.onDisk !== undefined) this.#lists.set(key, bytes);
       }),
     );
+    // Bounded: a list dropped before its query evaluates it answers "may match" (never a miss).
+    for (const key of this.#lists.keys()) {
+      if (this.#lists.size <= Math.max(KEPT_LISTS, keys.length)) break;
+      this.#lists.delete(key);
+    }
+  }
+
+  /** Lists read from disk and kept (tests). */
+  get keptLists(): number {
+    return this.#lists.size;
   }
 
   /** The files of `key`'s list (local numbers, ascending); 'all' when it cannot tell. */

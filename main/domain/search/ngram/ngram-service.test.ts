@@ -44,6 +44,8 @@ describe('the trigram index of a workspace', () => {
     expect(built.diskBytes).toBeGreaterThan(0);
     expect(seen.map((status) => status.state)).toContain('building');
     const index = workspace.ready(kit.env.sandbox)!;
+    // Saved, the index answers from the file like a reopened one: a query prepares its lists.
+    await index.prepare(literalPlan('gamma', false));
     const select = index.selector(literalPlan('gamma', false));
     expect(select.share).toBe(0.5);
     await first.close();
@@ -55,8 +57,10 @@ describe('the trigram index of a workspace', () => {
     const loaded = await reopened.settled();
     expect(loaded).toMatchObject({ state: 'ready', files: 2 });
     expect(loaded.buildMs).toBeUndefined();
+    await reopened.ready(kit.env.sandbox)!.prepare(literalPlan('gamma', false));
     expect(reopened.ready(kit.env.sandbox)!.selector(literalPlan('gamma', false)).share).toBe(0.5);
     // The deny-list holds: server.key (a key file) was never read into the index.
+    await reopened.ready(kit.env.sandbox)!.prepare(literalPlan('SECRET_TOKEN', false));
     expect(reopened.ready(kit.env.sandbox)!.selector(literalPlan('SECRET_TOKEN', false)).share).toBe(0);
     await again.close();
   });
@@ -107,7 +111,9 @@ describe('the trigram index of a workspace', () => {
     const workspace = indexes.for(kit.env.workspaceRoot);
     workspace.ready(kit.env.sandbox);
     await workspace.settled();
-    const select = workspace.ready(kit.env.sandbox)!.selector(literalPlan('alpha', true));
+    const index = workspace.ready(kit.env.sandbox)!;
+    await index.prepare(literalPlan('alpha', true));
+    const select = index.selector(literalPlan('alpha', true));
     const facts = async (name: string) => {
       const resolved = await kit.env.sandbox.resolve(name, 'read');
       if (!resolved.ok || resolved.value.facts === undefined) throw new Error('no facts');
@@ -167,5 +173,49 @@ describe('the trigram index of a workspace', () => {
     expect(index!.selector(plan).share).toBe(0.5);
     expect(index!.decodedSegments).toBe(1);
     await again.close();
+  });
+  it('lets go of the built postings once saved and answers the same from the file (issue 32 item 7)', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i += 1) {
+      files[`src/f${i}.ts`] =
+        `export const value${i} = ${i % 3 === 0 ? 'alpha' : 'beta'}_${i % 5 === 0 ? 'gamma' : 'delta'};\n`;
+    }
+    await tree(files);
+    const dir = join(kit.home, 'ngram-on-disk');
+    const indexes = new NgramIndexes(dir, kit.services.workers, { racyMs: 0 });
+    const workspace = indexes.for(kit.env.workspaceRoot);
+    const plans = [
+      literalPlan('alpha', false),
+      literalPlan('gamma', true),
+      literalPlan('beta_delta', false),
+      literalPlan('value3', true),
+      literalPlan('nowhere at all', false),
+    ];
+    // The answers of the built index while its postings are in memory (before it is saved)...
+    const answers: number[][] = [];
+    const unsubscribe = workspace.onStatus((status) => {
+      if (status.state !== 'ready' || answers.length > 0) return;
+      const built = workspace.ready(kit.env.sandbox)!;
+      expect(built.memoryBytes).toBeGreaterThan(status.files * 17); // postings in the heap
+      for (const plan of plans) answers.push(verdicts(built.selector(plan)));
+    });
+    workspace.ready(kit.env.sandbox);
+    const status = await workspace.settled();
+    unsubscribe();
+    expect(status.diskBytes).toBeGreaterThan(0);
+    expect(answers).toHaveLength(plans.length);
+    // ...and after the save, from the file: the same, the postings no longer in memory.
+    const saved = workspace.ready(kit.env.sandbox)!;
+    expect(saved.memoryBytes).toBeLessThan(status.memoryBytes + 1);
+    expect(saved.postingsInMemory).toBe(0);
+    for (const [i, plan] of plans.entries()) {
+      await saved.prepare(plan);
+      expect([i, verdicts(saved.selector(plan))]).toEqual([i, answers[i]]);
+    }
+    await indexes.close();
+
+    function verdicts(select: ReturnType<typeof saved.selector>): number[] {
+      return Object.keys(files).map((path) => select.known(path));
+    }
   });
 });
