@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
+import { writeHeapSnapshot } from 'node:v8';
 import { join, resolve } from 'node:path';
 import { startScriptedEmbeddingsServer } from '../e2e/fixtures/scripted-embeddings-server';
 import { familiarPaths } from '../main/platform/storage/paths';
@@ -16,6 +17,7 @@ import { benchToolCalls } from './tool-calls';
  * first query after it), steady — with the latency of the query and the process's RSS, steady (after
  * a GC and a pause) and peak (sampled every 20 ms) per state. Vectors come from a scripted local
  * server (BENCH_DIMS-dimension hashed words, 256 by default): Familiar's own costs, not a model's.
+ * BENCH_CORPUS=<folder> BENCH_TREE_AS_IS=1 measures an existing tree instead (never rewritten).
  */
 const corpusRoot = resolve(process.env['BENCH_CORPUS'] ?? join(process.cwd(), 'bench', '.corpus'));
 const dims = Number(process.env['BENCH_DIMS'] ?? 256);
@@ -47,14 +49,29 @@ async function steadyRss(): Promise<number> {
     (globalThis as { gc?: () => void }).gc?.();
     await new Promise((done) => setTimeout(done, 300));
   }
-  return process.memoryUsage().rss;
+  const { rss, heapUsed, external } = process.memoryUsage();
+  log(
+    `  (RSS ${mb(rss)}: JS heap ${mb(heapUsed)}, external ${mb(external)}; load average ${loadavg()[0]?.toFixed(1)})`,
+  );
+  return rss;
 }
 
 async function main(): Promise<void> {
-  const corpus = await ensureCorpus(corpusRoot, log);
+  // BENCH_TREE_AS_IS=1: an existing tree (the tools bench's 62k-file tree, an npm install), used as it is.
+  const corpus =
+    process.env['BENCH_TREE_AS_IS'] === '1'
+      ? { root: corpusRoot, logFile: '', bigSourceFile: '', sourceFiles: 0 }
+      : await ensureCorpus(corpusRoot, log);
   const home = await mkdtemp(join(tmpdir(), 'familiar-bench-states-'));
   const paths = familiarPaths(home);
-  const embeddings = await startScriptedEmbeddingsServer({ vectorOf: hashedWords });
+  let passages = 0;
+  const embeddings = await startScriptedEmbeddingsServer({
+    vectorOf: (text) => {
+      passages += 1;
+      return hashedWords(text);
+    },
+    keepRequests: false,
+  });
   const embedder = scriptedEmbedder(embeddings.url);
   const made = embedder();
   if (!made.ok) throw new Error(made.error.message);
@@ -94,7 +111,6 @@ async function main(): Promise<void> {
       await first.index.embedPending(made.value, () => true);
       return { during, ms: performance.now() - started };
     });
-    const passages = embeddings.inputs().length;
     row(
       'build: vectors',
       `${passages} passages in ${(vectors.value.ms / 1000).toFixed(1)} s; query during it ${vectors.value.during.ms.toFixed(0)} ms (${vectors.value.during.state}); peak RSS ${mb(vectors.peak)}`,
@@ -115,6 +131,8 @@ async function main(): Promise<void> {
       'restart',
       `first query ${reopened.value.ms.toFixed(0)} ms (${reopened.value.state}); then ${again.ms.toFixed(0)} ms; peak RSS ${mb(reopened.peak)}; steady ${mb(await steadyRss())}`,
     );
+    const snapshot = process.env['BENCH_HEAP_SNAPSHOT'];
+    if (snapshot !== undefined) writeHeapSnapshot(snapshot);
     await restarted.services.dispose();
     for (const line of rows) log(line);
   } finally {

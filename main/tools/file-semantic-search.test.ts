@@ -155,11 +155,30 @@ describe('file_semantic_search through the registry', () => {
     await kit.kit.services.searchIndexes.close();
     const saved = await readdir(join(kit.kit.home, 'search-index'));
     expect(saved).toHaveLength(1);
-    expect(saved[0]).toMatch(/^[0-9a-f]{16}\.json$/);
-    // A new index object for the same folder loads the file and finds the note without re-reading it.
+    expect(saved[0]).toMatch(/^[0-9a-f]{16}\.segments$/);
+    // A segment file and the manifest naming it (bm25-index.ts), no whole-index JSON.
+    const parts = await readdir(join(kit.kit.home, 'search-index', saved[0] as string));
+    expect(parts.filter((name) => name.endsWith('.seg'))).toHaveLength(1);
+    expect(parts).toContain('manifest.json');
+    // A new index object for the same folder opens the segments and finds the note without re-reading it.
     const reopened = kit.kit.services.searchIndexes.for(kit.kit.env.sandbox);
     const stats = await reopened.refresh();
     expect(stats).toMatchObject({ files: 1, reindexed: 0, fullScan: true });
     expect((await search(kit, 'walrus')).results[0]?.file).toBe('a.md');
+  });
+
+  it('answers the first query after a restart from the saved segments at once, then checks what changed', async () => {
+    const { kit, root } = await setup();
+    await writeFile(join(root, 'a.md'), 'Persistent walrus notes.\n');
+    await search(kit, 'walrus');
+    await kit.kit.services.searchIndexes.close();
+    // Written while the app was closed: only the check after the first answer can find it.
+    await writeFile(join(root, 'b.md'), 'Another walrus, a later one.\n');
+    const first = await search(kit, 'walrus');
+    expect(first.results.map((hit) => hit.file)).toEqual(['a.md']);
+    expect(first.state).toBe('building');
+    let next = await search(kit, 'walrus');
+    while (next.state === 'building') next = await search(kit, 'walrus');
+    expect(next.results.map((hit) => hit.file).sort()).toEqual(['a.md', 'b.md']);
   });
 });

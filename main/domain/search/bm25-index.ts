@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { PositionedFile } from '../../platform/storage/positioned-file';
+import { DiskSegment, LiveSegment, mergeSegments } from './bm25-segment';
+import type { NewChunk, Segment, TermPostings } from './bm25-segment';
 import { chunkText } from './chunk';
 import type { ChunkOptions } from './chunk';
 import type { ChunkHit, SearchOptions } from './text-index';
@@ -9,55 +12,66 @@ const K1 = 1.2;
 const B = 0.7;
 /** A heading word counts as this many occurrences in its chunk. */
 const HEADING_WEIGHT = 1.5;
-
-interface Chunk {
-  readonly path: string;
-  readonly startLine: number;
-  readonly endLine: number;
-  readonly heading: string;
-  readonly length: number;
-  /** Hash of the chunk's text: the key of its embedding vector (the same text anywhere shares one). */
-  readonly hash: string;
-}
+/**
+ * The live segment goes to disk once it holds this many chunks or postings, so a build's memory stays
+ * bounded whatever the workspace's size (issue 32: peak ≤ 600 MB for the whole process).
+ */
+const FLUSH_CHUNKS = 12_000;
+const FLUSH_POSTINGS = 800_000;
+/** Segments whose chunk counts are within a factor of MERGE_FACTOR are merged once there are MERGE_FACTOR of them. */
+const MERGE_FACTOR = 4;
+const MERGE_FLOOR_CHUNKS = 2_000;
 
 /** The key of a chunk's text (its vector's cache key, with the model). */
 export const chunkHash = (text: string): string => createHash('sha1').update(text).digest('base64url');
 
-/**
- * A term's postings, one number each: the chunk slot and its weighted term frequency packed as
- * `slot * TF_RANGE + tf * 2` (tf counts halves: a heading word weighs 1.5). Slots ascend; entries of
- * removed chunks stay until the next compaction. One plain array per term (no object, no second
- * array): a workspace of code has millions of terms, most with a posting or two (issue 32, memory).
- */
-type Postings = number[];
-const TF_RANGE = 4096;
-const pack = (slot: number, tf: number) => slot * TF_RANGE + Math.min(TF_RANGE - 1, Math.round(tf * 2));
-const slotOf = (posting: number) => Math.floor(posting / TF_RANGE);
-const tfOf = (posting: number) => (posting % TF_RANGE) / 2;
+/** Where an index's segment files and manifest live (saved-index.ts: the Familiar home). */
+export interface SegmentStore {
+  /** Writes a new segment file (whole, atomically) and opens it. */
+  write(name: string, bytes: Buffer): Promise<PositionedFile>;
+  open(name: string): PositionedFile | undefined;
+  /** The segment files present (named or not by the manifest). */
+  list(): Promise<string[]>;
+  remove(name: string): Promise<void>;
+  readManifest(): Promise<unknown>;
+  /** Written atomically, after the segments it names. */
+  writeManifest(manifest: Manifest): Promise<void>;
+}
 
-interface SavedIndex {
-  readonly chunks: (Chunk | null)[];
-  readonly postings: [string, number[], number[]][];
-  readonly files: [string, number[], string][];
+export interface Manifest {
+  readonly format: number;
+  readonly root: string;
+  readonly segments: readonly { readonly name: string; readonly deleted: readonly number[] }[];
+}
+
+const MANIFEST_FORMAT = 1;
+
+interface FileRef {
+  segment: Segment;
+  file: number;
 }
 
 /**
- * A compact BM25 index for a whole workspace: flat postings per term and a score array per query, so
- * a query costs a pass over the postings of its few terms (no per-match objects, no full sort: only
- * the top k are kept). TextIndex (MiniSearch, with prefix and fuzzy matching) serves the small memory
- * corpus; at 10,000 files its per-match result objects made queries several times slower than here.
- * Same tokenizer and stemmers, so both understand the same word forms.
+ * A BM25 index for a whole workspace in segments, like a small Lucene: new and changed files go to a
+ * live segment in memory (flat packed postings per term), which is written as an immutable segment
+ * file once it is big and at each save; segments on disk keep only their chunk columns, file table
+ * and a sparse term index in memory and read postings on demand (bm25-segment.ts). A removed or
+ * replaced file is masked in its segment; small segments are merged. A query costs a pass over the
+ * postings of its few terms in each segment (no per-match objects, no full sort: only the top k are
+ * kept). TextIndex (MiniSearch, prefix and fuzzy matching) serves the small memory corpus. Same
+ * tokenizer and stemmers, so both understand the same word forms.
  */
 export class Bm25Index {
-  private chunks: (Chunk | null)[] = [];
-  private postings = new Map<string, Postings>();
-  /** Path → its chunk slots and the version (identity and content hash) it was indexed at. */
-  private readonly files = new Map<string, { slots: number[]; version: string }>();
-  private liveChunks = 0;
-  private totalLength = 0;
-  private deadChunks = 0;
+  private live = new LiveSegment();
+  /** Oldest first: segments on disk and a live segment being written. */
+  private segments: Segment[] = [];
+  private readonly files = new Map<string, FileRef>();
   /** Counts changes (documents set or removed): a pass over the index can tell it has nothing new. */
   private changeCount = 0;
+  private savedChanges = -1;
+  private saving: Promise<unknown> = Promise.resolve();
+  /** Segment files replaced by a merge: removed once a manifest without them is written. */
+  private retired: DiskSegment[] = [];
 
   constructor(private readonly chunking: ChunkOptions) {}
 
@@ -69,8 +83,19 @@ export class Bm25Index {
     return this.files.size;
   }
 
+  /** The segments on disk (tests and the bench look). */
+  get segmentCount(): number {
+    return this.segments.length;
+  }
+
+  /** The live segment is big enough to go to disk (the caller saves). */
+  get wantsFlush(): boolean {
+    return this.live.slotCount >= FLUSH_CHUNKS || this.live.postingCount >= FLUSH_POSTINGS;
+  }
+
   versionOf(path: string): string | undefined {
-    return this.files.get(path)?.version;
+    const ref = this.files.get(path);
+    return ref?.segment.version(ref.file);
   }
 
   paths(): IterableIterator<string> {
@@ -80,8 +105,7 @@ export class Bm25Index {
   setDocument(path: string, text: string, version: string): void {
     this.removeDocument(path);
     this.changeCount += 1;
-    const slots: number[] = [];
-    for (const chunk of chunkText(text, this.chunking)) {
+    const chunks: NewChunk[] = chunkText(text, this.chunking).map((chunk) => {
       const counts = new Map<string, number>();
       let length = 0;
       for (const word of tokenize(chunk.text)) {
@@ -93,202 +117,319 @@ export class Bm25Index {
       for (const word of tokenize(chunk.heading ?? '')) {
         for (const term of processTerm(word)) counts.set(term, (counts.get(term) ?? 0) + HEADING_WEIGHT);
       }
-      const slot = this.chunks.length;
-      this.chunks.push({
-        path,
+      return {
         startLine: chunk.startLine,
         endLine: chunk.endLine,
         heading: chunk.heading ?? '',
         length,
         hash: chunkHash(chunk.text),
-      });
-      for (const [term, tf] of counts) {
-        const list = this.postings.get(term);
-        if (list === undefined) this.postings.set(term, [pack(slot, tf)]);
-        else list.push(pack(slot, tf));
-      }
-      slots.push(slot);
-      this.liveChunks += 1;
-      this.totalLength += length;
-    }
-    this.files.set(path, { slots, version });
+        counts,
+      };
+    });
+    this.files.set(path, { segment: this.live, file: this.live.addFile(path, version, chunks) });
   }
 
   removeDocument(path: string): void {
-    const file = this.files.get(path);
-    if (file === undefined) return;
+    const ref = this.files.get(path);
+    if (ref === undefined) return;
     this.changeCount += 1;
-    for (const slot of file.slots) {
-      const chunk = this.chunks[slot];
-      if (chunk === null || chunk === undefined) continue;
-      this.totalLength -= chunk.length;
-      this.liveChunks -= 1;
-      this.deadChunks += 1;
-      this.chunks[slot] = null;
-    }
+    ref.segment.deleteFile(ref.file);
     this.files.delete(path);
-    // Removed chunks leave stale postings behind; rebuild once they are as many as the live ones.
-    if (this.deadChunks > 1000 && this.deadChunks > this.liveChunks) this.compact();
+  }
+
+  private all(): Segment[] {
+    return [...this.segments, this.live];
   }
 
   search(query: string, options: SearchOptions): ChunkHit[] {
     const terms = [...new Set(tokenize(query).flatMap((word) => processTerm(word)))];
-    if (terms.length === 0 || this.liveChunks === 0) return [];
-    const scores = new Float64Array(this.chunks.length);
-    const matched = new Map<number, string[]>();
-    const averageLength = this.totalLength / this.liveChunks || 1;
-    for (const term of terms) {
-      const list = this.postings.get(term);
-      if (list === undefined) continue;
-      const df = Math.min(list.length, this.liveChunks);
-      const idf = Math.log(1 + (this.liveChunks - df + 0.5) / (df + 0.5));
-      for (let at = 0; at < list.length; at += 1) {
-        const slot = slotOf(list[at] as number);
-        const chunk = this.chunks[slot];
-        if (chunk === null || chunk === undefined) continue;
-        const tf = tfOf(list[at] as number);
-        scores[slot] =
-          (scores[slot] as number) + (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * chunk.length) / averageLength));
-        const seen = matched.get(slot);
-        if (seen === undefined) matched.set(slot, [term]);
-        else seen.push(term);
-      }
+    const segments = this.all();
+    let liveChunks = 0;
+    let totalLength = 0;
+    for (const segment of segments) {
+      liveChunks += segment.liveChunks;
+      totalLength += segment.liveLength;
     }
+    if (terms.length === 0 || liveChunks === 0) return [];
+    const averageLength = totalLength / liveChunks || 1;
+    // df sums every segment's postings (deleted chunks still count until a merge drops them, as in Lucene).
+    const lists = segments.map((segment) => terms.map((term) => segment.postings(term)));
+    const idfs = terms.map((_, t) => {
+      let count = 0;
+      for (const list of lists) count += list[t]?.count ?? 0;
+      const df = Math.min(count, liveChunks);
+      return Math.log(1 + (liveChunks - df + 0.5) / (df + 0.5));
+    });
     // Keep the best `limit` (weights and filters applied), without sorting every match.
     const best: ChunkHit[] = [];
     const allowed = new Map<string, boolean>();
-    for (const [slot, hitTerms] of matched) {
-      const chunk = this.chunks[slot] as Chunk;
-      let ok = allowed.get(chunk.path);
-      if (ok === undefined) {
-        ok = options.filter?.(chunk.path) ?? true;
-        allowed.set(chunk.path, ok);
+    // Which query terms a chunk matched, one bit each (the hit lists them); terms past 32 still score.
+    const bit = (t: number) => (t < 32 ? 1 << t : 0);
+    segments.forEach((segment, s) => {
+      const scores = new Float64Array(segment.slotCount);
+      const termBits = new Uint32Array(segment.slotCount);
+      const touched: number[] = [];
+      terms.forEach((_, t) => {
+        const list = (lists[s] as (TermPostings | undefined)[])[t];
+        if (list === undefined) return;
+        const idf = idfs[t] as number;
+        for (let at = 0; at < list.count; at += 1) {
+          const slot = list.slots[at] as number;
+          if (segment.chunkDead(slot)) continue;
+          const tf = (list.tf2[at] as number) / 2;
+          if (scores[slot] === 0) touched.push(slot); // every match adds a positive amount
+          scores[slot] =
+            (scores[slot] as number) +
+            (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * segment.chunkLength(slot)) / averageLength));
+          termBits[slot] = (termBits[slot] as number) | bit(t);
+        }
+      });
+      // In slot order: the same order whichever segments hold the chunks (a merge changes no answer).
+      const order = Int32Array.from(touched).sort();
+      for (const slot of order) {
+        const raw = scores[slot] as number;
+        if (options.weight === undefined && best.length === options.limit && raw <= (best.at(-1) as ChunkHit).score)
+          continue;
+        const path = segment.path(segment.chunkFile(slot));
+        let ok = allowed.get(path);
+        if (ok === undefined) {
+          ok = options.filter?.(path) ?? true;
+          allowed.set(path, ok);
+        }
+        if (!ok) continue;
+        const score = raw * (options.weight?.(path) ?? 1);
+        if (best.length === options.limit && score <= (best.at(-1) as ChunkHit).score) continue;
+        const heading = segment.heading(slot);
+        const bits = termBits[slot] as number;
+        const hit: ChunkHit = {
+          path,
+          startLine: segment.startLine(slot),
+          endLine: segment.endLine(slot),
+          heading: heading === '' ? undefined : heading,
+          score,
+          terms: terms.filter((_, t) => (bits & bit(t)) !== 0),
+        };
+        let index = best.length;
+        while (index > 0 && (best[index - 1] as ChunkHit).score < score) index -= 1;
+        best.splice(index, 0, hit);
+        if (best.length > options.limit) best.pop();
       }
-      if (!ok) continue;
-      const score = (scores[slot] as number) * (options.weight?.(chunk.path) ?? 1);
-      if (best.length === options.limit && score <= (best.at(-1) as ChunkHit).score) continue;
-      const hit: ChunkHit = {
-        path: chunk.path,
-        startLine: chunk.startLine,
-        endLine: chunk.endLine,
-        heading: chunk.heading === '' ? undefined : chunk.heading,
-        score,
-        terms: hitTerms,
-      };
-      let index = best.length;
-      while (index > 0 && (best[index - 1] as ChunkHit).score < score) index -= 1;
-      best.splice(index, 0, hit);
-      if (best.length > options.limit) best.pop();
-    }
+    });
     return best;
   }
 
   /** The content hashes of a file's chunks (empty when it is not indexed). */
   chunkHashes(path: string): string[] {
-    const file = this.files.get(path);
-    if (file === undefined) return [];
-    return file.slots.flatMap((slot) => {
-      const chunk = this.chunks[slot];
-      return chunk === null || chunk === undefined ? [] : [chunk.hash];
-    });
+    const ref = this.files.get(path);
+    if (ref === undefined) return [];
+    const { segment, file } = ref;
+    const first = segment.firstChunk(file);
+    const hashes: string[] = [];
+    for (let slot = first; slot < first + segment.chunkCount(file); slot += 1) hashes.push(segment.hash(slot));
+    return hashes;
   }
 
   /**
    * The chunks nearest to a query vector by `scoreOf` (the cosine, from the vector cache), among
    * those that have a vector; the best `limit`, filters applied.
    */
-  vectorSearch(scoreOf: (hash: string) => number | undefined, options: SearchOptions) {
+  vectorSearch(scoreOf: (hash: string) => number | undefined, options: SearchOptions): ChunkHit[] {
     const best: ChunkHit[] = [];
     const allowed = new Map<string, boolean>();
-    for (const chunk of this.chunks) {
-      if (chunk === null) continue;
-      const score = scoreOf(chunk.hash);
-      if (score === undefined) continue;
-      if (best.length === options.limit && score <= (best.at(-1) as ChunkHit).score) continue;
-      // The filter (concealment, deny-list globs) only for the few that would make the list.
-      let ok = allowed.get(chunk.path);
-      if (ok === undefined) {
-        ok = options.filter?.(chunk.path) ?? true;
-        allowed.set(chunk.path, ok);
+    for (const segment of this.all()) {
+      for (let slot = 0; slot < segment.slotCount; slot += 1) {
+        if (segment.chunkDead(slot)) continue;
+        const score = scoreOf(segment.hash(slot));
+        if (score === undefined) continue;
+        if (best.length === options.limit && score <= (best.at(-1) as ChunkHit).score) continue;
+        // The filter (concealment, deny-list globs) only for the few that would make the list.
+        const path = segment.path(segment.chunkFile(slot));
+        let ok = allowed.get(path);
+        if (ok === undefined) {
+          ok = options.filter?.(path) ?? true;
+          allowed.set(path, ok);
+        }
+        if (!ok) continue;
+        const heading = segment.heading(slot);
+        let index = best.length;
+        while (index > 0 && (best[index - 1] as ChunkHit).score < score) index -= 1;
+        best.splice(index, 0, {
+          path,
+          startLine: segment.startLine(slot),
+          endLine: segment.endLine(slot),
+          heading: heading === '' ? undefined : heading,
+          score,
+          terms: [],
+        });
+        if (best.length > options.limit) best.pop();
       }
-      if (!ok) continue;
-      let index = best.length;
-      while (index > 0 && (best[index - 1] as ChunkHit).score < score) index -= 1;
-      best.splice(index, 0, {
-        path: chunk.path,
-        startLine: chunk.startLine,
-        endLine: chunk.endLine,
-        heading: chunk.heading === '' ? undefined : chunk.heading,
-        score,
-        terms: [],
-      });
-      if (best.length > options.limit) best.pop();
     }
     return best;
   }
 
-  toJSON(): SavedIndex {
-    this.compact();
-    return {
-      chunks: this.chunks,
-      postings: [...this.postings].map(([term, list]) => [term, list.map(slotOf), list.map(tfOf)]),
-      files: [...this.files].map(([path, file]) => [path, file.slots, file.version]),
-    };
-  }
-
-  /** Restores a saved index; answers false (and stays empty) when the data does not fit. */
-  load(saved: unknown): boolean {
-    try {
-      const data = saved as SavedIndex;
-      const chunks = data.chunks;
-      const postings = new Map<string, Postings>(
-        data.postings.map(([term, slots, tfs]) => [term, slots.map((slot, at) => pack(slot, tfs[at] as number))]),
-      );
-      this.files.clear();
-      for (const [path, slots, version] of data.files) this.files.set(path, { slots, version });
-      this.chunks = chunks;
-      this.postings = postings;
-      this.liveChunks = 0;
-      this.totalLength = 0;
-      this.deadChunks = 0;
-      for (const chunk of chunks) {
-        if (chunk === null) this.deadChunks += 1;
-        else {
-          this.liveChunks += 1;
-          this.totalLength += chunk.length;
+  /**
+   * Opens the saved segments the manifest names (their heads only: tens of milliseconds); anything
+   * else in the folder is a crash's leftover and goes. A torn or foreign manifest, or a segment that
+   * does not open, leaves the index empty for the scan to rebuild (a cache). Answers whether it opened.
+   */
+  async load(store: SegmentStore, root: string): Promise<boolean> {
+    const manifest = await store.readManifest().catch(() => undefined);
+    const opened: DiskSegment[] = [];
+    let ok = false;
+    if (isManifest(manifest) && manifest.format === MANIFEST_FORMAT && manifest.root === root) {
+      ok = true;
+      for (const entry of manifest.segments) {
+        const file = store.open(entry.name);
+        try {
+          if (file === undefined) throw new Error('missing segment');
+          const segment = new DiskSegment(entry.name, file);
+          for (const deleted of entry.deleted) segment.deleteFile(deleted);
+          opened.push(segment);
+        } catch {
+          file?.close();
+          ok = false;
+          break;
         }
       }
-      return true;
-    } catch {
-      this.chunks = [];
-      this.postings = new Map();
-      this.files.clear();
-      return false;
+    }
+    if (!ok) for (const segment of opened.splice(0)) segment.close();
+    const named = new Set(opened.map((segment) => segment.name));
+    for (const name of await store.list()) if (!named.has(name)) await store.remove(name).catch(() => undefined);
+    for (const segment of opened) {
+      for (let file = 0; file < segment.fileCount; file += 1) {
+        if (segment.fileDeleted(file)) continue;
+        const path = segment.path(file);
+        const earlier = this.files.get(path);
+        // One live copy of a path: a later segment's (or the live segment's, indexed before the load) wins.
+        if (earlier?.segment === this.live) segment.deleteFile(file);
+        else {
+          earlier?.segment.deleteFile(earlier.file);
+          this.files.set(path, { segment, file });
+        }
+      }
+    }
+    this.segments = [...opened, ...this.segments];
+    this.savedChanges = ok ? this.changeCount : -1;
+    return ok;
+  }
+
+  /**
+   * Flushes the live segment to a segment file, merges small segments, then writes the manifest
+   * (never the whole index). One save at a time; the index answers and changes meanwhile: a file
+   * removed while its segment was being written is masked in the new one.
+   */
+  save(store: SegmentStore, root: string): Promise<void> {
+    const next = this.saving.then(() => this.saveNow(store, root));
+    this.saving = next.catch(() => undefined);
+    return next;
+  }
+
+  private async saveNow(store: SegmentStore, root: string): Promise<void> {
+    if (this.changeCount === this.savedChanges && this.live.fileCount === 0) return;
+    if (this.live.fileCount > 0) {
+      // Frozen: it stays searchable until its file is written; new documents go to a new live segment.
+      this.segments.push(this.live);
+      this.live = new LiveSegment();
+    }
+    // Every frozen segment (one left by a save that failed, too) becomes a file.
+    for (const frozen of this.segments.filter((segment) => segment instanceof LiveSegment)) {
+      const { bytes, fileMap } = await frozen.encode();
+      let written: DiskSegment | undefined;
+      if (fileMap.some((file) => file !== -1)) {
+        const name = segmentName();
+        written = new DiskSegment(name, await store.write(name, bytes));
+      }
+      this.replace([frozen], written, [fileMap]);
+    }
+    await this.mergeSmall(store);
+    const changes = this.changeCount;
+    const segments = this.segments.filter((segment) => segment instanceof DiskSegment);
+    await store.writeManifest({
+      format: MANIFEST_FORMAT,
+      root,
+      segments: segments.map((segment) => ({ name: segment.name, deleted: segment.deletedList() })),
+    });
+    this.savedChanges = changes;
+    for (const segment of this.retired.splice(0)) {
+      segment.close();
+      await store.remove(segment.name).catch(() => undefined);
     }
   }
 
-  /** Renumbers live chunks densely and drops stale postings. */
-  private compact(): void {
-    if (this.deadChunks === 0) return;
-    const renumber = new Int32Array(this.chunks.length).fill(-1);
-    const chunks: Chunk[] = [];
-    this.chunks.forEach((chunk, slot) => {
-      if (chunk !== null) {
-        renumber[slot] = chunks.length;
-        chunks.push(chunk);
+  /** Puts `next` in the place of `old` (the first of them), moving their live files' references. */
+  private replace(old: readonly Segment[], next: DiskSegment | undefined, fileMaps: readonly Int32Array[]): void {
+    old.forEach((segment, s) => {
+      const map = fileMaps[s] as Int32Array;
+      for (let file = 0; file < segment.fileCount; file += 1) {
+        const to = map[file] as number;
+        if (to === -1) continue;
+        const path = segment.path(file);
+        const ref = this.files.get(path);
+        // Removed or replaced while the new segment was written: masked there too.
+        if (next === undefined) continue;
+        if (ref?.segment === segment && ref.file === file) this.files.set(path, { segment: next, file: to });
+        else next.deleteFile(to);
       }
     });
-    for (const [term, list] of this.postings) {
-      const kept: Postings = [];
-      for (const posting of list) {
-        const next = renumber[slotOf(posting)] as number;
-        if (next !== -1) kept.push(pack(next, tfOf(posting)));
-      }
-      if (kept.length === 0) this.postings.delete(term);
-      else this.postings.set(term, kept);
-    }
-    for (const file of this.files.values()) file.slots = file.slots.map((slot) => renumber[slot] as number);
-    this.chunks = chunks;
-    this.deadChunks = 0;
+    const at = this.segments.indexOf(old[0] as Segment);
+    this.segments = this.segments.filter((segment) => !old.includes(segment));
+    if (next !== undefined) this.segments.splice(at, 0, next);
+    for (const segment of old) if (segment instanceof DiskSegment) this.retired.push(segment);
   }
+
+  /** Merges segments of about the same size once there are MERGE_FACTOR of them, and rewrites mostly deleted ones. */
+  private async mergeSmall(store: SegmentStore): Promise<void> {
+    for (;;) {
+      const disk = this.segments.filter((segment): segment is DiskSegment => segment instanceof DiskSegment);
+      const levels = new Map<number, DiskSegment[]>();
+      let group: DiskSegment[] | undefined;
+      for (const segment of disk) {
+        if (segment.deadChunks > 1000 && segment.deadChunks > segment.liveChunks) {
+          group = [segment];
+          break;
+        }
+        const level = Math.floor(
+          Math.log(Math.max(1, segment.slotCount / MERGE_FLOOR_CHUNKS)) / Math.log(MERGE_FACTOR),
+        );
+        const same = levels.get(level) ?? [];
+        same.push(segment);
+        levels.set(level, same);
+        if (same.length >= MERGE_FACTOR) {
+          group = same;
+          break;
+        }
+      }
+      if (group === undefined) return;
+      const { bytes, fileMaps } = await mergeSegments(group);
+      const name = segmentName();
+      const merged = fileMaps.some((map) => map.some((file) => file !== -1))
+        ? new DiskSegment(name, await store.write(name, bytes))
+        : undefined;
+      this.replace(group, merged, fileMaps);
+    }
+  }
+
+  /** Closes the segment files once a save under way is done (the index is not used after). */
+  async close(): Promise<void> {
+    await this.saving;
+    for (const segment of [...this.segments, ...this.retired]) if (segment instanceof DiskSegment) segment.close();
+  }
+}
+
+const segmentName = () =>
+  `${Date.now().toString(36)}-${createHash('sha1').update(String(Math.random())).digest('hex').slice(0, 8)}.seg`;
+
+function isManifest(value: unknown): value is Manifest {
+  if (typeof value !== 'object' || value === null) return false;
+  const manifest = value as Partial<Manifest>;
+  return (
+    Array.isArray(manifest.segments) &&
+    manifest.segments.every(
+      (entry: unknown) =>
+        typeof entry === 'object' &&
+        entry !== null &&
+        typeof (entry as { name?: unknown }).name === 'string' &&
+        Array.isArray((entry as { deleted?: unknown }).deleted),
+    )
+  );
 }

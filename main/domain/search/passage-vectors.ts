@@ -78,12 +78,7 @@ export class PassageVectors {
    */
   pending(embedder: Embedder, include: (path: string) => boolean): Promise<void> {
     const { index } = this.options;
-    if (this.#cache?.model !== embedder.key) {
-      this.#cache = VectorCache.in(this.options.dir, embedder.key);
-      this.#progress = undefined;
-      this.#embeddedAt = undefined;
-    }
-    const cache = this.#cache;
+    const cache = this.#cacheFor(embedder);
     if (this.#stop.signal.aborted) return Promise.resolve();
     // Nothing indexed since the last complete pass (the common case, every query): no pass at all.
     const at = this.#embeddedAt;
@@ -127,6 +122,20 @@ export class PassageVectors {
         await cache.save().catch(() => undefined);
       });
     return this.#pass;
+  }
+
+  /** The model's cache, loaded, without a pass (a restart's first query answers before any). */
+  async opened(embedder: Embedder): Promise<void> {
+    await this.#cacheFor(embedder).load();
+  }
+
+  #cacheFor(embedder: Embedder): VectorCache {
+    if (this.#cache?.model !== embedder.key) {
+      this.#cache = VectorCache.in(this.options.dir, embedder.key);
+      this.#progress = undefined;
+      this.#embeddedAt = undefined;
+    }
+    return this.#cache;
   }
 
   async close(): Promise<void> {

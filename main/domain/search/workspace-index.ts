@@ -1,6 +1,6 @@
 import { messageOf } from '../../../shared/errors';
 import { dirname } from 'node:path';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { setTimeout as sleep, setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { EntryFacts, WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import type { Embedder } from '../providers/embedding-model';
 import { linesIfUnchanged, readIndexable, sameIdentity } from './indexed-file';
@@ -53,7 +53,9 @@ export class WorkspaceIndex {
   private needsFullScan = true;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly saved: SavedIndex;
-  private loaded = false;
+  private loading: Promise<void> | undefined;
+  /** A query has been answered: only the first after a restart answers before the check. */
+  private answeredOnce = false;
   private closed = false;
   /** Aborted by close: a scan under way stops at its next batch (what it indexed so far stays). */
   private readonly stop = new AbortController();
@@ -62,6 +64,8 @@ export class WorkspaceIndex {
   private filesChecked = 0;
   private filesRead = 0;
   private lastStatusAt = 0;
+  /** Queries answering now: the build pauses between batches while there are any. */
+  private foreground = 0;
   private readonly vectors: PassageVectors;
 
   constructor(sandbox: WorkspaceSandbox, storeFile: string, watchOrOptions: boolean | IndexOptions = true) {
@@ -114,7 +118,38 @@ export class WorkspaceIndex {
     waitMs = ANSWER_WITHIN_MS,
   ): Promise<SemanticAnswer> {
     const deadline = Date.now() + waitMs;
-    const complete = await within(this.refresh(), waitMs);
+    // After a restart the saved index answers at once (issue 32 item 2: opening it reads segment heads
+    // only); the check of what changed while the app was closed starts once it has answered, so the
+    // walk does not hold up the answer's own reads. A hit whose file changed meanwhile is dropped by
+    // the snippet check (its identity), and the answer says the index is still building.
+    await this.loadSaved();
+    const fromSaved = !this.answeredOnce && this.needsFullScan && this.index.documentCount > 0;
+    this.answeredOnce = true;
+    const complete = fromSaved ? false : await within(this.refresh(), waitMs);
+    // From here the query is in the foreground (issue 32, item 1): the build waits between two
+    // batches until it has answered, so the query's own reads and requests do not queue behind it.
+    this.foreground += 1;
+    try {
+      return await this.answer(query, limit, visible, complete, fromSaved ? undefined : deadline);
+    } finally {
+      this.foreground -= 1;
+      if (fromSaved) void this.refresh().catch(() => undefined);
+    }
+  }
+
+  private loadSaved(): Promise<void> {
+    this.loading ??= this.saved.load().catch(() => undefined);
+    return this.loading;
+  }
+
+  private async answer(
+    query: string,
+    limit: number,
+    visible: (path: string) => boolean,
+    complete: boolean,
+    /** Undefined: answer from the saved index, no embedding pass yet (a restart's first query). */
+    deadline: number | undefined,
+  ): Promise<SemanticAnswer> {
     const lexical = this.index.search(query, { limit: Math.max(limit, FUSION_CANDIDATES), filter: visible });
     const answerState = () => ({
       complete,
@@ -133,7 +168,8 @@ export class WorkspaceIndex {
       return bm25(`Ranked by words alone (BM25): the embedding model cannot be used (${source.error.message}).`);
     const embedder = source.value;
     // New passages get their vectors in the background; the query waits for them until its deadline.
-    await within(this.embedPending(embedder, visible), Math.max(0, deadline - Date.now()));
+    if (deadline === undefined) await this.vectors.opened(embedder);
+    else await within(this.embedPending(embedder, visible), Math.max(0, deadline - Date.now()));
     let queryVector: Float32Array;
     try {
       const [vector] = await embedder.embed([query]);
@@ -252,10 +288,7 @@ export class WorkspaceIndex {
   }
 
   private async refreshIndex(): Promise<IndexStats> {
-    if (!this.loaded) {
-      this.loaded = true;
-      await this.saved.load();
-    }
+    await this.loadSaved();
     // Without ready watchers (not started yet, still starting, or dropped in a storm) only a full scan
     // can be trusted.
     const watch = this.watch;
@@ -329,11 +362,15 @@ export class WorkspaceIndex {
       for (const file of batch) seen.add(file.relPath);
       const changed = await Promise.all(batch.map((file) => this.indexFile(file.relPath, file.facts)));
       reindexed += changed.filter(Boolean).length;
+      // The live segment goes to disk once it is big (the build's memory stays bounded).
+      if (this.index.wantsFlush && !this.closed) await this.saved.save().catch(() => undefined);
       // Saved as it builds (at most every few seconds): a restart resumes from what was indexed.
       if (changed.some(Boolean)) this.scheduleSave();
       this.filesChecked += batch.length;
       this.emitStatus();
       await yieldToLoop();
+      const more = at + READ_BATCH < files.length;
+      while (more && this.foreground > 0 && !this.stop.signal.aborted) await sleep(5);
     }
     if (reindexed > 0) this.scheduleSave();
     return reindexed;
@@ -387,6 +424,7 @@ export class WorkspaceIndex {
     await this.watch?.close();
     if (this.saved.unsaved) await this.queue.then(() => this.save()).catch(() => undefined);
     await this.vectors.close();
+    await this.saved.close();
   }
 }
 
