@@ -1,7 +1,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Embedder } from '../providers/embedding-model';
-import { chunkHash } from './bm25-index';
-import type { Bm25Index } from './bm25-index';
+import { chunkHash } from './bm25/bm25-index';
+import type { Bm25Index } from './bm25/bm25-index';
 import { chunkText } from './chunk';
 import type { ChunkOptions } from './chunk';
 import type { VectorCache } from './vector-cache';

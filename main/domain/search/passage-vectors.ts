@@ -1,6 +1,6 @@
 import { messageOf } from '../../../shared/errors';
 import type { Embedder } from '../providers/embedding-model';
-import type { Bm25Index } from './bm25-index';
+import type { Bm25Index } from './bm25/bm25-index';
 import type { ChunkOptions } from './chunk';
 import { embedMissing, vectorCoverage } from './embedding-pass';
 import type { IndexStatus } from './index-status';

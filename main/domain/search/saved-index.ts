@@ -4,7 +4,7 @@ import { writeFileAtomic } from '../../platform/storage/atomic-file';
 import { ensureFolder, listFolder } from '../../platform/storage/folders';
 import { readJsonFile } from '../../platform/storage/json-file';
 import { openPositionedFile, removeDataFile } from '../../platform/storage/positioned-file';
-import type { Bm25Index, Manifest, SegmentStore } from './bm25-index';
+import type { Bm25Index, Manifest, SegmentStore } from './bm25/bm25-index';
 
 /** Saving costs a flush of what changed: at most this often. */
 const SAVE_DELAY_MS = 2000;
@@ -15,7 +15,7 @@ const manifestSchema = z.object({ format: z.unknown(), root: z.unknown(), segmen
 
 /**
  * The semantic index's folder in the Familiar home: immutable segment files and a manifest naming
- * them (bm25-index.ts). Opened once, saved at most every few seconds after changes (a save writes
+ * them (bm25/bm25-index.ts). Opened once, saved at most every few seconds after changes (a save writes
  * what changed since the last one as a new segment, then the manifest), and for good at close. A
  * cache: a damaged or foreign manifest is simply rebuilt by the scan that follows. The index's
  * earlier format, one JSON file beside the folder, is deleted.

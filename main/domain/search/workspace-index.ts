@@ -4,7 +4,7 @@ import { setTimeout as sleep, setImmediate as yieldToLoop } from 'node:timers/pr
 import type { EntryFacts, WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import type { Embedder } from '../providers/embedding-model';
 import { linesIfUnchanged, readIndexable, sameIdentity } from './indexed-file';
-import { Bm25Index } from './bm25-index';
+import { Bm25Index } from './bm25/bm25-index';
 import type { ChunkOptions } from './chunk';
 import { fuseRankings } from './hybrid-rank';
 import type { IndexStatus } from './index-status';

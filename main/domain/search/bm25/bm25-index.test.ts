@@ -2,12 +2,12 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openPositionedFile } from '../../platform/storage/positioned-file';
+import { openPositionedFile } from '../../../platform/storage/positioned-file';
 import { Bm25Index } from './bm25-index';
 import type { Manifest } from './bm25-index';
-import { DiskSegment } from './bm25-segment';
-import { SavedIndex } from './saved-index';
-import { processTerm } from './tokenize';
+import { DiskSegment } from './disk-segment';
+import { SavedIndex } from '../saved-index';
+import { processTerm } from '../tokenize';
 
 const chunking = { targetTokens: 300, overlapTokens: 60, splitAtHeadings: true };
 const ROOT = '/workspace';

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { PositionedFile } from '../../platform/storage/positioned-file';
-import { DiskSegment, LiveSegment, mergeSegments } from './bm25-segment';
-import type { NewChunk, Segment, TermPostings } from './bm25-segment';
-import { chunkText } from './chunk';
-import type { ChunkOptions } from './chunk';
-import type { ChunkHit, SearchOptions } from './text-index';
-import { processTerm, tokenize } from './tokenize';
+import type { PositionedFile } from '../../../platform/storage/positioned-file';
+import { DiskSegment } from './disk-segment';
+import { LiveSegment } from './live-segment';
+import { mergeSegments } from './merge-segments';
+import type { NewChunk, Segment, TermPostings } from './segment';
+import { chunkText } from '../chunk';
+import type { ChunkOptions } from '../chunk';
+import type { ChunkHit, SearchOptions } from '../text-index';
+import { processTerm, tokenize } from '../tokenize';
 
 /** BM25 constants as MiniSearch and Lucene use them. */
 const K1 = 1.2;
@@ -55,7 +57,7 @@ interface FileRef {
  * A BM25 index for a whole workspace in segments, like a small Lucene: new and changed files go to a
  * live segment in memory (flat packed postings per term), which is written as an immutable segment
  * file once it is big and at each save; segments on disk keep only their chunk columns, file table
- * and a sparse term index in memory and read postings on demand (bm25-segment.ts). A removed or
+ * and a sparse term index in memory and read postings on demand (segment.ts). A removed or
  * replaced file is masked in its segment; small segments are merged. A query costs a pass over the
  * postings of its few terms in each segment (no per-match objects, no full sort: only the top k are
  * kept). TextIndex (MiniSearch, prefix and fuzzy matching) serves the small memory corpus. Same

@@ -1,0 +1,124 @@
+import type { PositionedFile } from '../../../platform/storage/positioned-file';
+import type { TermPostings } from './segment';
+
+/** The varint and byte readers and writers of the segment file (segment-format.ts). */
+
+export function decodePostings(bytes: Buffer, df: number): TermPostings {
+  const cursor = new Cursor(bytes);
+  const slots = new Uint32Array(df);
+  const tf2 = new Uint16Array(df);
+  let slot = 0;
+  for (let at = 0; at < df; at += 1) {
+    slot += cursor.varint();
+    slots[at] = slot;
+    tf2[at] = cursor.varint();
+  }
+  return { count: df, slots, tf2 };
+}
+
+/** Reads varints and UTF-8 from a buffer. */
+export class Cursor {
+  at = 0;
+  constructor(private readonly buffer: Buffer) {}
+
+  get done(): boolean {
+    return this.at >= this.buffer.length;
+  }
+
+  varint(): number {
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      const byte = this.buffer[this.at++] as number;
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      scale *= 128;
+    }
+  }
+
+  text(length: number): string {
+    const text = this.buffer.toString('utf8', this.at, this.at + length);
+    this.at += length;
+    return text;
+  }
+}
+
+/** Reads a region of a segment file front to back in big positioned reads. */
+export class Sequential {
+  private buffer = Buffer.alloc(0);
+  private at = 0;
+  private next: number;
+
+  constructor(
+    private readonly file: PositionedFile,
+    start: number,
+    private readonly end: number,
+  ) {
+    this.next = start;
+  }
+
+  private ensure(n: number): void {
+    if (this.buffer.length - this.at >= n) return;
+    const rest = this.buffer.subarray(this.at);
+    const take = Math.min(this.end - this.next, Math.max(n - rest.length, 1 << 20));
+    this.buffer = Buffer.concat([rest, this.file.read(this.next, take)]);
+    this.next += take;
+    this.at = 0;
+  }
+
+  varint(): number {
+    this.ensure(Math.min(10, this.buffer.length - this.at + this.end - this.next));
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      const byte = this.buffer[this.at++] as number;
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      scale *= 128;
+    }
+  }
+
+  bytes(n: number): Buffer {
+    this.ensure(n);
+    const bytes = this.buffer.subarray(this.at, this.at + n);
+    this.at += n;
+    return bytes;
+  }
+
+  text(n: number): string {
+    return this.bytes(n).toString('utf8');
+  }
+}
+
+/** A growable byte buffer with varints. */
+export class Bytes {
+  buffer = Buffer.allocUnsafe(1 << 16);
+  length = 0;
+
+  private ensure(n: number): void {
+    if (this.length + n <= this.buffer.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + n));
+    this.buffer.copy(bigger, 0, 0, this.length);
+    this.buffer = bigger;
+  }
+
+  varint(value: number): void {
+    this.ensure(10);
+    let rest = value;
+    while (rest >= 0x80) {
+      this.buffer[this.length++] = (rest % 128) | 0x80;
+      rest = Math.floor(rest / 128);
+    }
+    this.buffer[this.length++] = rest;
+  }
+
+  bytes(bytes: Uint8Array): void {
+    this.ensure(bytes.length);
+    this.buffer.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+
+  result(): Buffer {
+    return this.buffer.subarray(0, this.length);
+  }
+}
