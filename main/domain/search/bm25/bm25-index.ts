@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PositionedFile } from '../../../platform/storage/positioned-file';
+import { BestHits } from './best-hits';
 import { DiskSegment } from './disk-segment';
 import { LiveSegment } from './live-segment';
 import { mergeSegments } from './merge-segments';
@@ -163,8 +164,7 @@ export class Bm25Index {
       return Math.log(1 + (liveChunks - df + 0.5) / (df + 0.5));
     });
     // Keep the best `limit` (weights and filters applied), without sorting every match.
-    const best: ChunkHit[] = [];
-    const allowed = new Map<string, boolean>();
+    const best = new BestHits(options);
     // Which query terms a chunk matched, one bit each (the hit lists them); terms past 32 still score.
     const bit = (t: number) => (t < 32 ? 1 << t : 0);
     segments.forEach((segment, s) => {
@@ -190,34 +190,22 @@ export class Bm25Index {
       const order = Int32Array.from(touched).sort();
       for (const slot of order) {
         const raw = scores[slot] as number;
-        if (options.weight === undefined && best.length === options.limit && raw <= (best.at(-1) as ChunkHit).score)
-          continue;
+        if (options.weight === undefined && !best.admits(raw)) continue;
         const path = segment.path(segment.chunkFile(slot));
-        let ok = allowed.get(path);
-        if (ok === undefined) {
-          ok = options.filter?.(path) ?? true;
-          allowed.set(path, ok);
-        }
-        if (!ok) continue;
+        if (!best.allows(path)) continue;
         const score = raw * (options.weight?.(path) ?? 1);
-        if (best.length === options.limit && score <= (best.at(-1) as ChunkHit).score) continue;
-        const heading = segment.heading(slot);
+        if (!best.admits(score)) continue;
         const bits = termBits[slot] as number;
-        const hit: ChunkHit = {
+        best.add(
+          segment,
+          slot,
           path,
-          startLine: segment.startLine(slot),
-          endLine: segment.endLine(slot),
-          heading: heading === '' ? undefined : heading,
           score,
-          terms: terms.filter((_, t) => (bits & bit(t)) !== 0),
-        };
-        let index = best.length;
-        while (index > 0 && (best[index - 1] as ChunkHit).score < score) index -= 1;
-        best.splice(index, 0, hit);
-        if (best.length > options.limit) best.pop();
+          terms.filter((_, t) => (bits & bit(t)) !== 0),
+        );
       }
     });
-    return best;
+    return best.hits;
   }
 
   /** The content hashes of a file's chunks (empty when it is not indexed). */
@@ -236,37 +224,20 @@ export class Bm25Index {
    * those that have a vector; the best `limit`, filters applied.
    */
   vectorSearch(scoreOf: (hash: string) => number | undefined, options: SearchOptions): ChunkHit[] {
-    const best: ChunkHit[] = [];
-    const allowed = new Map<string, boolean>();
+    const best = new BestHits(options);
     for (const segment of this.all()) {
       for (let slot = 0; slot < segment.slotCount; slot += 1) {
         if (segment.chunkDead(slot)) continue;
         const score = scoreOf(segment.hash(slot));
         if (score === undefined) continue;
-        if (best.length === options.limit && score <= (best.at(-1) as ChunkHit).score) continue;
+        if (!best.admits(score)) continue;
         // The filter (concealment, deny-list globs) only for the few that would make the list.
         const path = segment.path(segment.chunkFile(slot));
-        let ok = allowed.get(path);
-        if (ok === undefined) {
-          ok = options.filter?.(path) ?? true;
-          allowed.set(path, ok);
-        }
-        if (!ok) continue;
-        const heading = segment.heading(slot);
-        let index = best.length;
-        while (index > 0 && (best[index - 1] as ChunkHit).score < score) index -= 1;
-        best.splice(index, 0, {
-          path,
-          startLine: segment.startLine(slot),
-          endLine: segment.endLine(slot),
-          heading: heading === '' ? undefined : heading,
-          score,
-          terms: [],
-        });
-        if (best.length > options.limit) best.pop();
+        if (!best.allows(path)) continue;
+        best.add(segment, slot, path, score, []);
       }
     }
-    return best;
+    return best.hits;
   }
 
   /**
