@@ -4,7 +4,8 @@ import { writeFileAtomic } from '../../platform/storage/atomic-file';
 import { ensureFolder, listFolder } from '../../platform/storage/folders';
 import { readJsonFile } from '../../platform/storage/json-file';
 import { openPositionedFile, removeDataFile } from '../../platform/storage/positioned-file';
-import type { Bm25Index, Manifest, SegmentStore } from './bm25/bm25-index';
+import type { Bm25Index } from './bm25/bm25-index';
+import type { Manifest, SegmentStore } from './bm25/segment-store';
 
 /** Saving costs a flush of what changed: at most this often. */
 const SAVE_DELAY_MS = 2000;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPositionedFile } from '../../../platform/storage/positioned-file';
 import { Bm25Index } from './bm25-index';
-import type { Manifest } from './bm25-index';
+import type { Manifest } from './segment-store';
 import { DiskSegment } from './disk-segment';
 import { SavedIndex } from '../saved-index';
 import { processTerm } from '../tokenize';

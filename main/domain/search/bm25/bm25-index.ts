@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { PositionedFile } from '../../../platform/storage/positioned-file';
 import { BestHits } from './best-hits';
 import { DiskSegment } from './disk-segment';
 import { LiveSegment } from './live-segment';
 import { mergeSegments } from './merge-segments';
 import type { NewChunk, Segment, TermPostings } from './segment';
+import { MANIFEST_FORMAT, isManifest, segmentName } from './segment-store';
+import type { SegmentStore } from './segment-store';
 import { chunkText } from '../chunk';
 import type { ChunkOptions } from '../chunk';
 import type { ChunkHit, SearchOptions } from '../text-index';
@@ -27,27 +28,6 @@ const MERGE_FLOOR_CHUNKS = 2_000;
 
 /** The key of a chunk's text (its vector's cache key, with the model). */
 export const chunkHash = (text: string): string => createHash('sha1').update(text).digest('base64url');
-
-/** Where an index's segment files and manifest live (saved-index.ts: the Familiar home). */
-export interface SegmentStore {
-  /** Writes a new segment file (whole, atomically) and opens it. */
-  write(name: string, bytes: Buffer): Promise<PositionedFile>;
-  open(name: string): PositionedFile | undefined;
-  /** The segment files present (named or not by the manifest). */
-  list(): Promise<string[]>;
-  remove(name: string): Promise<void>;
-  readManifest(): Promise<unknown>;
-  /** Written atomically, after the segments it names. */
-  writeManifest(manifest: Manifest): Promise<void>;
-}
-
-export interface Manifest {
-  readonly format: number;
-  readonly root: string;
-  readonly segments: readonly { readonly name: string; readonly deleted: readonly number[] }[];
-}
-
-const MANIFEST_FORMAT = 1;
 
 interface FileRef {
   segment: Segment;
@@ -387,22 +367,4 @@ export class Bm25Index {
     await this.saving;
     for (const segment of [...this.segments, ...this.retired]) if (segment instanceof DiskSegment) segment.close();
   }
-}
-
-const segmentName = () =>
-  `${Date.now().toString(36)}-${createHash('sha1').update(String(Math.random())).digest('hex').slice(0, 8)}.seg`;
-
-function isManifest(value: unknown): value is Manifest {
-  if (typeof value !== 'object' || value === null) return false;
-  const manifest = value as Partial<Manifest>;
-  return (
-    Array.isArray(manifest.segments) &&
-    manifest.segments.every(
-      (entry: unknown) =>
-        typeof entry === 'object' &&
-        entry !== null &&
-        typeof (entry as { name?: unknown }).name === 'string' &&
-        Array.isArray((entry as { deleted?: unknown }).deleted),
-    )
-  );
 }
