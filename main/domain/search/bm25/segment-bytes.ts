@@ -16,6 +16,18 @@ export function decodePostings(bytes: Buffer, df: number): TermPostings {
   return { count: df, slots, tf2 };
 }
 
+/** Reads the varint at `reader.at` in `buffer` (7 bits a byte, low first) and moves past it. */
+function readVarint(buffer: Buffer, reader: { at: number }): number {
+  let value = 0;
+  let scale = 1;
+  for (;;) {
+    const byte = buffer[reader.at++] as number;
+    value += (byte & 0x7f) * scale;
+    if (byte < 0x80) return value;
+    scale *= 128;
+  }
+}
+
 /** Reads varints and UTF-8 from a buffer. */
 export class Cursor {
   at = 0;
@@ -26,14 +38,7 @@ export class Cursor {
   }
 
   varint(): number {
-    let value = 0;
-    let scale = 1;
-    for (;;) {
-      const byte = this.buffer[this.at++] as number;
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-      scale *= 128;
-    }
+    return readVarint(this.buffer, this);
   }
 
   text(length: number): string {
@@ -46,7 +51,8 @@ export class Cursor {
 /** Reads a region of a segment file front to back in big positioned reads. */
 export class Sequential {
   private buffer = Buffer.alloc(0);
-  private at = 0;
+  /** Where the next read starts in `buffer` (readVarint moves it). */
+  at = 0;
   private next: number;
 
   constructor(
@@ -68,14 +74,7 @@ export class Sequential {
 
   varint(): number {
     this.ensure(Math.min(10, this.buffer.length - this.at + this.end - this.next));
-    let value = 0;
-    let scale = 1;
-    for (;;) {
-      const byte = this.buffer[this.at++] as number;
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-      scale *= 128;
-    }
+    return readVarint(this.buffer, this);
   }
 
   bytes(n: number): Buffer {
