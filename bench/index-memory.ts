@@ -89,14 +89,21 @@ const steadySearches: readonly Record<string, unknown>[] = [
   { query: 'export function \\w+Handler\\d', is_regex: true },
 ];
 
-async function searches(server: Server, runs: number): Promise<string> {
+/** Steady and warm searches after a state, as one row: the peak while they ran, steady after them. */
+async function searchesRow(server: Server, runs: number, state: string): Promise<MemoryRow> {
   const engines = new Set<string>();
   for (let run = 0; run < runs; run += 1) {
     for (const args of steadySearches) engines.add(String((await search(server, args))['engine']));
     const query = `Module ${1000 + ((run * 7919) % 50_000)}:`;
     engines.add(String((await search(server, { query }))['engine']));
   }
-  return `${runs * (steadySearches.length + 1)} searches, engine ${[...engines].join('/')}`;
+  const check = `${runs * (steadySearches.length + 1)} searches, engine ${[...engines].join('/')}`;
+  return {
+    state,
+    peakKb: server.memory.takePeakKb(),
+    steadyKb: await steady(server),
+    check: `${check}; VmHWM ${(server.memory.highWaterKb() / 1024).toFixed(0)} MB over the process`,
+  };
 }
 
 /** One new workspace (a fresh home): the build in the same process, then a restart on its saved index. */
@@ -122,13 +129,7 @@ export async function indexMemoryRows(tree: Corpus, runs: number, log: (line: st
         steadyKb: await steady(first),
         check: `first answer by ${String(answered['engine'])}; build + save ${(buildMs / 1000).toFixed(1)} s`,
       });
-      const check = await searches(first, runs);
-      rows.push({
-        state: '  then steady and warm searches (same process)',
-        peakKb: first.memory.takePeakKb(),
-        steadyKb: await steady(first),
-        check: `${check}; VmHWM ${(first.memory.highWaterKb() / 1024).toFixed(0)} MB over the process`,
-      });
+      rows.push(await searchesRow(first, runs, '  then steady and warm searches (same process)'));
     } finally {
       first.memory.stop();
       await first.client.close();
@@ -151,13 +152,7 @@ export async function indexMemoryRows(tree: Corpus, runs: number, log: (line: st
         steadyKb: await steady(second),
         check: `first answer by ${String(answered['engine'])}`,
       });
-      const check = await searches(second, runs);
-      rows.push({
-        state: '  then steady and warm searches',
-        peakKb: second.memory.takePeakKb(),
-        steadyKb: await steady(second),
-        check: `${check}; VmHWM ${(second.memory.highWaterKb() / 1024).toFixed(0)} MB over the process`,
-      });
+      rows.push(await searchesRow(second, runs, '  then steady and warm searches'));
     } finally {
       second.memory.stop();
       await second.client.close();
