@@ -85,7 +85,10 @@ test('a task: the schedule previews its next runs, Run now waits for approval an
   await expect(readFile(join(app.workspace, 'note.md'), 'utf8')).rejects.toThrow();
   await approval.getByRole('button', { name: 'Approve', exact: true }).click();
 
-  await expect.poll(() => readFile(join(app.workspace, 'note.md'), 'utf8')).toBe('Good morning.\n');
+  // expect.poll stops at the first thrown error, so a read before the write lands must answer, not throw.
+  await expect
+    .poll(() => readFile(join(app.workspace, 'note.md'), 'utf8').catch((error: NodeJS.ErrnoException) => error.code))
+    .toBe('Good morning.\n');
   await expect
     .poll(async () => {
       const state = await callFamiliar(app, 'schedules.state', {});
