@@ -1,3 +1,4 @@
+import type { AnchoredFs } from '../../platform/disk/anchored-fs';
 import type { Result } from '../../../shared/result';
 import type { Embedder } from '../providers/embedding-model';
 import type { IndexStatus, IndexStatusListener } from './index-status';
@@ -14,7 +15,9 @@ export type SemanticHit = SearchHit;
 export type EmbedderSource = () => Result<Embedder> | undefined;
 
 export interface IndexOptions {
+  /** Follow outside changes with a tree watcher on folders opened through `anchored` (without it, no watch). */
   readonly watchChanges?: boolean;
+  readonly anchored?: AnchoredFs;
   readonly embedder?: EmbedderSource;
   readonly onStatus?: IndexStatusListener;
   /** Where the vector caches live (default: beside the index file). */

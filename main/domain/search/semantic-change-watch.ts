@@ -1,136 +1,98 @@
-import { relative, sep } from 'node:path';
-import { watch } from 'chokidar';
-import type { FSWatcher } from 'chokidar';
-import { EventStorm } from '../../platform/watching/event-storm';
+import type { AnchoredFs } from '../../platform/disk/anchored-fs';
 import { isPersonaPath } from '../../platform/disk/workspace-sandbox';
+import type { WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
+import type { WalkEntry } from '../../platform/disk/workspace-walker';
+import { TreeWatcher } from '../../platform/watching/tree-watcher';
 
-/** How long the first query waits for the file watcher before indexing without it. */
-const WATCH_READY_WAIT_MS = 2000;
+/** A scan's part in the watch: each folder it meets is watched before it is read. */
+export interface ScanWatch {
+  folder(entry: WalkEntry): void;
+}
+
+/** A full scan's part: also says when it is over (`ok`: the index holds what it found). */
+export interface FullScanWatch extends ScanWatch {
+  end(ok: boolean): void;
+}
+
+/** What changed since the last full scan, while the watch vouches for it. */
+export interface WatchedChanges {
+  /** Workspace paths (files or folders) named by an event. */
+  readonly paths: readonly string[];
+  /** The index holds what these paths are now: clean, unless they changed again meanwhile. */
+  settle(): void;
+}
+
 /**
- * In a storm of events (EventStorm) chokidar would spend the app's time and memory: the watch drops
- * its watchers for STORM_PAUSE_MS (doubling while it goes on) and every query rescans (by identity:
- * unchanged files are not read).
- */
-const STORM_PAUSE_MS = 5000;
-const MAX_UNWATCHED_MS = 5 * 60 * 1000;
-
-const builtInSkips = new Set(['.git', 'node_modules']);
-
-/**
- * What the watch saw, as the semantic index needs it: `everything` when a .gitignore changed or a
- * watcher failed (only a full scan can be trusted then), else the workspace path that changed.
- */
-export type WatchedChange =
-  { readonly kind: 'everything' } | { readonly kind: 'new-folder' | 'gone-folder' | 'path'; readonly path: string };
-
-/**
- * The semantic index's change feed: a recursive chokidar watcher on the workspace (and on the
- * persona folder when it overlays the root), names only, since what it reports is read again
- * through the sandbox. Split from the index so that the index holds what is indexed and this holds
- * when the watchers can be trusted: ready, dropped in a storm, paused, closed.
+ * The semantic index's change feed, on the same tree watcher as search_in_code's index (one
+ * non-recursive watch per folder a scan walked, opened through the folder's descriptor, names only:
+ * whatever it reports is resolved and read through the sandbox again). A full scan establishes the
+ * watches as it walks; until one has, or after the watcher lost track (an overflow, an ignore file
+ * changed, a storm of events, a folder it could not watch), `changes()` answers undefined and the
+ * index scans in full (by identity: unchanged files are not read).
+ *
+ * With the persona overlay, the persona folder has its own watcher: its events count for persona
+ * names only, and the workspace's own files of those names (hidden by the overlay) count for none.
  */
 export class SemanticChangeWatch {
-  #watchers: FSWatcher[] = [];
-  /** The watchers are up and crawled: their events can be trusted to report every change. */
-  #ready = false;
-  #failures = 0;
-  #unwatchedUntil = 0;
-  readonly #storm = new EventStorm();
-  #closed = false;
+  readonly #workspace: TreeWatcher;
+  readonly #persona: TreeWatcher | undefined;
 
   constructor(
-    private readonly root: string,
-    private readonly personaDir: string,
-    private readonly onChange: (change: WatchedChange) => void,
-  ) {}
-
-  get ready(): boolean {
-    return this.#ready;
+    anchored: AnchoredFs,
+    private readonly sandbox: WorkspaceSandbox,
+    onChange: () => void = () => undefined,
+  ) {
+    this.#workspace = new TreeWatcher(anchored, onChange);
+    this.#persona = sandbox.workspaceRoot === sandbox.personaDir ? undefined : new TreeWatcher(anchored, onChange);
   }
 
-  /** No watchers running, none paused after a storm, not closed: start() may run. */
-  get canStart(): boolean {
-    return this.#watchers.length === 0 && !this.#closed && Date.now() >= this.#unwatchedUntil;
-  }
-
-  /** Starts the watchers; answers whether they are ready (false: dropped, or not ready in time). */
-  async start(): Promise<boolean> {
-    const root = this.root;
-    const persona = this.personaDir;
-    const overlay = root !== persona;
-    // The same folders the walk leaves out (.git, node_modules, hidden ones, Familiar's data) are not
-    // watched either: inotify watches are a per-user budget.
-    const skipUnder = (base: string) => (abs: string) => {
-      const rel = relative(base, abs);
-      return (
-        rel !== '' &&
-        rel
-          .split(sep)
-          .some((segment) => builtInSkips.has(segment) || (segment.startsWith('.') && segment !== '.gitignore'))
-      );
+  /** A full scan begins at the workspace root (undefined: a root is missing, nothing is watched). */
+  begin(): FullScanWatch | undefined {
+    const workspace = this.sandbox.anchorOf(false);
+    if (workspace === undefined) return undefined;
+    const rounds = new Map([[false, this.#workspace.begin(workspace.dir)]]);
+    const persona = this.#persona === undefined ? undefined : this.sandbox.anchorOf(true);
+    if (this.#persona !== undefined && persona !== undefined) rounds.set(true, this.#persona.begin(persona.dir));
+    return {
+      folder: (entry) => rounds.get(entry.inPersona)?.folder(entry.dir, entry.name, entry.relPath),
+      end: (ok) => {
+        for (const round of rounds.values()) round.end(ok);
+      },
     };
-    const onEvent = (base: string, accepts: (rel: string) => boolean) => (event: string, abs: string) => {
-      if (this.#watchers.length === 0 || this.#stormed()) return;
-      const rel = relative(base, abs).split(sep).join('/');
-      if (rel === '' || rel.startsWith('..') || !accepts(rel)) return;
-      if (rel === '.gitignore' || rel.endsWith('/.gitignore')) this.onChange({ kind: 'everything' });
-      else if (event === 'addDir') this.onChange({ kind: 'new-folder', path: rel });
-      else if (event === 'unlinkDir') this.onChange({ kind: 'gone-folder', path: rel });
-      else this.onChange({ kind: 'path', path: rel });
+  }
+
+  /** A folder that appeared since the full scan is walked: its folders are watched as it goes. */
+  grow(): ScanWatch {
+    const workspace = this.#workspace.grow();
+    const persona = this.#persona?.grow();
+    return {
+      folder: (entry) => (entry.inPersona ? persona : workspace)?.folder(entry.dir, entry.name, entry.relPath),
     };
-    const start = (base: string, accepts: (rel: string) => boolean) => {
-      const watcher = watch(base, { ignoreInitial: true, followSymlinks: false, ignored: skipUnder(base) });
-      watcher.on('all', onEvent(base, accepts));
-      // A watcher that fails (no inotify watches left) must not leave a stale index: rescan per query.
-      watcher.on('error', () => this.onChange({ kind: 'everything' }));
-      this.#watchers.push(watcher);
-      // A folder that keeps changing (or a very slow disk) can hold 'ready' back for minutes while
-      // chokidar spends the app's time on it: answers whether it was ready in time.
-      return new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), WATCH_READY_WAIT_MS);
-        watcher.once('ready', () => {
-          clearTimeout(timer);
-          resolve(true);
-        });
-      });
+  }
+
+  /** A folder is gone or renamed: the watches under its old name go. */
+  forget(relPath: string): void {
+    (this.#persona !== undefined && isPersonaPath(relPath) ? this.#persona : this.#workspace).forget(relPath);
+  }
+
+  /** What changed, or undefined when the watch cannot vouch for it (then scan in full). */
+  changes(): WatchedChanges | undefined {
+    const overlay = this.#persona !== undefined;
+    const watchers = [
+      { watcher: this.#workspace, counts: (path: string) => !overlay || !isPersonaPath(path) },
+      ...(this.#persona === undefined ? [] : [{ watcher: this.#persona, counts: isPersonaPath }]),
+    ];
+    if (watchers.some(({ watcher }) => watcher.view() === undefined)) return undefined;
+    const marks = watchers.map(({ watcher }) => watcher.dirtyMarks());
+    const paths = watchers.flatMap(({ counts }, at) => [...marks[at]!.keys()].filter(counts));
+    return {
+      paths,
+      settle: () => watchers.forEach(({ watcher }, at) => watcher.settle(marks[at]!)),
     };
-    const ready = await Promise.all([
-      start(root, (rel) => !overlay || !isPersonaPath(rel)),
-      ...(overlay ? [start(persona, isPersonaPath)] : []),
-    ]);
-    if (this.#watchers.length === 0) return false; // dropped meanwhile (a storm, or closed)
-    if (ready.every(Boolean)) {
-      this.#failures = 0;
-      this.#ready = true;
-    } else this.#drop();
-    return this.#ready;
   }
 
-  async close(): Promise<void> {
-    this.#closed = true;
-    const watchers = this.#watchers;
-    this.#watchers = [];
-    this.#ready = false;
-    await Promise.all(watchers.map((watcher) => watcher.close()));
-  }
-
-  /**
-   * Goes without watchers for a while (every query rescans meanwhile), longer each time in a row:
-   * a folder that never settles must not keep chokidar busy.
-   */
-  #drop(): void {
-    const watchers = this.#watchers;
-    this.#watchers = [];
-    this.#ready = false;
-    this.#failures += 1;
-    this.#unwatchedUntil = Date.now() + Math.min(STORM_PAUSE_MS * 2 ** (this.#failures - 1), MAX_UNWATCHED_MS);
-    void Promise.all(watchers.map((watcher) => watcher.close())).catch(() => undefined);
-  }
-
-  /** Counts an event; in a storm drops the watchers (queries rescan until they are back). */
-  #stormed(): boolean {
-    if (!this.#storm.begins()) return false;
-    this.#drop();
-    return true;
+  close(): void {
+    this.#workspace.close();
+    this.#persona?.close();
   }
 }

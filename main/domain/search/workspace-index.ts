@@ -14,7 +14,7 @@ import type { IndexOptions, IndexStats, SemanticAnswer, SemanticHit } from './se
 import { unitVector } from './vector-cache';
 import type { VectorCache } from './vector-cache';
 import { SemanticChangeWatch } from './semantic-change-watch';
-import type { WatchedChange } from './semantic-change-watch';
+import type { ScanWatch } from './semantic-change-watch';
 import { withSnippets } from './snippets';
 import type { ChunkHit } from './text-index';
 
@@ -36,7 +36,7 @@ export const ANSWER_WITHIN_MS = 800;
 /**
  * The workspace's semantic-search index: BM25 over heading/paragraph chunks (TextIndex: Russian and
  * English stemming, CJK segmentation), incremental by file identity (dev, ino, size, mtime) with a
- * content hash, persisted in the Familiar home and kept fresh by a recursive chokidar watcher (names
+ * content hash, persisted in the Familiar home and kept fresh by a tree watcher the scans set up (names
  * only: what it reports is read again through the sandbox). It holds workspace-relative names, reads
  * every byte through the sandbox, and re-reads each hit's lines at query time, dropping the hit when
  * the file is no longer the one indexed (changed, replaced, or turned into a symlink).
@@ -46,9 +46,9 @@ export class WorkspaceIndex {
   private readonly sandbox: WorkspaceSandbox;
   /** Folders the full scan walked (not ignored): a new file in one of them is indexed without a rescan. */
   private readonly knownDirs = new Set<string>(['']);
+  /** Paths to look at again (files or folders): the tools' own writes, snippets found stale, the watch's events. */
   private readonly dirty = new Set<string>();
-  private readonly newDirs = new Set<string>();
-  /** Undefined when changes are not watched (every query then walks, by identity). */
+  /** Undefined when changes are not watched (then only the tools' own writes are seen). */
   private readonly watch: SemanticChangeWatch | undefined;
   private needsFullScan = true;
   private queue: Promise<unknown> = Promise.resolve();
@@ -87,11 +87,10 @@ export class WorkspaceIndex {
       onState: (state) => this.setState(state),
       onProgress: () => this.emitStatus(),
     });
+    const anchored = this.options.anchored;
     this.watch =
-      (this.options.watchChanges ?? true)
-        ? new SemanticChangeWatch(this.sandbox.workspaceRoot, this.sandbox.personaDir, (change) =>
-            this.onWatched(change),
-          )
+      (this.options.watchChanges ?? true) && anchored !== undefined
+        ? new SemanticChangeWatch(anchored, this.sandbox)
         : undefined;
   }
 
@@ -234,24 +233,14 @@ export class WorkspaceIndex {
       return;
     }
     this.dirty.add(path);
-    for (const indexed of this.index.paths()) if (indexed.startsWith(`${path}/`)) this.dirty.add(indexed);
-    // A folder, or a file in folders the scan has not walked yet: walk the highest new one.
-    let dir = path;
+    // A file in folders the scan has not walked yet: the highest new folder is walked.
+    let dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
     let highestNew: string | undefined;
     while (dir !== '' && !this.knownDirs.has(dir)) {
       highestNew = dir;
       dir = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
     }
-    if (highestNew !== undefined) this.newDirs.add(highestNew);
-  }
-
-  /** What the watch saw: marked here, read by the next refresh (through the sandbox). */
-  private onWatched(change: WatchedChange): void {
-    if (change.kind === 'everything') this.needsFullScan = true;
-    else if (change.kind === 'new-folder') this.newDirs.add(change.path);
-    else if (change.kind === 'gone-folder') {
-      for (const path of [...this.index.paths()]) if (path.startsWith(`${change.path}/`)) this.dirty.add(path);
-    } else this.dirty.add(change.path);
+    if (highestNew !== undefined) this.dirty.add(highestNew);
   }
 
   private async snippets(hits: readonly ChunkHit[]): Promise<SemanticHit[]> {
@@ -289,64 +278,67 @@ export class WorkspaceIndex {
 
   private async refreshIndex(): Promise<IndexStats> {
     await this.loadSaved();
-    // Without ready watchers (not started yet, still starting, or dropped in a storm) only a full scan
-    // can be trusted.
+    // A watch that cannot vouch (before the first full scan set it up, or after it lost track):
+    // only a full scan can be trusted, and it sets the watch up again as it walks.
     const watch = this.watch;
-    const unwatched = watch !== undefined && !watch.ready;
-    if (this.needsFullScan || unwatched) {
+    const changes = this.needsFullScan ? undefined : watch?.changes();
+    if (this.needsFullScan || (watch !== undefined && changes === undefined)) {
       this.needsFullScan = false;
       this.dirty.clear();
-      this.newDirs.clear();
-      // The watcher starts beside the scan, not before it: on a big workspace chokidar's own crawl
-      // takes seconds, and the first query after a restart must not wait for it. Changes made before
-      // it is ready are caught by one more (stat-only) scan once it is.
-      if (unwatched && watch.canStart && !this.closed) {
-        void watch.start().then((ready) => {
-          if (!ready || this.closed) return;
-          this.needsFullScan = true;
-          void this.refresh().catch(() => undefined);
-        });
-      }
       const reindexed = await this.fullScan();
       return { files: this.fileCount, reindexed, fullScan: true };
     }
+    for (const path of changes?.paths ?? []) this.dirty.add(path);
     let reindexed = 0;
-    for (const dir of [...this.newDirs]) {
-      this.newDirs.delete(dir);
-      reindexed += await this.scan(dir, false);
-    }
     for (const path of [...this.dirty]) {
       this.dirty.delete(path);
-      reindexed += (await this.update(path)) ? 1 : 0;
+      reindexed += await this.update(path);
     }
+    changes?.settle();
     return { files: this.fileCount, reindexed, fullScan: false };
   }
 
   private async fullScan(): Promise<number> {
-    const seen = new Set<string>();
-    const reindexed = await this.scan('', true, seen);
-    // A scan stopped by close did not see every file: none is dropped for being unseen.
-    if (this.stop.signal.aborted) return reindexed;
-    for (const path of [...this.index.paths()]) if (!seen.has(path)) this.index.removeDocument(path);
-    this.scheduleSave();
-    return reindexed;
+    const round = this.watch?.begin();
+    let ok = false;
+    try {
+      const seen = new Set<string>();
+      const reindexed = await this.scan('', round, seen);
+      // A scan stopped by close did not see every file: none is dropped for being unseen.
+      if (this.stop.signal.aborted) return reindexed;
+      for (const path of [...this.index.paths()]) if (!seen.has(path)) this.index.removeDocument(path);
+      this.scheduleSave();
+      ok = true;
+      return reindexed;
+    } finally {
+      round?.end(ok);
+    }
   }
 
-  /** Walks a folder (gitignore, persona overlay and deny-list applied) and indexes what changed. */
-  private async scan(dir: string, full: boolean, seen = new Set<string>()): Promise<number> {
-    const start = await this.sandbox.resolve(dir === '' ? '.' : dir, 'read');
+  /**
+   * Walks the workspace, or one folder of it (from its parent, entering only it, so that the watch
+   * sees the folder as the full scan would), with gitignore, persona overlay and deny-list applied,
+   * and indexes what changed. `watch`: each folder is watched before it is read.
+   */
+  private async scan(dir: string, watch: ScanWatch | undefined, seen = new Set<string>()): Promise<number> {
+    const parent = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
+    const start = await this.sandbox.resolve(dir === '' ? '.' : parent === '' ? '.' : parent, 'read');
     if (!start.ok || start.value.facts?.kind !== 'directory') return 0;
-    if (full) this.knownDirs.clear();
-    this.knownDirs.add(dir);
+    if (dir === '') this.knownDirs.clear();
+    this.knownDirs.add('');
+    const under = `${dir}/`;
     const files: { relPath: string; facts: EntryFacts | undefined }[] = [];
     await this.sandbox.walk(start.value, {
       recursive: true,
       includeHidden: false,
       withFacts: true,
       signal: this.stop.signal,
+      ...(dir === '' ? {} : { only: (relPath: string) => relPath === dir || relPath.startsWith(under) }),
       visit: (entry) => {
-        if (entry.kind === 'directory') this.knownDirs.add(entry.relPath);
-        else if (entry.kind === 'file' && !this.sandbox.denyList.deniesRead(entry.relPath))
+        if (entry.kind === 'directory') {
+          this.knownDirs.add(entry.relPath);
+          watch?.folder(entry);
+        } else if (entry.kind === 'file' && !this.sandbox.denyList.deniesRead(entry.relPath))
           files.push({ relPath: entry.relPath, facts: entry.facts });
         return 'continue';
       },
@@ -376,14 +368,47 @@ export class WorkspaceIndex {
     return reindexed;
   }
 
-  /** A path the watcher reported: re-read it, or drop it when it is gone or no longer indexable. */
-  private async update(relPath: string): Promise<boolean> {
+  /**
+   * A path that changed (an event, a tool's write, a stale snippet): looked at through the sandbox.
+   * A folder (new, or swapped) is walked; a folder that is gone or became something else takes
+   * what was indexed under it along; a file is indexed again when a scan would index it, else dropped.
+   * Answers how many files were indexed again.
+   */
+  private async update(relPath: string): Promise<number> {
+    const found = await this.sandbox.resolve(relPath, 'read', { followFinal: false });
+    const now = found.ok && found.value.realRel === relPath ? found.value : undefined;
+    const wasFolder = this.knownDirs.has(relPath);
+    if (wasFolder) this.watch?.forget(relPath);
     const parent = relPath.includes('/') ? relPath.slice(0, relPath.lastIndexOf('/')) : '';
-    const indexable = this.knownDirs.has(parent) && !this.sandbox.denyList.deniesRead(relPath);
+    const visible = now !== undefined && this.knownDirs.has(parent) && !this.sandbox.isIgnored(now);
+    if (visible && now.facts?.kind === 'directory') {
+      const seen = new Set<string>();
+      const reindexed = await this.scan(relPath, this.watch?.grow(), seen);
+      if (wasFolder) this.dropUnder(relPath, seen, false);
+      this.scheduleSave();
+      return reindexed;
+    }
+    if (wasFolder) this.dropUnder(relPath, new Set(), true);
+    const indexable = visible && now.facts?.kind === 'file' && !this.sandbox.denyList.deniesRead(relPath);
     if (!indexable) this.index.removeDocument(relPath);
-    const changed = indexable && (await this.indexFile(relPath, undefined));
+    const changed = indexable && (await this.indexFile(relPath, now.facts));
     this.scheduleSave();
-    return changed;
+    return changed ? 1 : 0;
+  }
+
+  /**
+   * What was indexed under a folder and not seen there now leaves the index; a folder that is `gone`
+   * (or no folder any more) leaves the known ones too, with those under it.
+   */
+  private dropUnder(folder: string, seen: ReadonlySet<string>, gone: boolean): void {
+    const under = `${folder}/`;
+    for (const path of [...this.index.paths()]) {
+      if (path.startsWith(under) && !seen.has(path)) this.index.removeDocument(path);
+    }
+    if (gone) {
+      this.knownDirs.delete(folder);
+      for (const dir of [...this.knownDirs]) if (dir.startsWith(under)) this.knownDirs.delete(dir);
+    }
   }
 
   /**
@@ -421,7 +446,7 @@ export class WorkspaceIndex {
     if (this.closed) return;
     this.closed = true;
     this.stop.abort();
-    await this.watch?.close();
+    this.watch?.close();
     if (this.saved.unsaved) await this.queue.then(() => this.save()).catch(() => undefined);
     await this.vectors.close();
     await this.saved.close();

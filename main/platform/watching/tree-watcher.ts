@@ -99,40 +99,11 @@ export class TreeWatcher {
     // A mount inside the workspace counts too: each device the walk meets is asked once (its file
     // system type is the device's), not each folder.
     const remoteByDev = new Map<number, boolean>();
-    const folder = (dir: DirRef, relPath: string) => {
-      let remote = remoteByDev.get(dir.dev);
-      if (remote === undefined) {
-        remote = isRemote(this.anchored.at(dir, ''));
-        remoteByDev.set(dir.dev, remote);
-      }
-      if (remote) failed = true;
-      const existing = this.watches.get(relPath);
-      if (existing !== undefined && existing.dev === dir.dev && existing.ino === dir.ino) {
-        existing.round = round;
-        return;
-      }
-      existing?.watcher.close();
-      this.watches.delete(relPath);
-      const watcher = this.watch(dir, (name) => this.folderEvent(relPath, name));
-      if (watcher === undefined) failed = true;
-      else this.watches.set(relPath, { watcher, dev: dir.dev, ino: dir.ino, round });
-    };
-    folder(root, '');
+    if (!this.watchFolder(root, '', round, remoteByDev)) failed = true;
     this.watchGit(root);
     return {
       folder: (parent, name, relPath) => {
-        let dir: DirRef;
-        try {
-          dir = this.anchored.openDir(parent, name);
-        } catch {
-          failed = true; // swapped or gone since the walk listed it: its parent's watch heard that
-          return;
-        }
-        try {
-          folder(dir, relPath);
-        } finally {
-          this.anchored.close(dir);
-        }
+        if (!this.openAndWatch(parent, name, relPath, round, remoteByDev)) failed = true;
       },
       end: (ok) => {
         if (this.closed) return;
@@ -152,6 +123,73 @@ export class TreeWatcher {
         this.trusted = !failed && this.breaks === mark.breaks;
       },
     };
+  }
+
+  /**
+   * Folders that appeared after the last full walk (a catch-up walks a new folder): each watched as
+   * the walk meets it, before it is read, under that walk's round. One that cannot be watched ends
+   * the trust, as in a full walk.
+   */
+  grow(): Pick<WatchRound, 'folder'> {
+    const remoteByDev = new Map<number, boolean>();
+    return {
+      folder: (parent, name, relPath) => {
+        if (!this.closed && !this.openAndWatch(parent, name, relPath, this.round, remoteByDev)) this.breakTrust();
+      },
+    };
+  }
+
+  /**
+   * A folder that is gone or was renamed: its watches and those below it go. (inotify follows the
+   * inode, so a renamed folder's old watches would go on naming its changes by the old path.)
+   */
+  forget(relPath: string): void {
+    for (const [path, watch] of this.watches) {
+      if (path !== '' && (path === relPath || path.startsWith(`${relPath}/`))) {
+        watch.watcher.close();
+        this.watches.delete(path);
+      }
+    }
+  }
+
+  private openAndWatch(
+    parent: DirRef,
+    name: string,
+    relPath: string,
+    round: number,
+    remoteByDev: Map<number, boolean>,
+  ): boolean {
+    let dir: DirRef;
+    try {
+      dir = this.anchored.openDir(parent, name);
+    } catch {
+      return false; // swapped or gone since the walk listed it: its parent's watch heard that
+    }
+    try {
+      return this.watchFolder(dir, relPath, round, remoteByDev);
+    } finally {
+      this.anchored.close(dir);
+    }
+  }
+
+  /** Watches one folder for `round` (kept when already watched as the same folder); false: it vouches for nothing. */
+  private watchFolder(dir: DirRef, relPath: string, round: number, remoteByDev: Map<number, boolean>): boolean {
+    let remote = remoteByDev.get(dir.dev);
+    if (remote === undefined) {
+      remote = isRemote(this.anchored.at(dir, ''));
+      remoteByDev.set(dir.dev, remote);
+    }
+    const existing = this.watches.get(relPath);
+    if (existing !== undefined && existing.dev === dir.dev && existing.ino === dir.ino) {
+      existing.round = round;
+      return !remote;
+    }
+    existing?.watcher.close();
+    this.watches.delete(relPath);
+    const watcher = this.watch(dir, (name) => this.folderEvent(relPath, name));
+    if (watcher === undefined) return false;
+    this.watches.set(relPath, { watcher, dev: dir.dev, ino: dir.ino, round });
+    return !remote;
   }
 
   /** The changed paths and the mark of the last event of each: for a catch-up, then `settle`. */

@@ -148,13 +148,14 @@ export function chooseSearchEngine(choice: 'auto' | 'js' | undefined, lookup: Ri
 export function createToolServices(options: ToolServicesOptions): ToolServices {
   const searchEngine = chooseSearchEngine(options.searchEngine, { resourcesDir: options.resourcesDir });
   const workers = createFsWorkerPool(options.workerThreads === undefined ? {} : { size: options.workerThreads });
+  // Both indexes watch their workspace's folders through the anchored lookups (no symlink followed).
+  const roots = createAnchorRoots();
   const searchIndexes = new WorkspaceIndexes(options.paths.searchIndexes, {
     watchChanges: options.watchSearchIndex ?? true,
+    anchored: roots.anchored,
     ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
     ...(options.onIndexStatus === undefined ? {} : { onStatus: options.onIndexStatus }),
   });
-  const roots = createAnchorRoots();
-  // Each index watches its workspace's folders through the anchored lookups (no symlink followed).
   const foreground = new ForegroundGate();
   const ngramIndexes = new NgramIndexes(options.paths.ngramIndexes, workers, { anchored: roots.anchored, foreground });
   const journalFile = join(options.paths.home, 'temp-files.jsonl');
