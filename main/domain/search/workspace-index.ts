@@ -67,6 +67,10 @@ export class WorkspaceIndex {
   /** Queries answering now: the build pauses between batches while there are any. */
   private foreground = 0;
   private readonly vectors: PassageVectors;
+  /** A full scan runs (a query does not wait for it once something is indexed). */
+  private scanningInFull = false;
+  /** An embedding model is set (as of this refresh): the texts read are kept for its pass. */
+  private embedding = false;
 
   constructor(sandbox: WorkspaceSandbox, storeFile: string, watchOrOptions: boolean | IndexOptions = true) {
     this.options = typeof watchOrOptions === 'boolean' ? { watchChanges: watchOrOptions } : watchOrOptions;
@@ -124,7 +128,10 @@ export class WorkspaceIndex {
     await this.loadSaved();
     const fromSaved = !this.answeredOnce && this.needsFullScan && this.index.documentCount > 0;
     this.answeredOnce = true;
-    const complete = fromSaved ? false : await within(this.refresh(), waitMs);
+    // A full scan under way with something indexed already (a build, or the check after a restart):
+    // waiting for it would only spend the query's time, so the answer comes from what is indexed.
+    const buildUnderWay = this.scanningInFull && this.index.documentCount > 0;
+    const complete = fromSaved ? false : await within(this.refresh(), buildUnderWay ? 0 : waitMs);
     // From here the query is in the foreground (issue 32, item 1): the build waits between two
     // batches until it has answered, so the query's own reads and requests do not queue behind it.
     this.foreground += 1;
@@ -268,6 +275,9 @@ export class WorkspaceIndex {
   }
 
   private async refreshNow(): Promise<IndexStats> {
+    // Texts are kept for the embedding pass only when a model is set: without one no pass ever
+    // comes to use (and drop) them. Asked once per refresh (it reads the settings and the key).
+    this.embedding = this.options.embedder?.()?.ok === true;
     this.setState('scanning');
     try {
       return await this.refreshIndex();
@@ -301,6 +311,7 @@ export class WorkspaceIndex {
   private async fullScan(): Promise<number> {
     const round = this.watch?.begin();
     let ok = false;
+    this.scanningInFull = true;
     try {
       const seen = new Set<string>();
       const reindexed = await this.scan('', round, seen);
@@ -311,6 +322,7 @@ export class WorkspaceIndex {
       ok = true;
       return reindexed;
     } finally {
+      this.scanningInFull = false;
       round?.end(ok);
     }
   }
@@ -429,7 +441,7 @@ export class WorkspaceIndex {
     }
     if (this.index.versionOf(relPath) === read.version) return false;
     this.index.setDocument(relPath, read.text, read.version);
-    if (this.options.embedder !== undefined) this.vectors.remember(relPath, read);
+    if (this.embedding) this.vectors.remember(relPath, read);
     return true;
   }
 

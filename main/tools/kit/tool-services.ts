@@ -17,6 +17,7 @@ import { createWorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import { WorkspaceIndexes } from '../../domain/search/workspace-indexes';
 import { NgramIndexes } from '../../domain/search/ngram/ngram-indexes';
 import { ForegroundGate } from '../../platform/search-engines/foreground-gate';
+import { HeapRelease } from '../../platform/heap/heap-release';
 import type { EmbedderSource } from '../../domain/search/semantic-answer';
 import type { IndexStatusListener } from '../../domain/search/index-status';
 import type { FamiliarPaths } from '../../platform/storage/paths';
@@ -138,6 +139,9 @@ export interface ToolServicesOptions {
   readonly skillsDisabled?: () => readonly string[];
 }
 
+/** A semantic refresh that read this many files was a build: its garbage is worth a collection. */
+const FILES_READ_BEFORE_RELEASE = 1000;
+
 /** search_in_code's engine: ripgrep unless turned off, the packaged app's own before PATH's. */
 export function chooseSearchEngine(choice: 'auto' | 'js' | undefined, lookup: RipgrepLookup): SearchEngineInfo {
   if (choice === 'js') return { engine: 'js', reason: 'off' };
@@ -148,16 +152,31 @@ export function chooseSearchEngine(choice: 'auto' | 'js' | undefined, lookup: Ri
 export function createToolServices(options: ToolServicesOptions): ToolServices {
   const searchEngine = chooseSearchEngine(options.searchEngine, { resourcesDir: options.resourcesDir });
   const workers = createFsWorkerPool(options.workerThreads === undefined ? {} : { size: options.workerThreads });
+  const foreground = new ForegroundGate();
+  // Once a build is over and no call runs, the heap it grew is collected (issue 32 item 7).
+  const heapRelease = new HeapRelease(() => foreground.busy);
+  let filesReadAtRelease = 0;
+  const onIndexStatus: IndexStatusListener = (status) => {
+    options.onIndexStatus?.(status);
+    if (status.filesRead < filesReadAtRelease) filesReadAtRelease = 0; // another workspace's index
+    if (status.state === 'ready' && status.filesRead - filesReadAtRelease >= FILES_READ_BEFORE_RELEASE) {
+      filesReadAtRelease = status.filesRead;
+      heapRelease.afterBuild();
+    }
+  };
   // Both indexes watch their workspace's folders through the anchored lookups (no symlink followed).
   const roots = createAnchorRoots();
   const searchIndexes = new WorkspaceIndexes(options.paths.searchIndexes, {
     watchChanges: options.watchSearchIndex ?? true,
     anchored: roots.anchored,
     ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
-    ...(options.onIndexStatus === undefined ? {} : { onStatus: options.onIndexStatus }),
+    onStatus: onIndexStatus,
   });
-  const foreground = new ForegroundGate();
-  const ngramIndexes = new NgramIndexes(options.paths.ngramIndexes, workers, { anchored: roots.anchored, foreground });
+  const ngramIndexes = new NgramIndexes(options.paths.ngramIndexes, workers, {
+    anchored: roots.anchored,
+    foreground,
+    onReady: () => heapRelease.afterBuild(),
+  });
   const journalFile = join(options.paths.home, 'temp-files.jsonl');
   // Temp files a crashed run left next to its targets go before anything else is written.
   sweepTempFiles(journalFile, roots);
@@ -224,6 +243,7 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     dispose: async () => {
       // Side by side: a language server's polite shutdown may take a second, and an exit that must
       // come soon (mcp.ts) needs the index builds stopped at once.
+      heapRelease.dispose();
       await Promise.all([lsp.dispose(), searchIndexes.close(), ngramIndexes.close()]);
       await workers.dispose();
       roots.closeAll();

@@ -20,6 +20,8 @@ export class NgramIndexes {
       readonly foreground?: ForegroundGate;
       /** How soon the paths the watcher heard about are indexed again (tests lengthen it). */
       readonly catchUpMs?: number;
+      /** An index became ready (built or loaded): the garbage its work left may be collected. */
+      readonly onReady?: () => void;
     } = {},
   ) {}
 
@@ -35,6 +37,14 @@ export class NgramIndexes {
         this.options,
       );
       this.byRoot.set(workspaceRoot, index);
+      const onReady = this.options.onReady;
+      if (onReady !== undefined) {
+        let was = index.status().state;
+        index.onStatus((status) => {
+          if (status.state === 'ready' && was !== 'ready') onReady();
+          was = status.state;
+        });
+      }
     }
     return index;
   }

@@ -34,7 +34,9 @@ describe('the trigram index of a workspace', () => {
   it('builds in the background with progress, saves itself, and is reopened without a rebuild', async () => {
     await tree({ 'a.txt': 'alpha beta\n', 'src/b.ts': 'gamma delta\n', 'server.key': 'SECRET_TOKEN=1\n' });
     const dir = join(kit.home, 'ngram-persist');
-    const first = new NgramIndexes(dir, kit.services.workers, { racyMs: 0 });
+    // Each time an index becomes ready (built, loaded), its build's garbage may be collected.
+    const onReady = vi.fn();
+    const first = new NgramIndexes(dir, kit.services.workers, { racyMs: 0, onReady });
     const workspace = first.for(kit.env.workspaceRoot);
     const seen: NgramStatus[] = [];
     workspace.onStatus((status) => seen.push(status));
@@ -43,6 +45,7 @@ describe('the trigram index of a workspace', () => {
     expect(built).toMatchObject({ state: 'ready', files: 2, walked: 2 });
     expect(built.diskBytes).toBeGreaterThan(0);
     expect(seen.map((status) => status.state)).toContain('building');
+    expect(onReady).toHaveBeenCalledTimes(1);
     const index = workspace.ready(kit.env.sandbox)!;
     // Saved, the index answers from the file like a reopened one: a query prepares its lists.
     await index.prepare(literalPlan('gamma', false));
@@ -51,10 +54,11 @@ describe('the trigram index of a workspace', () => {
     await first.close();
 
     // Reopened: loaded from the data folder, not built (no build time), same answers.
-    const again = new NgramIndexes(dir, kit.services.workers, { racyMs: 0 });
+    const again = new NgramIndexes(dir, kit.services.workers, { racyMs: 0, onReady });
     const reopened = again.for(kit.env.workspaceRoot);
     reopened.ready(kit.env.sandbox);
     const loaded = await reopened.settled();
+    expect(onReady).toHaveBeenCalledTimes(2);
     expect(loaded).toMatchObject({ state: 'ready', files: 2 });
     expect(loaded.buildMs).toBeUndefined();
     await reopened.ready(kit.env.sandbox)!.prepare(literalPlan('gamma', false));

@@ -1,0 +1,47 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { HeapRelease, collectGarbage } from './heap-release';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('HeapRelease', () => {
+  it('collects once, after the quiet time that follows the last build, never while a call runs', () => {
+    vi.useFakeTimers();
+    let busy = false;
+    const collect = vi.fn();
+    const release = new HeapRelease(() => busy, 3000, collect);
+    release.afterBuild();
+    vi.advanceTimersByTime(2000);
+    release.afterBuild(); // a second build ended: the quiet time starts again
+    vi.advanceTimersByTime(2500);
+    expect(collect).not.toHaveBeenCalled();
+    busy = true;
+    vi.advanceTimersByTime(600);
+    expect(collect).not.toHaveBeenCalled(); // a call runs: wait for another quiet time
+    busy = false;
+    vi.advanceTimersByTime(3000);
+    expect(collect).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(60_000);
+    expect(collect).toHaveBeenCalledTimes(1);
+  });
+
+  it('a disposed release collects nothing', () => {
+    vi.useFakeTimers();
+    const collect = vi.fn();
+    const release = new HeapRelease(() => false, 3000, collect);
+    release.afterBuild();
+    release.dispose();
+    vi.advanceTimersByTime(10_000);
+    expect(collect).not.toHaveBeenCalled();
+  });
+
+  it('collectGarbage runs a full collection in a process started without --expose-gc', async () => {
+    expect(process.execArgv).not.toContain('--expose-gc');
+    // An object only a weak reference holds is gone after a full collection.
+    const weak = new WeakRef({ payload: new Array(1000).fill('x') });
+    await new Promise((resolve) => setImmediate(resolve)); // WeakRef targets live until the turn ends
+    collectGarbage();
+    expect(weak.deref()).toBeUndefined();
+  });
+});
