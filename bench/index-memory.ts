@@ -12,10 +12,12 @@ import { tableHead } from './measure';
 import { ProcessMemory } from './process-memory';
 
 /**
- * The MCP server's memory in each state of the trigram index (issue 32 items 7 and 10), measured as
+ * The MCP server's memory in each state of its indexes (issue 32 items 7 and 10), measured as
  * the issue measured it: a real familiar-mcp process (`out/main/mcp.js`) over stdio on the ≥ 60k-file
  * tree, its RSS read from /proc every 20 ms (worker threads included). Per state: the peak while it
  * ran, and the steady RSS after it (background work over, a full GC of the main thread, a pause).
+ * The trigram index first (search_in_code), then the semantic index (file_semantic_search) in the
+ * same process, and after a restart both answering from what they saved.
  *
  * The process is started with --expose-gc and a one-line preload that runs gc() on SIGUSR2: bench
  * only, the server itself has no such hook.
@@ -89,6 +91,42 @@ const steadySearches: readonly Record<string, unknown>[] = [
   { query: 'export function \\w+Handler\\d', is_regex: true },
 ];
 
+/** file_semantic_search once; answers its index state ('building' until the whole tree is indexed). */
+async function semantic(server: Server, query: string): Promise<string> {
+  const result = await server.client.callTool(
+    { name: 'file_semantic_search', arguments: { query, top_k: 5 } },
+    undefined,
+    { timeout: 600_000 },
+  );
+  if (result.isError === true) throw new Error(`file_semantic_search: ${JSON.stringify(result.content)}`);
+  return String((result.structuredContent as Record<string, unknown>)['state']);
+}
+
+/**
+ * The semantic index built in the same process as the trigram index (a query every 5 s until one
+ * answers `ready`): the row both indexes leave behind.
+ */
+async function semanticBuiltRow(server: Server, limitMs = 900_000): Promise<MemoryRow> {
+  const start = performance.now();
+  let queries = 0;
+  let state = '';
+  while (state !== 'ready' && performance.now() - start < limitMs) {
+    if (queries > 0) await sleep(5000);
+    state = await semantic(server, semanticQueries[queries % semanticQueries.length]!);
+    queries += 1;
+  }
+  if (state !== 'ready') throw new Error(`the semantic index was not ready within ${limitMs / 1000} s`);
+  await server.memory.quiet();
+  return {
+    state: '  then the semantic index built too (both indexes)',
+    peakKb: server.memory.takePeakKb(),
+    steadyKb: await steady(server),
+    check: `${queries} semantic queries during its build of ${((performance.now() - start) / 1000).toFixed(0)} s`,
+  };
+}
+
+const semanticQueries = ['parse the configuration options', 'handler for a module request', 'cache invalidation'];
+
 /** Steady and warm searches after a state, as one row: the peak while they ran, steady after them. */
 async function searchesRow(server: Server, runs: number, state: string): Promise<MemoryRow> {
   const engines = new Set<string>();
@@ -130,6 +168,7 @@ export async function indexMemoryRows(tree: Corpus, runs: number, log: (line: st
         check: `first answer by ${String(answered['engine'])}; build + save ${(buildMs / 1000).toFixed(1)} s`,
       });
       rows.push(await searchesRow(first, runs, '  then steady and warm searches (same process)'));
+      rows.push(await semanticBuiltRow(first));
     } finally {
       first.memory.stop();
       await first.client.close();
@@ -153,6 +192,15 @@ export async function indexMemoryRows(tree: Corpus, runs: number, log: (line: st
         check: `first answer by ${String(answered['engine'])}`,
       });
       rows.push(await searchesRow(second, runs, '  then steady and warm searches'));
+      const states = [];
+      for (const query of semanticQueries) states.push(await semantic(second, query));
+      await second.memory.quiet();
+      rows.push({
+        state: '  then semantic queries on the saved semantic index',
+        peakKb: second.memory.takePeakKb(),
+        steadyKb: await steady(second),
+        check: `${semanticQueries.length} queries, answered ${states.join('/')}`,
+      });
     } finally {
       second.memory.stop();
       await second.client.close();
@@ -166,13 +214,7 @@ export async function indexMemoryRows(tree: Corpus, runs: number, log: (line: st
 /** The memory table (stdout); answers whether a target was missed. */
 export function reportMemory(rows: readonly MemoryRow[]): boolean {
   const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
-  const table = tableHead([
-    'familiar-mcp RSS (trigram index only)',
-    { right: 'steady' },
-    { right: 'peak' },
-    'target',
-    'check',
-  ]);
+  const table = tableHead(['familiar-mcp RSS', { right: 'steady' }, { right: 'peak' }, 'target', 'check']);
   let failed = false;
   for (const row of rows) {
     const pass = row.steadyKb <= STEADY_LIMIT_KB && row.peakKb <= PEAK_LIMIT_KB;

@@ -47,6 +47,14 @@ export class HeapRelease {
     this.#timer.unref();
   }
 
+  /**
+   * A build has just dropped a big part of what it held (a segment written out): collected now
+   * unless a call runs, so the heap does not grow to the whole build's garbage before V8 looks.
+   */
+  duringBuild(): void {
+    if (!this.busy()) this.collectNow();
+  }
+
   dispose(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
