@@ -22,11 +22,6 @@ export interface IndexOptions {
   readonly onStatus?: IndexStatusListener;
   /** Where the vector caches live (default: beside the index file). */
   readonly vectorsDir?: string;
-  /**
-   * A build wrote its live segment out: what the segment held in memory is garbage now (the app
-   * collects it, so that a build's peak stays near one segment's worth).
-   */
-  readonly onSegmentWritten?: () => void;
 }
 
 export interface SemanticAnswer {

@@ -367,10 +367,7 @@ export class WorkspaceIndex {
       const changed = await Promise.all(batch.map((file) => this.indexFile(file.relPath, file.facts)));
       reindexed += changed.filter(Boolean).length;
       // The live segment goes to disk once it is big (the build's memory stays bounded).
-      if (this.index.wantsFlush && !this.closed) {
-        await this.saved.save().catch(() => undefined);
-        this.options.onSegmentWritten?.();
-      }
+      if (this.index.wantsFlush && !this.closed) await this.saved.save().catch(() => undefined);
       // Saved as it builds (at most every few seconds): a restart resumes from what was indexed.
       if (changed.some(Boolean)) this.scheduleSave();
       this.filesChecked += batch.length;

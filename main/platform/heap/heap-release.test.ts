@@ -26,17 +26,6 @@ describe('HeapRelease', () => {
     expect(collect).toHaveBeenCalledTimes(1);
   });
 
-  it('during a build collects at once, unless a call runs', () => {
-    let busy = true;
-    const collect = vi.fn();
-    const release = new HeapRelease(() => busy, 3000, collect);
-    release.duringBuild();
-    expect(collect).not.toHaveBeenCalled();
-    busy = false;
-    release.duringBuild();
-    expect(collect).toHaveBeenCalledTimes(1);
-  });
-
   it('a disposed release collects nothing', () => {
     vi.useFakeTimers();
     const collect = vi.fn();

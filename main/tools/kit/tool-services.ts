@@ -171,7 +171,6 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     anchored: roots.anchored,
     ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
     onStatus: onIndexStatus,
-    onSegmentWritten: () => heapRelease.duringBuild(),
   });
   const ngramIndexes = new NgramIndexes(options.paths.ngramIndexes, workers, {
     anchored: roots.anchored,
