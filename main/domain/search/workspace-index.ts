@@ -440,7 +440,7 @@ export class WorkspaceIndex {
       return false;
     }
     if (this.index.versionOf(relPath) === read.version) return false;
-    this.index.setDocument(relPath, read.text, read.version);
+    await this.index.setDocumentSliced(relPath, read.text, read.version);
     if (this.embedding) this.vectors.remember(relPath, read);
     return true;
   }

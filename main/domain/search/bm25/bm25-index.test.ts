@@ -32,6 +32,27 @@ const hitsOf = (index: Bm25Index, query: string, limit = 20) =>
     .map((hit) => [hit.path, hit.startLine, hit.endLine, hit.heading, hit.score, hit.terms]);
 
 describe('Bm25Index', () => {
+  it('indexes a big file a slice at a time, letting the event loop run, with the same result as at once', async () => {
+    // About 2 MB of prose in paragraphs: counting its terms takes far longer than one 8 ms slice.
+    const paragraph = (n: number) =>
+      `Paragraph ${n} tells of lighthouse keepers, harbours and the ${n % 7 === 0 ? 'walrus' : 'gull'} colony.`;
+    const text = Array.from({ length: 24_000 }, (_, n) => paragraph(n)).join('\n\n');
+    const atOnce = new Bm25Index(chunking);
+    atOnce.setDocument('big.md', text, '1');
+    const sliced = new Bm25Index(chunking);
+    let turns = 0;
+    const counter = setInterval(() => (turns += 1), 0);
+    try {
+      await sliced.setDocumentSliced('big.md', text, '1');
+    } finally {
+      clearInterval(counter);
+    }
+    expect(turns).toBeGreaterThan(2); // timers ran while it counted
+    expect(sliced.versionOf('big.md')).toBe('1');
+    expect(hitsOf(sliced, 'walrus colony')).toEqual(hitsOf(atOnce, 'walrus colony'));
+    expect(hitsOf(sliced, 'walrus colony').length).toBeGreaterThan(0);
+  });
+
   it('ranks by BM25 over sections, stems Russian and English, and keeps only the top k', () => {
     const index = new Bm25Index(chunking);
     index.setDocument('a.md', '# Сад\n\nМы посадили яблони.\n\n# Кухня\n\nВаренье из яблок и груш.', String(1));
