@@ -4,7 +4,7 @@ import type { Result } from '../../shared/result';
 import type { ResolvedPath } from '../platform/disk/workspace-sandbox';
 import { defineTool, onGivenPath } from './define-tool';
 import type { ToolContext } from './define-tool';
-import { parentOf } from './file-changes/file-commit';
+import { parentRel } from '../platform/disk/path-syntax';
 
 const input = z.object({
   path: z.string().describe('Folder to create, relative to the workspace root.'),
@@ -21,7 +21,7 @@ async function target(args: CreateArgs, ctx: ToolContext): Promise<Result<Resolv
   if (path.facts !== undefined)
     return err('destination_exists', `'${path.display}' already exists and is not a folder.`);
   if (!args.parents) {
-    const parent = await ctx.env.sandbox.resolve(parentOf(path.relPath) || '.', 'write');
+    const parent = await ctx.env.sandbox.resolve(parentRel(path.relPath) || '.', 'write');
     if (!parent.ok) return parent;
     if (parent.value.facts === undefined) {
       return err(

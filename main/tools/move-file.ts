@@ -4,7 +4,7 @@ import type { Result } from '../../shared/result';
 import type { ResolvedPath } from '../platform/disk/workspace-sandbox';
 import { defineTool } from './define-tool';
 import type { ToolContext } from './define-tool';
-import { parentOf } from './file-changes/file-commit';
+import { parentRel } from '../platform/disk/path-syntax';
 import { guardSubtree } from './file-changes/subtree-guard';
 import { entryTypeSchema } from './kit/output-shapes';
 
@@ -96,7 +96,7 @@ export const moveFileTool = defineTool({
     return env.locks.withLock([source.key, destination.key], async () => {
       let trashPath: string | undefined;
       if (destination.facts === undefined) {
-        const parent = await env.sandbox.resolve(parentOf(destination.relPath) || '.', 'write');
+        const parent = await env.sandbox.resolve(parentRel(destination.relPath) || '.', 'write');
         if (!parent.ok) return parent;
         if (parent.value.facts === undefined) {
           const made = env.sandbox.makeDirectories(parent.value);

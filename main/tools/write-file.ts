@@ -6,7 +6,8 @@ import type { ResolvedPath } from '../platform/disk/workspace-sandbox';
 import { defineTool, onGivenPath } from './define-tool';
 import type { ChangePreview, ToolContext } from './define-tool';
 import { watchWrite } from '../domain/lsp/diagnostics-after-write';
-import { commitFile, currentText, parentOf, readTarget } from './file-changes/file-commit';
+import { commitFile, currentText, readTarget } from './file-changes/file-commit';
+import { parentRel } from '../platform/disk/path-syntax';
 import type { CurrentFile } from './file-changes/file-commit';
 import { formatBytes } from '../../shared/format-bytes';
 import { fileChangeFields } from './kit/output-shapes';
@@ -100,7 +101,7 @@ export const writeFileTool = defineTool({
     let resolved = await target(args, ctx);
     if (!resolved.ok) return resolved;
     if (resolved.value.facts === undefined) {
-      const parent = await ctx.env.sandbox.resolve(parentOf(resolved.value.relPath) || '.', 'write');
+      const parent = await ctx.env.sandbox.resolve(parentRel(resolved.value.relPath) || '.', 'write');
       if (!parent.ok) return parent;
       if (parent.value.facts === undefined) {
         if (!args.create_dirs) {

@@ -17,6 +17,7 @@ import { SemanticChangeWatch } from './semantic-change-watch';
 import type { ScanWatch } from './semantic-change-watch';
 import { withSnippets } from './snippets';
 import type { ChunkHit } from './text-index';
+import { parentRel } from '../../platform/disk/path-syntax';
 
 /** Files larger than this are not indexed: logs and dumps, not prose a person searches by meaning. */
 export const MAX_INDEXED_FILE_BYTES = 1024 * 1024;
@@ -245,11 +246,11 @@ export class WorkspaceIndex {
     }
     this.dirty.add(path);
     // A file in folders the scan has not walked yet: the highest new folder is walked.
-    let dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+    let dir = parentRel(path);
     let highestNew: string | undefined;
     while (dir !== '' && !this.knownDirs.has(dir)) {
       highestNew = dir;
-      dir = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
+      dir = parentRel(dir);
     }
     if (highestNew !== undefined) this.dirty.add(highestNew);
   }
@@ -337,8 +338,8 @@ export class WorkspaceIndex {
    * and indexes what changed. `watch`: each folder is watched before it is read.
    */
   private async scan(dir: string, watch: ScanWatch | undefined, seen = new Set<string>()): Promise<number> {
-    const parent = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
-    const start = await this.sandbox.resolve(dir === '' ? '.' : parent === '' ? '.' : parent, 'read');
+    const parent = parentRel(dir);
+    const start = await this.sandbox.resolve(parent === '' ? '.' : parent, 'read');
     if (!start.ok || start.value.facts?.kind !== 'directory') return 0;
     if (dir === '') this.knownDirs.clear();
     this.knownDirs.add('');
@@ -395,8 +396,7 @@ export class WorkspaceIndex {
     const now = found.ok && found.value.realRel === relPath ? found.value : undefined;
     const wasFolder = this.knownDirs.has(relPath);
     if (wasFolder) this.watch?.forget(relPath);
-    const parent = relPath.includes('/') ? relPath.slice(0, relPath.lastIndexOf('/')) : '';
-    const visible = now !== undefined && this.knownDirs.has(parent) && !this.sandbox.isIgnored(now);
+    const visible = now !== undefined && this.knownDirs.has(parentRel(relPath)) && !this.sandbox.isIgnored(now);
     if (visible && now.facts?.kind === 'directory') {
       const seen = new Set<string>();
       const reindexed = await this.scan(relPath, this.watch?.grow(), seen);

@@ -15,6 +15,7 @@ import { describeEntry, listWorkspaceDir } from './list-dir';
 import { readWorkspaceText } from './read-text-file';
 import { hasPersonaOverlay, isPersonaPath, resolveWorkspacePath, userView } from './workspace-paths';
 import type { WorkspaceRoots } from './workspace-paths';
+import { parentRel } from '../../platform/disk/path-syntax';
 
 /** How long watcher events gather before the tree hears of them: well under the 1 s users notice. */
 export const CHANGE_BATCH_MS = 60;
@@ -47,8 +48,6 @@ export interface WorkspaceService {
   close(): Promise<void>;
 }
 
-const parentOf = (relPath: string) => (relPath.includes('/') ? relPath.slice(0, relPath.lastIndexOf('/')) : '');
-
 interface OpenWorkspace {
   readonly roots: WorkspaceRoots;
   readonly watcher: FolderWatcher;
@@ -73,11 +72,11 @@ export async function createWorkspaceService(options: WorkspaceServiceOptions): 
     for (const path of [...batch.added, ...batch.changed, ...batch.removed]) {
       // Rules are read afresh for every listing and entry: a changed .gitignore only asks for a reload.
       if (path.endsWith('.gitignore') && (path === '.gitignore' || path.endsWith('/.gitignore'))) {
-        reload.add(parentOf(path));
+        reload.add(parentRel(path));
       }
     }
     if (batch.added.length + batch.changed.length + batch.removed.length > MAX_ENTRIES_PER_BATCH) {
-      for (const path of [...batch.added, ...batch.changed, ...batch.removed]) reload.add(parentOf(path));
+      for (const path of [...batch.added, ...batch.changed, ...batch.removed]) reload.add(parentRel(path));
       return { ...changes, removed: [], reload: [...reload] };
     }
     const describe = async (path: string): Promise<WorkspaceEntry | null> => describeEntry(roots, path);

@@ -29,6 +29,7 @@ import type { WorkspaceService } from '../../domain/workspace/workspace-service'
 import type { ToolExecutor } from '../../tool-calls/tool-executor';
 import type { WorkspaceBinding } from './mcp-roots';
 import { workspaceUnavailable } from './mcp-roots';
+import { parentRel } from '../../platform/disk/path-syntax';
 
 /** Persona files are addressed by name, whatever folder is open: they live in the Familiar home. */
 export const PERSONA_URI_PREFIX = 'familiar://persona/';
@@ -68,7 +69,6 @@ const mimeByExtension: Readonly<Record<string, string>> = {
 };
 const mimeTypeOf = (path: string) =>
   mimeByExtension[path.slice(path.lastIndexOf('.') + 1).toLowerCase()] ?? 'text/plain';
-const parentOf = (relPath: string) => (relPath.includes('/') ? relPath.slice(0, relPath.lastIndexOf('/')) : '');
 const toPosix = (path: string) => path.split(sep).join('/');
 
 /** A Familiar error as the JSON-RPC error a resources request answers: the stable code rides in data. */
@@ -206,7 +206,7 @@ export function serveResources(options: McpResourcesOptions): void {
     unwrap(await run('read_file', { path: pathOf(target), start_line: 1, end_line: 1 }));
     subscriptions.set(uri, target);
     // The watcher follows folders the tree has listed: listing the file's folder starts it watching.
-    const folder = target.kind === 'persona' ? '' : parentOf(target.relPath);
+    const folder = target.kind === 'persona' ? '' : parentRel(target.relPath);
     const watched = await options.dispatch(
       'workspace.listDir',
       { path: folder },
@@ -244,7 +244,7 @@ export function serveResources(options: McpResourcesOptions): void {
       for (const path of paths) notify(uriOfChanged(changes.root, path));
       // Too many changes to name one by one: every subscription in a reloaded folder may have changed.
       for (const [uri, target] of subscriptions) {
-        if (target.kind === 'workspace' && changes.reload.includes(parentOf(target.relPath))) notify(uri);
+        if (target.kind === 'workspace' && changes.reload.includes(parentRel(target.relPath))) notify(uri);
       }
     } else if (name === 'workspace.opened') {
       listChanged();

@@ -9,6 +9,7 @@ import { fsError } from './fs-errors';
 import { OpenedFile } from './opened-file';
 import type { SandboxCore } from './sandbox-core';
 import type { ResolvedPath } from './resolved-path';
+import { parentRel } from './path-syntax';
 
 const createFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
 
@@ -22,8 +23,6 @@ export interface AtomicWriteOptions {
 
 const missingRoot = (display: string) =>
   err<never>('file_not_found', `The folder holding '${display}' does not exist (it was moved or deleted).`);
-
-const parentRelOf = (realRel: string) => (realRel.includes('/') ? realRel.slice(0, realRel.lastIndexOf('/')) : '');
 
 /** A temp name next to the target, under NAME_MAX whatever the target's name is. */
 function tempNameFor(name: string): string {
@@ -79,7 +78,7 @@ export async function writeFileAtomic(
     return fsError(error, path.display);
   }
   const temp = tempNameFor(parent.name);
-  const entry = { root: root.dir.path, dir: parentRelOf(path.realRel), name: temp };
+  const entry = { root: root.dir.path, dir: parentRel(path.realRel), name: temp };
   let file: OpenedFile | undefined;
   let committed = false;
   try {

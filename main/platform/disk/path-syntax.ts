@@ -48,5 +48,9 @@ export const displayPath = (relPath: string): string => (relPath === '' ? '.' : 
 /** The last segment of a normalized path ('' for the root). */
 export const baseName = (relPath: string): string => relPath.slice(relPath.lastIndexOf('/') + 1);
 
+/** The folder a normalized path is in ('' for root-level names). */
+export const parentRel = (relPath: string): string =>
+  relPath.includes('/') ? relPath.slice(0, relPath.lastIndexOf('/')) : '';
+
 /** Joins normalized segments. */
 export const joinRel = (parent: string, name: string): string => (parent === '' ? name : `${parent}/${name}`);

@@ -1,4 +1,3 @@
-import { dirname } from 'node:path';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import { fingerprintOf, hashBytes, sameContent } from '../../platform/disk/fingerprint';
@@ -190,6 +189,3 @@ function encodingOf<T>(options: CommitOptions<T>): { encoding?: string } {
   const encoding = options.encoding?.();
   return encoding === undefined ? {} : { encoding };
 }
-
-/** The parent folder of a workspace-relative path ('' for root-level names). */
-export const parentOf = (relPath: string): string => (relPath.includes('/') ? dirname(relPath) : '');
