@@ -72,6 +72,11 @@ async function steady(server: Server): Promise<number> {
   return server.memory.rssKb();
 }
 
+/** A row after some work: the peak while it ran, then the steady RSS once it is over. */
+async function rowAfter(server: Server, state: string, check: string): Promise<MemoryRow> {
+  return { state, peakKb: server.memory.takePeakKb(), steadyKb: await steady(server), check };
+}
+
 /** Waits for the saved index (the build's end) in `home`, then for the process to go quiet. */
 async function built(server: Server, home: string, limitMs = 600_000): Promise<number> {
   const dir = familiarPaths(home).ngramIndexes;
@@ -117,12 +122,12 @@ async function semanticBuiltRow(server: Server, limitMs = 900_000): Promise<Memo
   }
   if (state !== 'ready') throw new Error(`the semantic index was not ready within ${limitMs / 1000} s`);
   await server.memory.quiet();
-  return {
-    state: '  then the semantic index built too (both indexes)',
-    peakKb: server.memory.takePeakKb(),
-    steadyKb: await steady(server),
-    check: `${queries} semantic queries during its build of ${((performance.now() - start) / 1000).toFixed(0)} s`,
-  };
+  const seconds = ((performance.now() - start) / 1000).toFixed(0);
+  return rowAfter(
+    server,
+    '  then the semantic index built too (both indexes)',
+    `${queries} semantic queries during its build of ${seconds} s`,
+  );
 }
 
 const semanticQueries = ['parse the configuration options', 'handler for a module request', 'cache invalidation'];
@@ -136,12 +141,8 @@ async function searchesRow(server: Server, runs: number, state: string): Promise
     engines.add(String((await search(server, { query }))['engine']));
   }
   const check = `${runs * (steadySearches.length + 1)} searches, engine ${[...engines].join('/')}`;
-  return {
-    state,
-    peakKb: server.memory.takePeakKb(),
-    steadyKb: await steady(server),
-    check: `${check}; VmHWM ${(server.memory.highWaterKb() / 1024).toFixed(0)} MB over the process`,
-  };
+  const highWater = `VmHWM ${(server.memory.highWaterKb() / 1024).toFixed(0)} MB over the process`;
+  return rowAfter(server, state, `${check}; ${highWater}`);
 }
 
 /** One new workspace (a fresh home): the build in the same process, then a restart on its saved index. */
@@ -161,12 +162,13 @@ export async function indexMemoryRows(tree: Corpus, runs: number, log: (line: st
       });
       const answered = await search(first, steadySearches[0]!);
       const buildMs = await built(first, home);
-      rows.push({
-        state: 'new workspace: first search, the index built and saved',
-        peakKb: first.memory.takePeakKb(),
-        steadyKb: await steady(first),
-        check: `first answer by ${String(answered['engine'])}; build + save ${(buildMs / 1000).toFixed(1)} s`,
-      });
+      rows.push(
+        await rowAfter(
+          first,
+          'new workspace: first search, the index built and saved',
+          `first answer by ${String(answered['engine'])}; build + save ${(buildMs / 1000).toFixed(1)} s`,
+        ),
+      );
       rows.push(await searchesRow(first, runs, '  then steady and warm searches (same process)'));
       rows.push(await semanticBuiltRow(first));
     } finally {
@@ -185,22 +187,24 @@ export async function indexMemoryRows(tree: Corpus, runs: number, log: (line: st
       });
       const answered = await search(second, steadySearches[0]!);
       await second.memory.quiet();
-      rows.push({
-        state: 'restart: first search, the saved index opened (and refreshed)',
-        peakKb: second.memory.takePeakKb(),
-        steadyKb: await steady(second),
-        check: `first answer by ${String(answered['engine'])}`,
-      });
+      rows.push(
+        await rowAfter(
+          second,
+          'restart: first search, the saved index opened (and refreshed)',
+          `first answer by ${String(answered['engine'])}`,
+        ),
+      );
       rows.push(await searchesRow(second, runs, '  then steady and warm searches'));
       const states = [];
       for (const query of semanticQueries) states.push(await semantic(second, query));
       await second.memory.quiet();
-      rows.push({
-        state: '  then semantic queries on the saved semantic index',
-        peakKb: second.memory.takePeakKb(),
-        steadyKb: await steady(second),
-        check: `${semanticQueries.length} queries, answered ${states.join('/')}`,
-      });
+      rows.push(
+        await rowAfter(
+          second,
+          '  then semantic queries on the saved semantic index',
+          `${semanticQueries.length} queries, answered ${states.join('/')}`,
+        ),
+      );
     } finally {
       second.memory.stop();
       await second.client.close();

@@ -40,10 +40,11 @@ export class SemanticChangeWatch {
   constructor(
     anchored: AnchoredFs,
     private readonly sandbox: WorkspaceSandbox,
-    onChange: () => void = () => undefined,
   ) {
-    this.#workspace = new TreeWatcher(anchored, onChange);
-    this.#persona = sandbox.workspaceRoot === sandbox.personaDir ? undefined : new TreeWatcher(anchored, onChange);
+    // Nothing to do per event: the next query asks what changed (changes()).
+    const onEvent = () => undefined;
+    this.#workspace = new TreeWatcher(anchored, onEvent);
+    this.#persona = sandbox.workspaceRoot === sandbox.personaDir ? undefined : new TreeWatcher(anchored, onEvent);
   }
 
   /** A full scan begins at the workspace root (undefined: a root is missing, nothing is watched). */
