@@ -77,9 +77,9 @@ export class SavedIndex implements SegmentStore {
     return bytes;
   }
 
-  async write(name: string, bytes: Buffer) {
+  async write(name: string, parts: readonly Uint8Array[]) {
     const path = join(this.#dir, name);
-    await writeFileAtomic(path, bytes);
+    await writeFileAtomic(path, parts);
     const file = openPositionedFile(path);
     if (file === undefined) throw new Error(`${path} could not be opened after writing it`);
     return file;

@@ -6,14 +6,21 @@ import { dirname, basename, join } from 'node:path';
 const tempBeside = (path: string) => join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
 
 /**
- * Writes a small file so that a crash leaves either the old or the new content: temp file in the
- * same directory, fsync, rename over the target, fsync the directory.
+ * Writes a file so that a crash leaves either the old or the new content: temp file in the same
+ * directory, fsync, rename over the target, fsync the directory. `data` may come in parts, written
+ * one after another (an index segment: never joined into a second copy in memory).
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array | readonly Uint8Array[],
+  mode = 0o600,
+): Promise<void> {
   const temp = tempBeside(path);
   const handle = await open(temp, 'wx', mode);
   try {
-    await handle.writeFile(data);
+    // writeFile on a handle writes from its current position: the parts follow one another.
+    for (const part of typeof data === 'string' || data instanceof Uint8Array ? [data] : data)
+      await handle.writeFile(part);
     await handle.sync();
   } finally {
     await handle.close();

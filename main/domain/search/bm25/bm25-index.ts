@@ -314,11 +314,11 @@ export class Bm25Index {
     }
     // Every frozen segment (one left by a save that failed, too) becomes a file.
     for (const frozen of this.segments.filter((segment) => segment instanceof LiveSegment)) {
-      const { bytes, fileMap } = await frozen.encode();
+      const { parts, fileMap } = await frozen.encode();
       let written: DiskSegment | undefined;
       if (fileMap.some((file) => file !== -1)) {
         const name = segmentName();
-        written = new DiskSegment(name, await store.write(name, bytes));
+        written = new DiskSegment(name, await store.write(name, parts));
       }
       this.replace([frozen], written, [fileMap]);
     }
@@ -381,10 +381,10 @@ export class Bm25Index {
         }
       }
       if (group === undefined) return;
-      const { bytes, fileMaps } = await mergeSegments(group);
+      const { parts, fileMaps } = await mergeSegments(group);
       const name = segmentName();
       const merged = fileMaps.some((map) => map.some((file) => file !== -1))
-        ? new DiskSegment(name, await store.write(name, bytes))
+        ? new DiskSegment(name, await store.write(name, parts))
         : undefined;
       this.replace(group, merged, fileMaps);
     }

@@ -87,7 +87,7 @@ export class LiveSegment extends ColumnSegment {
   }
 
   /** This segment's live files as a segment file; `fileMap` answers each file's number in it (-1: left out). */
-  async encode(): Promise<{ bytes: Buffer; fileMap: Int32Array }> {
+  async encode(): Promise<{ parts: Buffer[]; fileMap: Int32Array }> {
     const pause = slicer();
     const writer = new SegmentWriter();
     const { fileMap, slotMap } = writeLiveFiles(writer, this);
@@ -105,6 +105,6 @@ export class LiveSegment extends ColumnSegment {
       if (slots.length > 0) writer.addTerm(term, slots, tf2);
       await pause();
     }
-    return { bytes: writer.finish(), fileMap };
+    return { parts: writer.finish(), fileMap };
   }
 }

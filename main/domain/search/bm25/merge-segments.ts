@@ -9,7 +9,7 @@ import { SegmentWriter, slicer, writeLiveFiles } from './segment-writer';
  */
 export async function mergeSegments(
   inputs: readonly DiskSegment[],
-): Promise<{ bytes: Buffer; fileMaps: Int32Array[] }> {
+): Promise<{ parts: Buffer[]; fileMaps: Int32Array[] }> {
   const pause = slicer();
   const writer = new SegmentWriter();
   const fileMaps: Int32Array[] = [];
@@ -45,5 +45,5 @@ export async function mergeSegments(
     if (slots.length > 0) writer.addTerm(term, slots, tf2);
     await pause();
   }
-  return { bytes: writer.finish(), fileMaps };
+  return { parts: writer.finish(), fileMaps };
 }

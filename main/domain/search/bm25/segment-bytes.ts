@@ -89,35 +89,55 @@ export class Sequential {
   }
 }
 
-/** A growable byte buffer with varints. */
+/** Bytes are appended in blocks of this size (a segment's postings are tens of megabytes). */
+const BLOCK_BYTES = 1 << 20;
+const FIRST_BLOCK_BYTES = 1 << 16;
+
+/**
+ * A growable byte buffer with varints, kept in blocks: growing never copies what was written, and
+ * a doubled buffer's unused half (plus the old copy until V8 collects it) is never held. The
+ * result is its blocks, written to the file one after another.
+ */
 export class Bytes {
-  buffer = Buffer.allocUnsafe(1 << 16);
-  length = 0;
+  private readonly sealed: Buffer[] = [];
+  private sealedBytes = 0;
+  private block = Buffer.allocUnsafe(0);
+  private used = 0;
+
+  /** Bytes written so far (the offset of the next one). */
+  get length(): number {
+    return this.sealedBytes + this.used;
+  }
 
   private ensure(n: number): void {
-    if (this.length + n <= this.buffer.length) return;
-    const bigger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + n));
-    this.buffer.copy(bigger, 0, 0, this.length);
-    this.buffer = bigger;
+    if (this.used + n <= this.block.length) return;
+    if (this.used > 0) {
+      this.sealed.push(this.block.subarray(0, this.used));
+      this.sealedBytes += this.used;
+    }
+    // Small at first (most segments a save writes are a few files), then whole blocks.
+    this.block = Buffer.allocUnsafe(Math.max(n, Math.min(BLOCK_BYTES, Math.max(FIRST_BLOCK_BYTES, this.length))));
+    this.used = 0;
   }
 
   varint(value: number): void {
     this.ensure(10);
     let rest = value;
     while (rest >= 0x80) {
-      this.buffer[this.length++] = (rest % 128) | 0x80;
+      this.block[this.used++] = (rest % 128) | 0x80;
       rest = Math.floor(rest / 128);
     }
-    this.buffer[this.length++] = rest;
+    this.block[this.used++] = rest;
   }
 
   bytes(bytes: Uint8Array): void {
     this.ensure(bytes.length);
-    this.buffer.set(bytes, this.length);
-    this.length += bytes.length;
+    this.block.set(bytes, this.used);
+    this.used += bytes.length;
   }
 
-  result(): Buffer {
-    return this.buffer.subarray(0, this.length);
+  /** What was written, as blocks in order. */
+  result(): Buffer[] {
+    return this.used > 0 ? [...this.sealed, this.block.subarray(0, this.used)] : [...this.sealed];
   }
 }

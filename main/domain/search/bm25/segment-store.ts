@@ -3,8 +3,8 @@ import type { PositionedFile } from '../../../platform/storage/positioned-file';
 
 /** Where an index's segment files and manifest live (saved-index.ts: the Familiar home). */
 export interface SegmentStore {
-  /** Writes a new segment file (whole, atomically) and opens it. */
-  write(name: string, bytes: Buffer): Promise<PositionedFile>;
+  /** Writes a new segment file (whole, atomically: its parts one after another) and opens it. */
+  write(name: string, parts: readonly Uint8Array[]): Promise<PositionedFile>;
   open(name: string): PositionedFile | undefined;
   /** The segment files present (named or not by the manifest). */
   list(): Promise<string[]>;

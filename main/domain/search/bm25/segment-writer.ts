@@ -121,15 +121,19 @@ export class SegmentWriter {
     this.dict.varint(this.postingBytes.length - start);
   }
 
-  finish(): Buffer {
+  /**
+   * The segment file's bytes, in order, as parts written one after another (store.write): joined
+   * into one buffer they would be held twice, and a merge's output is tens of megabytes.
+   */
+  finish(): Buffer[] {
     const dict = this.dict.result();
     const postings = this.postingBytes.result();
     const header: Header = {
       files: this.paths.length,
       chunks: this.chunkFiles.length,
       terms: this.terms,
-      dictBytes: dict.length,
-      postingsBytes: postings.length,
+      dictBytes: this.dict.length,
+      postingsBytes: this.postingBytes.length,
       paths: this.paths,
       versions: this.versions,
       headings: this.headings,
@@ -150,21 +154,22 @@ export class SegmentWriter {
     const hashes = this.hashes.result();
     const headBytes =
       PREFIX + json.length + pad4(PREFIX + json.length) + columns.reduce((sum, column) => sum + column.length, 0);
-    const headTotal = headBytes + hashes.length + pad4(headBytes + hashes.length);
+    const hashBytes = this.hashes.length;
+    const headTotal = headBytes + hashBytes + pad4(headBytes + hashBytes);
     const prefix = Buffer.alloc(PREFIX);
     prefix.writeUInt32LE(MAGIC, 0);
     prefix.writeUInt32LE(VERSION, 4);
     prefix.writeUInt32LE(headTotal, 8);
     prefix.writeUInt32LE(json.length, 12);
-    return Buffer.concat([
+    return [
       prefix,
       json,
       Buffer.alloc(pad4(PREFIX + json.length)),
       ...columns,
-      hashes,
-      Buffer.alloc(pad4(headBytes + hashes.length)),
-      dict,
-      postings,
-    ]);
+      ...hashes,
+      Buffer.alloc(pad4(headBytes + hashBytes)),
+      ...dict,
+      ...postings,
+    ];
   }
 }

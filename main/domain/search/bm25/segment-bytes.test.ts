@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { Bytes, Cursor } from './segment-bytes';
+import { seededRandom } from '../../../test-support/seeded-random';
+
+describe('Bytes (a segment file being written, in blocks)', () => {
+  it('gives back every varint and byte run in order, across block boundaries', () => {
+    const random = seededRandom(7);
+    const bytes = new Bytes();
+    const written: ({ varint: number } | { run: Buffer })[] = [];
+    // About 5 MB: several 1 MB blocks, with runs bigger than a block and varints that straddle none.
+    for (let n = 0; n < 400_000; n += 1) {
+      const value = Math.floor(random() * 2 ** Math.floor(random() * 40));
+      bytes.varint(value);
+      written.push({ varint: value });
+      if (n % 50_000 === 0) {
+        const run = Buffer.alloc(Math.floor(random() * 1.5 * 2 ** 20) + 1, n % 251);
+        bytes.bytes(run);
+        written.push({ run });
+      }
+    }
+    const parts = bytes.result();
+    expect(parts.length).toBeGreaterThan(3);
+    const joined = Buffer.concat(parts);
+    expect(joined.length).toBe(bytes.length);
+    const cursor = new Cursor(joined);
+    const mismatches: number[] = [];
+    written.forEach((item, n) => {
+      if ('varint' in item) {
+        if (cursor.varint() !== item.varint) mismatches.push(n);
+      } else {
+        if (!joined.subarray(cursor.at, cursor.at + item.run.length).equals(item.run)) mismatches.push(n);
+        cursor.at += item.run.length;
+      }
+    });
+    expect(mismatches.slice(0, 5)).toEqual([]);
+    expect(cursor.done).toBe(true);
+  });
+
+  it('answers its length as the offset of the next byte (the dictionary points into the postings by it)', () => {
+    const bytes = new Bytes();
+    expect(bytes.length).toBe(0);
+    bytes.varint(300); // two bytes
+    bytes.bytes(Buffer.alloc(70_000)); // past the first, small block
+    expect(bytes.length).toBe(70_002);
+    expect(Buffer.concat(bytes.result()).length).toBe(70_002);
+  });
+});
