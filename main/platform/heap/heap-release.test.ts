@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HeapRelease, collectGarbage } from './heap-release';
+import { HeapRelease, collectGarbage, keepHeapNearLive } from './heap-release';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -43,5 +43,11 @@ describe('HeapRelease', () => {
     await new Promise((resolve) => setImmediate(resolve)); // WeakRef targets live until the turn ends
     collectGarbage();
     expect(weak.deref()).toBeUndefined();
+  });
+
+  it("keepHeapNearLive holds V8's heap growth to 1.2 times what was live", () => {
+    const flags: string[] = [];
+    keepHeapNearLive((set) => flags.push(set));
+    expect(flags).toEqual(['--heap-growing-percent=20']);
   });
 });
