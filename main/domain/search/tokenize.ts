@@ -35,14 +35,21 @@ export function tokenize(text: string): string[] {
 export function processTerm(word: string): string[] {
   let terms = termCache.get(word);
   if (terms === undefined) {
-    terms = termsOf(word);
+    // The word is a slice of the text it was found in, and V8 keeps a long slice's whole text alive:
+    // cached (and indexed: the terms become the live segment's keys), it would hold every chunk a
+    // new word came from, tens of MB over a build, for the life of the process.
+    const own = ownCopy(word);
+    terms = termsOf(own);
     // A vocabulary is small next to the text: stemming each distinct word once makes indexing several
     // times faster. Bounded, so a corpus of random identifiers cannot grow it without end.
     if (termCache.size >= MAX_CACHED_TERMS) termCache.clear();
-    termCache.set(word, terms);
+    termCache.set(own, terms);
   }
   return [...terms];
 }
+
+/** A string of its own: not a slice that keeps a bigger string alive (a cache miss's cost only). */
+export const ownCopy = (text: string): string => Buffer.from(text, 'utf8').toString('utf8');
 
 const MAX_CACHED_TERMS = 200_000;
 
