@@ -90,6 +90,9 @@ export class DiskSegment extends ColumnSegment {
   hash(slot: number) {
     return this.hashes.toString('base64url', slot * HASH_BYTES, (slot + 1) * HASH_BYTES);
   }
+  hashBytes(slot: number) {
+    return this.hashes.subarray(slot * HASH_BYTES, (slot + 1) * HASH_BYTES);
+  }
 
   protected markFileDeleted(file: number): boolean {
     if (file < 0 || file >= this.fileCount || this.deletedFiles[file] === 1) return false;
@@ -131,15 +134,19 @@ export class DiskSegment extends ColumnSegment {
     return undefined;
   }
 
-  /** Every term with its postings, in dictionary order, read sequentially (a merge). */
-  *allTerms(): Generator<{ term: string; postings: TermPostings }> {
+  /**
+   * Every term with its encoded postings (decodeEach reads them), in dictionary order, read
+   * sequentially (a merge). `bytes` is valid until the next term is asked for: a merge of hundreds
+   * of thousands of terms decodes each into its own arrays, not into two new typed arrays a term.
+   */
+  *allTerms(): Generator<{ term: string; df: number; bytes: Buffer }> {
     const dict = new Sequential(this.file, this.dictStart, this.postingsStart);
     const postings = new Sequential(this.file, this.postingsStart, this.file.size);
     for (let n = 0; n < this.header.terms; n += 1) {
       const term = dict.text(dict.varint());
       const df = dict.varint();
       const bytes = dict.varint();
-      yield { term, postings: decodePostings(postings.bytes(bytes), df) };
+      yield { term, df, bytes: postings.bytes(bytes) };
     }
   }
 

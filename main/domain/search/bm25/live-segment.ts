@@ -1,6 +1,7 @@
 import { ColumnSegment, TF_RANGE, packPosting } from './segment';
 import type { NewChunk, TermPostings } from './segment';
 import { SegmentWriter, slicer, writeLiveFiles } from './segment-writer';
+import { ownCopy } from '../tokenize';
 
 /** The segment for new and changed files: today's in-memory index (flat packed postings per term). */
 export class LiveSegment extends ColumnSegment {
@@ -40,7 +41,7 @@ export class LiveSegment extends ColumnSegment {
       this.starts.push(chunk.startLine);
       this.ends.push(chunk.endLine);
       this.lengths.push(chunk.length);
-      this.headings.push(chunk.heading);
+      this.headings.push(ownCopy(chunk.heading)); // a slice of the file's text: not the whole text
       this.hashes.push(chunk.hash);
       for (const [term, tf] of chunk.counts) {
         const list = this.terms.get(term);
@@ -65,6 +66,9 @@ export class LiveSegment extends ColumnSegment {
   }
   hash(slot: number) {
     return this.hashes[slot] as string;
+  }
+  hashBytes(slot: number) {
+    return Buffer.from(this.hashes[slot] as string, 'base64url');
   }
 
   protected markFileDeleted(file: number): boolean {

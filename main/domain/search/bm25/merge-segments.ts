@@ -1,5 +1,5 @@
 import type { DiskSegment } from './disk-segment';
-import type { TermPostings } from './segment';
+import { decodeEach } from './segment-bytes';
 import { SegmentWriter, slicer, writeLiveFiles } from './segment-writer';
 
 /**
@@ -23,6 +23,13 @@ export async function mergeSegments(
   const heads = streams.map((stream) => stream.next());
   const slots: number[] = [];
   const tf2: number[] = [];
+  let map = new Int32Array(0);
+  const keep = (slot: number, tf: number) => {
+    const to = map[slot] as number;
+    if (to === -1) return;
+    slots.push(to);
+    tf2.push(tf);
+  };
   for (;;) {
     let term: string | undefined;
     for (const head of heads)
@@ -32,15 +39,9 @@ export async function mergeSegments(
     tf2.length = 0;
     heads.forEach((head, s) => {
       if (head.done === true || head.value.term !== term) return;
-      const map = slotMaps[s] as Int32Array;
-      const { count, slots: from, tf2: tfs } = head.value.postings;
-      for (let at = 0; at < count; at += 1) {
-        const slot = map[from[at] as number] as number;
-        if (slot === -1) continue;
-        slots.push(slot);
-        tf2.push(tfs[at] as number);
-      }
-      heads[s] = (streams[s] as Generator<{ term: string; postings: TermPostings }>).next();
+      map = slotMaps[s] as Int32Array;
+      decodeEach(head.value.bytes, head.value.df, keep);
+      heads[s] = (streams[s] as (typeof streams)[number]).next();
     });
     if (slots.length > 0) writer.addTerm(term, slots, tf2);
     await pause();

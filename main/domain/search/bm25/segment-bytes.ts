@@ -16,6 +16,16 @@ export function decodePostings(bytes: Buffer, df: number): TermPostings {
   return { count: df, slots, tf2 };
 }
 
+/** Calls `each` with every posting of an encoded list (slot, tf × 2), slots ascending. */
+export function decodeEach(bytes: Buffer, df: number, each: (slot: number, tf2: number) => void): void {
+  const cursor = new Cursor(bytes);
+  let slot = 0;
+  for (let at = 0; at < df; at += 1) {
+    slot += cursor.varint();
+    each(slot, cursor.varint());
+  }
+}
+
 /** Reads the varint at `reader.at` in `buffer` (7 bits a byte, low first) and moves past it. */
 function readVarint(buffer: Buffer, reader: { at: number }): number {
   let value = 0;

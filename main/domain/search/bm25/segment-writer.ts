@@ -37,7 +37,7 @@ export function writeLiveFiles(writer: SegmentWriter, input: Segment): { fileMap
         input.endLine(slot),
         input.chunkLength(slot),
         input.heading(slot),
-        Buffer.from(input.hash(slot), 'base64url'),
+        input.hashBytes(slot),
       );
     }
   }

@@ -43,6 +43,8 @@ export interface Segment {
   heading(slot: number): string;
   /** base64url of the chunk text's sha1: its vector's key. */
   hash(slot: number): string;
+  /** The same sha1 as bytes (a flush or merge copies them). */
+  hashBytes(slot: number): Buffer;
   postings(term: string): TermPostings | undefined;
 }
 
@@ -82,6 +84,7 @@ export abstract class ColumnSegment implements Segment {
   abstract chunkDead(slot: number): boolean;
   abstract heading(slot: number): string;
   abstract hash(slot: number): string;
+  abstract hashBytes(slot: number): Buffer;
   abstract postings(term: string): TermPostings | undefined;
   /** Marks a file deleted; answers false when there is no such live file (nothing to do). */
   protected abstract markFileDeleted(file: number): boolean;
