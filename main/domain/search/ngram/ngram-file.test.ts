@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { NGRAM_BINARY, NGRAM_INDEXED, trigramKey } from '../../../platform/search-engines/ngram-types';
 import type { NgramSegment } from '../../../platform/search-engines/ngram-types';
-import { openIndex, openSavedIndex, saveIndex } from './ngram-file';
+import { openIndex, openSavedIndex, saveIndex as indexFileParts } from './ngram-file';
 import type { SavedFile } from './ngram-file';
 import { FileVerdict, NgramIndex } from './ngram-index';
 import type { FileSelector } from './ngram-index';
 import { literalPlan } from './trigram-plan';
+
+/** The saved file's bytes, its parts joined. */
+const saveIndex = (...args: Parameters<typeof indexFileParts>) => Buffer.concat(indexFileParts(...args));
 
 /** A worker's segment for files that each hold `abc` or not (size 10 + their number, ctime 1000). */
 function segment(holds: readonly boolean[], flag = NGRAM_INDEXED): NgramSegment {

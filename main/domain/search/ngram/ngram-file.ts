@@ -50,8 +50,11 @@ interface Header {
 const bytesOf = (array: Uint32Array | Float64Array | Uint8Array) =>
   Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 
-/** The whole index as bytes for the data folder (its postings in memory: NgramIndex.loadPostings). */
-export function saveIndex(index: NgramIndex, identity: unknown): Buffer {
+/**
+ * The whole index as the data folder's file, in parts written one after another (its postings in
+ * memory: NgramIndex.loadPostings). Not joined: that would hold the postings twice at every save.
+ */
+export function saveIndex(index: NgramIndex, identity: unknown): Uint8Array[] {
   const parts = index.parts();
   const { paths } = parts;
   const tables: Uint8Array[] = [];
@@ -78,7 +81,7 @@ export function saveIndex(index: NgramIndex, identity: unknown): Buffer {
   [MAGIC, NGRAM_FILE_VERSION, json.length, paths.count, paths.slots.length, paths.bytes.length].forEach((value, i) =>
     fixed.writeUInt32LE(value, i * 4),
   );
-  return Buffer.concat([
+  return [
     fixed,
     json,
     bytesOf(paths.offsets),
@@ -90,7 +93,7 @@ export function saveIndex(index: NgramIndex, identity: unknown): Buffer {
     paths.bytes,
     ...tables,
     ...blobs,
-  ]);
+  ];
 }
 
 class Refused extends Error {

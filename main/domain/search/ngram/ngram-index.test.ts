@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { NGRAM_BINARY, NGRAM_INDEXED, trigramKey } from '../../../platform/search-engines/ngram-types';
 import type { NgramSegment } from '../../../platform/search-engines/ngram-types';
-import { openIndex, saveIndex } from './ngram-file';
+import { openIndex, saveIndex as indexFileParts } from './ngram-file';
 import { FileVerdict, NgramIndex } from './ngram-index';
 import { literalPlan } from './trigram-plan';
+
+/** The saved file's bytes, its parts joined. */
+const saveIndex = (...args: Parameters<typeof indexFileParts>) => Buffer.concat(indexFileParts(...args));
 
 const key = (text: string) => trigramKey(text.charCodeAt(0), text.charCodeAt(1), text.charCodeAt(2));
 

@@ -467,10 +467,10 @@ export class WorkspaceNgram {
     // The postings in memory for the copy (a moment, when they were on disk), then on disk again.
     await index.loadPostings();
     const identity = this.identity(sandbox);
-    const bytes = saveIndex(index, identity);
+    const parts = saveIndex(index, identity);
     await ensureFolder(join(this.storeFile, '..'));
-    await writeFileAtomic(this.storeFile, bytes);
-    this.diskBytes = bytes.length;
+    await writeFileAtomic(this.storeFile, parts);
+    this.diskBytes = parts.reduce((sum, part) => sum + part.length, 0);
     await this.answerFromSaved(index, identity);
     this.emit();
   }
