@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collectGarbage } from '../../platform/heap/heap-release';
-import { processTerm, tokenize } from './tokenize';
+import { forgetCachedTerms, processTerm, tokenize } from './tokenize';
 
 describe('processTerm', () => {
   it('keeps no text alive through the words it caches (a word is a slice of its text)', () => {
@@ -14,6 +14,15 @@ describe('processTerm', () => {
     collectGarbage();
     const grown = process.memoryUsage().heapUsed - before;
     expect(grown).toBeLessThan(12 * 1024 * 1024);
+  });
+
+  it('forgets the words it cached once asked (a build is over)', () => {
+    for (let n = 0; n < 100_000; n += 1) processTerm(`word${n}x`);
+    collectGarbage();
+    const full = process.memoryUsage().heapUsed;
+    forgetCachedTerms();
+    collectGarbage();
+    expect(full - process.memoryUsage().heapUsed).toBeGreaterThan(4 * 1024 * 1024);
   });
 
   it('stems as before', () => {

@@ -48,6 +48,14 @@ export function processTerm(word: string): string[] {
   return [...terms];
 }
 
+/**
+ * Empties the word cache (a build is over: up to 200,000 words, 10-20 MB, that the next query or
+ * edit needs a handful of).
+ */
+export function forgetCachedTerms(): void {
+  termCache.clear();
+}
+
 /** A string of its own: not a slice that keeps a bigger string alive (a cache miss's cost only). */
 export const ownCopy = (text: string): string => Buffer.from(text, 'utf8').toString('utf8');
 

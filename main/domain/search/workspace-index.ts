@@ -17,6 +17,7 @@ import { SemanticChangeWatch } from './semantic-change-watch';
 import type { ScanWatch } from './semantic-change-watch';
 import { withSnippets } from './snippets';
 import type { ChunkHit } from './text-index';
+import { forgetCachedTerms } from './tokenize';
 import { parentRel } from '../../platform/disk/path-syntax';
 
 /** Files larger than this are not indexed: logs and dumps, not prose a person searches by meaning. */
@@ -324,6 +325,7 @@ export class WorkspaceIndex {
       if (this.stop.signal.aborted) return reindexed;
       for (const path of [...this.index.paths()]) if (!seen.has(path)) this.index.removeDocument(path);
       this.scheduleSave();
+      if (reindexed > 0) forgetCachedTerms();
       ok = true;
       return reindexed;
     } finally {
