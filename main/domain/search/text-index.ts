@@ -37,7 +37,7 @@ const engineOptions: Options<StoredChunk> = {
   fields: searchFields,
   storeFields,
   tokenize,
-  processTerm,
+  processTerm: (term) => [...processTerm(term)], // MiniSearch's own list, not the cache's
   searchOptions: {
     boost: { heading: 1.5 },
     combineWith: 'OR',
