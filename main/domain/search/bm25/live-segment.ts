@@ -35,13 +35,16 @@ export class LiveSegment extends ColumnSegment {
     this.firsts.push(this.chunkFiles.length);
     this.counts.push(chunks.length);
     this.deleted.push(false);
+    let heading: { of: string; own: string } | undefined;
     for (const chunk of chunks) {
       const slot = this.chunkFiles.length;
       this.chunkFiles.push(file);
       this.starts.push(chunk.startLine);
       this.ends.push(chunk.endLine);
       this.lengths.push(chunk.length);
-      this.headings.push(ownCopy(chunk.heading)); // a slice of the file's text: not the whole text
+      // A slice of the file's text: its own copy is kept, not the whole text (one per run of chunks).
+      if (heading?.of !== chunk.heading) heading = { of: chunk.heading, own: ownCopy(chunk.heading) };
+      this.headings.push(heading.own);
       this.hashes.push(chunk.hash);
       for (const [term, tf] of chunk.counts) {
         const list = this.terms.get(term);

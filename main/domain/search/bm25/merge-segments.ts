@@ -23,7 +23,7 @@ export async function mergeSegments(
   const heads = streams.map((stream) => stream.next());
   const slots: number[] = [];
   const tf2: number[] = [];
-  let map = new Int32Array(0);
+  let map: Int32Array = new Int32Array(0);
   const keep = (slot: number, tf: number) => {
     const to = map[slot] as number;
     if (to === -1) return;

@@ -44,4 +44,14 @@ describe('Bytes (a segment file being written, in blocks)', () => {
     expect(bytes.length).toBe(70_002);
     expect(Buffer.concat(bytes.result()).length).toBe(70_002);
   });
+
+  it('grows its blocks with what it holds, up to 1 MB (a small segment allocates little, a big one a few dozen parts)', () => {
+    const bytes = new Bytes();
+    for (let n = 0; n < 3 * 2 ** 20; n += 1) bytes.varint(1);
+    const sizes = bytes.result().map((part) => part.length);
+    expect(sizes[0]).toBeLessThanOrEqual(2 ** 16);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(2 ** 20);
+    expect(sizes.at(-2)).toBe(2 ** 20 - 9); // a whole block (a varint never straddles two)
+    expect(sizes.length).toBeLessThanOrEqual(8);
+  });
 });

@@ -124,8 +124,9 @@ export class Bytes {
     if (this.used > 0) {
       this.sealed.push(this.block.subarray(0, this.used));
       this.sealedBytes += this.used;
+      this.used = 0;
     }
-    // Small at first (most segments a save writes are a few files), then whole blocks.
+    // Small at first (most segments a save writes are a few files), growing with what it holds up to whole blocks.
     this.block = Buffer.allocUnsafe(Math.max(n, Math.min(BLOCK_BYTES, Math.max(FIRST_BLOCK_BYTES, this.length))));
     this.used = 0;
   }

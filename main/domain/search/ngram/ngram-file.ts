@@ -49,6 +49,8 @@ interface Header {
 
 const bytesOf = (array: Uint32Array | Float64Array | Uint8Array) =>
   Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+/** A copy: the file table and path table change as files are indexed, and a save writes over awaits. */
+const copyOf = (array: Uint32Array | Float64Array | Uint8Array) => Buffer.from(bytesOf(array));
 
 /**
  * The whole index as the data folder's file, in parts written one after another (its postings in
@@ -84,13 +86,14 @@ export function saveIndex(index: NgramIndex, identity: unknown): Uint8Array[] {
   return [
     fixed,
     json,
-    bytesOf(paths.offsets),
-    bytesOf(paths.hashes),
-    bytesOf(paths.slots),
-    bytesOf(parts.sizes),
-    bytesOf(parts.ctimes),
-    bytesOf(parts.flags),
-    paths.bytes,
+    copyOf(paths.offsets),
+    copyOf(paths.hashes),
+    copyOf(paths.slots),
+    copyOf(parts.sizes),
+    copyOf(parts.ctimes),
+    copyOf(parts.flags),
+    copyOf(paths.bytes),
+    // Written once and never changed: a segment's key tables and postings.
     ...tables,
     ...blobs,
   ];
