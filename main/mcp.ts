@@ -5,6 +5,10 @@ import { createMcpSessions } from './front-doors/mcp/mcp-session';
 import { parseHttpPort, startMcpHttpServer, withHttpPortDefault } from './front-doors/mcp/mcp-http';
 import { coreFlags, createCommandLineCore, runCommandLine, stopOnce } from './front-doors/command-line';
 import { familiarVersion } from './core/version';
+import { keepHeapNearLive } from './platform/heap/heap-release';
+
+// A process that sits beside its client all day keeps V8's heap near what is live (heap-release.ts).
+keepHeapNearLive();
 
 const usage = `Usage: familiar-mcp [--workspace DIR] [--home DIR] [--user-skills DIR] [--approve all] [--http [PORT]]
 

@@ -3,6 +3,10 @@ import { parseArgs } from 'node:util';
 import { createStderrLogger } from './platform/logging/logger';
 import { startBrowserServer } from './front-doors/server/browser-server';
 import { coreFlags, createCommandLineCore, runCommandLine, stopOnce } from './front-doors/command-line';
+import { keepHeapNearLive } from './platform/heap/heap-release';
+
+// Browser mode keeps V8's heap near what is live, as the desktop app does (heap-release.ts).
+keepHeapNearLive();
 
 /** Browser mode: the same core as the desktop app, its renderer served on loopback. */
 async function main(): Promise<void> {

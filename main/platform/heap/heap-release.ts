@@ -43,8 +43,9 @@ const SEMI_SPACE_GROWTH_FACTOR = 1;
 /**
  * Keeps V8's heap near what is live (issue 32 item 7: a companion that sits in the background all
  * day favours memory over the throughput of its background builds): the old generation grows little
- * past what is live, the young one not at all. Process-wide and idempotent: every front door's tool
- * services ask for it, before any build has grown the heap.
+ * past what is live, the young one not at all. Process-wide: each entry (the desktop app, browser mode,
+ * familiar-mcp) sets it as it starts, before anything has grown the heap. Tests and the in-process
+ * bench run with V8's defaults.
  */
 export function keepHeapNearLive(setFlags: (flags: string) => void = setFlagsFromString): void {
   setFlags(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);

@@ -17,7 +17,7 @@ import { createWorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import { WorkspaceIndexes } from '../../domain/search/workspace-indexes';
 import { NgramIndexes } from '../../domain/search/ngram/ngram-indexes';
 import { ForegroundGate } from '../../platform/search-engines/foreground-gate';
-import { HeapRelease, keepHeapNearLive } from '../../platform/heap/heap-release';
+import { HeapRelease } from '../../platform/heap/heap-release';
 import type { EmbedderSource } from '../../domain/search/semantic-answer';
 import type { IndexStatusListener } from '../../domain/search/index-status';
 import type { FamiliarPaths } from '../../platform/storage/paths';
@@ -153,9 +153,7 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
   const searchEngine = chooseSearchEngine(options.searchEngine, { resourcesDir: options.resourcesDir });
   const workers = createFsWorkerPool(options.workerThreads === undefined ? {} : { size: options.workerThreads });
   const foreground = new ForegroundGate();
-  // The heap stays near what is live while builds run, and once a build is over and no call runs,
-  // the heap it grew is collected (issue 32 item 7).
-  keepHeapNearLive();
+  // Once a build is over and no call runs, the heap it grew is collected (issue 32 item 7).
   const heapRelease = new HeapRelease(() => foreground.busy);
   let filesReadAtRelease = 0;
   const onIndexStatus: IndexStatusListener = (status) => {
