@@ -2,8 +2,8 @@ import { isSmokeTest, startSmokeTest } from './front-doors/electron/smoke-test';
 import { startDesktop } from './front-doors/electron/start-desktop';
 import { keepHeapNearLive } from './platform/heap/heap-release';
 
-// A companion that sits in the background all day keeps V8's heap near what is live: set before
-// anything has grown it (heap-release.ts).
+// A companion that sits in the background all day keeps V8's heap near what is live: set as it
+// starts, once its modules have loaded (heap-release.ts says what that leaves).
 keepHeapNearLive();
 
 // Composition root of the desktop app; browser mode starts from serve.ts instead.

@@ -32,20 +32,23 @@ const HEAP_GROWING_PERCENT = 20;
 
 /**
  * How much the young generation's semi-spaces grow at a time: 1, not at all. V8 sizes its young
- * generation by the machine's memory (up to 128 MB on this 24 GB machine: `heapTotal` 182 MB with 39 MB
- * used after a few searches), and the flag that bounds it is read only when the process starts, which
- * neither `node mcp.js` nor Electron lets us set. Not growing it, the 62k-file build over MCP peaked at
- * 523-528 MB instead of 590-643, its trigram part at 368-374 instead of 406-413, and the semantic build
- * took 10-20% longer (more, smaller scavenges).
+ * generation by the machine's memory (two semi-spaces of up to 64 MB each on this 24 GB machine:
+ * `heapTotal` 182 MB with 39 MB used after a few searches), and the flag that bounds it is read only
+ * when the process starts, which neither `node mcp.js` nor Electron lets us set. Not growing it from
+ * the start (flags set by a preload, before any module), the 62k-file build over MCP peaked at 523-528
+ * MB instead of 590-643, its trigram part at 368-374 instead of 406-413, and the semantic build took
+ * 10-20% longer (more, smaller scavenges). Set as the app sets it (below), the same build peaked at
+ * 495 MB in one trace and 573 MB in the memory bench.
  */
 const SEMI_SPACE_GROWTH_FACTOR = 1;
 
 /**
  * Keeps V8's heap near what is live (issue 32 item 7: a companion that sits in the background all
  * day favours memory over the throughput of its background builds): the old generation grows little
- * past what is live, the young one not at all. Process-wide: each entry (the desktop app, browser mode,
- * familiar-mcp) sets it as it starts, before anything has grown the heap. Tests and the in-process
- * bench run with V8's defaults.
+ * past what is live, the young one no further. Process-wide: each entry (the desktop app, browser mode,
+ * familiar-mcp) sets it as it starts. Loading the app's modules has grown the young generation to 32 MB
+ * by then; it stays there until the first collection after a build (HeapRelease) shrinks it, and
+ * does not grow again. Tests and the in-process bench run with V8's defaults.
  */
 export function keepHeapNearLive(setFlags: (flags: string) => void = setFlagsFromString): void {
   setFlags(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
