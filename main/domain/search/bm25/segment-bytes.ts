@@ -3,16 +3,16 @@ import type { TermPostings } from './segment';
 
 /** The varint and byte readers and writers of the segment file (segment-format.ts). */
 
+/** A term's encoded postings as arrays (a query's few terms; a merge reads them with decodeEach). */
 export function decodePostings(bytes: Buffer, df: number): TermPostings {
-  const cursor = new Cursor(bytes);
   const slots = new Uint32Array(df);
   const tf2 = new Uint16Array(df);
-  let slot = 0;
-  for (let at = 0; at < df; at += 1) {
-    slot += cursor.varint();
+  let at = 0;
+  decodeEach(bytes, df, (slot, tf) => {
     slots[at] = slot;
-    tf2[at] = cursor.varint();
-  }
+    tf2[at] = tf;
+    at += 1;
+  });
   return { count: df, slots, tf2 };
 }
 
