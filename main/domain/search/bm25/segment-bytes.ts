@@ -128,7 +128,6 @@ export class Bytes {
     }
     // Small at first (most segments a save writes are a few files), growing with what it holds up to whole blocks.
     this.block = Buffer.allocUnsafe(Math.max(n, Math.min(BLOCK_BYTES, Math.max(FIRST_BLOCK_BYTES, this.length))));
-    this.used = 0;
   }
 
   varint(value: number): void {
