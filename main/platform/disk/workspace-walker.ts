@@ -57,9 +57,10 @@ export interface WalkOptions {
   readonly signal?: AbortSignal | undefined;
   /**
    * lstat every entry that is not a folder, through the folder held open (sizes, versions); a
-   * function: only the entries it picks by path (a lookup per entry costs more than its readdir).
+   * function: only the entries it picks by path and root, as `only` is asked (a lookup per entry
+   * costs more than its readdir).
    */
-  readonly withFacts?: boolean | ((relPath: string) => boolean);
+  readonly withFacts?: boolean | ((relPath: string, inPersona: boolean) => boolean);
   /**
    * Background walks (index builds and refreshes): asked between slices; a promise holds the walk
    * until it settles (while a tool call runs, foreground-gate.ts).
@@ -340,7 +341,7 @@ export async function walkWorkspace(
           continue; // Familiar's own data never shows up in a walk
         }
       }
-      const wanted = typeof withFacts === 'function' ? withFacts(relPath) : withFacts === true;
+      const wanted = typeof withFacts === 'function' ? withFacts(relPath, inPersona) : withFacts === true;
       const stats = wanted && child === undefined ? anchored.lstat(parentDir, entry.name) : undefined;
       const step = options.visit({
         facts: stats === undefined ? undefined : factsOf(stats),

@@ -82,7 +82,7 @@ export async function ripgrepWalkedFiles(
       inPersona || (kind === 'directory' ? folders.has(relPath) : candidates.has(relPath)),
     // The persona files' sizes too: with them a literal over a few small files is searched in this
     // thread, and the first search does not wait for a file-worker thread to start (100-175 ms).
-    withFacts: (relPath) => candidates.has(relPath) || isPersonaPath(relPath),
+    withFacts: (relPath, inPersona) => inPersona || candidates.has(relPath),
     visit: (entry) => {
       // The persona overlay, which ripgrep did not see where the assistant does: all of it searched.
       if (entry.inPersona) {
