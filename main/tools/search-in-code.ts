@@ -60,10 +60,12 @@ const searchInCodeOutput = z.object({
    */
   engine: z.enum(['ripgrep', 'js', 'index']),
   /**
-   * Present when ripgrep walked the folders itself, confined to the workspace, and the files it
-   * found with a match were confirmed and read through the sandbox; absent: Familiar's walk listed the files.
+   * Who stood in for Familiar's walk of the folders: `ripgrep` walked them itself, confined to the
+   * workspace, and the files it found with a match were confirmed and read through the sandbox;
+   * `index`: the trigram index's own file list, while its change watcher vouched for it (the paths
+   * the watcher heard about looked at through the sandbox). Absent: Familiar's walk listed the files.
    */
-  walk: z.literal('ripgrep').exactOptional(),
+  walk: z.enum(['ripgrep', 'index']).exactOptional(),
   /**
    * The trigram index: ready (then `candidates`: the files the matcher read, of searched_files), or
    * still loading / building (the search scanned meanwhile).
@@ -198,6 +200,7 @@ export const searchInCodeTool = defineTool({
           );
     let skippedByIndex = 0;
     let binaryByIndex = 0;
+    let listedByIndex = false;
     // --- end of engine selection ---
 
     // Files in walk order (sorted depth-first): their workspace paths, and batches naming them the
@@ -228,6 +231,7 @@ export const searchInCodeTool = defineTool({
       if (walkedByRipgrep !== undefined) {
         for (const entry of walkedByRipgrep.files) take(entry);
       } else if (listed !== undefined) {
+        listedByIndex = true;
         skippedByIndex = listed.skipped;
         binaryByIndex = listed.binary;
         for (const entry of listed.files) take(entry);
@@ -318,7 +322,11 @@ export const searchInCodeTool = defineTool({
       searched_files: searched,
       skipped_binary: skippedBinary,
       engine: indexed !== undefined ? 'index' : walkedByRipgrep !== undefined ? 'ripgrep' : engine.name,
-      ...(walkedByRipgrep === undefined ? {} : { walk: 'ripgrep' as const }),
+      ...(walkedByRipgrep !== undefined
+        ? { walk: 'ripgrep' as const }
+        : listedByIndex
+          ? { walk: 'index' as const }
+          : {}),
       ...(indexStatus === undefined
         ? {}
         : {

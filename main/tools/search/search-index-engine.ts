@@ -1,6 +1,6 @@
 import { FileVerdict } from '../../domain/search/ngram/ngram-index';
 import type { FileSelector } from '../../domain/search/ngram/ngram-index';
-import type { NgramStatus, StaleEntry, WorkspaceNgram } from '../../domain/search/ngram/ngram-service';
+import type { NgramStatus, StaleEntry } from '../../domain/search/ngram/ngram-service';
 import { literalPlan, regexPlan } from '../../domain/search/ngram/trigram-plan';
 import type { SearchSpec } from '../../platform/search-engines/search-types';
 import type { WatchView } from '../../platform/watching/tree-watcher';
@@ -135,7 +135,7 @@ export async function indexedWalk(
         if (many) return undefined;
         const view = await ngram.watched(env.sandbox);
         if (view === undefined) return undefined;
-        return listFromIndex(env, ngram, select, choose, view, start, accept);
+        return listFromIndex(env, select, choose, view, start, accept);
       },
       finish: () => ngram.reindex(env.sandbox, stale),
     },
@@ -145,7 +145,6 @@ export async function indexedWalk(
 /** `listed` of indexedWalk: see there. Undefined when the start is not a folder the watcher knows. */
 async function listFromIndex(
   env: ToolEnvironment,
-  ngram: WorkspaceNgram,
   select: FileSelector,
   choose: Choose,
   view: WatchView,
@@ -231,16 +230,16 @@ async function listFromIndex(
   // 3. Every other indexed file in scope: the watcher vouches it is as indexed.
   const searched: string[] = [];
   const racy: string[] = [];
-  for (const path of ngram.indexedPaths()) {
-    if (!inScope(path) || seen.has(path) || view.dirty.has(path) || isPersonaPath(path)) continue;
-    if (replaced.size > 0 && ancestorIn(path, replaced)) continue;
-    if (!accept(path)) continue;
-    const verdict = select.known(path);
+  // One pass over the index's own table (no await: the listing is one snapshot of it).
+  select.eachKnown((path, verdict) => {
+    if (!inScope(path) || seen.has(path) || view.dirty.has(path) || isPersonaPath(path)) return;
+    if (replaced.size > 0 && ancestorIn(path, replaced)) return;
+    if (!accept(path)) return;
     if (verdict === FileVerdict.Skip) skipped += 1;
     else if (verdict === FileVerdict.Binary) binary += 1;
     else if (verdict === FileVerdict.Search) searched.push(path);
     else racy.push(path); // written just before it was indexed: its facts decide
-  }
+  });
   for (const path of racy) await look(path);
   // Candidates are read through the sandbox like any file: resolved again, by name, now.
   for (const path of searched) {

@@ -1,7 +1,7 @@
 import { appendFile, mkdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NgramIndexes } from '../../domain/search/ngram/ngram-indexes';
 import { watcherVouches } from '../../platform/watching/tree-watcher';
 import { ripgrepOnPath } from '../../platform/processes/ripgrep-locate';
@@ -96,16 +96,14 @@ function search(args: object, indexes?: NgramIndexes, ripgrep?: string): Promise
         },
   );
 }
-/** `watched`: the index's watcher vouches for it, so the query must not walk (indexedPaths tells). */
+/** `watched`: the index's watcher vouches for it, so the query must not walk (`walk: 'index'` tells). */
 async function sameAsScan(args: object, indexes: NgramIndexes, watched = false) {
-  const listed = vi.spyOn(indexes.for(kit.env.workspaceRoot), 'indexedPaths');
   const indexed = await search(args, indexes);
-  expect(listed.mock.calls.length).toBe(watched ? 1 : 0);
-  listed.mockRestore();
+  expect(indexed.walk).toBe(watched ? 'index' : undefined);
   const scanned = await search(args);
   expect(indexed.engine).toBe('index');
   expect(scanned.engine).toBe('js');
-  const { engine: _i, index: _s, ...fromIndex } = indexed;
+  const { engine: _i, index: _s, walk: _w, ...fromIndex } = indexed;
   const { engine: _j, ...fromScan } = scanned;
   expect(fromIndex).toEqual(fromScan);
   if (rg !== undefined) {
@@ -113,7 +111,9 @@ async function sameAsScan(args: object, indexes: NgramIndexes, watched = false) 
     // Where ripgrep walks confined, an index no watcher vouches for leaves the search to that walk.
     const { engine, index: _r, walk, skipped_binary: _b, ...byRipgrep } = await search(args, indexes, rg);
     const walked = !watched && ripgrepCanWalk() && ripgrepTakes(args as { query: string });
-    expect({ engine, walk }).toEqual(walked ? { engine: 'ripgrep', walk: 'ripgrep' } : { engine: 'index' });
+    expect({ engine, walk }).toEqual(
+      walked ? { engine: 'ripgrep', walk: 'ripgrep' } : { engine: 'index', ...(watched ? { walk: 'index' } : {}) },
+    );
     const { skipped_binary: _c, ...scannedLines } = fromScan;
     expect(byRipgrep).toEqual(scannedLines);
   }

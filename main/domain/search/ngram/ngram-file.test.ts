@@ -50,12 +50,22 @@ const opened = (bytes: Buffer) => {
   return result;
 };
 
-/** Every path's verdict (size as the segment gave it) and the live paths, to compare two indexes. */
+/**
+ * Every path's verdict (size as the segment gave it) and the live paths, to compare two indexes.
+ * The listing (`eachKnown`) gives each live path once, with the verdict `known` gives it by name.
+ */
 function answers(index: NgramIndex, paths: readonly { path: string; size: number }[]) {
   const select: FileSelector = index.selector(literalPlan('abc', true));
+  const live = index.livePaths().sort();
+  const listed: [string, FileVerdict][] = [];
+  select.eachKnown((path, verdict) => listed.push([path, verdict]));
+  expect(listed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(
+    live.map((path) => [path, select.known(path)]),
+  );
   return {
     verdicts: paths.map(({ path, size }) => [path, select(path, size, 1000), select.known(path)]),
-    live: [...index.livePaths()].sort(),
+    live,
+    listed,
     files: index.files,
   };
 }

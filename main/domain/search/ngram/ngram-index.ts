@@ -47,6 +47,11 @@ export type FileSelector = ((path: string, size: number, ctimeMs: number) => Fil
    * its facts. Stale: not indexed, or indexed too soon after a write (racy): look at it.
    */
   readonly known: (path: string) => FileVerdict;
+  /**
+   * Every live file of the index with the verdict `known` would give it, without looking each path
+   * up again (a listing of 60k files: a third of the time).
+   */
+  readonly eachKnown: (visit: (path: string, verdict: FileVerdict) => void) => void;
 };
 
 /**
@@ -124,7 +129,7 @@ export class NgramIndex {
   }
 
   /** Workspace paths of the live files (for a full walk to tell which vanished). */
-  livePaths(): IterableIterator<string> {
+  livePaths(): string[] {
     return this.paths.live();
   }
 
@@ -196,7 +201,9 @@ export class NgramIndex {
       }
       return FileVerdict.Skip;
     };
-    return Object.assign(verdict, { share, known });
+    const eachKnown = (visit: (path: string, verdict: FileVerdict) => void) =>
+      this.paths.forEachLive((path, id) => visit(path, verdictOf(id)));
+    return Object.assign(verdict, { share, known, eachKnown });
   }
 
   private candidates(plan: TrigramPlan): Uint8Array {

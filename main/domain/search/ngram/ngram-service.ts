@@ -152,7 +152,7 @@ export class WorkspaceNgram {
 
   /** Workspace paths of the files in the ready index (a snapshot: reindexing may go on meanwhile). */
   indexedPaths(): string[] {
-    return this.index === undefined ? [] : [...this.index.livePaths()];
+    return this.index === undefined ? [] : this.index.livePaths();
   }
 
   /** Resolves once the index is ready or failed (tests, the bench). */
@@ -329,7 +329,7 @@ export class WorkspaceNgram {
       round?.end(false);
       return;
     }
-    const gone = [...index.livePaths()].filter((path) => !seen.has(path));
+    const gone = index.livePaths().filter((path) => !seen.has(path));
     if (gone.length > 0) {
       index.remove(gone);
       this.scheduleSave();
