@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,9 @@ export type ConfinementMode =
   | { readonly confined: false; readonly reason: string; readonly fix: string };
 
 let probed: ConfinementMode | undefined;
+let probing: Promise<unknown> | undefined;
+/** Counts resets: a background probe started before one does not answer after it. */
+let generation = 0;
 
 /** The mode, probed once per process: bubblewrap found and able to start `true` in a new namespace. */
 export function confinementMode(): ConfinementMode {
@@ -46,20 +49,61 @@ export function confinementMode(): ConfinementMode {
   return probed;
 }
 
+/**
+ * Starts the probe in the background (Linux), as the tools are set up: the first call that needs
+ * the mode (a search that lets ripgrep walk, the policy's check of a command) then finds it known,
+ * instead of waiting for bubblewrap to start `true` (20-30 ms, synchronously). A call that comes
+ * before it has settled probes as before. Settles once the mode is known.
+ */
+export function probeConfinementSoon(): Promise<unknown> {
+  if (probing !== undefined) return probing;
+  if (probed !== undefined || process.platform !== 'linux') return Promise.resolve();
+  const plan = linuxProbe();
+  if (!('bwrap' in plan)) {
+    probed = plan;
+    return Promise.resolve();
+  }
+  const started = generation;
+  probing = new Promise<ProbeRun>((resolve) => {
+    execFile(plan.bwrap, plan.args, probeOptions(), (error, _stdout, stderr) =>
+      resolve(
+        error === null
+          ? { status: 0, stderr }
+          : { status: typeof error.code === 'number' ? error.code : null, stderr, error, signal: error.signal ?? null },
+      ),
+    );
+  }).then((run) => {
+    if (started === generation) probed ??= linuxMode(plan.bwrap, run);
+  });
+  return probing;
+}
+
 /** For tests: probe again (after PATH or the platform changed). */
 export function resetConfinementProbe(): void {
   probed = undefined;
+  probing = undefined;
+  generation += 1;
 }
 
 function probeConfinement(): ConfinementMode {
-  if (process.env['FAMILIAR_UNCONFINED'] === '1') {
+  if (process.platform === 'darwin' && !unconfinedByChoice()) {
+    return probeSeatbelt((file, args) => spawnSync(file, args, probeOptions()));
+  }
+  const plan = linuxProbe();
+  return 'bwrap' in plan ? linuxMode(plan.bwrap, spawnSync(plan.bwrap, plan.args, probeOptions())) : plan;
+}
+
+const unconfinedByChoice = () => process.env['FAMILIAR_UNCONFINED'] === '1';
+
+/** What decides the mode without starting anything, or the bubblewrap command whose run decides it. */
+function linuxProbe(): ConfinementMode | { readonly bwrap: string; readonly args: string[] } {
+  if (unconfinedByChoice()) {
     return {
       confined: false,
       reason: 'FAMILIAR_UNCONFINED=1 is set in the environment Familiar was started with.',
       fix: 'Start Familiar without FAMILIAR_UNCONFINED.',
     };
   }
-  if (process.platform === 'darwin') return probeSeatbelt((file, args) => spawnSync(file, args, probeOptions()));
   if (process.platform !== 'linux') {
     return {
       confined: false,
@@ -75,11 +119,11 @@ function probeConfinement(): ConfinementMode {
       fix: 'Install it: sudo apt-get install bubblewrap (Debian, Ubuntu), sudo dnf install bubblewrap (Fedora).',
     };
   }
-  const probe = spawnSync(
-    bwrap,
-    [...baseArgs(), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', 'true'],
-    probeOptions(),
-  );
+  return { bwrap, args: [...baseArgs(), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', 'true'] };
+}
+
+/** The mode bubblewrap's run of `true` shows. */
+function linuxMode(bwrap: string, probe: ProbeRun): ConfinementMode {
   if (probe.status === 0) return { confined: true, tool: 'bubblewrap', path: bwrap, socat: findOnPath('socat') };
   const said = `${probe.stderr ?? ''}`.trim().split('\n').slice(-2).join(' ') || String(probe.error ?? probe.signal);
   return {

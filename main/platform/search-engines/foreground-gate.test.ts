@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ForegroundGate } from './foreground-gate';
 
 describe('the foreground gate', () => {
@@ -30,5 +30,29 @@ describe('the foreground gate', () => {
     stop.abort();
     await held;
     expect(gate.idle(stop.signal)).toBeUndefined();
+  });
+
+  it('opens a linger after the last call ends, and a call that comes meanwhile keeps it shut', async () => {
+    vi.useFakeTimers();
+    try {
+      const gate = new ForegroundGate({ lingerMs: 100 });
+      const first = gate.enter();
+      let resumed = false;
+      void gate.idle()!.then(() => (resumed = true));
+      first();
+      await vi.advanceTimersByTimeAsync(60);
+      expect([gate.busy, resumed]).toEqual([true, false]);
+      const second = gate.enter(); // a call that follows at once
+      await vi.advanceTimersByTimeAsync(60);
+      expect([gate.busy, resumed]).toEqual([true, false]);
+      second();
+      await vi.advanceTimersByTimeAsync(99);
+      expect(resumed).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect([gate.busy, resumed]).toEqual([false, true]);
+      expect(gate.idle()).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

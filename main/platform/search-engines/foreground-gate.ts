@@ -7,8 +7,19 @@
 export class ForegroundGate {
   #active = 0;
   #waiters: (() => void)[] = [];
+  readonly #lingerMs: number;
 
-  /** True while at least one call runs. */
+  /**
+   * `lingerMs`: a call's end opens the gate this much later. What follows a call's run (its result
+   * checked, the audit line, the answer sent to an MCP client) runs after the release: a build
+   * woken at once ran a slice first and the answer waited for it (50-100 ms on the first search in
+   * a new workspace), and a call that follows at once finds the build still paused.
+   */
+  constructor(options: { readonly lingerMs?: number } = {}) {
+    this.#lingerMs = options.lingerMs ?? 0;
+  }
+
+  /** True while at least one call runs (or has just ended: the linger). */
   get busy(): boolean {
     return this.#active > 0;
   }
@@ -25,12 +36,18 @@ export class ForegroundGate {
     return () => {
       if (done) return;
       done = true;
-      this.#active -= 1;
-      if (this.#active > 0) return;
-      const waiters = this.#waiters;
-      this.#waiters = [];
-      for (const wake of waiters) wake();
+      // Not kept alive by the linger: a process that ends has no background work left to wake.
+      if (this.#lingerMs > 0) setTimeout(() => this.#leave(), this.#lingerMs).unref();
+      else this.#leave();
     };
+  }
+
+  #leave(): void {
+    this.#active -= 1;
+    if (this.#active > 0) return;
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const wake of waiters) wake();
   }
 
   /**

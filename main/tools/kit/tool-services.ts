@@ -1,3 +1,4 @@
+import { probeConfinementSoon } from '../../platform/processes/confinement';
 import { createDenyList } from '../../platform/disk/deny-list';
 import type { DenyList, DenyRule } from '../../platform/disk/deny-list';
 import { createFsWorkerPool } from '../../platform/search-engines/fs-worker-pool';
@@ -142,6 +143,12 @@ export interface ToolServicesOptions {
 /** A semantic refresh that read this many files was a build: its garbage is worth a collection. */
 const FILES_READ_BEFORE_RELEASE = 1000;
 
+/**
+ * Background index work stays paused this long after a call's run ends: the result's checks, the
+ * audit line and the answer go out first, and an agent's next call usually comes within it.
+ */
+const CALL_LINGER_MS = 150;
+
 /** search_in_code's engine: ripgrep unless turned off, the packaged app's own before PATH's. */
 export function chooseSearchEngine(choice: 'auto' | 'js' | undefined, lookup: RipgrepLookup): SearchEngineInfo {
   if (choice === 'js') return { engine: 'js', reason: 'off' };
@@ -152,7 +159,9 @@ export function chooseSearchEngine(choice: 'auto' | 'js' | undefined, lookup: Ri
 export function createToolServices(options: ToolServicesOptions): ToolServices {
   const searchEngine = chooseSearchEngine(options.searchEngine, { resourcesDir: options.resourcesDir });
   const workers = createFsWorkerPool(options.workerThreads === undefined ? {} : { size: options.workerThreads });
-  const foreground = new ForegroundGate();
+  const foreground = new ForegroundGate({ lingerMs: CALL_LINGER_MS });
+  // Whether bubblewrap confines here is known before the first call needs it.
+  void probeConfinementSoon();
   // Once a build is over and no call runs, the heap it grew is collected (issue 32 item 7).
   const heapRelease = new HeapRelease(() => foreground.busy);
   let filesReadAtRelease = 0;
@@ -273,7 +282,9 @@ export async function createToolEnvironment(options: ToolEnvironmentOptions): Pr
   const personaDir = realPathOf(roots, options.personaDir ?? services.paths.defaultWorkspace);
   const home = realPathOf(roots, services.paths.home);
   const isConcealed = options.isConcealed ?? (() => false);
-  return Promise.resolve({
+  // Started with the services: settled here, so no call waits for bubblewrap to start `true`.
+  await probeConfinementSoon();
+  return {
     workspaceRoot,
     personaDir,
     isConcealed,
@@ -314,5 +325,5 @@ export async function createToolEnvironment(options: ToolEnvironmentOptions): Pr
         readableInHome: services.readableInHome(),
         skillFolders: services.skills.outsideDirs.map((dir) => realPathOf(roots, dir)),
       }),
-  });
+  };
 }
