@@ -2,6 +2,7 @@ import { startOutputProcess } from '../processes/output-process';
 import { ripgrepExit } from './ripgrep-exit';
 import type { ConfinementRules } from '../processes/launch-types';
 import { sniffBytes } from '../disk/text-codec';
+import { prefixedLines } from './prefixed-lines';
 import type { AnchoredFiles } from '../disk/anchored-batch';
 
 /**
@@ -71,9 +72,7 @@ export async function ripgrepCounts(
   const sizes: number[] = [];
   let binary = 0;
   let bytes = 0;
-  let rest: Buffer = Buffer.alloc(0);
-  const endTag = Buffer.from('{"type":"end"');
-  // Only 'end' messages are parsed (one per file with a match): match lines are skipped as bytes.
+  // Only 'end' messages are parsed (one per file with a match): match lines are passed over as bytes.
   const onEnd = (line: string) => {
     const data = (JSON.parse(line) as { data: EndData }).data;
     const path = data.path.text ?? Buffer.from(data.path.bytes ?? '', 'base64').toString('utf8');
@@ -87,15 +86,7 @@ export async function ripgrepCounts(
       sizes.push(data.binary_offset === null ? data.stats.bytes_searched : Infinity);
     }
   };
-  child.stdout.on('data', (chunk: Buffer) => {
-    const buf = rest.length === 0 ? chunk : Buffer.concat([rest, chunk]);
-    const last = buf.lastIndexOf(10);
-    for (let at = buf.indexOf(endTag); at !== -1 && at < last; at = buf.indexOf(endTag, at + 1)) {
-      if (at > 0 && buf[at - 1] !== 10) continue;
-      onEnd(buf.toString('utf8', at, buf.indexOf(10, at)));
-    }
-    rest = Buffer.from(buf.subarray(last + 1));
-  });
+  child.stdout.on('data', prefixedLines(Buffer.from('{"type":"end"'), onEnd));
   // A start that fails (ripgrep removed since it was found) leaves the batch to the JS engine.
   const { exitCode, stderr } = await ripgrepExit(child, signal);
   // 0: matches, 1: none, 2: an error (a file gone since the walk, a pattern rg refused): the JS
