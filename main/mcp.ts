@@ -1,13 +1,10 @@
 import { parseArgs } from 'node:util';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createStderrLogger } from './platform/logging/logger';
-import { createMcpSessions } from './front-doors/mcp/mcp-session';
-import { parseHttpPort, startMcpHttpServer, withHttpPortDefault } from './front-doors/mcp/mcp-http';
-import { coreFlags, createCommandLineCore, runCommandLine, stopOnce } from './front-doors/command-line';
-import { familiarVersion } from './core/version';
 import { keepHeapNearLive } from './platform/heap/heap-release';
+import { relaunchUnderMallocTunables } from './platform/heap/malloc-tunables';
 
-// A process that sits beside its client all day keeps V8's heap near what is live (heap-release.ts).
+// Before the app's modules load: glibc's allocator tuned for a process that runs all day (the
+// process is replaced once, malloc-tunables.ts), and V8's heap kept near what is live (heap-release.ts).
+relaunchUnderMallocTunables();
 keepHeapNearLive();
 
 const usage = `Usage: familiar-mcp [--workspace DIR] [--home DIR] [--user-skills DIR] [--approve all] [--http [PORT]]
@@ -26,6 +23,24 @@ const STOP_DEADLINE_MS = 600;
 
 /** MCP mode: stdout carries the protocol, so everything else goes to stderr. */
 async function main(): Promise<void> {
+  // Loaded only now (see above); the entry itself imports nothing of the app.
+  const [
+    { StdioServerTransport },
+    { createStderrLogger },
+    { createMcpSessions },
+    mcpHttp,
+    commandLine,
+    { familiarVersion },
+  ] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('./platform/logging/logger'),
+    import('./front-doors/mcp/mcp-session'),
+    import('./front-doors/mcp/mcp-http'),
+    import('./front-doors/command-line'),
+    import('./core/version'),
+  ]);
+  const { parseHttpPort, startMcpHttpServer, withHttpPortDefault } = mcpHttp;
+  const { coreFlags, createCommandLineCore, stopOnce } = commandLine;
   const { values } = parseArgs({
     args: withHttpPortDefault(process.argv.slice(2)),
     options: {
@@ -79,4 +94,5 @@ async function main(): Promise<void> {
   process.stdin.once('close', () => stop('stdin closed'));
 }
 
+const { runCommandLine } = await import('./front-doors/command-line');
 runCommandLine(main, 'familiar-mcp could not start');

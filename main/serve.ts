@@ -1,15 +1,23 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createStderrLogger } from './platform/logging/logger';
-import { startBrowserServer } from './front-doors/server/browser-server';
-import { coreFlags, createCommandLineCore, runCommandLine, stopOnce } from './front-doors/command-line';
 import { keepHeapNearLive } from './platform/heap/heap-release';
+import { relaunchUnderMallocTunables } from './platform/heap/malloc-tunables';
 
-// Browser mode keeps V8's heap near what is live, as the desktop app does (heap-release.ts).
+// Before the app's modules load: glibc's allocator tuned for a process that runs all day (the
+// process is replaced once, malloc-tunables.ts), and V8's heap kept near what is live, as the
+// desktop app does (heap-release.ts).
+relaunchUnderMallocTunables();
 keepHeapNearLive();
 
 /** Browser mode: the same core as the desktop app, its renderer served on loopback. */
 async function main(): Promise<void> {
+  // Loaded only now (see above); the entry itself imports nothing of the app.
+  const [{ createStderrLogger }, { startBrowserServer }, { coreFlags, createCommandLineCore, stopOnce }] =
+    await Promise.all([
+      import('./platform/logging/logger'),
+      import('./front-doors/server/browser-server'),
+      import('./front-doors/command-line'),
+    ]);
   const { values } = parseArgs({
     options: {
       port: { type: 'string', default: process.env['FAMILIAR_PORT'] ?? '0' },
@@ -35,4 +43,5 @@ async function main(): Promise<void> {
   stopOnce(server, core, { name: 'Familiar', deadlineMs: 5000, logger });
 }
 
+const { runCommandLine } = await import('./front-doors/command-line');
 runCommandLine(main, 'Familiar could not start browser mode');

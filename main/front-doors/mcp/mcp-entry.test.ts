@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdir, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -76,4 +76,38 @@ describe('familiar-mcp without --workspace', () => {
     expect(read).toMatchObject({ structuredContent: { content: 'from the root' } });
     expect(stdout).toBe('');
   });
+
+  it.runIf(process.platform === 'linux')(
+    'runs under the allocator tunables where glibc and process.execve allow: the same process, arguments and streams',
+    async () => {
+      const { workspace, home } = await project();
+      const glibc = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header
+        ?.glibcVersionRuntime;
+      const relaunches = glibc !== undefined && typeof (process as { execve?: unknown }).execve === 'function';
+      for (const chosen of [undefined, '4']) {
+        const args = [mcp.script(), '--workspace', workspace, '--home', home];
+        const transport = new StdioClientTransport({
+          command: process.execPath,
+          args,
+          env: { ...getDefaultEnvironment(), ...(chosen === undefined ? {} : { MALLOC_ARENA_MAX: chosen }) },
+          stderr: 'pipe',
+        });
+        const client = new Client({ name: 'tunables-client', version: '1.0.0' });
+        await mcp.connect(client, transport);
+        const read = await client.callTool({ name: 'read_file', arguments: { path: 'notes.md' } });
+        expect(read).toMatchObject({ structuredContent: { content: 'from the root' } });
+        const pid = transport.pid!;
+        const environ = (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
+        const cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter(Boolean);
+        expect(cmdline.slice(-args.length)).toEqual(args);
+        const arenaMax = environ.find((entry) => entry.startsWith('MALLOC_ARENA_MAX='));
+        const threshold = environ.find((entry) => entry.startsWith('MALLOC_MMAP_THRESHOLD_='));
+        if (chosen !== undefined) expect([arenaMax, threshold]).toEqual([`MALLOC_ARENA_MAX=${chosen}`, undefined]);
+        else if (relaunches)
+          expect([arenaMax, threshold]).toEqual(['MALLOC_ARENA_MAX=2', 'MALLOC_MMAP_THRESHOLD_=131072']);
+        else expect([arenaMax, threshold]).toEqual([undefined, undefined]);
+        await client.close();
+      }
+    },
+  );
 });

@@ -15,7 +15,7 @@ describe('prefixedLines', () => {
   it('hands over exactly the lines that begin with the prefix, however the stream is cut', () => {
     const line = fc.oneof(
       fc.constantFrom('{"type":"end","data":{"n":1}}', '{"type":"end"', '{"type":"en', '', 'x{"type":"end"}'),
-      fc.string({ unit: fc.constantFrom('a', '{', '"', 't', 'é', ':') }, { maxLength: 40 }),
+      fc.string({ unit: fc.constantFrom('a', '{', '"', 't', 'é', ':'), maxLength: 40 }),
       fc.string({ maxLength: 20 }).map((s) => `{"type":"end",${s.replaceAll('\n', ' ')}}`),
     );
     fc.assert(
