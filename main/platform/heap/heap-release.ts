@@ -46,9 +46,11 @@ const SEMI_SPACE_GROWTH_FACTOR = 1;
  * Keeps V8's heap near what is live (issue 32 item 7: a companion that sits in the background all
  * day favours memory over the throughput of its background builds): the old generation grows little
  * past what is live, the young one no further. Process-wide: each entry (the desktop app, browser mode,
- * familiar-mcp) sets it as it starts. Loading the app's modules has grown the young generation to 32 MB
- * by then; it stays there until the first collection after a build (HeapRelease) shrinks it, and
- * does not grow again. Tests and the in-process bench run with V8's defaults.
+ * familiar-mcp) sets it as it starts: familiar-mcp and browser mode before the app's modules load
+ * (their entries import only this and malloc-tunables.ts), so the young generation never grows; the
+ * desktop app once they have loaded, when it is 32 MB already: it stays there until the first
+ * collection after a build (HeapRelease) shrinks it, and does not grow again. Tests and the
+ * in-process bench run with V8's defaults.
  */
 export function keepHeapNearLive(setFlags: (flags: string) => void = setFlagsFromString): void {
   setFlags(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
