@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { keepHeapNearLive } from './platform/heap/heap-release';
-import { relaunchUnderMallocTunables } from './platform/heap/malloc-tunables';
+import { relaunchUnderMallocTunables } from './platform/processes/malloc-tunables';
 
 // Before the app's modules load: glibc's allocator tuned for a process that runs all day (the
 // process is replaced once, malloc-tunables.ts), and V8's heap kept near what is live, as the

@@ -65,13 +65,23 @@ export function probeConfinementSoon(): Promise<unknown> {
   }
   const started = generation;
   probing = new Promise<ProbeRun>((resolve) => {
-    execFile(plan.bwrap, plan.args, probeOptions(), (error, _stdout, stderr) =>
-      resolve(
-        error === null
-          ? { status: 0, stderr }
-          : { status: typeof error.code === 'number' ? error.code : null, stderr, error, signal: error.signal ?? null },
-      ),
-    );
+    try {
+      execFile(plan.bwrap, plan.args, probeOptions(), (error, _stdout, stderr) =>
+        resolve(
+          error === null
+            ? { status: 0, stderr }
+            : {
+                status: typeof error.code === 'number' ? error.code : null,
+                stderr,
+                error,
+                signal: error.signal ?? null,
+              },
+        ),
+      );
+    } catch (error) {
+      // A start refused at once (ENOMEM, E2BIG): as spawnSync reports it, a run that failed.
+      resolve({ status: null, error: error instanceof Error ? error : new Error(String(error)) });
+    }
   }).then((run) => {
     if (started === generation) probed ??= linuxMode(plan.bwrap, run);
   });

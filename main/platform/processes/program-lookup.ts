@@ -16,7 +16,8 @@ export function findOnPath(name: string, path = process.env['PATH'] ?? ''): stri
   return undefined;
 }
 
-const executable = (file: string): boolean =>
+/** This user may run `file` (on Windows: it exists). */
+export const executable = (file: string): boolean =>
   hasAccess(file, process.platform === 'win32' ? constants.F_OK : constants.X_OK);
 
 /** True when this user may access `path` as `mode` (fs `constants` R_OK, W_OK, X_OK or F_OK); any error is a no. */

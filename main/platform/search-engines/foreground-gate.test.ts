@@ -55,4 +55,28 @@ describe('the foreground gate', () => {
       vi.useRealTimers();
     }
   });
+
+  it('lingers no more once it has been shut for lingerCapMs in a row: background work steps between calls', async () => {
+    vi.useFakeTimers();
+    try {
+      const gate = new ForegroundGate({ lingerMs: 100, lingerCapMs: 1000 });
+      let steps = 0;
+      const step = async () => {
+        await gate.idle();
+        steps += 1;
+      };
+      // Calls 50 ms apart for 2 s: the first second the linger holds the background back.
+      for (let t = 0; t < 2000; t += 50) {
+        const end = gate.enter();
+        void step();
+        await vi.advanceTimersByTimeAsync(10);
+        end();
+        await vi.advanceTimersByTimeAsync(40);
+        if (t === 900) expect(steps).toBe(0);
+      }
+      expect(steps).toBeGreaterThan(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

@@ -8,15 +8,21 @@ export class ForegroundGate {
   #active = 0;
   #waiters: (() => void)[] = [];
   readonly #lingerMs: number;
+  readonly #lingerCapMs: number;
+  /** When the gate last shut after being open (performance.now()). */
+  #shutSince = 0;
 
   /**
    * `lingerMs`: a call's end opens the gate this much later. What follows a call's run (its result
    * checked, the audit line, the answer sent to an MCP client) runs after the release: a build
    * woken at once ran a slice first and the answer waited for it (50-100 ms on the first search in
-   * a new workspace), and a call that follows at once finds the build still paused.
+   * a new workspace), and a call that follows at once finds the build still paused. `lingerCapMs`:
+   * once the gate has been shut that long in a row (calls closer together than the linger), a call's
+   * end opens it at once, so background work still gets its step between calls, as without a linger.
    */
-  constructor(options: { readonly lingerMs?: number } = {}) {
+  constructor(options: { readonly lingerMs?: number; readonly lingerCapMs?: number } = {}) {
     this.#lingerMs = options.lingerMs ?? 0;
+    this.#lingerCapMs = options.lingerCapMs ?? Infinity;
   }
 
   /** True while at least one call runs (or has just ended: the linger). */
@@ -31,13 +37,15 @@ export class ForegroundGate {
 
   /** A call begins; the answer ends it (once, however often it is called). */
   enter(): () => void {
+    if (this.#active === 0) this.#shutSince = performance.now();
     this.#active += 1;
     let done = false;
     return () => {
       if (done) return;
       done = true;
+      const linger = this.#lingerMs > 0 && performance.now() - this.#shutSince < this.#lingerCapMs;
       // Not kept alive by the linger: a process that ends has no background work left to wake.
-      if (this.#lingerMs > 0) setTimeout(() => this.#leave(), this.#lingerMs).unref();
+      if (linger) setTimeout(() => this.#leave(), this.#lingerMs).unref();
       else this.#leave();
     };
   }

@@ -148,6 +148,8 @@ const FILES_READ_BEFORE_RELEASE = 1000;
  * audit line and the answer go out first, and an agent's next call usually comes within it.
  */
 const CALL_LINGER_MS = 150;
+/** Calls closer together than the linger for this long: the index build gets its step between them again. */
+const CALL_LINGER_CAP_MS = 2000;
 
 /** search_in_code's engine: ripgrep unless turned off, the packaged app's own before PATH's. */
 export function chooseSearchEngine(choice: 'auto' | 'js' | undefined, lookup: RipgrepLookup): SearchEngineInfo {
@@ -159,7 +161,7 @@ export function chooseSearchEngine(choice: 'auto' | 'js' | undefined, lookup: Ri
 export function createToolServices(options: ToolServicesOptions): ToolServices {
   const searchEngine = chooseSearchEngine(options.searchEngine, { resourcesDir: options.resourcesDir });
   const workers = createFsWorkerPool(options.workerThreads === undefined ? {} : { size: options.workerThreads });
-  const foreground = new ForegroundGate({ lingerMs: CALL_LINGER_MS });
+  const foreground = new ForegroundGate({ lingerMs: CALL_LINGER_MS, lingerCapMs: CALL_LINGER_CAP_MS });
   // Whether bubblewrap confines here is known before the first call needs it.
   void probeConfinementSoon();
   // Once a build is over and no call runs, the heap it grew is collected (issue 32 item 7).

@@ -134,7 +134,9 @@ export async function indexedWalk(
       async listed(start, accept) {
         if (many) return undefined;
         const view = await ngram.watched(env.sandbox);
-        if (view === undefined) return undefined;
+        // The listing is the plan's index's: one replaced meanwhile (a build, a save reopened) may
+        // know files the watcher no longer names as changed.
+        if (view === undefined || ngram.ready(env.sandbox) !== index) return undefined;
         return listFromIndex(env, select, choose, view, start, accept);
       },
       finish: () => ngram.reindex(env.sandbox, stale),

@@ -1,3 +1,5 @@
+import { executable } from './program-lookup';
+
 /**
  * glibc's allocator, tuned for a process that sits beside its client all day (issue 32 item 7).
  * Left to itself, glibc raises its mmap threshold to the largest block freed so far (up to 32 MB),
@@ -11,8 +13,9 @@
  * (and browser mode is started) with its own. So the entry replaces the process with itself under
  * them (`process.execve`: the same process id, standard streams and arguments) before the app's
  * modules load. Not where glibc is not the allocator (macOS, Windows, musl), where Node cannot
- * (before 22.15; Electron's main process is not relaunched), or where MALLOC_ARENA_MAX is set
- * already: by the person who started it (their choice stands) or by this relaunch.
+ * (before 22.15; Electron's main process is not relaunched), or where the allocator is set already
+ * (MALLOC_ARENA_MAX, or glibc.malloc tunables in GLIBC_TUNABLES): by the person who started it (their
+ * choice stands) or by this relaunch.
  */
 export const mallocTunables: Readonly<Record<string, string>> = {
   MALLOC_ARENA_MAX: '2',
@@ -26,26 +29,41 @@ type Execve = (file: string, args?: readonly string[], env?: NodeJS.ProcessEnv) 
 export interface RelaunchFacts {
   readonly env: NodeJS.ProcessEnv;
   /** glibc's version when it is the C library (process.report's header), else undefined. */
-  readonly glibc: string | undefined;
+  readonly glibc: () => string | undefined;
   readonly canExec: boolean;
 }
 
+/** The allocator is already set by whoever started the process, or the relaunch is turned off. */
+const leftAlone = (env: NodeJS.ProcessEnv): boolean =>
+  env['MALLOC_ARENA_MAX'] !== undefined ||
+  env['FAMILIAR_MALLOC_TUNABLES'] === '0' ||
+  (env['GLIBC_TUNABLES'] ?? '').includes('glibc.malloc.');
+
 /** The environment to start again with, or undefined when the process stays as it is. */
 export function relaunchEnvironment(facts: RelaunchFacts): NodeJS.ProcessEnv | undefined {
-  if (!facts.canExec || facts.glibc === undefined || facts.env['MALLOC_ARENA_MAX'] !== undefined) return undefined;
-  return { ...facts.env, ...mallocTunables };
+  // The environment first: the relaunched process (and one whose allocator is set) looks no further.
+  if (!facts.canExec || leftAlone(facts.env) || facts.glibc() === undefined) return undefined;
+  // A setting of the person's own (a MALLOC_MMAP_THRESHOLD_ of theirs) stands.
+  return { ...mallocTunables, ...facts.env };
 }
 
-/** Replaces this process with itself under the tunables (once; see above). Call before loading the app. */
+/** glibc's version from Node's report header, without the network part of the report (it can be slow). */
+function glibcVersion(): string | undefined {
+  (process.report as { excludeNetwork?: boolean }).excludeNetwork = true;
+  const report = process.report.getReport() as { header?: { glibcVersionRuntime?: string } };
+  return report.header?.glibcVersionRuntime;
+}
+
+/**
+ * Replaces this process with itself under the tunables (once; see above). Call before loading the
+ * app. Node aborts the process when execve fails rather than throwing, so the binary is checked first;
+ * FAMILIAR_MALLOC_TUNABLES=0 turns the relaunch off (where exec is forbidden).
+ */
 export function relaunchUnderMallocTunables(): void {
   const execve = (process as { execve?: Execve }).execve;
   if (process.platform !== 'linux' || typeof execve !== 'function') return;
-  const report = process.report.getReport() as { header?: { glibcVersionRuntime?: string } };
-  const env = relaunchEnvironment({ env: process.env, glibc: report.header?.glibcVersionRuntime, canExec: true });
+  if (!executable(process.execPath)) return;
+  const env = relaunchEnvironment({ env: process.env, glibc: glibcVersion, canExec: true });
   if (env === undefined) return;
-  try {
-    execve.call(process, process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], env);
-  } catch {
-    // Not allowed here (a seccomp filter, a missing binary): the process goes on with glibc's defaults.
-  }
+  execve.call(process, process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], env);
 }
