@@ -200,7 +200,8 @@ export const searchInCodeTool = defineTool({
           );
     let skippedByIndex = 0;
     let binaryByIndex = 0;
-    let listedByIndex = false;
+    /** Who stood in for the walk (the answer's `walk`). */
+    let walk: SearchInCodeOutput['walk'] = walkedByRipgrep === undefined ? undefined : 'ripgrep';
     // --- end of engine selection ---
 
     // Files in walk order (sorted depth-first): their workspace paths, and batches naming them the
@@ -231,7 +232,7 @@ export const searchInCodeTool = defineTool({
       if (walkedByRipgrep !== undefined) {
         for (const entry of walkedByRipgrep.files) take(entry);
       } else if (listed !== undefined) {
-        listedByIndex = true;
+        walk = 'index';
         skippedByIndex = listed.skipped;
         binaryByIndex = listed.binary;
         for (const entry of listed.files) take(entry);
@@ -322,11 +323,7 @@ export const searchInCodeTool = defineTool({
       searched_files: searched,
       skipped_binary: skippedBinary,
       engine: indexed !== undefined ? 'index' : walkedByRipgrep !== undefined ? 'ripgrep' : engine.name,
-      ...(walkedByRipgrep !== undefined
-        ? { walk: 'ripgrep' as const }
-        : listedByIndex
-          ? { walk: 'index' as const }
-          : {}),
+      ...(walk === undefined ? {} : { walk }),
       ...(indexStatus === undefined
         ? {}
         : {
