@@ -60,10 +60,10 @@ function glibcVersion(): string | undefined {
  * FAMILIAR_MALLOC_TUNABLES=0 turns the relaunch off (where exec is forbidden).
  */
 export function relaunchUnderMallocTunables(): void {
+  if (process.platform !== 'linux') return;
   const execve = (process as { execve?: Execve }).execve;
-  if (process.platform !== 'linux' || typeof execve !== 'function') return;
-  if (!executable(process.execPath)) return;
-  const env = relaunchEnvironment({ env: process.env, glibc: glibcVersion, canExec: true });
-  if (env === undefined) return;
+  const canExec = typeof execve === 'function' && executable(process.execPath);
+  const env = relaunchEnvironment({ env: process.env, glibc: glibcVersion, canExec });
+  if (env === undefined || execve === undefined) return;
   execve.call(process, process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], env);
 }
