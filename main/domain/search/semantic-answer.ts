@@ -1,3 +1,4 @@
+import type { ForegroundGate } from '../../platform/search-engines/foreground-gate';
 import type { AnchoredFs } from '../../platform/disk/anchored-fs';
 import type { Result } from '../../../shared/result';
 import type { Embedder } from '../providers/embedding-model';
@@ -22,6 +23,8 @@ export interface IndexOptions {
   readonly onStatus?: IndexStatusListener;
   /** Where the vector caches live (default: beside the index file). */
   readonly vectorsDir?: string;
+  /** Tool calls running (issue 32 item 1): a build pauses between two batches while any does. */
+  readonly foreground?: ForegroundGate;
 }
 
 export interface SemanticAnswer {

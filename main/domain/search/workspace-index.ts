@@ -70,6 +70,8 @@ export class WorkspaceIndex {
   private lastStatusAt = 0;
   /** Queries answering now: the build pauses between batches while there are any. */
   private foreground = 0;
+  /** Queries waiting for the build to end (a small workspace's first): it does not pause for their calls. */
+  private awaitingBuild = 0;
   private readonly vectors: PassageVectors;
   /** The file being counted into the index (setDocumentSliced): the next waits for it. */
   private counting: Promise<unknown> = Promise.resolve();
@@ -137,7 +139,15 @@ export class WorkspaceIndex {
     // A full scan under way with something indexed already (a build, or the check after a restart):
     // waiting for it would only spend the query's time, so the answer comes from what is indexed.
     const buildUnderWay = this.scanningInFull && this.index.documentCount > 0;
-    const complete = fromSaved ? false : await within(this.refresh(), buildUnderWay ? 0 : waitMs);
+    let complete = false;
+    if (!fromSaved) {
+      this.awaitingBuild += 1;
+      try {
+        complete = await within(this.refresh(), buildUnderWay ? 0 : waitMs);
+      } finally {
+        this.awaitingBuild -= 1;
+      }
+    }
     // From here the query is in the foreground (issue 32, item 1): the build waits between two
     // batches until it has answered, so the query's own reads and requests do not queue behind it.
     this.foreground += 1;
@@ -380,11 +390,25 @@ export class WorkspaceIndex {
       this.filesChecked += batch.length;
       this.emitStatus();
       await yieldToLoop();
-      const more = at + READ_BATCH < files.length;
-      while (more && this.foreground > 0 && !this.stop.signal.aborted) await sleep(5);
+      if (at + READ_BATCH < files.length) await this.pauseForCalls();
     }
     if (reindexed > 0) this.scheduleSave();
     return reindexed;
+  }
+
+  /**
+   * Between two batches of a scan: waits while this index's queries answer, and while other tool
+   * calls run (the foreground gate) unless a query waits for this very build to end.
+   */
+  private async pauseForCalls(): Promise<void> {
+    const aborted = () => this.stop.signal.aborted;
+    while (this.foreground > 0 && !aborted()) await sleep(5);
+    let held = this.options.foreground?.idle(this.stop.signal);
+    while (held !== undefined && this.awaitingBuild === 0 && !aborted()) {
+      // Looked at again every 20 ms: a query may come to wait for the build meanwhile.
+      const open = await Promise.race([held.then(() => true), sleep(20).then(() => false)]);
+      if (open) held = this.options.foreground?.idle(this.stop.signal);
+    }
   }
 
   /**

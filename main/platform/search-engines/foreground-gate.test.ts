@@ -5,8 +5,11 @@ describe('the foreground gate', () => {
   it('lets background work go on at once while no call runs, holds it while one does', async () => {
     const gate = new ForegroundGate();
     expect(gate.idle()).toBeUndefined();
+    expect(gate.shared[0]).toBe(0);
     const first = gate.enter();
     const second = gate.enter();
+    // What the index threads see (fs-worker-pool's hold): shut.
+    expect(gate.shared[0]).toBe(1);
     let resumed = false;
     const held = gate.idle()!.then(() => (resumed = true));
     expect(gate.waiting).toBe(1);
@@ -15,10 +18,12 @@ describe('the foreground gate', () => {
     await Promise.resolve();
     expect(resumed).toBe(false);
     expect(gate.busy).toBe(true);
+    expect(gate.shared[0]).toBe(1);
     second();
     await held;
     expect(resumed).toBe(true);
     expect(gate.busy).toBe(false);
+    expect(gate.shared[0]).toBe(0);
     expect(gate.idle()).toBeUndefined();
   });
 
@@ -47,9 +52,9 @@ describe('the foreground gate', () => {
       expect([gate.busy, resumed]).toEqual([true, false]);
       second();
       await vi.advanceTimersByTimeAsync(99);
-      expect(resumed).toBe(false);
+      expect([resumed, gate.shared[0]]).toEqual([false, 1]);
       await vi.advanceTimersByTimeAsync(1);
-      expect([gate.busy, resumed]).toEqual([false, true]);
+      expect([gate.busy, resumed, gate.shared[0]]).toEqual([false, true, 0]);
       expect(gate.idle()).toBeUndefined();
     } finally {
       vi.useRealTimers();

@@ -11,6 +11,12 @@ export class ForegroundGate {
   readonly #lingerCapMs: number;
   /** When the gate last shut after being open (performance.now()). */
   #shutSince = 0;
+  /**
+   * The gate as other threads see it: 1 while shut (a call runs, or its linger), else 0. An index
+   * thread's job waits on it between files (ngram-extract.ts), so a job already under way when a
+   * call begins pauses too instead of running to its end (a thousand files, up to a second).
+   */
+  readonly shared = new Int32Array(new SharedArrayBuffer(4));
 
   /**
    * `lingerMs`: a call's end opens the gate this much later. What follows a call's run (its result
@@ -37,7 +43,10 @@ export class ForegroundGate {
 
   /** A call begins; the answer ends it (once, however often it is called). */
   enter(): () => void {
-    if (this.#active === 0) this.#shutSince = performance.now();
+    if (this.#active === 0) {
+      this.#shutSince = performance.now();
+      Atomics.store(this.shared, 0, 1);
+    }
     this.#active += 1;
     let done = false;
     return () => {
@@ -53,6 +62,8 @@ export class ForegroundGate {
   #leave(): void {
     this.#active -= 1;
     if (this.#active > 0) return;
+    Atomics.store(this.shared, 0, 0);
+    Atomics.notify(this.shared, 0);
     const waiters = this.#waiters;
     this.#waiters = [];
     for (const wake of waiters) wake();

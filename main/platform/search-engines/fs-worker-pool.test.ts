@@ -7,6 +7,7 @@ import { useTempDirs } from '../../test-support/temp-dir';
 import { anchoredFilesIn } from '../../test-support/anchored-files';
 import { createFsWorkerPool, fsWorkerFile } from './fs-worker-pool';
 import type { FsWorkerPool } from './fs-worker-pool';
+import { NGRAM_INDEXED } from './ngram-types';
 
 const tempDir = useTempDirs();
 let pool: FsWorkerPool;
@@ -83,6 +84,28 @@ describe('the file worker pool', () => {
       expect(threadsAtNice(19)).toBe(1);
     },
   );
+
+  it('holds an index job between files while the hold is set (a tool call runs), searches not', async () => {
+    const hold = new Int32Array(new SharedArrayBuffer(4));
+    pool = createFsWorkerPool({ size: 1, hold });
+    const dir = await tempDir();
+    await writeFile(join(dir, 'a.txt'), 'alpha beta\n');
+    const files = anchoredFilesIn(dir, ['a.txt']);
+    Atomics.store(hold, 0, 1);
+    let indexed = false;
+    const job = pool.indexFiles(files, 0).then((segment) => {
+      indexed = true;
+      return segment;
+    });
+    // A search in the meantime is not held (its threads are the foreground's).
+    const found = await pool.searchFiles({ spec: spec('alpha'), files, maxDetails: 1 });
+    expect([...found.counts]).toEqual([0, 1]);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(indexed).toBe(false);
+    Atomics.store(hold, 0, 0);
+    Atomics.notify(hold, 0);
+    expect((await job).flags).toEqual(new Uint8Array([NGRAM_INDEXED]));
+  });
 
   it('rejects a task whose signal is already aborted, and everything after dispose', async () => {
     pool = createFsWorkerPool({ size: 1 });

@@ -38,6 +38,11 @@ export interface FsWorkerPoolOptions {
   readonly idleMs?: number;
   /** Idle index threads exit after this long (each holds what its last jobs grew its heap to). */
   readonly backgroundIdleMs?: number;
+  /**
+   * Nonzero while a tool call runs (ForegroundGate.shared): an index thread waits between two files
+   * until it is 0 again, so a job under way pauses with the rest of the build (issue 32 item 1).
+   */
+  readonly hold?: Int32Array;
 }
 
 /**
@@ -94,7 +99,8 @@ export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerP
     (background ??= new Piscina<FsTask, unknown>({
       filename: fsWorkerFile(),
       name: 'runFsTask',
-      workerData: { background: true },
+      // A SharedArrayBuffer in workerData is shared with each thread, not copied.
+      workerData: { background: true, hold: options.hold },
       // Index jobs are aborted only when the app closes, so piscina's stranded-queue case (above)
       // cannot happen here; no thread stays once the build is over.
       minThreads: 0,

@@ -19,9 +19,11 @@ export type FsTask =
 /** Nice value of the background threads (index builds): the lowest priority. */
 const BACKGROUND_NICE = 19;
 
+const background = workerData as { background?: boolean; hold?: Int32Array } | null;
+
 // On Linux a nice value belongs to a thread, so this lowers only this worker thread. Elsewhere it
 // would lower the whole app (macOS) or its priority class (Windows): there the threads stay as they are.
-if ((workerData as { background?: boolean } | null)?.background === true && process.platform === 'linux') {
+if (background?.background === true && process.platform === 'linux') {
   try {
     setPriority(0, BACKGROUND_NICE);
   } catch {
@@ -39,6 +41,6 @@ export function runFsTask(task: FsTask): StatRows | SearchJobResult | NgramSegme
     case 'search':
       return jobs.searchFiles(task.job);
     case 'ngrams':
-      return (extractNgrams ??= createNgramExtractor())(task.files, task.racyMs);
+      return (extractNgrams ??= createNgramExtractor(background?.hold))(task.files, task.racyMs);
   }
 }

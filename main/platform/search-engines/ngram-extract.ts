@@ -14,12 +14,26 @@ const readBytes = 4 << 20;
 const fold = new Uint8Array(256);
 for (let i = 0; i < 256; i += 1) fold[i] = i >= 65 && i <= 90 ? i + 32 : i;
 
+/** Longest single wait on the hold: a thread told to end (the app closing) ends within it. */
+const HOLD_WAIT_MS = 100;
+
+/**
+ * Blocks this thread while `hold` is nonzero (a tool call runs: ForegroundGate.shared), so a job
+ * under way yields the cores to the call (issue 32 item 1). In an index thread only: the main
+ * thread may not block.
+ */
+export function waitWhileHeld(hold: Int32Array | undefined): void {
+  if (hold === undefined) return;
+  while (Atomics.load(hold, 0) !== 0) Atomics.wait(hold, 0, 1, HOLD_WAIT_MS);
+}
+
 /**
  * The trigram job of the file workers: reads each file the anchored way (the same opener as the
  * searcher: O_NOFOLLOW, folder identity, hard links refused, so a symlink swapped in is never
  * followed and outside content never enters the index), and answers one segment (ngram-types.ts).
+ * `hold`: waited on before each file and each 4 MB read (waitWhileHeld).
  */
-export function createNgramExtractor() {
+export function createNgramExtractor(hold?: Int32Array) {
   // One bit per possible trigram (2^24 bits = 2 MB): a file's distinct trigrams without a Set.
   const seen = new Uint32Array(1 << 19);
   let found = new Uint32Array(1 << 16);
@@ -31,6 +45,7 @@ export function createNgramExtractor() {
     let key = 0;
     let position = 0;
     for (;;) {
+      if (position > 0) waitWhileHeld(hold); // a big file: between its reads too
       let read: number;
       try {
         read = fs.readSync(fd, chunk, 0, chunk.length, position);
@@ -80,6 +95,7 @@ export function createNgramExtractor() {
     const opener = anchoredOpener(files);
     try {
       for (let index = 0; index < n; index += 1) {
+        waitWhileHeld(hold);
         const fd = opener.open(index);
         if (fd === undefined) continue; // stays NGRAM_ALWAYS: every query looks at it again
         let result: { keys: Uint32Array; bytes: number; flag: number };

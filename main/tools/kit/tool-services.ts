@@ -160,8 +160,12 @@ export function chooseSearchEngine(choice: 'auto' | 'js' | undefined, lookup: Ri
 
 export function createToolServices(options: ToolServicesOptions): ToolServices {
   const searchEngine = chooseSearchEngine(options.searchEngine, { resourcesDir: options.resourcesDir });
-  const workers = createFsWorkerPool(options.workerThreads === undefined ? {} : { size: options.workerThreads });
   const foreground = new ForegroundGate({ lingerMs: CALL_LINGER_MS, lingerCapMs: CALL_LINGER_CAP_MS });
+  // Index threads pause between files while a call runs (the gate's shared flag).
+  const workers = createFsWorkerPool({
+    hold: foreground.shared,
+    ...(options.workerThreads === undefined ? {} : { size: options.workerThreads }),
+  });
   // Whether bubblewrap confines here is known before the first call needs it.
   void probeConfinementSoon();
   // Once a build is over and no call runs, the heap it grew is collected (issue 32 item 7).
@@ -182,6 +186,7 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     anchored: roots.anchored,
     ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
     onStatus: onIndexStatus,
+    foreground,
   });
   const ngramIndexes = new NgramIndexes(options.paths.ngramIndexes, workers, {
     anchored: roots.anchored,

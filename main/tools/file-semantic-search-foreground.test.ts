@@ -1,0 +1,40 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { useToolCallsKits } from '../test-support/use-tool-kits';
+import { fileSemanticSearchTool } from './file-semantic-search';
+import { createToolCallsKit } from '../test-support/tool-calls-kit';
+
+const { tempDir } = useToolCallsKits();
+
+/** More files than one batch of the scan (32): the build has a step between two batches. */
+const FILES = 200;
+
+describe('the semantic index build and other tool calls (issue 32 item 1)', () => {
+  it('pauses between two batches while a call runs, and goes on once it is over', async () => {
+    const kit = await createToolCallsKit(tempDir, [fileSemanticSearchTool]);
+    const root = kit.kit.workspace;
+    for (let i = 0; i < FILES; i += 1) await writeFile(join(root, `note-${i}.md`), `Note ${i} about otters.\n`);
+    const index = kit.kit.services.searchIndexes.for(kit.kit.env.sandbox);
+    const release = kit.kit.services.foreground.enter(); // another tool's call, running
+    let built = false;
+    const build = index.refresh().then(() => (built = true));
+    await sleep(300);
+    // One batch read, then the pause: not the whole workspace.
+    expect(built).toBe(false);
+    expect(index.status().filesChecked).toBeLessThan(FILES);
+    release();
+    await build;
+    expect(index.status()).toMatchObject({ files: FILES, filesChecked: FILES });
+  });
+
+  it('does not pause for a call whose query waits for this very build (a small workspace answers whole)', async () => {
+    const kit = await createToolCallsKit(tempDir, [fileSemanticSearchTool]);
+    const root = kit.kit.workspace;
+    for (let i = 0; i < FILES; i += 1) await writeFile(join(root, `note-${i}.md`), `Note ${i} about otters.\n`);
+    // The query's own call holds the gate (run.ts): its wait for the build must not stall the build.
+    const result = await kit.call('file_semantic_search', { query: 'otters', top_k: 3 });
+    expect(result).toMatchObject({ ok: true, value: { complete: true, indexed_files: FILES } });
+  });
+});
