@@ -13,6 +13,8 @@ export interface PositionedFile {
   readonly size: number;
   /** `length` bytes from `offset`; throws when the file holds fewer there. */
   read(offset: number, length: number): Buffer;
+  /** The same bytes into `target` at `at` (a reader that reuses one buffer allocates nothing). */
+  readInto(target: Buffer, at: number, offset: number, length: number): void;
   close(): void;
 }
 
@@ -27,19 +29,23 @@ export function openPositionedFile(path: string): PositionedFile | undefined {
   try {
     const { size } = fstatSync(fd);
     let open = true;
+    const readInto = (target: Buffer, at: number, offset: number, length: number) => {
+      // A closed descriptor's number may already belong to another file: never read through it.
+      if (!open) throw new Error(`${path} is closed`);
+      for (let done = 0; done < length;) {
+        const read = readSync(fd, target, at + done, length - done, offset + done);
+        if (read === 0) throw new Error(`${path} ends before byte ${offset + length}`);
+        done += read;
+      }
+    };
     return {
       size,
       read(offset, length) {
-        // A closed descriptor's number may already belong to another file: never read through it.
-        if (!open) throw new Error(`${path} is closed`);
         const bytes = Buffer.allocUnsafe(length);
-        for (let at = 0; at < length;) {
-          const read = readSync(fd, bytes, at, length - at, offset + at);
-          if (read === 0) throw new Error(`${path} ends before byte ${offset + length}`);
-          at += read;
-        }
+        readInto(bytes, 0, offset, length);
         return bytes;
       },
+      readInto,
       close() {
         if (!open) return;
         open = false;

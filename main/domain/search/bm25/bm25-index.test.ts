@@ -194,6 +194,18 @@ describe('Bm25Index', () => {
     await reopened.saved.close();
   });
 
+  it('merges no segment of 16,000 chunks or more (a merge holds its output in memory)', async () => {
+    const { index, saved } = await savedIn();
+    for (let round = 0; round < 4; round += 1) {
+      for (let n = 0; n < 16_000; n += 1) index.setDocument(`r${round}/${n}.md`, `note ${n} of round ${round}`, 'v');
+      await saved.save();
+    }
+    expect(index.segmentCount).toBe(4);
+    expect(index.documentCount).toBe(64_000);
+    expect(index.search('15999 round 3', { limit: 1 })[0]?.path).toBe('r3/15999.md');
+    await saved.close();
+  }, 30_000);
+
   it('writes the manifest after the segments it names', async () => {
     const { dir, index, saved } = await savedIn();
     index.setDocument('a.md', 'one two three', '1');

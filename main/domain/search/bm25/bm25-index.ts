@@ -26,6 +26,14 @@ const FLUSH_POSTINGS = 800_000;
 /** Segments whose chunk counts are within a factor of MERGE_FACTOR are merged once there are MERGE_FACTOR of them. */
 const MERGE_FACTOR = 4;
 const MERGE_FLOOR_CHUNKS = 2_000;
+/**
+ * Segments this big are merged no more (as Lucene caps a merged segment's size), so a merge makes
+ * at most ~64,000 chunks. A merge holds its output in memory until it is written: merging four of
+ * ~45,000 chunks made a 40 MB segment and took 80 MB more at the build's peak (issue 32 item 7).
+ * A query pays a dictionary lookup per segment, tens of microseconds: a big workspace has ten or
+ * so segments instead of three.
+ */
+const MAX_MERGED_CHUNKS = 16_000;
 /** How long setDocumentSliced holds the event loop before letting it run. */
 const SLICE_MS = 8;
 
@@ -369,6 +377,7 @@ export class Bm25Index {
           group = [segment];
           break;
         }
+        if (segment.slotCount >= MAX_MERGED_CHUNKS) continue;
         const level = Math.floor(
           Math.log(Math.max(1, segment.slotCount / MERGE_FLOOR_CHUNKS)) / Math.log(MERGE_FACTOR),
         );

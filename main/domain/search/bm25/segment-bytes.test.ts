@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Bytes, Cursor } from './segment-bytes';
+import { Bytes, Cursor, Sequential } from './segment-bytes';
+import type { PositionedFile } from '../../../platform/storage/positioned-file';
 import { seededRandom } from '../../../test-support/seeded-random';
 
 describe('Bytes (a segment file being written, in blocks)', () => {
@@ -53,5 +54,48 @@ describe('Bytes (a segment file being written, in blocks)', () => {
     expect(Math.max(...sizes)).toBeLessThanOrEqual(2 ** 20);
     expect(sizes.at(-2)).toBe(2 ** 20 - 9); // a whole block (a varint never straddles two)
     expect(sizes.length).toBeLessThanOrEqual(8);
+  });
+});
+
+describe('Sequential (a segment file read front to back, as a merge reads its inputs)', () => {
+  it('reads every varint and byte run back across its reads, into one buffer it reuses', () => {
+    const random = seededRandom(11);
+    const bytes = new Bytes();
+    const written: ({ varint: number } | { run: Buffer })[] = [];
+    // A region that does not start at 0, and runs bigger than one read (1 MB).
+    bytes.bytes(Buffer.alloc(123, 7));
+    for (let n = 0; n < 300_000; n += 1) {
+      const value = Math.floor(random() * 2 ** Math.floor(random() * 40));
+      bytes.varint(value);
+      written.push({ varint: value });
+      if (n % 40_000 === 0) {
+        const run = Buffer.alloc(Math.floor(random() * 1.5 * 2 ** 20) + 1, n % 251);
+        bytes.bytes(run);
+        written.push({ run });
+      }
+    }
+    const joined = Buffer.concat(bytes.result());
+    const targets = new Set<Buffer>();
+    const file: PositionedFile = {
+      size: joined.length,
+      read: () => {
+        throw new Error('a sequential reader reads into its own buffer');
+      },
+      readInto(target, at, offset, length) {
+        targets.add(target);
+        joined.copy(target, at, offset, offset + length);
+      },
+      close: () => undefined,
+    };
+    const reader = new Sequential(file, 123, joined.length);
+    const mismatches: number[] = [];
+    written.forEach((item, n) => {
+      if ('varint' in item) {
+        if (reader.varint() !== item.varint) mismatches.push(n);
+      } else if (!reader.bytes(item.run.length).equals(item.run)) mismatches.push(n);
+    });
+    expect(mismatches.slice(0, 5)).toEqual([]);
+    // Grown for the biggest run only, not one buffer per read (the region is several MB).
+    expect(targets.size).toBeLessThanOrEqual(4);
   });
 });
