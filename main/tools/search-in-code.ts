@@ -97,6 +97,8 @@ const jsCandidateBytes = 4 << 20;
  * by the worker threads: starting one costs about as much, and the main thread would only wait.
  */
 const inProcessBytes = 2 << 20;
+/** The index's candidates go to the workers in batches of at least this many bytes (or 256 files). */
+const MIN_BATCH_BYTES = 1 << 20;
 
 /** A long search says how far its walk is every this many files (MCP progress notifications). */
 const progressEvery = 256;
@@ -228,14 +230,24 @@ export const searchInCodeTool = defineTool({
         if (gathering.size >= engine.batchFiles) flush();
       };
       // The change watcher vouches for the index: its file list stands in for the walk (skipped then).
-      const listed = walkedByRipgrep === undefined ? await indexed?.listed(start, accept) : undefined;
+      const listed = walkedByRipgrep === undefined ? await indexed?.listed(start, accept, pattern === undefined) : undefined;
       if (walkedByRipgrep !== undefined) {
         for (const entry of walkedByRipgrep.files) take(entry);
       } else if (listed !== undefined) {
         walk = 'index';
         skippedByIndex = listed.skipped;
         binaryByIndex = listed.binary;
-        for (const entry of listed.files) take(entry);
+        // Shared out among the file workers by size: the candidates of a selective query are often a
+        // few big bundles (any long word's trigrams are all in them), and one batch of them kept one
+        // thread reading 200 MB while the other had nothing (issue 32: the warm query).
+        const share = Math.max(MIN_BATCH_BYTES, listed.sizes.reduce((total, size) => total + size, 0) / (workers.size * 2));
+        let batchBytes = 0;
+        listed.files.forEach((entry, i) => {
+          if (gathering.size === 0) batchBytes = 0; // a batch just went (by count, or by size)
+          take(entry);
+          batchBytes += listed.sizes[i] ?? 0;
+          if (batchBytes >= share) flush();
+        });
       } else {
         // Without the watcher's list, the walk finds the files.
         const walked = await sandbox.walk(start, {

@@ -27,6 +27,8 @@ type Choose = (entry: StaleEntry, facts: EntryFacts | undefined) => IndexedChoic
 export interface Listed {
   /** The candidates to read, in the walk's order. */
   readonly files: readonly StaleEntry[];
+  /** Their sizes in bytes, in the same order (the reads are shared out among the file workers by them). */
+  readonly sizes: readonly number[];
   /** Files in scope the index rules out, and indexed binary files (a scan counts both). */
   readonly skipped: number;
   readonly binary: number;
@@ -36,9 +38,10 @@ export interface IndexedWalk {
   choose(entry: WalkEntry): IndexedChoice;
   /**
    * When the change watcher vouches for the index: the files to search under `start` without a
-   * walk (`accept`: the call's file_pattern and deny-list); undefined: walk.
+   * walk (`accept`: the call's file_pattern and deny-list; `byDenyList`: no file_pattern, so
+   * `accept` is the deny-list's answer alone); undefined: walk.
    */
-  listed(start: ResolvedPath, accept: (relPath: string) => boolean): Promise<Listed | undefined>;
+  listed(start: ResolvedPath, accept: (relPath: string) => boolean, byDenyList: boolean): Promise<Listed | undefined>;
   /** Many candidates: confirm them with ripgrep rather than the JS engine. */
   readonly broad: boolean;
   /** After the walk: files found changed or new are indexed again in the background. */
@@ -131,17 +134,41 @@ export async function indexedWalk(
     walk: {
       broad: select.share > RIPGREP_SHARE,
       choose: (entry) => choose(entry, entry.facts),
-      async listed(start, accept) {
+      async listed(start, accept, byDenyList) {
         if (many) return undefined;
         const view = await ngram.watched(env.sandbox);
         // The listing is the plan's index's: one replaced meanwhile (a build, a save reopened) may
         // know files the watcher no longer names as changed.
         if (view === undefined || ngram.ready(env.sandbox) !== index) return undefined;
-        return listFromIndex(env, select, choose, view, start, accept);
+        return listFromIndex(env, select, choose, view, start, byDenyList ? undefined : accept, index);
       },
       finish: () => ngram.reindex(env.sandbox, stale),
     },
   };
+}
+
+const UNMARKED = 0;
+const PASSES = 1;
+const FAILS = 2;
+/** Per index, per file number: UNMARKED, or whether its path passes a listing's name checks. */
+const nameChecks = new WeakMap<object, { denyList: object; marks: { value: Uint8Array; grow(length: number): void } }>();
+
+/** The name-check marks of `index`'s files under `denyList` (a new deny-list starts them over). */
+function nameMarks(index: object, denyList: object) {
+  let entry = nameChecks.get(index);
+  if (entry === undefined || entry.denyList !== denyList) {
+    const marks = {
+      value: new Uint8Array(0),
+      grow(length: number) {
+        const grown = new Uint8Array(Math.max(length, marks.value.length * 2));
+        grown.set(marks.value);
+        marks.value = grown;
+      },
+    };
+    entry = { denyList, marks };
+    nameChecks.set(index, entry);
+  }
+  return entry.marks;
 }
 
 /** `listed` of indexedWalk: see there. Undefined when the start is not a folder the watcher knows. */
@@ -151,9 +178,13 @@ async function listFromIndex(
   choose: Choose,
   view: WatchView,
   start: ResolvedPath,
-  accept: (relPath: string) => boolean,
+  /** The call's file_pattern (with the deny-list); undefined: the deny-list alone. */
+  pattern: ((relPath: string) => boolean) | undefined,
+  /** The index `select` is of: what its files' names pass is kept for it (nameMarks). */
+  index: object,
 ): Promise<Listed | undefined> {
   const { sandbox } = env;
+  const accept = pattern ?? ((relPath: string) => !sandbox.denyList.deniesRead(relPath));
   const base = start.relPath;
   // A hidden, ignored or persona folder asked for by path, or one the last full walk did not see
   // (new, or replaced since): the walk knows what to show there.
@@ -172,6 +203,7 @@ async function listFromIndex(
   if (view.dirty.has(base) || ancestorIn(base, view.dirty)) return undefined;
 
   const files: StaleEntry[] = [];
+  const sizeOf = new Map<string, number>();
   const seen = new Set<string>();
   let skipped = 0;
   let binary = 0;
@@ -181,7 +213,10 @@ async function listFromIndex(
     const choice = choose(entry, facts);
     if (choice === 'skip') skipped += 1;
     else if (choice === 'binary') binary += 1;
-    else files.push(entry);
+    else {
+      files.push(entry);
+      sizeOf.set(entry.relPath, facts?.size ?? 0);
+    }
   };
   /**
    * What a walk from the workspace root finds at `path` (a changed path, a persona entry), looked
@@ -233,15 +268,42 @@ async function listFromIndex(
   const searched: string[] = [];
   const racy: string[] = [];
   // One pass over the index's own table (no await: the listing is one snapshot of it).
-  select.eachKnown((path, verdict) => {
-    if (!inScope(path) || seen.has(path) || view.dirty.has(path) || isPersonaPath(path)) return;
-    if (replaced.size > 0 && ancestorIn(path, replaced)) return;
-    if (!accept(path)) return;
+  const tally = (path: string, verdict: FileVerdict) => {
     if (verdict === FileVerdict.Skip) skipped += 1;
     else if (verdict === FileVerdict.Binary) binary += 1;
     else if (verdict === FileVerdict.Search) searched.push(path);
     else racy.push(path); // written just before it was indexed: its facts decide
-  });
+  };
+  // One pass over the index's own table (no await: the listing is one snapshot of it).
+  if (base === '' && pattern === undefined && replaced.size === 0) {
+    // The whole workspace, no file_pattern: whether a file's name passes (not a persona file, not
+    // denied) is the same at every query, so it is kept per file number, and the ~60k files that
+    // cannot match are counted without their paths (half a warm query's time before).
+    const excluded = new Set<number>();
+    for (const path of [...seen, ...view.dirty]) {
+      const id = select.idOf(path);
+      if (id !== undefined) excluded.add(id);
+    }
+    const marks = nameMarks(index, sandbox.denyList);
+    select.eachKnownId((id, verdict) => {
+      if (excluded.size > 0 && excluded.has(id)) return;
+      if (id >= marks.value.length) marks.grow(id + 1);
+      let mark = marks.value[id]!;
+      if (mark === UNMARKED) {
+        const path = select.pathOf(id);
+        mark = marks.value[id] = !isPersonaPath(path) && accept(path) ? PASSES : FAILS;
+      }
+      if (mark !== PASSES) return;
+      if (verdict === FileVerdict.Skip) skipped += 1;
+      else tally(select.pathOf(id), verdict);
+    });
+  } else {
+    select.eachKnown((path, verdict) => {
+      if (!inScope(path) || seen.has(path) || view.dirty.has(path) || isPersonaPath(path)) return;
+      if (replaced.size > 0 && ancestorIn(path, replaced)) return;
+      if (accept(path)) tally(path, verdict);
+    });
+  }
   for (const path of racy) await look(path);
   // Candidates are read through the sandbox like any file: resolved again, by name, now.
   for (const path of searched) {
@@ -251,8 +313,9 @@ async function listFromIndex(
     if (entry !== undefined) {
       seen.add(path);
       files.push(entry);
+      sizeOf.set(path, resolved.value.facts.size);
     }
   }
   files.sort((a, b) => walkOrder(a.relPath, b.relPath));
-  return { files, skipped, binary };
+  return { files, sizes: files.map((entry) => sizeOf.get(entry.relPath) ?? 0), skipped, binary };
 }

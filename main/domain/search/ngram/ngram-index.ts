@@ -52,6 +52,11 @@ export type FileSelector = ((path: string, size: number, ctimeMs: number) => Fil
    * up again (a listing of 60k files: a third of the time).
    */
   readonly eachKnown: (visit: (path: string, verdict: FileVerdict) => void) => void;
+  /** eachKnown by file number: the path only where the caller asks for it (pathOf). */
+  readonly eachKnownId: (visit: (id: number, verdict: FileVerdict) => void) => void;
+  readonly pathOf: (id: number) => string;
+  /** The live number of `path`, if it has one. */
+  readonly idOf: (path: string) => number | undefined;
 };
 
 /**
@@ -201,9 +206,13 @@ export class NgramIndex {
       }
       return FileVerdict.Skip;
     };
+    const eachKnownId = (visit: (id: number, verdict: FileVerdict) => void) =>
+      this.paths.forEachLiveId((id) => visit(id, verdictOf(id)));
+    const pathOf = (id: number) => this.paths.pathOf(id);
     const eachKnown = (visit: (path: string, verdict: FileVerdict) => void) =>
-      this.paths.forEachLive((path, id) => visit(path, verdictOf(id)));
-    return Object.assign(verdict, { share, known, eachKnown });
+      eachKnownId((id, verdict) => visit(pathOf(id), verdict));
+    const idOf = (path: string) => this.paths.idOf(path);
+    return Object.assign(verdict, { share, known, eachKnown, eachKnownId, pathOf, idOf });
   }
 
   private candidates(plan: TrigramPlan): Uint8Array {

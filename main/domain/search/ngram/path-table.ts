@@ -40,6 +40,8 @@ export class PathTable {
   readonly #added: string[] = [];
   /** Where a path points now when that changed since the table was saved (undefined: forgotten). */
   readonly #changed = new Map<string, number | undefined>();
+  /** Saved numbers whose path is in #changed: their slot no longer speaks for that path. */
+  readonly #superseded = new Set<number>();
   /**
    * Saved paths decoded so far. A warm query lists the index's 60k files: decoding them again at
    * each query cost more than the rest of the query (a call per path, ~20 ms); held, ~4 MB.
@@ -70,6 +72,10 @@ export class PathTable {
 
   /** `path` now has the live number `id`, or none. */
   point(path: string, id: number | undefined): void {
+    if (!this.#changed.has(path)) {
+      const saved = this.#savedIdOf(path);
+      if (saved !== undefined) this.#superseded.add(saved);
+    }
     this.#changed.set(path, id);
   }
 
@@ -89,14 +95,21 @@ export class PathTable {
 
   /** Each path with a live number, with that number (in no particular order). */
   forEachLive(visit: (path: string, id: number) => void): void {
+    this.forEachLiveId((id) => visit(this.pathOf(id), id));
+  }
+
+  /**
+   * Each live number (in no particular order), its path not decoded: a warm query's listing passes
+   * over the 60k files that cannot match by number alone (search-index-engine.ts).
+   */
+  forEachLiveId(visit: (id: number) => void): void {
     const { slots } = this.#saved;
+    const superseded = this.#superseded;
     for (let slot = 0; slot < slots.length; slot += 1) {
-      if (slots[slot] === 0) continue;
-      const id = slots[slot]! - 1;
-      const path = this.pathOf(id);
-      if (!this.#changed.has(path)) visit(path, id);
+      const entry = slots[slot]!;
+      if (entry !== 0 && (superseded.size === 0 || !superseded.has(entry - 1))) visit(entry - 1);
     }
-    for (const [path, id] of this.#changed) if (id !== undefined) visit(path, id);
+    for (const id of this.#changed.values()) if (id !== undefined) visit(id);
   }
 
   /** The table as saved: every number's path (UTF-8), and slots for those `isLive` keeps. */
