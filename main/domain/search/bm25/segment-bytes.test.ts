@@ -3,22 +3,30 @@ import { Bytes, Cursor, Sequential } from './segment-bytes';
 import type { PositionedFile } from '../../../platform/storage/positioned-file';
 import { seededRandom } from '../../../test-support/seeded-random';
 
+type Written = ({ varint: number } | { run: Buffer })[];
+
+/** Random varints into `bytes`, with a byte run of up to 1.5 MB every `runEvery`: what was written, in order. */
+function writeRandom(bytes: Bytes, seed: number, count: number, runEvery: number): Written {
+  const random = seededRandom(seed);
+  const written: Written = [];
+  for (let n = 0; n < count; n += 1) {
+    const value = Math.floor(random() * 2 ** Math.floor(random() * 40));
+    bytes.varint(value);
+    written.push({ varint: value });
+    if (n % runEvery === 0) {
+      const run = Buffer.alloc(Math.floor(random() * 1.5 * 2 ** 20) + 1, n % 251);
+      bytes.bytes(run);
+      written.push({ run });
+    }
+  }
+  return written;
+}
+
 describe('Bytes (a segment file being written, in blocks)', () => {
   it('gives back every varint and byte run in order, across block boundaries', () => {
-    const random = seededRandom(7);
     const bytes = new Bytes();
-    const written: ({ varint: number } | { run: Buffer })[] = [];
     // About 5 MB: several 1 MB blocks, with runs bigger than a block and varints that straddle none.
-    for (let n = 0; n < 400_000; n += 1) {
-      const value = Math.floor(random() * 2 ** Math.floor(random() * 40));
-      bytes.varint(value);
-      written.push({ varint: value });
-      if (n % 50_000 === 0) {
-        const run = Buffer.alloc(Math.floor(random() * 1.5 * 2 ** 20) + 1, n % 251);
-        bytes.bytes(run);
-        written.push({ run });
-      }
-    }
+    const written = writeRandom(bytes, 7, 400_000, 50_000);
     const parts = bytes.result();
     expect(parts.length).toBeGreaterThan(3);
     const joined = Buffer.concat(parts);
@@ -59,21 +67,10 @@ describe('Bytes (a segment file being written, in blocks)', () => {
 
 describe('Sequential (a segment file read front to back, as a merge reads its inputs)', () => {
   it('reads every varint and byte run back across its reads, into one buffer it reuses', () => {
-    const random = seededRandom(11);
     const bytes = new Bytes();
-    const written: ({ varint: number } | { run: Buffer })[] = [];
     // A region that does not start at 0, and runs bigger than one read (1 MB).
     bytes.bytes(Buffer.alloc(123, 7));
-    for (let n = 0; n < 300_000; n += 1) {
-      const value = Math.floor(random() * 2 ** Math.floor(random() * 40));
-      bytes.varint(value);
-      written.push({ varint: value });
-      if (n % 40_000 === 0) {
-        const run = Buffer.alloc(Math.floor(random() * 1.5 * 2 ** 20) + 1, n % 251);
-        bytes.bytes(run);
-        written.push({ run });
-      }
-    }
+    const written = writeRandom(bytes, 11, 300_000, 40_000);
     const joined = Buffer.concat(bytes.result());
     const targets = new Set<Buffer>();
     const file: PositionedFile = {
