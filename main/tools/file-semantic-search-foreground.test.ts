@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useToolCallsKits } from '../test-support/use-tool-kits';
 import { fileSemanticSearchTool } from './file-semantic-search';
 import { createToolCallsKit } from '../test-support/tool-calls-kit';
@@ -17,13 +17,14 @@ describe('the semantic index build and other tool calls (issue 32 item 1)', () =
     const root = kit.kit.workspace;
     for (let i = 0; i < FILES; i += 1) await writeFile(join(root, `note-${i}.md`), `Note ${i} about otters.\n`);
     const index = kit.kit.services.searchIndexes.for(kit.kit.env.sandbox);
-    const release = kit.kit.services.foreground.enter(); // another tool's call, running
+    const gate = kit.kit.services.foreground;
+    const release = gate.enter(); // another tool's call, running
     let built = false;
     const build = index.refresh().then(() => (built = true));
-    await sleep(300);
-    // One batch read, then the pause: not the whole workspace.
-    expect(built).toBe(false);
-    expect(index.status().filesChecked).toBeLessThan(FILES);
+    // One batch read (32 files), then the build waits at the gate, and stays there.
+    await vi.waitFor(() => expect(gate.waiting).toBe(1), { timeout: 5000, interval: 10 });
+    await sleep(200);
+    expect([built, gate.waiting, index.status().filesChecked]).toEqual([false, 1, 32]);
     release();
     await build;
     expect(index.status()).toMatchObject({ files: FILES, filesChecked: FILES });

@@ -97,7 +97,7 @@ const jsCandidateBytes = 4 << 20;
  * by the worker threads: starting one costs about as much, and the main thread would only wait.
  */
 const inProcessBytes = 2 << 20;
-/** The index's candidates go to the workers in batches of at least this many bytes (or 256 files). */
+/** The JS engine's batches of the index's candidates: at least this many bytes (or its 256 files). */
 const MIN_BATCH_BYTES = 1 << 20;
 
 /** A long search says how far its walk is every this many files (MCP progress notifications). */
@@ -237,13 +237,17 @@ export const searchInCodeTool = defineTool({
         walk = 'index';
         skippedByIndex = listed.skipped;
         binaryByIndex = listed.binary;
-        // Shared out among the file workers by size: the candidates of a selective query are often a
-        // few big bundles (any long word's trigrams are all in them), and one batch of them kept one
-        // thread reading 200 MB while the other had nothing (issue 32: the warm query).
-        const share = Math.max(MIN_BATCH_BYTES, listed.sizes.reduce((total, size) => total + size, 0) / (workers.size * 2));
+        // For the JS engine, shared out among the file workers by size: the candidates of a selective
+        // query are often a few big bundles (any long word's trigrams are all in them), and one batch
+        // of them kept one thread reading 200 MB while the other had nothing (issue 32: the warm
+        // query). ripgrep's batches stay as big as they are (a process start each).
+        const share =
+          engine.name === 'js'
+            ? Math.max(MIN_BATCH_BYTES, listed.sizes.reduce((total, size) => total + size, 0) / (workers.size * 2))
+            : Infinity;
         let batchBytes = 0;
         listed.files.forEach((entry, i) => {
-          if (gathering.size === 0) batchBytes = 0; // a batch just went (by count, or by size)
+          if (gathering.size === 0) batchBytes = 0; // a batch just went (by count, by size, or a new root)
           take(entry);
           batchBytes += listed.sizes[i] ?? 0;
           if (batchBytes >= share) flush();

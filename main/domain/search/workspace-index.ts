@@ -403,11 +403,17 @@ export class WorkspaceIndex {
   private async pauseForCalls(): Promise<void> {
     const aborted = () => this.stop.signal.aborted;
     while (this.foreground > 0 && !aborted()) await sleep(5);
-    let held = this.options.foreground?.idle(this.stop.signal);
-    while (held !== undefined && this.awaitingBuild === 0 && !aborted()) {
+    // A query waiting for this build: no pause (and no waiter left at the gate for it).
+    if (this.awaitingBuild > 0) return;
+    for (let held = this.options.foreground?.idle(this.stop.signal); held !== undefined; ) {
+      const opened = held.then(() => true);
       // Looked at again every 20 ms: a query may come to wait for the build meanwhile.
-      const open = await Promise.race([held.then(() => true), sleep(20).then(() => false)]);
-      if (open) held = this.options.foreground?.idle(this.stop.signal);
+      let open = false;
+      while (!open && this.awaitingBuild === 0 && !aborted()) {
+        open = await Promise.race([opened, sleep(20).then(() => false)]);
+      }
+      if (!open) return;
+      held = this.options.foreground?.idle(this.stop.signal); // shut again at once by the next call?
     }
   }
 

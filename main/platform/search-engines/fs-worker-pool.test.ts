@@ -91,6 +91,7 @@ describe('the file worker pool', () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'a.txt'), 'alpha beta\n');
     const files = anchoredFilesIn(dir, ['a.txt']);
+    await pool.indexFiles(files, 0); // the index thread started (not held): a slow start proves nothing below
     Atomics.store(hold, 0, 1);
     let indexed = false;
     const job = pool.indexFiles(files, 0).then((segment) => {

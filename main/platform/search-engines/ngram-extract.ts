@@ -14,7 +14,7 @@ const readBytes = 4 << 20;
 const fold = new Uint8Array(256);
 for (let i = 0; i < 256; i += 1) fold[i] = i >= 65 && i <= 90 ? i + 32 : i;
 
-/** Longest single wait on the hold: a thread told to end (the app closing) ends within it. */
+/** Longest single wait on the hold: the flag is read again then, should a wake-up be missed. */
 const HOLD_WAIT_MS = 100;
 
 /**

@@ -267,7 +267,6 @@ async function listFromIndex(
   // 3. Every other indexed file in scope: the watcher vouches it is as indexed.
   const searched: string[] = [];
   const racy: string[] = [];
-  // One pass over the index's own table (no await: the listing is one snapshot of it).
   const tally = (path: string, verdict: FileVerdict) => {
     if (verdict === FileVerdict.Skip) skipped += 1;
     else if (verdict === FileVerdict.Binary) binary += 1;
