@@ -230,7 +230,8 @@ export const searchInCodeTool = defineTool({
         if (gathering.size >= engine.batchFiles) flush();
       };
       // The change watcher vouches for the index: its file list stands in for the walk (skipped then).
-      const listed = walkedByRipgrep === undefined ? await indexed?.listed(start, accept, pattern === undefined) : undefined;
+      const listed =
+        walkedByRipgrep === undefined ? await indexed?.listed(start, accept, pattern === undefined) : undefined;
       if (walkedByRipgrep !== undefined) {
         for (const entry of walkedByRipgrep.files) take(entry);
       } else if (listed !== undefined) {

@@ -405,7 +405,7 @@ export class WorkspaceIndex {
     while (this.foreground > 0 && !aborted()) await sleep(5);
     // A query waiting for this build: no pause (and no waiter left at the gate for it).
     if (this.awaitingBuild > 0) return;
-    for (let held = this.options.foreground?.idle(this.stop.signal); held !== undefined; ) {
+    for (let held = this.options.foreground?.idle(this.stop.signal); held !== undefined;) {
       const opened = held.then(() => true);
       // Looked at again every 20 ms: a query may come to wait for the build meanwhile.
       let open = false;

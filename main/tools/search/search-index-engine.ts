@@ -151,7 +151,10 @@ const UNMARKED = 0;
 const PASSES = 1;
 const FAILS = 2;
 /** Per index, per file number: UNMARKED, or whether its path passes a listing's name checks. */
-const nameChecks = new WeakMap<object, { denyList: object; marks: { value: Uint8Array; grow(length: number): void } }>();
+const nameChecks = new WeakMap<
+  object,
+  { denyList: object; marks: { value: Uint8Array; grow(length: number): void } }
+>();
 
 /** The name-check marks of `index`'s files under `denyList` (a new deny-list starts them over). */
 function nameMarks(index: object, denyList: object) {
