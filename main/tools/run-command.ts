@@ -133,8 +133,10 @@ export const runCommandTool = defineTool({
     const held = ctx.env.sandbox.holdFolder(dir);
     if (!held.ok) return held;
     // Seconds of the timeout used so far: a client shows the command is alive (MCP progress).
+    // Rounded, not floored: the interval counts from the event loop's cached time, which may be a
+    // few ms before `started`, so its first tick can come at 995 ms (and said 0 s).
     const started = Date.now();
-    const elapsed = () => Math.floor((Date.now() - started) / 1000);
+    const elapsed = () => Math.round((Date.now() - started) / 1000);
     const stop = tickProgress(ctx, 1000, () => [elapsed(), args.timeout, `Running for ${elapsed()} s`]);
     const outcome = await runProcess({
       file,
