@@ -1,5 +1,5 @@
 import { FileVerdict } from '../../domain/search/ngram/ngram-index';
-import type { FileSelector } from '../../domain/search/ngram/ngram-index';
+import type { FileSelector, NgramIndex } from '../../domain/search/ngram/ngram-index';
 import type { NgramStatus, StaleEntry } from '../../domain/search/ngram/ngram-service';
 import { literalPlan, regexPlan } from '../../domain/search/ngram/trigram-plan';
 import type { SearchSpec } from '../../platform/search-engines/search-types';
@@ -140,7 +140,7 @@ export async function indexedWalk(
         // The listing is the plan's index's: one replaced meanwhile (a build, a save reopened) may
         // know files the watcher no longer names as changed.
         if (view === undefined || ngram.ready(env.sandbox) !== index) return undefined;
-        return listFromIndex(env, select, choose, view, start, byDenyList ? undefined : accept, index);
+        return listFromIndex(env, select, choose, view, start, accept, byDenyList, index);
       },
       finish: () => ngram.reindex(env.sandbox, stale),
     },
@@ -151,25 +151,22 @@ const UNMARKED = 0;
 const PASSES = 1;
 const FAILS = 2;
 /** Per index, per file number: UNMARKED, or whether its path passes a listing's name checks. */
-const nameChecks = new WeakMap<
-  object,
-  { denyList: object; marks: { value: Uint8Array; grow(length: number): void } }
->();
+const nameChecks = new WeakMap<NgramIndex, { denyList: object; marks: Uint8Array }>();
 
-/** The name-check marks of `index`'s files under `denyList` (a new deny-list starts them over). */
-function nameMarks(index: object, denyList: object) {
+/**
+ * The name-check marks of `index`'s files under `denyList` (a new deny-list starts them over), one
+ * per number it has given out (files indexed since the last listing are added UNMARKED).
+ */
+function nameMarks(index: NgramIndex, denyList: object): Uint8Array {
   let entry = nameChecks.get(index);
   if (entry === undefined || entry.denyList !== denyList) {
-    const marks = {
-      value: new Uint8Array(0),
-      grow(length: number) {
-        const grown = new Uint8Array(Math.max(length, marks.value.length * 2));
-        grown.set(marks.value);
-        marks.value = grown;
-      },
-    };
-    entry = { denyList, marks };
+    entry = { denyList, marks: new Uint8Array(0) };
     nameChecks.set(index, entry);
+  }
+  if (entry.marks.length < index.fileNumbers) {
+    const grown = new Uint8Array(index.fileNumbers);
+    grown.set(entry.marks);
+    entry.marks = grown;
   }
   return entry.marks;
 }
@@ -181,13 +178,13 @@ async function listFromIndex(
   choose: Choose,
   view: WatchView,
   start: ResolvedPath,
-  /** The call's file_pattern (with the deny-list); undefined: the deny-list alone. */
-  pattern: ((relPath: string) => boolean) | undefined,
+  accept: (relPath: string) => boolean,
+  /** No file_pattern: `accept` is the deny-list's answer alone, the same at every query. */
+  byDenyList: boolean,
   /** The index `select` is of: what its files' names pass is kept for it (nameMarks). */
-  index: object,
+  index: NgramIndex,
 ): Promise<Listed | undefined> {
   const { sandbox } = env;
-  const accept = pattern ?? ((relPath: string) => !sandbox.denyList.deniesRead(relPath));
   const base = start.relPath;
   // A hidden, ignored or persona folder asked for by path, or one the last full walk did not see
   // (new, or replaced since): the walk knows what to show there.
@@ -277,7 +274,7 @@ async function listFromIndex(
     else racy.push(path); // written just before it was indexed: its facts decide
   };
   // One pass over the index's own table (no await: the listing is one snapshot of it).
-  if (base === '' && pattern === undefined && replaced.size === 0) {
+  if (base === '' && byDenyList && replaced.size === 0) {
     // The whole workspace, no file_pattern: whether a file's name passes (not a persona file, not
     // denied) is the same at every query, so it is kept per file number, and the ~60k files that
     // cannot match are counted without their paths (half a warm query's time before).
@@ -289,11 +286,10 @@ async function listFromIndex(
     const marks = nameMarks(index, sandbox.denyList);
     select.eachKnownId((id, verdict) => {
       if (excluded.size > 0 && excluded.has(id)) return;
-      if (id >= marks.value.length) marks.grow(id + 1);
-      let mark = marks.value[id]!;
+      let mark = marks[id]!;
       if (mark === UNMARKED) {
         const path = select.pathOf(id);
-        mark = marks.value[id] = !isPersonaPath(path) && accept(path) ? PASSES : FAILS;
+        mark = marks[id] = !isPersonaPath(path) && accept(path) ? PASSES : FAILS;
       }
       if (mark !== PASSES) return;
       if (verdict === FileVerdict.Skip) skipped += 1;

@@ -81,6 +81,11 @@ export class NgramIndex {
     return this.paths.length - this.deadFiles;
   }
 
+  /** File numbers given out, live and dead (each file indexed again takes a new one). */
+  get fileNumbers(): number {
+    return this.paths.length;
+  }
+
   get deadShare(): number {
     return this.paths.length === 0 ? 0 : this.deadFiles / this.paths.length;
   }
