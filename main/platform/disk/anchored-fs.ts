@@ -105,6 +105,37 @@ const { O_DIRECTORY = 0, O_NOFOLLOW = 0 } = fs.constants;
 
 const sameIdentity = (stats: Stats, dir: Pick<DirRef, 'dev' | 'ino'>) => stats.dev === dir.dev && stats.ino === dir.ino;
 
+/** What the kernel calls descriptor `fd` (its path, or '' when it cannot say). */
+export function procNameOf(fd: number): string {
+  try {
+    return fs.readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Is descriptor `fd` still the entry `name` of the folder held as `dirFd` (proc-fd mode)? Asked
+ * after an fstat that found one link, then the folder's lock (see procFdFs's stillNamed).
+ * - The whole name must be the folder's and `name`: a file renamed into another folder and
+ *   unlinked there loses its link under THAT folder's lock, not this one's.
+ * - A name ending in ' (deleted)' is also what the kernel calls the descriptor of an unlinked
+ *   entry: 'h.txt (deleted)' opened, renamed to 'h.txt' and unlinked reads the same. For such a
+ *   name the entry must also still be this file, with one link.
+ * `dirName`: procNameOf(dirFd), when the caller asks for many files of one folder.
+ */
+export function isStillNamedIn(fd: number, dirFd: number, name: string, dirName = procNameOf(dirFd)): boolean {
+  if (dirName === '' || procNameOf(fd) !== (dirName === '/' ? `/${name}` : `${dirName}/${name}`)) return false;
+  if (!name.endsWith(' (deleted)')) return true;
+  try {
+    const now = fs.lstatSync(`/proc/self/fd/${dirFd}/${name}`, { throwIfNoEntry: false });
+    const opened = fs.fstatSync(fd);
+    return now !== undefined && now.isFile() && now.nlink <= 1 && sameIdentity(now, opened);
+  } catch {
+    return false;
+  }
+}
+
 function procFdFs(): AnchoredFs {
   const at = (dir: DirRef, name: string) =>
     name === '' ? `/proc/self/fd/${dir.fd}` : `/proc/self/fd/${dir.fd}/${name}`;
@@ -136,10 +167,10 @@ function procFdFs(): AnchoredFs {
     stillNamed(fd, dir, name) {
       try {
         waitForNameChanges(at(dir, ''));
-        return fs.readlinkSync(`/proc/self/fd/${fd}`).endsWith(`/${name}`);
       } catch {
         return false;
       }
+      return isStillNamedIn(fd, dir.fd, name);
     },
     mkdir: (dir, name, mode) => fs.mkdirSync(at(dir, name), mode === undefined ? undefined : { mode }),
     rename: (fromDir, fromName, toDir, toName) => fs.renameSync(at(fromDir, fromName), at(toDir, toName)),

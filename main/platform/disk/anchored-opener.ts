@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import type { AnchoredFiles } from './anchored-batch';
+import { isStillNamedIn, procNameOf } from './anchored-fs';
 
 /**
  * How the file workers open the files a job names (the sandbox's way, anchored-fs.ts), for a thread
@@ -30,6 +31,7 @@ export function anchoredOpener(files: AnchoredFiles) {
   let currentOk = false;
   let prefix = '';
   let dirPath = '';
+  let currentDirFd = -1; // proc-fd mode: the folder entered, held by `chain` or the root
   const dirStillThere = (index: number) => {
     if (proc) return true;
     const spec = files.dirs[index]!;
@@ -66,6 +68,7 @@ export function anchoredOpener(files: AnchoredFiles) {
     const s = fs.fstatSync(dirFd);
     if (s.dev !== spec.dev || s.ino !== spec.ino) return false;
     prefix = `/proc/self/fd/${dirFd}/`;
+    currentDirFd = dirFd;
     currentOk = true;
     return true;
   };
@@ -87,6 +90,7 @@ export function anchoredOpener(files: AnchoredFiles) {
   const confirmPending = () => {
     if (pending.length === 0) return;
     const batch = pending.splice(0);
+    const dirName = procNameOf(currentDirFd);
     let settled = false;
     try {
       const dir = fs.opendirSync(prefix.slice(0, -1));
@@ -100,17 +104,9 @@ export function anchoredOpener(files: AnchoredFiles) {
       // The folder is gone or unreadable: nothing of it is confirmed.
     }
     for (const { fd, name, keep } of batch) {
-      const named = settled && nameOf(fd).endsWith(`/${name}`);
+      const named = settled && isStillNamedIn(fd, currentDirFd, name, dirName);
       fs.closeSync(fd);
       if (named) keep();
-    }
-  };
-  // What the kernel calls the descriptor ('' when it cannot say).
-  const nameOf = (fd: number): string => {
-    try {
-      return fs.readlinkSync(`/proc/self/fd/${fd}`);
-    } catch {
-      return '';
     }
   };
   const soleNameHere = (fd: number, path: string): boolean => {

@@ -30,8 +30,13 @@ afterEach(() => {
   swapper = undefined;
 });
 
-/** An outside secret, and a child process that keeps hard-linking it as `<workspace>/h.txt` and unlinking it. */
-async function startLinker(root: string, workspace: string): Promise<void> {
+/**
+ * An outside secret, and a child process that keeps hard-linking it as `<workspace>/h.txt` and
+ * unlinking it. `renaming`: linked as 'h.txt (deleted)', renamed to 'h.txt', unlinked there: a
+ * descriptor opened as 'h.txt (deleted)' is then called '<workspace>/h.txt (deleted)' by the
+ * kernel, as its name is, with one link (the outside one), and the name is back before long.
+ */
+async function startLinker(root: string, workspace: string, renaming = false): Promise<void> {
   const outside = join(root, 'outside');
   mkdirSync(outside, { recursive: true });
   writeFileSync(join(outside, 'secret.txt'), secretText);
@@ -40,13 +45,20 @@ async function startLinker(root: string, workspace: string): Promise<void> {
     script,
     `const fs = require('node:fs');
 const [secret, name] = process.argv.slice(2);
+const renaming = process.argv[4] === 'renaming';
 for (let n = 0; ; n += 1) {
-  try { fs.linkSync(secret, name); } catch {}
+  if (renaming) {
+    try { fs.linkSync(secret, name + ' (deleted)'); } catch {}
+    try { fs.renameSync(name + ' (deleted)', name); } catch {}
+  } else {
+    try { fs.linkSync(secret, name); } catch {}
+  }
   try { fs.unlinkSync(name); } catch {}
   if (n === 64) process.send('started');
 }`,
   );
-  const child = spawn(process.execPath, [script, join(outside, 'secret.txt'), join(workspace, 'h.txt')], {
+  const args = [script, join(outside, 'secret.txt'), join(workspace, 'h.txt'), renaming ? 'renaming' : 'plain'];
+  const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   swapper = child;
@@ -58,24 +70,52 @@ for (let n = 0; ; n += 1) {
 describe.runIf(createAnchoredFs().mode === 'proc-fd')(
   'a hard link to an outside file, unlinked between open and fstat',
   () => {
-    it('is never searched by the file workers (the opener of fs-worker-jobs.ts)', async () => {
-      const root = await tempDir();
-      const workspace = join(root, 'ws');
-      mkdirSync(workspace);
-      writeFileSync(join(workspace, 'inside.txt'), 'needle inside alpha\n');
-      await startLinker(root, workspace);
-      const spec = compileQuery('needle', { isRegex: false, caseSensitive: false, contextLines: 0, maxLineChars: 500 });
-      if (!spec.ok) throw new Error(spec.error.message);
-      const jobs = createInProcessJobs();
-      const files = anchoredFilesIn(workspace, ['h.txt', 'inside.txt']);
-      let leaks = 0;
-      for (let i = 0; i < iterations; i += 1) {
-        const result = jobs.searchFiles({ spec: spec.value, files, maxDetails: 10 });
-        if (leaked(result)) leaks += 1;
-        // The untouched file is still searched every time.
-        expect(result.files.map((file) => file.index)).toEqual([1]);
+    const linkers = [
+      ['h.txt', false],
+      ["'h.txt (deleted)', renamed to h.txt before its unlink", true],
+    ] as const;
+
+    it.each(linkers)(
+      'is never searched by the file workers (the opener of fs-worker-jobs.ts): %s',
+      async (_, renaming) => {
+        const root = await tempDir();
+        const workspace = join(root, 'ws');
+        mkdirSync(workspace);
+        writeFileSync(join(workspace, 'inside.txt'), 'needle inside alpha\n');
+        await startLinker(root, workspace, renaming);
+        const spec = compileQuery('needle', {
+          isRegex: false,
+          caseSensitive: false,
+          contextLines: 0,
+          maxLineChars: 500,
+        });
+        if (!spec.ok) throw new Error(spec.error.message);
+        const jobs = createInProcessJobs();
+        const files = anchoredFilesIn(workspace, [renaming ? 'h.txt (deleted)' : 'h.txt', 'inside.txt']);
+        let leaks = 0;
+        for (let i = 0; i < iterations; i += 1) {
+          const result = jobs.searchFiles({ spec: spec.value, files, maxDetails: 10 });
+          if (leaked(result)) leaks += 1;
+          // The untouched file is still searched every time.
+          expect(result.files.map((file) => file.index)).toEqual([1]);
+        }
+        expect(leaks).toBe(0);
+      },
+      300_000,
+    );
+
+    it("is never answered by read_file under a name ending in ' (deleted)' (stillNamed)", async () => {
+      const kit = await createToolKit(tempDir, { limits: { callsPerMinute: 1_000_000 } });
+      try {
+        await startLinker(join(kit.workspace, '..'), kit.workspace, true);
+        let leaks = 0;
+        for (let i = 0; i < iterations / 10; i += 1) {
+          if (leaked(await kit.call(readFileTool, { path: 'h.txt (deleted)' }))) leaks += 1;
+        }
+        expect(leaks).toBe(0);
+      } finally {
+        await kit.dispose();
       }
-      expect(leaks).toBe(0);
     }, 300_000);
 
     it('is never answered by read_file or search_in_code (openForRead, the worker pool)', async () => {
