@@ -1,6 +1,8 @@
+import { readdirSync, readlinkSync } from 'node:fs';
 import { link, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AnchoredBatch } from '../platform/disk/anchored-batch';
 import { confinementMode, resetConfinementProbe } from '../platform/processes/confinement';
 import type * as outputProcess from '../platform/processes/output-process';
 import { ripgrepOnPath } from '../platform/processes/ripgrep-locate';
@@ -160,6 +162,46 @@ describe.skipIf(ripgrepOnPath() === undefined)('search_in_code with ripgrep walk
     expect(patterned.walk).toBeUndefined();
     expect(patterned.results.map((hit) => hit.file)).toEqual(['other/c.ts', 'src/a.ts', 'src/deeper/b.ts']);
   });
+
+  it.skipIf(!mode.confined)(
+    'leaves no file of the workspace open, whoever reads the candidates its walk opened',
+    async () => {
+      ({ kit } = await leakyWorkspace());
+      const workspace = kit.workspace;
+      // Descriptors of this process on files of the workspace (the walk opens a literal's candidates).
+      const openHere = () =>
+        readdirSync('/proc/self/fd').filter((fd) => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`).startsWith(`${workspace}/`);
+          } catch {
+            return false; // closed meanwhile (readdir's own descriptor)
+          }
+        });
+      const held = openHere();
+      // Which files were handed to a batch with the walk's descriptor.
+      const add = vi.spyOn(AnchoredBatch.prototype, 'add');
+      const handedOpen = () =>
+        add.mock.calls.filter(([, fd]) => fd !== undefined && fd >= 0).map(([entry]) => entry.name);
+      try {
+        // A literal over a few small files: read in this thread, through the walk's descriptors.
+        const small = await search({ query: 'needle' });
+        expect(small.results.map((hit) => hit.file)).toEqual(['SOUL.md', 'src/a.ts']);
+        expect(handedOpen()).toEqual(['a.ts']);
+        expect(openHere()).toEqual(held);
+        // Over 2 MB of candidates: read by the file workers, so the walk's descriptors are closed first.
+        add.mockClear();
+        const big = `${'x'.repeat(99)}\n`.repeat(12_000);
+        await files(kit.workspace, { 'big/one.txt': `needle one\n${big}`, 'big/two.txt': `needle two\n${big}` });
+        const large = await search({ query: 'needle' });
+        expect(large.results.map((hit) => hit.file)).toEqual(['SOUL.md', 'big/one.txt', 'big/two.txt', 'src/a.ts']);
+        expect(add.mock.calls.length).toBeGreaterThan(0);
+        expect(handedOpen()).toEqual([]);
+        expect(openHere()).toEqual(held);
+      } finally {
+        add.mockRestore();
+      }
+    },
+  );
 
   it.skipIf(!mode.confined)(
     'hands many candidates to ripgrep as a list to count, still without what a walk would not show',

@@ -174,23 +174,22 @@ export const searchInCodeTool = defineTool({
             ctx.signal,
             // While ripgrep walks: how many files with a match it named so far.
             (count) => ctx.progress?.(count, undefined, `${count} files with a match found`),
+            // A literal's candidates may be read in this thread: the walk that confirms them opens them.
+            isLiteral,
           );
     // Many candidates: ripgrep counts them (named on its command line) and the JS engine describes the first.
     const fewCandidates =
       walkedByRipgrep !== undefined &&
       (walkedByRipgrep.files.length <= jsCandidates || walkedByRipgrep.bytes <= jsCandidateBytes);
+    const searchHere = fewCandidates && isLiteral && walkedByRipgrep.bytes <= inProcessBytes;
+    // The walk's descriptors serve a read in this thread only (a worker could outlive this call).
+    if (!searchHere) walkedByRipgrep?.closeOpened();
     const engine: SearchEngine =
       fewCandidates ||
       patternArgs === undefined ||
       ctx.env.ripgrep === undefined ||
       (indexed !== undefined && !indexed.broad)
-        ? createJsEngine(
-            workers,
-            spec.value,
-            args.max_results,
-            ctx.signal,
-            fewCandidates && isLiteral && walkedByRipgrep.bytes <= inProcessBytes,
-          )
+        ? createJsEngine(workers, spec.value, args.max_results, ctx.signal, searchHere)
         : createRipgrepEngine(
             ctx.env.ripgrep,
             patternArgs,
@@ -223,17 +222,22 @@ export const searchInCodeTool = defineTool({
       const entry = walkEntryOf(sandbox, start);
       if (entry !== undefined) gathering.add(entry);
     } else if (start.facts.kind === 'directory') {
-      const take = (entry: StaleEntry) => {
+      const take = (entry: StaleEntry, opened = -1) => {
         if (gathering.switchesRoot(entry)) flush();
         files.push(entry.relPath);
-        gathering.add(entry);
+        gathering.add(entry, opened);
         if (gathering.size >= engine.batchFiles) flush();
       };
       // The change watcher vouches for the index: its file list stands in for the walk (skipped then).
       const listed =
         walkedByRipgrep === undefined ? await indexed?.listed(start, accept, pattern === undefined) : undefined;
       if (walkedByRipgrep !== undefined) {
-        for (const entry of walkedByRipgrep.files) take(entry);
+        // Read here: each descriptor goes with its file's batch, which closes it (AnchoredFiles.opened).
+        const { opened } = walkedByRipgrep;
+        walkedByRipgrep.files.forEach((entry, i) => {
+          take(entry, searchHere ? opened[i] : -1);
+          opened[i] = -1;
+        });
       } else if (listed !== undefined) {
         walk = 'index';
         skippedByIndex = listed.skipped;

@@ -1,4 +1,5 @@
 import type { AnchorMode, DirRef } from './anchored-fs';
+import { closeOpened } from './walk-opened-files';
 import type { WalkEntry } from './workspace-walker';
 
 /**
@@ -16,6 +17,12 @@ export interface AnchoredFiles {
   readonly names: readonly string[];
   /** 'refuse': regular files with several hard links are skipped, as the sandbox refuses to read them. */
   readonly hardLinks: 'refuse' | 'allow';
+  /**
+   * Per file: a descriptor the walk already opened and confirmed (WalkEntry.opened), or -1. Only in
+   * batches searched in the main thread (a worker thread could outlive the call that closes them).
+   * The job owns them: it closes each, read or not (anchored-opener.ts).
+   */
+  readonly opened?: Int32Array | undefined;
 }
 
 /** A root as a worker thread needs it: the descriptor the main thread holds, and how to use it. */
@@ -34,6 +41,8 @@ export class AnchoredBatch {
   #dirIndex = new Map<string, number>();
   #dirOf: number[] = [];
   #names: string[] = [];
+  #opened: number[] = [];
+  #anyOpened = false;
   #inPersona: boolean | undefined;
 
   constructor(private readonly anchorOf: (inPersona: boolean) => RootAnchor | undefined) {}
@@ -47,7 +56,8 @@ export class AnchoredBatch {
     return this.#inPersona !== undefined && this.#inPersona !== entry.inPersona;
   }
 
-  add(entry: Pick<WalkEntry, 'inPersona' | 'dirRealRel' | 'dirId' | 'name'>): void {
+  /** `opened`: the walk's descriptor on the file, handed on with the batch (-1: none). */
+  add(entry: Pick<WalkEntry, 'inPersona' | 'dirRealRel' | 'dirId' | 'name'>, opened = -1): void {
     this.#inPersona = entry.inPersona;
     let index = this.#dirIndex.get(entry.dirRealRel);
     if (index === undefined) {
@@ -57,6 +67,8 @@ export class AnchoredBatch {
     }
     this.#dirOf.push(index);
     this.#names.push(entry.name);
+    this.#opened.push(opened);
+    if (opened >= 0) this.#anyOpened = true;
   }
 
   /** The files gathered so far as one batch (undefined when empty or the root is gone), and a fresh start. */
@@ -64,10 +76,14 @@ export class AnchoredBatch {
     const inPersona = this.#inPersona;
     const batch =
       this.#names.length === 0 || inPersona === undefined ? undefined : this.#build(this.anchorOf(inPersona));
+    // Descriptors no batch took (its root is gone) are closed here.
+    if (batch === undefined) closeOpened(Int32Array.from(this.#opened));
     this.#dirs = [];
     this.#dirIndex = new Map();
     this.#dirOf = [];
     this.#names = [];
+    this.#opened = [];
+    this.#anyOpened = false;
     this.#inPersona = undefined;
     return batch;
   }
@@ -82,6 +98,7 @@ export class AnchoredBatch {
       dirOf: Int32Array.from(this.#dirOf),
       names: this.#names,
       hardLinks: anchor.hardLinks,
+      ...(this.#anyOpened ? { opened: Int32Array.from(this.#opened) } : {}),
     };
   }
 }

@@ -6,6 +6,7 @@ import { createAnchoredFs } from './anchored-fs';
 
 /**
  * How the sandbox confirms that a file it opened and fstat-ed with one link is still named as it
+ * was opened (stillNamed / namedAfterListing): what the kernel calls the descriptor, in proc-fd mode.
  */
 const tempDir = useTempDirs();
 const { O_RDONLY } = constants;
@@ -32,6 +33,7 @@ describe.runIf(createAnchoredFs().mode === 'proc-fd')('a descriptor still named 
     for (const name of ['a.txt', 'a.txt (deleted)']) {
       const { anchored, dir, fd, release } = await opened(name);
       expect(anchored.stillNamed(fd, dir, name)).toBe(true);
+      expect(anchored.namedAfterListing(fd, dir, name)).toBe(true);
       release();
     }
   });
@@ -40,6 +42,7 @@ describe.runIf(createAnchoredFs().mode === 'proc-fd')('a descriptor still named 
     const { root, anchored, dir, fd, release } = await opened('a.txt');
     renameSync(join(root, 'd', 'a.txt'), join(root, 'e', 'a.txt'));
     expect(anchored.stillNamed(fd, dir, 'a.txt')).toBe(false);
+    expect(anchored.namedAfterListing(fd, dir, 'a.txt')).toBe(false);
     release();
   });
 
@@ -51,6 +54,7 @@ describe.runIf(createAnchoredFs().mode === 'proc-fd')('a descriptor still named 
     unlinkSync(join(d, 'x'));
     linkSync(join(root, 'outside'), join(d, 'x (deleted)')); // back under the name, with two links
     expect(anchored.stillNamed(fd, dir, 'x (deleted)')).toBe(false);
+    expect(anchored.namedAfterListing(fd, dir, 'x (deleted)')).toBe(false);
     release();
   });
 });

@@ -54,6 +54,13 @@ export interface AnchoredFs {
    * the outside name). See isSoleName.
    */
   stillNamed(fd: number, dir: DirRef, name: string): boolean;
+  /**
+   * stillNamed without taking the folder's lock: for a caller that read `dir`'s entries (readdir,
+   * which takes that lock) after its fstat found one link, as the walk does for the files it opens
+   * before listing their folder (workspace-walker.ts openFirst). Asked at any other time it proves
+   * nothing in proc-fd mode.
+   */
+  namedAfterListing(fd: number, dir: DirRef, name: string): boolean;
   mkdir(dir: DirRef, name: string, mode?: number): void;
   rename(fromDir: DirRef, fromName: string, toDir: DirRef, toName: string): void;
   /** Moves an entry out of the workspace into an absolute path of Familiar's own data (trash). */
@@ -172,6 +179,7 @@ function procFdFs(): AnchoredFs {
       }
       return isStillNamedIn(fd, dir.fd, name);
     },
+    namedAfterListing: (fd, dir, name) => isStillNamedIn(fd, dir.fd, name),
     mkdir: (dir, name, mode) => fs.mkdirSync(at(dir, name), mode === undefined ? undefined : { mode }),
     rename: (fromDir, fromName, toDir, toName) => fs.renameSync(at(fromDir, fromName), at(toDir, toName)),
     renameOut: (dir, name, destination) => fs.renameSync(at(dir, name), destination),
@@ -196,6 +204,17 @@ function checkedPathFs(): AnchoredFs {
     const value = use();
     verify(dir);
     return value;
+  };
+  // No descriptor names here: the name must still be the file (a window remains, SECURITY.md).
+  const stillNamed = (fd: number, dir: DirRef, name: string): boolean => {
+    try {
+      return inDir(dir, () => {
+        const now = fs.lstatSync(at(dir, name), { throwIfNoEntry: false });
+        return now !== undefined && now.isFile() && now.nlink <= 1 && sameIdentity(now, fs.fstatSync(fd));
+      });
+    } catch {
+      return false;
+    }
   };
   return {
     mode: 'checked-path',
@@ -234,17 +253,8 @@ function checkedPathFs(): AnchoredFs {
         return fd;
       });
     },
-    // No descriptor names here: the name must still be the file (a window remains, SECURITY.md).
-    stillNamed(fd, dir, name) {
-      try {
-        return inDir(dir, () => {
-          const now = fs.lstatSync(at(dir, name), { throwIfNoEntry: false });
-          return now !== undefined && now.isFile() && now.nlink <= 1 && sameIdentity(now, fs.fstatSync(fd));
-        });
-      } catch {
-        return false;
-      }
-    },
+    stillNamed,
+    namedAfterListing: stillNamed,
     mkdir: (dir, name, mode) =>
       inDir(dir, () => fs.mkdirSync(at(dir, name), mode === undefined ? undefined : { mode })),
     rename: (fromDir, fromName, toDir, toName) =>

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import type { AnchoredFiles } from './anchored-batch';
 import { isStillNamedIn, procNameOf } from './anchored-fs';
+import { closeOpened } from './walk-opened-files';
 
 /**
  * How the file workers open the files a job names (the sandbox's way, anchored-fs.ts), for a thread
@@ -83,7 +84,8 @@ export function anchoredOpener(files: AnchoredFiles) {
    * this file with one link (a window remains, SECURITY.md).
    */
   const confirming = files.hardLinks === 'refuse';
-  const pending: { fd: number; name: string; keep: () => void }[] = [];
+  // `confirmed`: the walk's descriptor, waiting only so that results keep the job's order.
+  const pending: { fd: number; name: string; keep: () => void; confirmed?: true }[] = [];
   const closeAll = (entries: { fd: number }[]) => {
     for (const entry of entries) fs.closeSync(entry.fd);
   };
@@ -103,8 +105,8 @@ export function anchoredOpener(files: AnchoredFiles) {
     } catch {
       // The folder is gone or unreadable: nothing of it is confirmed.
     }
-    for (const { fd, name, keep } of batch) {
-      const named = settled && isStillNamedIn(fd, currentDirFd, name, dirName);
+    for (const { fd, name, keep, confirmed } of batch) {
+      const named = confirmed === true || (settled && isStillNamedIn(fd, currentDirFd, name, dirName));
       fs.closeSync(fd);
       if (named) keep();
     }
@@ -118,9 +120,20 @@ export function anchoredOpener(files: AnchoredFiles) {
       return false;
     }
   };
+  // The walk's descriptors (AnchoredFiles.opened), marked -1 in the batch itself once handed out:
+  // close() shuts the rest, and a second job over the same batch reads none of them.
+  const held = files.opened;
+  const fromWalk = held === undefined ? undefined : new Uint8Array(held.length);
   return {
     /** A descriptor on the regular file, or undefined when it is not (any more) one the sandbox would read. */
     open(i: number): number | undefined {
+      const given = held?.[i] ?? -1;
+      if (given >= 0) {
+        // Opened and confirmed by the walk: it is read as is.
+        held![i] = -1;
+        fromWalk![i] = 1;
+        return given;
+      }
       const dirIndex = files.dirOf[i]!;
       if (!enter(dirIndex)) return undefined;
       const path = prefix + files.names[i]!;
@@ -149,7 +162,9 @@ export function anchoredOpener(files: AnchoredFiles) {
      * sandbox would read (now, or at a later settle/finish); the descriptor is closed either way.
      */
     settle(i: number, fd: number, keep: () => void): void {
-      if (!confirming) {
+      if (fromWalk?.[i] === 1 && pending.length > 0) {
+        pending.push({ fd, name: files.names[i]!, keep, confirmed: true });
+      } else if (!confirming || fromWalk?.[i] === 1) {
         fs.closeSync(fd);
         keep();
       } else if (proc) {
@@ -174,6 +189,7 @@ export function anchoredOpener(files: AnchoredFiles) {
     /** Releases everything; what was not confirmed by finish() is dropped. */
     close() {
       closeAll(pending.splice(0));
+      if (held !== undefined) closeOpened(held);
       while (chain.length > 0) fs.closeSync(chain.pop()!.fd);
     },
   };

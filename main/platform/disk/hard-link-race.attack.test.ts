@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { compileQuery } from '../../tools/search/search-query';
@@ -100,6 +100,42 @@ describe.runIf(createAnchoredFs().mode === 'proc-fd')(
           expect(result.files.map((file) => file.index)).toEqual([1]);
         }
         expect(leaks).toBe(0);
+      },
+      300_000,
+    );
+
+    it.each(linkers)(
+      'is never handed over by a walk that opens files before listing them: %s',
+      async (_, renaming) => {
+        const kit = await createToolKit(tempDir);
+        try {
+          writeFileSync(join(kit.workspace, 'inside.txt'), 'needle inside alpha\n');
+          await startLinker(join(kit.workspace, '..'), kit.workspace, renaming);
+          const start = await kit.env.sandbox.resolve('.', 'read');
+          if (!start.ok) throw new Error(start.error.message);
+          let leaks = 0;
+          let insideRead = 0;
+          for (let i = 0; i < iterations / 10; i += 1) {
+            const walked = await kit.env.sandbox.walk(start.value, {
+              recursive: false,
+              includeHidden: false,
+              openFirst: () => [renaming ? 'h.txt (deleted)' : 'h.txt', 'inside.txt'],
+              visit: (entry) => {
+                if (entry.opened === undefined) return 'continue';
+                const text = readFileSync(entry.opened, 'utf8');
+                closeSync(entry.opened);
+                if (leaked(text)) leaks += 1;
+                if (entry.name === 'inside.txt' && text.startsWith('needle inside')) insideRead += 1;
+                return 'continue';
+              },
+            });
+            expect(walked.ok).toBe(true);
+          }
+          expect(leaks).toBe(0);
+          expect(insideRead).toBe(iterations / 10);
+        } finally {
+          await kit.dispose();
+        }
       },
       300_000,
     );

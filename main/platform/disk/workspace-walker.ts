@@ -4,6 +4,8 @@ import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import type { AnchoredFs, DirRef } from './anchored-fs';
 import { openDirStrict } from './anchored-resolve';
+import { walkOpenedFiles } from './walk-opened-files';
+import type { OpenedFirst } from './walk-opened-files';
 import type { AnchorRoot } from './anchored-resolve';
 import { fsError } from './fs-errors';
 import { IgnoreRules } from './gitignore-rules';
@@ -39,6 +41,11 @@ export interface WalkEntry {
    * costs one lookup and cannot be redirected.
    */
   readonly dir: DirRef;
+  /**
+   * With `openFirst`: a descriptor on this regular file, confirmed as a sandbox read is (one link,
+   * still this name). The visitor owns it: it closes it, or hands it on to what will.
+   */
+  readonly opened?: number | undefined;
 }
 
 /** What the visitor wants next: go on, do not descend into this folder, or end the walk. */
@@ -72,6 +79,12 @@ export interface WalkOptions {
    * on the entries it lets through are the same as in every walk.
    */
   readonly only?: (relPath: string, kind: EntryKind, inPersona: boolean) => boolean;
+  /**
+   * Files in the folder `relPath` to open before it is listed (walk-opened-files.ts): those then
+   * visited come with `opened` and facts from it; the walk closes the others. A reader opening them
+   * later would open the folder chain and read the folder again (issue 32: the first search).
+   */
+  readonly openFirst?: (relPath: string, inPersona: boolean) => Iterable<string> | undefined;
   readonly visit: (entry: WalkEntry) => WalkStep;
 }
 
@@ -110,6 +123,8 @@ interface Frame {
   /** The folder itself is ignored, so is everything in it (includeIgnored walks only). */
   readonly ignored: boolean;
   readonly entries: readonly DirEntry[];
+  /** openFirst's files, opened before the entries were read. */
+  readonly opened: OpenedFirst | undefined;
   index: number;
 }
 
@@ -223,6 +238,7 @@ export async function walkWorkspace(
   const personaId = personaRoot === undefined ? undefined : { dev: personaRoot.dir.dev, ino: personaRoot.dir.ino };
   const stack: Frame[] = [];
   const { withFacts, only } = options;
+  const openedFiles = walkOpenedFiles(anchored, core.hardLinks);
 
   const readEntries = (dir: DirRef, relPath: string, inPersona: boolean): DirEntry[] | undefined => {
     let entries: DirEntry[];
@@ -251,7 +267,8 @@ export async function walkWorkspace(
     ignores: IgnoreRules,
     ignored: boolean,
   ): void => {
-    const entries = readEntries(dir, relPath, inPersona);
+    const names = options.openFirst?.(relPath, inPersona);
+    const { opened, entries } = openedFiles.openThenList(dir, names, () => readEntries(dir, relPath, inPersona));
     if (entries === undefined) {
       anchored.close(dir);
       return;
@@ -264,7 +281,7 @@ export async function walkWorkspace(
     const gitignore = hasGitignore ? readGitignore(anchored, dir) : undefined;
     const rules = gitignore === undefined ? ignores : ignores.with(realRel, gitignore);
     const dirId = { dev: dir.dev, ino: dir.ino };
-    stack.push({ relPath, realRel, dir, dirId, depth, inPersona, ignores: rules, ignored, entries, index: 0 });
+    stack.push({ relPath, realRel, dir, dirId, depth, inPersona, ignores: rules, ignored, entries, opened, index: 0 });
   };
 
   // Rules from .git/info/exclude and the .gitignore files above the start folder. A folder the user
@@ -298,6 +315,7 @@ export async function walkWorkspace(
       const entry = frame.entries[frame.index];
       if (entry === undefined) {
         stack.pop();
+        openedFiles.closeUntaken(frame.opened);
         anchored.close(frame.dir);
         // Checked once per folder, not per entry: cheap enough, and folders are small time units.
         if (performance.now() - sliceStart > sliceMs) {
@@ -341,8 +359,10 @@ export async function walkWorkspace(
           continue; // Familiar's own data never shows up in a walk
         }
       }
+      // Opened before the listing: kept if the listing shows it under its name, its one name.
+      const early = kind === 'file' && !persona ? openedFiles.take(frame.opened, parentDir, entry.name) : undefined;
       const wanted = typeof withFacts === 'function' ? withFacts(relPath, inPersona) : withFacts === true;
-      const stats = wanted && child === undefined ? anchored.lstat(parentDir, entry.name) : undefined;
+      const stats = early?.stats ?? (wanted && child === undefined ? anchored.lstat(parentDir, entry.name) : undefined);
       const step = options.visit({
         facts: stats === undefined ? undefined : factsOf(stats),
         relPath,
@@ -355,6 +375,7 @@ export async function walkWorkspace(
         protected: isProtected,
         ignored,
         dir: parentDir,
+        opened: early?.fd,
       });
       if (step === 'stop') {
         if (child !== undefined) anchored.close(child);
@@ -369,6 +390,9 @@ export async function walkWorkspace(
     }
     return ok({ stopped: false });
   } finally {
-    for (const frame of stack) anchored.close(frame.dir);
+    for (const frame of stack) {
+      openedFiles.closeUntaken(frame.opened);
+      anchored.close(frame.dir);
+    }
   }
 }

@@ -7,6 +7,7 @@ import { compileQuery } from '../../tools/search/search-query';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { anchoredFilesIn } from '../../test-support/anchored-files';
 import { createInProcessJobs } from './in-process-jobs';
+import { anchoredOpener } from '../disk/anchored-opener';
 
 const tempDir = useTempDirs();
 
@@ -86,6 +87,41 @@ describe('the search job (in-process, tiny chunks to exercise segment seams)', (
     ]);
     expect([...result.counts]).toEqual([0, 3]);
     expect(result.binary).toBe(1);
+  });
+
+  it("reads the walk's descriptors as they are, in the job's order, and closes each", async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'a.txt'), 'hit by name\n');
+    await writeFile(join(dir, 'b.txt'), 'hit by name\n');
+    await writeFile(join(dir, 'c.txt'), 'hit through the descriptor\n');
+    await writeFile(join(dir, 'd.bin'), Buffer.from('hit\0'));
+    await writeFile(join(dir, 'e.txt'), 'hit by name, after the others\n');
+    const spec = compileQuery('hit', { isRegex: false, caseSensitive: true, contextLines: 0, maxLineChars: 500 });
+    if (!spec.ok) throw new Error('spec');
+    const { O_RDONLY } = fs.constants;
+    // b.txt's descriptor is c.txt's: the job must read it, not open b.txt; gone.txt is read through its descriptor.
+    const given = ['c.txt', 'd.bin', 'a.txt'].map((name) => fs.openSync(join(dir, name), O_RDONLY));
+    const named = anchoredFilesIn(dir, ['a.txt', 'b.txt', 'd.bin', 'gone.txt', 'e.txt']);
+    const files = { ...named, opened: Int32Array.from([-1, given[0]!, given[1]!, given[2]!, -1]) };
+    const result = createInProcessJobs().searchFiles({ spec: spec.value, files, maxDetails: 10 });
+    // In the job's order, though a.txt's confirmation by name comes after b.txt was read.
+    expect(result.files.map((file) => [file.index, file.hits[0]?.text])).toEqual([
+      [0, 'hit by name'],
+      [1, 'hit through the descriptor'],
+      [3, 'hit by name'],
+      [4, 'hit by name, after the others'],
+    ]);
+    expect(result.binary).toBe(1);
+    for (const fd of given) expect(() => fs.fstatSync(fd)).toThrow(/EBADF/);
+  });
+
+  it("closes the walk's descriptors a job never read", async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'a.txt'), 'a\n');
+    const fd = fs.openSync(join(dir, 'a.txt'), fs.constants.O_RDONLY);
+    const opener = anchoredOpener({ ...anchoredFilesIn(dir, ['a.txt']), opened: Int32Array.from([fd]) });
+    opener.close();
+    expect(() => fs.fstatSync(fd)).toThrow(/EBADF/);
   });
 
   it('stats entries: kind, size, missing', async () => {

@@ -3,6 +3,7 @@ import type { AnchoredFiles } from '../../platform/disk/anchored-batch';
 import type { SearchJobResult, SearchSpec } from '../../platform/search-engines/search-types';
 import { createBatchQueue } from './search-batch-queue';
 import { searchFilesNow } from '../../platform/search-engines/in-process-jobs';
+import { closeOpened } from '../../platform/disk/walk-opened-files';
 
 /** A batch of the walk's files (in walk order from `offset`) and what searching it found. */
 export interface BatchResult {
@@ -63,10 +64,10 @@ export function createJsEngine(
   const queue = createBatchQueue(workers.size * 2, async ({ offset, files }): Promise<BatchResult> => {
     const maxDetails = detailed.satisfiedBefore(offset) ? 0 : maxResults;
     const job = { spec, files, maxDetails };
-    const result =
-      here && spec.mode !== 'utf8' && spec.mode !== 'latin1'
-        ? searchFilesNow(job)
-        : await workers.searchFiles(job, signal);
+    const runHere = here && spec.mode !== 'utf8' && spec.mode !== 'latin1';
+    // The walk's descriptors are read in this thread only: a worker could outlive the call that closes them.
+    if (!runHere && files.opened !== undefined) closeOpened(files.opened);
+    const result = runHere ? searchFilesNow(job) : await workers.searchFiles(job, signal);
     detailed.record(offset, files.names.length, result);
     return { offset, result };
   });

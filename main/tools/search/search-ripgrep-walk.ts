@@ -2,7 +2,8 @@ import type { StaleEntry } from '../../domain/search/ngram/ngram-service';
 import { ripgrepWalk } from '../../platform/search-engines/ripgrep-walk';
 import { isPersonaPath, personaEntries } from '../../platform/disk/workspace-sandbox';
 import type { ResolvedPath } from '../../platform/disk/workspace-sandbox';
-import type { WalkEntry } from '../../platform/disk/workspace-walker';
+import { closeOpened } from '../../platform/disk/walk-opened-files';
+import type { WalkEntry, WalkStep } from '../../platform/disk/workspace-walker';
 import type { ToolEnvironment } from '../kit/tool-environment';
 
 /** The files a search_in_code walk would have searched that can match, found by ripgrep's own walk. */
@@ -13,7 +14,21 @@ export interface RipgrepWalked {
   readonly searched: number;
   /** The candidates' sizes added up, the persona overlay's files with them (Infinity: a size unknown). */
   readonly bytes: number;
+  /**
+   * With `openCandidates`: per file of `files`, the descriptor the confirming walk opened it by
+   * (-1: none), for a read in this thread. The caller owns them: it hands them on with the files'
+   * batch (AnchoredBatch.add) or closes them (closeOpened).
+   */
+  readonly opened: Int32Array;
+  /** Closes the descriptors of `opened` (those not handed on). */
+  closeOpened(): void;
 }
+
+/**
+ * At most this many candidates are opened by the confirming walk: what is read in this thread is a
+ * few megabytes (search-in-code.ts inProcessBytes), and descriptors are a per-process budget.
+ */
+const maxOpened = 1024;
 
 /**
  * search_in_code's faster first search (issue 28 item 4): where ripgrep runs confined to the
@@ -38,6 +53,8 @@ export async function ripgrepWalkedFiles(
   accept: (relPath: string) => boolean,
   signal: AbortSignal,
   onMatched?: (count: number) => void,
+  /** Open the candidates in the confirming walk (WalkOptions.openFirst): they will be read in this thread. */
+  openCandidates = false,
 ): Promise<RipgrepWalked | undefined> {
   const { sandbox } = env;
   const base = start.relPath;
@@ -67,11 +84,28 @@ export async function ripgrepWalkedFiles(
   for (const path of answer.matched) {
     for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) folders.add(path.slice(0, at));
   }
+  // The candidates' names by folder, for the walk to open before it lists each folder.
+  const namesIn = new Map<string, string[]>();
+  if (openCandidates && answer.matched.length <= maxOpened) {
+    for (const path of answer.matched) {
+      const at = path.lastIndexOf('/');
+      const folder = at === -1 ? '' : path.slice(0, at);
+      const names = namesIn.get(folder);
+      if (names === undefined) namesIn.set(folder, [path.slice(at + 1)]);
+      else names.push(path.slice(at + 1));
+    }
+  }
   const refuseHardLinks = root.hardLinks === 'refuse';
   const files: StaleEntry[] = [];
+  const opened: number[] = [];
+  const unread: number[] = []; // opened by the walk, then turned down here
+  const turnDown = (entry: WalkEntry): WalkStep => {
+    if (entry.opened !== undefined) unread.push(entry.opened);
+    return 'continue';
+  };
   let personaFiles = 0;
   let bytes = 0;
-  const walked = await sandbox.walk(start, {
+  const walking = sandbox.walk(start, {
     recursive: true,
     includeHidden: false,
     includeIgnored,
@@ -80,6 +114,7 @@ export async function ripgrepWalkedFiles(
     // other files of a folder are passed over, and a candidate's link count is its only lookup.
     only: (relPath, kind, inPersona) =>
       inPersona || (kind === 'directory' ? folders.has(relPath) : candidates.has(relPath)),
+    openFirst: (relPath, inPersona) => (inPersona ? undefined : namesIn.get(relPath)),
     // The persona files' sizes too: with them a literal over a few small files is searched in this
     // thread, and the first search does not wait for a file-worker thread to start (100-175 ms).
     withFacts: (relPath, inPersona) => inPersona || candidates.has(relPath),
@@ -90,23 +125,35 @@ export async function ripgrepWalkedFiles(
           personaFiles += 1;
           if (accept(entry.relPath)) {
             files.push(staleEntry(entry));
+            opened.push(-1);
             bytes += entry.facts?.size ?? Infinity;
           }
         }
         return 'continue';
       }
       if (entry.kind === 'directory') return folders.has(entry.relPath) ? 'continue' : 'skip';
-      if (entry.kind !== 'file' || !candidates.has(entry.relPath) || !accept(entry.relPath)) return 'continue';
+      if (entry.kind !== 'file' || !candidates.has(entry.relPath) || !accept(entry.relPath)) return turnDown(entry);
       // A second hard link (maybe to a file outside the workspace) is never read: not even counted.
-      if (refuseHardLinks && (entry.facts === undefined || entry.facts.nlink > 1)) return 'continue';
+      if (refuseHardLinks && (entry.facts === undefined || entry.facts.nlink > 1)) return turnDown(entry);
       files.push(staleEntry(entry));
+      opened.push(entry.opened ?? -1);
       bytes += entry.facts?.size ?? Infinity;
       return 'continue';
     },
   });
-  if (!walked.ok) return undefined;
+  // Descriptors are closed whatever the walk's end: a throw (a folder turned unreadable) included.
+  const walked = await walking.catch((error: unknown) => {
+    closeOpened(Int32Array.from([...unread, ...opened]));
+    throw error;
+  });
+  closeOpened(Int32Array.from(unread));
+  const held = Int32Array.from(opened);
+  if (!walked.ok) {
+    closeOpened(held);
+    return undefined;
+  }
   // Already in the walk's order.
-  return { files, searched: answer.searched + personaFiles, bytes };
+  return { files, searched: answer.searched + personaFiles, bytes, opened: held, closeOpened: () => closeOpened(held) };
 }
 
 /** What a batch needs of a walked file (its folder held only during the visit is not kept). */
