@@ -10,5 +10,21 @@ export function shownLine(raw: string, column: number, maxLineChars: number, fir
   return `${from > 0 ? '…' : ''}${line.slice(from, from + maxLineChars)}…`;
 }
 
-/** 1-based column of a match: code points before it on its line. */
-export const columnOf = (before: string): number => [...before].length + 1;
+/**
+ * 1-based column of a match: code points before it on its line (a surrogate pair is one, a lone
+ * surrogate one too, as [...before] counts them, without making an array of a long line).
+ */
+export function columnOf(before: string): number {
+  let pairs = 0;
+  for (let i = 0; i < before.length - 1; i += 1) {
+    const code = before.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = before.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        pairs += 1;
+        i += 1;
+      }
+    }
+  }
+  return before.length - pairs + 1;
+}

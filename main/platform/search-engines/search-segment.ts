@@ -1,5 +1,6 @@
 import { countFileNewlines } from './search-file-reads';
 import { columnOf, shownLine } from './search-lines';
+import { shownUtf8Line } from './search-line-window';
 import type { FindIn } from './search-matchers';
 import { countNewlines, indexOfNl, lastIndexOfNl } from './fs-worker-text';
 import type { Text } from './fs-worker-text';
@@ -50,8 +51,10 @@ export function scanSegment(
   const length = text.length;
   const slice = (a: number, b: number) => (decoded ? (text as string).slice(a, b) : seg.toString('utf8', a, b));
   const lineAt = (start: number, end: number, focus: number) => {
-    const column = columnOf(slice(start, focus));
     const firstOfFile = start === 0 && fileOffset === 0;
+    const counted = decoded ? undefined : shownUtf8Line(seg, start, end, focus, spec.maxLineChars, firstOfFile);
+    if (counted !== undefined) return counted;
+    const column = columnOf(slice(start, focus));
     return { text: shownLine(slice(start, end), column, spec.maxLineChars, firstOfFile), column };
   };
   const plain = (start: number, end: number) => lineAt(start, end, start).text;
