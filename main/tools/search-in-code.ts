@@ -228,35 +228,36 @@ export const searchInCodeTool = defineTool({
         gathering.add(entry, opened);
         if (gathering.size >= engine.batchFiles) flush();
       };
+      // Candidates whose sizes are known, for the JS engine shared out among the file workers by
+      // size: the candidates of a selective query are often a few big bundles (any long word's
+      // trigrams are all in them), and one batch of them kept one thread reading 134-200 MB while
+      // the other had nothing (issue 32). ripgrep's batches stay as big as they are (a process
+      // start each); a batch read in this thread is one.
+      const takeShared = (entries: readonly StaleEntry[], sizes: readonly number[], opened?: Int32Array) => {
+        const total = sizes.reduce((sum, size) => sum + size, 0);
+        const share =
+          engine.name === 'js' && !searchHere ? Math.max(MIN_BATCH_BYTES, total / (workers.size * 2)) : Infinity;
+        let batchBytes = 0;
+        entries.forEach((entry, i) => {
+          if (gathering.size === 0) batchBytes = 0; // a batch just went (by count, by size, or a new root)
+          take(entry, opened?.[i]);
+          batchBytes += sizes[i] ?? 0;
+          if (batchBytes >= share) flush();
+        });
+      };
       // The change watcher vouches for the index: its file list stands in for the walk (skipped then).
       const listed =
         walkedByRipgrep === undefined ? await indexed?.listed(start, accept, pattern === undefined) : undefined;
       if (walkedByRipgrep !== undefined) {
         // Read here: each descriptor goes with its file's batch, which closes it (AnchoredFiles.opened).
         const { opened } = walkedByRipgrep;
-        walkedByRipgrep.files.forEach((entry, i) => {
-          take(entry, searchHere ? opened[i] : -1);
-          opened[i] = -1;
-        });
+        takeShared(walkedByRipgrep.files, walkedByRipgrep.sizes, searchHere ? opened : undefined);
+        opened.fill(-1);
       } else if (listed !== undefined) {
         walk = 'index';
         skippedByIndex = listed.skipped;
         binaryByIndex = listed.binary;
-        // For the JS engine, shared out among the file workers by size: the candidates of a selective
-        // query are often a few big bundles (any long word's trigrams are all in them), and one batch
-        // of them kept one thread reading 200 MB while the other had nothing (issue 32: the warm
-        // query). ripgrep's batches stay as big as they are (a process start each).
-        const share =
-          engine.name === 'js'
-            ? Math.max(MIN_BATCH_BYTES, listed.sizes.reduce((total, size) => total + size, 0) / (workers.size * 2))
-            : Infinity;
-        let batchBytes = 0;
-        listed.files.forEach((entry, i) => {
-          if (gathering.size === 0) batchBytes = 0; // a batch just went (by count, by size, or a new root)
-          take(entry);
-          batchBytes += listed.sizes[i] ?? 0;
-          if (batchBytes >= share) flush();
-        });
+        takeShared(listed.files, listed.sizes);
       } else {
         // Without the watcher's list, the walk finds the files.
         const walked = await sandbox.walk(start, {

@@ -355,14 +355,15 @@ export class WorkspaceIndex {
     if (!start.ok || start.value.facts?.kind !== 'directory') return 0;
     if (dir === '') this.knownDirs.clear();
     this.knownDirs.add('');
-    const under = `${dir}/`;
+    // From the parent, the walk keeps `dir` alone; below it, everything.
+    const only = new Set([dir.slice(parent === '' ? 0 : parent.length + 1)]);
     const files: { relPath: string; facts: EntryFacts | undefined }[] = [];
     await this.sandbox.walk(start.value, {
       recursive: true,
       includeHidden: false,
       withFacts: true,
       signal: this.stop.signal,
-      ...(dir === '' ? {} : { only: (relPath: string) => relPath === dir || relPath.startsWith(under) }),
+      ...(dir === '' ? {} : { only: (folder: string) => (folder === parent ? only : undefined) }),
       visit: (entry) => {
         if (entry.kind === 'directory') {
           this.knownDirs.add(entry.relPath);

@@ -64,8 +64,8 @@ export interface WalkOptions {
   readonly signal?: AbortSignal | undefined;
   /**
    * lstat every entry that is not a folder, through the folder held open (sizes, versions); a
-   * function: only the entries it picks by path and root, as `only` is asked (a lookup per entry
-   * costs more than its readdir).
+   * function: only the entries it picks by path and root (a lookup per entry costs more than its
+   * readdir).
    */
   readonly withFacts?: boolean | ((relPath: string, inPersona: boolean) => boolean);
   /**
@@ -74,11 +74,12 @@ export interface WalkOptions {
    */
   readonly pause?: () => Promise<void> | undefined;
   /**
-   * A walk that wants a few known paths: entries this turns down are passed over before anything
-   * else, neither opened, looked up nor visited (a folder it turns down is not entered). The checks
-   * on the entries it lets through are the same as in every walk.
+   * A walk that wants a few known paths: the names of the folder `relPath` it looks at (undefined:
+   * all; the persona overlay's names at the root count as the root's). The others are dropped as
+   * soon as the folder is read, neither sorted, opened, looked up nor visited (a folder dropped is
+   * not entered). The checks on the entries it keeps are the same as in every walk.
    */
-  readonly only?: (relPath: string, kind: EntryKind, inPersona: boolean) => boolean;
+  readonly only?: (relPath: string, inPersona: boolean) => ReadonlySet<string> | undefined;
   /**
    * Files in the folder `relPath` to open before it is listed (walk-opened-files.ts): those then
    * visited come with `opened` and facts from it; the walk closes the others. A reader opening them
@@ -240,22 +241,27 @@ export async function walkWorkspace(
   const { withFacts, only } = options;
   const openedFiles = walkOpenedFiles(anchored, core.hardLinks);
 
-  const readEntries = (dir: DirRef, relPath: string, inPersona: boolean): DirEntry[] | undefined => {
-    let entries: DirEntry[];
+  // A folder's entries, sorted, and whether it has a .gitignore (looked for before `only` drops names).
+  const readEntries = (dir: DirRef, relPath: string, inPersona: boolean) => {
+    let listed: fs.Dirent[];
     try {
-      entries = anchored.readdir(dir);
+      listed = anchored.readdir(dir);
     } catch {
       return undefined; // vanished or unreadable while walking: nothing to show
     }
+    const hasGitignore = listed.some((entry) => entry.name === '.gitignore' && entry.isFile());
+    const wanted = only?.(relPath, inPersona);
+    let entries: DirEntry[] = wanted === undefined ? listed : listed.filter((entry) => wanted.has(entry.name));
     if (relPath === '' && overlayActive && !inPersona && personaRoot !== undefined) {
       // The persona overlay: the project's own persona names are shadowed by the persona folder's.
       entries = entries.filter((entry) => personaEntryOf(entry.name) === undefined);
       for (const name of personaEntries) {
+        if (wanted !== undefined && !wanted.has(name)) continue;
         const stats = anchored.lstat(personaRoot.dir, name);
         if (stats !== undefined) entries.push(new PersonaEntry(name, kindOfStats(stats)));
       }
     }
-    return entries.sort(compareNames);
+    return { entries: entries.sort(compareNames), hasGitignore };
   };
 
   const push = (
@@ -268,17 +274,16 @@ export async function walkWorkspace(
     ignored: boolean,
   ): void => {
     const names = options.openFirst?.(relPath, inPersona);
-    const { opened, entries } = openedFiles.openThenList(dir, names, () => readEntries(dir, relPath, inPersona));
-    if (entries === undefined) {
+    const { opened, entries: listed } = openedFiles.openThenList(dir, names, () =>
+      readEntries(dir, relPath, inPersona),
+    );
+    if (listed === undefined) {
       anchored.close(dir);
       return;
     }
+    const { entries } = listed;
     // Inside an ignored folder git reads no .gitignore: everything there is ignored anyway.
-    const hasGitignore =
-      !inPersona &&
-      !ignored &&
-      entries.some((entry) => entry.name === '.gitignore' && !(entry instanceof PersonaEntry) && entry.isFile());
-    const gitignore = hasGitignore ? readGitignore(anchored, dir) : undefined;
+    const gitignore = !inPersona && !ignored && listed.hasGitignore ? readGitignore(anchored, dir) : undefined;
     const rules = gitignore === undefined ? ignores : ignores.with(realRel, gitignore);
     const dirId = { dev: dir.dev, ino: dir.ino };
     stack.push({ relPath, realRel, dir, dirId, depth, inPersona, ignores: rules, ignored, entries, opened, index: 0 });
@@ -334,7 +339,6 @@ export async function walkWorkspace(
       const inPersona = frame.inPersona || persona;
       const parentDir = persona ? personaRoot!.dir : frame.dir;
       const dirRealRel = persona ? '' : frame.realRel;
-      if (only !== undefined && !only(relPath, kind, inPersona)) continue;
       if (options.unfiltered !== true && core.isConcealed(relPath)) continue;
       let ignored = frame.ignored;
       if (!inPersona && options.unfiltered !== true) {

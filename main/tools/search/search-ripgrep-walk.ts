@@ -14,6 +14,8 @@ export interface RipgrepWalked {
   readonly searched: number;
   /** The candidates' sizes added up, the persona overlay's files with them (Infinity: a size unknown). */
   readonly bytes: number;
+  /** Each file's size, in the order of `files` (0: unknown). */
+  readonly sizes: readonly number[];
   /**
    * With `openCandidates`: per file of `files`, the descriptor the confirming walk opened it by
    * (-1: none), for a read in this thread. The caller owns them: it hands them on with the files'
@@ -23,6 +25,8 @@ export interface RipgrepWalked {
   /** Closes the descriptors of `opened` (those not handed on). */
   closeOpened(): void;
 }
+
+const none: ReadonlySet<string> = new Set();
 
 /**
  * At most this many candidates are opened by the confirming walk: what is read in this thread is a
@@ -78,12 +82,27 @@ export async function ripgrepWalkedFiles(
   );
   if (answer === undefined) return undefined;
 
-  // The folders on the way to a candidate: the confirming walk enters these only.
+  // The folders on the way to a candidate, and the names the confirming walk looks at in each.
   const candidates = new Set(answer.matched);
   const folders = new Set<string>();
+  const namesOf = new Map<string, Set<string>>();
+  const wantIn = (folder: string, name: string) => {
+    const names = namesOf.get(folder);
+    if (names === undefined) namesOf.set(folder, new Set([name]));
+    else names.add(name);
+  };
   for (const path of answer.matched) {
-    for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) folders.add(path.slice(0, at));
+    let from = 0;
+    for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) {
+      const folder = path.slice(0, at);
+      if (!folders.has(folder)) wantIn(from === 0 ? '' : path.slice(0, from - 1), path.slice(from, at));
+      folders.add(folder);
+      from = at + 1;
+    }
+    wantIn(from === 0 ? '' : path.slice(0, from - 1), path.slice(from));
   }
+  // The persona overlay, which ripgrep does not see where the assistant does: all of it is looked at.
+  if (base === '' && sandbox.overlayActive) for (const name of personaEntries) wantIn('', name);
   // The candidates' names by folder, for the walk to open before it lists each folder.
   const namesIn = new Map<string, string[]>();
   if (openCandidates && answer.matched.length <= maxOpened) {
@@ -98,6 +117,7 @@ export async function ripgrepWalkedFiles(
   const refuseHardLinks = root.hardLinks === 'refuse';
   const files: StaleEntry[] = [];
   const opened: number[] = [];
+  const sizes: number[] = [];
   const unread: number[] = []; // opened by the walk, then turned down here
   const turnDown = (entry: WalkEntry): WalkStep => {
     if (entry.opened !== undefined) unread.push(entry.opened);
@@ -111,9 +131,8 @@ export async function ripgrepWalkedFiles(
     includeIgnored,
     signal,
     // Only the folders on the way and the candidates (and the persona overlay) are looked at: the
-    // other files of a folder are passed over, and a candidate's link count is its only lookup.
-    only: (relPath, kind, inPersona) =>
-      inPersona || (kind === 'directory' ? folders.has(relPath) : candidates.has(relPath)),
+    // other names of a folder are dropped as it is read.
+    only: (relPath, inPersona) => (inPersona ? undefined : (namesOf.get(relPath) ?? none)),
     openFirst: (relPath, inPersona) => (inPersona ? undefined : namesIn.get(relPath)),
     // The persona files' sizes too: with them a literal over a few small files is searched in this
     // thread, and the first search does not wait for a file-worker thread to start (100-175 ms).
@@ -126,6 +145,7 @@ export async function ripgrepWalkedFiles(
           if (accept(entry.relPath)) {
             files.push(staleEntry(entry));
             opened.push(-1);
+            sizes.push(entry.facts?.size ?? 0);
             bytes += entry.facts?.size ?? Infinity;
           }
         }
@@ -137,6 +157,7 @@ export async function ripgrepWalkedFiles(
       if (refuseHardLinks && (entry.facts === undefined || entry.facts.nlink > 1)) return turnDown(entry);
       files.push(staleEntry(entry));
       opened.push(entry.opened ?? -1);
+      sizes.push(entry.facts?.size ?? 0);
       bytes += entry.facts?.size ?? Infinity;
       return 'continue';
     },
@@ -153,7 +174,14 @@ export async function ripgrepWalkedFiles(
     return undefined;
   }
   // Already in the walk's order.
-  return { files, searched: answer.searched + personaFiles, bytes, opened: held, closeOpened: () => closeOpened(held) };
+  return {
+    files,
+    searched: answer.searched + personaFiles,
+    bytes,
+    sizes,
+    opened: held,
+    closeOpened: () => closeOpened(held),
+  };
 }
 
 /** What a batch needs of a walked file (its folder held only during the visit is not kept). */
