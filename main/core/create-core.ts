@@ -232,9 +232,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...(options.userSkillsDir === undefined ? {} : { userSkillsDir: options.userSkillsDir }),
     ...(options.toolLimits === undefined ? {} : { limits: options.toolLimits }),
   });
-  // A search thread starts now, while nothing waits on it: the first search whose candidates are
-  // read there does not wait ~80 ms for one to start (issue 32: the first search).
-  toolServices.workers.warm();
   const workspace = await createWorkspaceService({
     root: await openWorkspace(options.workspace ?? settings.get().workspace.path, paths, options.logger),
     personaDir: paths.defaultWorkspace,
