@@ -112,6 +112,20 @@ const { O_DIRECTORY = 0, O_NOFOLLOW = 0 } = fs.constants;
 
 const sameIdentity = (stats: Stats, dir: Pick<DirRef, 'dev' | 'ino'>) => stats.dev === dir.dev && stats.ino === dir.ino;
 
+/**
+ * Is `path` (not followed) now the regular file `fd` holds, with one link? Where no descriptor name
+ * can be had, the proof that a file read was the file named (a window remains, SECURITY.md); and
+ * for a name the kernel's own naming cannot vouch for (isStillNamedIn).
+ */
+export function isSoleLinkAt(path: string, fd: number): boolean {
+  try {
+    const now = fs.lstatSync(path, { throwIfNoEntry: false });
+    return now !== undefined && now.isFile() && now.nlink <= 1 && sameIdentity(now, fs.fstatSync(fd));
+  } catch {
+    return false;
+  }
+}
+
 /** What the kernel calls descriptor `fd` (its path, or '' when it cannot say). */
 export function procNameOf(fd: number): string {
   try {
@@ -133,14 +147,7 @@ export function procNameOf(fd: number): string {
  */
 export function isStillNamedIn(fd: number, dirFd: number, name: string, dirName = procNameOf(dirFd)): boolean {
   if (dirName === '' || procNameOf(fd) !== (dirName === '/' ? `/${name}` : `${dirName}/${name}`)) return false;
-  if (!name.endsWith(' (deleted)')) return true;
-  try {
-    const now = fs.lstatSync(`/proc/self/fd/${dirFd}/${name}`, { throwIfNoEntry: false });
-    const opened = fs.fstatSync(fd);
-    return now !== undefined && now.isFile() && now.nlink <= 1 && sameIdentity(now, opened);
-  } catch {
-    return false;
-  }
+  return !name.endsWith(' (deleted)') || isSoleLinkAt(`/proc/self/fd/${dirFd}/${name}`, fd);
 }
 
 function procFdFs(): AnchoredFs {
@@ -208,10 +215,7 @@ function checkedPathFs(): AnchoredFs {
   // No descriptor names here: the name must still be the file (a window remains, SECURITY.md).
   const stillNamed = (fd: number, dir: DirRef, name: string): boolean => {
     try {
-      return inDir(dir, () => {
-        const now = fs.lstatSync(at(dir, name), { throwIfNoEntry: false });
-        return now !== undefined && now.isFile() && now.nlink <= 1 && sameIdentity(now, fs.fstatSync(fd));
-      });
+      return inDir(dir, () => isSoleLinkAt(at(dir, name), fd));
     } catch {
       return false;
     }

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import type { AnchoredFiles } from './anchored-batch';
-import { isStillNamedIn, procNameOf } from './anchored-fs';
+import { isSoleLinkAt, isStillNamedIn, procNameOf, waitForNameChanges } from './anchored-fs';
 import { closeOpened } from './walk-opened-files';
 
 /**
@@ -95,12 +95,7 @@ export function anchoredOpener(files: AnchoredFiles) {
     const dirName = procNameOf(currentDirFd);
     let settled = false;
     try {
-      const dir = fs.opendirSync(prefix.slice(0, -1));
-      try {
-        dir.readSync();
-      } finally {
-        dir.closeSync();
-      }
+      waitForNameChanges(prefix.slice(0, -1));
       settled = true;
     } catch {
       // The folder is gone or unreadable: nothing of it is confirmed.
@@ -109,15 +104,6 @@ export function anchoredOpener(files: AnchoredFiles) {
       const named = confirmed === true || (settled && isStillNamedIn(fd, currentDirFd, name, dirName));
       fs.closeSync(fd);
       if (named) keep();
-    }
-  };
-  const soleNameHere = (fd: number, path: string): boolean => {
-    try {
-      const now = fs.lstatSync(path, { throwIfNoEntry: false });
-      const s = fs.fstatSync(fd);
-      return now !== undefined && now.isFile() && now.nlink <= 1 && now.dev === s.dev && now.ino === s.ino;
-    } catch {
-      return false;
     }
   };
   // The walk's descriptors (AnchoredFiles.opened), marked -1 in the batch itself once handed out:
@@ -171,7 +157,7 @@ export function anchoredOpener(files: AnchoredFiles) {
         pending.push({ fd, name: files.names[i]!, keep });
         if (pending.length >= confirmBatch) confirmPending();
       } else {
-        const sole = soleNameHere(fd, prefix + files.names[i]!);
+        const sole = isSoleLinkAt(prefix + files.names[i]!, fd);
         fs.closeSync(fd);
         if (sole) keep();
       }
