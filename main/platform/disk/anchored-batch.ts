@@ -42,7 +42,6 @@ export class AnchoredBatch {
   #dirOf: number[] = [];
   #names: string[] = [];
   #opened: number[] = [];
-  #anyOpened = false;
   #inPersona: boolean | undefined;
 
   constructor(private readonly anchorOf: (inPersona: boolean) => RootAnchor | undefined) {}
@@ -68,7 +67,6 @@ export class AnchoredBatch {
     this.#dirOf.push(index);
     this.#names.push(entry.name);
     this.#opened.push(opened);
-    if (opened >= 0) this.#anyOpened = true;
   }
 
   /** The files gathered so far as one batch (undefined when empty or the root is gone), and a fresh start. */
@@ -83,7 +81,6 @@ export class AnchoredBatch {
     this.#dirOf = [];
     this.#names = [];
     this.#opened = [];
-    this.#anyOpened = false;
     this.#inPersona = undefined;
     return batch;
   }
@@ -98,7 +95,7 @@ export class AnchoredBatch {
       dirOf: Int32Array.from(this.#dirOf),
       names: this.#names,
       hardLinks: anchor.hardLinks,
-      ...(this.#anyOpened ? { opened: Int32Array.from(this.#opened) } : {}),
+      ...(this.#opened.some((fd) => fd >= 0) ? { opened: Int32Array.from(this.#opened) } : {}),
     };
   }
 }

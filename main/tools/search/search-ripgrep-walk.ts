@@ -82,38 +82,33 @@ export async function ripgrepWalkedFiles(
   );
   if (answer === undefined) return undefined;
 
-  // The folders on the way to a candidate, and the names the confirming walk looks at in each.
+  // The folders on the way to a candidate, the names the confirming walk looks at in each, and
+  // the candidates' names it opens before it lists their folder.
   const candidates = new Set(answer.matched);
   const folders = new Set<string>();
   const namesOf = new Map<string, Set<string>>();
-  const wantIn = (folder: string, name: string) => {
-    const names = namesOf.get(folder);
-    if (names === undefined) namesOf.set(folder, new Set([name]));
+  const namesIn = new Map<string, Set<string>>();
+  const opening = openCandidates && answer.matched.length <= maxOpened;
+  const wantIn = (map: Map<string, Set<string>>, folder: string, name: string) => {
+    const names = map.get(folder);
+    if (names === undefined) map.set(folder, new Set([name]));
     else names.add(name);
   };
   for (const path of answer.matched) {
+    let parent = '';
     let from = 0;
     for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) {
       const folder = path.slice(0, at);
-      if (!folders.has(folder)) wantIn(from === 0 ? '' : path.slice(0, from - 1), path.slice(from, at));
+      if (!folders.has(folder)) wantIn(namesOf, parent, path.slice(from, at));
       folders.add(folder);
+      parent = folder;
       from = at + 1;
     }
-    wantIn(from === 0 ? '' : path.slice(0, from - 1), path.slice(from));
+    wantIn(namesOf, parent, path.slice(from));
+    if (opening) wantIn(namesIn, parent, path.slice(from));
   }
   // The persona overlay, which ripgrep does not see where the assistant does: all of it is looked at.
-  if (base === '' && sandbox.overlayActive) for (const name of personaEntries) wantIn('', name);
-  // The candidates' names by folder, for the walk to open before it lists each folder.
-  const namesIn = new Map<string, string[]>();
-  if (openCandidates && answer.matched.length <= maxOpened) {
-    for (const path of answer.matched) {
-      const at = path.lastIndexOf('/');
-      const folder = at === -1 ? '' : path.slice(0, at);
-      const names = namesIn.get(folder);
-      if (names === undefined) namesIn.set(folder, [path.slice(at + 1)]);
-      else names.push(path.slice(at + 1));
-    }
-  }
+  if (base === '' && sandbox.overlayActive) for (const name of personaEntries) wantIn(namesOf, '', name);
   const refuseHardLinks = root.hardLinks === 'refuse';
   const files: StaleEntry[] = [];
   const opened: number[] = [];
