@@ -27,6 +27,25 @@ describe('HeapRelease', () => {
     expect(collect).toHaveBeenCalledTimes(1);
   });
 
+  it('waits for every running build to end, whichever ended first', () => {
+    vi.useFakeTimers();
+    const collect = vi.fn();
+    const release = new HeapRelease(() => false, 250, collect);
+    release.building('trigram /w', true);
+    release.building('semantic /w', true);
+    release.building('trigram /w', false);
+    release.afterBuild(); // the trigram build ended; the semantic one goes on
+    vi.advanceTimersByTime(5000);
+    expect(collect).not.toHaveBeenCalled();
+    release.building('semantic /w', false);
+    vi.advanceTimersByTime(250);
+    expect(collect).toHaveBeenCalledTimes(1);
+    release.building('semantic /w', false); // an end heard twice changes nothing
+    release.afterBuild();
+    vi.advanceTimersByTime(250);
+    expect(collect).toHaveBeenCalledTimes(2);
+  });
+
   it('a disposed release collects nothing', () => {
     vi.useFakeTimers();
     const collect = vi.fn();

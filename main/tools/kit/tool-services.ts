@@ -168,11 +168,12 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
   });
   // Whether bubblewrap confines here is known before the first call needs it.
   void probeConfinementSoon();
-  // Once a build is over and no call runs, the heap it grew is collected (issue 32 item 7).
+  // Once every build is over and no call runs, the heap they grew is collected (issue 32 item 7).
   const heapRelease = new HeapRelease(() => foreground.busy);
   let filesReadAtRelease = 0;
   const onIndexStatus: IndexStatusListener = (status) => {
     options.onIndexStatus?.(status);
+    heapRelease.building(`semantic ${status.root}`, status.state === 'scanning' || status.state === 'embedding');
     if (status.filesRead < filesReadAtRelease) filesReadAtRelease = 0; // another workspace's index
     if (status.state === 'ready' && status.filesRead - filesReadAtRelease >= FILES_READ_BEFORE_RELEASE) {
       filesReadAtRelease = status.filesRead;
@@ -192,6 +193,7 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     anchored: roots.anchored,
     foreground,
     onReady: () => heapRelease.afterBuild(),
+    onWorking: (root, working) => heapRelease.building(`trigram ${root}`, working),
   });
   const journalFile = join(options.paths.home, 'temp-files.jsonl');
   // Temp files a crashed run left next to its targets go before anything else is written.

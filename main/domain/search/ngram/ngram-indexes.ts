@@ -22,6 +22,8 @@ export class NgramIndexes {
       readonly catchUpMs?: number;
       /** An index became ready (built or loaded): the garbage its work left may be collected. */
       readonly onReady?: () => void;
+      /** This workspace's index started (true) or stopped (false) loading or building. */
+      readonly onWorking?: (workspaceRoot: string, working: boolean) => void;
     } = {},
   ) {}
 
@@ -37,11 +39,13 @@ export class NgramIndexes {
         this.options,
       );
       this.byRoot.set(workspaceRoot, index);
-      const onReady = this.options.onReady;
-      if (onReady !== undefined) {
+      const { onReady, onWorking } = this.options;
+      if (onReady !== undefined || onWorking !== undefined) {
         let was = index.status().state;
         index.onStatus((status) => {
-          if (status.state === 'ready' && was !== 'ready') onReady();
+          const working = status.state === 'loading' || status.state === 'building';
+          if (working !== (was === 'loading' || was === 'building')) onWorking?.(workspaceRoot, working);
+          if (status.state === 'ready' && was !== 'ready') onReady?.();
           was = status.state;
         });
       }

@@ -36,7 +36,9 @@ describe('the trigram index of a workspace', () => {
     const dir = join(kit.home, 'ngram-persist');
     // Each time an index becomes ready (built, loaded), its build's garbage may be collected.
     const onReady = vi.fn();
-    const first = new NgramIndexes(dir, kit.services.workers, { racyMs: 0, onReady });
+    // And while one builds or loads, nobody collects: it says when it starts and ends.
+    const onWorking = vi.fn();
+    const first = new NgramIndexes(dir, kit.services.workers, { racyMs: 0, onReady, onWorking });
     const workspace = first.for(kit.env.workspaceRoot);
     const seen: NgramStatus[] = [];
     workspace.onStatus((status) => seen.push(status));
@@ -46,6 +48,10 @@ describe('the trigram index of a workspace', () => {
     expect(built.diskBytes).toBeGreaterThan(0);
     expect(seen.map((status) => status.state)).toContain('building');
     expect(onReady).toHaveBeenCalledTimes(1);
+    expect(onWorking.mock.calls).toEqual([
+      [kit.env.workspaceRoot, true],
+      [kit.env.workspaceRoot, false],
+    ]);
     const index = workspace.ready(kit.env.sandbox)!;
     // Saved, the index answers from the file like a reopened one: a query prepares its lists.
     await index.prepare(literalPlan('gamma', false));
@@ -54,11 +60,15 @@ describe('the trigram index of a workspace', () => {
     await first.close();
 
     // Reopened: loaded from the data folder, not built (no build time), same answers.
-    const again = new NgramIndexes(dir, kit.services.workers, { racyMs: 0, onReady });
+    const again = new NgramIndexes(dir, kit.services.workers, { racyMs: 0, onReady, onWorking });
     const reopened = again.for(kit.env.workspaceRoot);
     reopened.ready(kit.env.sandbox);
     const loaded = await reopened.settled();
     expect(onReady).toHaveBeenCalledTimes(2);
+    expect(onWorking.mock.calls.slice(2)).toEqual([
+      [kit.env.workspaceRoot, true],
+      [kit.env.workspaceRoot, false],
+    ]);
     expect(loaded).toMatchObject({ state: 'ready', files: 2 });
     expect(loaded.buildMs).toBeUndefined();
     await reopened.ready(kit.env.sandbox)!.prepare(literalPlan('gamma', false));
