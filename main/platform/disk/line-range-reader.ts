@@ -5,6 +5,8 @@ import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import { CHECKPOINT_LINES } from './line-offsets';
 import type { LineOffsets } from './line-offsets';
+import { EVERY_NEWLINE, newlineScanner } from './newline-scan';
+import type { NewlineScanner } from './newline-scan';
 import { decodeText, isAsciiCompatible } from './text-codec';
 
 /** Read size: big enough that syscalls do not dominate, small enough that memory stays flat. */
@@ -53,12 +55,14 @@ async function* fileChunks(
   from: number,
   to: number,
   signal: AbortSignal | undefined,
+  scanner: NewlineScanner,
 ): AsyncGenerator<Buffer> {
   // A window (a read from the end) is often a few KB: no need for a whole chunk's buffer.
   const size = Math.max(1, Math.min(chunkBytes, to - from));
   // Two buffers: the next read is under way while the caller scans this one (it is done with a
-  // buffer when it asks for the next chunk, and the read after that reuses it).
-  const buffers = [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)] as const;
+  // buffer when it asks for the next chunk, and the read after that reuses it). The scanner's own,
+  // where it finds newlines fastest.
+  const buffers = scanner.buffers(size);
   const readAt = (buffer: Buffer, position: number) =>
     position >= to
       ? Promise.resolve(0)
@@ -104,7 +108,8 @@ export async function readLineRange(handle: OpenedFile, request: LineRangeReques
       ? 0
       : Math.min(Math.floor((Math.max(1, request.startLine) - 1) / CHECKPOINT_LINES), offsets.checkpoints.length - 1);
   const from = offsets?.checkpoints[checkpoint] ?? request.window?.start ?? request.bomLength;
-  const raw = fileChunks(handle, from, request.window?.end ?? Number.POSITIVE_INFINITY, request.signal);
+  const scanner = newlineScanner();
+  const raw = fileChunks(handle, from, request.window?.end ?? Number.POSITIVE_INFINITY, request.signal, scanner);
   const countTotal = request.countTotal ?? true;
   const chunks = byteWise ? raw : transcoded(raw, request.encoding);
   const endLine = request.endLine ?? Number.POSITIVE_INFINITY;
@@ -163,14 +168,27 @@ export async function readLineRange(handle: OpenedFile, request: LineRangeReques
     lastByte = chunk[chunk.length - 1] ?? lastByte;
     let at = 0;
     while (at < chunk.length) {
-      const newline = chunk.indexOf(0x0a, at);
       if (finished || !collecting) {
-        if (newline === -1 || (finished && !countTotal)) break;
+        if (finished && !countTotal) break;
+        // Passing lines: find the newline where something happens (the next checkpoint is due, the
+        // range starts), counting the others in bulk.
+        // (A checkpoint past the file's size at this version is never due: the file grew meanwhile.)
+        const untilCheckpoint = nextCheckpointLine > line ? nextCheckpointLine - line : EVERY_NEWLINE;
+        const untilStart = finished ? EVERY_NEWLINE : request.startLine - line;
+        const newline = scanner.nth(chunk, at, Math.min(untilCheckpoint, untilStart, EVERY_NEWLINE));
+        if (newline === -1) {
+          newlines += scanner.seen;
+          line += scanner.seen;
+          break;
+        }
+        newlines += scanner.seen - 1;
+        line += scanner.seen - 1;
         passLine(newline);
         at = newline + 1;
         if (!finished && line >= request.startLine) collecting = true;
         continue;
       }
+      const newline = chunk.indexOf(0x0a, at);
       const end = newline === -1 ? chunk.length : newline;
       // Keep at most a little more than the budget of a giant line: memory stays bounded.
       if (pendingBytes <= request.maxBytes) {

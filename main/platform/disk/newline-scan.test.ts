@@ -1,0 +1,85 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { EVERY_NEWLINE, newlineScanner } from './newline-scan';
+import { newlineScanWasm } from './newline-scan-wasm';
+
+const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
+
+/** The n-th newline at or after `from`, by the plainest loop there is. */
+function reference(bytes: Uint8Array, from: number, n: number): { at: number; seen: number } {
+  let seen = 0;
+  for (let i = from; i < bytes.length; i += 1) {
+    if (bytes[i] !== 0x0a) continue;
+    seen += 1;
+    if (seen === n) return { at: i, seen };
+  }
+  return { at: -1, seen };
+}
+
+describe('newline scan', () => {
+  it('embeds the bytes newline-scan.wat compiles to (UPDATE_WASM=1 writes them)', async () => {
+    const wabt = await (createRequire(import.meta.url)('wabt') as () => Promise<WabtModule>)();
+    const source = readFileSync(here('newline-scan.wat'), 'utf8');
+    const module = wabt.parseWat('newline-scan.wat', source, { simd: true });
+    const compiled = Buffer.from(module.toBinary({}).buffer).toString('base64');
+    module.destroy();
+    if (process.env['UPDATE_WASM'] === '1') {
+      const generated = readFileSync(here('newline-scan-wasm.ts'), 'utf8').replace(
+        /'[A-Za-z0-9+/=]*'/,
+        `'${compiled}'`,
+      );
+      writeFileSync(here('newline-scan-wasm.ts'), generated);
+      return;
+    }
+    expect(newlineScanWasm).toBe(compiled);
+  });
+
+  it('finds the n-th newline and counts the rest as a plain loop does, in its memory and outside it', () => {
+    const chunk = fc.array(fc.constantFrom(0x0a, 0x0a, 0x41, 0x0d, 0xff, 0x00), { maxLength: 300, size: 'max' });
+    fc.assert(
+      fc.property(chunk, fc.nat(), fc.integer({ min: 1, max: 40 }), fc.boolean(), (bytes, fromSeed, n, every) => {
+        const from = bytes.length === 0 ? 0 : fromSeed % (bytes.length + 1);
+        const want = every ? EVERY_NEWLINE : n;
+        const expected = reference(Uint8Array.from(bytes), from, want);
+        // In the scanner's memory (WebAssembly), at an odd offset in it, and a buffer of its own (indexOf).
+        const scanner = newlineScanner();
+        const [first, second] = scanner.buffers(bytes.length + 3);
+        for (const chunk of [
+          first.subarray(0, bytes.length),
+          second.subarray(3, 3 + bytes.length),
+          Buffer.from(bytes),
+        ]) {
+          chunk.set(bytes);
+          expect({ at: scanner.nth(chunk, from, want), seen: scanner.seen }).toEqual(expected);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('scans its own memory with WebAssembly where it can, and without it reads into plain buffers', () => {
+    const wasm = newlineScanner();
+    const [buffer] = wasm.buffers(1 << 20);
+    // Both buffers in one WebAssembly memory (a plain Buffer of 1 MB has an ArrayBuffer of its own).
+    expect(buffer.buffer.byteLength).toBeGreaterThanOrEqual(2 << 20);
+    buffer.fill(0x0a);
+    expect(wasm.nth(buffer, 0, EVERY_NEWLINE)).toBe(-1);
+    expect(wasm.seen).toBe(1 << 20);
+    const plain = newlineScanner(false);
+    const [own] = plain.buffers(64);
+    own.fill(0x0a);
+    expect(plain.nth(own, 10, 5)).toBe(14);
+    expect(() => plain.nth(own, 0, 0)).toThrow(RangeError);
+  });
+});
+
+interface WabtModule {
+  parseWat(
+    name: string,
+    source: string,
+    features: { simd: boolean },
+  ): { toBinary(options: object): { buffer: Uint8Array }; destroy(): void };
+}
