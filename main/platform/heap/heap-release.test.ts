@@ -65,10 +65,26 @@ describe('HeapRelease', () => {
     expect(weak.deref()).toBeUndefined();
   });
 
-  it("keepHeapNearLive holds V8's old generation to 1.2 times what was live, and the young one where it is", () => {
+  it('keepHeapNearLive keeps the young generation where it is, and the old one near what was live while any build runs', () => {
     const flags: string[] = [];
     keepHeapNearLive((set) => flags.push(set));
-    expect(flags).toEqual(['--heap-growing-percent=20', '--semi-space-growth-factor=1']);
+    expect(flags).toEqual(['--semi-space-growth-factor=1']);
+    const one = new HeapRelease(() => false, 250, vi.fn());
+    const other = new HeapRelease(() => false, 250, vi.fn());
+    const held = () => flags.slice(1);
+    one.building('trigram /w', true);
+    expect(held()).toEqual(['--heap-growing-percent=20']);
+    other.building('semantic /v', true);
+    one.building('trigram /w', true); // a start heard twice
+    one.building('trigram /w', false);
+    expect(held()).toEqual(['--heap-growing-percent=20']); // the other build still runs
+    other.dispose(); // a disposed release's builds are over
+    expect(held()).toEqual(['--heap-growing-percent=20', '--heap-growing-percent=0']);
+    one.building('trigram /w', false); // an end heard twice
+    one.building('trigram /x', true);
+    expect(held()).toEqual(['--heap-growing-percent=20', '--heap-growing-percent=0', '--heap-growing-percent=20']);
+    one.dispose();
+    expect(held()).toHaveLength(4);
   });
 
   it('the flags it sets at run time keep a young generation from growing (a child process, each way)', () => {

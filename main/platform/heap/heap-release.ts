@@ -27,11 +27,15 @@ export function collectGarbage(): void {
 }
 
 /**
- * How far V8 lets the old generation grow past what was live after a full collection, in percent.
- * Left to itself it grows by a factor it picks from the allocation rate, up to 4: an index build
- * allocates fast, so a build whose live heap is 110-140 MB grew the heap to 300-390 MB (62k-file
- * tree, familiar-mcp). Held to 1.2, the peak RSS of that build went from 694-741 to 605-651 MB, and
- * the build took about 15% longer (more, shorter collections), in the background.
+ * How far V8 lets the old generation grow past what was live after a full collection, in percent,
+ * while an index builds. Left to itself it grows by a factor it picks from the allocation rate, up to
+ * 4: an index build allocates fast, so a build whose live heap is 110-140 MB grew the heap to 300-390
+ * MB (62k-file tree, familiar-mcp). Held to 1.2, the peak RSS of that build went from 694-741 to
+ * 605-651 MB, and the build took about 15% longer (more, shorter collections), in the background.
+ *
+ * Only while a build runs: held all the time, every 5 MB buffer a call reads or writes pushed the
+ * heap past its limit, and each edit_file of a 5 MB file paid a full collection of the app's heap
+ * (median 52 ms over MCP, against 29 ms with V8's own factor). 0 is V8's own.
  */
 const HEAP_GROWING_PERCENT = 20;
 
@@ -47,19 +51,33 @@ const HEAP_GROWING_PERCENT = 20;
  */
 const SEMI_SPACE_GROWTH_FACTOR = 1;
 
+/** Set by keepHeapNearLive: how builds hold the old generation (see HEAP_GROWING_PERCENT). */
+let holdDuringBuilds: ((flags: string) => void) | undefined;
+/** Builds running now, over every HeapRelease of the process (the flag is process-wide). */
+let buildsRunning = 0;
+
+function noteBuild(change: 1 | -1): void {
+  buildsRunning += change;
+  if (holdDuringBuilds === undefined) return;
+  if (change === 1 && buildsRunning === 1) holdDuringBuilds(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  if (change === -1 && buildsRunning === 0) holdDuringBuilds('--heap-growing-percent=0');
+}
+
 /**
  * Keeps V8's heap near what is live (issue 32 item 7: a companion that sits in the background all
- * day favours memory over the throughput of its background builds): the old generation grows little
- * past what is live, the young one no further. Process-wide: each entry (the desktop app, browser mode,
- * familiar-mcp) sets it as it starts: familiar-mcp and browser mode before the app's modules load
- * (their entries import only this and malloc-tunables.ts), so the young generation never grows; the
- * desktop app once they have loaded, when it is 32 MB already: it stays there until the first
- * collection after a build (HeapRelease) shrinks it, and does not grow again. Tests and the
- * in-process bench run with V8's defaults.
+ * day favours memory over the throughput of its background builds): the young generation grows no
+ * further, and while an index builds the old one grows little past what is live (HeapRelease says
+ * when builds start and end). Process-wide: each entry (the desktop app, browser mode, familiar-mcp)
+ * sets it as it starts: familiar-mcp and browser mode before the app's modules load (their entries
+ * import only this and malloc-tunables.ts), so the young generation never grows; the desktop app once
+ * they have loaded, when it is 32 MB already: it stays there until the first collection after a build
+ * (HeapRelease) shrinks it, and does not grow again. Tests and the in-process bench run with V8's
+ * defaults.
  */
 export function keepHeapNearLive(setFlags: (flags: string) => void = setFlagsFromString): void {
-  setFlags(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   setFlags(`--semi-space-growth-factor=${SEMI_SPACE_GROWTH_FACTOR}`);
+  holdDuringBuilds = setFlags;
+  if (buildsRunning > 0) setFlags(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }
 
 /**
@@ -84,8 +102,10 @@ export class HeapRelease {
 
   /** Whether the build named `key` (an index of one workspace) runs now. */
   building(key: string, running: boolean): void {
+    if (running === this.#building.has(key)) return;
     if (running) this.#building.add(key);
     else this.#building.delete(key);
+    noteBuild(running ? 1 : -1);
   }
 
   afterBuild(): void {
@@ -101,5 +121,6 @@ export class HeapRelease {
   dispose(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    for (const key of [...this.#building]) this.building(key, false);
   }
 }
