@@ -120,6 +120,52 @@ describe('edit_file', () => {
     expect(other.ok).toBe(true);
   });
 
+  it('edits files of several MB, one after another and at once, each read into memory lent to it alone', async () => {
+    const kit = await newKit();
+    // 2.5 MB each: the read-back compares them a MB at a time, across the pieces' boundaries.
+    const big = (tag: string) => `${'x'.repeat(1_300_000)}\n${tag} marker\n${'y'.repeat(1_200_000)}\n`;
+    for (const name of ['a.txt', 'b.txt', 'c.txt']) await writeFile(join(kit.workspace, name), big(name));
+    const first = await kit.call(editFileTool, { path: 'a.txt', oldText: 'a.txt marker', newText: 'A' });
+    expect(first.ok || first.error.message).toBe(true);
+    const both = await Promise.all([
+      kit.call(editFileTool, { path: 'b.txt', oldText: 'b.txt marker', newText: 'B' }),
+      kit.call(editFileTool, { path: 'c.txt', oldText: 'c.txt marker', newText: 'C' }),
+    ]);
+    expect(both.map((result) => result.ok || result.error.message)).toEqual([true, true]);
+    for (const [name, tag] of [
+      ['a.txt', 'A'],
+      ['b.txt', 'B'],
+      ['c.txt', 'C'],
+    ] as const) {
+      expect(await readFile(join(kit.workspace, name), 'utf8')).toBe(big(name).replace(`${name} marker`, tag));
+    }
+  });
+
+  it('refuses with concurrent_modification when the file does not read back as written', async () => {
+    const kit = await newKit();
+    const file = join(kit.workspace, 'a.txt');
+    const content = `${'x'.repeat(2_300_000)}\nmarker\n`;
+    const sandbox = kit.env.sandbox;
+    const write = sandbox.writeFileAtomic.bind(sandbox);
+    // Something else writes the file right after Familiar's write: the same size with one byte
+    // changed past the first MB, then another size.
+    for (const [name, meddle] of [
+      ['same size', (now: string) => now.slice(0, 2_000_000) + 'Z' + now.slice(2_000_001)],
+      ['another size', (now: string) => `${now}more\n`],
+    ] as const) {
+      await writeFile(file, content);
+      sandbox.writeFileAtomic = async (...args) => {
+        const written = await write(...args);
+        await writeFile(file, meddle(await readFile(file, 'utf8')));
+        return written;
+      };
+      const result = await kit.call(editFileTool, { path: 'a.txt', oldText: 'marker', newText: 'M' });
+      expect(result.ok || result.error.code, name).toBe('concurrent_modification');
+      expect(result.ok || result.error.message, name).toMatch(/did not read back as written/);
+    }
+    sandbox.writeFileAtomic = write;
+  });
+
   it('notices a same-size rewrite in place whose mtime was put back', async () => {
     const kit = await newKit();
     const file = join(kit.workspace, 'a.txt');

@@ -46,10 +46,14 @@ export class OpenedFile {
    * is shorter or shrank since its size was taken.
    */
   async readAll(size: number): Promise<Buffer> {
-    const bytes = Buffer.allocUnsafe(size);
+    return this.readInto(Buffer.allocUnsafe(size), size);
+  }
+
+  /** The first `size` bytes of the file (fewer at its end), read into `bytes` from its start. */
+  async readInto(bytes: Buffer, size: number): Promise<Buffer> {
     let filled = 0;
-    while (filled < bytes.length) {
-      const { bytesRead } = await this.read(bytes, filled, bytes.length - filled, filled);
+    while (filled < size) {
+      const { bytesRead } = await this.read(bytes, filled, size - filled, filled);
       if (bytesRead === 0) break;
       filled += bytesRead;
     }

@@ -3,6 +3,8 @@ import type { Result } from '../../../shared/result';
 import { fingerprintOf, hashBytes, sameContent } from '../../platform/disk/fingerprint';
 import { decodeText } from '../../platform/disk/text-codec';
 import type { EntryFacts, ResolvedPath } from '../../platform/disk/workspace-sandbox';
+import type { OpenFile } from '../../platform/disk/anchored-read';
+import { LentBuffers } from './lent-buffers';
 import type { Approval, ToolContext } from '../define-tool';
 import { formatBytes } from '../../../shared/format-bytes';
 
@@ -42,16 +44,29 @@ const changedSinceRead = (display: string) =>
     `'${display}' changed on disk since you last read it (probably the user edited it). Nothing was written. Read it again with read_file, then redo your change on the new content.`,
   );
 
-/** Reads the file a change will replace (its bytes only when they fit the read cap). */
-async function readCurrent(ctx: ToolContext, path: ResolvedPath): Promise<Result<CurrentFile | undefined>> {
+/**
+ * Reads the file a change will replace (its bytes only when they fit the read cap); into `lent`
+ * (LentBuffers) when it is given and big enough, else into a buffer of its own.
+ */
+async function readCurrent(
+  ctx: ToolContext,
+  path: ResolvedPath,
+  lent?: Buffer,
+): Promise<Result<CurrentFile | undefined>> {
   const { facts } = path;
   if (facts === undefined) return ok(undefined);
   if (facts.kind !== 'file') return err('not_a_file', `'${path.display}' is not a regular file.`);
-  if (facts.size > ctx.env.limits.maxReadBytes) return ok({ facts, bytes: undefined });
-  const read = await ctx.env.sandbox.readWholeFile(path, ctx.env.limits.maxReadBytes, () => err('file_too_large', ''));
-  if (!read.ok) return read;
-  return ok({ facts: read.value.facts, bytes: read.value.bytes });
+  const max = ctx.env.limits.maxReadBytes;
+  if (facts.size > max) return ok({ facts, bytes: undefined });
+  return ctx.env.sandbox.withOpenFile(path, async ({ handle, facts: opened }) => {
+    if (opened.size > max) return err('file_too_large', '');
+    const into = lent !== undefined && lent.length >= opened.size ? lent : Buffer.allocUnsafe(opened.size);
+    return ok({ facts: opened, bytes: await handle.readInto(into, opened.size) });
+  });
 }
+
+/** The buffers commits read the current file into: one per change under way, kept between changes. */
+const currentFiles = new LentBuffers();
 
 /**
  * Where a change preview starts: the tool's target (resolved and checked by the tool) and the file
@@ -94,95 +109,141 @@ export async function commitFile<T>(
         `'${path.display}' was moved or relinked while being changed; nothing was written. Try again.`,
       );
     }
-    const current = await readCurrent(ctx, again.value);
-    if (!current.ok) return current;
-
-    const seen = env.readTracker.seen(ctx.conversationId, path.key);
-    if (
-      seen !== undefined &&
-      (current.value === undefined || !sameContent(seen, current.value.facts, current.value.bytes))
-    ) {
-      return changedSinceRead(path.display);
-    }
-    if (
-      options.approval?.shownBefore !== undefined &&
-      options.approval.shownBefore !== options.beforeText(current.value)
-    ) {
-      return err(
-        'concurrent_modification',
-        `'${path.display}' changed after the user was shown the change; nothing was written. Read it again and propose the change anew.`,
-      );
-    }
-
-    const plan = options.produce(current.value);
-    if (!plan.ok) return plan;
-    const { bytes } = plan.value;
-    const pieces: readonly Buffer[] = Buffer.isBuffer(bytes) ? [bytes] : bytes;
-    const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
-    if (size > env.limits.maxWriteBytes) {
-      return err(
-        'file_too_large',
-        `The new content of '${path.display}' would be ${formatBytes(size)}; files are written up to ${formatBytes(env.limits.maxWriteBytes)}.`,
-      );
-    }
-
-    // The backup is written (from the bytes just read, when held) while the new content is: both
-    // syncs overlap, and the original is replaced only once the backup is whole (beforeCommit).
-    const backup =
-      options.backup && current.value !== undefined
-        ? current.value.bytes === undefined
-          ? env.backups.keepCopy(env.sandbox, again.value)
-          : env.backups.keepBytes(env.sandbox, again.value, current.value.bytes)
-        : undefined;
-    const writing = env.sandbox.writeFileAtomic(again.value, pieces, {
-      mode: current.value?.facts.mode,
-      signal: ctx.signal,
-      ...(backup === undefined
-        ? {}
-        : { beforeCommit: async () => backup.then((kept) => (kept.ok ? ok(undefined) : kept)) }),
-    });
-    // The hash of what is meant, for the next change's comparison: computed while the writes sync.
-    const meant = hashBytes(pieces);
-    const written = await writing;
-    const kept = await backup;
-    if (kept !== undefined && !kept.ok) return kept;
-    if (!written.ok) return written;
-    const backupPath = kept?.value;
-
-    // Read back: what is on disk must be exactly what was meant.
-    const check = await env.sandbox.resolve(path.relPath, 'read');
-    const readBack = check.ok
-      ? await env.sandbox.readWholeFile(check.value, Math.max(size, 1), () => err('file_too_large', ''))
-      : check;
-    if (!readBack.ok || !samePieces(readBack.value.bytes, pieces)) {
-      env.readTracker.forget(ctx.conversationId, path.key);
-      return err(
-        'concurrent_modification',
-        `'${path.display}' did not read back as written: something else is writing it at the same time. Read it again before retrying.`,
-      );
-    }
-    // The hash of what was meant, which the read back just matched: the next change compares with it.
-    env.readTracker.remember(ctx.conversationId, path.key, {
-      ...fingerprintOf(readBack.value.facts),
-      hash: meant,
-      ...encodingOf(options),
-    });
-    return ok({
-      details: plan.value.details,
-      created: current.value === undefined,
-      bytesWritten: size,
-      ...(backupPath === undefined ? {} : { backupPath }),
-    });
+    // The bytes read are lent: valid until this function returns (pieces and backups are written by then).
+    return currentFiles.lend(again.value.facts?.size ?? 0, (lent) =>
+      commitLocked(ctx, path, again.value, lent, options),
+    );
   });
 }
 
-function samePieces(bytes: Buffer, pieces: readonly Buffer[]): boolean {
-  let at = 0;
-  for (const piece of pieces) {
-    if (bytes.compare(piece, 0, piece.length, at, at + piece.length) !== 0) return false;
-    at += piece.length;
+/** commitFile once it holds the file's lock: `again` is the path resolved anew, `lent` the buffer to read it into. */
+async function commitLocked<T>(
+  ctx: ToolContext,
+  path: ResolvedPath,
+  again: ResolvedPath,
+  lent: Buffer,
+  options: CommitOptions<T>,
+): Promise<Result<Committed<T>>> {
+  const { env } = ctx;
+  const current = await readCurrent(ctx, again, lent);
+  if (!current.ok) return current;
+
+  const seen = env.readTracker.seen(ctx.conversationId, path.key);
+  if (
+    seen !== undefined &&
+    (current.value === undefined || !sameContent(seen, current.value.facts, current.value.bytes))
+  ) {
+    return changedSinceRead(path.display);
   }
-  return at === bytes.length;
+  if (
+    options.approval?.shownBefore !== undefined &&
+    options.approval.shownBefore !== options.beforeText(current.value)
+  ) {
+    return err(
+      'concurrent_modification',
+      `'${path.display}' changed after the user was shown the change; nothing was written. Read it again and propose the change anew.`,
+    );
+  }
+
+  const plan = options.produce(current.value);
+  if (!plan.ok) return plan;
+  const { bytes } = plan.value;
+  const pieces: readonly Buffer[] = Buffer.isBuffer(bytes) ? [bytes] : bytes;
+  const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  if (size > env.limits.maxWriteBytes) {
+    return err(
+      'file_too_large',
+      `The new content of '${path.display}' would be ${formatBytes(size)}; files are written up to ${formatBytes(env.limits.maxWriteBytes)}.`,
+    );
+  }
+
+  // The backup is written (from the bytes just read, when held) while the new content is: both
+  // syncs overlap, and the original is replaced only once the backup is whole (beforeCommit).
+  const backup =
+    options.backup && current.value !== undefined
+      ? current.value.bytes === undefined
+        ? env.backups.keepCopy(env.sandbox, again)
+        : env.backups.keepBytes(env.sandbox, again, current.value.bytes)
+      : undefined;
+  const writing = env.sandbox.writeFileAtomic(again, pieces, {
+    mode: current.value?.facts.mode,
+    signal: ctx.signal,
+    ...(backup === undefined
+      ? {}
+      : { beforeCommit: async () => backup.then((kept) => (kept.ok ? ok(undefined) : kept)) }),
+  });
+  // The hash of what is meant, for the next change's comparison: computed while the writes sync.
+  const meant = hashBytes(pieces);
+  const written = await writing;
+
+  const kept = await backup;
+  if (kept !== undefined && !kept.ok) return kept;
+  if (!written.ok) return written;
+  const backupPath = kept?.value;
+
+  // Read back: what is on disk must be exactly what was meant.
+  const check = await env.sandbox.resolve(path.relPath, 'read');
+  const readBack = check.ok ? await env.sandbox.withOpenFile(check.value, (file) => readsBackAs(file, pieces)) : check;
+  if (!readBack.ok || !readBack.value.same) {
+    env.readTracker.forget(ctx.conversationId, path.key);
+    return err(
+      'concurrent_modification',
+      `'${path.display}' did not read back as written: something else is writing it at the same time. Read it again before retrying.`,
+    );
+  }
+  // The hash of what was meant, which the read back just matched: the next change compares with it.
+  env.readTracker.remember(ctx.conversationId, path.key, {
+    ...fingerprintOf(readBack.value.facts),
+    hash: meant,
+    ...encodingOf(options),
+  });
+  return ok({
+    details: plan.value.details,
+    created: current.value === undefined,
+    bytesWritten: size,
+    ...(backupPath === undefined ? {} : { backupPath }),
+  });
+}
+
+/** Where read-backs compare what is on disk (made at the first): one buffer, not a copy of the file per change. */
+let readBackChunk: Buffer | undefined;
+let readBackInUse = false;
+
+/** Whether the open file holds exactly `pieces`, read a chunk at a time. */
+async function readsBackAs(
+  file: OpenFile,
+  pieces: readonly Buffer[],
+): Promise<Result<{ same: boolean; facts: EntryFacts }>> {
+  const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  if (file.facts.size !== size) return ok({ same: false, facts: file.facts });
+  // Changes of different files run at once: a second read-back takes a buffer of its own.
+  const shared = !readBackInUse;
+  const chunk = shared ? (readBackChunk ??= Buffer.allocUnsafe(1 << 20)) : Buffer.allocUnsafe(1 << 20);
+  if (shared) readBackInUse = true;
+  try {
+    let piece = 0;
+    let inPiece = 0;
+    for (let at = 0; at < size;) {
+      const { bytesRead } = await file.handle.read(chunk, 0, Math.min(chunk.length, size - at), at);
+      if (bytesRead === 0) return ok({ same: false, facts: file.facts });
+      for (let done = 0; done < bytesRead;) {
+        const current = pieces[piece]!;
+        const n = Math.min(bytesRead - done, current.length - inPiece);
+        if (chunk.compare(current, inPiece, inPiece + n, done, done + n) !== 0)
+          return ok({ same: false, facts: file.facts });
+        done += n;
+        inPiece += n;
+        if (inPiece === current.length) {
+          piece += 1;
+          inPiece = 0;
+        }
+      }
+      at += bytesRead;
+    }
+    return ok({ same: true, facts: file.facts });
+  } finally {
+    if (shared) readBackInUse = false;
+  }
 }
 
 function encodingOf<T>(options: CommitOptions<T>): { encoding?: string } {
