@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, open, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,17 @@ import { rewrittenAfterRead } from '../test-support/rewritten-after-read';
 const newKit = useToolKits();
 
 describe('write_file', () => {
+  it('replaces a file too big to read (64 GB, sparse) without holding it in memory', async () => {
+    const kit = await newKit();
+    const file = join(kit.workspace, 'huge.log');
+    const handle = await open(file, 'w');
+    await handle.truncate(64 * 2 ** 30);
+    await handle.close();
+    const result = await kit.call(writeFileTool, { path: 'huge.log', content: 'small\n', backup: false });
+    expect(result.ok || result.error.message).toBe(true);
+    expect(await readFile(file, 'utf8')).toBe('small\n');
+  });
+
   it('creates a file and its missing folders', async () => {
     const kit = await newKit();
     const result = await kit.call(writeFileTool, { path: 'src/deep/new.ts', content: 'export {};\n' });

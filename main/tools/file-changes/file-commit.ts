@@ -3,8 +3,8 @@ import type { Result } from '../../../shared/result';
 import { fingerprintOf, hashBytes, sameContent } from '../../platform/disk/fingerprint';
 import { decodeText } from '../../platform/disk/text-codec';
 import type { EntryFacts, ResolvedPath } from '../../platform/disk/workspace-sandbox';
-import type { OpenFile } from '../../platform/disk/anchored-read';
 import { LentBuffers } from './lent-buffers';
+import { readsBackAs } from './read-back';
 import type { Approval, ToolContext } from '../define-tool';
 import { formatBytes } from '../../../shared/format-bytes';
 
@@ -109,10 +109,12 @@ export async function commitFile<T>(
         `'${path.display}' was moved or relinked while being changed; nothing was written. Try again.`,
       );
     }
-    // The bytes read are lent: valid until this function returns (pieces and backups are written by then).
-    return currentFiles.lend(again.value.facts?.size ?? 0, (lent) =>
-      commitLocked(ctx, path, again.value, lent, options),
-    );
+    // The bytes read are lent: valid until this function returns (pieces and backups are written by
+    // then). A file too big to be read (readCurrent) borrows nothing.
+    const facts = again.value.facts;
+    return facts?.kind === 'file' && facts.size <= env.limits.maxReadBytes
+      ? currentFiles.lend(facts.size, (lent) => commitLocked(ctx, path, again.value, lent, options))
+      : commitLocked(ctx, path, again.value, undefined, options);
   });
 }
 
@@ -121,7 +123,7 @@ async function commitLocked<T>(
   ctx: ToolContext,
   path: ResolvedPath,
   again: ResolvedPath,
-  lent: Buffer,
+  lent: Buffer | undefined,
   options: CommitOptions<T>,
 ): Promise<Result<Committed<T>>> {
   const { env } = ctx;
@@ -203,47 +205,6 @@ async function commitLocked<T>(
     bytesWritten: size,
     ...(backupPath === undefined ? {} : { backupPath }),
   });
-}
-
-/** Where read-backs compare what is on disk (made at the first): one buffer, not a copy of the file per change. */
-let readBackChunk: Buffer | undefined;
-let readBackInUse = false;
-
-/** Whether the open file holds exactly `pieces`, read a chunk at a time. */
-async function readsBackAs(
-  file: OpenFile,
-  pieces: readonly Buffer[],
-): Promise<Result<{ same: boolean; facts: EntryFacts }>> {
-  const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
-  if (file.facts.size !== size) return ok({ same: false, facts: file.facts });
-  // Changes of different files run at once: a second read-back takes a buffer of its own.
-  const shared = !readBackInUse;
-  const chunk = shared ? (readBackChunk ??= Buffer.allocUnsafe(1 << 20)) : Buffer.allocUnsafe(1 << 20);
-  if (shared) readBackInUse = true;
-  try {
-    let piece = 0;
-    let inPiece = 0;
-    for (let at = 0; at < size;) {
-      const { bytesRead } = await file.handle.read(chunk, 0, Math.min(chunk.length, size - at), at);
-      if (bytesRead === 0) return ok({ same: false, facts: file.facts });
-      for (let done = 0; done < bytesRead;) {
-        const current = pieces[piece]!;
-        const n = Math.min(bytesRead - done, current.length - inPiece);
-        if (chunk.compare(current, inPiece, inPiece + n, done, done + n) !== 0)
-          return ok({ same: false, facts: file.facts });
-        done += n;
-        inPiece += n;
-        if (inPiece === current.length) {
-          piece += 1;
-          inPiece = 0;
-        }
-      }
-      at += bytesRead;
-    }
-    return ok({ same: true, facts: file.facts });
-  } finally {
-    if (shared) readBackInUse = false;
-  }
 }
 
 function encodingOf<T>(options: CommitOptions<T>): { encoding?: string } {
