@@ -21,6 +21,12 @@ export interface IndexOptions {
   readonly anchored?: AnchoredFs;
   readonly embedder?: EmbedderSource;
   readonly onStatus?: IndexStatusListener;
+  /**
+   * The index of `workspaceRoot` started (true) or stopped (false) working: a scan or an embedding
+   * pass runs, or both (they overlap: a query's scan does not wait for a pass). `status().state` is
+   * the last of the two to speak, so it cannot say this.
+   */
+  readonly onWorking?: (workspaceRoot: string, working: boolean) => void;
   /** Where the vector caches live (default: beside the index file). */
   readonly vectorsDir?: string;
   /** Tool calls running (issue 32 item 1): a build pauses between two batches while any does. */

@@ -96,7 +96,10 @@ export class WorkspaceIndex {
         return readIndexable(this.sandbox, path, MAX_INDEXED_FILE_BYTES);
       },
       onStale: (path) => this.dirty.add(path),
-      onState: (state) => this.setState(state),
+      onState: (state) => {
+        this.setWorking('embedding', state === 'embedding');
+        this.setState(state);
+      },
       onProgress: () => this.emitStatus(),
     });
     const anchored = this.options.anchored;
@@ -228,6 +231,16 @@ export class WorkspaceIndex {
     };
   }
 
+  /** What runs now (onWorking): a scan, an embedding pass. */
+  private readonly running = new Set<'scan' | 'embedding'>();
+
+  private setWorking(part: 'scan' | 'embedding', on: boolean): void {
+    const was = this.running.size > 0;
+    if (on) this.running.add(part);
+    else this.running.delete(part);
+    if (this.running.size > 0 !== was) this.options.onWorking?.(this.root, !was);
+  }
+
   private setState(state: IndexStatus['state']): void {
     this.state = state;
     this.emitStatus(true);
@@ -294,10 +307,12 @@ export class WorkspaceIndex {
     // Texts are kept for the embedding pass only when a model is set: without one no pass ever
     // comes to use (and drop) them. Asked once per refresh (it reads the settings and the key).
     this.embedding = this.options.embedder?.()?.ok === true;
+    this.setWorking('scan', true);
     this.setState('scanning');
     try {
       return await this.refreshIndex();
     } finally {
+      this.setWorking('scan', false);
       this.setState('ready');
     }
   }

@@ -173,7 +173,6 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
   let filesReadAtRelease = 0;
   const onIndexStatus: IndexStatusListener = (status) => {
     options.onIndexStatus?.(status);
-    heapRelease.building(`semantic ${status.root}`, status.state === 'scanning' || status.state === 'embedding');
     if (status.filesRead < filesReadAtRelease) filesReadAtRelease = 0; // another workspace's index
     if (status.state === 'ready' && status.filesRead - filesReadAtRelease >= FILES_READ_BEFORE_RELEASE) {
       filesReadAtRelease = status.filesRead;
@@ -187,6 +186,7 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
     anchored: roots.anchored,
     ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
     onStatus: onIndexStatus,
+    onWorking: (root, working) => heapRelease.building(`semantic ${root}`, working),
     foreground,
   });
   const ngramIndexes = new NgramIndexes(options.paths.ngramIndexes, workers, {
