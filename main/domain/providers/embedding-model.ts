@@ -16,6 +16,17 @@ export interface Embedder {
 }
 
 /**
+ * How long one embedding request may take. A server that takes the request and never answers would
+ * otherwise hold the embedding pass for good: queries would say "building" for ever, and the heap a
+ * build grows would never be given back (HeapRelease waits for every build to end).
+ */
+const EMBED_TIMEOUT_MS = 120_000;
+
+/** `signal`, or the request's own time running out, whichever comes first. */
+const withTimeout = (signal: AbortSignal | undefined, ms: number): AbortSignal =>
+  signal === undefined ? AbortSignal.timeout(ms) : AbortSignal.any([signal, AbortSignal.timeout(ms)]);
+
+/**
  * The embedding model `model` on the configured provider: OpenAI and OpenAI-compatible servers
  * through the AI SDK (`POST {baseUrl}/embeddings`), Ollama through its own `POST /api/embed` (its
  * OpenAI-compatible /v1 has embeddings too, but /api/embed is the one every Ollama version has and
@@ -26,6 +37,19 @@ export function createEmbedder(
   model: string,
   apiKey: string | undefined,
   fetch: ProviderFetch = globalThis.fetch,
+  timeoutMs = EMBED_TIMEOUT_MS,
+): Result<Embedder> {
+  const made = embedderOn(settings, model, apiKey, fetch);
+  if (!made.ok) return made;
+  const embedder = made.value;
+  return ok({ ...embedder, embed: (texts, signal) => embedder.embed(texts, withTimeout(signal, timeoutMs)) });
+}
+
+function embedderOn(
+  settings: ProviderSettings,
+  model: string,
+  apiKey: string | undefined,
+  fetch: ProviderFetch,
 ): Result<Embedder> {
   const baseURL = (settings.baseUrl ?? defaultBaseUrls[settings.kind])?.replace(/\/+$/, '');
   if (baseURL === undefined) return err('provider_not_configured', 'The provider has no base URL.');
