@@ -9,6 +9,7 @@ import type {
 import type { ProviderSettings } from '../../shared/settings';
 import { createEmbedder } from '../domain/providers/embedding-model';
 import type { IndexStatus } from '../domain/search/index-status';
+import { providerAt } from '../test-support/provider-at';
 import { useTempDirs } from '../test-support/temp-dir';
 import { createToolKit } from '../test-support/tool-kit';
 import type { ToolKit, ToolKitOptions } from '../test-support/tool-kit';
@@ -51,14 +52,6 @@ async function server(hold?: ScriptedEmbeddingsOptions['hold']): Promise<Scripte
   return started;
 }
 
-const provider = (kind: ProviderSettings['kind'], url: string): ProviderSettings => ({
-  kind,
-  model: 'chat-model',
-  baseUrl: `${url}/v1`,
-  maxSteps: 20,
-  contextWindow: 128_000,
-});
-
 async function kitWith(options: ToolKitOptions): Promise<ToolKit> {
   const made = await createToolKit(tempDir, options);
   let closing: Promise<void> | undefined;
@@ -70,7 +63,7 @@ async function kitWith(options: ToolKitOptions): Promise<ToolKit> {
 const embedderFor =
   (kind: ProviderSettings['kind'], url: string, model = 'toy-embed') =>
   () =>
-    createEmbedder(provider(kind, url), model, undefined);
+    createEmbedder(providerAt(kind, url), model, undefined);
 
 async function search(kit: ToolKit, query: string): Promise<SemanticSearchOutput> {
   const result = await kit.call(fileSemanticSearchTool, { query, top_k: 3 });

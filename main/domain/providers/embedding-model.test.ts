@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProviderSettings } from '../../../shared/settings';
 import { listenOnLoopback } from '../../test-support/loopback-server';
+import { providerAt } from '../../test-support/provider-at';
 import type { ListeningServer } from '../../test-support/loopback-server';
 import { createEmbedder } from './embedding-model';
 
@@ -17,20 +17,12 @@ async function silentServer(): Promise<ListeningServer> {
   return server;
 }
 
-const settings = (kind: ProviderSettings['kind'], origin: string): ProviderSettings => ({
-  kind,
-  model: 'chat-model',
-  baseUrl: `${origin}/v1`,
-  maxSteps: 20,
-  contextWindow: 128_000,
-});
-
 describe('embedding requests', () => {
   it.each(['openai-compatible', 'ollama'] as const)(
     'give up on a %s server that never answers, so an embedding pass can end',
     async (kind) => {
       const { origin } = await silentServer();
-      const made = createEmbedder(settings(kind, origin), 'toy-embed', 'key', globalThis.fetch, 300);
+      const made = createEmbedder(providerAt(kind, origin), 'toy-embed', 'key', globalThis.fetch, 300);
       if (!made.ok) throw new Error(made.error.message);
       const started = Date.now();
       await expect(made.value.embed(['one passage'])).rejects.toThrow();

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedEmbeddingsServer } from '../../../e2e/fixtures/scripted-embeddings-server';
 import { createEmbedder } from '../../domain/providers/embedding-model';
 import { keepHeapNearLive } from '../../platform/heap/heap-release';
+import { providerAt } from '../../test-support/provider-at';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { createToolKit } from '../../test-support/tool-kit';
 import { fileSemanticSearchTool } from '../file-semantic-search';
@@ -31,18 +32,7 @@ describe('the heap held near what is live while builds run (tool services)', () 
     const growing = () => flags.filter((flag) => flag.startsWith('--heap-growing-percent'));
     const held = () => growing().at(-1);
     const kit = await createToolKit(tempDir, {
-      embedder: () =>
-        createEmbedder(
-          {
-            kind: 'openai-compatible',
-            model: 'm',
-            baseUrl: `${embeddings.url}/v1`,
-            maxSteps: 20,
-            contextWindow: 128_000,
-          },
-          'toy-embed',
-          undefined,
-        ),
+      embedder: () => createEmbedder(providerAt('openai-compatible', embeddings.url), 'toy-embed', undefined),
     });
     open.push({ close: () => kit.dispose() });
     for (const name of ['a', 'b', 'c']) await writeFile(join(kit.workspace, `${name}.md`), `cat ${name}\n`);
