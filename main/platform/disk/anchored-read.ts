@@ -124,16 +124,24 @@ function factsFromFd(fd: number): EntryFacts {
   return factsOf(fstatSync(fd));
 }
 
-/** Reads a whole regular file of at most `maxBytes`. */
+/**
+ * Reads a whole regular file of at most `maxBytes`: into `into` when it is big enough (the bytes
+ * answered are then a view of it), else into a buffer of its own.
+ */
 export async function readWholeFile(
   core: SandboxCore,
   path: ResolvedPath,
   maxBytes: number,
   tooLarge: (size: number) => Result<never>,
+  into?: Buffer,
 ): Promise<Result<{ bytes: Buffer; facts: EntryFacts }>> {
   return withOpenFile(core, path, async ({ handle, facts }) => {
     if (facts.size > maxBytes) return tooLarge(facts.size);
-    return ok({ bytes: await handle.readAll(facts.size), facts });
+    const bytes =
+      into !== undefined && into.length >= facts.size
+        ? await handle.readInto(into, facts.size)
+        : await handle.readAll(facts.size);
+    return ok({ bytes, facts });
   });
 }
 

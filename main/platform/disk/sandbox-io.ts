@@ -24,10 +24,12 @@ export interface SandboxIo {
   openForRead(path: ResolvedPath): Result<OpenFile>;
   /** Opens `path` for `use` and closes it once `use` ends, however it ends. */
   withOpenFile<T>(path: ResolvedPath, use: (file: OpenFile) => Promise<Result<T>>): Promise<Result<T>>;
+  /** `into`: a buffer to read into when it is big enough (the answer is then a view of it). */
   readWholeFile(
     path: ResolvedPath,
     maxBytes: number,
     tooLarge: (size: number) => Result<never>,
+    into?: Buffer,
   ): Promise<Result<{ bytes: Buffer; facts: EntryFacts }>>;
   readHead(path: ResolvedPath, count: number): Promise<Result<Buffer>>;
   readLink(path: ResolvedPath): Result<string>;
@@ -79,7 +81,7 @@ export function createSandboxIo(core: SandboxCore): SandboxIo {
   return {
     openForRead: (path) => openForRead(core, path),
     withOpenFile: (path, use) => withOpenFile(core, path, use),
-    readWholeFile: (path, maxBytes, tooLarge) => readWholeFile(core, path, maxBytes, tooLarge),
+    readWholeFile: (path, maxBytes, tooLarge, into) => readWholeFile(core, path, maxBytes, tooLarge, into),
     readHead: (path, count) => readHead(core, path, count),
     readLink: (path) => readLink(core, path),
     listDir: (path, withFacts) => listDir(core, path, withFacts),

@@ -44,9 +44,13 @@ const changedSinceRead = (display: string) =>
     `'${display}' changed on disk since you last read it (probably the user edited it). Nothing was written. Read it again with read_file, then redo your change on the new content.`,
   );
 
+/** Whether a change holds the file it replaces in memory: a regular file within the read cap. */
+const heldWhole = (facts: EntryFacts | undefined, maxReadBytes: number): facts is EntryFacts =>
+  facts?.kind === 'file' && facts.size <= maxReadBytes;
+
 /**
- * Reads the file a change will replace (its bytes only when they fit the read cap); into `lent`
- * (LentBuffers) when it is given and big enough, else into a buffer of its own.
+ * Reads the file a change will replace (its bytes only when held whole); into `lent` (LentBuffers)
+ * when it is given and big enough.
  */
 async function readCurrent(
   ctx: ToolContext,
@@ -57,12 +61,10 @@ async function readCurrent(
   if (facts === undefined) return ok(undefined);
   if (facts.kind !== 'file') return err('not_a_file', `'${path.display}' is not a regular file.`);
   const max = ctx.env.limits.maxReadBytes;
-  if (facts.size > max) return ok({ facts, bytes: undefined });
-  return ctx.env.sandbox.withOpenFile(path, async ({ handle, facts: opened }) => {
-    if (opened.size > max) return err('file_too_large', '');
-    const into = lent !== undefined && lent.length >= opened.size ? lent : Buffer.allocUnsafe(opened.size);
-    return ok({ facts: opened, bytes: await handle.readInto(into, opened.size) });
-  });
+  if (!heldWhole(facts, max)) return ok({ facts, bytes: undefined });
+  const read = await ctx.env.sandbox.readWholeFile(path, max, () => err('file_too_large', ''), lent);
+  if (!read.ok) return read;
+  return ok({ facts: read.value.facts, bytes: read.value.bytes });
 }
 
 /** The buffers commits read the current file into: one per change under way, kept between changes. */
@@ -111,8 +113,8 @@ export async function commitFile<T>(
     }
     // The bytes read are lent: valid until this function returns (pieces and backups are written by
     // then). A file too big to be read (readCurrent) borrows nothing.
-    const facts = again.value.facts;
-    return facts?.kind === 'file' && facts.size <= env.limits.maxReadBytes
+    const { facts } = again.value;
+    return heldWhole(facts, env.limits.maxReadBytes)
       ? currentFiles.lend(facts.size, (lent) => commitLocked(ctx, path, again.value, lent, options))
       : commitLocked(ctx, path, again.value, undefined, options);
   });

@@ -2,10 +2,11 @@ import { ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import type { OpenFile } from '../../platform/disk/anchored-read';
 import type { EntryFacts } from '../../platform/disk/workspace-sandbox';
+import { LentBuffers } from './lent-buffers';
 
-/** Where read-backs compare what is on disk (made at the first): one buffer, not a copy of the file per change. */
-let readBackChunk: Buffer | undefined;
-let readBackInUse = false;
+/** The buffers read-backs compare what is on disk in: one MB each, not a copy of the file per change. */
+const chunks = new LentBuffers();
+const CHUNK_BYTES = 1 << 20;
 
 /**
  * Whether the open file holds exactly `pieces` (commitFile's read-back: what is on disk must be what
@@ -18,11 +19,7 @@ export async function readsBackAs(
 ): Promise<Result<{ same: boolean; facts: EntryFacts }>> {
   const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
   if (file.facts.size !== size) return ok({ same: false, facts: file.facts });
-  // Changes of different files run at once: a second read-back takes a buffer of its own.
-  const shared = !readBackInUse;
-  const chunk = shared ? (readBackChunk ??= Buffer.allocUnsafe(1 << 20)) : Buffer.allocUnsafe(1 << 20);
-  if (shared) readBackInUse = true;
-  try {
+  return chunks.lend(CHUNK_BYTES, async (chunk) => {
     let piece = 0;
     let inPiece = 0;
     for (let at = 0; at < size;) {
@@ -43,7 +40,5 @@ export async function readsBackAs(
       at += bytesRead;
     }
     return ok({ same: true, facts: file.facts });
-  } finally {
-    if (shared) readBackInUse = false;
-  }
+  });
 }
