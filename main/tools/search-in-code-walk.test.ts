@@ -1,5 +1,5 @@
 import { readdirSync, readlinkSync } from 'node:fs';
-import { link, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, link, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AnchoredBatch } from '../platform/disk/anchored-batch';
@@ -199,6 +199,58 @@ describe.skipIf(ripgrepOnPath() === undefined)('search_in_code with ripgrep walk
         expect(openHere()).toEqual(held);
       } finally {
         add.mockRestore();
+      }
+    },
+  );
+
+  it.skipIf(!mode.confined)(
+    'walks and reads itself what ripgrep could not (a folder and a file refused to it), with the answer a file list gives',
+    async () => {
+      ({ kit } = await leakyWorkspace());
+      await files(kit.workspace, {
+        'locked/inner/b.ts': 'needle in a locked folder\n',
+        'locked/c.txt': 'nothing\n',
+        'pub/refused.txt': 'needle in a refused file\n',
+        'pub/open.txt': 'needle in the open\n',
+      });
+      // Every file readable: what ripgrep's walk counts as searched.
+      const before = await search({ query: 'needle' });
+      expect(before.walk).toBe('ripgrep');
+      started.length = 0;
+      // Run as root (as in a container), this process reads what another user owns and ripgrep, in
+      // its user namespace, does not. Otherwise neither does: the walk then finds nothing there.
+      const root = process.getuid?.() === 0;
+      if (root) {
+        await chown(join(kit.workspace, 'locked'), 65534, 65534);
+        await chown(join(kit.workspace, 'pub', 'refused.txt'), 65534, 65534);
+      }
+      await chmod(join(kit.workspace, 'locked'), root ? 0o700 : 0);
+      await chmod(join(kit.workspace, 'pub', 'refused.txt'), root ? 0o600 : 0);
+      try {
+        const found = await search({ query: 'needle' });
+        expect(found.walk).toBe('ripgrep');
+        expect(started).toHaveLength(1);
+        expect(found.results.map((hit) => hit.file)).toEqual(
+          root
+            ? ['SOUL.md', 'locked/inner/b.ts', 'pub/open.txt', 'pub/refused.txt', 'src/a.ts']
+            : ['SOUL.md', 'pub/open.txt', 'src/a.ts'],
+        );
+        for (const leak of leaks) expect(JSON.stringify(found)).not.toContain(leak);
+        // What ripgrep could not read counts as searched once the sandbox's walk finds it (the
+        // refused file, and as root the locked folder's two files).
+        expect(found.searched_files).toBe(before.searched_files - (root ? 0 : 2));
+
+        // The sandbox's own walk and a file list: the same answer (the count of files searched
+        // aside: ripgrep's counts the deny-listed files its walk read too).
+        process.env['FAMILIAR_UNCONFINED'] = '1';
+        resetConfinementProbe();
+        const listed = await search({ query: 'needle' });
+        expect(listed.walk).toBeUndefined();
+        const same = ({ walk: _walk, engine: _engine, searched_files: _searched, ...rest }: SearchInCodeOutput) => rest;
+        expect(same(found)).toEqual(same(listed));
+      } finally {
+        await chmod(join(kit.workspace, 'locked'), 0o755);
+        await chmod(join(kit.workspace, 'pub', 'refused.txt'), 0o644);
       }
     },
   );

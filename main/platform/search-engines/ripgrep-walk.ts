@@ -22,6 +22,12 @@ export interface RipgrepWalkAnswer {
   readonly matched: readonly string[];
   /** Files ripgrep searched. */
   readonly searched: number;
+  /**
+   * Paths relative to the root of the folders ripgrep could not list and the files it could not
+   * read (refused to it inside its confinement, gone meanwhile): what it did not search there is
+   * the caller's to walk and read itself.
+   */
+  readonly unsearched: readonly string[];
 }
 
 export interface RipgrepWalkRoot {
@@ -52,7 +58,9 @@ export interface RipgrepWalkOptions {
  */
 const walkArgs = [
   '--no-config',
-  '--no-messages',
+  // Its messages are read (walkErrors): they name what it could not list or read. Not those on
+  // ignore files it cannot parse: a rule it drops only makes it search more.
+  '--no-ignore-messages',
   '--no-follow',
   '--no-ignore-global',
   '--no-ignore-parent',
@@ -109,12 +117,44 @@ export async function ripgrepWalk(
     for (let at = chunk.indexOf(0); at !== -1; at = chunk.indexOf(0, at + 1)) named += 1;
     options.onMatched?.(named);
   });
-  const { exitCode, stderr } = await ripgrepExit(child, signal);
-  // 2: an error on some file (unreadable, gone meanwhile): the answer may miss it, so it is not
-  // used. bwrap that cannot set the sandbox up exits 1 and says why on stderr: not "no match".
-  if (exitCode !== 0 && exitCode !== 1) return undefined;
-  if (stderr !== '') return undefined;
-  return parseWalkOutput(Buffer.concat(chunks));
+  const { exitCode, stderr } = await ripgrepExit(child, signal, maxMessages);
+  // bwrap that cannot set the sandbox up exits 1 and says why on stderr: not "no match".
+  if ((exitCode === 0 || exitCode === 1) && stderr !== '') return undefined;
+  // 2: an error on some folder or file (refused to it, gone meanwhile): each is named on stderr,
+  // and those are left to the caller. Messages it cannot read all of: not used.
+  let unsearched: readonly string[] = [];
+  if (exitCode === 2) {
+    const named = stderr.length >= maxMessages ? undefined : walkErrors(stderr, options.start);
+    if (named === undefined) return undefined;
+    unsearched = named;
+  } else if (exitCode !== 0 && exitCode !== 1) return undefined;
+  const answer = parseWalkOutput(Buffer.concat(chunks));
+  return answer === undefined ? undefined : { ...answer, unsearched };
+}
+
+/** rg's messages read at most: a tree with more unreadable folders than this names is walked instead. */
+const maxMessages = 256 * 1024;
+
+/**
+ * What ripgrep could not search, from its messages: one line per folder it could not list or file
+ * it could not read, `path: reason (os error N)`, the path as it walked it (`./a/b` from the root,
+ * `start/a/b` otherwise). Undefined when a line is anything else (a name with a newline, or not
+ * UTF-8 and printed lossily, a message of another kind) or names a path outside `start`: the
+ * answer is then not used.
+ */
+export function walkErrors(stderr: string, start: string): string[] | undefined {
+  const paths: string[] = [];
+  for (const line of stderr.split('\n')) {
+    if (line === '') continue;
+    const error = /^(.+): [^:]+ \(os error \d+\)$/.exec(line);
+    if (error === null || error[1]!.includes('\uFFFD')) return undefined;
+    const path = start === '' ? (error[1]!.startsWith('./') ? error[1]!.slice(2) : undefined) : error[1]!;
+    if (path === undefined || path === '' || (start !== '' && path !== start && !path.startsWith(`${start}/`))) {
+      return undefined;
+    }
+    paths.push(path);
+  }
+  return paths;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -139,5 +179,5 @@ export function parseWalkOutput(output: Buffer): RipgrepWalkAnswer | undefined {
     start = end + 1;
   }
   const searched = /^(\d+) files searched$/m.exec(output.toString('utf8', start));
-  return searched === null ? undefined : { matched, searched: Number(searched[1]) };
+  return searched === null ? undefined : { matched, searched: Number(searched[1]), unsearched: [] };
 }

@@ -94,7 +94,8 @@ export async function ripgrepWalkedFiles(
     if (names === undefined) map.set(folder, new Set([name]));
     else names.add(name);
   };
-  for (const path of answer.matched) {
+  /** Adds the folders on the way to `path` and its name in its folder; returns that folder. */
+  const wantPath = (path: string): string => {
     let parent = '';
     let from = 0;
     for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) {
@@ -105,8 +106,24 @@ export async function ripgrepWalkedFiles(
       from = at + 1;
     }
     wantIn(namesOf, parent, path.slice(from));
-    if (opening) wantIn(namesIn, parent, path.slice(from));
+    return parent;
+  };
+  for (const path of answer.matched) {
+    const parent = wantPath(path);
+    if (opening) wantIn(namesIn, parent, path.slice(parent === '' ? 0 : parent.length + 1));
   }
+  // What ripgrep could not list or read (a folder refused to it in its confinement that this
+  // process may read): walked whole, every file there a candidate the engines read themselves.
+  const whole = new Set(answer.unsearched);
+  for (const path of whole) wantPath(path);
+  const inWhole = (relPath: string): boolean => {
+    if (whole.size === 0) return false;
+    for (let at = relPath.length; at !== -1; at = relPath.lastIndexOf('/', at - 1)) {
+      if (whole.has(relPath.slice(0, at))) return true;
+      if (at === 0) break;
+    }
+    return false;
+  };
   // The persona overlay, which ripgrep does not see where the assistant does: all of it is looked at.
   if (base === '' && sandbox.overlayActive) for (const name of personaEntries) wantIn(namesOf, '', name);
   const refuseHardLinks = root.hardLinks === 'refuse';
@@ -119,6 +136,7 @@ export async function ripgrepWalkedFiles(
     return 'continue';
   };
   let personaFiles = 0;
+  let wholeFiles = 0;
   let bytes = 0;
   const walking = sandbox.walk(start, {
     recursive: true,
@@ -127,11 +145,11 @@ export async function ripgrepWalkedFiles(
     signal,
     // Only the folders on the way and the candidates (and the persona overlay) are looked at: the
     // other names of a folder are dropped as it is read.
-    only: (relPath, inPersona) => (inPersona ? undefined : (namesOf.get(relPath) ?? none)),
+    only: (relPath, inPersona) => (inPersona || inWhole(relPath) ? undefined : (namesOf.get(relPath) ?? none)),
     openFirst: (relPath, inPersona) => (inPersona ? undefined : namesIn.get(relPath)),
     // The persona files' sizes too: with them a literal over a few small files is searched in this
     // thread, and the first search does not wait for a file-worker thread to start (100-175 ms).
-    withFacts: (relPath, inPersona) => inPersona || candidates.has(relPath),
+    withFacts: (relPath, inPersona) => inPersona || candidates.has(relPath) || inWhole(relPath),
     visit: (entry) => {
       // The persona overlay, which ripgrep did not see where the assistant does: all of it searched.
       if (entry.inPersona) {
@@ -146,8 +164,13 @@ export async function ripgrepWalkedFiles(
         }
         return 'continue';
       }
-      if (entry.kind === 'directory') return folders.has(entry.relPath) ? 'continue' : 'skip';
-      if (entry.kind !== 'file' || !candidates.has(entry.relPath) || !accept(entry.relPath)) return turnDown(entry);
+      if (entry.kind === 'directory') return folders.has(entry.relPath) || inWhole(entry.relPath) ? 'continue' : 'skip';
+      const unsearched = inWhole(entry.relPath);
+      if (entry.kind !== 'file' || !(candidates.has(entry.relPath) || unsearched) || !accept(entry.relPath)) {
+        return turnDown(entry);
+      }
+      // Searched by the engines instead of ripgrep (as a full walk's scan would count it).
+      if (unsearched) wholeFiles += 1;
       // A second hard link (maybe to a file outside the workspace) is never read: not even counted.
       if (refuseHardLinks && (entry.facts === undefined || entry.facts.nlink > 1)) return turnDown(entry);
       files.push(staleEntry(entry));
@@ -171,7 +194,7 @@ export async function ripgrepWalkedFiles(
   // Already in the walk's order.
   return {
     files,
-    searched: answer.searched + personaFiles,
+    searched: answer.searched + personaFiles + wholeFiles,
     bytes,
     sizes,
     opened: held,
