@@ -10,7 +10,7 @@ import { ripgrepPatternArgs } from '../../platform/search-engines/ripgrep-patter
 import { ripgrepCounts } from '../../platform/search-engines/ripgrep-search';
 import { anchoredFilesIn } from '../../test-support/anchored-files';
 import { useTempDirs } from '../../test-support/temp-dir';
-import { createRipgrepEngine } from './search-ripgrep-engine';
+import { createRipgrepEngine, shareOut } from './search-ripgrep-engine';
 import { compileQuery } from './search-query';
 
 const tempDir = useTempDirs();
@@ -18,8 +18,8 @@ const rg = ripgrepOnPath();
 let pool: FsWorkerPool;
 afterEach(() => pool?.dispose());
 
-const specOf = (query: string) => {
-  const compiled = compileQuery(query, { isRegex: false, caseSensitive: true, contextLines: 0, maxLineChars: 500 });
+const specOf = (query: string, isRegex = false) => {
+  const compiled = compileQuery(query, { isRegex, caseSensitive: true, contextLines: 0, maxLineChars: 500 });
   if (!compiled.ok) throw new Error(compiled.error.message);
   return compiled.value;
 };
@@ -123,3 +123,66 @@ describe.skipIf(rg === undefined)('the ripgrep engine', () => {
     );
   });
 });
+
+describe('shareOut', () => {
+  it('cuts the files to describe into runs of about equal bytes, in their order', () => {
+    const sizes = [10, 10, 10, 10, 10, 10, 10, 10];
+    expect(shareOut([0, 1, 2, 3, 4, 5, 6, 7], (i) => sizes[i]!, 2)).toEqual([
+      [0, 1, 2, 3],
+      [4, 5, 6, 7],
+    ]);
+    // One big file first: it is a run of its own.
+    const skewed = [70, 10, 10, 10];
+    expect(shareOut([0, 1, 2, 3], (i) => skewed[i]!, 2)).toEqual([[0], [1, 2, 3]]);
+    // A size unknown weighs as the largest known; never more runs than asked, nor an empty one.
+    const unknown = [Infinity, 1, 1, 9];
+    expect(shareOut([0, 1, 2, 3], (i) => unknown[i]!, 2)).toEqual([
+      [0, 1],
+      [2, 3],
+    ]);
+    expect(shareOut([3], () => 1, 4)).toEqual([[3]]);
+    expect(shareOut([1, 2, 3, 4, 5, 6], () => 1, 3)).toEqual([
+      [1, 2],
+      [3, 4],
+      [5, 6],
+    ]);
+  });
+});
+
+describe.skipIf(rg === undefined)('the ripgrep engine describing a broad regex', () => {
+  it('shares the files to describe out among the file workers, with the answer one worker gives', async () => {
+    const dir = await tempDir();
+    const names = Array.from({ length: 120 }, (_, i) => `f${String(i).padStart(3, '0')}.ts`);
+    for (const [i, name] of names.entries()) await writeFile(join(dir, name), `export function handler${i}() {}\n`);
+    const spec = specOf('function handler\\d+', true);
+    const args = ripgrepPatternArgs(spec)!;
+    const describe = async (size: number) => {
+      pool = createFsWorkerPool({ size });
+      let jobs = 0;
+      const counting: FsWorkerPool = {
+        ...pool,
+        size: pool.size,
+        searchFiles: (job, signal) => {
+          jobs += 1;
+          return pool.searchFiles(job, signal);
+        },
+      };
+      const engine = createRipgrepEngine(rg!, args, counting, spec, 1000, new AbortController().signal);
+      engine.add(0, anchoredFilesIn(dir, names));
+      const [batch] = await engine.finish();
+      await pool.dispose();
+      return { jobs, files: batch!.result.files, counts: [...batch!.result.counts] };
+    };
+    const shared = await describe(2);
+    const alone = await describe(1);
+    expect(shared.jobs).toBe(2);
+    expect(alone.jobs).toBe(1);
+    expect(shared.files.map((file) => file.index)).toEqual(names.map((_, i) => i));
+    expect(shared.files).toEqual(alone.files);
+    expect(shared.counts.length).toBe(240);
+    expect(new Map(pairsOf(shared.counts))).toEqual(new Map(pairsOf(alone.counts)));
+  });
+});
+
+const pairsOf = (flat: number[]) =>
+  Array.from({ length: flat.length / 2 }, (_, i): [number, number] => [flat[2 * i]!, flat[2 * i + 1]!]);

@@ -74,13 +74,19 @@ export function createRipgrepEngine(
         indices.push(index);
         byBatch.set(at, indices);
       }
+      const jobs = [...byBatch].flatMap(([at, indices]) => {
+        // A worker thread's start costs more than describing a few small files' literal matches
+        // here; a regex (it could backtrack for ever) or big files go to the workers, shared out
+        // among them (a broad regex's first thousand lines: as many small files).
+        const sizeOf = (index: number) => results[at]!.sizes.get(index)!;
+        const bytes = indices.reduce((sum, index) => sum + sizeOf(index), 0);
+        const here = spec.mode !== 'utf8' && bytes <= inProcessBytes;
+        const parts = here || indices.length < minSharedFiles ? [indices] : shareOut(indices, sizeOf, workers.size);
+        return parts.map((part) => ({ at, indices: part, here }));
+      });
       const found = await Promise.all(
-        [...byBatch].map(async ([at, indices]) => {
+        jobs.map(async ({ at, indices, here }) => {
           const job = { spec, files: pickFiles(batches[at]!.files, indices), maxDetails: maxResults };
-          // A worker thread's start costs more than describing a few small files' literal matches
-          // here; a regex (it could backtrack for ever) or big files go to the workers.
-          const bytes = indices.reduce((sum, index) => sum + results[at]!.sizes.get(index)!, 0);
-          const here = spec.mode !== 'utf8' && bytes <= inProcessBytes;
           const result = here ? searchFilesNow(job) : await workers.searchFiles(job, signal);
           return { at, indices, result };
         }),
@@ -117,6 +123,32 @@ export function createRipgrepEngine(
     add: queue.add,
     finish: async () => describe(await queue.finish()),
   };
+}
+
+/** Files to describe below this many go to one worker: a message each costs more than they do. */
+const minSharedFiles = 32;
+
+/**
+ * `indices` cut into at most `parts` runs of about equal bytes, in their order (a size unknown,
+ * Infinity, counts as the largest known one).
+ */
+export function shareOut(indices: readonly number[], sizeOf: (index: number) => number, parts: number): number[][] {
+  const known = indices.map(sizeOf).filter(Number.isFinite);
+  const largest = known.length === 0 ? 1 : Math.max(1, ...known);
+  const weights = indices.map((index) => {
+    const size = sizeOf(index);
+    return Number.isFinite(size) ? size : largest;
+  });
+  const total = weights.reduce((sum, weight) => sum + weight, 0);
+  const runs: number[][] = [[]];
+  let filled = 0;
+  indices.forEach((index, at) => {
+    // A run is full at its share of the total: the next one starts (the last takes what is left).
+    if (runs.length < parts && filled >= (total * runs.length) / parts && runs.at(-1)!.length > 0) runs.push([]);
+    runs.at(-1)!.push(index);
+    filled += weights[at]!;
+  });
+  return runs;
 }
 
 function* pairs(flat: Int32Array): Generator<[number, number]> {
