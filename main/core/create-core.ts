@@ -253,10 +253,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const codeAvailability = createCodeAvailability({
     servers: () => toolServices.code.lsp.servers,
     sandbox: workspaceSandbox,
+    idle: () => toolServices.foreground.idle(),
   });
   const recheckCode = () => {
     codeAvailability.invalidate();
-    void codeAvailability.refresh();
+    void codeAvailability.refresh({ background: true });
   };
   // Language servers belong to one folder: another folder opened stops them (they restart lazily).
   events.subscribe((name, payload) => {
@@ -503,7 +504,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }),
   };
   // The first answer while the rest starts: a turn or an MCP client's list awaits it anyway.
-  void codeAvailability.refresh();
+  void codeAvailability.refresh({ background: true });
   void skillAvailability.refresh();
   const dispatch = createDispatcher(handlers, {
     logError: (message, error) => options.logger.error(message, error),

@@ -18,8 +18,13 @@ const maxEntries = 20_000;
 export interface CodeAvailability {
   /** The last answer (false before the first check): what the synchronous tool list uses. */
   current(): boolean;
-  /** Brings the answer up to date: walks unless the last answer was yes and nothing changed since. */
-  refresh(): Promise<boolean>;
+  /**
+   * Brings the answer up to date: walks unless the last answer was yes and nothing changed since.
+   * `background` (the check at start and after another folder opens): the walk yields to tool calls
+   * (options.idle), so the first search after a start does not share the cores with it; a refresh
+   * someone waits for (a tool list) hurries one that yields.
+   */
+  refresh(options?: { readonly background?: boolean }): Promise<boolean>;
   /** Another folder opened or the catalog changed: the next refresh walks again. */
   invalidate(): void;
   /**
@@ -35,10 +40,16 @@ export interface CodeAvailabilityOptions {
   readonly servers: () => readonly ServerDefinition[];
   /** The open workspace's sandbox (every byte, and every name, through it). */
   readonly sandbox: () => Promise<WorkspaceSandbox>;
+  /** Background walks ask between slices: a promise while a tool call runs (foreground-gate.ts). */
+  readonly idle?: () => Promise<void> | undefined;
 }
 
 /** Does a walk of the workspace meet a file one of these servers covers? */
-async function workspaceHasCode(sandbox: WorkspaceSandbox, servers: readonly ServerDefinition[]): Promise<boolean> {
+async function workspaceHasCode(
+  sandbox: WorkspaceSandbox,
+  servers: readonly ServerDefinition[],
+  pause: () => Promise<void> | undefined,
+): Promise<boolean> {
   if (servers.length === 0) return false;
   const root = await sandbox.resolve('.', 'read');
   if (!root.ok || root.value.facts?.kind !== 'directory') return false;
@@ -47,6 +58,7 @@ async function workspaceHasCode(sandbox: WorkspaceSandbox, servers: readonly Ser
   const walked = await sandbox.walk(root.value, {
     recursive: true,
     includeHidden: false,
+    pause,
     visit: (entry) => {
       seen += 1;
       if (entry.kind === 'file' && definitionFor(servers, entry.relPath) !== undefined) {
@@ -65,6 +77,8 @@ export function createCodeAvailability(options: CodeAvailabilityOptions): CodeAv
   let generation = 0;
   let checked = -1;
   let running: Promise<boolean> | undefined;
+  /** Ends the yielding of the background walk under way (someone waits for its answer). */
+  let hurry: (() => void) | undefined;
   const listeners = new Set<(available: boolean) => void>();
 
   const settle = (next: boolean) => {
@@ -74,15 +88,29 @@ export function createCodeAvailability(options: CodeAvailabilityOptions): CodeAv
   };
   const installed = () => options.servers().filter((server) => server.resolve() !== undefined);
 
-  const refresh = (): Promise<boolean> => {
+  const refresh = ({ background = false } = {}): Promise<boolean> => {
     // Only a "yes" is kept: code can arrive unseen (copied in while nothing watched), and a "no" costs
     // one bounded walk per turn (maxEntries), small beside a model's answer.
     if (checked === generation && available) return Promise.resolve(available);
-    if (running !== undefined) return running;
+    if (running !== undefined) {
+      if (!background) hurry?.();
+      return running;
+    }
     const startedAt = generation;
+    let yielding = background;
+    let hurried!: () => void;
+    const hurrying = new Promise<void>((resolve) => (hurried = resolve));
+    hurry = () => {
+      yielding = false;
+      hurried();
+    };
+    const pause = () => {
+      const idle = yielding ? options.idle?.() : undefined;
+      return idle === undefined ? undefined : Promise.race([idle, hurrying]);
+    };
     running = (async () => {
       try {
-        const answer = await workspaceHasCode(await options.sandbox(), installed());
+        const answer = await workspaceHasCode(await options.sandbox(), installed(), pause);
         if (startedAt === generation) {
           checked = startedAt;
           settle(answer);
@@ -93,6 +121,7 @@ export function createCodeAvailability(options: CodeAvailabilityOptions): CodeAv
         return false;
       } finally {
         running = undefined;
+        hurry = undefined;
       }
     })();
     return running;
