@@ -188,6 +188,42 @@ describe('the trigram index of a workspace', () => {
     expect(index!.decodedSegments).toBe(1);
     await again.close();
   });
+  it('reads a saved index once the calls end when the query that asked does not wait for it; at once when one does', async () => {
+    await tree({ 'a.txt': 'alpha\n', 'src/b.ts': 'beta\n' });
+    const dir = join(kit.home, 'ngram-reopen-after-calls');
+    const first = new NgramIndexes(dir, kit.services.workers, { racyMs: 0 });
+    first.for(kit.env.workspaceRoot).ready(kit.env.sandbox);
+    await first.for(kit.env.workspaceRoot).settled();
+    await first.close();
+
+    // A search that walks with ripgrep asks without waiting (the first search after a restart):
+    // the read waits for the calls to end instead of sharing the cores with that search.
+    const gate = new ForegroundGate();
+    const later = new NgramIndexes(dir, kit.services.workers, { racyMs: 0, foreground: gate });
+    const reopened = later.for(kit.env.workspaceRoot);
+    const release = gate.enter();
+    expect(reopened.ready(kit.env.sandbox)).toBeUndefined();
+    while (gate.waiting === 0) await nextTurn();
+    expect(reopened.status().state).toBe('loading');
+    release();
+    expect(await reopened.settled()).toMatchObject({ state: 'ready', files: 2 });
+    await later.close();
+
+    // A query that waits for it (no ripgrep walk) has it read now, the call still running.
+    const waiting = new NgramIndexes(dir, kit.services.workers, { racyMs: 0, foreground: gate });
+    const asked = waiting.for(kit.env.workspaceRoot);
+    const call = gate.enter();
+    try {
+      expect(asked.ready(kit.env.sandbox)).toBeUndefined();
+      while (gate.waiting === 0) await nextTurn();
+      const index = await asked.answering(kit.env.sandbox);
+      expect(index?.files).toBe(2);
+    } finally {
+      call();
+    }
+    await waiting.close();
+  });
+
   it('lets go of the built postings once saved and answers the same from the file (issue 32 item 7)', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 40; i += 1) {

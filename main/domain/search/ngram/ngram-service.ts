@@ -66,6 +66,8 @@ export class WorkspaceNgram {
   private readonly timers = new Map<'save' | 'refresh' | 'catch-up', NodeJS.Timeout>();
   /** The saved index being read (ready() started it): a query waits for it, not for a build. */
   private opening: Promise<void> | undefined;
+  /** Starts that read at once, while it waits for the calls to end (see ready()). */
+  private hurryOpening: (() => void) | undefined;
   private sandbox: WorkspaceSandbox | undefined;
   private readonly stop = new AbortController();
   private readonly watcher: TreeWatcher | undefined;
@@ -109,12 +111,25 @@ export class WorkspaceNgram {
     return () => this.listeners.delete(listener);
   }
 
-  /** The index when it can answer, else undefined (and a load or build starts in the background). */
+  /**
+   * The index when it can answer, else undefined (and a load or build starts in the background).
+   * The saved index is read once the tool calls end: the query that asked does not wait for it
+   * (ripgrep walks meanwhile) and should not share the cores with it (the first search after a
+   * restart); one that waits for it (answering) starts it at once.
+   */
   ready(sandbox: WorkspaceSandbox): NgramIndex | undefined {
     this.sandbox = sandbox;
     if (this.state === 'idle') {
       this.state = 'loading';
-      const opening = this.enqueue(() => this.loadOrBuild());
+      let hurried!: () => void;
+      const hurry = new Promise<void>((resolve) => (hurried = resolve));
+      this.hurryOpening = hurried;
+      const opening = this.enqueue(async () => {
+        const held = this.pause();
+        if (held !== undefined) await Promise.race([held, hurry]);
+        this.hurryOpening = undefined;
+        await this.loadOrBuild();
+      });
       this.opening = opening;
       void opening.then(() => {
         if (this.opening === opening) this.opening = undefined;
@@ -130,6 +145,7 @@ export class WorkspaceNgram {
   async answering(sandbox: WorkspaceSandbox): Promise<NgramIndex | undefined> {
     const now = this.ready(sandbox);
     if (now !== undefined || this.state !== 'loading') return now;
+    this.hurryOpening?.();
     await this.opening;
     return this.ready(sandbox);
   }
