@@ -92,6 +92,7 @@ async function search(args: {
   path?: string;
   file_pattern?: string;
   include_ignored?: boolean;
+  max_results?: number;
 }): Promise<SearchInCodeOutput> {
   const result = await kit!.call(searchInCodeTool, args);
   if (!result.ok) throw new Error(result.error.message);
@@ -276,6 +277,34 @@ describe.skipIf(ripgrepOnPath() === undefined)('search_in_code with ripgrep walk
       expect(found.files_with_matches).toBe(302);
       expect(found.results.slice(0, 3).map((hit) => hit.file)).toEqual(['SOUL.md', 'many/f000.txt', 'many/f000.txt']);
       for (const leak of leaks) expect(JSON.stringify(found)).not.toContain(leak);
+    },
+  );
+});
+
+describe.skipIf(ripgrepOnPath() === undefined)('search_in_code’s ripgrep counting a file list', () => {
+  it.each([
+    ['a file_pattern', false],
+    ['no confinement', true],
+  ])(
+    'counts nothing of a hard link to an outside file it was handed (%s), described or not',
+    async (_case, unconfined) => {
+      if (unconfined) {
+        process.env['FAMILIAR_UNCONFINED'] = '1';
+        resetConfinementProbe();
+      }
+      kit = await toolKit({ searchEngine: 'auto' });
+      const outside = await tempDir();
+      await files(outside, { 'secret.txt': 'needle from outside\n'.repeat(50) });
+      await files(kit.workspace, { 'a.txt': 'needle a\n', 'b.txt': 'needle b\n', 'c.txt': 'needle c\n' });
+      // Last in walk order: past the one line described, so only a count could tell of it.
+      await link(join(outside, 'secret.txt'), join(kit.workspace, 'zz.txt'));
+      const found = await search({ query: 'needle', ...(unconfined ? {} : { file_pattern: '*.txt' }), max_results: 1 });
+      expect(found.walk).toBeUndefined();
+      expect(found.engine).toBe('ripgrep');
+      expect(started.some((run) => run.args.includes('zz.txt'))).toBe(true); // ripgrep was handed it
+      expect(found.results.map((hit) => hit.file)).toEqual(['a.txt']);
+      expect(found.total_matches).toBe(3);
+      expect(found.files_with_matches).toBe(3);
     },
   );
 });

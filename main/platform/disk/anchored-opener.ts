@@ -20,7 +20,8 @@ export type AnchoredOpener = ReturnType<typeof anchoredOpener>;
 export function anchoredOpener(files: AnchoredFiles) {
   const proc = files.mode === 'proc-fd';
   const { root } = files;
-  const chain: { name: string; fd: number }[] = [];
+  /** The folders from the root (not included) to the one entered, held by O_PATH descriptors (proc-fd mode). */
+  const chain: { name: string; fd: number; ctimeMs?: number }[] = [];
   let rootOk: boolean;
   try {
     const s = proc ? fs.fstatSync(root.fd) : fs.lstatSync(root.path);
@@ -165,6 +166,23 @@ export function anchoredOpener(files: AnchoredFiles) {
     /** Confirms what is still pending (the end of a job). */
     finish(): void {
       confirmPending();
+    },
+    /**
+     * Is file `i`, now, the very file a program that opened it by its name after `sinceMs` read, as
+     * it is: a regular file (with one link, unless hard links are allowed) that has not changed since,
+     * under folders that have not either (their ctime: pointing a name elsewhere, adding or removing
+     * a link, a write, each sets the ctime of what it moved or changed; the root is held by its
+     * descriptor)? Undefined where that cannot be told this way (checked-path mode).
+     */
+    unchangedSince(i: number, sinceMs: number): boolean | undefined {
+      if (!proc) return undefined;
+      if (!enter(files.dirOf[i]!)) return false;
+      for (const folder of chain) {
+        folder.ctimeMs ??= fs.fstatSync(folder.fd).ctimeMs;
+        if (folder.ctimeMs >= sinceMs) return false;
+      }
+      const s = fs.lstatSync(prefix + files.names[i]!, { throwIfNoEntry: false });
+      return s !== undefined && s.isFile() && (!confirming || s.nlink === 1) && s.ctimeMs < sinceMs;
     },
     lstat(i: number): fs.Stats | undefined {
       const dirIndex = files.dirOf[i]!;

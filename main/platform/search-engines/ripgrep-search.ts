@@ -19,6 +19,8 @@ export interface RipgrepCounts {
   readonly sizes?: Float64Array;
   /** Files with a match that count as binary (a NUL byte in the first 8 KB, as the JS engine judges). */
   readonly binary: number;
+  /** Their indices, in any order. */
+  readonly binaryFiles: Int32Array;
   readonly bytes: number;
 }
 
@@ -70,7 +72,7 @@ export async function ripgrepCounts(
   });
   const counts: number[] = [];
   const sizes: number[] = [];
-  let binary = 0;
+  const binaryFiles: number[] = [];
   let bytes = 0;
   // Only 'end' messages are parsed (one per file with a match): match lines are passed over as bytes.
   const onEnd = (line: string) => {
@@ -79,7 +81,7 @@ export async function ripgrepCounts(
     const index = indexOf.get(path);
     bytes += data.stats.bytes_searched;
     if (index === undefined || data.stats.matched_lines === 0) return;
-    if (data.binary_offset !== null && data.binary_offset < sniffBytes) binary += 1;
+    if (data.binary_offset !== null && data.binary_offset < sniffBytes) binaryFiles.push(index);
     else {
       counts.push(index, data.stats.matched_lines);
       // After a NUL byte ripgrep may stop counting bytes: the size is then unknown.
@@ -94,7 +96,13 @@ export async function ripgrepCounts(
   // sandbox up also exits 1, and says why (rg with --no-messages says nothing): not "no match".
   if (exitCode !== 0 && exitCode !== 1) return undefined;
   if (exitCode === 1 && child.confined && stderr !== '') return undefined;
-  return { counts: Int32Array.from(counts), sizes: Float64Array.from(sizes), binary, bytes };
+  return {
+    counts: Int32Array.from(counts),
+    sizes: Float64Array.from(sizes),
+    binary: binaryFiles.length,
+    binaryFiles: Int32Array.from(binaryFiles),
+    bytes,
+  };
 }
 
 interface EndData {

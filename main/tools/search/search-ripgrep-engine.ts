@@ -1,4 +1,7 @@
+import type { AnchoredFiles } from '../../platform/disk/anchored-batch';
+import { anchoredOpener } from '../../platform/disk/anchored-opener';
 import { pickFiles } from '../../platform/disk/anchored-pick';
+import { keepsCtime } from '../../platform/disk/kept-ctime';
 import type { ConfinementRules } from '../../platform/processes/launch-types';
 import type { FsWorkerPool } from '../../platform/search-engines/fs-worker-pool';
 import { searchFilesNow } from '../../platform/search-engines/in-process-jobs';
@@ -9,14 +12,23 @@ import type { BatchResult, SearchEngine } from './search-js-engine';
 import { createBatchQueue } from './search-batch-queue';
 import type { FileBatch } from './search-batch-queue';
 
+/**
+ * A file whose ctime is this close to ripgrep's start counts as changed: file systems stamp changes
+ * from a clock that runs a tick behind (up to 10 ms).
+ */
+const CTIME_SLACK_MS = 1000;
+
 /** ripgrep processes at once: each uses every core already. */
 const maxInFlight = 2;
 
 /** Files to describe are read in the main thread up to this many bytes (a few ms), else in a worker. */
 const inProcessBytes = 1 << 20;
 
+/** What a batch's count says, by ripgrep (with sizes) or by the JS engine. */
+type Counts = Pick<RipgrepCounts, 'counts' | 'sizes' | 'binary' | 'bytes'>;
+
 interface Counted extends FileBatch {
-  readonly counted: RipgrepCounts;
+  readonly counted: Counts;
 }
 
 /**
@@ -36,13 +48,67 @@ export function createRipgrepEngine(
   maxResults: number,
   signal: AbortSignal,
   confinement?: Omit<ConfinementRules, 'cwd'>,
+  /** Tests: files written just before count as changed within this slack (CTIME_SLACK_MS). */
+  ctimeSlackMs = CTIME_SLACK_MS,
 ): SearchEngine {
   const queue = createBatchQueue(maxInFlight, async ({ offset, files }): Promise<Counted> => {
-    const counted =
-      (await ripgrepCounts(rg, patternArgs, files, signal, confinement)) ??
-      (await workers.searchFiles({ spec, files, maxDetails: 0 }, signal));
-    return { offset, files, counted };
+    const since = Date.now() - ctimeSlackMs;
+    const counted = await ripgrepCounts(rg, patternArgs, files, signal, confinement);
+    if (counted === undefined) {
+      return { offset, files, counted: await workers.searchFiles({ spec, files, maxDetails: 0 }, signal) };
+    }
+    return { offset, files, counted: await standing(counted, files, since) };
   });
+
+  /**
+   * ripgrep's counts of the files that are still what it read: a file it counted, by its name, may
+   * have been a second hard link to an outside file, or a symlink out, for that moment (or all
+   * along: a walk without facts does not see links). Each is looked at again through the sandbox's
+   * way of opening (anchored-opener.ts unchangedSince: one link, nothing on its way changed since
+   * before ripgrep started); the others are counted again by the JS engine, which reads them as the
+   * sandbox does (and drops what it would not read). Where a change cannot be told by its ctime
+   * (not Linux, a network file system), the file as it is now decides: a window remains (SECURITY.md).
+   */
+  async function standing(counted: RipgrepCounts, files: AnchoredFiles, since: number): Promise<Counts> {
+    const opener = anchoredOpener(files);
+    const kept = files.mode === 'proc-fd' && keepsCtime(files.root.fd);
+    const stands = (index: number): boolean => {
+      const unchanged = kept ? opener.unchangedSince(index, since) : undefined;
+      if (unchanged !== undefined) return unchanged;
+      const now = opener.lstat(index);
+      return now !== undefined && now.isFile() && (files.hardLinks !== 'refuse' || now.nlink === 1);
+    };
+    const counts: number[] = [];
+    const sizes: number[] = [];
+    const doubtful: number[] = [];
+    let binary = 0;
+    try {
+      for (let at = 0; at + 1 < counted.counts.length; at += 2) {
+        const index = counted.counts[at]!;
+        if (!stands(index)) doubtful.push(index);
+        else {
+          counts.push(index, counted.counts[at + 1]!);
+          sizes.push(counted.sizes?.[at / 2] ?? Infinity);
+        }
+      }
+      for (const index of counted.binaryFiles) {
+        if (stands(index)) binary += 1;
+        else doubtful.push(index);
+      }
+    } finally {
+      opener.close();
+    }
+    if (doubtful.length > 0) {
+      doubtful.sort((a, b) => a - b);
+      const again = await workers.searchFiles({ spec, files: pickFiles(files, doubtful), maxDetails: 0 }, signal);
+      for (const [local, lines] of pairs(again.counts)) {
+        counts.push(doubtful[local]!, lines);
+        sizes.push(Infinity);
+      }
+      binary += again.binary;
+    }
+    return { counts: Int32Array.from(counts), sizes: Float64Array.from(sizes), binary, bytes: counted.bytes };
+  }
 
   /** Describes the first matching files in walk order until `maxResults` lines are (or none is left). */
   async function describe(batches: Counted[]): Promise<BatchResult[]> {

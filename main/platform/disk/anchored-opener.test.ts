@@ -1,0 +1,84 @@
+import { link, mkdir, rename, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { anchoredFilesIn } from '../../test-support/anchored-files';
+import { useTempDirs } from '../../test-support/temp-dir';
+import { anchoredOpener } from './anchored-opener';
+import { keepsCtime } from './kept-ctime';
+
+const tempDir = useTempDirs();
+const proc = process.platform === 'linux';
+
+/** A file system clock tick (up to 10 ms) and some. */
+const tick = () => sleep(50);
+
+describe.runIf(proc)('anchoredOpener().unchangedSince', () => {
+  it('tells whether a name still leads to what a reader of it found after a moment: nothing on its way changed', async () => {
+    const dir = await tempDir();
+    const outside = await tempDir();
+    await mkdir(join(dir, 'sub', 'deeper'), { recursive: true });
+    await writeFile(join(dir, 'sub', 'deeper', 'old.txt'), 'old\n');
+    await writeFile(join(dir, 'sub', 'deeper', 'written.txt'), 'before\n');
+    await writeFile(join(dir, 'swapped.txt'), 'mine\n');
+    await writeFile(join(outside, 'secret.txt'), 'secret\n');
+    await link(join(outside, 'secret.txt'), join(dir, 'hard.txt'));
+    await mkdir(join(dir, 'moved'));
+    await writeFile(join(dir, 'moved', 'a.txt'), 'a\n');
+    // An old folder with an old file, put in another's place later.
+    await mkdir(join(dir, 'elsewhere'));
+    await writeFile(join(dir, 'elsewhere', 'a.txt'), 'another a\n');
+    await tick();
+    const since = Date.now();
+    await tick();
+    // After `since`: a write, a name swapped for another file, a folder put in another's place.
+    await writeFile(join(dir, 'sub', 'deeper', 'written.txt'), 'after\n');
+    await writeFile(join(dir, 'other.txt'), 'other\n');
+    await rename(join(dir, 'other.txt'), join(dir, 'swapped.txt'));
+    await rename(join(dir, 'moved'), join(dir, 'gone'));
+    await rename(join(dir, 'elsewhere'), join(dir, 'moved'));
+    await symlink(join(outside, 'secret.txt'), join(dir, 'link.txt'));
+
+    const paths = [
+      'sub/deeper/old.txt',
+      'sub/deeper/written.txt',
+      'swapped.txt',
+      'hard.txt',
+      'moved/a.txt',
+      'link.txt',
+      'missing.txt',
+    ];
+    const opener = anchoredOpener(anchoredFilesIn(dir, paths));
+    try {
+      const answers = paths.map((_, i) => opener.unchangedSince(i, since));
+      // Only the file nobody touched stands; `moved/a.txt` is an old file, but in a folder moved
+      // there since (a reader before could have found another one).
+      expect(answers).toEqual([true, false, false, false, false, false, false]);
+      // Before everything changed: the hard link still does not (it is not a file the sandbox reads).
+      expect(opener.unchangedSince(3, Date.now() + 60_000)).toBe(false);
+      expect(opener.unchangedSince(0, Date.now() + 60_000)).toBe(true);
+    } finally {
+      opener.close();
+    }
+    // With hard links allowed, an unchanged second link stands like any file.
+    const allowing = anchoredOpener(anchoredFilesIn(dir, ['hard.txt'], { hardLinks: 'allow' }));
+    try {
+      expect(allowing.unchangedSince(0, Date.now() + 60_000)).toBe(true);
+    } finally {
+      allowing.close();
+    }
+  });
+
+  it('knows the local file systems whose ctime a change cannot escape', async () => {
+    const dir = await tempDir();
+    const { openSync, closeSync } = await import('node:fs');
+    const fd = openSync(dir, 'r');
+    try {
+      // The temp folder here is on overlayfs, ext4 or tmpfs.
+      expect(keepsCtime(fd)).toBe(true);
+    } finally {
+      closeSync(fd);
+    }
+    expect(keepsCtime(-1)).toBe(false);
+  });
+});
