@@ -30,6 +30,27 @@ describe('the semantic index build and other tool calls (issue 32 item 1)', () =
     expect(index.status()).toMatchObject({ files: FILES, filesChecked: FILES });
   });
 
+  it('pauses inside a big file’s counting too while a call runs (one file, no step between batches)', async () => {
+    const kit = await createToolCallsKit(tempDir, [fileSemanticSearchTool]);
+    // About 800 KB (under the 1 MB a file may have to be indexed): counting it takes many slices.
+    const paragraph = (n: number) => `Paragraph ${n} tells of otters, harbours and lighthouse keepers.`;
+    await writeFile(
+      join(kit.kit.workspace, 'big.md'),
+      Array.from({ length: 12_000 }, (_, n) => paragraph(n)).join('\n\n'),
+    );
+    const index = kit.kit.services.searchIndexes.for(kit.kit.env.sandbox);
+    const gate = kit.kit.services.foreground;
+    const release = gate.enter();
+    let built = false;
+    const build = index.refresh().then(() => (built = true));
+    await vi.waitFor(() => expect(gate.waiting).toBe(1), { timeout: 5000, interval: 10 });
+    await sleep(200);
+    expect([built, gate.waiting, index.status().files]).toEqual([false, 1, 0]);
+    release();
+    await build;
+    expect(index.status()).toMatchObject({ files: 1 });
+  });
+
   it('does not pause for a call whose query waits for this very build (a small workspace answers whole)', async () => {
     const kit = await createToolCallsKit(tempDir, [fileSemanticSearchTool]);
     const root = kit.kit.workspace;

@@ -429,6 +429,15 @@ export class WorkspaceIndex {
   }
 
   /**
+   * Between two slices of a file's counting (a big file's takes hundreds of ms): as between two
+   * batches, when a query answers or a call runs; nothing to wait for otherwise (no await per slice).
+   */
+  private slicePause(): Promise<void> | undefined {
+    const callsRun = this.awaitingBuild === 0 && this.options.foreground?.busy === true;
+    return this.foreground > 0 || callsRun ? this.pauseForCalls() : undefined;
+  }
+
+  /**
    * Between two batches of a scan: waits while this index's queries answer, and while other tool
    * calls run (the foreground gate) unless a query waits for this very build to end.
    */
@@ -510,7 +519,9 @@ export class WorkspaceIndex {
     if (this.index.versionOf(relPath) === read.version) return false;
     // One file counted at a time (the batch's reads go on meanwhile): counted side by side, a
     // batch's half-counted chunks would all be held at once.
-    const counted = this.counting.then(() => this.index.setDocumentSliced(relPath, read.text, read.version));
+    const counted = this.counting.then(() =>
+      this.index.setDocumentSliced(relPath, read.text, read.version, () => this.slicePause()),
+    );
     this.counting = counted.catch(() => undefined);
     await counted;
     if (this.embedding) this.vectors.remember(relPath, read);

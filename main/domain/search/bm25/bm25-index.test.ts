@@ -1,7 +1,8 @@
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openPositionedFile } from '../../../platform/storage/positioned-file';
 import { Bm25Index } from './bm25-index';
 import type { Manifest } from './segment-store';
@@ -51,6 +52,26 @@ describe('Bm25Index', () => {
     expect(sliced.versionOf('big.md')).toBe('1');
     expect(hitsOf(sliced, 'walrus colony')).toEqual(hitsOf(atOnce, 'walrus colony'));
     expect(hitsOf(sliced, 'walrus colony').length).toBeGreaterThan(0);
+  });
+
+  it('holds its counting between slices while `pause` gives a promise, and goes on once that settles', async () => {
+    const text = Array.from({ length: 24_000 }, (_, n) => `Paragraph ${n} about the walrus colony.`).join('\n\n');
+    const sliced = new Bm25Index(chunking);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = 0;
+    const counting = sliced.setDocumentSliced('big.md', text, '1', () => {
+      asked += 1;
+      return asked === 1 ? held : undefined; // a query answers during the first pause
+    });
+    await vi.waitFor(() => expect(asked).toBe(1), { interval: 5 });
+    await sleep(100);
+    expect(asked).toBe(1);
+    expect(sliced.versionOf('big.md')).toBeUndefined();
+    release();
+    await counting;
+    expect(asked).toBeGreaterThan(1);
+    expect(sliced.versionOf('big.md')).toBe('1');
   });
 
   it('ranks by BM25 over sections, stems Russian and English, and keeps only the top k', () => {

@@ -127,15 +127,23 @@ export class Bm25Index {
    * setDocument for a build: the chunks' terms are counted a slice at a time, the event loop let
    * through between slices (counting a 1 MB file takes 150–500 ms; a query must not wait behind it,
    * issue 32 item 1). The file enters the index whole, once counted; until then the index answers
-   * with what it held before.
+   * with what it held before. `pause`, asked between slices: a promise holds the counting until it
+   * settles (while a query answers, or another tool call runs).
    */
-  async setDocumentSliced(path: string, text: string, version: string): Promise<void> {
+  async setDocumentSliced(
+    path: string,
+    text: string,
+    version: string,
+    pause?: () => Promise<void> | undefined,
+  ): Promise<void> {
     const counted: NewChunk[] = [];
     let sliceStart = performance.now();
     for (const chunk of chunkText(text, this.chunking)) {
       counted.push(countChunk(chunk));
       if (performance.now() - sliceStart >= SLICE_MS) {
         await yieldToLoop();
+        const held = pause?.();
+        if (held !== undefined) await held;
         sliceStart = performance.now();
       }
     }
