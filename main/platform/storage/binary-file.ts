@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { appendFile, open, readFile } from 'node:fs/promises';
 
 /**
@@ -18,6 +19,11 @@ export async function readDataBytes(path: string): Promise<Buffer | undefined> {
  */
 export async function appendDataBytes(path: string, bytes: Uint8Array): Promise<void> {
   await appendFile(path, bytes, { mode: 0o600 });
+}
+
+/** Whether a binary file of Familiar's data is there (a cache saved before), without opening it. */
+export function dataFileExists(path: string): boolean {
+  return existsSync(path);
 }
 
 /** A binary data file held open for reads of byte ranges (a cache opened in parts). */

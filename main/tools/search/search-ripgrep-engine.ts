@@ -14,7 +14,8 @@ import type { FileBatch } from './search-batch-queue';
 
 /**
  * A file whose ctime is this close to ripgrep's start counts as changed: file systems stamp changes
- * from a clock that runs a tick behind (up to 10 ms).
+ * from a clock that runs up to a tick (10 ms) behind, and a file changed this recently is simply
+ * counted again through the sandbox.
  */
 const CTIME_SLACK_MS = 1000;
 
@@ -73,10 +74,14 @@ export function createRipgrepEngine(
     const opener = anchoredOpener(files);
     const kept = files.mode === 'proc-fd' && keepsCtime(files.root.fd);
     const stands = (index: number): boolean => {
-      const unchanged = kept ? opener.unchangedSince(index, since) : undefined;
-      if (unchanged !== undefined) return unchanged;
-      const now = opener.lstat(index);
-      return now !== undefined && now.isFile() && (files.hardLinks !== 'refuse' || now.nlink === 1);
+      try {
+        const unchanged = kept ? opener.unchangedSince(index, since) : undefined;
+        if (unchanged !== undefined) return unchanged;
+        const now = opener.lstat(index);
+        return now !== undefined && now.isFile() && (files.hardLinks !== 'refuse' || now.nlink === 1);
+      } catch {
+        return false; // a folder on its way turned unreadable: the JS engine judges it
+      }
     };
     const counts: number[] = [];
     const sizes: number[] = [];

@@ -209,6 +209,20 @@ describe('the trigram index of a workspace', () => {
     expect(await reopened.settled()).toMatchObject({ state: 'ready', files: 2 });
     await later.close();
 
+    // Nothing saved (a new workspace): 'building' at once, not 'loading' until the call ends.
+    const fresh = new NgramIndexes(join(kit.home, 'ngram-nothing-saved'), kit.services.workers, {
+      racyMs: 0,
+      foreground: gate,
+    });
+    const during = gate.enter();
+    try {
+      expect(fresh.for(kit.env.workspaceRoot).ready(kit.env.sandbox)).toBeUndefined();
+      await vi.waitFor(() => expect(fresh.for(kit.env.workspaceRoot).status().state).toBe('building'));
+    } finally {
+      during();
+    }
+    await fresh.close();
+
     // A query that waits for it (no ripgrep walk) has it read now, the call still running.
     const waiting = new NgramIndexes(dir, kit.services.workers, { racyMs: 0, foreground: gate });
     const asked = waiting.for(kit.env.workspaceRoot);

@@ -11,7 +11,7 @@ import type { WalkEntry } from '../../../platform/disk/workspace-walker';
 import { isPersonaPath } from '../../../platform/disk/workspace-sandbox';
 import type { WorkspaceSandbox } from '../../../platform/disk/workspace-sandbox';
 import { writeFileAtomic } from '../../../platform/storage/atomic-file';
-import { openDataRanges } from '../../../platform/storage/binary-file';
+import { dataFileExists, openDataRanges } from '../../../platform/storage/binary-file';
 import { ensureFolder } from '../../../platform/storage/folders';
 import { FileVerdict, NgramIndex } from './ngram-index';
 import { openSavedIndex, saveIndex } from './ngram-file';
@@ -113,19 +113,21 @@ export class WorkspaceNgram {
 
   /**
    * The index when it can answer, else undefined (and a load or build starts in the background).
-   * The saved index is read once the tool calls end: the query that asked does not wait for it
+   * A saved index is read once the tool calls end: the query that asked does not wait for it
    * (ripgrep walks meanwhile) and should not share the cores with it (the first search after a
-   * restart); one that waits for it (answering) starts it at once.
+   * restart); one that waits for it (answering) starts it at once. With none saved the state turns
+   * 'building' at once (the build itself waits for the calls).
    */
   ready(sandbox: WorkspaceSandbox): NgramIndex | undefined {
     this.sandbox = sandbox;
     if (this.state === 'idle') {
       this.state = 'loading';
+      const saved = dataFileExists(this.storeFile);
       let hurried!: () => void;
       const hurry = new Promise<void>((resolve) => (hurried = resolve));
       this.hurryOpening = hurried;
       const opening = this.enqueue(async () => {
-        const held = this.pause();
+        const held = saved ? this.pause() : undefined;
         if (held !== undefined) await Promise.race([held, hurry]);
         this.hurryOpening = undefined;
         await this.loadOrBuild();
