@@ -5,28 +5,42 @@ import { describe, expect, it, vi } from 'vitest';
 import { useToolCallsKits } from '../test-support/use-tool-kits';
 import { fileSemanticSearchTool } from './file-semantic-search';
 import { createToolCallsKit } from '../test-support/tool-calls-kit';
+import type { WorkspaceIndex } from '../domain/search/workspace-index';
 
 const { tempDir } = useToolCallsKits();
 
 /** More files than one batch of the scan (32): the build has a step between two batches. */
 const FILES = 200;
 
+/**
+ * Starts the index's build while another tool's call runs: the build reaches the gate and stays
+ * there (`held` checks how far it got), then goes on once the call is over. Returns the index, built.
+ */
+async function buildDuringCall(
+  kit: Awaited<ReturnType<typeof createToolCallsKit>>,
+  held: (status: ReturnType<WorkspaceIndex['status']>) => void,
+): Promise<WorkspaceIndex> {
+  const index = kit.kit.services.searchIndexes.for(kit.kit.env.sandbox);
+  const gate = kit.kit.services.foreground;
+  const release = gate.enter();
+  let built = false;
+  const build = index.refresh().then(() => (built = true));
+  await vi.waitFor(() => expect(gate.waiting).toBe(1), { timeout: 5000, interval: 10 });
+  await sleep(200);
+  expect([built, gate.waiting]).toEqual([false, 1]);
+  held(index.status());
+  release();
+  await build;
+  return index;
+}
+
 describe('the semantic index build and other tool calls (issue 32 item 1)', () => {
   it('pauses between two batches while a call runs, and goes on once it is over', async () => {
     const kit = await createToolCallsKit(tempDir, [fileSemanticSearchTool]);
     const root = kit.kit.workspace;
     for (let i = 0; i < FILES; i += 1) await writeFile(join(root, `note-${i}.md`), `Note ${i} about otters.\n`);
-    const index = kit.kit.services.searchIndexes.for(kit.kit.env.sandbox);
-    const gate = kit.kit.services.foreground;
-    const release = gate.enter(); // another tool's call, running
-    let built = false;
-    const build = index.refresh().then(() => (built = true));
     // One batch read (32 files), then the build waits at the gate, and stays there.
-    await vi.waitFor(() => expect(gate.waiting).toBe(1), { timeout: 5000, interval: 10 });
-    await sleep(200);
-    expect([built, gate.waiting, index.status().filesChecked]).toEqual([false, 1, 32]);
-    release();
-    await build;
+    const index = await buildDuringCall(kit, (status) => expect(status.filesChecked).toBe(32));
     expect(index.status()).toMatchObject({ files: FILES, filesChecked: FILES });
   });
 
@@ -38,16 +52,7 @@ describe('the semantic index build and other tool calls (issue 32 item 1)', () =
       join(kit.kit.workspace, 'big.md'),
       Array.from({ length: 12_000 }, (_, n) => paragraph(n)).join('\n\n'),
     );
-    const index = kit.kit.services.searchIndexes.for(kit.kit.env.sandbox);
-    const gate = kit.kit.services.foreground;
-    const release = gate.enter();
-    let built = false;
-    const build = index.refresh().then(() => (built = true));
-    await vi.waitFor(() => expect(gate.waiting).toBe(1), { timeout: 5000, interval: 10 });
-    await sleep(200);
-    expect([built, gate.waiting, index.status().files]).toEqual([false, 1, 0]);
-    release();
-    await build;
+    const index = await buildDuringCall(kit, (status) => expect(status.files).toBe(0));
     expect(index.status()).toMatchObject({ files: 1 });
   });
 

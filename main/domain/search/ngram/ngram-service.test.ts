@@ -30,6 +30,14 @@ async function tree(files: Record<string, string>) {
   }
 }
 
+/** Builds the workspace's index into `dir`, saves it, and lets it go (the run before a restart). */
+async function savedIndexIn(dir: string): Promise<void> {
+  const first = new NgramIndexes(dir, kit.services.workers, { racyMs: 0 });
+  first.for(kit.env.workspaceRoot).ready(kit.env.sandbox);
+  await first.for(kit.env.workspaceRoot).settled();
+  await first.close();
+}
+
 describe('the trigram index of a workspace', () => {
   it('builds in the background with progress, saves itself, and is reopened without a rebuild', async () => {
     await tree({ 'a.txt': 'alpha beta\n', 'src/b.ts': 'gamma delta\n', 'server.key': 'SECRET_TOKEN=1\n' });
@@ -82,10 +90,7 @@ describe('the trigram index of a workspace', () => {
   it('rebuilds when the saved file belongs to another format or is damaged', async () => {
     await tree({ 'a.txt': 'alpha\n' });
     const dir = join(kit.home, 'ngram-damaged');
-    const first = new NgramIndexes(dir, kit.services.workers, { racyMs: 0 });
-    first.for(kit.env.workspaceRoot).ready(kit.env.sandbox);
-    await first.for(kit.env.workspaceRoot).settled();
-    await first.close();
+    await savedIndexIn(dir);
     const [name] = await readdir(dir);
     const file = join(dir, name!);
     const bytes = await readFile(file);
@@ -168,10 +173,7 @@ describe('the trigram index of a workspace', () => {
   it('answers a query from a reopened index at once, before any posting list is decoded (issue 32 item 2)', async () => {
     await tree({ 'a.txt': 'alpha\n', 'src/b.ts': 'beta\n' });
     const dir = join(kit.home, 'ngram-reopen-at-once');
-    const first = new NgramIndexes(dir, kit.services.workers, { racyMs: 0 });
-    first.for(kit.env.workspaceRoot).ready(kit.env.sandbox);
-    await first.for(kit.env.workspaceRoot).settled();
-    await first.close();
+    await savedIndexIn(dir);
     const again = new NgramIndexes(dir, kit.services.workers, { racyMs: 0, foreground: new ForegroundGate() });
     const reopened = again.for(kit.env.workspaceRoot);
     // The first query of the new run waits for the load (headers only), not for a build or a walk.
@@ -191,10 +193,7 @@ describe('the trigram index of a workspace', () => {
   it('reads a saved index once the calls end when the query that asked does not wait for it; at once when one does', async () => {
     await tree({ 'a.txt': 'alpha\n', 'src/b.ts': 'beta\n' });
     const dir = join(kit.home, 'ngram-reopen-after-calls');
-    const first = new NgramIndexes(dir, kit.services.workers, { racyMs: 0 });
-    first.for(kit.env.workspaceRoot).ready(kit.env.sandbox);
-    await first.for(kit.env.workspaceRoot).settled();
-    await first.close();
+    await savedIndexIn(dir);
 
     // A search that walks with ripgrep asks without waiting (the first search after a restart):
     // the read waits for the calls to end instead of sharing the cores with that search.
