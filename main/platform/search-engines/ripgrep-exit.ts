@@ -3,8 +3,8 @@ import type { OutputProcess } from '../processes/output-process';
 /**
  * How a ripgrep run ended: its exit code (null when it could not start: the caller falls back
  * rather than failing, unless the search was stopped) and the first `maxStderr` characters (4 KB
- * unless asked) of what it said on stderr (rg runs with --no-messages, so anything there is bwrap's
- * or a real failure; the walk mode reads rg's own messages: ripgrep-walk.ts). Attaches its
+ * unless asked) of what it said on stderr (the file-list mode runs rg with --no-messages, so
+ * anything there is bwrap's or a real failure; the walk mode reads rg's own messages: ripgrep-walk.ts). Attaches its
  * listeners at once: call it before the first await after the start.
  */
 export function ripgrepExit(

@@ -11,6 +11,9 @@ describe('walkErrors', () => {
     expect(walkErrors('src/locked: Permission denied (os error 13)\n', 'src')).toEqual(['src/locked']);
     expect(walkErrors('src: Permission denied (os error 13)\n', 'src')).toEqual(['src']);
     expect(walkErrors('', '')).toEqual([]);
+    // ripgrep 14 (the packaged one) starts its messages with 'rg: '.
+    expect(walkErrors('rg: ./a/locked: Permission denied (os error 13)\n', '')).toEqual(['a/locked']);
+    expect(walkErrors('rg: src/x: Permission denied (os error 13)\n', 'src')).toEqual(['src/x']);
   });
 
   it('reads nothing it cannot be sure of: the answer is then not used', () => {

@@ -137,7 +137,7 @@ const maxMessages = 256 * 1024;
 
 /**
  * What ripgrep could not search, from its messages: one line per folder it could not list or file
- * it could not read, `path: reason (os error N)`, the path as it walked it (`./a/b` from the root,
+ * it could not read, `[rg: ]path: reason (os error N)`, the path as it walked it (`./a/b` from the root,
  * `start/a/b` otherwise). Undefined when a line is anything else (a name with a newline, or not
  * UTF-8 and printed lossily, a message of another kind) or names a path outside `start`: the
  * answer is then not used.
@@ -146,7 +146,8 @@ export function walkErrors(stderr: string, start: string): string[] | undefined 
   const paths: string[] = [];
   for (const line of stderr.split('\n')) {
     if (line === '') continue;
-    const error = /^(.+): [^:]+ \(os error \d+\)$/.exec(line);
+    // ripgrep 14 starts each message with 'rg: ' (13 did not).
+    const error = /^(?:rg: )?(.+): [^:]+ \(os error \d+\)$/.exec(line);
     if (error === null || error[1]!.includes('\uFFFD')) return undefined;
     const path = start === '' ? (error[1]!.startsWith('./') ? error[1]!.slice(2) : undefined) : error[1]!;
     if (path === undefined || path === '' || (start !== '' && path !== start && !path.startsWith(`${start}/`))) {

@@ -35,4 +35,37 @@ describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedF
     expect(walked?.files.map((file) => file.relPath).sort()).toEqual(['SOUL.md', 'USER.md', 'src/a.ts']);
     expect(walked?.bytes).toBe(18 + 22 + 9);
   });
+
+  it('drops the answer when a path ripgrep said it could not read is not there for the walk (a name with a newline)', async () => {
+    const kit = await toolKit({});
+    await mkdir(join(kit.workspace, 'locked'));
+    await writeFile(join(kit.workspace, 'locked', 'a.txt'), 'needle\n');
+    // A ripgrep that searched nothing and names one path it could not read. It lives in the
+    // workspace: ripgrep's confinement shows the workspace, not this process's /tmp.
+    const fake = join(kit.workspace, 'fake-rg');
+    const run = async (named: string) => {
+      await writeFile(
+        fake,
+        `#!/bin/sh\necho 'rg: ./${named}: Permission denied (os error 13)' >&2\nprintf '\\n0 files searched\\n'\nexit 2\n`,
+        { mode: 0o755 },
+      );
+      const start = await kit.env.sandbox.resolve('.', 'read');
+      if (!start.ok) throw new Error(start.error.message);
+      return ripgrepWalkedFiles(
+        kit.env,
+        fake,
+        ['-e', 'needle'],
+        start.value,
+        false,
+        () => true,
+        new AbortController().signal,
+      );
+    };
+    // There: walked and read by the sandbox instead.
+    const found = await run('locked');
+    expect(found?.files.map((file) => file.relPath)).toEqual(['locked/a.txt']);
+    expect(found?.searched).toBe(1);
+    // Not there (what a folder named "locked\nrg: ./ghost..." would print): not trusted.
+    expect(await run('ghost')).toBeUndefined();
+  });
 });

@@ -137,6 +137,8 @@ export async function ripgrepWalkedFiles(
   };
   let personaFiles = 0;
   let wholeFiles = 0;
+  /** Of `whole`, the paths the walk met: one it did not (a name with a newline read as two messages) drops the answer. */
+  let wholeSeen = 0;
   let bytes = 0;
   const walking = sandbox.walk(start, {
     recursive: true,
@@ -164,8 +166,9 @@ export async function ripgrepWalkedFiles(
         }
         return 'continue';
       }
+      if (whole.has(entry.relPath)) wholeSeen += 1;
       if (entry.kind === 'directory') return folders.has(entry.relPath) || inWhole(entry.relPath) ? 'continue' : 'skip';
-      const unsearched = inWhole(entry.relPath);
+      const unsearched = inWhole(entry.relPath) && !candidates.has(entry.relPath);
       if (entry.kind !== 'file' || !(candidates.has(entry.relPath) || unsearched) || !accept(entry.relPath)) {
         return turnDown(entry);
       }
@@ -187,7 +190,7 @@ export async function ripgrepWalkedFiles(
   });
   closeOpened(Int32Array.from(unread));
   const held = Int32Array.from(opened);
-  if (!walked.ok) {
+  if (!walked.ok || wholeSeen !== whole.size) {
     closeOpened(held);
     return undefined;
   }
