@@ -172,17 +172,25 @@ export function anchoredOpener(files: AnchoredFiles) {
      * it is: a regular file (with one link, unless hard links are allowed) that has not changed since,
      * under folders that have not either (their ctime: pointing a name elsewhere, adding or removing
      * a link, a write, each sets the ctime of what it moved or changed; the root is held by its
-     * descriptor)? Undefined where that cannot be told this way (checked-path mode).
+     * descriptor)? Undefined where that cannot be told this way (checked-path mode). Mounting a
+     * folder over one on the way changes no ctime: that needs privileges (SECURITY.md).
      */
     unchangedSince(i: number, sinceMs: number): boolean | undefined {
       if (!proc) return undefined;
       if (!enter(files.dirOf[i]!)) return false;
+      // Only on the root's own file system (kept-ctime.ts judged that one): a folder mounted inside
+      // from elsewhere (NFS, FUSE) keeps another clock's ctimes, so its files count as changed.
       for (const folder of chain) {
-        folder.ctimeMs ??= fs.fstatSync(folder.fd).ctimeMs;
+        if (folder.ctimeMs === undefined) {
+          const stats = fs.fstatSync(folder.fd);
+          folder.ctimeMs = stats.dev === root.dev ? stats.ctimeMs : Infinity;
+        }
         if (folder.ctimeMs >= sinceMs) return false;
       }
       const s = fs.lstatSync(prefix + files.names[i]!, { throwIfNoEntry: false });
-      return s !== undefined && s.isFile() && (!confirming || s.nlink === 1) && s.ctimeMs < sinceMs;
+      return (
+        s !== undefined && s.isFile() && s.dev === root.dev && (!confirming || s.nlink === 1) && s.ctimeMs < sinceMs
+      );
     },
     lstat(i: number): fs.Stats | undefined {
       const dirIndex = files.dirOf[i]!;

@@ -53,6 +53,60 @@ describe.skipIf(rg === undefined)('the ripgrep engine', () => {
     expect([...batch!.result.counts]).toEqual([0, 1]);
   });
 
+  it.runIf(process.platform === 'linux')(
+    'does not take the count of a file swapped for a link out while ripgrep ran and back before the answer',
+    async () => {
+      const outside = await tempDir();
+      await writeFile(join(outside, 'secret.txt'), 'needle outside\n'.repeat(50));
+      const dir = await tempDir();
+      await mkdir(join(dir, 'sub'));
+      await writeFile(join(dir, 'sub', 'f.txt'), 'needle inside\n');
+      await writeFile(join(dir, 'sub', 'g.txt'), 'needle too\n');
+      // A ripgrep that, for the moment it runs, finds a symlink out in f.txt's place (it follows a
+      // named link), and puts the file back when it is done: f.txt looks untouched but for its ctime.
+      const bin = await tempDir();
+      const fake = join(bin, 'rg');
+      await writeFile(
+        fake,
+        [
+          '#!/bin/sh',
+          'mv sub/f.txt sub/away.txt',
+          `ln -s '${join(outside, 'secret.txt')}' sub/f.txt`,
+          `'${rg!}' "$@"`,
+          'status=$?',
+          'rm sub/f.txt',
+          'mv sub/away.txt sub/f.txt',
+          'exit $status',
+          '',
+        ].join('\n'),
+        { mode: 0o755 },
+      );
+      await sleep(50); // the files are older than the count's start (no slack below)
+      const spec = specOf('needle');
+      pool = createFsWorkerPool({ size: 1 });
+      const engine = createRipgrepEngine(
+        fake,
+        ripgrepPatternArgs(spec)!,
+        pool,
+        spec,
+        1, // one line described: f.txt's count is ripgrep's unless it is counted again
+        new AbortController().signal,
+        undefined,
+        0,
+      );
+      const files = anchoredFilesIn(dir, ['sub/g.txt', 'sub/f.txt']);
+      engine.add(0, files);
+      const [batch] = await engine.finish();
+      // g.txt described (1), f.txt counted again through the sandbox: its own one line, not 50.
+      expect(new Map(pairsOf([...batch!.result.counts]))).toEqual(
+        new Map([
+          [0, 1],
+          [1, 1],
+        ]),
+      );
+    },
+  );
+
   it('counts binary files with a match apart, as the JS engine judges them (NUL in the first 8 KB)', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'early.bin'), Buffer.from('\0needle\n'));

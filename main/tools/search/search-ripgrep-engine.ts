@@ -14,10 +14,10 @@ import type { FileBatch } from './search-batch-queue';
 
 /**
  * A file whose ctime is this close to ripgrep's start counts as changed: file systems stamp changes
- * from a clock that runs up to a tick (10 ms) behind, and a file changed this recently is simply
- * counted again through the sandbox.
+ * from a clock that runs up to a tick (10 ms) behind, some in whole seconds (ext4 with small inodes),
+ * and a file changed this recently is simply counted again through the sandbox.
  */
-const CTIME_SLACK_MS = 1000;
+const CTIME_SLACK_MS = 2000;
 
 /** ripgrep processes at once: each uses every core already. */
 const maxInFlight = 2;
@@ -71,7 +71,8 @@ export function createRipgrepEngine(
    * (not Linux, a network file system), the file as it is now decides: a window remains (SECURITY.md).
    */
   async function standing(counted: RipgrepCounts, files: AnchoredFiles, since: number): Promise<Counts> {
-    const opener = anchoredOpener(files);
+    // The batch's own descriptors (none in this engine's batches) stay the batch's to close.
+    const opener = anchoredOpener({ ...files, opened: undefined });
     const kept = files.mode === 'proc-fd' && keepsCtime(files.root.fd);
     const stands = (index: number): boolean => {
       try {

@@ -208,7 +208,7 @@ describe('the trigram index of a workspace', () => {
     expect(await reopened.settled()).toMatchObject({ state: 'ready', files: 2 });
     await later.close();
 
-    // Nothing saved (a new workspace): 'building' at once, not 'loading' until the call ends.
+    // Nothing saved (a new workspace): 'building' while the call still runs, not 'loading' until it ends.
     const fresh = new NgramIndexes(join(kit.home, 'ngram-nothing-saved'), kit.services.workers, {
       racyMs: 0,
       foreground: gate,
