@@ -125,7 +125,8 @@ export async function ripgrepWalk(
   let unsearched: readonly string[] = [];
   if (exitCode === 2) {
     const named = stderr.length >= maxMessages ? undefined : walkErrors(stderr, options.start);
-    if (named === undefined) return undefined;
+    // An error it named nowhere: what it missed is not known.
+    if (named === undefined || named.length === 0) return undefined;
     unsearched = named;
   } else if (exitCode !== 0 && exitCode !== 1) return undefined;
   const answer = parseWalkOutput(Buffer.concat(chunks));

@@ -67,5 +67,20 @@ describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedF
     expect(found?.searched).toBe(1);
     // Not there (what a folder named "locked\nrg: ./ghost..." would print): not trusted.
     expect(await run('ghost')).toBeUndefined();
+    // An error that names nothing: what ripgrep missed is not known.
+    await writeFile(fake, `#!/bin/sh\nprintf '\\n0 files searched\\n'\nexit 2\n`, { mode: 0o755 });
+    const start = await kit.env.sandbox.resolve('.', 'read');
+    if (!start.ok) throw new Error(start.error.message);
+    expect(
+      await ripgrepWalkedFiles(
+        kit.env,
+        fake,
+        ['-e', 'needle'],
+        start.value,
+        false,
+        () => true,
+        new AbortController().signal,
+      ),
+    ).toBeUndefined();
   });
 });
