@@ -253,7 +253,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const codeAvailability = createCodeAvailability({
     servers: () => toolServices.code.lsp.servers,
     sandbox: workspaceSandbox,
-    idle: () => toolServices.foreground.idle(),
+    idle: (hurry) => toolServices.foreground.idle(hurry),
   });
   const recheckCode = () => {
     codeAvailability.invalidate();

@@ -43,7 +43,7 @@ function availability(dir: string, gate: ForegroundGate) {
   return createCodeAvailability({
     servers: () => [typescript],
     sandbox: () => Promise.resolve(sandbox),
-    idle: () => gate.idle(),
+    idle: (hurry) => gate.idle(hurry),
   });
 }
 

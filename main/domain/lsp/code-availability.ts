@@ -40,8 +40,11 @@ export interface CodeAvailabilityOptions {
   readonly servers: () => readonly ServerDefinition[];
   /** The open workspace's sandbox (every byte, and every name, through it). */
   readonly sandbox: () => Promise<WorkspaceSandbox>;
-  /** Background walks ask between slices: a promise while a tool call runs (foreground-gate.ts). */
-  readonly idle?: () => Promise<void> | undefined;
+  /**
+   * Background walks ask between slices: a promise while a tool call runs (foreground-gate.ts
+   * idle), which settles early, or is not made, once `hurry` aborts.
+   */
+  readonly idle?: (hurry: AbortSignal) => Promise<void> | undefined;
 }
 
 /** Does a walk of the workspace meet a file one of these servers covers? */
@@ -78,7 +81,7 @@ export function createCodeAvailability(options: CodeAvailabilityOptions): CodeAv
   let checked = -1;
   let running: Promise<boolean> | undefined;
   /** Ends the yielding of the background walk under way (someone waits for its answer). */
-  let hurry: (() => void) | undefined;
+  let hurry: AbortController | undefined;
   const listeners = new Set<(available: boolean) => void>();
 
   const settle = (next: boolean) => {
@@ -93,21 +96,12 @@ export function createCodeAvailability(options: CodeAvailabilityOptions): CodeAv
     // one bounded walk per turn (maxEntries), small beside a model's answer.
     if (checked === generation && available) return Promise.resolve(available);
     if (running !== undefined) {
-      if (!background) hurry?.();
+      if (!background) hurry?.abort();
       return running;
     }
     const startedAt = generation;
-    let yielding = background;
-    let hurried!: () => void;
-    const hurrying = new Promise<void>((resolve) => (hurried = resolve));
-    hurry = () => {
-      yielding = false;
-      hurried();
-    };
-    const pause = () => {
-      const idle = yielding ? options.idle?.() : undefined;
-      return idle === undefined ? undefined : Promise.race([idle, hurrying]);
-    };
+    const hurrying = (hurry = new AbortController());
+    const pause = () => (background ? options.idle?.(hurrying.signal) : undefined);
     running = (async () => {
       try {
         const answer = await workspaceHasCode(await options.sandbox(), installed(), pause);

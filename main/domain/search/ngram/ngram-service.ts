@@ -67,7 +67,7 @@ export class WorkspaceNgram {
   /** The saved index being read (ready() started it): a query waits for it, not for a build. */
   private opening: Promise<void> | undefined;
   /** Starts that read at once, while it waits for the calls to end (see ready()). */
-  private hurryOpening: (() => void) | undefined;
+  private hurryOpening: AbortController | undefined;
   private sandbox: WorkspaceSandbox | undefined;
   private readonly stop = new AbortController();
   private readonly watcher: TreeWatcher | undefined;
@@ -123,12 +123,10 @@ export class WorkspaceNgram {
     if (this.state === 'idle') {
       this.state = 'loading';
       const saved = dataFileExists(this.storeFile);
-      let hurried!: () => void;
-      const hurry = new Promise<void>((resolve) => (hurried = resolve));
-      this.hurryOpening = hurried;
+      const hurry = (this.hurryOpening = new AbortController());
       const opening = this.enqueue(async () => {
-        const held = saved ? this.pause() : undefined;
-        if (held !== undefined) await Promise.race([held, hurry]);
+        const held = saved ? this.pause(hurry.signal) : undefined;
+        if (held !== undefined) await held;
         this.hurryOpening = undefined;
         await this.loadOrBuild();
       });
@@ -147,7 +145,7 @@ export class WorkspaceNgram {
   async answering(sandbox: WorkspaceSandbox): Promise<NgramIndex | undefined> {
     const now = this.ready(sandbox);
     if (now !== undefined || this.state !== 'loading') return now;
-    this.hurryOpening?.();
+    this.hurryOpening?.abort();
     await this.opening;
     return this.ready(sandbox);
   }
@@ -236,7 +234,10 @@ export class WorkspaceNgram {
   }
 
   /** Background work asks before each step: a promise while a tool call runs (foreground-gate.ts). */
-  private readonly pause = (): Promise<void> | undefined => this.background.foreground?.idle(this.stop.signal);
+  private readonly pause = (hurry?: AbortSignal): Promise<void> | undefined =>
+    this.background.foreground?.idle(
+      hurry === undefined ? this.stop.signal : AbortSignal.any([this.stop.signal, hurry]),
+    );
 
   private identity(sandbox: WorkspaceSandbox) {
     const anchor = sandbox.anchorOf(false);
