@@ -17,9 +17,10 @@ export interface RipgrepCounts {
   readonly counts: Int32Array;
   /** Bytes ripgrep read of each file in `counts` (same order): what describing it will cost. */
   readonly sizes?: Float64Array;
-  /** Files with a match that count as binary (a NUL byte in the first 8 KB, as the JS engine judges). */
-  readonly binary: number;
-  /** Their indices, in any order. */
+  /**
+   * The indices of the files with a match that count as binary (a NUL byte in the first 8 KB, as
+   * the JS engine judges), in any order.
+   */
   readonly binaryFiles: Int32Array;
   readonly bytes: number;
 }
@@ -99,7 +100,6 @@ export async function ripgrepCounts(
   return {
     counts: Int32Array.from(counts),
     sizes: Float64Array.from(sizes),
-    binary: binaryFiles.length,
     binaryFiles: Int32Array.from(binaryFiles),
     bytes,
   };

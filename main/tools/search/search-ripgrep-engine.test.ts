@@ -118,7 +118,7 @@ describe.skipIf(rg === undefined)('the ripgrep engine', () => {
       files,
       new AbortController().signal,
     );
-    expect(counted?.binary).toBe(1);
+    expect(counted?.binaryFiles.length).toBe(1);
     expect([...counted!.counts]).toEqual([1, 1]);
   });
 

@@ -25,8 +25,8 @@ const maxInFlight = 2;
 /** Files to describe are read in the main thread up to this many bytes (a few ms), else in a worker. */
 const inProcessBytes = 1 << 20;
 
-/** What a batch's count says, by ripgrep (with sizes) or by the JS engine. */
-type Counts = Pick<RipgrepCounts, 'counts' | 'sizes' | 'binary' | 'bytes'>;
+/** What a batch's count says, by ripgrep (with sizes) or by the JS engine: SearchJobResult's counts. */
+type Counts = Pick<RipgrepCounts, 'counts' | 'sizes' | 'bytes'> & Pick<SearchJobResult, 'binary'>;
 
 interface Counted extends FileBatch {
   readonly counted: Counts;
