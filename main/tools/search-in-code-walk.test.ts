@@ -1,6 +1,7 @@
 import { readdirSync, readlinkSync } from 'node:fs';
 import { chmod, chown, link, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AnchoredBatch } from '../platform/disk/anchored-batch';
 import { confinementMode, resetConfinementProbe } from '../platform/processes/confinement';
@@ -257,7 +258,7 @@ describe.skipIf(ripgrepOnPath() === undefined)('search_in_code with ripgrep walk
   );
 
   it.skipIf(!mode.confined)(
-    'hands many candidates to ripgrep as a list to count, still without what a walk would not show',
+    "takes the walk's counts of many candidates, still without what a walk would not show, binary files judged as the JS engine does",
     async () => {
       const made = await leakyWorkspace();
       kit = made.kit;
@@ -266,17 +267,33 @@ describe.skipIf(ripgrepOnPath() === undefined)('search_in_code with ripgrep walk
       const padding = `${'padding '.repeat(2000)}\n`;
       for (let i = 0; i < 300; i += 1)
         many[`many/f${String(i).padStart(3, '0')}.txt`] = `needle\nneedle again\n${padding}`;
+      // Past the lines described: only counts tell of these. A NUL in the first 8 KB makes a binary
+      // file (skipped); one further on does not, and its lines count as text, the NUL's line too.
+      many['many/z-binary.txt'] = 'needle\0\nneedle\n';
+      many['many/z-late-nul.txt'] = `${'a'.repeat(9000)}\nneedle \0 needle\nneedle\n`;
       await files(kit.workspace, many);
+      await writeFile(join(kit.workspace, 'many', 'z-utf16.txt'), Buffer.from('\uFEFFneedle\nneedle\n', 'utf16le'));
       await link(join(made.outside, 'hard.txt'), join(kit.workspace, 'many', 'hard2.txt'));
-      const found = await search({ query: 'needle' });
+      // Older than the slack a count allows (search-ripgrep-engine.ts CTIME_SLACK_MS): the walk's
+      // counts stand, where younger files would all be counted again by the JS engine.
+      await sleep(2100);
+      const found = await search({ query: 'needle', max_results: 10 });
       expect(found.walk).toBe('ripgrep');
-      // The walk, then ripgrep counting the candidates it was handed by name.
-      expect(started.length).toBeGreaterThan(1);
-      expect(started.slice(1).some((run) => run.args.includes('many/f000.txt'))).toBe(true);
-      expect(found.total_matches).toBe(2 + 600);
-      expect(found.files_with_matches).toBe(302);
+      // One ripgrep: its walk counted the lines, no second one counts them on a list.
+      expect(started).toHaveLength(1);
+      expect(found.total_matches).toBe(2 + 600 + 2 + 2);
+      expect(found.files_with_matches).toBe(2 + 300 + 2);
+      expect(found.skipped_binary).toBe(1);
       expect(found.results.slice(0, 3).map((hit) => hit.file)).toEqual(['SOUL.md', 'many/f000.txt', 'many/f000.txt']);
       for (const leak of leaks) expect(JSON.stringify(found)).not.toContain(leak);
+
+      // The sandbox's own walk and ripgrep counting its list: the same answer.
+      process.env['FAMILIAR_UNCONFINED'] = '1';
+      resetConfinementProbe();
+      const listed = await search({ query: 'needle', max_results: 10 });
+      expect(listed.walk).toBeUndefined();
+      const same = ({ walk: _walk, engine: _engine, searched_files: _searched, ...rest }: SearchInCodeOutput) => rest;
+      expect(same(found)).toEqual(same(listed));
     },
   );
 });

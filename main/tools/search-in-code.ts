@@ -86,9 +86,8 @@ export type SearchResult = SearchInCodeOutput['results'][number];
 
 /**
  * ripgrep's walk found at most this many candidate files, or this many bytes of them: the JS engine
- * reads them all. Counting them with ripgrep first would cost a second confined start and a read of
- * each (measured ~50-100 ms on 611 small files), and describing up to max_results lines reads most
- * of them again anyway.
+ * reads them all. Beyond, the walk's own counts stand for the files not described (checked first,
+ * a few files' worth of reads each); here describing up to max_results lines reads most of them anyway.
  */
 const jsCandidates = 256;
 const jsCandidateBytes = 4 << 20;
@@ -177,7 +176,8 @@ export const searchInCodeTool = defineTool({
             // A literal's candidates may be read in this thread: the walk that confirms them opens them.
             isLiteral,
           );
-    // Many candidates: ripgrep counts them (named on its command line) and the JS engine describes the first.
+    // Many candidates: the counts ripgrep's walk made stand for the files still what it read, and
+    // the JS engine describes the first.
     const fewCandidates =
       walkedByRipgrep !== undefined &&
       (walkedByRipgrep.files.length <= jsCandidates || walkedByRipgrep.bytes <= jsCandidateBytes);
@@ -190,15 +190,10 @@ export const searchInCodeTool = defineTool({
       ctx.env.ripgrep === undefined ||
       (indexed !== undefined && !indexed.broad)
         ? createJsEngine(workers, spec.value, args.max_results, ctx.signal, searchHere)
-        : createRipgrepEngine(
-            ctx.env.ripgrep,
-            patternArgs,
-            workers,
-            spec.value,
-            args.max_results,
-            ctx.signal,
-            ctx.env.confinementFor('ripgrep'),
-          );
+        : createRipgrepEngine(ctx.env.ripgrep, patternArgs, workers, spec.value, args.max_results, ctx.signal, {
+            confinement: ctx.env.confinementFor('ripgrep'),
+            ...(walkedByRipgrep === undefined ? {} : { walkCounts: walkedByRipgrep }),
+          });
     let skippedByIndex = 0;
     let binaryByIndex = 0;
     /** Who stood in for the walk (the answer's `walk`). */

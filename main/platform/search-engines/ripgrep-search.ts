@@ -22,6 +22,11 @@ export interface RipgrepCounts {
    * the JS engine judges), in any order.
    */
   readonly binaryFiles: Int32Array;
+  /**
+   * The indices of the files with a NUL byte past the first 8 KB: text to the JS engine, but ripgrep
+   * read each NUL as a line's end (its count can be off), so they are counted again.
+   */
+  readonly recount: Int32Array;
   readonly bytes: number;
 }
 
@@ -74,6 +79,7 @@ export async function ripgrepCounts(
   const counts: number[] = [];
   const sizes: number[] = [];
   const binaryFiles: number[] = [];
+  const recount: number[] = [];
   let bytes = 0;
   // Only 'end' messages are parsed (one per file with a match): match lines are passed over as bytes.
   const onEnd = (line: string) => {
@@ -82,12 +88,11 @@ export async function ripgrepCounts(
     const index = indexOf.get(path);
     bytes += data.stats.bytes_searched;
     if (index === undefined || data.stats.matched_lines === 0) return;
-    if (data.binary_offset !== null && data.binary_offset < sniffBytes) binaryFiles.push(index);
-    else {
+    if (data.binary_offset === null) {
       counts.push(index, data.stats.matched_lines);
-      // After a NUL byte ripgrep may stop counting bytes: the size is then unknown.
-      sizes.push(data.binary_offset === null ? data.stats.bytes_searched : Infinity);
-    }
+      sizes.push(data.stats.bytes_searched);
+    } else if (data.binary_offset < sniffBytes) binaryFiles.push(index);
+    else recount.push(index);
   };
   child.stdout.on('data', prefixedLines(Buffer.from('{"type":"end"'), onEnd));
   // A start that fails (ripgrep removed since it was found) leaves the batch to the JS engine.
@@ -101,6 +106,7 @@ export async function ripgrepCounts(
     counts: Int32Array.from(counts),
     sizes: Float64Array.from(sizes),
     binaryFiles: Int32Array.from(binaryFiles),
+    recount: Int32Array.from(recount),
     bytes,
   };
 }

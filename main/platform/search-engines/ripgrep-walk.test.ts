@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { walkErrors } from './ripgrep-walk';
+import { parseWalkOutput, walkErrors } from './ripgrep-walk';
 
 describe('walkErrors', () => {
   it('names the folders and files ripgrep could not list or read, as the sandbox names them', () => {
@@ -27,5 +27,36 @@ describe('walkErrors', () => {
     expect(walkErrors('.: Permission denied (os error 13)\n', '')).toBeUndefined();
     // A name holding a newline splits into a line that is no message.
     expect(walkErrors('./a\nb: Permission denied (os error 13)\n', '')).toBeUndefined();
+  });
+});
+
+describe('parseWalkOutput', () => {
+  const out = (...parts: (string | Buffer)[]) =>
+    Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
+  const stats = '\n3 matches\n3 matched lines\n2 files contained matches\n40 files searched\n';
+
+  it("reads each file's name and count of matching lines, and the files searched", () => {
+    // A name may hold a newline (and digits after it): only the NUL ends it.
+    expect(parseWalkOutput(out('./a.txt\x002\n', './b\n7.txt\x001\n', stats))).toEqual({
+      matched: ['a.txt', 'b\n7.txt'],
+      lines: [2, 1],
+      searched: 40,
+      unsearched: [],
+    });
+    expect(parseWalkOutput(out('src/x.ts\x0012\n', stats))?.matched).toEqual(['src/x.ts']);
+    expect(parseWalkOutput(out('\n0 files searched\n'))).toEqual({
+      matched: [],
+      lines: [],
+      searched: 0,
+      unsearched: [],
+    });
+  });
+
+  it('reads nothing it cannot be sure of: a name not UTF-8, a count that is none, no statistics', () => {
+    expect(parseWalkOutput(out('./caf', Buffer.from([0xe9]), '\x001\n', stats))).toBeUndefined();
+    expect(parseWalkOutput(out('./a.txt\x00x\n', stats))).toBeUndefined();
+    expect(parseWalkOutput(out('./a.txt\x000\n', stats))).toBeUndefined();
+    expect(parseWalkOutput(out('./a.txt\x002'))).toBeUndefined();
+    expect(parseWalkOutput(out('./a.txt\x002\n'))).toBeUndefined();
   });
 });

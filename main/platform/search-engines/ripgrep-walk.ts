@@ -10,16 +10,21 @@ import type { ConfinementRules } from '../processes/launch-types';
  * folders and the toolchains: the user's home and Familiar's home are empty folders there, memory
  * files are empty while memory is off, and no link is followed. What it cannot see it cannot read.
  *
- * It only proposes candidates: the paths of files with a match, as ripgrep's own walk found them.
- * The caller confirms each through the sandbox (its name resolved again, hidden names, .gitignore,
- * the deny-list, concealment, the persona overlay) and the JS engine reads the ones confirmed
- * again, so a hard link, a deny-listed file or a shadowed persona file ripgrep read is never
- * shown, nor counted. Undefined whenever the answer could be incomplete or unconfined: the caller
- * then walks and hands ripgrep a file list as before.
+ * It only proposes candidates: the paths of files with a match, as ripgrep's own walk found them,
+ * and how many lines matched in each. The caller confirms each through the sandbox (its name
+ * resolved again, hidden names, .gitignore, the deny-list, concealment, the persona overlay) and
+ * the JS engine reads again the ones it shows, so a hard link, a deny-listed file or a shadowed
+ * persona file ripgrep read is never shown; a count stands only for a file that is still what
+ * ripgrep read (search-ripgrep-engine.ts). Undefined whenever the answer could be incomplete or
+ * unconfined: the caller then walks and hands ripgrep a file list as before.
  */
 export interface RipgrepWalkAnswer {
   /** Paths relative to the root (UTF-8, '/'-separated) of the files in which the pattern matched, in no order. */
   readonly matched: readonly string[];
+  /** The matching lines ripgrep counted in each file of `matched` (same order), the file read as text. */
+  readonly lines: readonly number[];
+  /** Date.now() just before ripgrep started: what it read was there then or later. */
+  readonly startedAt: number;
   /** Files ripgrep searched. */
   readonly searched: number;
   /**
@@ -66,12 +71,15 @@ const walkArgs = [
   '--no-ignore-parent',
   '--no-ignore-dot',
   '--no-require-git',
-  // Binary files searched as text: a match makes a candidate, and the JS engine judges it binary
-  // or not as it does in every mode (--binary would read a NUL as a line end and miss matches on it).
+  // Binary files searched as text: a match makes a candidate, its count is the JS engine's, and
+  // whether it is binary is judged as the JS engine does (--binary would read a NUL as a line end
+  // and miss matches on it).
   '--text',
-  // The names of the files with a match (reading each stops at its first), NUL-terminated; then
-  // the statistics, which count every file searched (the JSON summary counts only those with a match).
-  '--files-with-matches',
+  // The names of the files with a match, each NUL-terminated and followed by its count of matching
+  // lines (a count saves reading them all again with a second ripgrep: measured as fast as
+  // --files-with-matches, which stops at each file's first match); then the statistics, which count
+  // every file searched (the JSON summary counts only those with a match).
+  '--count',
   '--null',
   '--stats',
 ];
@@ -96,6 +104,7 @@ export async function ripgrepWalk(
       ? []
       : ['--glob', '!node_modules'];
   const excluded = options.exclude.flatMap((glob) => ['--glob', `!${glob}`]);
+  const startedAt = Date.now();
   const child = startOutputProcess({
     file: rg,
     args: [...walkArgs, ...ignores, ...excluded, ...patternArgs, '--', options.start === '' ? '.' : options.start],
@@ -130,7 +139,7 @@ export async function ripgrepWalk(
     unsearched = named;
   } else if (exitCode !== 0 && exitCode !== 1) return undefined;
   const answer = parseWalkOutput(Buffer.concat(chunks));
-  return answer === undefined ? undefined : { ...answer, unsearched };
+  return answer === undefined ? undefined : { ...answer, unsearched, startedAt };
 }
 
 /** rg's messages read at most: a tree with more unreadable folders than this names is walked instead. */
@@ -162,14 +171,18 @@ export function walkErrors(stderr: string, start: string): string[] | undefined 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * `name\0name\0` then the statistics' text (a name may hold a newline, never a NUL). Undefined
- * when a name is not UTF-8 (it could not be named back to the sandbox: the file-list mode handles
- * it) or the count of files searched is missing.
+ * `name\0count\n` per file, then the statistics' text (a name may hold a newline, never a NUL).
+ * Undefined when a name is not UTF-8 (it could not be named back to the sandbox: the file-list mode
+ * handles it), a count is not one, or the count of files searched is missing.
  */
-export function parseWalkOutput(output: Buffer): RipgrepWalkAnswer | undefined {
+export function parseWalkOutput(output: Buffer): Omit<RipgrepWalkAnswer, 'startedAt'> | undefined {
   const matched: string[] = [];
+  const lines: number[] = [];
   let start = 0;
   for (let end = output.indexOf(0); end !== -1; end = output.indexOf(0, start)) {
+    const lineEnd = output.indexOf(10, end + 1);
+    const count = lineEnd === -1 ? '' : output.toString('latin1', end + 1, lineEnd);
+    if (!/^[1-9]\d*$/.test(count)) return undefined;
     let path: string;
     try {
       path = utf8.decode(output.subarray(start, end));
@@ -178,8 +191,9 @@ export function parseWalkOutput(output: Buffer): RipgrepWalkAnswer | undefined {
     }
     // './a.txt' when the start is the root: named as the sandbox names it.
     matched.push(path.startsWith('./') ? path.slice(2) : path);
-    start = end + 1;
+    lines.push(Number(count));
+    start = lineEnd + 1;
   }
   const searched = /^(\d+) files searched$/m.exec(output.toString('utf8', start));
-  return searched === null ? undefined : { matched, searched: Number(searched[1]), unsearched: [] };
+  return searched === null ? undefined : { matched, lines, searched: Number(searched[1]), unsearched: [] };
 }

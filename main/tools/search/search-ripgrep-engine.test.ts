@@ -91,8 +91,7 @@ describe.skipIf(rg === undefined)('the ripgrep engine', () => {
         spec,
         1, // one line described: f.txt's count is ripgrep's unless it is counted again
         new AbortController().signal,
-        undefined,
-        0,
+        { ctimeSlackMs: 0 },
       );
       const files = anchoredFilesIn(dir, ['sub/g.txt', 'sub/f.txt']);
       engine.add(0, files);
@@ -107,7 +106,7 @@ describe.skipIf(rg === undefined)('the ripgrep engine', () => {
     },
   );
 
-  it('counts binary files with a match apart, as the JS engine judges them (NUL in the first 8 KB)', async () => {
+  it('counts binary files with a match apart, as the JS engine judges them (NUL in the first 8 KB), and leaves a later NUL to it', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'early.bin'), Buffer.from('\0needle\n'));
     await writeFile(join(dir, 'late.txt'), Buffer.concat([Buffer.alloc(9000, 0x61), Buffer.from('\0\nneedle\n')]));
@@ -118,8 +117,10 @@ describe.skipIf(rg === undefined)('the ripgrep engine', () => {
       files,
       new AbortController().signal,
     );
-    expect(counted?.binaryFiles.length).toBe(1);
-    expect([...counted!.counts]).toEqual([1, 1]);
+    expect([...counted!.binaryFiles]).toEqual([0]);
+    // ripgrep reads a NUL as a line's end, the JS engine (past the first 8 KB) as text: counted again.
+    expect([...counted!.recount]).toEqual([1]);
+    expect([...counted!.counts]).toEqual([]);
   });
 
   it('searches the root it holds by descriptor, even once that folder is renamed', async () => {
@@ -224,7 +225,9 @@ describe.skipIf(rg === undefined)('the ripgrep engine describing a broad regex',
         },
       };
       // No slack: these files, written before this count began, count as unchanged since.
-      const engine = createRipgrepEngine(rg!, args, counting, spec, 1000, new AbortController().signal, undefined, 0);
+      const engine = createRipgrepEngine(rg!, args, counting, spec, 1000, new AbortController().signal, {
+        ctimeSlackMs: 0,
+      });
       engine.add(0, anchoredFilesIn(dir, names));
       const [batch] = await engine.finish();
       await pool.dispose();
@@ -238,6 +241,52 @@ describe.skipIf(rg === undefined)('the ripgrep engine describing a broad regex',
     expect(shared.files).toEqual(alone.files);
     expect(shared.counts.length).toBe(240);
     expect(new Map(pairsOf(shared.counts))).toEqual(new Map(pairsOf(alone.counts)));
+  });
+});
+
+describe.runIf(process.platform === 'linux')("the ripgrep engine taking the counts ripgrep's walk made", () => {
+  it('keeps those of files still what ripgrep read, and judges binary files as the JS engine does', async () => {
+    const outside = await tempDir();
+    await writeFile(join(outside, 'secret.txt'), 'needle outside\n'.repeat(50));
+    const dir = await tempDir();
+    const names = ['a.txt', 'b.txt', 'bin.txt', 'late.txt', 'utf16.txt', 'hard.txt', 'uncounted.txt', 'changed.txt'];
+    await writeFile(join(dir, 'a.txt'), 'needle\n');
+    await writeFile(join(dir, 'b.txt'), 'needle\nneedle\n');
+    await writeFile(join(dir, 'bin.txt'), 'needle\0\n');
+    await writeFile(join(dir, 'late.txt'), `${'a'.repeat(9000)}\nneedle \0 needle\n`);
+    await writeFile(join(dir, 'utf16.txt'), Buffer.from('\uFEFFneedle\n', 'utf16le'));
+    await link(join(outside, 'secret.txt'), join(dir, 'hard.txt'));
+    await writeFile(join(dir, 'uncounted.txt'), 'needle\n');
+    await writeFile(join(dir, 'changed.txt'), 'nothing yet\n');
+    await sleep(50);
+    const startedAt = Date.now();
+    await sleep(50); // past the clock's tick: this write is after the walk's start
+    await writeFile(join(dir, 'changed.txt'), 'needle\n');
+    const spec = specOf('needle');
+    pool = createFsWorkerPool({ size: 1 });
+    const engine = createRipgrepEngine(
+      '/no/such/rg', // nothing is started: a count made on the list would be the files' own
+      ripgrepPatternArgs(spec)!,
+      pool,
+      spec,
+      1, // a.txt described; the others' counts are the walk's unless counted again
+      new AbortController().signal,
+      { ctimeSlackMs: 0, walkCounts: { lines: [1, 7, 1, 1, 5, 50, -1, 9], sizes: [], startedAt } },
+    );
+    engine.add(0, anchoredFilesIn(dir, names));
+    const [batch] = await engine.finish();
+    const counts = new Map(pairsOf([...batch!.result.counts]).map(([index, lines]) => [names[index], lines]));
+    expect(counts).toEqual(
+      new Map([
+        ['a.txt', 1],
+        ['b.txt', 7], // unchanged since: the walk's count stands
+        ['late.txt', 1], // its NUL past the first 8 KB is text
+        ['utf16.txt', 1], // UTF-16 is counted again
+        ['uncounted.txt', 1],
+        ['changed.txt', 1], // written after the walk started: counted again
+      ]),
+    );
+    expect(batch!.result.binary).toBe(1); // bin.txt; hard.txt, a second link to an outside file, not read
   });
 });
 

@@ -5,6 +5,8 @@ import { keepsCtime } from '../../platform/disk/kept-ctime';
 import type { ConfinementRules } from '../../platform/processes/launch-types';
 import type { FsWorkerPool } from '../../platform/search-engines/fs-worker-pool';
 import { searchFilesNow } from '../../platform/search-engines/in-process-jobs';
+import { utf16Encoding } from '../../platform/search-engines/search-file-reads';
+import { sniffBytes } from '../../platform/disk/text-codec';
 import { ripgrepCounts } from '../../platform/search-engines/ripgrep-search';
 import type { RipgrepCounts } from '../../platform/search-engines/ripgrep-search';
 import type { FileMatches, SearchJobResult, SearchSpec } from '../../platform/search-engines/search-types';
@@ -32,6 +34,28 @@ interface Counted extends FileBatch {
   readonly counted: Counts;
 }
 
+/** What ripgrep's own walk counted (search-ripgrep-walk.ts), by the files' order in the search. */
+export interface WalkCounts {
+  /** Matching lines per file, the file read as text (-1: not counted by ripgrep). */
+  readonly lines: readonly number[];
+  /** Each file's size (0: unknown). */
+  readonly sizes: readonly number[];
+  /** Date.now() just before the walk's ripgrep started. */
+  readonly startedAt: number;
+}
+
+export interface RipgrepEngineOptions {
+  /** process-rules.ts, 'ripgrep'. */
+  readonly confinement?: Omit<ConfinementRules, 'cwd'>;
+  /**
+   * The counts ripgrep's walk made already: no ripgrep is started; each count stands as a count
+   * made on the file list would, and whether the file is binary is judged from its first bytes.
+   */
+  readonly walkCounts?: WalkCounts;
+  /** Tests: files written just before count as changed within this slack (CTIME_SLACK_MS). */
+  readonly ctimeSlackMs?: number;
+}
+
 /**
  * The ripgrep engine: ripgrep counts the matching lines of every file the walk listed (batches named
  * on its command line, ripgrep-search.ts), then the JS engine reads again, through the sandbox, the
@@ -39,7 +63,8 @@ interface Counted extends FileBatch {
  * and column come from the same code as the JS engine's, and a file that is no longer one the
  * sandbox would read (swapped for a symlink, a second hard link) is dropped there. A batch ripgrep
  * fails on (a file gone since the walk) is counted by the JS engine instead. ripgrep runs confined
- * by `confinement` (process-rules.ts, 'ripgrep') when given.
+ * by `confinement` (process-rules.ts, 'ripgrep') when given. With `walkCounts`, the counts are
+ * those ripgrep's walk made, held to the same rule.
  */
 export function createRipgrepEngine(
   rg: string,
@@ -48,11 +73,14 @@ export function createRipgrepEngine(
   spec: SearchSpec,
   maxResults: number,
   signal: AbortSignal,
-  confinement?: Omit<ConfinementRules, 'cwd'>,
-  /** Tests: files written just before count as changed within this slack (CTIME_SLACK_MS). */
-  ctimeSlackMs = CTIME_SLACK_MS,
+  { confinement, walkCounts, ctimeSlackMs = CTIME_SLACK_MS }: RipgrepEngineOptions = {},
 ): SearchEngine {
   const queue = createBatchQueue(maxInFlight, async ({ offset, files }): Promise<Counted> => {
+    if (walkCounts !== undefined) {
+      const { counted, uncounted } = countedByWalk(walkCounts, offset, files.names.length);
+      const since = walkCounts.startedAt - ctimeSlackMs;
+      return { offset, files, counted: await standing(counted, files, since, { uncounted }) };
+    }
     const since = Date.now() - ctimeSlackMs;
     const counted = await ripgrepCounts(rg, patternArgs, files, signal, confinement);
     if (counted === undefined) {
@@ -69,11 +97,27 @@ export function createRipgrepEngine(
    * before ripgrep started); the others are counted again by the JS engine, which reads them as the
    * sandbox does (and drops what it would not read). Where a change cannot be told by its ctime
    * (not Linux, a network file system), the file as it is now decides: a window remains (SECURITY.md).
+   *
+   * `walked`: the counts come from ripgrep's walk, which read files as text: each file's first bytes
+   * say whether the JS engine would take it for binary (read before it is vouched for, so they are
+   * what ripgrep read); UTF-16 text, and the files ripgrep did not count, are counted again.
    */
-  async function standing(counted: RipgrepCounts, files: AnchoredFiles, since: number): Promise<Counts> {
+  async function standing(
+    counted: RipgrepCounts,
+    files: AnchoredFiles,
+    since: number,
+    walked?: { readonly uncounted: readonly number[] },
+  ): Promise<Counts> {
     // The batch's own descriptors (none in this engine's batches) stay the batch's to close.
     const opener = anchoredOpener({ ...files, opened: undefined });
     const kept = files.mode === 'proc-fd' && keepsCtime(files.root.fd);
+    const head = walked === undefined ? undefined : Buffer.allocUnsafe(sniffBytes);
+    /** The JS engine's verdict on file `index` from its first bytes; undefined: it must read it. */
+    const looks = (index: number): 'text' | 'binary' | undefined => {
+      const read = opener.head(index, head!);
+      if (read === undefined || utf16Encoding(head!, read) !== undefined) return undefined;
+      return head!.subarray(0, read).includes(0) ? 'binary' : 'text';
+    };
     const stands = (index: number): boolean => {
       try {
         const unchanged = kept ? opener.unchangedSince(index, since) : undefined;
@@ -86,12 +130,14 @@ export function createRipgrepEngine(
     };
     const counts: number[] = [];
     const sizes: number[] = [];
-    const doubtful: number[] = [];
+    const doubtful: number[] = [...counted.recount, ...(walked?.uncounted ?? [])];
     let binary = 0;
     try {
       for (let at = 0; at + 1 < counted.counts.length; at += 2) {
         const index = counted.counts[at]!;
-        if (!stands(index)) doubtful.push(index);
+        const verdict = head === undefined ? 'text' : looks(index);
+        if (verdict === undefined || !stands(index)) doubtful.push(index);
+        else if (verdict === 'binary') binary += 1;
         else {
           counts.push(index, counted.counts[at + 1]!);
           sizes.push(counted.sizes?.[at / 2] ?? Infinity);
@@ -194,6 +240,41 @@ export function createRipgrepEngine(
     batchFiles: process.platform === 'win32' ? 200 : 8192,
     add: queue.add,
     finish: async () => describe(await queue.finish()),
+  };
+}
+
+/**
+ * Batch `offset`'s share of the walk's counts, as a count made on its file list would give them
+ * (sizes 0, unknown, as Infinity), and the files ripgrep did not count.
+ */
+function countedByWalk(
+  walk: WalkCounts,
+  offset: number,
+  length: number,
+): { counted: RipgrepCounts; uncounted: number[] } {
+  const counts: number[] = [];
+  const sizes: number[] = [];
+  const uncounted: number[] = [];
+  let bytes = 0;
+  for (let index = 0; index < length; index += 1) {
+    const lines = walk.lines[offset + index] ?? -1;
+    const size = walk.sizes[offset + index] ?? 0;
+    bytes += size;
+    if (lines < 0) uncounted.push(index);
+    else if (lines > 0) {
+      counts.push(index, lines);
+      sizes.push(size > 0 ? size : Infinity);
+    }
+  }
+  return {
+    counted: {
+      counts: Int32Array.from(counts),
+      sizes: Float64Array.from(sizes),
+      binaryFiles: new Int32Array(0),
+      recount: new Int32Array(0),
+      bytes,
+    },
+    uncounted,
   };
 }
 

@@ -17,6 +17,14 @@ export interface RipgrepWalked {
   /** Each file's size, in the order of `files` (0: unknown). */
   readonly sizes: readonly number[];
   /**
+   * The matching lines ripgrep counted in each file of `files` (same order), the file read as
+   * text; -1 where it did not count it (the persona overlay, what it could not read). A count
+   * holds only for a file still what ripgrep read (search-ripgrep-engine.ts).
+   */
+  readonly lines: readonly number[];
+  /** Date.now() just before ripgrep started. */
+  readonly startedAt: number;
+  /**
    * With `openCandidates`: per file of `files`, the descriptor the confirming walk opened it by
    * (-1: none), for a read in this thread. The caller owns them: it hands them on with the files'
    * batch (AnchoredBatch.add) or closes them (closeOpened).
@@ -37,13 +45,14 @@ const maxOpened = 1024;
 /**
  * search_in_code's faster first search (issue 28 item 4): where ripgrep runs confined to the
  * workspace, it walks the folders itself (ripgrep-walk.ts) instead of being handed the list the
- * sandbox's walk made, and names the files with a match. Those are then confirmed by the sandbox's
- * own walk, pruned to the folders on their way: a candidate counts only if that walk finds it,
- * so hidden names, .gitignore, node_modules, the deny-list, concealment, Familiar's folders and
- * linked folders are judged exactly as in a full walk; a file with a second hard link is dropped
- * (the sandbox never reads one), and the JS engine reads the rest through the sandbox, so what
- * ripgrep read counts for nothing. The persona overlay, which ripgrep does not see where the
- * assistant does, comes from the same walk.
+ * sandbox's walk made, and names the files with a match and their counts. Those are then confirmed
+ * by the sandbox's own walk, pruned to the folders on their way: a candidate counts only if that
+ * walk finds it, so hidden names, .gitignore, node_modules, the deny-list, concealment, Familiar's
+ * folders and linked folders are judged exactly as in a full walk; a file with a second hard link
+ * is dropped (the sandbox never reads one). The JS engine reads again through the sandbox what is
+ * shown, and ripgrep's count of a file stands only if the file is still what it read
+ * (search-ripgrep-engine.ts). The persona overlay, which ripgrep does not see where the assistant
+ * does, comes from the same walk.
  *
  * Undefined where this does not apply (no confinement, a start folder the walk treats apart: the
  * persona folder, a linked or ignored one) or ripgrep's answer may be incomplete: the caller walks.
@@ -84,7 +93,7 @@ export async function ripgrepWalkedFiles(
 
   // The folders on the way to a candidate, the names the confirming walk looks at in each, and
   // the candidates' names it opens before it lists their folder.
-  const candidates = new Set(answer.matched);
+  const candidates = new Map(answer.matched.map((path, at) => [path, answer.lines[at]!]));
   const folders = new Set<string>();
   const namesOf = new Map<string, Set<string>>();
   const namesIn = new Map<string, Set<string>>();
@@ -130,6 +139,7 @@ export async function ripgrepWalkedFiles(
   const files: StaleEntry[] = [];
   const opened: number[] = [];
   const sizes: number[] = [];
+  const lines: number[] = [];
   const unread: number[] = []; // opened by the walk, then turned down here
   const turnDown = (entry: WalkEntry): WalkStep => {
     if (entry.opened !== undefined) unread.push(entry.opened);
@@ -161,6 +171,7 @@ export async function ripgrepWalkedFiles(
             files.push(staleEntry(entry));
             opened.push(-1);
             sizes.push(entry.facts?.size ?? 0);
+            lines.push(-1);
             bytes += entry.facts?.size ?? Infinity;
           }
         }
@@ -179,6 +190,7 @@ export async function ripgrepWalkedFiles(
       files.push(staleEntry(entry));
       opened.push(entry.opened ?? -1);
       sizes.push(entry.facts?.size ?? 0);
+      lines.push(unsearched ? -1 : candidates.get(entry.relPath)!);
       bytes += entry.facts?.size ?? Infinity;
       return 'continue';
     },
@@ -200,6 +212,8 @@ export async function ripgrepWalkedFiles(
     searched: answer.searched + personaFiles + wholeFiles,
     bytes,
     sizes,
+    lines,
+    startedAt: answer.startedAt,
     opened: held,
     closeOpened: () => closeOpened(held),
   };
