@@ -143,8 +143,6 @@ export const searchInCodeTool = defineTool({
       start.facts.kind === 'directory' &&
       ripgrepCanWalk();
     const isLiteral = spec.value.mode === 'bytes' || spec.value.mode === 'nocase';
-    // The threads that will read the candidates start while ripgrep walks (a literal's few are read here).
-    if (canWalk && !isLiteral) workers.warm();
     const { walk: indexed, status: indexStatus } = await indexedWalk(
       ctx.env,
       query,
@@ -171,10 +169,19 @@ export const searchInCodeTool = defineTool({
             args.include_ignored,
             accept,
             ctx.signal,
-            // While ripgrep walks: how many files with a match it named so far.
-            (count) => ctx.progress?.(count, undefined, `${count} files with a match found`),
-            // A literal's candidates may be read in this thread: the walk that confirms them opens them.
-            isLiteral,
+            {
+              // While ripgrep walks: how many files with a match it named so far.
+              onMatched: (count) => ctx.progress?.(count, undefined, `${count} files with a match found`),
+              // A literal's candidates may be read in this thread: the walk that confirms them opens them.
+              openCandidates: isLiteral,
+              // A regex's candidates are read by the file threads: they start while the walk
+              // confirms the candidates. Started alongside ripgrep, which takes every core, they
+              // slowed it by about as much as they saved. A literal's are most often read here
+              // (below), and threads started for nothing slowed that read by 50-100 ms.
+              onNamed: () => {
+                if (!isLiteral) workers.warm();
+              },
+            },
           );
     // Many candidates: the counts ripgrep's walk made stand for the files still what it read, and
     // the JS engine describes the first.
@@ -184,6 +191,8 @@ export const searchInCodeTool = defineTool({
     const searchHere = fewCandidates && isLiteral && walkedByRipgrep.bytes <= inProcessBytes;
     // The walk's descriptors serve a read in this thread only (a worker could outlive this call).
     if (!searchHere) walkedByRipgrep?.closeOpened();
+    // A literal's candidates not read here: the file threads start while their counts are checked.
+    if (walkedByRipgrep !== undefined && isLiteral && !searchHere) workers.warm();
     const engine: SearchEngine =
       fewCandidates ||
       patternArgs === undefined ||

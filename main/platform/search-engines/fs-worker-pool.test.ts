@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { compileQuery } from '../../tools/search/search-query';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { anchoredFilesIn } from '../../test-support/anchored-files';
@@ -106,6 +106,13 @@ describe('the file worker pool', () => {
     Atomics.store(hold, 0, 0);
     Atomics.notify(hold, 0);
     expect((await job).flags).toEqual(new Uint8Array([NGRAM_INDEXED]));
+  });
+
+  it('starts every search thread when warmed, not only the one it keeps', async () => {
+    pool = createFsWorkerPool({ size: 2 });
+    expect(pool.searchThreads()).toBe(0);
+    pool.warm();
+    await vi.waitFor(() => expect(pool.searchThreads()).toBe(2), { timeout: 10_000, interval: 20 });
   });
 
   it('rejects a task whose signal is already aborted, and everything after dispose', async () => {

@@ -27,6 +27,8 @@ export interface FsWorkerPool {
   warm(): void;
   /** Threads in the pool (for sizing batches). */
   readonly size: number;
+  /** Search threads running or starting now (index threads aside). */
+  searchThreads(): number;
   /** Resolves once every thread has ended, also those ended earlier for an aborted task. */
   dispose(): Promise<void>;
 }
@@ -136,10 +138,18 @@ export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerP
 
   return {
     size,
+    searchThreads: () => pool?.threads.length ?? 0,
     statEntries: (files, signal) => submit<StatRows>({ kind: 'stat', files }, signal),
     searchFiles: (job, signal) => submit<SearchJobResult>({ kind: 'search', job }, signal),
     warm() {
-      if (!disposed) track(started());
+      if (disposed) return;
+      const threads = track(started());
+      // Every thread, not only the one piscina keeps: a search shares its files out among them, and
+      // its second share would otherwise wait for the first thread, or a second one's start then.
+      // One task per thread: a single one waits for the first thread rather than start another.
+      if (threads.threads.length < size) {
+        for (let i = 0; i < size; i += 1) threads.run({ kind: 'start' } satisfies FsTask).catch(() => undefined);
+      }
     },
     indexFiles: (files, racyMs, signal) =>
       submit<NgramSegment>({ kind: 'ngrams', files, racyMs }, signal, startedBackground),

@@ -14,7 +14,9 @@ import type { SearchJob, SearchJobResult, StatRows } from './search-types';
 export type FsTask =
   | { readonly kind: 'stat'; readonly files: AnchoredFiles }
   | { readonly kind: 'search'; readonly job: SearchJob }
-  | { readonly kind: 'ngrams'; readonly files: AnchoredFiles; readonly racyMs: number };
+  | { readonly kind: 'ngrams'; readonly files: AnchoredFiles; readonly racyMs: number }
+  /** Nothing: a thread started ahead of the work it will get (fs-worker-pool.ts warm). */
+  | { readonly kind: 'start' };
 
 /** Nice value of the background threads (index builds): the lowest priority. */
 const BACKGROUND_NICE = 19;
@@ -34,8 +36,10 @@ if (background?.background === true && process.platform === 'linux') {
 const jobs = createFsJobs();
 let extractNgrams: ReturnType<typeof createNgramExtractor> | undefined; // its 2 MB bitmap on first use
 
-export function runFsTask(task: FsTask): StatRows | SearchJobResult | NgramSegment {
+export function runFsTask(task: FsTask): StatRows | SearchJobResult | NgramSegment | undefined {
   switch (task.kind) {
+    case 'start':
+      return undefined;
     case 'stat':
       return jobs.statEntries(task.files);
     case 'search':

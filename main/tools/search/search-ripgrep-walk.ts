@@ -34,6 +34,15 @@ export interface RipgrepWalked {
   closeOpened(): void;
 }
 
+export interface RipgrepWalkedOptions {
+  /** Told how many files with a match ripgrep named so far, as it walks (progress). */
+  readonly onMatched?: (count: number) => void;
+  /** Open the candidates in the confirming walk (WalkOptions.openFirst): they will be read in this thread. */
+  readonly openCandidates?: boolean;
+  /** Told how many files ripgrep named once it is done, before the confirming walk. */
+  readonly onNamed?: (count: number) => void;
+}
+
 const none: ReadonlySet<string> = new Set();
 
 /**
@@ -65,9 +74,7 @@ export async function ripgrepWalkedFiles(
   includeIgnored: boolean,
   accept: (relPath: string) => boolean,
   signal: AbortSignal,
-  onMatched?: (count: number) => void,
-  /** Open the candidates in the confirming walk (WalkOptions.openFirst): they will be read in this thread. */
-  openCandidates = false,
+  { onMatched, openCandidates = false, onNamed }: RipgrepWalkedOptions = {},
 ): Promise<RipgrepWalked | undefined> {
   const { sandbox } = env;
   const base = start.relPath;
@@ -90,6 +97,7 @@ export async function ripgrepWalkedFiles(
     signal,
   );
   if (answer === undefined) return undefined;
+  onNamed?.(answer.matched.length);
 
   // The folders on the way to a candidate, the names the confirming walk looks at in each, and
   // the candidates' names it opens before it lists their folder.
