@@ -175,7 +175,7 @@ export function anchoredOpener(files: AnchoredFiles) {
      * descriptor)? Undefined where that cannot be told this way (checked-path mode). Mounting a
      * folder over one on the way changes no ctime: that needs privileges (SECURITY.md).
      */
-    unchangedSince(i: number, sinceMs: number): boolean | undefined {
+    unchangedSince(i: number, sinceMs: number, seen?: fs.Stats): boolean | undefined {
       if (!proc) return undefined;
       if (!enter(files.dirOf[i]!)) return false;
       // Only on the root's own file system (kept-ctime.ts judged that one): a folder mounted inside
@@ -187,17 +187,18 @@ export function anchoredOpener(files: AnchoredFiles) {
         }
         if (folder.ctimeMs >= sinceMs) return false;
       }
-      const s = fs.lstatSync(prefix + files.names[i]!, { throwIfNoEntry: false });
+      const s = seen ?? fs.lstatSync(prefix + files.names[i]!, { throwIfNoEntry: false });
       return (
         s !== undefined && s.isFile() && s.dev === root.dev && (!confirming || s.nlink === 1) && s.ctimeMs < sinceMs
       );
     },
     /**
-     * The first bytes of file `i` read into `into` (how many), opened the sandbox's way (no link
-     * followed, a regular file); undefined when it is not one. Its links are not confirmed: this
-     * serves a verdict on a file unchangedSince() vouches for, looked at after the read.
+     * The first bytes of file `i` read into `into`, opened the sandbox's way (no link followed, a
+     * regular file), and the file's stats taken after the read (unchangedSince's `seen`: the file
+     * by its name then, so what was read is what it was since); undefined when it is not one. Its
+     * links are not confirmed: this serves a verdict on a file unchangedSince() then vouches for.
      */
-    head(i: number, into: Buffer): number | undefined {
+    head(i: number, into: Buffer): { read: number; stats: fs.Stats } | undefined {
       if (!enter(files.dirOf[i]!)) return undefined;
       let fd: number;
       try {
@@ -206,7 +207,9 @@ export function anchoredOpener(files: AnchoredFiles) {
         return undefined;
       }
       try {
-        return fs.fstatSync(fd).isFile() ? fs.readSync(fd, into, 0, into.length, 0) : undefined;
+        if (!fs.fstatSync(fd).isFile()) return undefined; // nothing else is read (a device swapped in)
+        const read = fs.readSync(fd, into, 0, into.length, 0);
+        return { read, stats: fs.fstatSync(fd) };
       } catch {
         return undefined;
       } finally {

@@ -1,5 +1,7 @@
 import { setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
+import { checkCounts } from './count-checks';
+import type { CountCheckJob } from './count-checks';
 import { createFsJobs } from './fs-worker-jobs';
 import { createNgramExtractor } from './ngram-extract';
 import type { NgramSegment } from './ngram-types';
@@ -15,6 +17,7 @@ export type FsTask =
   | { readonly kind: 'stat'; readonly files: AnchoredFiles }
   | { readonly kind: 'search'; readonly job: SearchJob }
   | { readonly kind: 'ngrams'; readonly files: AnchoredFiles; readonly racyMs: number }
+  | { readonly kind: 'check'; readonly job: CountCheckJob }
   /** Nothing: a thread started ahead of the work it will get (fs-worker-pool.ts warm). */
   | { readonly kind: 'start' };
 
@@ -36,10 +39,12 @@ if (background?.background === true && process.platform === 'linux') {
 const jobs = createFsJobs();
 let extractNgrams: ReturnType<typeof createNgramExtractor> | undefined; // its 2 MB bitmap on first use
 
-export function runFsTask(task: FsTask): StatRows | SearchJobResult | NgramSegment | undefined {
+export function runFsTask(task: FsTask): StatRows | SearchJobResult | NgramSegment | Uint8Array | undefined {
   switch (task.kind) {
     case 'start':
       return undefined;
+    case 'check':
+      return checkCounts(task.job);
     case 'stat':
       return jobs.statEntries(task.files);
     case 'search':

@@ -256,49 +256,59 @@ describe.skipIf(rg === undefined)('the ripgrep engine describing a broad regex',
 });
 
 describe.runIf(process.platform === 'linux')("the ripgrep engine taking the counts ripgrep's walk made", () => {
-  it('keeps those of files still what ripgrep read, and judges binary files as the JS engine does', async () => {
-    const outside = await tempDir();
-    await writeFile(join(outside, 'secret.txt'), 'needle outside\n'.repeat(50));
-    const dir = await tempDir();
-    const names = ['a.txt', 'b.txt', 'bin.txt', 'late.txt', 'utf16.txt', 'hard.txt', 'uncounted.txt', 'changed.txt'];
-    await writeFile(join(dir, 'a.txt'), 'needle\n');
-    await writeFile(join(dir, 'b.txt'), 'needle\nneedle\n');
-    await writeFile(join(dir, 'bin.txt'), 'needle\0\n');
-    await writeFile(join(dir, 'late.txt'), `${'a'.repeat(9000)}\nneedle \0 needle\n`);
-    await writeFile(join(dir, 'utf16.txt'), Buffer.from('\uFEFFneedle\n', 'utf16le'));
-    await link(join(outside, 'secret.txt'), join(dir, 'hard.txt'));
-    await writeFile(join(dir, 'uncounted.txt'), 'needle\n');
-    await writeFile(join(dir, 'changed.txt'), 'nothing yet\n');
-    await sleep(50);
-    const startedAt = Date.now();
-    await sleep(50); // past the clock's tick: this write is after the walk's start
-    await writeFile(join(dir, 'changed.txt'), 'needle\n');
-    const spec = specOf('needle');
-    pool = createFsWorkerPool({ size: 1 });
-    const engine = createRipgrepEngine(
-      '/no/such/rg', // nothing is started: a count made on the list would be the files' own
-      ripgrepPatternArgs(spec)!,
-      pool,
-      spec,
-      1, // a.txt described; the others' counts are the walk's unless counted again
-      new AbortController().signal,
-      { ctimeSlackMs: 0, walkCounts: { lines: [1, 7, 1, 1, 5, 50, -1, 9], sizes: [], startedAt } },
-    );
-    engine.add(0, anchoredFilesIn(dir, names));
-    const [batch] = await engine.finish();
-    const counts = new Map(pairsOf([...batch!.result.counts]).map(([index, lines]) => [names[index], lines]));
-    expect(counts).toEqual(
-      new Map([
-        ['a.txt', 1],
-        ['b.txt', 7], // unchanged since: the walk's count stands
-        ['late.txt', 1], // its NUL past the first 8 KB is text
-        ['utf16.txt', 1], // UTF-16 is counted again
-        ['uncounted.txt', 1],
-        ['changed.txt', 1], // written after the walk started: counted again
-      ]),
-    );
-    expect(batch!.result.binary).toBe(1); // bin.txt; hard.txt, a second link to an outside file, not read
-  });
+  it.each([
+    ['in this thread', undefined],
+    ['in the file threads', 0],
+  ])(
+    'keeps those of files still what ripgrep read, and judges binary files as the JS engine does (%s)',
+    async (_where, minThreadChecks) => {
+      const outside = await tempDir();
+      await writeFile(join(outside, 'secret.txt'), 'needle outside\n'.repeat(50));
+      const dir = await tempDir();
+      const names = ['a.txt', 'b.txt', 'bin.txt', 'late.txt', 'utf16.txt', 'hard.txt', 'uncounted.txt', 'changed.txt'];
+      await writeFile(join(dir, 'a.txt'), 'needle\n');
+      await writeFile(join(dir, 'b.txt'), 'needle\nneedle\n');
+      await writeFile(join(dir, 'bin.txt'), 'needle\0\n');
+      await writeFile(join(dir, 'late.txt'), `${'a'.repeat(9000)}\nneedle \0 needle\n`);
+      await writeFile(join(dir, 'utf16.txt'), Buffer.from('\uFEFFneedle\n', 'utf16le'));
+      await link(join(outside, 'secret.txt'), join(dir, 'hard.txt'));
+      await writeFile(join(dir, 'uncounted.txt'), 'needle\n');
+      await writeFile(join(dir, 'changed.txt'), 'nothing yet\n');
+      await sleep(50);
+      const startedAt = Date.now();
+      await sleep(50); // past the clock's tick: this write is after the walk's start
+      await writeFile(join(dir, 'changed.txt'), 'needle\n');
+      const spec = specOf('needle');
+      pool = createFsWorkerPool({ size: 2 }); // two shares of the check, in the file threads
+      const engine = createRipgrepEngine(
+        '/no/such/rg', // nothing is started: a count made on the list would be the files' own
+        ripgrepPatternArgs(spec)!,
+        pool,
+        spec,
+        1, // a.txt described; the others' counts are the walk's unless counted again
+        new AbortController().signal,
+        {
+          ctimeSlackMs: 0,
+          walkCounts: { lines: [1, 7, 1, 1, 5, 50, -1, 9], sizes: [], startedAt },
+          ...(minThreadChecks === undefined ? {} : { minThreadChecks }),
+        },
+      );
+      engine.add(0, anchoredFilesIn(dir, names));
+      const [batch] = await engine.finish();
+      const counts = new Map(pairsOf([...batch!.result.counts]).map(([index, lines]) => [names[index], lines]));
+      expect(counts).toEqual(
+        new Map([
+          ['a.txt', 1],
+          ['b.txt', 7], // unchanged since: the walk's count stands
+          ['late.txt', 1], // its NUL past the first 8 KB is text
+          ['utf16.txt', 1], // UTF-16 is counted again
+          ['uncounted.txt', 1],
+          ['changed.txt', 1], // written after the walk started: counted again
+        ]),
+      );
+      expect(batch!.result.binary).toBe(1); // bin.txt; hard.txt, a second link to an outside file, not read
+    },
+  );
 });
 
 const pairsOf = (flat: number[]) =>

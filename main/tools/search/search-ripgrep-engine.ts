@@ -1,12 +1,10 @@
 import type { AnchoredFiles } from '../../platform/disk/anchored-batch';
-import { anchoredOpener } from '../../platform/disk/anchored-opener';
 import { pickFiles } from '../../platform/disk/anchored-pick';
-import { keepsCtime } from '../../platform/disk/kept-ctime';
 import type { ConfinementRules } from '../../platform/processes/launch-types';
 import type { FsWorkerPool } from '../../platform/search-engines/fs-worker-pool';
 import { searchFilesNow } from '../../platform/search-engines/in-process-jobs';
-import { utf16Encoding } from '../../platform/search-engines/search-file-reads';
-import { sniffBytes } from '../../platform/disk/text-codec';
+import { checkCounts, COUNT_AGAIN, COUNT_BINARY } from '../../platform/search-engines/count-checks';
+import type { CountCheckJob } from '../../platform/search-engines/count-checks';
 import { ripgrepCounts } from '../../platform/search-engines/ripgrep-search';
 import type { RipgrepCounts } from '../../platform/search-engines/ripgrep-search';
 import type { FileMatches, SearchJobResult, SearchSpec } from '../../platform/search-engines/search-types';
@@ -54,6 +52,8 @@ export interface RipgrepEngineOptions {
   readonly walkCounts?: WalkCounts;
   /** Tests: files written just before count as changed within this slack (CTIME_SLACK_MS). */
   readonly ctimeSlackMs?: number;
+  /** Tests: counts of this many files and more are checked in the file threads (MIN_THREAD_CHECKS). */
+  readonly minThreadChecks?: number;
 }
 
 /**
@@ -73,7 +73,12 @@ export function createRipgrepEngine(
   spec: SearchSpec,
   maxResults: number,
   signal: AbortSignal,
-  { confinement, walkCounts, ctimeSlackMs = CTIME_SLACK_MS }: RipgrepEngineOptions = {},
+  {
+    confinement,
+    walkCounts,
+    ctimeSlackMs = CTIME_SLACK_MS,
+    minThreadChecks = MIN_THREAD_CHECKS,
+  }: RipgrepEngineOptions = {},
 ): SearchEngine {
   const queue = createBatchQueue(maxInFlight, async ({ offset, files }): Promise<Counted> => {
     if (walkCounts !== undefined) {
@@ -90,66 +95,40 @@ export function createRipgrepEngine(
   });
 
   /**
-   * ripgrep's counts of the files that are still what it read: a file it counted, by its name, may
-   * have been a second hard link to an outside file, or a symlink out, for that moment (or all
-   * along: a walk without facts does not see links). Each is looked at again through the sandbox's
-   * way of opening (anchored-opener.ts unchangedSince: one link, nothing on its way changed since
-   * before ripgrep started); the others are counted again by the JS engine, which reads them as the
-   * sandbox does (and drops what it would not read). Where a change cannot be told by its ctime
-   * (not Linux, a network file system), the file as it is now decides: a window remains (SECURITY.md).
+   * ripgrep's counts of the files that are still what it read (count-checks.ts: one link, nothing
+   * on the way changed since before ripgrep started, or where that cannot be told by ctimes, the
+   * file as it is now); the others are counted again by the JS engine, which reads them as the
+   * sandbox does (and drops what it would not read): a window remains (SECURITY.md).
    *
    * `walked`: the counts come from ripgrep's walk, which read files as text: each file's first bytes
-   * say whether the JS engine would take it for binary (read before it is vouched for, so they are
-   * what ripgrep read); UTF-16 text, and the files ripgrep did not count, are counted again.
+   * say whether the JS engine would take it for binary; UTF-16 text, and the files ripgrep did not
+   * count, are counted again.
    */
   async function standing(
     counted: RipgrepCounts,
     files: AnchoredFiles,
-    since: number,
+    sinceMs: number,
     walked?: { readonly uncounted: readonly number[] },
   ): Promise<Counts> {
-    // The batch's own descriptors (none in this engine's batches) stay the batch's to close.
-    const opener = anchoredOpener({ ...files, opened: undefined });
-    const kept = files.mode === 'proc-fd' && keepsCtime(files.root.fd);
-    const head = walked === undefined ? undefined : Buffer.allocUnsafe(sniffBytes);
-    /** The JS engine's verdict on file `index` from its first bytes; undefined: it must read it. */
-    const looks = (index: number): 'text' | 'binary' | undefined => {
-      const read = opener.head(index, head!);
-      if (read === undefined || utf16Encoding(head!, read) !== undefined) return undefined;
-      return head!.subarray(0, read).includes(0) ? 'binary' : 'text';
-    };
-    const stands = (index: number): boolean => {
-      try {
-        const unchanged = kept ? opener.unchangedSince(index, since) : undefined;
-        if (unchanged !== undefined) return unchanged;
-        const now = opener.lstat(index);
-        return now !== undefined && now.isFile() && (files.hardLinks !== 'refuse' || now.nlink === 1);
-      } catch {
-        return false; // a folder on its way turned unreadable: the JS engine judges it
-      }
-    };
+    const countedFiles = counted.counts.length / 2;
+    const indices = new Int32Array(countedFiles + counted.binaryFiles.length);
+    for (let at = 0; at < countedFiles; at += 1) indices[at] = counted.counts[at * 2]!;
+    indices.set(counted.binaryFiles, countedFiles);
+    const verdicts = await checked({ files, indices, sinceMs, judgeBinary: walked !== undefined });
     const counts: number[] = [];
     const sizes: number[] = [];
     const doubtful: number[] = [...counted.recount, ...(walked?.uncounted ?? [])];
     let binary = 0;
-    try {
-      for (let at = 0; at + 1 < counted.counts.length; at += 2) {
-        const index = counted.counts[at]!;
-        const verdict = head === undefined ? 'text' : looks(index);
-        if (verdict === undefined || !stands(index)) doubtful.push(index);
-        else if (verdict === 'binary') binary += 1;
-        else {
-          counts.push(index, counted.counts[at + 1]!);
-          sizes.push(counted.sizes?.[at / 2] ?? Infinity);
-        }
+    verdicts.forEach((verdict, at) => {
+      const index = indices[at]!;
+      if (verdict === COUNT_AGAIN) doubtful.push(index);
+      else if (verdict === COUNT_BINARY || at >= countedFiles)
+        binary += 1; // judged here, or by ripgrep
+      else {
+        counts.push(index, counted.counts[at * 2 + 1]!);
+        sizes.push(counted.sizes?.[at] ?? Infinity);
       }
-      for (const index of counted.binaryFiles) {
-        if (stands(index)) binary += 1;
-        else doubtful.push(index);
-      }
-    } finally {
-      opener.close();
-    }
+    });
     if (doubtful.length > 0) {
       doubtful.sort((a, b) => a - b);
       const again = await workers.searchFiles({ spec, files: pickFiles(files, doubtful), maxDetails: 0 }, signal);
@@ -160,6 +139,20 @@ export function createRipgrepEngine(
       binary += again.binary;
     }
     return { counts: Int32Array.from(counts), sizes: Float64Array.from(sizes), binary, bytes: counted.bytes };
+  }
+
+  /** The check of many files shared out among the file threads, of a few made here. */
+  async function checked(job: CountCheckJob): Promise<Uint8Array> {
+    if (job.indices.length < minThreadChecks) return checkCounts(job);
+    const share = Math.ceil(job.indices.length / workers.size);
+    const parts = await Promise.all(
+      Array.from({ length: workers.size }, (_, part) =>
+        workers.checkCounts({ ...job, indices: job.indices.subarray(part * share, (part + 1) * share) }, signal),
+      ),
+    );
+    const verdicts = new Uint8Array(job.indices.length);
+    parts.forEach((part, at) => verdicts.set(part, at * share));
+    return verdicts;
   }
 
   /** Describes the first matching files in walk order until `maxResults` lines are (or none is left). */
@@ -280,6 +273,12 @@ function countedByWalk(
 
 /** Files to describe below this many go to one worker: a message each costs more than they do. */
 const minSharedFiles = 32;
+
+/**
+ * Counts of fewer files than this are checked in this thread (~15 µs a file, measured): a message
+ * to the file threads, and their start on a first search, cost more.
+ */
+const MIN_THREAD_CHECKS = 1024;
 
 /**
  * What a file costs a thread describing it beside its bytes (opening, checking its links, closing),
