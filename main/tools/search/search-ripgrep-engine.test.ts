@@ -1,4 +1,4 @@
-import { link, mkdir, rename, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -265,7 +265,18 @@ describe.runIf(process.platform === 'linux')("the ripgrep engine taking the coun
       const outside = await tempDir();
       await writeFile(join(outside, 'secret.txt'), 'needle outside\n'.repeat(50));
       const dir = await tempDir();
-      const names = ['a.txt', 'b.txt', 'bin.txt', 'late.txt', 'utf16.txt', 'hard.txt', 'uncounted.txt', 'changed.txt'];
+      const names = [
+        'a.txt',
+        'b.txt',
+        'bin.txt',
+        'late.txt',
+        'utf16.txt',
+        'hard.txt',
+        'uncounted.txt',
+        'changed.txt',
+        'bom.txt',
+        'sub/f.txt',
+      ];
       await writeFile(join(dir, 'a.txt'), 'needle\n');
       await writeFile(join(dir, 'b.txt'), 'needle\nneedle\n');
       await writeFile(join(dir, 'bin.txt'), 'needle\0\n');
@@ -274,10 +285,19 @@ describe.runIf(process.platform === 'linux')("the ripgrep engine taking the coun
       await link(join(outside, 'secret.txt'), join(dir, 'hard.txt'));
       await writeFile(join(dir, 'uncounted.txt'), 'needle\n');
       await writeFile(join(dir, 'changed.txt'), 'nothing yet\n');
+      await writeFile(join(dir, 'bom.txt'), '\uFEFFneedle\nneedle\n');
+      await mkdir(join(dir, 'sub'));
+      await writeFile(join(dir, 'sub', 'f.txt'), 'needle inside\n');
       await sleep(50);
       const startedAt = Date.now();
-      await sleep(50); // past the clock's tick: this write is after the walk's start
+      await sleep(50); // past the clock's tick: these changes are after the walk's start
       await writeFile(join(dir, 'changed.txt'), 'needle\n');
+      // While ripgrep walked: its folder swapped for one holding a hard link out, then put back.
+      await rename(join(dir, 'sub'), join(dir, 'sub.away'));
+      await mkdir(join(dir, 'sub'));
+      await link(join(outside, 'secret.txt'), join(dir, 'sub', 'f.txt'));
+      await rm(join(dir, 'sub'), { recursive: true });
+      await rename(join(dir, 'sub.away'), join(dir, 'sub'));
       const spec = specOf('needle');
       pool = createFsWorkerPool({ size: 2 }); // two shares of the check, in the file threads
       const engine = createRipgrepEngine(
@@ -289,7 +309,7 @@ describe.runIf(process.platform === 'linux')("the ripgrep engine taking the coun
         new AbortController().signal,
         {
           ctimeSlackMs: 0,
-          walkCounts: { lines: [1, 7, 1, 1, 5, 50, -1, 9], sizes: [], startedAt },
+          walkCounts: { lines: [1, 7, 1, 1, 5, 50, -1, 9, 5, 50], sizes: [], startedAt },
           ...(minThreadChecks === undefined ? {} : { minThreadChecks }),
         },
       );
@@ -304,6 +324,8 @@ describe.runIf(process.platform === 'linux')("the ripgrep engine taking the coun
           ['utf16.txt', 1], // UTF-16 is counted again
           ['uncounted.txt', 1],
           ['changed.txt', 1], // written after the walk started: counted again
+          ['bom.txt', 2], // UTF-8 with a BOM is counted again
+          ['sub/f.txt', 1], // its folder changed since the walk started: counted again
         ]),
       );
       expect(batch!.result.binary).toBe(1); // bin.txt; hard.txt, a second link to an outside file, not read
