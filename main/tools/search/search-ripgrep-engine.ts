@@ -101,8 +101,8 @@ export function createRipgrepEngine(
    * sandbox does (and drops what it would not read): a window remains (SECURITY.md).
    *
    * `walked`: the counts come from ripgrep's walk, which read files as text: each file's first bytes
-   * say whether the JS engine would take it for binary; UTF-16 text, and the files ripgrep did not
-   * count, are counted again.
+   * say whether the JS engine would take it for binary; UTF-16 text, UTF-8 with a byte-order mark,
+   * and the files ripgrep did not count, are counted again.
    */
   async function standing(
     counted: RipgrepCounts,
@@ -121,9 +121,9 @@ export function createRipgrepEngine(
     let binary = 0;
     verdicts.forEach((verdict, at) => {
       const index = indices[at]!;
+      const binaryToRipgrep = at >= countedFiles; // a file-list count's binaryFiles
       if (verdict === COUNT_AGAIN) doubtful.push(index);
-      else if (verdict === COUNT_BINARY || at >= countedFiles)
-        binary += 1; // judged here, or by ripgrep
+      else if (verdict === COUNT_BINARY || binaryToRipgrep) binary += 1;
       else {
         counts.push(index, counted.counts[at * 2 + 1]!);
         sizes.push(counted.sizes?.[at] ?? Infinity);
