@@ -26,6 +26,11 @@ vi.mock('../platform/processes/output-process', async (importOriginal) => {
       started.push({ confined: child.confined, args: spec.args, writable: spec.confinement?.writable });
       return child;
     },
+    startFileOutputProcess: (spec: outputProcess.OutputProcessSpec, outputFd: number) => {
+      const child = original.startFileOutputProcess(spec, outputFd);
+      started.push({ confined: child.confined, args: spec.args, writable: spec.confinement?.writable });
+      return child;
+    },
   };
 });
 

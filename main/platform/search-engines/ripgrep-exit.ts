@@ -1,4 +1,4 @@
-import type { OutputProcess } from '../processes/output-process';
+import type { FileOutputProcess, OutputProcess } from '../processes/output-process';
 
 /**
  * How a ripgrep run ended: its exit code (null when it could not start: the caller falls back
@@ -8,7 +8,7 @@ import type { OutputProcess } from '../processes/output-process';
  * listeners at once: call it before the first await after the start.
  */
 export function ripgrepExit(
-  child: OutputProcess,
+  child: OutputProcess | FileOutputProcess,
   signal: AbortSignal,
   maxStderr = 4096,
 ): Promise<{ readonly exitCode: number | null; readonly stderr: string }> {

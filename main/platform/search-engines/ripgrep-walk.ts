@@ -1,4 +1,6 @@
-import { startOutputProcess } from '../processes/output-process';
+import * as fs from 'node:fs';
+import { openOutputFile, readOutputFile, startFileOutputProcess } from '../processes/output-process';
+import type { OutputProcessSpec } from '../processes/output-process';
 import { ripgrepExit } from './ripgrep-exit';
 import { confinementMode } from '../processes/confinement';
 import type { ConfinementRules } from '../processes/launch-types';
@@ -104,8 +106,7 @@ export async function ripgrepWalk(
       ? []
       : ['--glob', '!node_modules'];
   const excluded = options.exclude.flatMap((glob) => ['--glob', `!${glob}`]);
-  const startedAt = Date.now();
-  const child = startOutputProcess({
+  const spec: OutputProcessSpec = {
     file: rg,
     args: [...walkArgs, ...ignores, ...excluded, ...patternArgs, '--', options.start === '' ? '.' : options.start],
     cwd: proc ? '/proc/self/fd/3' : root.path,
@@ -113,20 +114,53 @@ export async function ripgrepWalk(
     inheritFds: proc ? [root.fd] : [],
     signal,
     confinement: options.confinement,
-  });
+  };
+  let output: number;
+  try {
+    output = openOutputFile();
+  } catch {
+    return undefined; // no temp folder to write in: the file-list mode
+  }
+  try {
+    return await walkInto(output, spec, options);
+  } finally {
+    fs.closeSync(output);
+  }
+}
+
+/** ripgrepWalk's run, its output written into the file `output`. */
+async function walkInto(
+  output: number,
+  spec: OutputProcessSpec,
+  options: RipgrepWalkOptions,
+): Promise<RipgrepWalkAnswer | undefined> {
+  const startedAt = Date.now();
+  const child = startFileOutputProcess(spec, output);
   if (!child.confined) {
     child.kill('SIGKILL');
     return undefined;
   }
-  const chunks: Buffer[] = [];
+  // Progress while it walks: the names written so far, each ending with a NUL (a name never holds one).
   let named = 0;
-  child.stdout.on('data', (chunk: Buffer) => {
-    chunks.push(chunk);
-    // Each name ends with a NUL (a name never holds one): a count for progress while it walks.
-    for (let at = chunk.indexOf(0); at !== -1; at = chunk.indexOf(0, at + 1)) named += 1;
-    options.onMatched?.(named);
-  });
-  const { exitCode, stderr } = await ripgrepExit(child, signal, maxMessages);
+  let seen = 0;
+  const onMatched = options.onMatched;
+  const progress =
+    onMatched === undefined
+      ? undefined
+      : setInterval(() => {
+          const fresh = readOutputFile(output, seen);
+          seen += fresh.length;
+          const before = named;
+          for (let at = fresh.indexOf(0); at !== -1; at = fresh.indexOf(0, at + 1)) named += 1;
+          if (named > before) onMatched(named);
+        }, PROGRESS_EVERY_MS);
+  let ended: Awaited<ReturnType<typeof ripgrepExit>>;
+  try {
+    ended = await ripgrepExit(child, spec.signal, maxMessages);
+  } finally {
+    clearInterval(progress);
+  }
+  const { exitCode, stderr } = ended;
   // bwrap that cannot set the sandbox up exits 1 and says why on stderr: not "no match".
   if ((exitCode === 0 || exitCode === 1) && stderr !== '') return undefined;
   // 2: an error on some folder or file (refused to it, gone meanwhile): each is named on stderr,
@@ -138,9 +172,12 @@ export async function ripgrepWalk(
     if (named === undefined || named.length === 0) return undefined;
     unsearched = named;
   } else if (exitCode !== 0 && exitCode !== 1) return undefined;
-  const answer = parseWalkOutput(Buffer.concat(chunks));
+  const answer = parseWalkOutput(readOutputFile(output));
   return answer === undefined ? undefined : { ...answer, unsearched, startedAt };
 }
+
+/** How often a walk under way says how many files with a match ripgrep named so far. */
+const PROGRESS_EVERY_MS = 250;
 
 /** rg's messages read at most: a tree with more unreadable folders than this names is walked instead. */
 const maxMessages = 256 * 1024;

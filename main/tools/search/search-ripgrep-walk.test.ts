@@ -36,6 +36,36 @@ describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedF
     expect(walked?.bytes).toBe(18 + 22 + 9);
   });
 
+  it('says how many files with a match ripgrep named while it still walks', async () => {
+    const kit = await toolKit({});
+    await writeFile(join(kit.workspace, 'a.txt'), 'needle\n');
+    await writeFile(join(kit.workspace, 'b.txt'), 'needle\n');
+    // A ripgrep that names one file, walks on for a second, then names the other. It lives in the
+    // workspace: ripgrep's confinement shows the workspace, not this process's /tmp.
+    const fake = join(kit.workspace, 'fake-rg');
+    await writeFile(
+      fake,
+      "#!/bin/sh\nprintf './a.txt\\0001\\n'\nsleep 1\nprintf './b.txt\\0001\\n\\n2 files searched\\n'\n",
+      { mode: 0o755 },
+    );
+    const start = await kit.env.sandbox.resolve('.', 'read');
+    if (!start.ok) throw new Error(start.error.message);
+    const told: number[] = [];
+    const walked = await ripgrepWalkedFiles(
+      kit.env,
+      fake,
+      ['-e', 'needle'],
+      start.value,
+      false,
+      (relPath) => relPath !== 'fake-rg',
+      new AbortController().signal,
+      { onMatched: (count) => told.push(count) },
+    );
+    expect(walked?.files.map((file) => file.relPath)).toEqual(['a.txt', 'b.txt']);
+    expect(walked?.lines).toEqual([1, 1]);
+    expect(told[0]).toBe(1);
+  });
+
   it('drops the answer when a path ripgrep said it could not read is not there for the walk (a name with a newline)', async () => {
     const kit = await toolKit({});
     await mkdir(join(kit.workspace, 'locked'));
