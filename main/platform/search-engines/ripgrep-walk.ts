@@ -140,7 +140,8 @@ async function walkInto(
     child.kill('SIGKILL');
     return undefined;
   }
-  // Progress while it walks: the names written so far, each ending with a NUL (a name never holds one).
+  // Progress while it walks: the names written so far, each ending with a NUL (a name never holds
+  // one), then how many in all.
   let named = 0;
   let seen = 0;
   const onMatched = options.onMatched;
@@ -173,7 +174,10 @@ async function walkInto(
     unsearched = named;
   } else if (exitCode !== 0 && exitCode !== 1) return undefined;
   const answer = parseWalkOutput(readOutputFile(output));
-  return answer === undefined ? undefined : { ...answer, unsearched, startedAt };
+  if (answer === undefined) return undefined;
+  // How many it named in all (a walk shorter than one poll says so only here).
+  if (answer.matched.length > named) onMatched?.(answer.matched.length);
+  return { ...answer, unsearched, startedAt };
 }
 
 /** How often a walk under way says how many files with a match ripgrep named so far. */
