@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { anchoredOpener } from '../disk/anchored-opener';
-import { readUtf16, utf16Encoding } from './search-file-reads';
+import { nulInHead, readUtf16, utf16Encoding } from './search-file-reads';
 import { compileMatcher } from './search-matchers';
 import { newFileState, scanSegment } from './search-segment';
 import type { Text } from './fs-worker-text';
@@ -15,9 +15,6 @@ export interface FsJobs {
   statEntries(files: AnchoredFiles): StatRows;
   searchFiles(job: SearchJob): SearchJobResult;
 }
-
-/** NUL bytes in this many first bytes make a file binary (skipped): text-codec.ts sniffBytes, not imported to keep iconv out of the workers. */
-const sniffBytes = 8192;
 
 /** `chunkSize` is for tests (tiny chunks exercise the segment seams); workers use the default. */
 export function createFsJobs(options: { chunkSize?: number } = {}): FsJobs {
@@ -81,7 +78,7 @@ export function createFsJobs(options: { chunkSize?: number } = {}): FsJobs {
                 else isBinary = true;
                 break;
               }
-              if (chunk.subarray(0, Math.min(filled, sniffBytes)).includes(0)) {
+              if (nulInHead(chunk, filled)) {
                 isBinary = true;
                 break;
               }

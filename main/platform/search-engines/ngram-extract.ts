@@ -1,14 +1,12 @@
 import * as fs from 'node:fs';
 import { anchoredOpener } from '../disk/anchored-opener';
-import { utf16Encoding } from './search-file-reads';
+import { nulInHead, utf16Encoding } from './search-file-reads';
 import { NGRAM_ALWAYS, NGRAM_BINARY, NGRAM_INDEXED, NGRAM_RACY } from './ngram-types';
 import type { NgramSegment } from './ngram-types';
 import type { AnchoredFiles } from '../disk/anchored-batch';
 
 /** Bigger files are not indexed: every query searches them (a 200 MB log's trigrams are few, its scan is not). */
 export const MAX_NGRAM_FILE_BYTES = 256 << 20;
-/** NUL bytes in this many first bytes make a file binary, as the searcher judges (fs-worker-jobs.ts). */
-const sniffBytes = 8192;
 const readBytes = 4 << 20;
 
 const fold = new Uint8Array(256);
@@ -55,7 +53,7 @@ export function createNgramExtractor(hold?: Int32Array) {
       if (read === 0) break;
       if (position === 0) {
         if (utf16Encoding(chunk, read) !== undefined) return { keys: new Uint32Array(0), bytes: 0, flag: NGRAM_ALWAYS };
-        if (chunk.subarray(0, Math.min(read, sniffBytes)).includes(0)) {
+        if (nulInHead(chunk, read)) {
           return { keys: new Uint32Array(0), bytes: 0, flag: NGRAM_BINARY };
         }
       }

@@ -1,7 +1,7 @@
 import { startOutputProcess } from '../processes/output-process';
 import { ripgrepExit } from './ripgrep-exit';
 import type { ConfinementRules } from '../processes/launch-types';
-import { sniffBytes } from '../disk/text-codec';
+import { SNIFF_BYTES } from './search-file-reads';
 import { prefixedLines } from './prefixed-lines';
 import type { AnchoredFiles } from '../disk/anchored-batch';
 
@@ -91,7 +91,7 @@ export async function ripgrepCounts(
     if (data.binary_offset === null) {
       counts.push(index, data.stats.matched_lines);
       sizes.push(data.stats.bytes_searched);
-    } else if (data.binary_offset < sniffBytes) binaryFiles.push(index);
+    } else if (data.binary_offset < SNIFF_BYTES) binaryFiles.push(index);
     else recount.push(index);
   };
   child.stdout.on('data', prefixedLines(Buffer.from('{"type":"end"'), onEnd));

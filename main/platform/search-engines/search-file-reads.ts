@@ -2,6 +2,15 @@ import * as fs from 'node:fs';
 
 /** The searcher's reads besides its main loop: UTF-16 files, and line numbers far into big files. */
 
+/**
+ * The JS engine's binary rule, for the threads that read files (text-codec.ts sniffBytes and
+ * looksBinary say the same; not imported, to keep iconv out of the workers): a NUL byte among the
+ * first 8 KB of the `filled` bytes read from a file's start, once UTF-16 is ruled out.
+ */
+export const SNIFF_BYTES = 8192;
+export const nulInHead = (bytes: Buffer, filled: number): boolean =>
+  bytes.subarray(0, Math.min(filled, SNIFF_BYTES)).includes(0);
+
 export function utf16Encoding(bytes: Buffer, filled: number): 'utf-16le' | 'utf-16be' | undefined {
   if (filled < 2) return undefined;
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
