@@ -111,39 +111,40 @@ export function anchoredOpener(files: AnchoredFiles) {
   // close() shuts the rest, and a second job over the same batch reads none of them.
   const held = files.opened;
   const fromWalk = held === undefined ? undefined : new Uint8Array(held.length);
+  /** A descriptor on the regular file, or undefined when it is not (any more) one the sandbox would read. */
+  const open = (i: number): number | undefined => {
+    const given = held?.[i] ?? -1;
+    if (given >= 0) {
+      // Opened and confirmed by the walk: it is read as is.
+      held![i] = -1;
+      fromWalk![i] = 1;
+      return given;
+    }
+    const dirIndex = files.dirOf[i]!;
+    if (!enter(dirIndex)) return undefined;
+    const path = prefix + files.names[i]!;
+    const before = proc ? undefined : fs.lstatSync(path, { throwIfNoEntry: false });
+    if (!proc && before?.isFile() !== true) return undefined;
+    let fd: number;
+    try {
+      fd = fs.openSync(path, openFlags);
+    } catch {
+      return undefined; // vanished, or became a symlink / unreadable since the walk: skip like rg does
+    }
+    const s = fs.fstatSync(fd);
+    const refused =
+      !s.isFile() ||
+      (files.hardLinks === 'refuse' && s.nlink > 1) ||
+      (before !== undefined && (before.dev !== s.dev || before.ino !== s.ino)) ||
+      !dirStillThere(dirIndex);
+    if (refused) {
+      fs.closeSync(fd);
+      return undefined;
+    }
+    return fd;
+  };
   return {
-    /** A descriptor on the regular file, or undefined when it is not (any more) one the sandbox would read. */
-    open(i: number): number | undefined {
-      const given = held?.[i] ?? -1;
-      if (given >= 0) {
-        // Opened and confirmed by the walk: it is read as is.
-        held![i] = -1;
-        fromWalk![i] = 1;
-        return given;
-      }
-      const dirIndex = files.dirOf[i]!;
-      if (!enter(dirIndex)) return undefined;
-      const path = prefix + files.names[i]!;
-      const before = proc ? undefined : fs.lstatSync(path, { throwIfNoEntry: false });
-      if (!proc && before?.isFile() !== true) return undefined;
-      let fd: number;
-      try {
-        fd = fs.openSync(path, openFlags);
-      } catch {
-        return undefined; // vanished, or became a symlink / unreadable since the walk: skip like rg does
-      }
-      const s = fs.fstatSync(fd);
-      const refused =
-        !s.isFile() ||
-        (files.hardLinks === 'refuse' && s.nlink > 1) ||
-        (before !== undefined && (before.dev !== s.dev || before.ino !== s.ino)) ||
-        !dirStillThere(dirIndex);
-      if (refused) {
-        fs.closeSync(fd);
-        return undefined;
-      }
-      return fd;
-    },
+    open,
     /**
      * Done reading `fd` (from open(i)): `keep` runs once the file is confirmed to be one the
      * sandbox would read (now, or at a later settle/finish); the descriptor is closed either way.
@@ -193,21 +194,15 @@ export function anchoredOpener(files: AnchoredFiles) {
       );
     },
     /**
-     * The first bytes of file `i` read into `into`, opened the sandbox's way (no link followed, a
-     * regular file), and the file's stats taken after the read (unchangedSince's `seen`: the file
-     * by its name then, so what was read is what it was since); undefined when it is not one. Its
-     * links are not confirmed: this serves a verdict on a file unchangedSince() then vouches for.
+     * The first bytes of file `i` read into `into`, opened as open(i) opens it, and the file's stats
+     * taken after the read (unchangedSince's `seen`: the file by its name then, so what was read is
+     * what it was since); undefined when it is not one the sandbox would read. Its name is not
+     * confirmed (settle): this serves a verdict on a file unchangedSince() then vouches for.
      */
     head(i: number, into: Buffer): { read: number; stats: fs.Stats } | undefined {
-      if (!enter(files.dirOf[i]!)) return undefined;
-      let fd: number;
+      const fd = open(i);
+      if (fd === undefined) return undefined;
       try {
-        fd = fs.openSync(prefix + files.names[i]!, openFlags);
-      } catch {
-        return undefined;
-      }
-      try {
-        if (!fs.fstatSync(fd).isFile()) return undefined; // nothing else is read (a device swapped in)
         const read = fs.readSync(fd, into, 0, into.length, 0);
         return { read, stats: fs.fstatSync(fd) };
       } catch {

@@ -78,9 +78,9 @@ const walkArgs = [
   // and miss matches on it).
   '--text',
   // The names of the files with a match, each NUL-terminated and followed by its count of matching
-  // lines (a count saves reading them all again with a second ripgrep: measured as fast as
-  // --files-with-matches, which stops at each file's first match); then the statistics, which count
-  // every file searched (the JSON summary counts only those with a match).
+  // lines (a count saves reading them all again with a second ripgrep; it reads a matching file to
+  // its end, where --files-with-matches stopped at its first match: 0-40 ms more, measured); then
+  // the statistics, which count every file searched (the JSON summary counts only those with a match).
   '--count',
   '--null',
   '--stats',

@@ -147,7 +147,8 @@ export function createRipgrepEngine(
     const share = Math.ceil(job.indices.length / workers.size);
     const parts = await Promise.all(
       Array.from({ length: workers.size }, (_, part) =>
-        workers.checkCounts({ ...job, indices: job.indices.subarray(part * share, (part + 1) * share) }, signal),
+        // A copy of its share: a view would carry every index to each thread.
+        workers.checkCounts({ ...job, indices: job.indices.slice(part * share, (part + 1) * share) }, signal),
       ),
     );
     const verdicts = new Uint8Array(job.indices.length);
@@ -275,7 +276,7 @@ function countedByWalk(
 const minSharedFiles = 32;
 
 /**
- * Counts of fewer files than this are checked in this thread (~15 µs a file, measured): a message
+ * Counts of fewer files than this are checked in this thread (~11-15 µs a file, measured): a message
  * to the file threads, and their start on a first search, cost more.
  */
 const MIN_THREAD_CHECKS = 1024;
