@@ -181,6 +181,8 @@ export const searchInCodeTool = defineTool({
               onNamed: () => {
                 if (!isLiteral) workers.warm();
               },
+              // More candidates than the JS engine takes: the count checks learn their sizes, in threads.
+              sizesUpTo: jsCandidates,
             },
           );
     // Many candidates: the counts ripgrep's walk made stand for the files still what it read, and

@@ -24,6 +24,16 @@ export interface CountCheckJob {
   readonly judgeBinary: boolean;
 }
 
+export interface CountChecks {
+  /** One verdict (COUNT_*) per index. */
+  readonly verdicts: Uint8Array;
+  /**
+   * Each file's size as the check found it (0: not looked at): the confirming walk of a broad search
+   * does not look sizes up (search-ripgrep-walk.ts sizesUpTo), the engine shares its reads by them.
+   */
+  readonly sizes: Float64Array;
+}
+
 /**
  * Does ripgrep's count of each file stand (search-ripgrep-engine.ts)? A file it counted by its name
  * may have been a second hard link to an outside file, or a symlink out, for that moment. Each is
@@ -32,15 +42,15 @@ export interface CountCheckJob {
  * network file system), the file as it is now decides. With `judgeBinary`, the file's first bytes,
  * read before it is vouched for, say whether the JS engine would take it for binary (UTF-16, and
  * UTF-8 with a BOM, are counted again). Runs in the file threads (~11-15 µs a file in one thread;
- * shared between two, the checks of 30,001 files ended ~70 ms sooner) or in this one. One verdict
- * (COUNT_*) per index.
+ * shared between two, the checks of 30,001 files ended ~70 ms sooner) or in this one.
  */
-export function checkCounts({ files, indices, sinceMs, judgeBinary }: CountCheckJob): Uint8Array {
+export function checkCounts({ files, indices, sinceMs, judgeBinary }: CountCheckJob): CountChecks {
   // The batch's own descriptors stay the batch's to close.
   const opener = anchoredOpener({ ...files, opened: undefined });
   const kept = files.mode === 'proc-fd' && keepsCtime(files.root.fd);
   const head = judgeBinary ? Buffer.allocUnsafe(SNIFF_BYTES) : undefined;
-  const verdict = (index: number): number => {
+  const sizes = new Float64Array(indices.length);
+  const verdict = (index: number, at: number): number => {
     let read = 0;
     let seen;
     if (head !== undefined) {
@@ -49,9 +59,11 @@ export function checkCounts({ files, indices, sinceMs, judgeBinary }: CountCheck
         return COUNT_AGAIN;
       }
       ({ read, stats: seen } = looked);
+      sizes[at] = seen.size;
     }
     const unchanged = kept ? opener.unchangedSince(index, sinceMs, seen) : undefined;
     const now = unchanged === undefined ? opener.lstat(index) : undefined;
+    if (now !== undefined) sizes[at] = now.size;
     const stands =
       unchanged ?? (now !== undefined && now.isFile() && (files.hardLinks !== 'refuse' || now.nlink === 1));
     if (!stands) return COUNT_AGAIN;
@@ -61,7 +73,7 @@ export function checkCounts({ files, indices, sinceMs, judgeBinary }: CountCheck
   try {
     indices.forEach((index, at) => {
       try {
-        verdicts[at] = verdict(index);
+        verdicts[at] = verdict(index, at);
       } catch {
         verdicts[at] = COUNT_AGAIN; // a folder on its way turned unreadable: the JS engine judges it
       }
@@ -69,5 +81,5 @@ export function checkCounts({ files, indices, sinceMs, judgeBinary }: CountCheck
   } finally {
     opener.close();
   }
-  return verdicts;
+  return { verdicts, sizes };
 }

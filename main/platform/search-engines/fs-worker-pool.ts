@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { CountCheckJob } from './count-checks';
+import type { CountCheckJob, CountChecks } from './count-checks';
 import type { FsTask } from './fs-worker';
 import type { NgramSegment } from './ngram-types';
 import type { AnchoredFiles } from '../disk/anchored-batch';
@@ -20,7 +20,7 @@ export interface FsWorkerPool {
   statEntries(files: AnchoredFiles, signal?: AbortSignal): Promise<StatRows>;
   searchFiles(job: SearchJob, signal?: AbortSignal): Promise<SearchJobResult>;
   /** Do ripgrep's counts of these files stand (count-checks.ts)? */
-  checkCounts(job: CountCheckJob, signal?: AbortSignal): Promise<Uint8Array>;
+  checkCounts(job: CountCheckJob, signal?: AbortSignal): Promise<CountChecks>;
   /** The trigrams of a batch of files, for the search index (ngram-extract.ts): in low-priority threads. */
   indexFiles(files: AnchoredFiles, racyMs: number, signal?: AbortSignal): Promise<NgramSegment>;
   /**
@@ -144,7 +144,7 @@ export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerP
     searchThreads: () => pool?.threads.length ?? 0,
     statEntries: (files, signal) => submit<StatRows>({ kind: 'stat', files }, signal),
     searchFiles: (job, signal) => submit<SearchJobResult>({ kind: 'search', job }, signal),
-    checkCounts: (job, signal) => submit<Uint8Array>({ kind: 'check', job }, signal),
+    checkCounts: (job, signal) => submit<CountChecks>({ kind: 'check', job }, signal),
     warm() {
       if (disposed) return;
       const threads = track(started());

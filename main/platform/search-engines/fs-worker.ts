@@ -1,7 +1,7 @@
 import { setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
 import { checkCounts } from './count-checks';
-import type { CountCheckJob } from './count-checks';
+import type { CountCheckJob, CountChecks } from './count-checks';
 import { createFsJobs } from './fs-worker-jobs';
 import { createNgramExtractor } from './ngram-extract';
 import type { NgramSegment } from './ngram-types';
@@ -39,7 +39,7 @@ if (background?.background === true && process.platform === 'linux') {
 const jobs = createFsJobs();
 let extractNgrams: ReturnType<typeof createNgramExtractor> | undefined; // its 2 MB bitmap on first use
 
-export function runFsTask(task: FsTask): StatRows | SearchJobResult | NgramSegment | Uint8Array | undefined {
+export function runFsTask(task: FsTask): StatRows | SearchJobResult | NgramSegment | CountChecks | undefined {
   switch (task.kind) {
     case 'start':
       return undefined;

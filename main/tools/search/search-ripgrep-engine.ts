@@ -4,7 +4,7 @@ import type { ConfinementRules } from '../../platform/processes/launch-types';
 import type { FsWorkerPool } from '../../platform/search-engines/fs-worker-pool';
 import { searchFilesNow } from '../../platform/search-engines/in-process-jobs';
 import { checkCounts, COUNT_AGAIN, COUNT_BINARY } from '../../platform/search-engines/count-checks';
-import type { CountCheckJob } from '../../platform/search-engines/count-checks';
+import type { CountCheckJob, CountChecks } from '../../platform/search-engines/count-checks';
 import { ripgrepCounts } from '../../platform/search-engines/ripgrep-search';
 import type { RipgrepCounts } from '../../platform/search-engines/ripgrep-search';
 import type { FileMatches, SearchJobResult, SearchSpec } from '../../platform/search-engines/search-types';
@@ -114,7 +114,12 @@ export function createRipgrepEngine(
     const indices = new Int32Array(countedFiles + counted.binaryFiles.length);
     for (let at = 0; at < countedFiles; at += 1) indices[at] = counted.counts[at * 2]!;
     indices.set(counted.binaryFiles, countedFiles);
-    const verdicts = await checked({ files, indices, sinceMs, judgeBinary: walked !== undefined });
+    const { verdicts, sizes: checkedSizes } = await checked({
+      files,
+      indices,
+      sinceMs,
+      judgeBinary: walked !== undefined,
+    });
     const counts: number[] = [];
     const sizes: number[] = [];
     const doubtful: number[] = [...counted.recount, ...(walked?.uncounted ?? [])];
@@ -126,7 +131,9 @@ export function createRipgrepEngine(
       else if (verdict === COUNT_BINARY || binaryToRipgrep) binary += 1;
       else {
         counts.push(index, counted.counts[at * 2 + 1]!);
-        sizes.push(counted.sizes?.[at] ?? Infinity);
+        // Where the walk did not look its size up, the check did.
+        const size = counted.sizes?.[at] ?? Infinity;
+        sizes.push(Number.isFinite(size) || checkedSizes[at] === 0 ? size : checkedSizes[at]!);
       }
     });
     if (doubtful.length > 0) {
@@ -142,7 +149,7 @@ export function createRipgrepEngine(
   }
 
   /** The check of many files shared out among the file threads, of a few made here. */
-  async function checked(job: CountCheckJob): Promise<Uint8Array> {
+  async function checked(job: CountCheckJob): Promise<CountChecks> {
     if (job.indices.length < minThreadChecks) return checkCounts(job);
     const share = Math.ceil(job.indices.length / workers.size);
     const parts = await Promise.all(
@@ -152,8 +159,12 @@ export function createRipgrepEngine(
       ),
     );
     const verdicts = new Uint8Array(job.indices.length);
-    parts.forEach((part, at) => verdicts.set(part, at * share));
-    return verdicts;
+    const sizes = new Float64Array(job.indices.length);
+    parts.forEach((part, at) => {
+      verdicts.set(part.verdicts, at * share);
+      sizes.set(part.sizes, at * share);
+    });
+    return { verdicts, sizes };
   }
 
   /** Describes the first matching files in walk order until `maxResults` lines are (or none is left). */

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { link, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { confinementMode } from '../../platform/processes/confinement';
@@ -34,6 +34,37 @@ describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedF
     );
     expect(walked?.files.map((file) => file.relPath).sort()).toEqual(['SOUL.md', 'USER.md', 'src/a.ts']);
     expect(walked?.bytes).toBe(18 + 22 + 9);
+  });
+
+  it("leaves many candidates' sizes and links to the count checks (sizesUpTo), a few looked up", async () => {
+    const kit = await toolKit({});
+    const outside = join(kit.home, 'outside');
+    await mkdir(outside, { recursive: true });
+    await writeFile(join(outside, 'secret.txt'), 'needle outside\n');
+    await writeFile(join(kit.workspace, 'a.txt'), 'needle\n');
+    await link(join(outside, 'secret.txt'), join(kit.workspace, 'hard.txt'));
+    const start = await kit.env.sandbox.resolve('.', 'read');
+    if (!start.ok) throw new Error(start.error.message);
+    const walk = (sizesUpTo?: number) =>
+      ripgrepWalkedFiles(
+        kit.env,
+        rg!,
+        ['-e', 'needle'],
+        start.value,
+        false,
+        () => true,
+        new AbortController().signal,
+        sizesUpTo === undefined ? {} : { sizesUpTo },
+      );
+    // Looked up: the second hard link is dropped here, the sizes are known.
+    const looked = await walk();
+    expect(looked?.files.map((file) => file.relPath)).toEqual(['a.txt']);
+    expect(looked?.bytes).toBe(7);
+    // Two named, more than 1: neither is looked up; the second link goes on to the check.
+    const left = await walk(1);
+    expect(left?.files.map((file) => file.relPath)).toEqual(['a.txt', 'hard.txt']);
+    expect(left?.sizes).toEqual([0, 0]);
+    expect(left?.bytes).toBe(Infinity);
   });
 
   it('says how many files with a match ripgrep named while it still walks', async () => {

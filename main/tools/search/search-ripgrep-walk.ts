@@ -41,6 +41,12 @@ export interface RipgrepWalkedOptions {
   readonly openCandidates?: boolean;
   /** Told how many files ripgrep named once it is done, before the confirming walk. */
   readonly onNamed?: (count: number) => void;
+  /**
+   * When ripgrep names more files than this, the confirming walk does not look up their sizes and
+   * links (~5 µs a file in this thread): the engine's count checks learn both in the file threads,
+   * and refuse a file with a second link there. `bytes` is then Infinity. Default: every file's.
+   */
+  readonly sizesUpTo?: number;
 }
 
 const none: ReadonlySet<string> = new Set();
@@ -58,7 +64,8 @@ const maxOpened = 1024;
  * by the sandbox's own walk, pruned to the folders on their way: a candidate counts only if that
  * walk finds it, so hidden names, .gitignore, node_modules, the deny-list, concealment, Familiar's
  * folders and linked folders are judged exactly as in a full walk; a file with a second hard link
- * is dropped (the sandbox never reads one). The JS engine reads again through the sandbox what is
+ * is dropped (the sandbox never reads one), here or, with more candidates than `sizesUpTo`, by the
+ * engine's check of its count. The JS engine reads again through the sandbox what is
  * shown, and ripgrep's count of a file stands only if the file is still what it read
  * (search-ripgrep-engine.ts). The persona overlay, which ripgrep does not see where the assistant
  * does, comes from the same walk.
@@ -74,7 +81,7 @@ export async function ripgrepWalkedFiles(
   includeIgnored: boolean,
   accept: (relPath: string) => boolean,
   signal: AbortSignal,
-  { onMatched, openCandidates = false, onNamed }: RipgrepWalkedOptions = {},
+  { onMatched, openCandidates = false, onNamed, sizesUpTo = Infinity }: RipgrepWalkedOptions = {},
 ): Promise<RipgrepWalked | undefined> {
   const { sandbox } = env;
   const base = start.relPath;
@@ -106,6 +113,7 @@ export async function ripgrepWalkedFiles(
   const namesOf = new Map<string, Set<string>>();
   const namesIn = new Map<string, Set<string>>();
   const opening = openCandidates && answer.matched.length <= maxOpened;
+  const sized = answer.matched.length <= sizesUpTo;
   const wantIn = (map: Map<string, Set<string>>, folder: string, name: string) => {
     const names = map.get(folder);
     if (names === undefined) map.set(folder, new Set([name]));
@@ -169,7 +177,7 @@ export async function ripgrepWalkedFiles(
     openFirst: (relPath, inPersona) => (inPersona ? undefined : namesIn.get(relPath)),
     // The persona files' sizes too: with them a literal over a few small files is searched in this
     // thread, and the first search does not wait for a file-worker thread to start (100-175 ms).
-    withFacts: (relPath, inPersona) => inPersona || candidates.has(relPath) || inWhole(relPath),
+    withFacts: (relPath, inPersona) => inPersona || (sized && candidates.has(relPath)) || inWhole(relPath),
     visit: (entry) => {
       // The persona overlay, which ripgrep did not see where the assistant does: all of it searched.
       if (entry.inPersona) {
@@ -194,7 +202,9 @@ export async function ripgrepWalkedFiles(
       // Searched by the engines instead of ripgrep (as a full walk's scan would count it).
       if (unsearched) wholeFiles += 1;
       // A second hard link (maybe to a file outside the workspace) is never read: not even counted.
-      if (refuseHardLinks && (entry.facts === undefined || entry.facts.nlink > 1)) return turnDown(entry);
+      // Not looked up (sizesUpTo), the engine's check of its count refuses it.
+      const looked = sized || unsearched;
+      if (refuseHardLinks && (entry.facts === undefined ? looked : entry.facts.nlink > 1)) return turnDown(entry);
       files.push(staleEntry(entry));
       opened.push(entry.opened ?? -1);
       sizes.push(entry.facts?.size ?? 0);
