@@ -173,6 +173,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const toolServices = createToolServices({
     paths,
     resourcesDir: options.resourcesDir,
+    warmSearchThreads: true,
     transfers,
     sandboxSettings: () => {
       const { hardLinks, backups } = settings.get().safety;

@@ -82,7 +82,7 @@ export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerP
   let pool: Piscina<FsTask, unknown> | undefined;
   let background: Piscina<FsTask, unknown> | undefined;
   let disposed = false;
-  // Threads start on the first task, not with the app: many sessions never search.
+  // Threads start on the first task, or warm() (the app's core warms them as it starts).
   const started = () =>
     (pool ??= new Piscina<FsTask, unknown>({
       filename: fsWorkerFile(),
@@ -147,7 +147,12 @@ export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerP
     checkCounts: (job, signal) => submit<CountChecks>({ kind: 'check', job }, signal),
     warm() {
       if (disposed) return;
-      const threads = track(started());
+      let threads: Piscina<FsTask, unknown>;
+      try {
+        threads = track(started());
+      } catch {
+        return; // no worker file (a program bundled without it): the first task that needs a thread says so
+      }
       // Every thread, not only the one piscina keeps: a search shares its files out among them, and
       // its second share would otherwise wait for the first thread, or a second one's start then.
       // One task per thread: a single one waits for the first thread rather than start another.

@@ -31,6 +31,19 @@ describe('tool environments', () => {
     expect(one.isConcealed('MEMORY.md')).toBe(false);
   });
 
+  it.each([
+    [true, 2],
+    [false, 0],
+  ])('starts the search threads with the services when asked (%s), before any search', async (warm, threads) => {
+    const root = await tempDir();
+    services = createToolServices({
+      paths: familiarPaths(join(root, 'home')),
+      workerThreads: 2,
+      warmSearchThreads: warm,
+    });
+    expect(services.workers.searchThreads()).toBe(threads);
+  });
+
   it('builds an environment for a missing workspace; tools then answer file_not_found', async () => {
     const root = await tempDir();
     services = createToolServices({ paths: familiarPaths(join(root, 'home')) });
