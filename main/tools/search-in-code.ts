@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
 import type { FileMatches } from '../platform/search-engines/search-types';
-import { AnchoredBatch } from '../platform/disk/anchored-batch';
 import { ripgrepPatternArgs } from '../platform/search-engines/ripgrep-pattern';
 import { ripgrepCanWalk } from '../platform/search-engines/ripgrep-walk';
 import { noticeSchema } from './kit/output-shapes';
@@ -11,6 +10,7 @@ import { defineTool, onGivenPath } from './define-tool';
 import { createJsEngine } from './search/search-js-engine';
 import type { BatchResult, SearchEngine } from './search/search-js-engine';
 import { createRipgrepEngine } from './search/search-ripgrep-engine';
+import { WalkBatches } from './search/walk-batches';
 import { ripgrepWalkedFiles } from './search/search-ripgrep-walk';
 import { compileQuery } from './search/search-query';
 import { indexedWalk, walkEntryOf } from './search/search-index-engine';
@@ -211,45 +211,23 @@ export const searchInCodeTool = defineTool({
     let walk: SearchInCodeOutput['walk'] = walkedByRipgrep === undefined ? undefined : 'ripgrep';
     // --- end of engine selection ---
 
-    // Files in walk order (sorted depth-first): their workspace paths, and batches naming them the
-    // anchored way for the engine (AnchoredBatch), handed over while the walk goes on.
-    const files: string[] = [];
-    let flushed = 0;
-    const gathering = new AnchoredBatch((inPersona) => sandbox.anchorOf(inPersona));
-    const flush = () => {
-      const taken = gathering.take();
-      // A batch whose root vanished meanwhile searches nothing; its files still count as listed.
-      if (taken !== undefined) engine.add(flushed, taken);
-      flushed = files.length;
-    };
+    // Files in walk order: their workspace paths, and the batches the engine is given meanwhile.
+    const batches = new WalkBatches(engine, (inPersona) => sandbox.anchorOf(inPersona));
+    const { files } = batches;
 
     if (start.facts.kind === 'file') {
-      files.push(start.relPath);
       const entry = walkEntryOf(sandbox, start);
-      if (entry !== undefined) gathering.add(entry);
+      if (entry === undefined) batches.listOnly(start.relPath);
+      else batches.take(entry);
     } else if (start.facts.kind === 'directory') {
-      const take = (entry: StaleEntry, opened = -1) => {
-        if (gathering.switchesRoot(entry)) flush();
-        files.push(entry.relPath);
-        gathering.add(entry, opened);
-        if (gathering.size >= engine.batchFiles) flush();
-      };
-      // Candidates whose sizes are known, for the JS engine shared out among the file workers by
-      // size: the candidates of a selective query are often a few big bundles (any long word's
-      // trigrams are all in them), and one batch of them kept one thread reading 134-200 MB while
-      // the other had nothing (issue 32). ripgrep's batches stay as big as they are (a process
-      // start each); a batch read in this thread is one.
+      // The JS engine's candidates whose sizes are known, shared out among the file workers by size
+      // (WalkBatches.takeShared); ripgrep's batches stay as big as they are (a process start each); a
+      // batch read in this thread is one.
       const takeShared = (entries: readonly StaleEntry[], sizes: readonly number[], opened?: Int32Array) => {
         const total = sizes.reduce((sum, size) => sum + size, 0);
         const share =
           engine.name === 'js' && !searchHere ? Math.max(MIN_BATCH_BYTES, total / (workers.size * 2)) : Infinity;
-        let batchBytes = 0;
-        entries.forEach((entry, i) => {
-          if (gathering.size === 0) batchBytes = 0; // a batch just went (by count, by size, or a new root)
-          take(entry, opened?.[i]);
-          batchBytes += sizes[i] ?? 0;
-          if (batchBytes >= share) flush();
-        });
+        batches.takeShared(entries, sizes, share, opened);
       };
       // The change watcher vouches for the index: its file list stands in for the walk (skipped then).
       const listed =
@@ -283,7 +261,7 @@ export const searchInCodeTool = defineTool({
               else binaryByIndex += 1;
               return 'continue';
             }
-            take(entry);
+            batches.take(entry);
             // While the walk goes on: how many files it found so far (the end says how many were searched).
             if (files.length % progressEvery === 0)
               ctx.progress?.(files.length, undefined, `${files.length} files found`);
@@ -295,7 +273,7 @@ export const searchInCodeTool = defineTool({
     } else {
       return err('not_a_file', `'${start.display}' is not a file or folder that can be searched.`);
     }
-    if (flushed < files.length) flush();
+    batches.finish();
     indexed?.finish();
 
     let done: BatchResult[];
