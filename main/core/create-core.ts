@@ -69,6 +69,11 @@ import { createRunScope, runHeartbeat, runScheduledTask, unattendedWhere } from 
 
 export interface CoreOptions {
   readonly home: string;
+  /**
+   * Start the search threads with the core (ToolServicesOptions.warmSearchThreads); default true.
+   * Test cores do not: under vitest each thread compiles the worker's source first.
+   */
+  readonly warmSearchThreads?: boolean;
   /** The folder the assistant works on; defaults to the workspace inside the Familiar home. */
   readonly workspace?: string | undefined;
   /**
@@ -173,7 +178,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const toolServices = createToolServices({
     paths,
     resourcesDir: options.resourcesDir,
-    warmSearchThreads: true,
+    warmSearchThreads: options.warmSearchThreads ?? true,
     transfers,
     sandboxSettings: () => {
       const { hardLinks, backups } = settings.get().safety;

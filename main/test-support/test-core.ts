@@ -15,6 +15,7 @@ export function createTestCore(options: TestCoreOptions): Promise<Core> {
     logger: createStderrLogger('test', () => undefined),
     // Never the real ~/.agents/skills: a test core sees only the skills its test wrote.
     userSkillsDir: join(options.home, 'user-skills'),
+    warmSearchThreads: false,
     ...options,
   });
 }

@@ -88,6 +88,8 @@ export type SearchResult = SearchInCodeOutput['results'][number];
  * ripgrep's walk found at most this many candidate files, or this many bytes of them: the JS engine
  * reads them all. Beyond, the walk's own counts stand for the files not described (checked first,
  * a few files' worth of reads each); here describing up to max_results lines reads most of them anyway.
+ * The bytes tell only when the walk learned the sizes: it does not look them up when ripgrep named
+ * more than jsCandidates files (sizesUpTo), unless it opened them (a literal's, up to 1,024).
  */
 const jsCandidates = 256;
 const jsCandidateBytes = 4 << 20;

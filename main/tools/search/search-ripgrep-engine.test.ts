@@ -333,5 +333,43 @@ describe.runIf(process.platform === 'linux')("the ripgrep engine taking the coun
   );
 });
 
+describe.runIf(process.platform === 'linux')('the check of the walk’s counts shared among the file threads', () => {
+  it('puts each thread’s verdicts where its share began, when the last shares are empty (5 files, 4 threads)', async () => {
+    const dir = await tempDir();
+    const names = ['a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt'];
+    for (const [at, name] of names.entries()) await writeFile(join(dir, name), 'needle\n'.repeat(at + 1));
+    await writeFile(join(dir, 'c.txt'), 'needle\0\n'); // binary: its count is dropped
+    await sleep(50);
+    const spec = specOf('needle');
+    pool = createFsWorkerPool({ size: 4 });
+    const engine = createRipgrepEngine(
+      '/no/such/rg',
+      ripgrepPatternArgs(spec)!,
+      pool,
+      spec,
+      1,
+      new AbortController().signal,
+      {
+        ctimeSlackMs: 0,
+        // Counts as ripgrep's walk made them: it read the binary c.txt as text.
+        walkCounts: { lines: [1, 2, 1, 4, 5], sizes: [], startedAt: Date.now() },
+        minThreadChecks: 0,
+      },
+    );
+    engine.add(0, anchoredFilesIn(dir, names));
+    const [batch] = await engine.finish();
+    const counts = new Map(pairsOf([...batch!.result.counts]).map(([index, lines]) => [names[index], lines]));
+    expect(counts).toEqual(
+      new Map([
+        ['a.txt', 1],
+        ['b.txt', 2],
+        ['d.txt', 4],
+        ['e.txt', 5],
+      ]),
+    );
+    expect(batch!.result.binary).toBe(1);
+  });
+});
+
 const pairsOf = (flat: number[]) =>
   Array.from({ length: flat.length / 2 }, (_, i): [number, number] => [flat[2 * i]!, flat[2 * i + 1]!]);

@@ -160,10 +160,13 @@ export function createRipgrepEngine(
     );
     const verdicts = new Uint8Array(job.indices.length);
     const sizes = new Float64Array(job.indices.length);
-    parts.forEach((part, at) => {
-      verdicts.set(part.verdicts, at * share);
-      sizes.set(part.sizes, at * share);
-    });
+    // Each share where the one before ended (the last ones may be empty: 5 files, 4 threads).
+    let offset = 0;
+    for (const part of parts) {
+      verdicts.set(part.verdicts, offset);
+      sizes.set(part.sizes, offset);
+      offset += part.verdicts.length;
+    }
     return { verdicts, sizes };
   }
 
