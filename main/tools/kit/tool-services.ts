@@ -100,7 +100,7 @@ export interface ToolServicesOptions {
    * Start the search threads now, not on the first search that needs them: a broad first search
    * shares its reads among them, and their start (~35 ms each, on a busy machine more) would add
    * to its answer (70-90 ms measured, for a first search within the 30 s an idle second thread
-   * lives). Idle, one stays (~12 MB), as after any search. The app's core does (CoreOptions); a
+   * lives). Idle, one stays (~15 MB), as after any search. The app's core does (CoreOptions); a
    * test's short-lived services do not.
    */
   readonly warmSearchThreads?: boolean;
