@@ -298,24 +298,10 @@ describe.runIf(process.platform === 'linux')("the ripgrep engine taking the coun
       await link(join(outside, 'secret.txt'), join(dir, 'sub', 'f.txt'));
       await rm(join(dir, 'sub'), { recursive: true });
       await rename(join(dir, 'sub.away'), join(dir, 'sub'));
-      const spec = specOf('needle');
-      pool = createFsWorkerPool({ size: 2 }); // two shares of the check, in the file threads
-      const engine = createRipgrepEngine(
-        '/no/such/rg', // nothing is started: a count made on the list would be the files' own
-        ripgrepPatternArgs(spec)!,
-        pool,
-        spec,
-        1, // a.txt described; the others' counts are the walk's unless counted again
-        new AbortController().signal,
-        {
-          ctimeSlackMs: 0,
-          walkCounts: { lines: [1, 7, 1, 1, 5, 50, -1, 9, 5, 50], sizes: [], startedAt },
-          ...(minThreadChecks === undefined ? {} : { minThreadChecks }),
-        },
-      );
-      engine.add(0, anchoredFilesIn(dir, names));
-      const [batch] = await engine.finish();
-      const counts = new Map(pairsOf([...batch!.result.counts]).map(([index, lines]) => [names[index], lines]));
+      const { counts, binary } = await checkedWalkCounts(dir, names, [1, 7, 1, 1, 5, 50, -1, 9, 5, 50], startedAt, {
+        threads: 2, // two shares of the check, in the file threads
+        ...(minThreadChecks === undefined ? {} : { minThreadChecks }),
+      });
       expect(counts).toEqual(
         new Map([
           ['a.txt', 1],
@@ -328,7 +314,7 @@ describe.runIf(process.platform === 'linux')("the ripgrep engine taking the coun
           ['sub/f.txt', 1], // its folder changed since the walk started: counted again
         ]),
       );
-      expect(batch!.result.binary).toBe(1); // bin.txt; hard.txt, a second link to an outside file, not read
+      expect(binary).toBe(1); // bin.txt; hard.txt, a second link to an outside file, not read
     },
   );
 });
@@ -340,25 +326,11 @@ describe.runIf(process.platform === 'linux')('the check of the walk’s counts s
     for (const [at, name] of names.entries()) await writeFile(join(dir, name), 'needle\n'.repeat(at + 1));
     await writeFile(join(dir, 'c.txt'), 'needle\0\n'); // binary: its count is dropped
     await sleep(50);
-    const spec = specOf('needle');
-    pool = createFsWorkerPool({ size: 4 });
-    const engine = createRipgrepEngine(
-      '/no/such/rg',
-      ripgrepPatternArgs(spec)!,
-      pool,
-      spec,
-      1,
-      new AbortController().signal,
-      {
-        ctimeSlackMs: 0,
-        // Counts as ripgrep's walk made them: it read the binary c.txt as text.
-        walkCounts: { lines: [1, 2, 1, 4, 5], sizes: [], startedAt: Date.now() },
-        minThreadChecks: 0,
-      },
-    );
-    engine.add(0, anchoredFilesIn(dir, names));
-    const [batch] = await engine.finish();
-    const counts = new Map(pairsOf([...batch!.result.counts]).map(([index, lines]) => [names[index], lines]));
+    // Counts as ripgrep's walk made them: it read the binary c.txt as text.
+    const { counts, binary } = await checkedWalkCounts(dir, names, [1, 2, 1, 4, 5], Date.now(), {
+      threads: 4,
+      minThreadChecks: 0,
+    });
     expect(counts).toEqual(
       new Map([
         ['a.txt', 1],
@@ -367,9 +339,41 @@ describe.runIf(process.platform === 'linux')('the check of the walk’s counts s
         ['e.txt', 5],
       ]),
     );
-    expect(batch!.result.binary).toBe(1);
+    expect(binary).toBe(1);
   });
 });
+
+/**
+ * The walk's `lines` for the files `names` under `dir`, as ripgrep's engine lets them stand (no
+ * ripgrep started): each file's count by name, and how many were binary. The first file is described.
+ */
+async function checkedWalkCounts(
+  dir: string,
+  names: readonly string[],
+  lines: readonly number[],
+  startedAt: number,
+  { threads, minThreadChecks }: { threads: number; minThreadChecks?: number },
+) {
+  const spec = specOf('needle');
+  pool = createFsWorkerPool({ size: threads });
+  const engine = createRipgrepEngine(
+    '/no/such/rg',
+    ripgrepPatternArgs(spec)!,
+    pool,
+    spec,
+    1,
+    new AbortController().signal,
+    {
+      ctimeSlackMs: 0,
+      walkCounts: { lines, sizes: [], startedAt },
+      ...(minThreadChecks === undefined ? {} : { minThreadChecks }),
+    },
+  );
+  engine.add(0, anchoredFilesIn(dir, names));
+  const [batch] = await engine.finish();
+  const counts = new Map(pairsOf([...batch!.result.counts]).map(([index, count]) => [names[index], count]));
+  return { counts, binary: batch!.result.binary };
+}
 
 const pairsOf = (flat: number[]) =>
   Array.from({ length: flat.length / 2 }, (_, i): [number, number] => [flat[2 * i]!, flat[2 * i + 1]!]);
