@@ -65,10 +65,9 @@ const maxOpened = 1024;
  * walk finds it, so hidden names, .gitignore, node_modules, the deny-list, concealment, Familiar's
  * folders and linked folders are judged exactly as in a full walk; a file with a second hard link
  * is dropped (the sandbox never reads one), here or, with more candidates than `sizesUpTo`, by the
- * engine's check of its count. The JS engine reads again through the sandbox what is
- * shown, and ripgrep's count of a file stands only if the file is still what it read
- * (search-ripgrep-engine.ts). The persona overlay, which ripgrep does not see where the assistant
- * does, comes from the same walk.
+ * engine's check of its count. The JS engine reads again through the sandbox what is shown, and
+ * ripgrep's count of a file stands only if the file is still what it read (search-ripgrep-engine.ts).
+ * The persona overlay, which ripgrep does not see where the assistant does, comes from the same walk.
  *
  * Undefined where this does not apply (no confinement, a start folder the walk treats apart: the
  * persona folder, a linked or ignored one) or ripgrep's answer may be incomplete: the caller walks.
