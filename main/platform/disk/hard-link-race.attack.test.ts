@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { compileQuery } from '../../tools/search/search-query';
 import { readFileTool } from '../../tools/read-file';
@@ -120,6 +121,49 @@ describe.runIf(createAnchoredFs().mode === 'proc-fd')(
               recursive: false,
               includeHidden: false,
               openFirst: () => [renaming ? 'h.txt (deleted)' : 'h.txt', 'inside.txt'],
+              visit: (entry) => {
+                if (entry.opened === undefined) return 'continue';
+                const text = readFileSync(entry.opened, 'utf8');
+                closeSync(entry.opened);
+                if (leaked(text)) leaks += 1;
+                if (entry.name === 'inside.txt' && text.startsWith('needle inside')) insideRead += 1;
+                return 'continue';
+              },
+            });
+            expect(walked.ok).toBe(true);
+          }
+          expect(leaks).toBe(0);
+          expect(insideRead).toBe(iterations / 10);
+        } finally {
+          await kit.dispose();
+        }
+      },
+      300_000,
+    );
+
+    it.each(linkers)(
+      'is never handed over by a walk that looks a few names up, old files proven by their ctime: %s',
+      async (_, renaming) => {
+        const kit = await createToolKit(tempDir);
+        try {
+          // In a subfolder: the root, where the persona overlay joins, is always listed.
+          const folder = join(kit.workspace, 'sub');
+          mkdirSync(folder);
+          writeFileSync(join(folder, 'inside.txt'), 'needle inside alpha\n');
+          await startLinker(join(kit.workspace, '..'), folder, renaming);
+          await sleep(120); // inside.txt's one link is older than each walk by more than linksSettledMs
+          const start = await kit.env.sandbox.resolve('.', 'read');
+          if (!start.ok) throw new Error(start.error.message);
+          const names = [renaming ? 'h.txt (deleted)' : 'h.txt', 'inside.txt'];
+          let leaks = 0;
+          let insideRead = 0;
+          for (let i = 0; i < iterations / 10; i += 1) {
+            const walked = await kit.env.sandbox.walk(start.value, {
+              recursive: true,
+              includeHidden: false,
+              only: (relPath) => new Set(relPath === '' ? ['sub'] : names),
+              openFirst: (relPath) => (relPath === 'sub' ? names : undefined),
+              linksSettledMs: 50,
               visit: (entry) => {
                 if (entry.opened === undefined) return 'continue';
                 const text = readFileSync(entry.opened, 'utf8');

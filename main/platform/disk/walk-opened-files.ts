@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import type { AnchoredFs, DirRef } from './anchored-fs';
+import { keepsCtime } from './kept-ctime';
 
 /**
  * The files a walk opens in a folder before it lists it (WalkOptions.openFirst): name → descriptor
@@ -20,8 +21,41 @@ const fstatOrUndefined = (fd: number): fs.Stats | undefined => {
   }
 };
 
-/** How one walk opens files before listing their folder, and which of them it hands over. */
-export function walkOpenedFiles(anchored: AnchoredFs, hardLinks: 'refuse' | 'allow') {
+/**
+ * How close to the walk's start a file's ctime may be and still prove its links settled: file
+ * systems stamp changes from a clock that runs up to a tick behind, some in whole seconds.
+ */
+export const LINKS_SETTLED_MS = 2000;
+
+/**
+ * How one walk opens files before listing their folder, and which of them it hands over.
+ * `root`: the workspace root the walk is under (its file system decides whether ctimes prove
+ * anything, kept-ctime.ts); `settledMs`: LINKS_SETTLED_MS, less in tests.
+ */
+export function walkOpenedFiles(
+  anchored: AnchoredFs,
+  hardLinks: 'refuse' | 'allow',
+  root?: DirRef,
+  settledMs = LINKS_SETTLED_MS,
+) {
+  // Taken before any file is opened: a change to a file's links after it sets a later ctime.
+  const settledBefore = Date.now() - settledMs;
+  let ctimesKept: boolean | undefined; // judged once, at the first file asked about
+  /**
+   * Had the file `stats` (fstat after an open through its name) that one link since before the
+   * walk began? Adding or removing a link sets the ctime, which cannot be set back without
+   * privileges: one link and an older ctime mean no link came or went between the open and the
+   * fstat, so the name opened was its only one. On the root's own file system only (a folder
+   * mounted from elsewhere keeps another clock). A clock stepped back by more than the slack during
+   * the walk would defeat it, as it would the count checks (anchored-opener.ts unchangedSince).
+   */
+  const linkedAloneSince = (stats: fs.Stats): boolean => {
+    if (root === undefined || anchored.mode !== 'proc-fd') return false;
+    if (stats.nlink !== 1 || stats.dev !== root.dev || stats.ctimeMs >= settledBefore) return false;
+    ctimesKept ??= keepsCtime(root.fd);
+    return ctimesKept;
+  };
+
   /** Closes what no visitor took (the folder's walk is over, or stopped). */
   const closeUntaken = (opened: OpenedFirst | undefined): void => {
     if (opened === undefined) return;
@@ -51,13 +85,18 @@ export function walkOpenedFiles(anchored: AnchoredFs, hardLinks: 'refuse' | 'all
 
     /**
      * Opens `names` in `dir` (never through a symlink, regular files only), then lists `dir` with
-     * `list`. What was opened is closed again when the listing fails (undefined) or throws.
+     * `list`, told what it opened. What was opened is closed again when the listing fails
+     * (undefined) or throws.
      */
-    openThenList<T>(dir: DirRef, names: Iterable<string> | undefined, list: () => T | undefined) {
+    openThenList<T>(
+      dir: DirRef,
+      names: Iterable<string> | undefined,
+      list: (opened: OpenedFirst | undefined) => T | undefined,
+    ) {
       const opened = names === undefined ? undefined : open(dir, names);
       let entries: T | undefined;
       try {
-        entries = list();
+        entries = list(opened);
       } finally {
         if (entries === undefined) closeUntaken(opened);
       }
@@ -65,17 +104,25 @@ export function walkOpenedFiles(anchored: AnchoredFs, hardLinks: 'refuse' | 'all
     },
 
     /**
-     * The file opened as `name`, taken out of `opened` once the folder was listed and the listing
-     * showed a regular file there: kept when hard links are allowed, or when it has one link and is
-     * still that name (a hard link to an outside file unlinked after the open shows one link too,
-     * and the kernel has then marked the descriptor's name deleted). Closed otherwise.
+     * The file opened as `name`, taken out of `opened` once the walk found a regular file there:
+     * kept when hard links are allowed, or when it has one link that was its only one at the open.
+     * That is shown by its ctime (linkedAloneSince), or else by its name: a hard link to an outside
+     * file unlinked after the open shows one link too, and the kernel has then marked the
+     * descriptor's name deleted. `listedAfter`: the folder was listed after the fstat, which took
+     * the lock that name needs (AnchoredFs.namedAfterListing); otherwise it is taken here. Closed
+     * when not kept.
      */
-    take(opened: OpenedFirst | undefined, dir: DirRef, name: string) {
+    take(opened: OpenedFirst | undefined, dir: DirRef, name: string, listedAfter = true) {
       const early = opened?.get(name);
       if (early === undefined) return undefined;
       opened!.delete(name);
-      const sole = early.stats.nlink <= 1 && anchored.namedAfterListing(early.fd, dir, name);
-      if (hardLinks !== 'refuse' || sole) return early;
+      if (hardLinks !== 'refuse') return early;
+      const { fd, stats } = early;
+      const sole =
+        stats.nlink <= 1 &&
+        (linkedAloneSince(stats) ||
+          (listedAfter ? anchored.namedAfterListing(fd, dir, name) : anchored.stillNamed(fd, dir, name)));
+      if (sole) return early;
       fs.closeSync(early.fd);
       return undefined;
     },

@@ -6,11 +6,12 @@ import type { AnchoredFs, DirRef } from './anchored-fs';
 import { openDirStrict } from './anchored-resolve';
 import { walkOpenedFiles } from './walk-opened-files';
 import type { OpenedFirst } from './walk-opened-files';
+import { kindOfEntry, listEntries, lookUpEntries, LOOK_UP_AT_MOST, PersonaEntry } from './walk-folder-entries';
+import type { DirEntry } from './walk-folder-entries';
 import type { AnchorRoot } from './anchored-resolve';
 import { fsError } from './fs-errors';
 import { IgnoreRules } from './gitignore-rules';
 import { joinRel } from './path-syntax';
-import { personaEntries, personaEntryOf } from './persona-names';
 import type { SandboxCore } from './sandbox-core';
 import type { EntryFacts, EntryKind, ResolvedPath } from './resolved-path';
 import { factsOf } from './resolved-path';
@@ -77,7 +78,8 @@ export interface WalkOptions {
    * A walk that wants a few known paths: the names of the folder `relPath` it looks at (undefined:
    * all; the persona overlay's names at the root count as the root's). The others are dropped as
    * soon as the folder is read, neither sorted, opened, looked up nor visited (a folder dropped is
-   * not entered). The checks on the entries it keeps are the same as in every walk.
+   * not entered); a folder with only a few such names is not listed, each is looked up
+   * (walk-folder-entries.ts). The checks on the entries it keeps are the same as in every walk.
    */
   readonly only?: (relPath: string, inPersona: boolean) => ReadonlySet<string> | undefined;
   /**
@@ -86,6 +88,8 @@ export interface WalkOptions {
    * later would open the folder chain and read the folder again (issue 32: the first search).
    */
   readonly openFirst?: (relPath: string, inPersona: boolean) => Iterable<string> | undefined;
+  /** Tests: how old a ctime proves an opened file's one link (walk-opened-files.ts LINKS_SETTLED_MS). */
+  readonly linksSettledMs?: number;
   readonly visit: (entry: WalkEntry) => WalkStep;
 }
 
@@ -96,21 +100,6 @@ const maxGitignoreBytes = 1024 * 1024;
 
 /** How long the walk may hold the event loop before letting IPC and timers run. */
 const sliceMs = 8;
-
-/** A root entry of the persona overlay: it comes from the persona folder (lstat there). */
-class PersonaEntry {
-  constructor(
-    readonly name: string,
-    readonly kind: EntryKind,
-  ) {}
-}
-
-/**
- * A folder's entry as readdir gave it (kept as is: one object per entry fewer than a copy, on a
- * walk that makes a handful per entry and spends a sixth of its time collecting them), or a
- * persona overlay entry.
- */
-type DirEntry = fs.Dirent | PersonaEntry;
 
 interface Frame {
   readonly relPath: string;
@@ -126,16 +115,10 @@ interface Frame {
   readonly entries: readonly DirEntry[];
   /** openFirst's files, opened before the entries were read. */
   readonly opened: OpenedFirst | undefined;
+  /** The folder was listed after they were opened (not looked up name by name). */
+  readonly listedAfter: boolean;
   index: number;
 }
-
-const compareNames = (a: DirEntry, b: DirEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-
-const kindOfDirent = (entry: fs.Dirent): EntryKind =>
-  entry.isFile() ? 'file' : entry.isDirectory() ? 'directory' : entry.isSymbolicLink() ? 'symlink' : 'special';
-
-const kindOfStats = (stats: fs.Stats): EntryKind =>
-  stats.isFile() ? 'file' : stats.isDirectory() ? 'directory' : stats.isSymbolicLink() ? 'symlink' : 'special';
 
 /** A .gitignore that is a regular file of sane size (a FIFO planted there must not hang the walk). */
 function readGitignore(anchored: AnchoredFs, dir: DirRef, name = '.gitignore'): string | undefined {
@@ -239,30 +222,10 @@ export async function walkWorkspace(
   const personaId = personaRoot === undefined ? undefined : { dev: personaRoot.dir.dev, ino: personaRoot.dir.ino };
   const stack: Frame[] = [];
   const { withFacts, only } = options;
-  const openedFiles = walkOpenedFiles(anchored, core.hardLinks);
-
-  // A folder's entries, sorted, and whether it has a .gitignore (looked for before `only` drops names).
-  const readEntries = (dir: DirRef, relPath: string, inPersona: boolean) => {
-    let listed: fs.Dirent[];
-    try {
-      listed = anchored.readdir(dir);
-    } catch {
-      return undefined; // vanished or unreadable while walking: nothing to show
-    }
-    const hasGitignore = listed.some((entry) => entry.name === '.gitignore' && entry.isFile());
-    const wanted = only?.(relPath, inPersona);
-    let entries: DirEntry[] = wanted === undefined ? listed : listed.filter((entry) => wanted.has(entry.name));
-    if (relPath === '' && overlayActive && !inPersona && personaRoot !== undefined) {
-      // The persona overlay: the project's own persona names are shadowed by the persona folder's.
-      entries = entries.filter((entry) => personaEntryOf(entry.name) === undefined);
-      for (const name of personaEntries) {
-        if (wanted !== undefined && !wanted.has(name)) continue;
-        const stats = anchored.lstat(personaRoot.dir, name);
-        if (stats !== undefined) entries.push(new PersonaEntry(name, kindOfStats(stats)));
-      }
-    }
-    return { entries: entries.sort(compareNames), hasGitignore };
-  };
+  const openedFiles = walkOpenedFiles(anchored, core.hardLinks, root.dir, options.linksSettledMs);
+  /** The workspace root's folder, where the persona overlay's names join the listing. */
+  const overlaid = (relPath: string, inPersona: boolean) =>
+    relPath === '' && overlayActive && !inPersona && personaRoot !== undefined;
 
   const push = (
     relPath: string,
@@ -274,8 +237,19 @@ export async function walkWorkspace(
     ignored: boolean,
   ): void => {
     const names = options.openFirst?.(relPath, inPersona);
-    const { opened, entries: listed } = openedFiles.openThenList(dir, names, () =>
-      readEntries(dir, relPath, inPersona),
+    const wanted = only?.(relPath, inPersona);
+    // Descriptors lead to names inside the folder (proc-fd mode): where names are checked by path,
+    // each lookup would cost two more, so folders are listed there.
+    const lookUp =
+      wanted !== undefined &&
+      wanted.size <= LOOK_UP_AT_MOST &&
+      anchored.mode === 'proc-fd' &&
+      !inPersona &&
+      !overlaid(relPath, inPersona);
+    const { opened, entries: listed } = openedFiles.openThenList(dir, names, (openedFirst) =>
+      lookUp
+        ? lookUpEntries(anchored, dir, wanted, openedFirst)
+        : listEntries(anchored, dir, wanted, overlaid(relPath, inPersona) ? personaRoot!.dir : undefined),
     );
     if (listed === undefined) {
       anchored.close(dir);
@@ -286,7 +260,20 @@ export async function walkWorkspace(
     const gitignore = !inPersona && !ignored && listed.hasGitignore ? readGitignore(anchored, dir) : undefined;
     const rules = gitignore === undefined ? ignores : ignores.with(realRel, gitignore);
     const dirId = { dev: dir.dev, ino: dir.ino };
-    stack.push({ relPath, realRel, dir, dirId, depth, inPersona, ignores: rules, ignored, entries, opened, index: 0 });
+    stack.push({
+      relPath,
+      realRel,
+      dir,
+      dirId,
+      depth,
+      inPersona,
+      ignores: rules,
+      ignored,
+      entries,
+      opened,
+      listedAfter: !lookUp,
+      index: 0,
+    });
   };
 
   // Rules from .git/info/exclude and the .gitignore files above the start folder. A folder the user
@@ -334,7 +321,7 @@ export async function walkWorkspace(
       }
       frame.index += 1;
       const persona = entry instanceof PersonaEntry;
-      const kind = persona ? entry.kind : kindOfDirent(entry);
+      const kind = kindOfEntry(entry);
       const relPath = joinRel(frame.relPath, entry.name);
       const inPersona = frame.inPersona || persona;
       const parentDir = persona ? personaRoot!.dir : frame.dir;
@@ -363,8 +350,11 @@ export async function walkWorkspace(
           continue; // Familiar's own data never shows up in a walk
         }
       }
-      // Opened before the listing: kept if the listing shows it under its name, its one name.
-      const early = kind === 'file' && !persona ? openedFiles.take(frame.opened, parentDir, entry.name) : undefined;
+      // Opened before its folder was read: kept if that shows it under its name, its one name.
+      const early =
+        kind === 'file' && !persona
+          ? openedFiles.take(frame.opened, parentDir, entry.name, frame.listedAfter)
+          : undefined;
       const wanted = typeof withFacts === 'function' ? withFacts(relPath, inPersona) : withFacts === true;
       const stats = early?.stats ?? (wanted && child === undefined ? anchored.lstat(parentDir, entry.name) : undefined);
       const step = options.visit({

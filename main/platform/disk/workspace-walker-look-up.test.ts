@@ -1,0 +1,208 @@
+import { closeSync, linkSync, mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../../test-support/temp-dir';
+import { createAnchorRoots } from './anchor-roots';
+import { createAnchoredFs } from './anchored-fs';
+import type { AnchoredFs } from './anchored-fs';
+import { createWorkspaceSandbox } from './workspace-sandbox';
+import { LOOK_UP_AT_MOST } from './walk-folder-entries';
+import type { WalkEntry, WalkOptions } from './workspace-walker';
+
+/**
+ * A walk that wants a few names of a folder (WalkOptions.only) looks them up instead of listing the
+ * folder (issue 32: a rare word's first search confirms ripgrep's candidates folder by folder),
+ * and the files it opened first are then proven to be their workspace name alone without the
+ * listing's lock: by a ctime older than the walk (walk-opened-files.ts), or else by their name.
+ */
+const tempDir = useTempDirs();
+
+interface Counted {
+  readonly anchored: AnchoredFs;
+  readonly calls: { readdir: number; nameProofs: number };
+  /** Run once, right after the file `name` is opened (before its fstat). */
+  afterOpen?: { name: string; run: () => void } | undefined;
+}
+
+/** The real anchored lookups, counting folder listings and name proofs, with a hook after an open. */
+function countedFs(): Counted {
+  const real = createAnchoredFs();
+  const counted: Counted = {
+    calls: { readdir: 0, nameProofs: 0 },
+    anchored: {
+      ...real,
+      readdir: (dir) => {
+        counted.calls.readdir += 1;
+        return real.readdir(dir);
+      },
+      stillNamed: (fd, dir, name) => {
+        counted.calls.nameProofs += 1;
+        return real.stillNamed(fd, dir, name);
+      },
+      namedAfterListing: (fd, dir, name) => {
+        counted.calls.nameProofs += 1;
+        return real.namedAfterListing(fd, dir, name);
+      },
+      openFile: (dir, name, flags, mode) => {
+        const fd = real.openFile(dir, name, flags, mode);
+        const hook = counted.afterOpen;
+        if (hook?.name === name) {
+          counted.afterOpen = undefined;
+          hook.run();
+        }
+        return fd;
+      },
+    },
+  };
+  return counted;
+}
+
+async function workspaceWith(files: Record<string, string>) {
+  const root = await tempDir();
+  const workspace = join(root, 'ws');
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(workspace, path)), { recursive: true });
+    writeFileSync(join(workspace, path), text);
+  }
+  mkdirSync(workspace, { recursive: true });
+  const counted = countedFs();
+  const sandbox = createWorkspaceSandbox({
+    workspaceRoot: workspace,
+    personaDir: workspace,
+    roots: createAnchorRoots(counted.anchored),
+    isConcealed: () => false,
+  });
+  return { root, workspace, counted, sandbox };
+}
+
+type Walked = Awaited<ReturnType<typeof workspaceWith>>;
+
+async function walkOnly(
+  { sandbox }: Walked,
+  only: Record<string, readonly string[]>,
+  options: Partial<WalkOptions> = {},
+): Promise<Map<string, WalkEntry>> {
+  const start = await sandbox.resolve('.', 'read');
+  if (!start.ok) throw new Error(start.error.message);
+  const visited = new Map<string, WalkEntry>();
+  const walked = await sandbox.walk(start.value, {
+    recursive: true,
+    includeHidden: false,
+    only: (relPath) => new Set(only[relPath] ?? []),
+    ...options,
+    visit: (entry) => {
+      visited.set(entry.relPath, entry);
+      return 'continue';
+    },
+  });
+  if (!walked.ok) throw new Error(walked.error.message);
+  return visited;
+}
+
+const seen = (visited: Map<string, WalkEntry>) =>
+  [...visited.values()].map(({ relPath, kind, ignored }) => `${relPath} ${kind}${ignored ? ' ignored' : ''}`);
+
+/** The same names and more than LOOK_UP_AT_MOST missing ones: the folder is then listed. */
+const listed = (only: Record<string, readonly string[]>) =>
+  Object.fromEntries(
+    Object.entries(only).map(([folder, names]) => [
+      folder,
+      [...names, ...Array.from({ length: LOOK_UP_AT_MOST }, (_, i) => `missing-${i}`)],
+    ]),
+  );
+
+describe.runIf(createAnchoredFs().mode === 'proc-fd')('a walk that looks a few names up', () => {
+  it('finds what the listing filtered to those names finds, and nothing through . or ..', async () => {
+    const ws = await workspaceWith({
+      'a/x.txt': 'x\n',
+      'a/.hidden.txt': 'hidden\n',
+      'a/ignored.txt': 'ignored\n',
+      'a/.gitignore': 'ignored.txt\nsub/deep.txt\n',
+      'a/node_modules/m.js': 'module\n',
+      'a/sub/y.txt': 'y\n',
+      'a/sub/deep.txt': 'ignored from above\n',
+      'b/z.txt': 'z\n',
+      'outside-looking.txt': 'the root file\n',
+    });
+    symlinkSync('../b', join(ws.workspace, 'a', 'link'));
+    const only = {
+      '': ['a', 'b', '..', '.', ''],
+      a: ['x.txt', '.hidden.txt', 'ignored.txt', 'node_modules', 'link', 'sub', 'missing.txt', '..'],
+      'a/sub': ['y.txt', 'deep.txt', '.'],
+      'a/node_modules': ['m.js'],
+      b: ['z.txt', '..'],
+    };
+    for (const includeIgnored of [false, true]) {
+      ws.counted.calls.readdir = 0;
+      const lookedUp = await walkOnly(ws, only, { includeIgnored, withFacts: true });
+      const lookUpListings = ws.counted.calls.readdir;
+      ws.counted.calls.readdir = 0;
+      const byListing = await walkOnly(ws, listed(only), { includeIgnored, withFacts: true });
+      expect(seen(lookedUp)).toEqual(seen(byListing));
+      expect(lookUpListings).toBe(0);
+      expect(ws.counted.calls.readdir).toBeGreaterThan(3);
+      for (const relPath of lookedUp.keys()) expect(relPath.split('/')).not.toContain('..');
+      expect(lookedUp.get('a/x.txt')?.facts?.size).toBe(2);
+    }
+    expect(seen(await walkOnly(ws, only))).toEqual([
+      'a directory',
+      'a/link symlink',
+      'a/sub directory',
+      'a/sub/y.txt file',
+      'a/x.txt file',
+      'b directory',
+      'b/z.txt file',
+    ]);
+  });
+
+  it('hands over a file opened first whose one link is older than the walk without proving its name', async () => {
+    const ws = await workspaceWith({ 'a/settled.txt': 'settled\n', 'a/two.txt': 'linked twice\n' });
+    linkSync(join(ws.workspace, 'a', 'two.txt'), join(ws.root, 'outside-two.txt'));
+    await sleep(120); // both ctimes now older than the walk by more than linksSettledMs
+    const only = { '': ['a'], a: ['settled.txt', 'two.txt'] };
+    const openFirst = (relPath: string) => (relPath === 'a' ? ['settled.txt', 'two.txt'] : undefined);
+    const visited = await walkOnly(ws, only, { openFirst, linksSettledMs: 50 });
+    expect(readAndClose(visited.get('a/settled.txt')?.opened)).toBe('settled\n');
+    expect(visited.get('a/two.txt')?.opened).toBeUndefined(); // a second hard link: never handed over
+    expect(visited.get('a/two.txt')?.kind).toBe('file');
+    expect(ws.counted.calls.nameProofs).toBe(0);
+    // A file changed within the slack is proven by its name (the lock taken there, not listed).
+    const fresh = await walkOnly(ws, only, { openFirst, linksSettledMs: 60_000 });
+    expect(readAndClose(fresh.get('a/settled.txt')?.opened)).toBe('settled\n');
+    expect(ws.counted.calls.nameProofs).toBe(1);
+  });
+
+  it('never hands over a file whose workspace name was unlinked between its open and its fstat', async () => {
+    const ws = await workspaceWith({ 'a/h.txt': 'opened first\n', 'a/inside.txt': 'inside\n' });
+    await sleep(120);
+    const name = join(ws.workspace, 'a', 'h.txt');
+    // After the open, before the fstat: the file gets an outside link and loses its workspace one,
+    // so the fstat shows one link (the outside one) and a ctime of now.
+    ws.counted.afterOpen = {
+      name: 'h.txt',
+      run: () => {
+        linkSync(name, join(ws.root, 'kept-outside.txt'));
+        unlinkSync(name);
+      },
+    };
+    const visited = await walkOnly(
+      ws,
+      { '': ['a'], a: ['h.txt', 'inside.txt'] },
+      { openFirst: (relPath) => (relPath === 'a' ? ['h.txt', 'inside.txt'] : undefined), linksSettledMs: 50 },
+    );
+    expect(ws.counted.afterOpen).toBeUndefined(); // the hook ran
+    expect(visited.get('a/h.txt')?.opened).toBeUndefined();
+    expect(readAndClose(visited.get('a/inside.txt')?.opened)).toBe('inside\n');
+  });
+});
+
+/** The content behind a descriptor the walk handed over, which the test then closes (it owns it). */
+function readAndClose(fd: number | undefined): string | undefined {
+  if (fd === undefined) return undefined;
+  try {
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
