@@ -20,7 +20,8 @@ const tempDir = useTempDirs();
 
 interface Counted {
   readonly anchored: AnchoredFs;
-  readonly calls: { readdir: number; nameProofs: number };
+  /** Name proofs: `locked` takes the folder's lock itself, `afterListing` relies on a listing's. */
+  readonly calls: { readdir: number; locked: number; afterListing: number };
   /** Run once, right after the file `name` is opened (before its fstat). */
   afterOpen?: { name: string; run: () => void } | undefined;
 }
@@ -29,7 +30,7 @@ interface Counted {
 function countedFs(): Counted {
   const real = createAnchoredFs();
   const counted: Counted = {
-    calls: { readdir: 0, nameProofs: 0 },
+    calls: { readdir: 0, locked: 0, afterListing: 0 },
     anchored: {
       ...real,
       readdir: (dir) => {
@@ -37,11 +38,11 @@ function countedFs(): Counted {
         return real.readdir(dir);
       },
       stillNamed: (fd, dir, name) => {
-        counted.calls.nameProofs += 1;
+        counted.calls.locked += 1;
         return real.stillNamed(fd, dir, name);
       },
       namedAfterListing: (fd, dir, name) => {
-        counted.calls.nameProofs += 1;
+        counted.calls.afterListing += 1;
         return real.namedAfterListing(fd, dir, name);
       },
       openFile: (dir, name, flags, mode) => {
@@ -103,7 +104,7 @@ async function walkOnly(
 const seen = (visited: Map<string, WalkEntry>) =>
   [...visited.values()].map(({ relPath, kind, ignored }) => `${relPath} ${kind}${ignored ? ' ignored' : ''}`);
 
-/** The same names and more than LOOK_UP_AT_MOST missing ones: the folder is then listed. */
+/** The same names and LOOK_UP_AT_MOST more that are not there: each folder is then listed. */
 const listed = (only: Record<string, readonly string[]>) =>
   Object.fromEntries(
     Object.entries(only).map(([folder, names]) => [
@@ -111,6 +112,14 @@ const listed = (only: Record<string, readonly string[]>) =>
       [...names, ...Array.from({ length: LOOK_UP_AT_MOST }, (_, i) => `missing-${i}`)],
     ]),
   );
+
+/** What a walk to the one name `name` of `folder` wants of each folder on the way. */
+function onlyTo(folder: string, name: string): Record<string, readonly string[]> {
+  const segments = folder === '' ? [] : folder.split('/');
+  const only: Record<string, readonly string[]> = { [folder]: [name] };
+  segments.forEach((segment, at) => (only[segments.slice(0, at).join('/')] = [segment]));
+  return only;
+}
 
 describe.runIf(createAnchoredFs().mode === 'proc-fd')('a walk that looks a few names up', () => {
   it('finds what the listing filtered to those names finds, and nothing through . or ..', async () => {
@@ -123,29 +132,34 @@ describe.runIf(createAnchoredFs().mode === 'proc-fd')('a walk that looks a few n
       'a/sub/y.txt': 'y\n',
       'a/sub/deep.txt': 'ignored from above\n',
       'b/z.txt': 'z\n',
-      'outside-looking.txt': 'the root file\n',
     });
     symlinkSync('../b', join(ws.workspace, 'a', 'link'));
-    const only = {
-      '': ['a', 'b', '..', '.', ''],
-      a: ['x.txt', '.hidden.txt', 'ignored.txt', 'node_modules', 'link', 'sub', 'missing.txt', '..'],
+    const asked: Record<string, readonly string[]> = {
+      '': ['a', 'b', '..', '.', '', 'missing'],
+      a: ['x.txt', '.hidden.txt', 'ignored.txt', 'node_modules', 'link', '..'],
       'a/sub': ['y.txt', 'deep.txt', '.'],
       'a/node_modules': ['m.js'],
       b: ['z.txt', '..'],
     };
-    for (const includeIgnored of [false, true]) {
-      ws.counted.calls.readdir = 0;
-      const lookedUp = await walkOnly(ws, only, { includeIgnored, withFacts: true });
-      const lookUpListings = ws.counted.calls.readdir;
-      ws.counted.calls.readdir = 0;
-      const byListing = await walkOnly(ws, listed(only), { includeIgnored, withFacts: true });
-      expect(seen(lookedUp)).toEqual(seen(byListing));
-      expect(lookUpListings).toBe(0);
-      expect(ws.counted.calls.readdir).toBeGreaterThan(3);
-      for (const relPath of lookedUp.keys()) expect(relPath.split('/')).not.toContain('..');
-      expect(lookedUp.get('a/x.txt')?.facts?.size).toBe(2);
+    const found = new Set<string>();
+    for (const [folder, names] of Object.entries(asked)) {
+      for (const name of names) {
+        for (const includeIgnored of [false, true]) {
+          ws.counted.calls.readdir = 0;
+          const lookedUp = await walkOnly(ws, onlyTo(folder, name), { includeIgnored, withFacts: true });
+          expect(ws.counted.calls.readdir).toBe(0);
+          ws.counted.calls.readdir = 0;
+          const byListing = await walkOnly(ws, listed(onlyTo(folder, name)), { includeIgnored, withFacts: true });
+          expect(ws.counted.calls.readdir).toBeGreaterThan(0);
+          expect(seen(lookedUp)).toEqual(seen(byListing));
+          for (const entry of lookedUp.values()) {
+            expect(entry.relPath.split('/')).not.toContain('..');
+            if (!includeIgnored) found.add(`${entry.relPath} ${entry.kind}`);
+          }
+        }
+      }
     }
-    expect(seen(await walkOnly(ws, only))).toEqual([
+    expect([...found].sort()).toEqual([
       'a directory',
       'a/link symlink',
       'a/sub directory',
@@ -154,23 +168,27 @@ describe.runIf(createAnchoredFs().mode === 'proc-fd')('a walk that looks a few n
       'b directory',
       'b/z.txt file',
     ]);
+    const x = await walkOnly(ws, onlyTo('a', 'x.txt'), { withFacts: true });
+    expect(x.get('a/x.txt')?.facts?.size).toBe(2);
   });
 
   it('hands over a file opened first whose one link is older than the walk without proving its name', async () => {
     const ws = await workspaceWith({ 'a/settled.txt': 'settled\n', 'a/two.txt': 'linked twice\n' });
     linkSync(join(ws.workspace, 'a', 'two.txt'), join(ws.root, 'outside-two.txt'));
     await sleep(120); // both ctimes now older than the walk by more than linksSettledMs
+    // Both opened first: nothing is left to look up in 'a'.
     const only = { '': ['a'], a: ['settled.txt', 'two.txt'] };
     const openFirst = (relPath: string) => (relPath === 'a' ? ['settled.txt', 'two.txt'] : undefined);
     const visited = await walkOnly(ws, only, { openFirst, linksSettledMs: 50 });
+    expect(ws.counted.calls.readdir).toBe(0); // both folders read name by name
     expect(readAndClose(visited.get('a/settled.txt')?.opened)).toBe('settled\n');
     expect(visited.get('a/two.txt')?.opened).toBeUndefined(); // a second hard link: never handed over
     expect(visited.get('a/two.txt')?.kind).toBe('file');
-    expect(ws.counted.calls.nameProofs).toBe(0);
+    expect(ws.counted.calls).toEqual({ readdir: 0, locked: 0, afterListing: 0 });
     // A file changed within the slack is proven by its name (the lock taken there, not listed).
     const fresh = await walkOnly(ws, only, { openFirst, linksSettledMs: 60_000 });
     expect(readAndClose(fresh.get('a/settled.txt')?.opened)).toBe('settled\n');
-    expect(ws.counted.calls.nameProofs).toBe(1);
+    expect(ws.counted.calls).toEqual({ readdir: 0, locked: 1, afterListing: 0 });
   });
 
   it('never hands over a file whose workspace name was unlinked between its open and its fstat', async () => {

@@ -6,7 +6,7 @@ import type { AnchoredFs, DirRef } from './anchored-fs';
 import { openDirStrict } from './anchored-resolve';
 import { walkOpenedFiles } from './walk-opened-files';
 import type { OpenedFirst } from './walk-opened-files';
-import { kindOfEntry, listEntries, lookUpEntries, LOOK_UP_AT_MOST, PersonaEntry } from './walk-folder-entries';
+import { fewToLookUp, kindOfEntry, listEntries, lookUpEntries, PersonaEntry } from './walk-folder-entries';
 import type { DirEntry } from './walk-folder-entries';
 import type { AnchorRoot } from './anchored-resolve';
 import { fsError } from './fs-errors';
@@ -240,14 +240,10 @@ export async function walkWorkspace(
     const wanted = only?.(relPath, inPersona);
     // Descriptors lead to names inside the folder (proc-fd mode): where names are checked by path,
     // each lookup would cost two more, so folders are listed there.
-    const lookUp =
-      wanted !== undefined &&
-      wanted.size <= LOOK_UP_AT_MOST &&
-      anchored.mode === 'proc-fd' &&
-      !inPersona &&
-      !overlaid(relPath, inPersona);
+    const mayLookUp =
+      wanted !== undefined && anchored.mode === 'proc-fd' && !inPersona && !overlaid(relPath, inPersona);
     const { opened, entries: listed } = openedFiles.openThenList(dir, names, (openedFirst) =>
-      lookUp
+      mayLookUp && fewToLookUp(wanted, openedFirst)
         ? lookUpEntries(anchored, dir, wanted, openedFirst)
         : listEntries(anchored, dir, wanted, overlaid(relPath, inPersona) ? personaRoot!.dir : undefined),
     );
@@ -271,7 +267,7 @@ export async function walkWorkspace(
       ignored,
       entries,
       opened,
-      listedAfter: !lookUp,
+      listedAfter: listed.listed,
       index: 0,
     });
   };
