@@ -1,5 +1,6 @@
 import type * as fs from 'node:fs';
 import type { AnchoredFs, DirRef } from './anchored-fs';
+import { isEntryName } from './path-syntax';
 import { personaEntries, personaEntryOf } from './persona-names';
 import type { EntryKind } from './resolved-path';
 import type { OpenedFirst } from './walk-opened-files';
@@ -98,13 +99,13 @@ export function listEntries(
   return { entries: entries.sort(compareNames), hasGitignore, listed: true };
 }
 
-/** A name a folder can hold: '.' and '..' would look up the folder itself or its parent. */
-const isEntryName = (name: string) => name !== '' && name !== '.' && name !== '..' && !/[/\0]/.test(name);
-
 /**
  * The entries of `dir` among `wanted`, by a lookup of each name instead of a listing (`only`): the
- * same entries a listing filtered to those names gives, in the walk's order. A file `opened` (a
- * regular file at its fstat) is not looked up again. Undefined when the folder cannot be read.
+ * entries a listing filtered to those names gives, in the walk's order, as each name was when looked
+ * up. A file `opened` is taken as it was at its open (a regular file by its fstat), not looked up
+ * again; the walk then hands it over only as walk-opened-files.ts allows. Undefined when a lookup
+ * fails for another reason than the name's absence (EACCES: the folder shows nothing, as a listing
+ * that failed).
  */
 export function lookUpEntries(
   anchored: AnchoredFs,

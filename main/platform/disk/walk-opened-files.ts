@@ -1,12 +1,14 @@
 import * as fs from 'node:fs';
 import type { AnchoredFs, DirRef } from './anchored-fs';
-import { keepsCtime } from './kept-ctime';
+import { CTIME_SLACK_MS, keepsCtime } from './kept-ctime';
+import { isEntryName } from './path-syntax';
 
 /**
- * The files a walk opens in a folder before it lists it (WalkOptions.openFirst): name → descriptor
- * and its fstat. Listing the folder takes its lock after those fstats, which is what confirming a
- * read needs (AnchoredFs.namedAfterListing), so a file the listing still shows under its name is
- * handed to the visitor as it was opened: one open, no second reading of the folder.
+ * The files a walk opens in a folder before it reads it (WalkOptions.openFirst): name → descriptor
+ * and its fstat. A file is handed to the visitor as it was opened, one open and no second reading of
+ * the folder, when its one link was its only one at the open: its ctime says so, or its name still
+ * does, checked after the folder's lock was taken (a listing after the fstats takes it,
+ * AnchoredFs.namedAfterListing; a folder read name by name takes it then, AnchoredFs.stillNamed).
  */
 export type OpenedFirst = Map<string, { readonly fd: number; readonly stats: fs.Stats }>;
 
@@ -22,21 +24,15 @@ const fstatOrUndefined = (fd: number): fs.Stats | undefined => {
 };
 
 /**
- * How close to the walk's start a file's ctime may be and still prove its links settled: file
- * systems stamp changes from a clock that runs up to a tick behind, some in whole seconds.
- */
-export const LINKS_SETTLED_MS = 2000;
-
-/**
- * How one walk opens files before listing their folder, and which of them it hands over.
+ * How one walk opens files before reading their folder, and which of them it hands over.
  * `root`: the workspace root the walk is under (its file system decides whether ctimes prove
- * anything, kept-ctime.ts); `settledMs`: LINKS_SETTLED_MS, less in tests.
+ * anything, kept-ctime.ts); `settledMs`: CTIME_SLACK_MS, less in tests.
  */
 export function walkOpenedFiles(
   anchored: AnchoredFs,
   hardLinks: 'refuse' | 'allow',
   root?: DirRef,
-  settledMs = LINKS_SETTLED_MS,
+  settledMs = CTIME_SLACK_MS,
 ) {
   // Taken before any file is opened: a change to a file's links after it sets a later ctime.
   const settledBefore = Date.now() - settledMs;
@@ -66,7 +62,8 @@ export function walkOpenedFiles(
   const open = (dir: DirRef, names: Iterable<string>): OpenedFirst | undefined => {
     const opened: OpenedFirst = new Map();
     for (const name of names) {
-      if (opened.has(name)) continue;
+      // One name in this folder, never a path: a folder on the way would be followed if a link.
+      if (opened.has(name) || !isEntryName(name)) continue;
       let fd: number;
       try {
         fd = anchored.openFile(dir, name, readFlags);

@@ -1,4 +1,15 @@
-import { closeSync, linkSync, mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +17,7 @@ import { useTempDirs } from '../../test-support/temp-dir';
 import { createAnchorRoots } from './anchor-roots';
 import { createAnchoredFs } from './anchored-fs';
 import type { AnchoredFs } from './anchored-fs';
+import { keepsCtime } from './kept-ctime';
 import { createWorkspaceSandbox } from './workspace-sandbox';
 import { LOOK_UP_AT_MOST } from './walk-folder-entries';
 import type { WalkEntry, WalkOptions } from './workspace-walker';
@@ -18,10 +30,20 @@ import type { WalkEntry, WalkOptions } from './workspace-walker';
  */
 const tempDir = useTempDirs();
 
+/** Where the test's files live, ctimes prove something (kept-ctime.ts): not on NFS, FUSE, 9p. */
+function ctimesKeptHere(): boolean {
+  const fd = openSync(tmpdir(), constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    return keepsCtime(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 interface Counted {
   readonly anchored: AnchoredFs;
   /** Name proofs: `locked` takes the folder's lock itself, `afterListing` relies on a listing's. */
-  readonly calls: { readdir: number; locked: number; afterListing: number };
+  readonly calls: { readdir: number; locked: number; afterListing: number; opened: string[] };
   /** Run once, right after the file `name` is opened (before its fstat). */
   afterOpen?: { name: string; run: () => void } | undefined;
 }
@@ -30,7 +52,7 @@ interface Counted {
 function countedFs(): Counted {
   const real = createAnchoredFs();
   const counted: Counted = {
-    calls: { readdir: 0, locked: 0, afterListing: 0 },
+    calls: { readdir: 0, locked: 0, afterListing: 0, opened: [] },
     anchored: {
       ...real,
       readdir: (dir) => {
@@ -46,6 +68,7 @@ function countedFs(): Counted {
         return real.namedAfterListing(fd, dir, name);
       },
       openFile: (dir, name, flags, mode) => {
+        counted.calls.opened.push(name);
         const fd = real.openFile(dir, name, flags, mode);
         const hook = counted.afterOpen;
         if (hook?.name === name) {
@@ -172,24 +195,32 @@ describe.runIf(createAnchoredFs().mode === 'proc-fd')('a walk that looks a few n
     expect(x.get('a/x.txt')?.facts?.size).toBe(2);
   });
 
-  it('hands over a file opened first whose one link is older than the walk without proving its name', async () => {
-    const ws = await workspaceWith({ 'a/settled.txt': 'settled\n', 'a/two.txt': 'linked twice\n' });
-    linkSync(join(ws.workspace, 'a', 'two.txt'), join(ws.root, 'outside-two.txt'));
-    await sleep(120); // both ctimes now older than the walk by more than linksSettledMs
-    // Both opened first: nothing is left to look up in 'a'.
-    const only = { '': ['a'], a: ['settled.txt', 'two.txt'] };
-    const openFirst = (relPath: string) => (relPath === 'a' ? ['settled.txt', 'two.txt'] : undefined);
-    const visited = await walkOnly(ws, only, { openFirst, linksSettledMs: 50 });
-    expect(ws.counted.calls.readdir).toBe(0); // both folders read name by name
-    expect(readAndClose(visited.get('a/settled.txt')?.opened)).toBe('settled\n');
-    expect(visited.get('a/two.txt')?.opened).toBeUndefined(); // a second hard link: never handed over
-    expect(visited.get('a/two.txt')?.kind).toBe('file');
-    expect(ws.counted.calls).toEqual({ readdir: 0, locked: 0, afterListing: 0 });
-    // A file changed within the slack is proven by its name (the lock taken there, not listed).
-    const fresh = await walkOnly(ws, only, { openFirst, linksSettledMs: 60_000 });
-    expect(readAndClose(fresh.get('a/settled.txt')?.opened)).toBe('settled\n');
-    expect(ws.counted.calls).toEqual({ readdir: 0, locked: 1, afterListing: 0 });
-  });
+  it.runIf(ctimesKeptHere())(
+    'hands over a file opened first whose one link is older than the walk without proving its name',
+    async () => {
+      const ws = await workspaceWith({ 'a/settled.txt': 'settled\n', 'a/two.txt': 'linked twice\n' });
+      linkSync(join(ws.workspace, 'a', 'two.txt'), join(ws.root, 'outside-two.txt'));
+      await sleep(120); // both ctimes now older than the walk by more than linksSettledMs
+      // Both opened first: nothing is left to look up in 'a'.
+      const only = { '': ['a'], a: ['settled.txt', 'two.txt'] };
+      const openFirst = (relPath: string) => (relPath === 'a' ? ['settled.txt', 'two.txt'] : undefined);
+      const visited = await walkOnly(ws, only, { openFirst, linksSettledMs: 50 });
+      expect(ws.counted.calls.readdir).toBe(0); // both folders read name by name
+      expect(readAndClose(visited.get('a/settled.txt')?.opened)).toBe('settled\n');
+      expect(visited.get('a/two.txt')?.opened).toBeUndefined(); // a second hard link: never handed over
+      expect(visited.get('a/two.txt')?.kind).toBe('file');
+      expect(ws.counted.calls).toEqual({
+        readdir: 0,
+        locked: 0,
+        afterListing: 0,
+        opened: ['settled.txt', 'two.txt'],
+      });
+      // A file changed within the slack is proven by its name (the lock taken there, not listed).
+      const fresh = await walkOnly(ws, only, { openFirst, linksSettledMs: 60_000 });
+      expect(readAndClose(fresh.get('a/settled.txt')?.opened)).toBe('settled\n');
+      expect(ws.counted.calls).toEqual(expect.objectContaining({ readdir: 0, locked: 1, afterListing: 0 }));
+    },
+  );
 
   it('never hands over a file whose workspace name was unlinked between its open and its fstat', async () => {
     const ws = await workspaceWith({ 'a/h.txt': 'opened first\n', 'a/inside.txt': 'inside\n' });
@@ -210,8 +241,27 @@ describe.runIf(createAnchoredFs().mode === 'proc-fd')('a walk that looks a few n
       { openFirst: (relPath) => (relPath === 'a' ? ['h.txt', 'inside.txt'] : undefined), linksSettledMs: 50 },
     );
     expect(ws.counted.afterOpen).toBeUndefined(); // the hook ran
+    // Visited as it was at its open, its descriptor refused by the name proof (the lock taken there).
+    expect(visited.get('a/h.txt')?.kind).toBe('file');
     expect(visited.get('a/h.txt')?.opened).toBeUndefined();
+    expect(ws.counted.calls).toEqual(expect.objectContaining({ readdir: 0, locked: 1, afterListing: 0 }));
     expect(readAndClose(visited.get('a/inside.txt')?.opened)).toBe('inside\n');
+  });
+
+  it('opens first only names a folder can hold, never a path through a link to an outside folder', async () => {
+    const ws = await workspaceWith({ 'inside.txt': 'inside\n', '../outside/secret.txt': 'OUTSIDE\n' });
+    symlinkSync(join(ws.root, 'outside'), join(ws.workspace, 'link'));
+    await sleep(120);
+    const names = ['link/secret.txt', '..', '.', 'inside.txt'];
+    const visited = await walkOnly(
+      ws,
+      { '': ['link', 'inside.txt'] },
+      { openFirst: (relPath) => (relPath === '' ? names : undefined), linksSettledMs: 50 },
+    );
+    expect(ws.counted.calls.opened).toEqual(['inside.txt']);
+    expect(readAndClose(visited.get('inside.txt')?.opened)).toBe('inside\n');
+    expect(visited.get('link')?.kind).toBe('symlink');
+    expect([...visited.keys()].sort()).toEqual(['inside.txt', 'link']);
   });
 });
 

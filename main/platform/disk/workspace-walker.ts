@@ -78,8 +78,9 @@ export interface WalkOptions {
    * A walk that wants a few known paths: the names of the folder `relPath` it looks at (undefined:
    * all; the persona overlay's names at the root count as the root's). The others are dropped as
    * soon as the folder is read, neither sorted, opened, looked up nor visited (a folder dropped is
-   * not entered); a folder with only a few such names is not listed, each is looked up
-   * (walk-folder-entries.ts). The checks on the entries it keeps are the same as in every walk.
+   * not entered); in proc-fd mode a folder that leaves at most one such name to look up (the files
+   * opened first are known) is not listed, each name is looked up (walk-folder-entries.ts). The
+   * checks on the entries it keeps are the same as in every walk.
    */
   readonly only?: (relPath: string, inPersona: boolean) => ReadonlySet<string> | undefined;
   /**
@@ -88,7 +89,7 @@ export interface WalkOptions {
    * later would open the folder chain and read the folder again (issue 32: the first search).
    */
   readonly openFirst?: (relPath: string, inPersona: boolean) => Iterable<string> | undefined;
-  /** Tests: how old a ctime proves an opened file's one link (walk-opened-files.ts LINKS_SETTLED_MS). */
+  /** Tests: how old a ctime proves an opened file's one link (kept-ctime.ts CTIME_SLACK_MS; never less outside tests). */
   readonly linksSettledMs?: number;
   readonly visit: (entry: WalkEntry) => WalkStep;
 }
@@ -346,7 +347,7 @@ export async function walkWorkspace(
           continue; // Familiar's own data never shows up in a walk
         }
       }
-      // Opened before its folder was read: kept if that shows it under its name, its one name.
+      // Opened before its folder was read: kept if that was its one name (walk-opened-files.ts take).
       const early =
         kind === 'file' && !persona
           ? openedFiles.take(frame.opened, parentDir, entry.name, frame.listedAfter)

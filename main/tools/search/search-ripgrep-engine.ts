@@ -1,4 +1,5 @@
 import type { AnchoredFiles } from '../../platform/disk/anchored-batch';
+import { CTIME_SLACK_MS } from '../../platform/disk/kept-ctime';
 import { pickFiles } from '../../platform/disk/anchored-pick';
 import type { ConfinementRules } from '../../platform/processes/launch-types';
 import type { FsWorkerPool } from '../../platform/search-engines/fs-worker-pool';
@@ -11,13 +12,6 @@ import type { FileMatches, SearchJobResult, SearchSpec } from '../../platform/se
 import type { BatchResult, SearchEngine } from './search-js-engine';
 import { createBatchQueue } from './search-batch-queue';
 import type { FileBatch } from './search-batch-queue';
-
-/**
- * A file whose ctime is this close to ripgrep's start counts as changed: file systems stamp changes
- * from a clock that runs up to a tick (10 ms) behind, some in whole seconds (ext4 with small inodes),
- * and a file changed this recently is simply counted again through the sandbox.
- */
-const CTIME_SLACK_MS = 2000;
 
 /** ripgrep processes at once: each uses every core already. */
 const maxInFlight = 2;
