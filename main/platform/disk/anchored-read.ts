@@ -6,7 +6,7 @@ import { fsError } from './fs-errors';
 import { OpenedFile } from './opened-file';
 import type { SandboxCore } from './sandbox-core';
 import type { EntryFacts, EntryKind, ResolvedPath } from './resolved-path';
-import { factsOf } from './resolved-path';
+import { factsOf, kindOf } from './resolved-path';
 
 // O_NONBLOCK: a FIFO swapped in after the check cannot hang the open; O_NOFOLLOW (added by the
 // anchored open): nor can a symlink swapped in for the final name redirect it.
@@ -183,13 +183,7 @@ export function listDir(core: SandboxCore, path: ResolvedPath, withFacts = false
     try {
       return ok(
         core.anchored.readdir(opened.dir).map((entry): DirEntryFacts => {
-          const kind: EntryKind = entry.isFile()
-            ? 'file'
-            : entry.isDirectory()
-              ? 'directory'
-              : entry.isSymbolicLink()
-                ? 'symlink'
-                : 'special';
+          const kind = kindOf(entry);
           if (!withFacts) return { name: entry.name, kind };
           const stats = core.anchored.lstat(opened.dir, entry.name);
           return { name: entry.name, kind, facts: stats && factsOf(stats) };

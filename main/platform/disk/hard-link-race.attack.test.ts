@@ -8,9 +8,11 @@ import { compileQuery } from '../../tools/search/search-query';
 import { readFileTool } from '../../tools/read-file';
 import { searchInCodeTool } from '../../tools/search-in-code';
 import { createToolKit } from '../../test-support/tool-kit';
+import type { ToolKit } from '../../test-support/tool-kit';
 import { anchoredFilesIn } from '../../test-support/anchored-files';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { createAnchoredFs } from './anchored-fs';
+import type { WalkOptions } from './workspace-walker';
 import { createInProcessJobs } from '../search-engines/in-process-jobs';
 
 /**
@@ -66,6 +68,36 @@ for (let n = 0; ; n += 1) {
   await new Promise((resolve) => child.once('message', resolve));
 }
 
+/**
+ * Walks the workspace iterations/10 times with `options`, reading every descriptor the walk hands
+ * over: how many showed the outside secret, and how many were inside.txt's own text.
+ */
+async function walkRepeatedly(
+  kit: ToolKit,
+  options: Omit<WalkOptions, 'visit' | 'includeHidden'>,
+): Promise<{ leaks: number; insideRead: number }> {
+  const start = await kit.env.sandbox.resolve('.', 'read');
+  if (!start.ok) throw new Error(start.error.message);
+  let leaks = 0;
+  let insideRead = 0;
+  for (let i = 0; i < iterations / 10; i += 1) {
+    const walked = await kit.env.sandbox.walk(start.value, {
+      ...options,
+      includeHidden: false,
+      visit: (entry) => {
+        if (entry.opened === undefined) return 'continue';
+        const text = readFileSync(entry.opened, 'utf8');
+        closeSync(entry.opened);
+        if (leaked(text)) leaks += 1;
+        if (entry.name === 'inside.txt' && text.startsWith('needle inside')) insideRead += 1;
+        return 'continue';
+      },
+    });
+    expect(walked.ok).toBe(true);
+  }
+  return { leaks, insideRead };
+}
+
 // Linux only: the proof needs the descriptor's name and the folder's lock (proc-fd mode). The portable
 // mode narrows this window but cannot close it; SECURITY.md says so.
 describe.runIf(createAnchoredFs().mode === 'proc-fd')(
@@ -112,26 +144,10 @@ describe.runIf(createAnchoredFs().mode === 'proc-fd')(
         try {
           writeFileSync(join(kit.workspace, 'inside.txt'), 'needle inside alpha\n');
           await startLinker(join(kit.workspace, '..'), kit.workspace, renaming);
-          const start = await kit.env.sandbox.resolve('.', 'read');
-          if (!start.ok) throw new Error(start.error.message);
-          let leaks = 0;
-          let insideRead = 0;
-          for (let i = 0; i < iterations / 10; i += 1) {
-            const walked = await kit.env.sandbox.walk(start.value, {
-              recursive: false,
-              includeHidden: false,
-              openFirst: () => [renaming ? 'h.txt (deleted)' : 'h.txt', 'inside.txt'],
-              visit: (entry) => {
-                if (entry.opened === undefined) return 'continue';
-                const text = readFileSync(entry.opened, 'utf8');
-                closeSync(entry.opened);
-                if (leaked(text)) leaks += 1;
-                if (entry.name === 'inside.txt' && text.startsWith('needle inside')) insideRead += 1;
-                return 'continue';
-              },
-            });
-            expect(walked.ok).toBe(true);
-          }
+          const { leaks, insideRead } = await walkRepeatedly(kit, {
+            recursive: false,
+            openFirst: () => [renaming ? 'h.txt (deleted)' : 'h.txt', 'inside.txt'],
+          });
           expect(leaks).toBe(0);
           expect(insideRead).toBe(iterations / 10);
         } finally {
@@ -152,29 +168,13 @@ describe.runIf(createAnchoredFs().mode === 'proc-fd')(
           writeFileSync(join(folder, 'inside.txt'), 'needle inside alpha\n');
           await startLinker(join(kit.workspace, '..'), folder, renaming);
           await sleep(120); // inside.txt's one link is older than each walk by more than linksSettledMs
-          const start = await kit.env.sandbox.resolve('.', 'read');
-          if (!start.ok) throw new Error(start.error.message);
           const names = [renaming ? 'h.txt (deleted)' : 'h.txt', 'inside.txt'];
-          let leaks = 0;
-          let insideRead = 0;
-          for (let i = 0; i < iterations / 10; i += 1) {
-            const walked = await kit.env.sandbox.walk(start.value, {
-              recursive: true,
-              includeHidden: false,
-              only: (relPath) => new Set(relPath === '' ? ['sub'] : names),
-              openFirst: (relPath) => (relPath === 'sub' ? names : undefined),
-              linksSettledMs: 50,
-              visit: (entry) => {
-                if (entry.opened === undefined) return 'continue';
-                const text = readFileSync(entry.opened, 'utf8');
-                closeSync(entry.opened);
-                if (leaked(text)) leaks += 1;
-                if (entry.name === 'inside.txt' && text.startsWith('needle inside')) insideRead += 1;
-                return 'continue';
-              },
-            });
-            expect(walked.ok).toBe(true);
-          }
+          const { leaks, insideRead } = await walkRepeatedly(kit, {
+            recursive: true,
+            only: (relPath) => new Set(relPath === '' ? ['sub'] : names),
+            openFirst: (relPath) => (relPath === 'sub' ? names : undefined),
+            linksSettledMs: 50,
+          });
           expect(leaks).toBe(0);
           expect(insideRead).toBe(iterations / 10);
         } finally {

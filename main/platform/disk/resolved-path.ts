@@ -39,16 +39,13 @@ export interface ResolvedPath {
   readonly facts: EntryFacts | undefined;
 }
 
+/** The kind of an entry as lstat or a listing (a Dirent) tells it. */
+export const kindOf = (entry: Pick<Stats, 'isFile' | 'isDirectory' | 'isSymbolicLink'>): EntryKind =>
+  entry.isFile() ? 'file' : entry.isDirectory() ? 'directory' : entry.isSymbolicLink() ? 'symlink' : 'special';
+
 export function factsOf(stats: Stats): EntryFacts {
-  const kind: EntryKind = stats.isFile()
-    ? 'file'
-    : stats.isDirectory()
-      ? 'directory'
-      : stats.isSymbolicLink()
-        ? 'symlink'
-        : 'special';
   return {
-    kind,
+    kind: kindOf(stats),
     size: stats.size,
     mtimeMs: stats.mtimeMs,
     ctimeMs: stats.ctimeMs,

@@ -2,6 +2,7 @@ import type * as fs from 'node:fs';
 import type { AnchoredFs, DirRef } from './anchored-fs';
 import { isEntryName } from './path-syntax';
 import { personaEntries, personaEntryOf } from './persona-names';
+import { kindOf } from './resolved-path';
 import type { EntryKind } from './resolved-path';
 import type { OpenedFirst } from './walk-opened-files';
 
@@ -33,19 +34,7 @@ export interface FolderEntries {
 
 export const compareNames = (a: DirEntry, b: DirEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-export const kindOfStats = (stats: fs.Stats): EntryKind =>
-  stats.isFile() ? 'file' : stats.isDirectory() ? 'directory' : stats.isSymbolicLink() ? 'symlink' : 'special';
-
-export const kindOfEntry = (entry: DirEntry): EntryKind =>
-  entry instanceof NamedEntry
-    ? entry.kind
-    : entry.isFile()
-      ? 'file'
-      : entry.isDirectory()
-        ? 'directory'
-        : entry.isSymbolicLink()
-          ? 'symlink'
-          : 'special';
+export const kindOfEntry = (entry: DirEntry): EntryKind => (entry instanceof NamedEntry ? entry.kind : kindOf(entry));
 
 /**
  * A folder whose wanted names leave at most this many to look up (besides .gitignore; a file
@@ -93,7 +82,7 @@ export function listEntries(
     for (const name of personaEntries) {
       if (wanted !== undefined && !wanted.has(name)) continue;
       const stats = anchored.lstat(overlay, name);
-      if (stats !== undefined) entries.push(new PersonaEntry(name, kindOfStats(stats)));
+      if (stats !== undefined) entries.push(new PersonaEntry(name, kindOf(stats)));
     }
   }
   return { entries: entries.sort(compareNames), hasGitignore, listed: true };
@@ -129,4 +118,4 @@ export function lookUpEntries(
   return { entries: entries.sort(compareNames), hasGitignore, listed: false };
 }
 
-const kindOrUndefined = (stats: fs.Stats | undefined) => (stats === undefined ? undefined : kindOfStats(stats));
+const kindOrUndefined = (stats: fs.Stats | undefined) => (stats === undefined ? undefined : kindOf(stats));

@@ -1,18 +1,9 @@
-import {
-  closeSync,
-  constants,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  symlinkSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, constants, linkSync, mkdirSync, openSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { readAndClose } from '../../test-support/handed-descriptors';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { createAnchorRoots } from './anchor-roots';
 import { createAnchoredFs } from './anchored-fs';
@@ -264,13 +255,3 @@ describe.runIf(createAnchoredFs().mode === 'proc-fd')('a walk that looks a few n
     expect([...visited.keys()].sort()).toEqual(['inside.txt', 'link']);
   });
 });
-
-/** The content behind a descriptor the walk handed over, which the test then closes (it owns it). */
-function readAndClose(fd: number | undefined): string | undefined {
-  if (fd === undefined) return undefined;
-  try {
-    return readFileSync(fd, 'utf8');
-  } finally {
-    closeSync(fd);
-  }
-}

@@ -1,8 +1,9 @@
-import { closeSync, linkSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createToolKit } from '../../test-support/tool-kit';
 import type { ToolKit } from '../../test-support/tool-kit';
+import { readAndClose } from '../../test-support/handed-descriptors';
 import { useTempDirs } from '../../test-support/temp-dir';
 import type { WalkEntry, WalkOptions } from './workspace-walker';
 
@@ -34,16 +35,6 @@ async function walkOpening(
   });
   if (!walked.ok) throw new Error(walked.error.message);
   return visited;
-}
-
-/** The content behind a descriptor the walk handed over, which the test then closes (it owns it). */
-function readAndClose(fd: number | undefined): string | undefined {
-  if (fd === undefined) return undefined;
-  try {
-    return readFileSync(fd, 'utf8');
-  } finally {
-    closeSync(fd);
-  }
 }
 
 describe.runIf(process.platform === 'linux')('a walk that opens files before listing their folder', () => {
