@@ -12,7 +12,8 @@ import type { AtomicWriteOptions } from './anchored-write';
 import type { OpenedFile } from './opened-file';
 import type { EntryFacts, ResolvedPath } from './resolved-path';
 import type { SandboxCore } from './sandbox-core';
-import { isIgnoredEntry, walkWorkspace } from './workspace-walker';
+import { isIgnoredEntry } from './walk-ignore-rules';
+import { walkWorkspace } from './workspace-walker';
 import type { WalkOptions } from './workspace-walker';
 
 /**

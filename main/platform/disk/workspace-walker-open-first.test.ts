@@ -117,4 +117,39 @@ describe.runIf(process.platform === 'linux')('a walk that opens files before lis
       await kit.dispose();
     }
   });
+  it('closes what it holds when a callback throws: the file opened first, the folder opened for a visit', async () => {
+    const kit = await createToolKit(tempDir, { files: { 'a.txt': 'alpha\n', 'sub/b.txt': 'bravo\n' } });
+    try {
+      const start = await kit.env.sandbox.resolve('.', 'read');
+      if (!start.ok) throw new Error(start.error.message);
+      const before = openDescriptors();
+      const failing = (throwIn: 'withFacts' | 'visit' | 'only') =>
+        kit.env.sandbox.walk(start.value, {
+          recursive: true,
+          includeHidden: false,
+          openFirst: (relPath) => (relPath === 'sub' ? ['b.txt'] : ['a.txt']),
+          only: (relPath) => {
+            if (throwIn === 'only' && relPath === 'sub') throw new Error('only failed');
+            return undefined;
+          },
+          withFacts: (relPath) => {
+            if (throwIn === 'withFacts' && relPath === 'sub/b.txt') throw new Error('withFacts failed');
+            return true;
+          },
+          visit: (entry) => {
+            if (throwIn === 'visit' && entry.relPath === 'sub') throw new Error('visit failed');
+            if (entry.opened !== undefined) readAndClose(entry.opened);
+            return 'continue';
+          },
+        });
+      await expect(failing('withFacts')).rejects.toThrow('withFacts failed');
+      expect(openDescriptors()).toBe(before);
+      await expect(failing('visit')).rejects.toThrow('visit failed');
+      expect(openDescriptors()).toBe(before);
+      await expect(failing('only')).rejects.toThrow('only failed');
+      expect(openDescriptors()).toBe(before);
+    } finally {
+      await kit.dispose();
+    }
+  });
 });

@@ -2,15 +2,15 @@ import * as fs from 'node:fs';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
-import type { AnchoredFs, DirRef } from './anchored-fs';
+import type { DirRef } from './anchored-fs';
 import { openDirStrict } from './anchored-resolve';
 import { walkOpenedFiles } from './walk-opened-files';
 import type { OpenedFirst } from './walk-opened-files';
 import { fewToLookUp, kindOfEntry, listEntries, lookUpEntries, PersonaEntry } from './walk-folder-entries';
 import type { DirEntry } from './walk-folder-entries';
-import type { AnchorRoot } from './anchored-resolve';
 import { fsError } from './fs-errors';
 import { IgnoreRules } from './gitignore-rules';
+import { builtInIgnores, ignoreRulesAbove, readGitignore } from './walk-ignore-rules';
 import { joinRel } from './path-syntax';
 import type { SandboxCore } from './sandbox-core';
 import type { EntryFacts, EntryKind, ResolvedPath } from './resolved-path';
@@ -94,11 +94,6 @@ export interface WalkOptions {
   readonly visit: (entry: WalkEntry) => WalkStep;
 }
 
-/** Folders nobody wants listed or searched unless they ask for them by path. */
-const builtInIgnores = new Set(['.git', 'node_modules']);
-
-const maxGitignoreBytes = 1024 * 1024;
-
 /** How long the walk may hold the event loop before letting IPC and timers run. */
 const sliceMs = 8;
 
@@ -119,81 +114,6 @@ interface Frame {
   /** The folder was listed after they were opened (not looked up name by name). */
   readonly listedAfter: boolean;
   index: number;
-}
-
-/** A .gitignore that is a regular file of sane size (a FIFO planted there must not hang the walk). */
-function readGitignore(anchored: AnchoredFs, dir: DirRef, name = '.gitignore'): string | undefined {
-  let fd: number;
-  try {
-    fd = anchored.openFile(dir, name, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
-  } catch {
-    return undefined;
-  }
-  try {
-    const stats = fs.fstatSync(fd);
-    if (!stats.isFile() || stats.size > maxGitignoreBytes) return undefined;
-    const bytes = Buffer.allocUnsafe(stats.size);
-    const read = fs.readSync(fd, bytes, 0, bytes.length, 0);
-    return bytes.toString('utf8', 0, read);
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/**
- * The rules git applies at the workspace root before any .gitignore: .git/info/exclude (a .git that
- * is a file, as in a linked worktree, points elsewhere and is not followed). core.excludesFile is
- * the user's, not the project's: not read.
- */
-function readInfoExclude(core: SandboxCore, root: AnchorRoot): string | undefined {
-  try {
-    const info = openDirStrict(core.anchored, root, '.git/info', core.isProtected);
-    try {
-      return readGitignore(core.anchored, info.dir, 'exclude');
-    } finally {
-      info.release();
-    }
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The ignore rules that bear on the entry `realRel` of the workspace (not the persona folder):
- * .git/info/exclude and the .gitignore of every folder above it, read strictly from the root.
- */
-function ignoreRulesAbove(core: SandboxCore, root: AnchorRoot, realRel: string): IgnoreRules {
-  const segments = realRel === '' ? [] : realRel.split('/');
-  const exclude = readInfoExclude(core, root);
-  let rules = exclude === undefined ? IgnoreRules.none : IgnoreRules.none.with('', exclude);
-  for (let depth = 0; depth < segments.length; depth += 1) {
-    const dirRel = segments.slice(0, depth).join('/');
-    try {
-      const opened = openDirStrict(core.anchored, root, dirRel, core.isProtected);
-      try {
-        const text = readGitignore(core.anchored, opened.dir);
-        if (text !== undefined) rules = rules.with(dirRel, text);
-      } finally {
-        opened.release();
-      }
-    } catch {
-      break; // gone or swapped meanwhile: the rules found so far
-    }
-  }
-  return rules;
-}
-
-/**
- * Is the workspace entry `realRel` ignored as walks judge it (git's rules, a folder above it
- * ignored, or .git / node_modules on its way)? What the workspace pane asks for one changed entry.
- */
-export function isIgnoredEntry(core: SandboxCore, realRel: string, isDirectory: boolean): boolean {
-  const root = core.rootOf({ inPersona: false });
-  if (root === undefined || realRel === '') return false;
-  if (realRel.split('/').some((segment) => builtInIgnores.has(segment))) return true;
-  return ignoreRulesAbove(core, root, realRel).ignores(realRel, isDirectory);
 }
 
 /**
@@ -237,40 +157,50 @@ export async function walkWorkspace(
     ignores: IgnoreRules,
     ignored: boolean,
   ): void => {
-    const names = options.openFirst?.(relPath, inPersona);
-    const wanted = only?.(relPath, inPersona);
-    // Descriptors lead to names inside the folder (proc-fd mode): where names are checked by path,
-    // each lookup would cost two more, so folders are listed there.
-    const mayLookUp =
-      wanted !== undefined && anchored.mode === 'proc-fd' && !inPersona && !overlaid(relPath, inPersona);
-    const { opened, entries: listed } = openedFiles.openThenList(dir, names, (openedFirst) =>
-      mayLookUp && fewToLookUp(wanted, openedFirst)
-        ? lookUpEntries(anchored, dir, wanted, openedFirst)
-        : listEntries(anchored, dir, wanted, overlaid(relPath, inPersona) ? personaRoot!.dir : undefined),
-    );
-    if (listed === undefined) {
+    // What this folder holds open is closed if anything here throws (a callback, a lookup).
+    let opened: OpenedFirst | undefined;
+    try {
+      const names = options.openFirst?.(relPath, inPersona);
+      const wanted = only?.(relPath, inPersona);
+      // Descriptors lead to names inside the folder (proc-fd mode): where names are checked by path,
+      // each lookup would cost two more, so folders are listed there.
+      const mayLookUp =
+        wanted !== undefined && anchored.mode === 'proc-fd' && !inPersona && !overlaid(relPath, inPersona);
+      const read = openedFiles.openThenList(dir, names, (openedFirst) =>
+        mayLookUp && fewToLookUp(wanted, openedFirst)
+          ? lookUpEntries(anchored, dir, wanted, openedFirst)
+          : listEntries(anchored, dir, wanted, overlaid(relPath, inPersona) ? personaRoot!.dir : undefined),
+      );
+      ({ opened } = read);
+      const listed = read.entries;
+      if (listed === undefined) {
+        anchored.close(dir);
+        return;
+      }
+      const { entries } = listed;
+      // Inside an ignored folder git reads no .gitignore: everything there is ignored anyway.
+      const gitignore = !inPersona && !ignored && listed.hasGitignore ? readGitignore(anchored, dir) : undefined;
+      const rules = gitignore === undefined ? ignores : ignores.with(realRel, gitignore);
+      const dirId = { dev: dir.dev, ino: dir.ino };
+      stack.push({
+        relPath,
+        realRel,
+        dir,
+        dirId,
+        depth,
+        inPersona,
+        ignores: rules,
+        ignored,
+        entries,
+        opened,
+        listedAfter: listed.listed,
+        index: 0,
+      });
+    } catch (error) {
+      openedFiles.closeUntaken(opened);
       anchored.close(dir);
-      return;
+      throw error;
     }
-    const { entries } = listed;
-    // Inside an ignored folder git reads no .gitignore: everything there is ignored anyway.
-    const gitignore = !inPersona && !ignored && listed.hasGitignore ? readGitignore(anchored, dir) : undefined;
-    const rules = gitignore === undefined ? ignores : ignores.with(realRel, gitignore);
-    const dirId = { dev: dir.dev, ino: dir.ino };
-    stack.push({
-      relPath,
-      realRel,
-      dir,
-      dirId,
-      depth,
-      inPersona,
-      ignores: rules,
-      ignored,
-      entries,
-      opened,
-      listedAfter: listed.listed,
-      index: 0,
-    });
   };
 
   // Rules from .git/info/exclude and the .gitignore files above the start folder. A folder the user
@@ -348,26 +278,38 @@ export async function walkWorkspace(
         }
       }
       // Opened before its folder was read: kept if that was its one name (walk-opened-files.ts take).
-      const early =
-        kind === 'file' && !persona
-          ? openedFiles.take(frame.opened, parentDir, entry.name, frame.listedAfter)
-          : undefined;
-      const wanted = typeof withFacts === 'function' ? withFacts(relPath, inPersona) : withFacts === true;
-      const stats = early?.stats ?? (wanted && child === undefined ? anchored.lstat(parentDir, entry.name) : undefined);
-      const step = options.visit({
-        facts: stats === undefined ? undefined : factsOf(stats),
-        relPath,
-        name: entry.name,
-        kind,
-        depth: frame.depth,
-        inPersona,
-        dirRealRel,
-        dirId: persona ? personaId! : frame.dirId,
-        protected: isProtected,
-        ignored,
-        dir: parentDir,
-        opened: early?.fd,
-      });
+      // Until the visitor is given it, it is the walk's to close; so is the folder opened for it.
+      let early: { readonly fd: number; readonly stats: fs.Stats } | undefined;
+      let step: WalkStep;
+      try {
+        early =
+          kind === 'file' && !persona
+            ? openedFiles.take(frame.opened, parentDir, entry.name, frame.listedAfter)
+            : undefined;
+        const wanted = typeof withFacts === 'function' ? withFacts(relPath, inPersona) : withFacts === true;
+        const stats =
+          early?.stats ?? (wanted && child === undefined ? anchored.lstat(parentDir, entry.name) : undefined);
+        const handed = early?.fd;
+        early = undefined;
+        step = options.visit({
+          facts: stats === undefined ? undefined : factsOf(stats),
+          relPath,
+          name: entry.name,
+          kind,
+          depth: frame.depth,
+          inPersona,
+          dirRealRel,
+          dirId: persona ? personaId! : frame.dirId,
+          protected: isProtected,
+          ignored,
+          dir: parentDir,
+          opened: handed,
+        });
+      } catch (error) {
+        if (early !== undefined) fs.closeSync(early.fd);
+        if (child !== undefined) anchored.close(child);
+        throw error;
+      }
       if (step === 'stop') {
         if (child !== undefined) anchored.close(child);
         return ok({ stopped: true });
