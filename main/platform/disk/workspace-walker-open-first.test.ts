@@ -123,7 +123,7 @@ describe.runIf(process.platform === 'linux')('a walk that opens files before lis
       const start = await kit.env.sandbox.resolve('.', 'read');
       if (!start.ok) throw new Error(start.error.message);
       const before = openDescriptors();
-      const failing = (throwIn: 'withFacts' | 'visit' | 'only') =>
+      const failing = (throwIn: 'withFacts' | 'visit' | 'visitor-owned' | 'only') =>
         kit.env.sandbox.walk(start.value, {
           recursive: true,
           includeHidden: false,
@@ -139,12 +139,16 @@ describe.runIf(process.platform === 'linux')('a walk that opens files before lis
           visit: (entry) => {
             if (throwIn === 'visit' && entry.relPath === 'sub') throw new Error('visit failed');
             if (entry.opened !== undefined) readAndClose(entry.opened);
+            // Given a descriptor, the visitor owns it: closed here, the walk must not close it again.
+            if (throwIn === 'visitor-owned' && entry.relPath === 'a.txt') throw new Error('visitor failed');
             return 'continue';
           },
         });
       await expect(failing('withFacts')).rejects.toThrow('withFacts failed');
       expect(openDescriptors()).toBe(before);
       await expect(failing('visit')).rejects.toThrow('visit failed');
+      expect(openDescriptors()).toBe(before);
+      await expect(failing('visitor-owned')).rejects.toThrow('visitor failed');
       expect(openDescriptors()).toBe(before);
       await expect(failing('only')).rejects.toThrow('only failed');
       expect(openDescriptors()).toBe(before);
