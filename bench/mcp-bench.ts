@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { corpusLayout, ensureCorpus } from './corpus';
 import type { Corpus } from './corpus';
-import { compareCalls, runOnce, runtimeLine, tableHead } from './measure';
+import { compareCalls, runOnce, runtimeLine, summarize, tableHead } from './measure';
 import type { Paired } from './measure';
 
 /**
@@ -19,9 +19,12 @@ import type { Paired } from './measure';
  */
 
 const runs = Number(process.env['BENCH_RUNS'] ?? 5);
-/** BENCH_ONLY=read or edit: only the read_file rows or the edit_file row (quick before/after figures). */
+/**
+ * BENCH_ONLY=read, edit or first: only the read_file rows, the edit_file row, or the first searches
+ * in a new workspace (quick before/after figures).
+ */
 const only = process.env['BENCH_ONLY'];
-const wanted = (section: 'read' | 'edit' | 'other') => only === undefined || only === '' || only === section;
+const wanted = (section: 'read' | 'edit' | 'first' | 'other') => only === undefined || only === '' || only === section;
 const corpusRoot = resolve(process.env['BENCH_CORPUS'] ?? join(process.cwd(), 'bench', '.corpus'));
 const familiarServer = join(process.cwd(), 'out', 'main', 'mcp.js');
 
@@ -94,6 +97,7 @@ async function measureRows(
 
   if (wanted('read')) await readRows(corpus, ours, theirs, rows, log);
   if (wanted('edit')) await editRow(corpus, referenceCopy, ours, theirs, rows, log);
+  if (wanted('first')) await firstSearchRows(corpus, rows, log);
   if (wanted('other')) await otherRows(corpus, ours, rows, log);
   return rows;
 }
@@ -270,6 +274,56 @@ async function otherRows(corpus: Corpus, ours: Client, rows: McpRow[], log: Log)
       check:
         `${total} matching lines (rg: ${runOnce(rg).stdout.split('\n').filter(Boolean).length}); ` +
         `engine ${[...engines].map(([engine, calls]) => `${engine} ×${calls}`).join(', ')} (warm-up included)`,
+    });
+  }
+}
+
+/**
+ * The first search in a new workspace, as an agent meets it (issue 32): each run starts a new
+ * Familiar MCP server with a new home (no index, nothing warm in it), times its first
+ * search_in_code call alone, and closes it; rg runs just before, with the server not yet started.
+ * A rare literal, and a word in most files (the case ripgrep's walk names the most candidates for).
+ */
+async function firstSearchRows(corpus: Corpus, rows: McpRow[], log: Log): Promise<void> {
+  log('MCP: the first search in a new workspace, a new server and home each run, against ripgrep...');
+  for (const [name, word] of [
+    ['rare literal', corpusLayout.needle],
+    ['a word in most files', 'handler'],
+  ] as const) {
+    const rg = { command: 'rg', args: ['-n', '-i', '-F', word, '.'], cwd: corpus.root };
+    const expected = runOnce(rg).stdout.split('\n').filter(Boolean).length;
+    const ours: number[] = [];
+    const reference: number[] = [];
+    let total = 0;
+    for (let run = 0; run < runs; run += 1) {
+      reference.push(runOnce(rg).ms);
+      const home = await mkdtemp(join(tmpdir(), 'familiar-bench-first-'));
+      const server = await connect('familiar-first', [
+        familiarServer,
+        '--workspace',
+        corpus.root,
+        '--home',
+        home,
+        '--approve',
+        'all',
+      ]);
+      try {
+        const start = performance.now();
+        const found = await call(server, 'search_in_code', { query: word, max_results: 1000 });
+        ours.push(performance.now() - start);
+        total = Number(found['total_matches']);
+      } finally {
+        await server.close();
+        await rm(home, { recursive: true, force: true });
+      }
+    }
+    const ratios = ours.map((ms, i) => ms / reference[i]!);
+    rows.push({
+      name: `search_in_code: first search in a new workspace, ${name}`,
+      reference: 'rg',
+      compared: { ours: summarize(ours), reference: summarize(reference), pairedRatio: summarize(ratios).medianMs },
+      limit: 1.2,
+      check: `${total} matching lines (rg: ${expected}); a new server and home each run`,
     });
   }
 }
