@@ -61,18 +61,23 @@ export function walkOpenedFiles(
 
   const open = (dir: DirRef, names: Iterable<string>): OpenedFirst | undefined => {
     const opened: OpenedFirst = new Map();
-    for (const name of names) {
-      // One name in this folder, never a path: a folder on the way would be followed if a link.
-      if (opened.has(name) || !isEntryName(name)) continue;
-      let fd: number;
-      try {
-        fd = anchored.openFile(dir, name, readFlags);
-      } catch {
-        continue; // gone, a symlink, unreadable: the walk judges it as it finds it
+    try {
+      for (const name of names) {
+        // One name in this folder, never a path: a folder on the way would be followed if a link.
+        if (opened.has(name) || !isEntryName(name)) continue;
+        let fd: number;
+        try {
+          fd = anchored.openFile(dir, name, readFlags);
+        } catch {
+          continue; // gone, a symlink, unreadable: the walk judges it as it finds it
+        }
+        const stats = fstatOrUndefined(fd);
+        if (stats?.isFile() === true) opened.set(name, { fd, stats });
+        else fs.closeSync(fd);
       }
-      const stats = fstatOrUndefined(fd);
-      if (stats?.isFile() === true) opened.set(name, { fd, stats });
-      else fs.closeSync(fd);
+    } catch (error) {
+      closeUntaken(opened); // the names given could not all be told (their iterator threw)
+      throw error;
     }
     return opened.size === 0 ? undefined : opened;
   };

@@ -123,11 +123,16 @@ describe.runIf(process.platform === 'linux')('a walk that opens files before lis
       const start = await kit.env.sandbox.resolve('.', 'read');
       if (!start.ok) throw new Error(start.error.message);
       const before = openDescriptors();
-      const failing = (throwIn: 'withFacts' | 'visit' | 'visitor-owned' | 'only') =>
+      // Names given by an iterator that throws once the first file is open.
+      function* namesThatFail() {
+        yield 'a.txt';
+        throw new Error('names failed');
+      }
+      const failing = (throwIn: 'withFacts' | 'visit' | 'visitor-owned' | 'only' | 'names') =>
         kit.env.sandbox.walk(start.value, {
           recursive: true,
           includeHidden: false,
-          openFirst: (relPath) => (relPath === 'sub' ? ['b.txt'] : ['a.txt']),
+          openFirst: (relPath) => (relPath === 'sub' ? ['b.txt'] : throwIn === 'names' ? namesThatFail() : ['a.txt']),
           only: (relPath) => {
             if (throwIn === 'only' && relPath === 'sub') throw new Error('only failed');
             return undefined;
@@ -151,6 +156,8 @@ describe.runIf(process.platform === 'linux')('a walk that opens files before lis
       await expect(failing('visitor-owned')).rejects.toThrow('visitor failed');
       expect(openDescriptors()).toBe(before);
       await expect(failing('only')).rejects.toThrow('only failed');
+      expect(openDescriptors()).toBe(before);
+      await expect(failing('names')).rejects.toThrow('names failed');
       expect(openDescriptors()).toBe(before);
     } finally {
       await kit.dispose();
