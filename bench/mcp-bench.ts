@@ -46,6 +46,17 @@ async function connect(name: string, args: readonly string[]): Promise<Client> {
   return client;
 }
 
+/** Familiar's MCP server on `workspace`, its data in `home`, every call approved. */
+const familiarArgs = (workspace: string, home: string): string[] => [
+  familiarServer,
+  '--workspace',
+  workspace,
+  '--home',
+  home,
+  '--approve',
+  'all',
+];
+
 /** One tool call; a failed call throws, since a figure of a failure would be a lie. */
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const result = await client.callTool({ name, arguments: args });
@@ -63,15 +74,7 @@ export async function runMcpSuite(log: Log): Promise<boolean> {
   const referenceServer = createRequire(import.meta.url).resolve(
     '@modelcontextprotocol/server-filesystem/dist/index.js',
   );
-  const ours = await connect('familiar', [
-    familiarServer,
-    '--workspace',
-    corpus.root,
-    '--home',
-    home,
-    '--approve',
-    'all',
-  ]);
+  const ours = await connect('familiar', familiarArgs(corpus.root, home));
   // The reference server edits its own copy of the 5 MB file: Familiar refuses to edit a file that
   // changed since it last read it, as it would after the other server's edit.
   const referenceCopy = join(home, 'generated.ts');
@@ -298,15 +301,7 @@ async function firstSearchRows(corpus: Corpus, rows: McpRow[], log: Log): Promis
     for (let run = 0; run < runs; run += 1) {
       reference.push(runOnce(rg).ms);
       const home = await mkdtemp(join(tmpdir(), 'familiar-bench-first-'));
-      const server = await connect('familiar-first', [
-        familiarServer,
-        '--workspace',
-        corpus.root,
-        '--home',
-        home,
-        '--approve',
-        'all',
-      ]);
+      const server = await connect('familiar-first', familiarArgs(corpus.root, home));
       try {
         const start = performance.now();
         const found = await call(server, 'search_in_code', { query: word, max_results: 1000 });
