@@ -52,9 +52,9 @@ export const baseName = (relPath: string): string => relPath.slice(relPath.lastI
 export const parentRel = (relPath: string): string =>
   relPath.includes('/') ? relPath.slice(0, relPath.lastIndexOf('/')) : '';
 
-/** Joins normalized segments. */
 /** A name a folder can hold, not a path: '.' and '..' would name the folder itself or its parent. */
 export const isEntryName = (name: string): boolean =>
   name !== '' && name !== '.' && name !== '..' && !name.includes('/') && !name.includes('\0');
 
+/** Joins normalized segments. */
 export const joinRel = (parent: string, name: string): string => (parent === '' ? name : `${parent}/${name}`);

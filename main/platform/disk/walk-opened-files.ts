@@ -31,7 +31,7 @@ const fstatOrUndefined = (fd: number): fs.Stats | undefined => {
 export function walkOpenedFiles(
   anchored: AnchoredFs,
   hardLinks: 'refuse' | 'allow',
-  root?: DirRef,
+  root: DirRef,
   settledMs = CTIME_SLACK_MS,
 ) {
   // Taken before any file is opened: a change to a file's links after it sets a later ctime.
@@ -46,7 +46,7 @@ export function walkOpenedFiles(
    * the walk would defeat it, as it would the count checks (anchored-opener.ts unchangedSince).
    */
   const linkedAloneSince = (stats: fs.Stats): boolean => {
-    if (root === undefined || anchored.mode !== 'proc-fd') return false;
+    if (anchored.mode !== 'proc-fd') return false;
     if (stats.nlink !== 1 || stats.dev !== root.dev || stats.ctimeMs >= settledBefore) return false;
     ctimesKept ??= keepsCtime(root.fd);
     return ctimesKept;
@@ -114,7 +114,7 @@ export function walkOpenedFiles(
      * the lock that name needs (AnchoredFs.namedAfterListing); otherwise it is taken here. Closed
      * when not kept.
      */
-    take(opened: OpenedFirst | undefined, dir: DirRef, name: string, listedAfter = true) {
+    take(opened: OpenedFirst | undefined, dir: DirRef, name: string, listedAfter: boolean) {
       const early = opened?.get(name);
       if (early === undefined) return undefined;
       opened!.delete(name);

@@ -144,10 +144,6 @@ export async function walkWorkspace(
   const stack: Frame[] = [];
   const { withFacts, only } = options;
   const openedFiles = walkOpenedFiles(anchored, core.hardLinks, root.dir, options.linksSettledMs);
-  /** The workspace root's folder, where the persona overlay's names join the listing. */
-  const overlaid = (relPath: string, inPersona: boolean) =>
-    relPath === '' && overlayActive && !inPersona && personaRoot !== undefined;
-
   const push = (
     relPath: string,
     realRel: string,
@@ -162,14 +158,15 @@ export async function walkWorkspace(
     try {
       const names = options.openFirst?.(relPath, inPersona);
       const wanted = only?.(relPath, inPersona);
+      // The workspace root's folder, where the persona overlay's names join the listing.
+      const overlay = relPath === '' && overlayActive && !inPersona ? personaRoot?.dir : undefined;
       // Descriptors lead to names inside the folder (proc-fd mode): where names are checked by path,
       // each lookup would cost two more, so folders are listed there.
-      const mayLookUp =
-        wanted !== undefined && anchored.mode === 'proc-fd' && !inPersona && !overlaid(relPath, inPersona);
+      const mayLookUp = wanted !== undefined && anchored.mode === 'proc-fd' && !inPersona && overlay === undefined;
       const read = openedFiles.openThenList(dir, names, (openedFirst) =>
         mayLookUp && fewToLookUp(wanted, openedFirst)
           ? lookUpEntries(anchored, dir, wanted, openedFirst)
-          : listEntries(anchored, dir, wanted, overlaid(relPath, inPersona) ? personaRoot!.dir : undefined),
+          : listEntries(anchored, dir, wanted, overlay),
       );
       ({ opened } = read);
       const listed = read.entries;
