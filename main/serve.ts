@@ -9,6 +9,11 @@ import { relaunchUnderMallocTunables } from './platform/processes/malloc-tunable
 relaunchUnderMallocTunables();
 keepHeapNearLive();
 
+// The file threads start while the app's modules load, as familiar-mcp's do (mcp.ts); the core owns them.
+const { createFsWorkerPool } = await import('./platform/search-engines/fs-worker-pool');
+const workers = createFsWorkerPool();
+workers.warm();
+
 /** Browser mode: the same core as the desktop app, its renderer served on loopback. */
 async function main(): Promise<void> {
   // Loaded only now (see above); the entry itself imports nothing of the app.
@@ -29,7 +34,7 @@ async function main(): Promise<void> {
     throw new Error(`--port must be a number from 0 to 65535, got ${values.port}`);
   }
   const logger = createStderrLogger('serve');
-  const core = await createCommandLineCore(values, { logger });
+  const core = await createCommandLineCore(values, { logger, workers });
   const server = await startBrowserServer({
     dispatch: core.dispatch,
     events: core.events,

@@ -36,6 +36,7 @@ import type { ProviderFetch } from '../domain/providers/language-model';
 import { assistantTools } from '../tools';
 import { fetchTransport } from '../tools/web/web-transport';
 import { createToolEnvironment, createToolServices } from '../tools/kit/tool-services';
+import type { FsWorkerPool } from '../platform/search-engines/fs-worker-pool';
 import type { ToolLimits } from '../tools/kit/tool-limits';
 import { createTransferService } from '../domain/transfers/transfer-service';
 import { concealedWhileMemoryOff } from '../domain/policy/persona-rules';
@@ -74,6 +75,8 @@ export interface CoreOptions {
    * Test cores do not: under vitest each thread compiles the worker's source first.
    */
   readonly warmSearchThreads?: boolean;
+  /** The file threads' pool an entry started before the app's modules loaded (ToolServicesOptions.workers). */
+  readonly workers?: FsWorkerPool;
   /** The folder the assistant works on; defaults to the workspace inside the Familiar home. */
   readonly workspace?: string | undefined;
   /**
@@ -179,6 +182,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     paths,
     resourcesDir: options.resourcesDir,
     warmSearchThreads: options.warmSearchThreads ?? true,
+    ...(options.workers === undefined ? {} : { workers: options.workers }),
     transfers,
     sandboxSettings: () => {
       const { hardLinks, backups } = settings.get().safety;

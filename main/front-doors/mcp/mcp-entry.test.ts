@@ -30,6 +30,16 @@ async function project() {
 }
 
 describe('familiar-mcp without --workspace', () => {
+  it('with --help prints the usage and exits 0: the file threads it started first do not hold it', async () => {
+    const child = spawn(process.execPath, [mcp.script(), '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(0);
+    expect(stderr).toContain('Usage: familiar-mcp');
+  }, 20_000);
+
   it('over stdio, works in the folder the client offers as its root', async () => {
     const { workspace, home } = await project();
     const client = new Client({ name: 'roots-client', version: '1.0.0' }, { capabilities: { roots: {} } });

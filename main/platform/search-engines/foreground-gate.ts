@@ -16,7 +16,7 @@ export class ForegroundGate {
    * thread's job waits on it between files (ngram-extract.ts), so a job already under way when a
    * call begins pauses too instead of running to its end (a thousand files, up to a second).
    */
-  readonly shared = new Int32Array(new SharedArrayBuffer(4));
+  readonly shared: Int32Array;
 
   /**
    * `lingerMs`: a call's end opens the gate this much later. What follows a call's run (its result
@@ -26,7 +26,15 @@ export class ForegroundGate {
    * once the gate has been shut that long in a row (calls closer together than the linger), a call's
    * end opens it at once, so background work still gets its step between calls, as without a linger.
    */
-  constructor(options: { readonly lingerMs?: number; readonly lingerCapMs?: number } = {}) {
+  constructor(
+    options: {
+      readonly lingerMs?: number;
+      readonly lingerCapMs?: number;
+      /** The flag to set (a worker pool's `hold`, made before the gate); default a new one. */
+      readonly shared?: Int32Array;
+    } = {},
+  ) {
+    this.shared = options.shared ?? new Int32Array(new SharedArrayBuffer(4));
     this.#lingerMs = options.lingerMs ?? 0;
     this.#lingerCapMs = options.lingerCapMs ?? Infinity;
   }

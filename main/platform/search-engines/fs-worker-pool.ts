@@ -30,6 +30,11 @@ export interface FsWorkerPool {
   warm(): void;
   /** Threads in the pool (for sizing batches). */
   readonly size: number;
+  /**
+   * The flag index threads wait on between files (FsWorkerPoolOptions.hold, or the pool's own):
+   * the tool call gate sets it (ForegroundGate's `shared`).
+   */
+  readonly hold: Int32Array;
   /** Search threads running or starting now (index threads aside). */
   searchThreads(): number;
   /** Resolves once every thread has ended, also those ended earlier for an aborted task. */
@@ -46,6 +51,7 @@ export interface FsWorkerPoolOptions {
   /**
    * Nonzero while a tool call runs (ForegroundGate.shared): an index thread waits between two files
    * until it is 0 again, so a job under way pauses with the rest of the build (issue 32 item 1).
+   * Default: a flag of the pool's own (`hold`), for a gate made after the pool.
    */
   readonly hold?: Int32Array;
 }
@@ -79,6 +85,7 @@ export function fsWorkerFile(): string {
 
 export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerPool {
   const size = Math.max(1, options.size ?? Math.min(4, cpus().length));
+  const hold = options.hold ?? new Int32Array(new SharedArrayBuffer(4));
   let pool: Piscina<FsTask, unknown> | undefined;
   let background: Piscina<FsTask, unknown> | undefined;
   let disposed = false;
@@ -105,7 +112,7 @@ export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerP
       filename: fsWorkerFile(),
       name: 'runFsTask',
       // A SharedArrayBuffer in workerData is shared with each thread, not copied.
-      workerData: { background: true, hold: options.hold },
+      workerData: { background: true, hold },
       // Index jobs are aborted only when the app closes, so piscina's stranded-queue case (above)
       // cannot happen here; no thread stays once the build is over.
       minThreads: 0,
@@ -141,6 +148,7 @@ export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerP
 
   return {
     size,
+    hold,
     searchThreads: () => pool?.threads.length ?? 0,
     statEntries: (files, signal) => submit<StatRows>({ kind: 'stat', files }, signal),
     searchFiles: (job, signal) => submit<SearchJobResult>({ kind: 'search', job }, signal),

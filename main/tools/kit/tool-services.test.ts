@@ -1,6 +1,7 @@
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createFsWorkerPool } from '../../platform/search-engines/fs-worker-pool';
 import { familiarPaths } from '../../platform/storage/paths';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { createReadTracker } from './read-tracker';
@@ -42,6 +43,25 @@ describe('tool environments', () => {
       warmSearchThreads: warm,
     });
     expect(services.workers.searchThreads()).toBe(threads);
+  });
+
+  it('takes a pool started before them: its warm threads serve searches, the call gate holds its index threads', async () => {
+    const root = await tempDir();
+    const early = createFsWorkerPool({ size: 2 });
+    early.warm();
+    services = createToolServices({
+      paths: familiarPaths(join(root, 'home')),
+      workers: early,
+      warmSearchThreads: true,
+    });
+    expect(services.workers).toBe(early);
+    expect(early.searchThreads()).toBe(2);
+    // The flag index threads wait on (fs-worker.ts) is the one a call sets.
+    expect(services.foreground.shared).toBe(early.hold);
+    const leave = services.foreground.enter();
+    expect(Atomics.load(early.hold, 0)).toBe(1);
+    leave();
+    await vi.waitFor(() => expect(Atomics.load(early.hold, 0)).toBe(0));
   });
 
   it('builds an environment for a missing workspace; tools then answer file_not_found', async () => {

@@ -97,6 +97,11 @@ export interface ToolServicesOptions {
   /** Worker threads; default min(4, CPUs). */
   readonly workerThreads?: number;
   /**
+   * The file threads' pool, when the entry started it before the app's modules loaded (mcp.ts, serve.ts):
+   * these services own it from here (dispose ends it). Default: a new pool of `workerThreads`.
+   */
+  readonly workers?: FsWorkerPool;
+  /**
    * Start the search threads now, not on the first search that needs them: a broad first search
    * shares its reads among them, and their start (~35 ms each, on a busy machine more) would add
    * to its answer (70-90 ms measured, for a first search within the 30 s an idle second thread
@@ -168,11 +173,13 @@ export function chooseSearchEngine(choice: 'auto' | 'js' | undefined, lookup: Ri
 
 export function createToolServices(options: ToolServicesOptions): ToolServices {
   const searchEngine = chooseSearchEngine(options.searchEngine, { resourcesDir: options.resourcesDir });
-  const foreground = new ForegroundGate({ lingerMs: CALL_LINGER_MS, lingerCapMs: CALL_LINGER_CAP_MS });
-  // Index threads pause between files while a call runs (the gate's shared flag).
-  const workers = createFsWorkerPool({
-    hold: foreground.shared,
-    ...(options.workerThreads === undefined ? {} : { size: options.workerThreads }),
+  const workers =
+    options.workers ?? createFsWorkerPool(options.workerThreads === undefined ? {} : { size: options.workerThreads });
+  // Index threads pause between files while a call runs: the gate sets the pool's flag.
+  const foreground = new ForegroundGate({
+    lingerMs: CALL_LINGER_MS,
+    lingerCapMs: CALL_LINGER_CAP_MS,
+    shared: workers.hold,
   });
   // Whether bubblewrap confines here is known before the first call needs it.
   void probeConfinementSoon();
