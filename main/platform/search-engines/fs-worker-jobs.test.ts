@@ -89,6 +89,32 @@ describe('the search job (in-process, tiny chunks to exercise segment seams)', (
     expect(result.binary).toBe(1);
   });
 
+  it('with stopWhenDescribed, stops reading a file once its lines are described, their context complete', async () => {
+    const dir = await tempDir();
+    const lines = Array.from({ length: 400 }, (_, i) => (i % 3 === 0 ? `hit ${i}` : `line ${i}`));
+    await writeFile(join(dir, 'long.txt'), `${lines.join('\n')}\n`);
+    await writeFile(join(dir, 'short.txt'), 'hit once\nno\n');
+    const spec = compileQuery('hit', { isRegex: false, caseSensitive: true, contextLines: 2, maxLineChars: 500 });
+    if (!spec.ok) throw new Error('spec');
+    const files = () => anchoredFilesIn(dir, ['long.txt', 'short.txt']);
+    // Tiny chunks: the file is read over many segments, so where it stops shows in the bytes read,
+    // and some sizes cut between the fifth hit and its context.
+    for (const chunkSize of [16, 24, 32, 40, 48, 56, 64]) {
+      const jobs = createInProcessJobs({ chunkSize });
+      const whole = jobs.searchFiles({ spec: spec.value, files: files(), maxDetails: 5 });
+      const stopped = jobs.searchFiles({ spec: spec.value, files: files(), maxDetails: 5, stopWhenDescribed: true });
+      // The same five lines with the same context; the long file's count is not known (-1), the
+      // short one, read to its end, is counted.
+      expect(stopped.files.map((file) => file.hits)).toEqual(whole.files.map((file) => file.hits));
+      expect(stopped.files[0]!.hits.at(-1)!.after).toEqual(['line 13', 'line 14']);
+      expect([...whole.counts]).toEqual([0, 134, 1, 1]);
+      expect([...stopped.counts]).toEqual([0, -1, 1, 1]);
+      expect(stopped.files.map((file) => file.count)).toEqual([-1, 1]);
+      expect(stopped.bytes).toBeLessThan(200);
+      expect(whole.bytes).toBeGreaterThan(3000);
+    }
+  });
+
   it("reads the walk's descriptors as they are, in the job's order, and closes each", async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'a.txt'), 'hit by name\n');

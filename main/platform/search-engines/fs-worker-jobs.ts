@@ -55,6 +55,7 @@ export function createFsJobs(options: { chunkSize?: number } = {}): FsJobs {
         if (fd === undefined) continue;
         const state = newFileState(fd);
         let isBinary = false;
+        let stopped = false;
         let chunk = base;
         try {
           let fileOffset = 0; // file offset of the segment start
@@ -101,6 +102,11 @@ export function createFsJobs(options: { chunkSize?: number } = {}): FsJobs {
             const text: Text = onBytes ? seg : seg.toString(decoded ? 'utf8' : 'latin1');
             scanSegment(search, state, seg, text, decoded, fileOffset, atEnd);
             if (atEnd) break;
+            // Described, context included: the rest of the file would only be counted.
+            if (job.stopWhenDescribed === true && state.hits.length >= job.maxDetails && state.waiting.length === 0) {
+              stopped = true;
+              break;
+            }
             chunk.copyWithin(0, cut, filled);
             carry = filled - cut;
             fileOffset += cut;
@@ -112,8 +118,9 @@ export function createFsJobs(options: { chunkSize?: number } = {}): FsJobs {
         opener.settle(index, fd, () => {
           if (isBinary) binary += 1;
           else if (state.count > 0) {
-            counts.push(index, state.count);
-            if (state.hits.length > 0) files.push({ index, count: state.count, hits: state.hits });
+            const count = stopped ? -1 : state.count;
+            counts.push(index, count);
+            if (state.hits.length > 0) files.push({ index, count, hits: state.hits });
           }
         });
       }

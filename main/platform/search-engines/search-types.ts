@@ -38,6 +38,12 @@ export interface SearchJob {
   readonly files: AnchoredFiles;
   /** Matches to describe per file (line, text, context); the rest are only counted. */
   readonly maxDetails: number;
+  /**
+   * Each file's count stands already (ripgrep's, checked): a file is read only until `maxDetails`
+   * matches are described, their context with them, and such a file's count is then -1 (not
+   * counted). The first thousand lines of a 200 MB log cost its first megabyte, not all of it.
+   */
+  readonly stopWhenDescribed?: boolean;
 }
 
 export interface SearchHit {
@@ -51,7 +57,7 @@ export interface SearchHit {
 export interface FileMatches {
   /** Index of the file in the job's list. */
   readonly index: number;
-  /** Matching lines in the whole file. */
+  /** Matching lines in the whole file; -1 where the read stopped once they were described (stopWhenDescribed). */
   readonly count: number;
   readonly hits: SearchHit[];
 }
@@ -59,7 +65,7 @@ export interface FileMatches {
 export interface SearchJobResult {
   /** Files whose matches are described (hits), in job order. */
   readonly files: FileMatches[];
-  /** Every file with a match: [index, count] pairs, flat (cheap to pass between threads). */
+  /** Every file with a match: [index, count] pairs, flat (cheap to pass between threads); count -1 as in FileMatches. */
   readonly counts: Int32Array;
   readonly bytes: number;
   readonly binary: number;

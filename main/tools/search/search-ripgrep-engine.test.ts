@@ -106,6 +106,32 @@ describe.skipIf(rg === undefined)('the ripgrep engine', () => {
     },
   );
 
+  it("keeps ripgrep's count of a file whose lines were described before its end (a read that stopped there)", async () => {
+    const dir = await tempDir();
+    // 6 MB of matching lines: the file thread's first 4 MB chunk describes the ten asked for.
+    const line = 'needle in a long log line that repeats itself many many times over\n';
+    const lines = Math.ceil((6 << 20) / line.length);
+    await writeFile(join(dir, 'big.log'), line.repeat(lines));
+    await writeFile(join(dir, 'small.txt'), 'needle\n');
+    const files = anchoredFilesIn(dir, ['big.log', 'small.txt']);
+    const spec = specOf('needle');
+    pool = createFsWorkerPool({ size: 1 });
+    const engine = createRipgrepEngine(rg!, ripgrepPatternArgs(spec)!, pool, spec, 10, new AbortController().signal);
+    engine.add(0, files);
+    const [batch] = await engine.finish();
+    expect(batch!.result.files.map((file) => [file.index, file.hits.length])).toEqual([[0, 10]]);
+    const counts = batch!.result.counts;
+    const byFile = new Map(
+      Array.from({ length: counts.length / 2 }, (_, at) => [counts[at * 2]!, counts[at * 2 + 1]!]),
+    );
+    expect(byFile).toEqual(
+      new Map([
+        [0, lines],
+        [1, 1],
+      ]),
+    );
+  });
+
   it('counts binary files with a match apart, as the JS engine judges them (NUL in the first 8 KB), and leaves a later NUL to it', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'early.bin'), Buffer.from('\0needle\n'));

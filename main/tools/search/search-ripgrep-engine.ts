@@ -206,16 +206,27 @@ export function createRipgrepEngine(
       });
       const found = await Promise.all(
         jobs.map(async ({ at, indices, here }) => {
-          const job = { spec, files: pickFiles(batches[at]!.files, indices), maxDetails: maxResults };
+          // Their counts stand (checked): each file is read only until its lines are described.
+          const job = {
+            spec,
+            files: pickFiles(batches[at]!.files, indices),
+            maxDetails: maxResults,
+            stopWhenDescribed: true,
+          };
           const result = here ? searchFilesNow(job) : await workers.searchFiles(job, signal);
           return { at, indices, result };
         }),
       );
       for (const { at, indices, result } of found) {
         const batch = results[at]!;
-        // What the sandbox read is what counts for these files (the same, unless they changed).
+        // What the sandbox read is what counts for these files (the same, unless they changed); a
+        // file it stopped reading once described keeps the count that stood. One it did not read
+        // (gone, binary now, refused) counts no more.
+        const stood = new Map(indices.map((index) => [index, batch.counts.get(index)!]));
         for (const index of indices) batch.counts.delete(index);
-        for (const [local, lines] of pairs(result.counts)) batch.counts.set(indices[local]!, lines);
+        for (const [local, lines] of pairs(result.counts)) {
+          batch.counts.set(indices[local]!, lines < 0 ? stood.get(indices[local]!)! : lines);
+        }
         for (const file of result.files) {
           batch.files.push({ ...file, index: indices[file.index]! });
           described += file.hits.length;
