@@ -44,6 +44,11 @@ describe('parseWalkOutput', () => {
       unsearched: [],
     });
     expect(parseWalkOutput(out('src/x.ts\x0012\n', stats))?.matched).toEqual(['src/x.ts']);
+    // A start folder whose name begins with U+FEFF: kept, not taken for a byte-order mark.
+    expect(parseWalkOutput(out('\uFEFFsrc/\u00e9.ts\x0031\n', stats))).toMatchObject({
+      matched: ['\uFEFFsrc/\u00e9.ts'],
+      lines: [31],
+    });
     expect(parseWalkOutput(out('\n0 files searched\n'))).toEqual({
       matched: [],
       lines: [],
@@ -58,5 +63,8 @@ describe('parseWalkOutput', () => {
     expect(parseWalkOutput(out('./a.txt\x000\n', stats))).toBeUndefined();
     expect(parseWalkOutput(out('./a.txt\x002'))).toBeUndefined();
     expect(parseWalkOutput(out('./a.txt\x002\n'))).toBeUndefined();
+    expect(parseWalkOutput(out('./a.txt\x00\n', stats))).toBeUndefined();
+    expect(parseWalkOutput(out('./a.txt\x002 \n', stats))).toBeUndefined();
+    expect(parseWalkOutput(out('./a.txt\x002\n', stats, Buffer.from([0xff])))).toBeUndefined();
   });
 });

