@@ -30,7 +30,7 @@ async function project() {
 }
 
 describe('familiar-mcp without --workspace', () => {
-  it('with --help prints the usage and exits 0: the file threads it started first do not hold it', async () => {
+  it('with --help prints the usage and exits 0, though it started its file threads first', async () => {
     const child = spawn(process.execPath, [mcp.script(), '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let stderr = '';

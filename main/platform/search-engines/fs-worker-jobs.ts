@@ -45,6 +45,7 @@ export function createFsJobs(options: { chunkSize?: number } = {}): FsJobs {
     const decoded = spec.mode === 'utf8' && !onBytes;
     const files: FileMatches[] = [];
     const counts: number[] = [];
+    const stoppedFiles: number[] = [];
     let bytes = 0;
     let binary = 0;
 
@@ -103,7 +104,8 @@ export function createFsJobs(options: { chunkSize?: number } = {}): FsJobs {
             scanSegment(search, state, seg, text, decoded, fileOffset, atEnd);
             if (atEnd) break;
             // Described, context included: the rest of the file would only be counted.
-            if (job.stopWhenDescribed === true && state.hits.length >= job.maxDetails && state.waiting.length === 0) {
+            const described = job.maxDetails > 0 && state.hits.length >= job.maxDetails;
+            if (job.stopWhenDescribed === true && described && state.waiting.length === 0) {
               stopped = true;
               break;
             }
@@ -118,9 +120,9 @@ export function createFsJobs(options: { chunkSize?: number } = {}): FsJobs {
         opener.settle(index, fd, () => {
           if (isBinary) binary += 1;
           else if (state.count > 0) {
-            const count = stopped ? -1 : state.count;
-            counts.push(index, count);
-            if (state.hits.length > 0) files.push({ index, count, hits: state.hits });
+            counts.push(index, state.count);
+            if (stopped) stoppedFiles.push(index);
+            if (state.hits.length > 0) files.push({ index, count: state.count, hits: state.hits });
           }
         });
       }
@@ -128,7 +130,13 @@ export function createFsJobs(options: { chunkSize?: number } = {}): FsJobs {
     } finally {
       opener.close();
     }
-    return { files, counts: Int32Array.from(counts), bytes, binary };
+    return {
+      files,
+      counts: Int32Array.from(counts),
+      bytes,
+      binary,
+      ...(job.stopWhenDescribed === true ? { stopped: Int32Array.from(stoppedFiles) } : {}),
+    };
   }
 
   return { statEntries, searchFiles };

@@ -65,6 +65,7 @@ describe('parseWalkOutput', () => {
     expect(parseWalkOutput(out('./a.txt\x002\n'))).toBeUndefined();
     expect(parseWalkOutput(out('./a.txt\x00\n', stats))).toBeUndefined();
     expect(parseWalkOutput(out('./a.txt\x002 \n', stats))).toBeUndefined();
+    // Output that is not UTF-8 anywhere (ripgrep's statistics are ASCII) is not read either.
     expect(parseWalkOutput(out('./a.txt\x002\n', stats, Buffer.from([0xff])))).toBeUndefined();
   });
 });

@@ -40,8 +40,8 @@ export interface SearchJob {
   readonly maxDetails: number;
   /**
    * Each file's count stands already (ripgrep's, checked): a file is read only until `maxDetails`
-   * matches are described, their context with them, and such a file's count is then -1 (not
-   * counted). The first thousand lines of a 200 MB log cost its first megabyte, not all of it.
+   * (at least 1) matches are described, their context with them, and is then named in `stopped`.
+   * The first thousand lines of a 200 MB log cost its first 4 MB read, not all of it.
    */
   readonly stopWhenDescribed?: boolean;
 }
@@ -57,7 +57,7 @@ export interface SearchHit {
 export interface FileMatches {
   /** Index of the file in the job's list. */
   readonly index: number;
-  /** Matching lines in the whole file; -1 where the read stopped once they were described (stopWhenDescribed). */
+  /** Matching lines in the whole file; in a file read only in part (`stopped`), those in that part. */
   readonly count: number;
   readonly hits: SearchHit[];
 }
@@ -65,8 +65,10 @@ export interface FileMatches {
 export interface SearchJobResult {
   /** Files whose matches are described (hits), in job order. */
   readonly files: FileMatches[];
-  /** Every file with a match: [index, count] pairs, flat (cheap to pass between threads); count -1 as in FileMatches. */
+  /** Every file with a match: [index, count] pairs, flat (cheap to pass between threads); a count as in FileMatches. */
   readonly counts: Int32Array;
   readonly bytes: number;
   readonly binary: number;
+  /** With stopWhenDescribed: the files read only until their lines were described (job indices). */
+  readonly stopped?: Int32Array;
 }

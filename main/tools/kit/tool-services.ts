@@ -98,7 +98,8 @@ export interface ToolServicesOptions {
   readonly workerThreads?: number;
   /**
    * The file threads' pool, when the entry started it before the app's modules loaded (mcp.ts, serve.ts):
-   * these services own it from here (dispose ends it). Default: a new pool of `workerThreads`.
+   * these services own it from here (dispose ends it) and their call gate sets its `hold`, so it
+   * serves these services alone. Default: a new pool of `workerThreads` (ignored when this is given).
    */
   readonly workers?: FsWorkerPool;
   /**

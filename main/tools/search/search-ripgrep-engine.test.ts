@@ -116,10 +116,21 @@ describe.skipIf(rg === undefined)('the ripgrep engine', () => {
     const files = anchoredFilesIn(dir, ['big.log', 'small.txt']);
     const spec = specOf('needle');
     pool = createFsWorkerPool({ size: 1 });
-    const engine = createRipgrepEngine(rg!, ripgrepPatternArgs(spec)!, pool, spec, 10, new AbortController().signal);
+    // The describing reads, seen on their way back from the file thread.
+    const stoppedReads: number[] = [];
+    const watched: FsWorkerPool = {
+      ...pool,
+      searchFiles: async (job, signal) => {
+        const result = await pool.searchFiles(job, signal);
+        stoppedReads.push(...(result.stopped ?? []));
+        return result;
+      },
+    };
+    const engine = createRipgrepEngine(rg!, ripgrepPatternArgs(spec)!, watched, spec, 10, new AbortController().signal);
     engine.add(0, files);
     const [batch] = await engine.finish();
-    expect(batch!.result.files.map((file) => [file.index, file.hits.length])).toEqual([[0, 10]]);
+    expect(stoppedReads).toEqual([0]);
+    expect(batch!.result.files.map((file) => [file.index, file.hits.length, file.count])).toEqual([[0, 10, lines]]);
     const counts = batch!.result.counts;
     const byFile = new Map(
       Array.from({ length: counts.length / 2 }, (_, at) => [counts[at * 2]!, counts[at * 2 + 1]!]),

@@ -206,11 +206,12 @@ export function createRipgrepEngine(
       });
       const found = await Promise.all(
         jobs.map(async ({ at, indices, here }) => {
-          // Their counts stand (checked): each file is read only until its lines are described.
+          // Their counts stand (checked): each file is read only until the lines still missing are
+          // described (no file gives more than those: results are taken in the files' order).
           const job = {
             spec,
             files: pickFiles(batches[at]!.files, indices),
-            maxDetails: maxResults,
+            maxDetails: maxResults - described,
             stopWhenDescribed: true,
           };
           const result = here ? searchFilesNow(job) : await workers.searchFiles(job, signal);
@@ -220,15 +221,18 @@ export function createRipgrepEngine(
       for (const { at, indices, result } of found) {
         const batch = results[at]!;
         // What the sandbox read is what counts for these files (the same, unless they changed); a
-        // file it stopped reading once described keeps the count that stood. One it did not read
-        // (gone, binary now, refused) counts no more.
+        // file it stopped reading once described keeps the count that stood, or what it found if
+        // more (the file changed since). One it did not read (gone, binary now, refused) counts no more.
         const stood = new Map(indices.map((index) => [index, batch.counts.get(index)!]));
+        const partly = new Set(result.stopped ?? []);
         for (const index of indices) batch.counts.delete(index);
         for (const [local, lines] of pairs(result.counts)) {
-          batch.counts.set(indices[local]!, lines < 0 ? stood.get(indices[local]!)! : lines);
+          const index = indices[local]!;
+          batch.counts.set(index, partly.has(local) ? Math.max(stood.get(index)!, lines) : lines);
         }
         for (const file of result.files) {
-          batch.files.push({ ...file, index: indices[file.index]! });
+          const index = indices[file.index]!;
+          batch.files.push({ ...file, index, count: batch.counts.get(index)! });
           described += file.hits.length;
         }
         batch.binary += result.binary;
