@@ -86,8 +86,8 @@ describe('the file worker pool', () => {
   );
 
   it('holds an index job between files while the hold is set (a tool call runs), searches not', async () => {
-    const hold = new Int32Array(new SharedArrayBuffer(4));
-    pool = createFsWorkerPool({ size: 1, hold });
+    pool = createFsWorkerPool({ size: 1 });
+    const { hold } = pool; // the flag the call gate sets (tool-services.ts)
     const dir = await tempDir();
     await writeFile(join(dir, 'a.txt'), 'alpha beta\n');
     const files = anchoredFilesIn(dir, ['a.txt']);

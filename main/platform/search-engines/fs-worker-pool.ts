@@ -31,8 +31,9 @@ export interface FsWorkerPool {
   /** Threads in the pool (for sizing batches). */
   readonly size: number;
   /**
-   * The flag index threads wait on between files (FsWorkerPoolOptions.hold, or the pool's own):
-   * the tool call gate sets it (ForegroundGate's `shared`).
+   * Nonzero while a tool call runs: the tool call gate sets it (ForegroundGate's `shared`), and an
+   * index thread waits between two files until it is 0 again, so a job under way pauses with the
+   * rest of the build (issue 32 item 1). The pool's own, so a pool made before the gate has it.
    */
   readonly hold: Int32Array;
   /** Search threads running or starting now (index threads aside). */
@@ -48,12 +49,6 @@ export interface FsWorkerPoolOptions {
   readonly idleMs?: number;
   /** Idle index threads exit after this long (each holds what its last jobs grew its heap to). */
   readonly backgroundIdleMs?: number;
-  /**
-   * Nonzero while a tool call runs (ForegroundGate.shared): an index thread waits between two files
-   * until it is 0 again, so a job under way pauses with the rest of the build (issue 32 item 1).
-   * Default: a flag of the pool's own (`hold`), for a gate made after the pool.
-   */
-  readonly hold?: Int32Array;
 }
 
 /**
@@ -85,7 +80,7 @@ export function fsWorkerFile(): string {
 
 export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerPool {
   const size = Math.max(1, options.size ?? Math.min(4, cpus().length));
-  const hold = options.hold ?? new Int32Array(new SharedArrayBuffer(4));
+  const hold = new Int32Array(new SharedArrayBuffer(4));
   let pool: Piscina<FsTask, unknown> | undefined;
   let background: Piscina<FsTask, unknown> | undefined;
   let disposed = false;

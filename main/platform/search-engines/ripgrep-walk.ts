@@ -216,9 +216,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * `name\0count\n` per file, then the statistics' text (a name may hold a newline, never a NUL).
  * Undefined when the output is not UTF-8 (a name that could not be named back to the sandbox: the
  * file-list mode handles it; the statistics are ASCII), a count is not one, or the count of files
- * searched is missing. The output is decoded
- * at once (UTF-8 never holds a NUL or a newline inside a character): a word in most of 28k files
- * named them in 1.2 MB, parsed in ~6 ms where a decoder call and a regex per name took ~25.
+ * searched is missing. The output is decoded at once (UTF-8 never holds a NUL or a newline inside
+ * a character): a word in most of 28k files named them in 1.2 MB, parsed in ~6 ms where a decoder
+ * call and a regex per name took ~25.
  */
 export function parseWalkOutput(output: Buffer): Omit<RipgrepWalkAnswer, 'startedAt'> | undefined {
   let text: string;
