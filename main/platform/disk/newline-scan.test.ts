@@ -60,6 +60,33 @@ describe('newline scan', () => {
     );
   });
 
+  it('counts the newlines of a range as a plain loop does, in a buffer of its memory and outside it', () => {
+    const chunk = fc.array(fc.constantFrom(0x0a, 0x0a, 0x41, 0x0d, 0xff, 0x00), { maxLength: 300, size: 'max' });
+    fc.assert(
+      fc.property(chunk, fc.nat(), fc.nat(), (bytes, a, b) => {
+        const bound = (seed: number) => (bytes.length === 0 ? 0 : seed % (bytes.length + 1));
+        const [from, to] = [bound(a), bound(b)];
+        const expected = bytes.slice(from, Math.max(from, to)).filter((byte) => byte === 0x0a).length;
+        const scanner = newlineScanner();
+        const own = scanner.buffer(bytes.length + 5);
+        // The whole memory is the scanner's: a count stops at `to`, not at the buffer's end.
+        own.fill(0x0a);
+        for (const buffer of [own.subarray(5, 5 + bytes.length), Buffer.from(bytes)]) {
+          buffer.set(bytes);
+          expect(scanner.count(buffer, from, to)).toBe(expected);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    // One buffer in the scanner's memory: counted there (16 bytes at a time), not by indexOf.
+    const scanner = newlineScanner();
+    const buffer = scanner.buffer(1 << 16);
+    // Its memory: the module's own page and the one grown for it (a Buffer's own would be 64 KB).
+    expect(buffer.buffer.byteLength).toBe(2 << 16);
+    buffer.fill(0x0a);
+    expect(scanner.count(buffer, 16, 1 << 16)).toBe((1 << 16) - 16);
+  });
+
   it('scans its own memory with WebAssembly where it can, and without it reads into plain buffers', () => {
     const wasm = newlineScanner();
     const [buffer] = wasm.buffers(1 << 20);

@@ -16,12 +16,16 @@ const PAGE_BYTES = 65_536;
 export interface NewlineScanner {
   /** Two read buffers of `size` bytes (in the scanner's memory where it has one). */
   buffers(size: number): readonly [Buffer, Buffer];
+  /** One read buffer of `size` bytes, the same way (instead of `buffers`: a scanner has one memory). */
+  buffer(size: number): Buffer;
   /**
    * The index in `chunk` of the `n`-th newline (n >= 1) at or after `from`, or -1 when there are fewer;
    * `seen` then says how many there were (n when found).
    */
   nth(chunk: Buffer, from: number, n: number): number;
   readonly seen: number;
+  /** How many newlines `chunk` holds in [from, to). */
+  count(chunk: Buffer, from: number, to: number): number;
 }
 
 interface ScanExports {
@@ -68,16 +72,26 @@ export function newlineScanner(useWasm = true): NewlineScanner {
   const module = useWasm ? scanModule() : null;
   let wasm: ScanExports | undefined;
   let seen = 0;
-  return {
+  /** `count` buffers of `size` bytes, one after the other in a new instance's memory. */
+  const allocate = (size: number, count: number): Buffer[] => {
+    if (module === null) return Array.from({ length: count }, () => Buffer.allocUnsafe(size));
+    const { Instance } = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+    wasm = new Instance(module).exports as ScanExports;
+    wasm.memory.grow(Math.ceil((count * size) / PAGE_BYTES));
+    // Taken after growing: growing replaces the memory's ArrayBuffer.
+    const memory = wasm.memory.buffer;
+    return Array.from({ length: count }, (_, at) => Buffer.from(memory, at * size, size));
+  };
+  const scanner: NewlineScanner = {
     buffers(size) {
-      if (module === null) return [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)];
-      const { Instance } = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-      wasm = new Instance(module).exports as ScanExports;
-      const pages = Math.ceil((2 * size) / PAGE_BYTES);
-      wasm.memory.grow(pages);
-      // Taken after growing: growing replaces the memory's ArrayBuffer.
-      const memory = wasm.memory.buffer;
-      return [Buffer.from(memory, 0, size), Buffer.from(memory, size, size)];
+      const [first, second] = allocate(size, 2);
+      return [first!, second!];
+    },
+    buffer: (size) => allocate(size, 1)[0]!,
+    count(chunk, from, to) {
+      if (to <= from) return 0;
+      scanner.nth(chunk.subarray(0, to), from, EVERY_NEWLINE);
+      return seen;
     },
     nth(chunk, from, n) {
       // The scan would never end: no 0th newline to stop at.
@@ -95,4 +109,5 @@ export function newlineScanner(useWasm = true): NewlineScanner {
       return seen;
     },
   };
+  return scanner;
 }

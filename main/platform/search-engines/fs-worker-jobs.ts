@@ -1,5 +1,7 @@
 import * as fs from 'node:fs';
 import { anchoredOpener } from '../disk/anchored-opener';
+import { newlineScanner } from '../disk/newline-scan';
+import type { NewlineScanner } from '../disk/newline-scan';
 import { nulInHead, readUtf16, utf16Encoding } from './search-file-reads';
 import { compileMatcher } from './search-matchers';
 import { newFileState, scanSegment } from './search-segment';
@@ -20,7 +22,9 @@ export interface FsJobs {
 export function createFsJobs(options: { chunkSize?: number } = {}): FsJobs {
   const chunkSize = options.chunkSize ?? 4 << 20;
   const maxLineBytes = Math.max(chunkSize, 64 << 20);
-  let buffer: Buffer | undefined; // allocated on the first search
+  // Allocated on the first search: the read buffer lives in the newline scanner's memory.
+  let scanner: NewlineScanner | undefined;
+  let buffer: Buffer | undefined;
 
   function statEntries(files: AnchoredFiles): StatRows {
     const rows = new Float64Array(files.names.length * 2);
@@ -39,9 +43,13 @@ export function createFsJobs(options: { chunkSize?: number } = {}): FsJobs {
 
   function searchFiles(job: SearchJob): SearchJobResult {
     const { spec } = job;
-    const base = (buffer ??= Buffer.allocUnsafe(chunkSize));
+    if (scanner === undefined || buffer === undefined) {
+      scanner = newlineScanner();
+      buffer = scanner.buffer(chunkSize);
+    }
+    const base = buffer;
     const { findIn, onBytes } = compileMatcher(spec);
-    const search = { spec, findIn, maxDetails: job.maxDetails };
+    const search = { spec, findIn, maxDetails: job.maxDetails, newlines: scanner };
     const decoded = spec.mode === 'utf8' && !onBytes;
     const files: FileMatches[] = [];
     const counts: number[] = [];
