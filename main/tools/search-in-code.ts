@@ -9,7 +9,8 @@ import { noticeSchema } from './kit/output-shapes';
 import { defineTool, onGivenPath } from './define-tool';
 import { createJsEngine } from './search/search-js-engine';
 import type { BatchResult, SearchEngine } from './search/search-js-engine';
-import { createRipgrepEngine } from './search/search-ripgrep-engine';
+import { createRipgrepEngine, walkFedRipgrepEngine } from './search/search-ripgrep-engine';
+import type { WalkFedEngine } from './search/search-ripgrep-engine';
 import { WalkBatches } from './search/walk-batches';
 import { ripgrepWalkedFiles } from './search/search-ripgrep-walk';
 import { compileQuery } from './search/search-query';
@@ -160,9 +161,12 @@ export const searchInCodeTool = defineTool({
     // Without the index, where ripgrep runs confined to the workspace, it walks the folders itself
     // and proposes the files with a match; those confirmed through the sandbox go to the JS engine
     // (issue 28 item 4). A file_pattern keeps the sandbox's walk: its globs are not ripgrep's.
-    const walkedByRipgrep =
+    const anchorOf = (inPersona: boolean) => sandbox.anchorOf(inPersona);
+    /** Many candidates: the ripgrep engine, made when ripgrep is done, checks their counts as they are confirmed. */
+    let streamed: WalkFedEngine | undefined;
+    const ripgrepWalk =
       !canWalk || patternArgs === undefined || ctx.env.ripgrep === undefined || indexed !== undefined
-        ? undefined
+        ? ok(undefined)
         : await ripgrepWalkedFiles(
             ctx.env,
             ctx.env.ripgrep,
@@ -180,16 +184,29 @@ export const searchInCodeTool = defineTool({
               // confirms the candidates. Started alongside ripgrep, which takes every core, they
               // slowed it by about as much as they saved. A literal's are most often read here
               // (below), and threads started for nothing slowed that read by 50-100 ms.
-              onNamed: () => {
+              onNamed: (named, startedAt) => {
                 if (!isLiteral) workers.warm();
+                // More than the JS engine takes: the counts ripgrep made stand (see below), checked
+                // in the file threads while the walk confirms the rest (walkFedRipgrepEngine).
+                if (named <= jsCandidates) return undefined;
+                streamed = walkFedRipgrepEngine(
+                  { rg: ctx.env.ripgrep!, patternArgs, workers, spec: spec.value, maxResults: args.max_results },
+                  { signal: ctx.signal, confinement: ctx.env.confinementFor('ripgrep'), startedAt, anchorOf },
+                );
+                return streamed.sink;
               },
               // More candidates than the JS engine takes: the count checks learn their sizes, in threads.
               sizesUpTo: jsCandidates,
             },
           );
+    if (!ripgrepWalk.ok) return ripgrepWalk;
+    const walkedByRipgrep = ripgrepWalk.value;
+    // A sink ripgrep's walk did not use (a folder ripgrep could not read): as if none was asked for.
+    if (walkedByRipgrep?.streamed !== true) streamed = undefined;
     // Many candidates: the counts ripgrep's walk made stand for the files still what it read, and
     // the JS engine describes the first.
     const fewCandidates =
+      streamed === undefined &&
       walkedByRipgrep !== undefined &&
       (walkedByRipgrep.files.length <= jsCandidates || walkedByRipgrep.bytes <= jsCandidateBytes);
     const searchHere = fewCandidates && isLiteral && walkedByRipgrep.bytes <= inProcessBytes;
@@ -198,7 +215,8 @@ export const searchInCodeTool = defineTool({
     // A literal's candidates not read here: the file threads start while their counts are checked.
     if (walkedByRipgrep !== undefined && isLiteral && !searchHere) workers.warm();
     const engine: SearchEngine =
-      fewCandidates ||
+      streamed?.engine ??
+      (fewCandidates ||
       patternArgs === undefined ||
       ctx.env.ripgrep === undefined ||
       (indexed !== undefined && !indexed.broad)
@@ -206,7 +224,7 @@ export const searchInCodeTool = defineTool({
         : createRipgrepEngine(ctx.env.ripgrep, patternArgs, workers, spec.value, args.max_results, ctx.signal, {
             confinement: ctx.env.confinementFor('ripgrep'),
             ...(walkedByRipgrep === undefined ? {} : { walkCounts: walkedByRipgrep }),
-          });
+          }));
     let skippedByIndex = 0;
     let binaryByIndex = 0;
     /** Who stood in for the walk (the answer's `walk`). */
@@ -214,7 +232,7 @@ export const searchInCodeTool = defineTool({
     // --- end of engine selection ---
 
     // Files in walk order: their workspace paths, and the batches the engine is given meanwhile.
-    const batches = new WalkBatches(engine, (inPersona) => sandbox.anchorOf(inPersona));
+    const batches = streamed?.batches ?? new WalkBatches(engine, anchorOf);
     const { files } = batches;
 
     if (start.facts.kind === 'file') {
@@ -237,7 +255,8 @@ export const searchInCodeTool = defineTool({
       if (walkedByRipgrep !== undefined) {
         // Read here: each descriptor goes with its file's batch, which closes it (AnchoredFiles.opened).
         const { opened } = walkedByRipgrep;
-        takeShared(walkedByRipgrep.files, walkedByRipgrep.sizes, searchHere ? opened : undefined);
+        if (streamed === undefined)
+          takeShared(walkedByRipgrep.files, walkedByRipgrep.sizes, searchHere ? opened : undefined);
         opened.fill(-1);
       } else if (listed !== undefined) {
         walk = 'index';

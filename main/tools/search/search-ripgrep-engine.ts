@@ -1,4 +1,4 @@
-import type { AnchoredFiles } from '../../platform/disk/anchored-batch';
+import type { AnchoredFiles, RootAnchor } from '../../platform/disk/anchored-batch';
 import { CTIME_SLACK_MS } from '../../platform/disk/kept-ctime';
 import { pickFiles } from '../../platform/disk/anchored-pick';
 import type { ConfinementRules } from '../../platform/processes/launch-types';
@@ -12,6 +12,8 @@ import type { FileMatches, SearchJobResult, SearchSpec } from '../../platform/se
 import type { BatchResult, SearchEngine } from './search-js-engine';
 import { createBatchQueue } from './search-batch-queue';
 import type { FileBatch } from './search-batch-queue';
+import type { ConfirmedSink } from './search-ripgrep-walk';
+import { WalkBatches } from './walk-batches';
 
 /** ripgrep processes at once: each uses every core already. */
 const maxInFlight = 2;
@@ -254,9 +256,58 @@ export function createRipgrepEngine(
     // Fewer, bigger batches: a process start costs more than a worker message (and the command
     // line has room for a few thousand paths; Windows' 32k characters for far fewer).
     // Each start forks this (big) process: measured ~20 ms a start on the bench machine, so 8192.
-    batchFiles: process.platform === 'win32' ? 200 : 8192,
+    // With the walk's counts no process starts: smaller batches start the checks sooner while the
+    // confirming walk goes on (search-in-code.ts streams its candidates).
+    batchFiles: walkCounts !== undefined ? WALK_BATCH_FILES : process.platform === 'win32' ? 200 : 8192,
     add: queue.add,
     finish: async () => describe(await queue.finish()),
+  };
+}
+
+/** The ripgrep engine of walkFedRipgrepEngine, its batches, and the sink that feeds them. */
+export interface WalkFedEngine {
+  readonly engine: SearchEngine;
+  readonly batches: WalkBatches;
+  readonly sink: ConfirmedSink;
+}
+
+/**
+ * The ripgrep engine fed by ripgrep's confirming walk as it goes (search-ripgrep-walk.ts onNamed):
+ * each candidate confirmed goes into a batch with ripgrep's count, and each batch is checked in the
+ * file threads while the walk confirms the rest (for 33.5k files of an npm tree, the walk and the
+ * checks took ~330 ms each, one after the other).
+ */
+export function walkFedRipgrepEngine(
+  search: {
+    readonly rg: string;
+    readonly patternArgs: readonly string[];
+    readonly workers: FsWorkerPool;
+    readonly spec: SearchSpec;
+    readonly maxResults: number;
+  },
+  options: {
+    readonly signal: AbortSignal;
+    readonly confinement: Omit<ConfinementRules, 'cwd'>;
+    /** Date.now() just before the walk's ripgrep started. */
+    readonly startedAt: number;
+    readonly anchorOf: (inPersona: boolean) => RootAnchor | undefined;
+  },
+): WalkFedEngine {
+  const walkCounts = { lines: [] as number[], sizes: [] as number[], startedAt: options.startedAt };
+  const { rg, patternArgs, workers, spec, maxResults } = search;
+  const engine = createRipgrepEngine(rg, patternArgs, workers, spec, maxResults, options.signal, {
+    confinement: options.confinement,
+    walkCounts,
+  });
+  const batches = new WalkBatches(engine, options.anchorOf);
+  return {
+    engine,
+    batches,
+    sink: (entry, lines, size) => {
+      walkCounts.lines.push(lines);
+      walkCounts.sizes.push(size);
+      batches.take(entry);
+    },
   };
 }
 
@@ -294,6 +345,9 @@ function countedByWalk(
     uncounted,
   };
 }
+
+/** A batch of the walk's counts: checked in two threads, MIN_THREAD_CHECKS files each. */
+const WALK_BATCH_FILES = 2048;
 
 /** Files to describe below this many go to one worker: a message each costs more than they do. */
 const minSharedFiles = 32;

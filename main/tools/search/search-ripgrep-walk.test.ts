@@ -1,5 +1,6 @@
+import { rmSync } from 'node:fs';
 import { link, mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { confinementMode } from '../../platform/processes/confinement';
 import { ripgrepOnPath } from '../../platform/processes/ripgrep-locate';
@@ -10,6 +11,20 @@ import { ripgrepWalkedFiles } from './search-ripgrep-walk';
 
 const toolKit = useToolKits();
 const rg = ripgrepOnPath();
+
+/** What ripgrepWalkedFiles answered, where it did not fail. */
+async function walkedOf(pending: ReturnType<typeof ripgrepWalkedFiles>) {
+  const result = await pending;
+  if (!result.ok) throw new Error(result.error.message);
+  return result.value;
+}
+
+async function files(root: string, tree: Record<string, string>) {
+  for (const [path, content] of Object.entries(tree)) {
+    await mkdir(join(root, dirname(path)), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
+}
 
 describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedFiles', () => {
   it("adds up the candidates' sizes with the persona files' (a literal over a few small files stays in this thread)", async () => {
@@ -23,14 +38,16 @@ describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedF
     if (!spec.ok) throw new Error(spec.error.message);
     const start = await kit.env.sandbox.resolve('.', 'read');
     if (!start.ok) throw new Error(start.error.message);
-    const walked = await ripgrepWalkedFiles(
-      kit.env,
-      rg!,
-      ripgrepPatternArgs(spec.value)!,
-      start.value,
-      false,
-      () => true,
-      new AbortController().signal,
+    const walked = await walkedOf(
+      ripgrepWalkedFiles(
+        kit.env,
+        rg!,
+        ripgrepPatternArgs(spec.value)!,
+        start.value,
+        false,
+        () => true,
+        new AbortController().signal,
+      ),
     );
     expect(walked?.files.map((file) => file.relPath).sort()).toEqual(['SOUL.md', 'USER.md', 'src/a.ts']);
     expect(walked?.bytes).toBe(18 + 22 + 9);
@@ -46,15 +63,17 @@ describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedF
     const start = await kit.env.sandbox.resolve('.', 'read');
     if (!start.ok) throw new Error(start.error.message);
     const walk = (sizesUpTo?: number) =>
-      ripgrepWalkedFiles(
-        kit.env,
-        rg!,
-        ['-e', 'needle'],
-        start.value,
-        false,
-        () => true,
-        new AbortController().signal,
-        sizesUpTo === undefined ? {} : { sizesUpTo },
+      walkedOf(
+        ripgrepWalkedFiles(
+          kit.env,
+          rg!,
+          ['-e', 'needle'],
+          start.value,
+          false,
+          () => true,
+          new AbortController().signal,
+          sizesUpTo === undefined ? {} : { sizesUpTo },
+        ),
       );
     // Looked up: the second hard link is dropped here, the sizes are known.
     const looked = await walk();
@@ -82,15 +101,17 @@ describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedF
     const start = await kit.env.sandbox.resolve('.', 'read');
     if (!start.ok) throw new Error(start.error.message);
     const told: number[] = [];
-    const walked = await ripgrepWalkedFiles(
-      kit.env,
-      fake,
-      ['-e', 'needle'],
-      start.value,
-      false,
-      (relPath) => relPath !== 'fake-rg',
-      new AbortController().signal,
-      { onMatched: (count) => told.push(count) },
+    const walked = await walkedOf(
+      ripgrepWalkedFiles(
+        kit.env,
+        fake,
+        ['-e', 'needle'],
+        start.value,
+        false,
+        (relPath) => relPath !== 'fake-rg',
+        new AbortController().signal,
+        { onMatched: (count) => told.push(count) },
+      ),
     );
     expect(walked?.files.map((file) => file.relPath)).toEqual(['a.txt', 'b.txt']);
     expect(walked?.lines).toEqual([1, 1]);
@@ -110,16 +131,21 @@ describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedF
       await writeFile(fake, `#!/bin/sh\n${say}printf '\\n0 files searched\\n'\nexit 2\n`, { mode: 0o755 });
       const start = await kit.env.sandbox.resolve('.', 'read');
       if (!start.ok) throw new Error(start.error.message);
-      return ripgrepWalkedFiles(
-        kit.env,
-        fake,
-        ['-e', 'needle'],
-        start.value,
-        false,
-        () => true,
-        new AbortController().signal,
+      return walkedOf(
+        ripgrepWalkedFiles(
+          kit.env,
+          fake,
+          ['-e', 'needle'],
+          start.value,
+          false,
+          () => true,
+          new AbortController().signal,
+          // Asked for, a sink is not used where ripgrep left a folder unread.
+          { onNamed: () => () => sunk.push('sunk') },
+        ),
       );
     };
+    const sunk: string[] = [];
     const refused = (path: string) => `rg: ./${path}: Permission denied (os error 13)`;
     // There: walked and read by the sandbox instead.
     const found = await run(refused('locked'));
@@ -129,5 +155,57 @@ describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedF
     expect(await run(refused('ghost'))).toBeUndefined();
     // An error that names nothing: what ripgrep missed is not known.
     expect(await run('')).toBeUndefined();
+    expect(found?.streamed).toBe(false);
+    expect(sunk).toEqual([]);
+  });
+
+  it('hands each candidate to a sink as it is confirmed, in walk order with its count, opening none', async () => {
+    const kit = await toolKit({});
+    await files(kit.workspace, {
+      'b/one.txt': 'needle\nneedle\n',
+      'a/two.txt': 'needle\n',
+      'a/no.txt': 'nothing\n',
+      '.hidden/three.txt': 'needle\n',
+    });
+    await writeFile(join(kit.personaDir, 'SOUL.md'), 'the soul\n');
+    const start = await kit.env.sandbox.resolve('.', 'read');
+    if (!start.ok) throw new Error(start.error.message);
+    const sunk: string[] = [];
+    const named: number[] = [];
+    const walked = await walkedOf(
+      ripgrepWalkedFiles(kit.env, rg!, ['-e', 'needle'], start.value, false, () => true, new AbortController().signal, {
+        openCandidates: true,
+        onNamed: (count, startedAt) => {
+          named.push(count);
+          expect(startedAt).toBeLessThanOrEqual(Date.now());
+          return (entry, lines, size) => sunk.push(`${entry.relPath}:${lines}:${size}`);
+        },
+      }),
+    );
+    expect(named).toEqual([2]);
+    // The persona overlay's file too, uncounted (-1); sizes unknown (0) past sizesUpTo only.
+    expect(sunk).toEqual(['SOUL.md:-1:9', 'a/two.txt:1:7', 'b/one.txt:2:14']);
+    expect(walked?.streamed).toBe(true);
+    expect(walked?.files.map((file) => file.relPath)).toEqual(['SOUL.md', 'a/two.txt', 'b/one.txt']);
+    expect([...walked!.opened]).toEqual([-1, -1, -1]);
+  });
+
+  it('fails with the walk once candidates went to a sink, where it would walk again without one', async () => {
+    const kit = await toolKit({});
+    await files(kit.workspace, { 'src/a.txt': 'needle\n' });
+    const start = await kit.env.sandbox.resolve('src', 'read');
+    if (!start.ok) throw new Error(start.error.message);
+    // The folder goes once ripgrep is done, before the confirming walk opens it.
+    const walk = (sink: boolean) =>
+      ripgrepWalkedFiles(kit.env, rg!, ['-e', 'needle'], start.value, false, () => true, new AbortController().signal, {
+        onNamed: () => {
+          rmSync(join(kit.workspace, 'src'), { recursive: true });
+          return sink ? () => undefined : undefined;
+        },
+      });
+    const streamed = await walk(true);
+    expect(streamed.ok).toBe(false);
+    await files(kit.workspace, { 'src/a.txt': 'needle\n' });
+    expect(await walk(false)).toEqual({ ok: true, value: undefined });
   });
 });

@@ -1,3 +1,5 @@
+import { ok } from '../../../shared/result';
+import type { Result } from '../../../shared/result';
 import type { StaleEntry } from '../../domain/search/ngram/ngram-service';
 import { ripgrepWalk } from '../../platform/search-engines/ripgrep-walk';
 import { isPersonaPath, personaEntries } from '../../platform/disk/workspace-sandbox';
@@ -32,6 +34,8 @@ export interface RipgrepWalked {
   readonly opened: Int32Array;
   /** Closes the descriptors of `opened` (those not handed on). */
   closeOpened(): void;
+  /** The candidates went to onNamed's sink as they were confirmed (they are in `files` too). */
+  readonly streamed: boolean;
 }
 
 export interface RipgrepWalkedOptions {
@@ -39,8 +43,12 @@ export interface RipgrepWalkedOptions {
   readonly onMatched?: (count: number) => void;
   /** Open the candidates in the confirming walk (WalkOptions.openFirst): they will be read in this thread. */
   readonly openCandidates?: boolean;
-  /** Told how many files ripgrep named once it is done, before the confirming walk. */
-  readonly onNamed?: (count: number) => void;
+  /**
+   * Told how many files ripgrep named once it is done, before the confirming walk, and when it
+   * started. A sink it returns is handed each candidate as the walk confirms it, so the engine
+   * checks the first ones while the walk goes on (nothing is opened for them then).
+   */
+  readonly onNamed?: (count: number, startedAt: number) => ConfirmedSink | undefined;
   /**
    * When ripgrep names more files than this, the confirming walk does not look up their sizes and
    * links (~5 µs a file in this thread): the engine's count checks learn both in the file threads,
@@ -48,6 +56,9 @@ export interface RipgrepWalkedOptions {
    */
   readonly sizesUpTo?: number;
 }
+
+/** A candidate as the confirming walk confirms it: its entry, ripgrep's count (-1: none), its size (0: unknown). */
+export type ConfirmedSink = (entry: StaleEntry, lines: number, size: number) => void;
 
 const none: ReadonlySet<string> = new Set();
 
@@ -71,6 +82,8 @@ const maxOpened = 1024;
  *
  * Undefined where this does not apply (no confinement, a start folder the walk treats apart: the
  * persona folder, a linked or ignored one) or ripgrep's answer may be incomplete: the caller walks.
+ * Once candidates went to a sink (onNamed), a walk that fails is the answer (an error): the caller
+ * cannot walk again with part of them handed on.
  */
 export async function ripgrepWalkedFiles(
   env: ToolEnvironment,
@@ -81,13 +94,13 @@ export async function ripgrepWalkedFiles(
   accept: (relPath: string) => boolean,
   signal: AbortSignal,
   { onMatched, openCandidates = false, onNamed, sizesUpTo = Infinity }: RipgrepWalkedOptions = {},
-): Promise<RipgrepWalked | undefined> {
+): Promise<Result<RipgrepWalked | undefined>> {
   const { sandbox } = env;
   const base = start.relPath;
-  if (start.facts?.kind !== 'directory' || start.inPersona || start.realRel !== base) return undefined;
-  if ((base !== '' && isPersonaPath(base)) || sandbox.isIgnored(start)) return undefined;
+  if (start.facts?.kind !== 'directory' || start.inPersona || start.realRel !== base) return ok(undefined);
+  if ((base !== '' && isPersonaPath(base)) || sandbox.isIgnored(start)) return ok(undefined);
   const root = sandbox.anchorOf(false);
-  if (root === undefined) return undefined;
+  if (root === undefined) return ok(undefined);
   const answer = await ripgrepWalk(
     rg,
     patternArgs,
@@ -102,8 +115,11 @@ export async function ripgrepWalkedFiles(
     },
     signal,
   );
-  if (answer === undefined) return undefined;
-  onNamed?.(answer.matched.length);
+  if (answer === undefined) return ok(undefined);
+  // What ripgrep could not list or read is walked whole (below); a name read as two (a newline in
+  // it) then drops the answer, which a sink could not take back: only a whole answer streams.
+  const sink = onNamed?.(answer.matched.length, answer.startedAt);
+  const streamed = answer.unsearched.length === 0 ? sink : undefined;
 
   // The folders on the way to a candidate, the names the confirming walk looks at in each, and
   // the candidates' names it opens before it lists their folder.
@@ -111,7 +127,7 @@ export async function ripgrepWalkedFiles(
   const folders = new Set<string>();
   const namesOf = new Map<string, Set<string>>();
   const namesIn = new Map<string, Set<string>>();
-  const opening = openCandidates && answer.matched.length <= maxOpened;
+  const opening = streamed === undefined && openCandidates && answer.matched.length <= maxOpened;
   const sized = answer.matched.length <= sizesUpTo;
   const wantIn = (map: Map<string, Set<string>>, folder: string, name: string) => {
     const names = map.get(folder);
@@ -173,6 +189,17 @@ export async function ripgrepWalkedFiles(
     if (entry.opened !== undefined) unread.push(entry.opened);
     return 'continue';
   };
+  /** A candidate confirmed: kept in walk order, and handed to the sink at once. */
+  const confirm = (entry: WalkEntry, descriptor: number, count: number) => {
+    const confirmed = staleEntry(entry);
+    const size = entry.facts?.size ?? 0;
+    files.push(confirmed);
+    opened.push(descriptor);
+    sizes.push(size);
+    lines.push(count);
+    bytes += entry.facts?.size ?? Infinity;
+    streamed?.(confirmed, count, size);
+  };
   let personaFiles = 0;
   let wholeFiles = 0;
   /** Of `whole`, the paths the walk met: one it did not (a name with a newline read as two messages) drops the answer. */
@@ -195,13 +222,7 @@ export async function ripgrepWalkedFiles(
       if (entry.inPersona) {
         if (entry.kind === 'file') {
           personaFiles += 1;
-          if (accept(entry.relPath)) {
-            files.push(staleEntry(entry));
-            opened.push(-1);
-            sizes.push(entry.facts?.size ?? 0);
-            lines.push(-1);
-            bytes += entry.facts?.size ?? Infinity;
-          }
+          if (accept(entry.relPath)) confirm(entry, -1, -1);
         }
         return 'continue';
       }
@@ -218,11 +239,7 @@ export async function ripgrepWalkedFiles(
       // Not looked up (sizesUpTo), the engine's check of its count refuses it.
       const looked = sized || unsearched;
       if (refuseHardLinks && (entry.facts === undefined ? looked : entry.facts.nlink > 1)) return turnDown(entry);
-      files.push(staleEntry(entry));
-      opened.push(entry.opened ?? -1);
-      sizes.push(entry.facts?.size ?? 0);
-      lines.push(unsearched ? -1 : count!);
-      bytes += entry.facts?.size ?? Infinity;
+      confirm(entry, entry.opened ?? -1, unsearched ? -1 : count!);
       return 'continue';
     },
   });
@@ -235,10 +252,11 @@ export async function ripgrepWalkedFiles(
   const held = Int32Array.from(opened);
   if (!walked.ok || wholeSeen !== whole.size) {
     closeOpened(held);
-    return undefined;
+    // Streamed: `whole` was empty, so the walk itself failed (stopped, its folder gone).
+    return streamed !== undefined && !walked.ok ? walked : ok(undefined);
   }
   // Already in the walk's order.
-  return {
+  return ok({
     files,
     searched: answer.searched + personaFiles + wholeFiles,
     bytes,
@@ -247,7 +265,8 @@ export async function ripgrepWalkedFiles(
     startedAt: answer.startedAt,
     opened: held,
     closeOpened: () => closeOpened(held),
-  };
+    streamed: streamed !== undefined,
+  });
 }
 
 /** What a batch needs of a walked file (its folder held only during the visit is not kept). */
