@@ -85,6 +85,13 @@ describe('newline scan', () => {
     expect(buffer.buffer.byteLength).toBe(2 << 16);
     buffer.fill(0x0a);
     expect(scanner.count(buffer, 16, 1 << 16)).toBe((1 << 16) - 16);
+    // Grown in place: the bytes kept, the view before detached, the new one counted there too.
+    const grown = scanner.grow(4 << 16)!;
+    expect(buffer.length).toBe(0);
+    expect(grown.buffer.byteLength).toBe(4 << 16);
+    grown.fill(0x41, 1 << 16);
+    expect(scanner.count(grown, 0, 4 << 16)).toBe(1 << 16);
+    expect(newlineScanner(false).grow(64)).toBeUndefined();
   });
 
   it('scans its own memory with WebAssembly where it can, and without it reads into plain buffers', () => {

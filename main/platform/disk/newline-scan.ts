@@ -19,6 +19,11 @@ export interface NewlineScanner {
   /** One read buffer of `size` bytes, the same way (instead of `buffers`: a scanner has one memory). */
   buffer(size: number): Buffer;
   /**
+   * The buffer of `buffer()` made `size` bytes long in place, its bytes kept (no copy): a view of
+   * the grown memory, which detaches every view taken before. Undefined without WebAssembly.
+   */
+  grow(size: number): Buffer | undefined;
+  /**
    * The index in `chunk` of the `n`-th newline (n >= 1) at or after `from`, or -1 when there are fewer;
    * `seen` then says how many there were (n when found).
    */
@@ -88,6 +93,12 @@ export function newlineScanner(useWasm = true): NewlineScanner {
       return [first!, second!];
     },
     buffer: (size) => allocate(size, 1)[0]!,
+    grow(size) {
+      if (wasm === undefined) return undefined;
+      const have = wasm.memory.buffer.byteLength;
+      if (size > have) wasm.memory.grow(Math.ceil((size - have) / PAGE_BYTES));
+      return Buffer.from(wasm.memory.buffer, 0, size);
+    },
     count(chunk, from, to) {
       if (to <= from) return 0;
       scanner.nth(chunk.subarray(0, to), from, EVERY_NEWLINE);

@@ -32,7 +32,8 @@ describe('the search job (in-process, tiny chunks to exercise segment seams)', (
         fc.boolean(),
         fc.boolean(),
         fc.integer({ min: 16, max: 200 }),
-        async (lines, needle, caseSensitive, isRegex, chunkSize) => {
+        fc.boolean(),
+        async (lines, needle, caseSensitive, isRegex, chunkSize, keptSmall) => {
           const text = lines.join('\n') + (lines.length > 0 ? '\n' : '');
           await writeFile(file, text);
           const source = isRegex ? `${needle.replace(' ', '\\s?')}` : needle;
@@ -43,12 +44,13 @@ describe('the search job (in-process, tiny chunks to exercise segment seams)', (
             maxLineChars: 500,
           });
           if (!spec.ok) throw new Error(spec.error.message);
-          const jobs = createInProcessJobs({ chunkSize });
-          const result = jobs.searchFiles({
-            spec: spec.value,
-            files: anchoredFilesIn(dir, ['f.txt']),
-            maxDetails: 1000,
-          });
+          // A line longer than the chunk grows it in place (up to keptBytes), then into a copy.
+          const jobs = createInProcessJobs({ chunkSize, ...(keptSmall ? { keptBytes: chunkSize * 2 } : {}) });
+          const search = () =>
+            jobs.searchFiles({ spec: spec.value, files: anchoredFilesIn(dir, ['f.txt']), maxDetails: 1000 });
+          const result = search();
+          // Again with the buffer a first search may have grown: the same answer.
+          expect(search()).toEqual(result);
           const pattern = isRegex ? new RegExp(source.replace('\\s?', ' ?'), caseSensitive ? 'u' : 'iu') : undefined;
           const expected = naive(text, (candidate) =>
             pattern !== undefined
@@ -69,6 +71,33 @@ describe('the search job (in-process, tiny chunks to exercise segment seams)', (
       ),
       { numRuns: 400 },
     );
+  });
+
+  it('grows its read buffer for a long line in place, then into a copy, and reads the next files with it', async () => {
+    const dir = await tempDir();
+    const chunkSize = 64 << 10;
+    // 300 KB on one line: 64 KB, grown in place to 128 and 256 KB (the scanner's memory grows, its
+    // views before are detached), then copied into 512 KB (past keptBytes).
+    const long = `${'a'.repeat(150_000)} hit ${'b'.repeat(150_000)} hit\nhit after\n`;
+    await writeFile(join(dir, 'long.txt'), long);
+    await writeFile(join(dir, 'next.txt'), `${'c'.repeat(100_000)}\nhit next\n`);
+    const spec = compileQuery('hit', { isRegex: false, caseSensitive: true, contextLines: 0, maxLineChars: 20 });
+    if (!spec.ok) throw new Error('spec');
+    const jobs = createInProcessJobs({ chunkSize, keptBytes: 256 << 10 });
+    const search = () =>
+      jobs.searchFiles({ spec: spec.value, files: anchoredFilesIn(dir, ['long.txt', 'next.txt']), maxDetails: 10 });
+    for (let run = 0; run < 2; run += 1) {
+      const result = search();
+      expect(result.files.map((file) => file.hits.map((hit) => [hit.line, hit.column]))).toEqual([
+        [
+          [1, 150_002],
+          [2, 1],
+        ],
+        [[2, 1]],
+      ]);
+      expect([...result.counts]).toEqual([0, 2, 1, 1]);
+      expect(result.bytes).toBe(Buffer.byteLength(long) + 100_010);
+    }
   });
 
   it('counts matches beyond maxDetails without describing them, and skips binary files', async () => {

@@ -4,7 +4,8 @@ import type { AnchoredFiles } from '../disk/anchored-batch';
 import type { SearchJob, SearchJobResult, StatRows } from './search-types';
 
 /** The workers' jobs run right here: for small batches (a round trip costs more) and for tests. */
-export const createInProcessJobs = (options: { chunkSize?: number } = {}): FsJobs => createFsJobs(options);
+export const createInProcessJobs = (options: { chunkSize?: number; keptBytes?: number } = {}): FsJobs =>
+  createFsJobs(options);
 
 const inProcess = createInProcessJobs();
 
