@@ -94,6 +94,30 @@ describe('newline scan', () => {
     expect(newlineScanner(false).grow(64)).toBeUndefined();
   });
 
+  it("counts a range's UTF-8 characters and astral ones as a plain loop does, in its memory only", () => {
+    const bytes = fc.array(fc.constantFrom(0x41, 0x0a, 0x7f, 0x80, 0xbf, 0xc3, 0xe2, 0xef, 0xf0, 0xf4, 0xff), {
+      maxLength: 300,
+      size: 'max',
+    });
+    fc.assert(
+      fc.property(bytes, fc.nat(), fc.nat(), (chunk, a, b) => {
+        const bound = (seed: number) => (chunk.length === 0 ? 0 : seed % (chunk.length + 1));
+        const [from, to] = [Math.min(bound(a), bound(b)), Math.max(bound(a), bound(b))];
+        const range = chunk.slice(from, to);
+        const expected = {
+          codePoints: range.filter((byte) => (byte & 0xc0) !== 0x80).length,
+          astral: range.filter((byte) => byte >= 0xf0).length,
+        };
+        const scanner = newlineScanner();
+        const own = scanner.buffer(chunk.length + 7).subarray(7);
+        own.set(chunk);
+        expect(scanner.utf8(own, from, to)).toEqual(to > from ? expected : undefined);
+        expect(scanner.utf8(Buffer.from(chunk), from, to)).toBeUndefined();
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('scans its own memory with WebAssembly where it can, and without it reads into plain buffers', () => {
     const wasm = newlineScanner();
     const [buffer] = wasm.buffers(1 << 20);

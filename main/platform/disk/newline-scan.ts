@@ -31,12 +31,24 @@ export interface NewlineScanner {
   readonly seen: number;
   /** How many newlines `chunk` holds in [from, to). */
   count(chunk: Buffer, from: number, to: number): number;
+  /**
+   * The code points of valid UTF-8 bytes [from, to) of `chunk`, and how many of them take two UTF-16
+   * units, counted 16 bytes at a time; undefined when `chunk` is not in the scanner's memory.
+   */
+  readonly utf8: (chunk: Buffer, from: number, to: number) => Utf8Count | undefined;
+}
+
+export interface Utf8Count {
+  readonly codePoints: number;
+  readonly astral: number;
 }
 
 interface ScanExports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   readonly seen: { readonly value: number };
+  readonly astral: { readonly value: number };
   nth(ptr: number, len: number, n: number): number;
+  utf8(ptr: number, len: number): number;
 }
 
 /** The two WebAssembly calls used here (typed by hand: the Node tsconfig has no DOM lib, where they live). */
@@ -103,6 +115,11 @@ export function newlineScanner(useWasm = true): NewlineScanner {
       if (to <= from) return 0;
       scanner.nth(chunk.subarray(0, to), from, EVERY_NEWLINE);
       return seen;
+    },
+    utf8: (chunk, from, to) => {
+      if (wasm === undefined || chunk.buffer !== wasm.memory.buffer || to <= from) return undefined;
+      const continuing = wasm.utf8(chunk.byteOffset + from, to - from);
+      return { codePoints: to - from - continuing, astral: wasm.astral.value };
     },
     nth(chunk, from, n) {
       // The scan would never end: no 0th newline to stop at.

@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import type { Utf8Count } from '../disk/newline-scan';
 import { shownLine } from './search-lines';
 
 /**
@@ -18,10 +19,12 @@ export function shownUtf8Line(
   focus: number,
   maxLineChars: number,
   firstOfFile: boolean,
+  /** Counts faster where it can (NewlineScanner.utf8: the bytes in its memory); countUtf8 elsewhere. */
+  counter?: (bytes: Buffer, start: number, end: number) => Utf8Count | undefined,
 ): { text: string; column: number } | undefined {
   if (firstOfFile && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) return undefined;
   if (!isUtf8(bytes.subarray(start, end))) return undefined;
-  const { codePoints, astral } = countUtf8(bytes, start, focus);
+  const { codePoints, astral } = counter?.(bytes, start, focus) ?? countUtf8(bytes, start, focus);
   const column = codePoints + 1;
   const stop = end > start && bytes[end - 1] === 13 ? end - 1 : end;
   // A line this short is decoded whole (shownLine may show all of it: four bytes can be one unit).

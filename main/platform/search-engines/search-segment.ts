@@ -55,17 +55,18 @@ export function scanSegment(
 ): void {
   const { spec, findIn } = search;
   const length = text.length;
+  const { newlines } = search;
+  const utf8 = newlines?.utf8;
   const slice = (a: number, b: number) => (decoded ? (text as string).slice(a, b) : seg.toString('utf8', a, b));
   const lineAt = (start: number, end: number, focus: number) => {
     const firstOfFile = start === 0 && fileOffset === 0;
-    const counted = decoded ? undefined : shownUtf8Line(seg, start, end, focus, spec.maxLineChars, firstOfFile);
+    const counted = decoded ? undefined : shownUtf8Line(seg, start, end, focus, spec.maxLineChars, firstOfFile, utf8);
     if (counted !== undefined) return counted;
     const column = columnOf(slice(start, focus));
     return { text: shownLine(slice(start, end), column, spec.maxLineChars, firstOfFile), column };
   };
   const plain = (start: number, end: number) => lineAt(start, end, start).text;
   // A latin1 string has the bytes' offsets: its newlines are the segment's.
-  const { newlines } = search;
   const linesIn = (from: number, to: number) =>
     decoded || newlines === undefined ? countNewlines(text, from, to) : newlines.count(seg, from, to);
 
