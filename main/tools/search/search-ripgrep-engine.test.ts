@@ -238,6 +238,15 @@ describe('shareOut', () => {
     );
     expect(first!.length).toBeGreaterThan(100);
     expect(second!.length).toBeGreaterThan(400);
+    // Where a file costs 48 KB of bytes (a regex with a literal to find its lines first): the 5 MB
+    // file (~7 ms) and ~380 small ones (~60 µs each), then the rest.
+    const [big, rest] = shareOut(
+      corpus.map((_, i) => i),
+      (i) => corpus[i]!,
+      2,
+      48 * kB,
+    );
+    expect([big!.length, rest!.length]).toEqual([381, 478]);
     // A size unknown weighs as the largest known; never more runs than asked, nor an empty one.
     const unknown = [Infinity, 1, 1, 9].map((size) => size * kB);
     expect(shareOut([0, 1, 2, 3], (i) => unknown[i]!, 2)).toEqual([
