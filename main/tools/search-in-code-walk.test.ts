@@ -95,6 +95,7 @@ const leaks = ['linked-out', 'hard-linked', 'secret', 'shadowed', '-off', 'root:
 
 async function search(args: {
   query: string;
+  is_regex?: boolean;
   path?: string;
   file_pattern?: string;
   include_ignored?: boolean;
@@ -291,6 +292,9 @@ describe.skipIf(ripgrepOnPath() === undefined)('search_in_code with ripgrep walk
       expect(found.skipped_binary).toBe(1);
       expect(found.results.slice(0, 3).map((hit) => hit.file)).toEqual(['SOUL.md', 'many/f000.txt', 'many/f000.txt']);
       for (const leak of leaks) expect(JSON.stringify(found)).not.toContain(leak);
+      // A regex's candidates (not opened by the walk) go to the engine as the walk confirms them: the same answer.
+      const regex = await search({ query: 'ne+dle', is_regex: true, max_results: 10 });
+      expect({ ...regex, query: 'needle' }).toEqual(found);
 
       // The sandbox's own walk and ripgrep counting its list: the same answer.
       process.env['FAMILIAR_UNCONFINED'] = '1';

@@ -184,8 +184,10 @@ export const searchInCodeTool = defineTool({
               // confirms the candidates. Started alongside ripgrep, which takes every core, they
               // slowed it by about as much as they saved. A literal's are most often read here
               // (below), and threads started for nothing slowed that read by 50-100 ms.
-              onNamed: (named, startedAt) => {
+              onNamed: () => {
                 if (!isLiteral) workers.warm();
+              },
+              streamTo: (named, startedAt) => {
                 // More than the JS engine takes: the counts ripgrep made stand (see below), checked
                 // in the file threads while the walk confirms the rest (walkFedRipgrepEngine).
                 if (named <= jsCandidates) return undefined;
@@ -201,8 +203,6 @@ export const searchInCodeTool = defineTool({
           );
     if (!ripgrepWalk.ok) return ripgrepWalk;
     const walkedByRipgrep = ripgrepWalk.value;
-    // A sink ripgrep's walk did not use (a folder ripgrep could not read): as if none was asked for.
-    if (walkedByRipgrep?.streamed !== true) streamed = undefined;
     // Many candidates: the counts ripgrep's walk made stand for the files still what it read, and
     // the JS engine describes the first.
     const fewCandidates =

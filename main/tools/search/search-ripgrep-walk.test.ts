@@ -140,8 +140,8 @@ describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedF
           false,
           () => true,
           new AbortController().signal,
-          // Asked for, a sink is not used where ripgrep left a folder unread.
-          { onNamed: () => () => sunk.push('sunk') },
+          // A sink is not asked for where ripgrep left a folder unread.
+          { streamTo: () => () => sunk.push('sunk') },
         ),
       );
     };
@@ -155,11 +155,10 @@ describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedF
     expect(await run(refused('ghost'))).toBeUndefined();
     // An error that names nothing: what ripgrep missed is not known.
     expect(await run('')).toBeUndefined();
-    expect(found?.streamed).toBe(false);
     expect(sunk).toEqual([]);
   });
 
-  it('hands each candidate to a sink as it is confirmed, in walk order with its count, opening none', async () => {
+  it('hands each candidate to a sink as it is confirmed, in walk order with its count, where none is opened', async () => {
     const kit = await toolKit({});
     await files(kit.workspace, {
       'b/one.txt': 'needle\nneedle\n',
@@ -170,24 +169,41 @@ describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedF
     await writeFile(join(kit.personaDir, 'SOUL.md'), 'the soul\n');
     const start = await kit.env.sandbox.resolve('.', 'read');
     if (!start.ok) throw new Error(start.error.message);
-    const sunk: string[] = [];
-    const named: number[] = [];
-    const walked = await walkedOf(
-      ripgrepWalkedFiles(kit.env, rg!, ['-e', 'needle'], start.value, false, () => true, new AbortController().signal, {
-        openCandidates: true,
-        onNamed: (count, startedAt) => {
-          named.push(count);
-          expect(startedAt).toBeLessThanOrEqual(Date.now());
-          return (entry, lines, size) => sunk.push(`${entry.relPath}:${lines}:${size}`);
-        },
-      }),
-    );
-    expect(named).toEqual([2]);
+    const walk = async (openCandidates: boolean) => {
+      const sunk: string[] = [];
+      const named: number[] = [];
+      const walked = await walkedOf(
+        ripgrepWalkedFiles(
+          kit.env,
+          rg!,
+          ['-e', 'needle'],
+          start.value,
+          false,
+          () => true,
+          new AbortController().signal,
+          {
+            openCandidates,
+            streamTo: (count, startedAt) => {
+              named.push(count);
+              expect(startedAt).toBeLessThanOrEqual(Date.now());
+              return (entry, lines, size) => sunk.push(`${entry.relPath}:${lines}:${size}`);
+            },
+          },
+        ),
+      );
+      return { walked, sunk, named };
+    };
+    const streamed = await walk(false);
+    expect(streamed.named).toEqual([2]);
     // The persona overlay's file too, uncounted (-1); sizes unknown (0) past sizesUpTo only.
-    expect(sunk).toEqual(['SOUL.md:-1:9', 'a/two.txt:1:7', 'b/one.txt:2:14']);
-    expect(walked?.streamed).toBe(true);
-    expect(walked?.files.map((file) => file.relPath)).toEqual(['SOUL.md', 'a/two.txt', 'b/one.txt']);
-    expect([...walked!.opened]).toEqual([-1, -1, -1]);
+    expect(streamed.sunk).toEqual(['SOUL.md:-1:9', 'a/two.txt:1:7', 'b/one.txt:2:14']);
+    expect(streamed.walked?.files.map((file) => file.relPath)).toEqual(['SOUL.md', 'a/two.txt', 'b/one.txt']);
+    expect([...streamed.walked!.opened]).toEqual([-1, -1, -1]);
+    // A literal's few candidates are opened, to be read in this thread: no sink is asked for.
+    const opened = await walk(true);
+    expect([opened.named, opened.sunk]).toEqual([[], []]);
+    expect([...opened.walked!.opened].filter((fd) => fd >= 0)).toHaveLength(2);
+    opened.walked!.closeOpened();
   });
 
   it('fails with the walk once candidates went to a sink, where it would walk again without one', async () => {
@@ -198,10 +214,8 @@ describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedF
     // The folder goes once ripgrep is done, before the confirming walk opens it.
     const walk = (sink: boolean) =>
       ripgrepWalkedFiles(kit.env, rg!, ['-e', 'needle'], start.value, false, () => true, new AbortController().signal, {
-        onNamed: () => {
-          rmSync(join(kit.workspace, 'src'), { recursive: true });
-          return sink ? () => undefined : undefined;
-        },
+        onNamed: () => rmSync(join(kit.workspace, 'src'), { recursive: true }),
+        ...(sink ? { streamTo: () => () => undefined } : {}),
       });
     const streamed = await walk(true);
     expect(streamed.ok).toBe(false);

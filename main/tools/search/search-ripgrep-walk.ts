@@ -34,8 +34,6 @@ export interface RipgrepWalked {
   readonly opened: Int32Array;
   /** Closes the descriptors of `opened` (those not handed on). */
   closeOpened(): void;
-  /** The candidates went to onNamed's sink as they were confirmed (they are in `files` too). */
-  readonly streamed: boolean;
 }
 
 export interface RipgrepWalkedOptions {
@@ -43,12 +41,16 @@ export interface RipgrepWalkedOptions {
   readonly onMatched?: (count: number) => void;
   /** Open the candidates in the confirming walk (WalkOptions.openFirst): they will be read in this thread. */
   readonly openCandidates?: boolean;
+  /** Told how many files ripgrep named once it is done, before the confirming walk. */
+  readonly onNamed?: (count: number) => void;
   /**
-   * Told how many files ripgrep named once it is done, before the confirming walk, and when it
-   * started. A sink it returns is handed each candidate as the walk confirms it, so the engine
-   * checks the first ones while the walk goes on (nothing is opened for them then).
+   * Asked, once ripgrep is done, for a sink to hand each candidate to as the walk confirms it (with
+   * how many ripgrep named, and when it started), so the engine checks the first ones while the walk
+   * goes on. Not asked where the candidates are opened (openCandidates: a few, read in this thread)
+   * or ripgrep left a folder unread (walked whole: a name read as two then drops the answer, which
+   * a sink could not take back).
    */
-  readonly onNamed?: (count: number, startedAt: number) => ConfirmedSink | undefined;
+  readonly streamTo?: (count: number, startedAt: number) => ConfirmedSink | undefined;
   /**
    * When ripgrep names more files than this, the confirming walk does not look up their sizes and
    * links (~5 µs a file in this thread): the engine's count checks learn both in the file threads,
@@ -82,7 +84,7 @@ const maxOpened = 1024;
  *
  * Undefined where this does not apply (no confinement, a start folder the walk treats apart: the
  * persona folder, a linked or ignored one) or ripgrep's answer may be incomplete: the caller walks.
- * Once candidates went to a sink (onNamed), a walk that fails is the answer (an error): the caller
+ * Once candidates went to a sink (streamTo), a walk that fails is the answer (an error): the caller
  * cannot walk again with part of them handed on.
  */
 export async function ripgrepWalkedFiles(
@@ -93,7 +95,7 @@ export async function ripgrepWalkedFiles(
   includeIgnored: boolean,
   accept: (relPath: string) => boolean,
   signal: AbortSignal,
-  { onMatched, openCandidates = false, onNamed, sizesUpTo = Infinity }: RipgrepWalkedOptions = {},
+  { onMatched, openCandidates = false, onNamed, streamTo, sizesUpTo = Infinity }: RipgrepWalkedOptions = {},
 ): Promise<Result<RipgrepWalked | undefined>> {
   const { sandbox } = env;
   const base = start.relPath;
@@ -116,10 +118,10 @@ export async function ripgrepWalkedFiles(
     signal,
   );
   if (answer === undefined) return ok(undefined);
-  // What ripgrep could not list or read is walked whole (below); a name read as two (a newline in
-  // it) then drops the answer, which a sink could not take back: only a whole answer streams.
-  const sink = onNamed?.(answer.matched.length, answer.startedAt);
-  const streamed = answer.unsearched.length === 0 ? sink : undefined;
+  onNamed?.(answer.matched.length);
+  const opening = openCandidates && answer.matched.length <= maxOpened;
+  const streamed =
+    opening || answer.unsearched.length > 0 ? undefined : streamTo?.(answer.matched.length, answer.startedAt);
 
   // The folders on the way to a candidate, the names the confirming walk looks at in each, and
   // the candidates' names it opens before it lists their folder.
@@ -127,7 +129,6 @@ export async function ripgrepWalkedFiles(
   const folders = new Set<string>();
   const namesOf = new Map<string, Set<string>>();
   const namesIn = new Map<string, Set<string>>();
-  const opening = streamed === undefined && openCandidates && answer.matched.length <= maxOpened;
   const sized = answer.matched.length <= sizesUpTo;
   const wantIn = (map: Map<string, Set<string>>, folder: string, name: string) => {
     const names = map.get(folder);
@@ -265,7 +266,6 @@ export async function ripgrepWalkedFiles(
     startedAt: answer.startedAt,
     opened: held,
     closeOpened: () => closeOpened(held),
-    streamed: streamed !== undefined,
   });
 }
 
