@@ -5,12 +5,23 @@ import { describe, expect, it } from 'vitest';
 import { confinementMode } from '../../platform/processes/confinement';
 import { ripgrepOnPath } from '../../platform/processes/ripgrep-locate';
 import { ripgrepPatternArgs } from '../../platform/search-engines/ripgrep-pattern';
+import type { ResolvedPath } from '../../platform/disk/workspace-sandbox';
 import { useToolKits } from '../../test-support/use-tool-kits';
+import type { ToolEnvironment } from '../kit/tool-environment';
 import { compileQuery } from './search-query';
 import { ripgrepWalkedFiles } from './search-ripgrep-walk';
+import type { RipgrepWalkedOptions } from './search-ripgrep-walk';
 
 const toolKit = useToolKits();
 const rg = ripgrepOnPath();
+
+/** ripgrepWalkedFiles looking for "needle" from `start` (with the real ripgrep, every file accepted, unless told). */
+const needleWalk = (
+  env: ToolEnvironment,
+  start: ResolvedPath,
+  options: RipgrepWalkedOptions = {},
+  { binary = rg!, accept = (_relPath: string): boolean => true } = {},
+) => ripgrepWalkedFiles(env, binary, ['-e', 'needle'], start, false, accept, new AbortController().signal, options);
 
 /** What ripgrepWalkedFiles answered, where it did not fail. */
 async function walkedOf(pending: ReturnType<typeof ripgrepWalkedFiles>) {
@@ -63,18 +74,7 @@ describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedF
     const start = await kit.env.sandbox.resolve('.', 'read');
     if (!start.ok) throw new Error(start.error.message);
     const walk = (sizesUpTo?: number) =>
-      walkedOf(
-        ripgrepWalkedFiles(
-          kit.env,
-          rg!,
-          ['-e', 'needle'],
-          start.value,
-          false,
-          () => true,
-          new AbortController().signal,
-          sizesUpTo === undefined ? {} : { sizesUpTo },
-        ),
-      );
+      walkedOf(needleWalk(kit.env, start.value, sizesUpTo === undefined ? {} : { sizesUpTo }));
     // Looked up: the second hard link is dropped here, the sizes are known.
     const looked = await walk();
     expect(looked?.files.map((file) => file.relPath)).toEqual(['a.txt']);
@@ -102,15 +102,11 @@ describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedF
     if (!start.ok) throw new Error(start.error.message);
     const told: number[] = [];
     const walked = await walkedOf(
-      ripgrepWalkedFiles(
+      needleWalk(
         kit.env,
-        fake,
-        ['-e', 'needle'],
         start.value,
-        false,
-        (relPath) => relPath !== 'fake-rg',
-        new AbortController().signal,
         { onMatched: (count) => told.push(count) },
+        { binary: fake, accept: (relPath) => relPath !== 'fake-rg' },
       ),
     );
     expect(walked?.files.map((file) => file.relPath)).toEqual(['a.txt', 'b.txt']);
@@ -131,19 +127,8 @@ describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedF
       await writeFile(fake, `#!/bin/sh\n${say}printf '\\n0 files searched\\n'\nexit 2\n`, { mode: 0o755 });
       const start = await kit.env.sandbox.resolve('.', 'read');
       if (!start.ok) throw new Error(start.error.message);
-      return walkedOf(
-        ripgrepWalkedFiles(
-          kit.env,
-          fake,
-          ['-e', 'needle'],
-          start.value,
-          false,
-          () => true,
-          new AbortController().signal,
-          // A sink is not asked for where ripgrep left a folder unread.
-          { streamTo: () => () => sunk.push('sunk') },
-        ),
-      );
+      // A sink is not asked for where ripgrep left a folder unread.
+      return walkedOf(needleWalk(kit.env, start.value, { streamTo: () => () => sunk.push('sunk') }, { binary: fake }));
     };
     const sunk: string[] = [];
     const refused = (path: string) => `rg: ./${path}: Permission denied (os error 13)`;
@@ -173,23 +158,14 @@ describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedF
       const sunk: string[] = [];
       const named: number[] = [];
       const walked = await walkedOf(
-        ripgrepWalkedFiles(
-          kit.env,
-          rg!,
-          ['-e', 'needle'],
-          start.value,
-          false,
-          () => true,
-          new AbortController().signal,
-          {
-            openCandidates,
-            streamTo: (count, startedAt) => {
-              named.push(count);
-              expect(startedAt).toBeLessThanOrEqual(Date.now());
-              return (entry, lines, size) => sunk.push(`${entry.relPath}:${lines}:${size}`);
-            },
+        needleWalk(kit.env, start.value, {
+          openCandidates,
+          streamTo: (count, startedAt) => {
+            named.push(count);
+            expect(startedAt).toBeLessThanOrEqual(Date.now());
+            return (entry, lines, size) => sunk.push(`${entry.relPath}:${lines}:${size}`);
           },
-        ),
+        }),
       );
       return { walked, sunk, named };
     };
@@ -213,7 +189,7 @@ describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedF
     if (!start.ok) throw new Error(start.error.message);
     // The folder goes once ripgrep is done, before the confirming walk opens it.
     const walk = (sink: boolean) =>
-      ripgrepWalkedFiles(kit.env, rg!, ['-e', 'needle'], start.value, false, () => true, new AbortController().signal, {
+      needleWalk(kit.env, start.value, {
         onNamed: () => rmSync(join(kit.workspace, 'src'), { recursive: true }),
         ...(sink ? { streamTo: () => () => undefined } : {}),
       });
