@@ -193,7 +193,7 @@ export const searchInCodeTool = defineTool({
                 if (named <= jsCandidates) return undefined;
                 streamed = walkFedRipgrepEngine(
                   { rg: ctx.env.ripgrep!, patternArgs, workers, spec: spec.value, maxResults: args.max_results },
-                  { signal: ctx.signal, confinement: ctx.env.confinementFor('ripgrep'), startedAt, anchorOf },
+                  { signal: ctx.signal, startedAt, anchorOf },
                 );
                 return streamed.sink;
               },
@@ -201,7 +201,10 @@ export const searchInCodeTool = defineTool({
               sizesUpTo: jsCandidates,
             },
           );
-    if (!ripgrepWalk.ok) return ripgrepWalk;
+    if (!ripgrepWalk.ok) {
+      streamed?.stop();
+      return ripgrepWalk;
+    }
     const walkedByRipgrep = ripgrepWalk.value;
     // Many candidates: the counts ripgrep's walk made stand for the files still what it read, and
     // the JS engine describes the first.

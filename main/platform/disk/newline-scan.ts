@@ -20,7 +20,8 @@ export interface NewlineScanner {
   buffer(size: number): Buffer;
   /**
    * The buffer of `buffer()` made `size` bytes long in place, its bytes kept (no copy): a view of
-   * the grown memory, which detaches every view taken before. Undefined without WebAssembly.
+   * the grown memory, which detaches every view taken before. Undefined without WebAssembly or
+   * before `buffer()`; not for `buffers()` (the view would cover the second buffer).
    */
   grow(size: number): Buffer | undefined;
   /**
@@ -84,7 +85,11 @@ function nthByIndexOf(chunk: Buffer, from: number, n: number): { at: number; see
   }
 }
 
-/** A scanner for one scan (its own memory: scans running at once never share a buffer). */
+/**
+ * A scanner with its own memory (scans running at once never share a buffer): one per line scan
+ * (line-range-reader.ts), one per search thread for its life (fs-worker-jobs.ts, its read buffer
+ * grown up to 16 MB by a long line).
+ */
 export function newlineScanner(useWasm = true): NewlineScanner {
   const module = useWasm ? scanModule() : null;
   let wasm: ScanExports | undefined;

@@ -272,6 +272,8 @@ export interface WalkFedEngine {
   readonly engine: SearchEngine;
   readonly batches: WalkBatches;
   readonly sink: ConfirmedSink;
+  /** Stops the checks under way and to come (the walk failed: nobody will take their answers). */
+  stop(): void;
 }
 
 /**
@@ -290,7 +292,6 @@ export function walkFedRipgrepEngine(
   },
   options: {
     readonly signal: AbortSignal;
-    readonly confinement: Omit<ConfinementRules, 'cwd'>;
     /** Date.now() just before the walk's ripgrep started. */
     readonly startedAt: number;
     readonly anchorOf: (inPersona: boolean) => RootAnchor | undefined;
@@ -298,10 +299,10 @@ export function walkFedRipgrepEngine(
 ): WalkFedEngine {
   const walkCounts = { lines: [] as number[], sizes: [] as number[], startedAt: options.startedAt };
   const { rg, patternArgs, workers, spec, maxResults } = search;
-  const engine = createRipgrepEngine(rg, patternArgs, workers, spec, maxResults, options.signal, {
-    confinement: options.confinement,
-    walkCounts,
-  });
+  const own = new AbortController();
+  const signal = AbortSignal.any([options.signal, own.signal]);
+  // With the walk's counts no ripgrep is started (no confinement to give).
+  const engine = createRipgrepEngine(rg, patternArgs, workers, spec, maxResults, signal, { walkCounts });
   const batches = new WalkBatches(engine, options.anchorOf);
   return {
     engine,
@@ -311,6 +312,7 @@ export function walkFedRipgrepEngine(
       walkCounts.sizes.push(size);
       batches.take(entry);
     },
+    stop: () => own.abort(),
   };
 }
 
@@ -349,7 +351,7 @@ function countedByWalk(
   };
 }
 
-/** A batch of the walk's counts: checked in two threads, MIN_THREAD_CHECKS files each. */
+/** A batch of the walk's counts: on two cores, checked in two threads of MIN_THREAD_CHECKS files each. */
 const WALK_BATCH_FILES = 2048;
 
 /** Files to describe below this many go to one worker: a message each costs more than they do. */

@@ -1,4 +1,4 @@
-import { ok } from '../../../shared/result';
+import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import type { StaleEntry } from '../../domain/search/ngram/ngram-service';
 import { ripgrepWalk } from '../../platform/search-engines/ripgrep-walk';
@@ -82,10 +82,10 @@ const maxOpened = 1024;
  * ripgrep's count of a file stands only if the file is still what it read (search-ripgrep-engine.ts).
  * The persona overlay, which ripgrep does not see where the assistant does, comes from the same walk.
  *
- * Undefined where this does not apply (no confinement, a start folder the walk treats apart: the
- * persona folder, a linked or ignored one) or ripgrep's answer may be incomplete: the caller walks.
- * Once candidates went to a sink (streamTo), a walk that fails is the answer (an error): the caller
- * cannot walk again with part of them handed on.
+ * ok(undefined) where this does not apply (no confinement, a start folder the walk treats apart:
+ * the persona folder, a linked or ignored one) or ripgrep's answer may be incomplete: the caller
+ * walks. Once candidates went to a sink (streamTo), never: a walk that fails is the answer (an
+ * error), since the caller cannot walk again with part of them handed on.
  */
 export async function ripgrepWalkedFiles(
   env: ToolEnvironment,
@@ -253,8 +253,9 @@ export async function ripgrepWalkedFiles(
   const held = Int32Array.from(opened);
   if (!walked.ok || wholeSeen !== whole.size) {
     closeOpened(held);
+    if (streamed === undefined) return ok(undefined);
     // Streamed: `whole` was empty, so the walk itself failed (stopped, its folder gone).
-    return streamed !== undefined && !walked.ok ? walked : ok(undefined);
+    return walked.ok ? err('internal_error', 'The confirming walk missed what ripgrep could not read.') : walked;
   }
   // Already in the walk's order.
   return ok({
