@@ -11,8 +11,7 @@ import { ripgrepPatternArgs } from '../../platform/search-engines/ripgrep-patter
 import { ripgrepCounts } from '../../platform/search-engines/ripgrep-search';
 import { anchoredFilesIn } from '../../test-support/anchored-files';
 import { useTempDirs } from '../../test-support/temp-dir';
-import { createAnchorRoots } from '../../platform/disk/anchor-roots';
-import { createRipgrepEngine, shareOut, walkFedRipgrepEngine } from './search-ripgrep-engine';
+import { createRipgrepEngine, shareOut } from './search-ripgrep-engine';
 import { compileQuery } from './search-query';
 
 const tempDir = useTempDirs();
@@ -207,31 +206,6 @@ describe.skipIf(rg === undefined)('the ripgrep engine', () => {
       expect([...inside!.counts]).toEqual([0, 1]);
     },
   );
-
-  it('fed by the walk, counts what it is handed, and stops its checks when told (the walk failed)', async () => {
-    const dir = await tempDir();
-    await writeFile(join(dir, 'a.txt'), 'needle\nneedle\n');
-    const roots = createAnchorRoots();
-    const root = roots.get(dir)!;
-    const anchor = { mode: roots.anchored.mode, dir: root.dir, hardLinks: 'refuse' } as const;
-    const spec = specOf('needle');
-    pool = createFsWorkerPool({ size: 1 });
-    const fed = (stopped: boolean) => {
-      const made = walkFedRipgrepEngine(
-        { rg: '/no/such/rg', patternArgs: ripgrepPatternArgs(spec)!, workers: pool, spec, maxResults: 10 },
-        { signal: new AbortController().signal, startedAt: Date.now(), anchorOf: () => anchor },
-      );
-      if (stopped) made.stop();
-      // Not counted by ripgrep (-1, as the persona overlay's files): the file threads count it.
-      const entry = { relPath: 'a.txt', inPersona: false, dirRealRel: '', dirId: root.dir, name: 'a.txt' };
-      made.sink(entry, -1, 0);
-      made.batches.finish();
-      return made.engine.finish();
-    };
-    const [batch] = await fed(false);
-    expect([...batch!.result.counts]).toEqual([0, 2]);
-    await expect(fed(true)).rejects.toThrow();
-  });
 
   it('answers undefined (the JS engine takes the batch) when a named file is gone', async () => {
     const dir = await tempDir();

@@ -1,4 +1,4 @@
-import type { AnchoredFiles, RootAnchor } from '../../platform/disk/anchored-batch';
+import type { AnchoredFiles } from '../../platform/disk/anchored-batch';
 import { CTIME_SLACK_MS } from '../../platform/disk/kept-ctime';
 import { pickFiles } from '../../platform/disk/anchored-pick';
 import type { ConfinementRules } from '../../platform/processes/launch-types';
@@ -12,8 +12,6 @@ import type { FileMatches, SearchJobResult, SearchSpec } from '../../platform/se
 import type { BatchResult, SearchEngine } from './search-js-engine';
 import { createBatchQueue } from './search-batch-queue';
 import type { FileBatch } from './search-batch-queue';
-import type { ConfirmedSink } from './search-ripgrep-walk';
-import { WalkBatches } from './walk-batches';
 
 /** ripgrep processes at once: each uses every core already. */
 const maxInFlight = 2;
@@ -264,55 +262,6 @@ export function createRipgrepEngine(
     batchFiles: walkCounts !== undefined ? WALK_BATCH_FILES : process.platform === 'win32' ? 200 : 8192,
     add: queue.add,
     finish: async () => describe(await queue.finish()),
-  };
-}
-
-/** The ripgrep engine of walkFedRipgrepEngine, its batches, and the sink that feeds them. */
-export interface WalkFedEngine {
-  readonly engine: SearchEngine;
-  readonly batches: WalkBatches;
-  readonly sink: ConfirmedSink;
-  /** Stops the checks under way and to come (the walk failed: nobody will take their answers). */
-  stop(): void;
-}
-
-/**
- * The ripgrep engine fed by ripgrep's confirming walk as it goes (search-ripgrep-walk.ts onNamed):
- * each candidate confirmed goes into a batch with ripgrep's count, and each batch is checked in the
- * file threads while the walk confirms the rest (for 33.5k files of an npm tree, the walk and the
- * checks took ~330 ms each, one after the other).
- */
-export function walkFedRipgrepEngine(
-  search: {
-    readonly rg: string;
-    readonly patternArgs: readonly string[];
-    readonly workers: FsWorkerPool;
-    readonly spec: SearchSpec;
-    readonly maxResults: number;
-  },
-  options: {
-    readonly signal: AbortSignal;
-    /** Date.now() just before the walk's ripgrep started. */
-    readonly startedAt: number;
-    readonly anchorOf: (inPersona: boolean) => RootAnchor | undefined;
-  },
-): WalkFedEngine {
-  const walkCounts = { lines: [] as number[], sizes: [] as number[], startedAt: options.startedAt };
-  const { rg, patternArgs, workers, spec, maxResults } = search;
-  const own = new AbortController();
-  const signal = AbortSignal.any([options.signal, own.signal]);
-  // With the walk's counts no ripgrep is started (no confinement to give).
-  const engine = createRipgrepEngine(rg, patternArgs, workers, spec, maxResults, signal, { walkCounts });
-  const batches = new WalkBatches(engine, options.anchorOf);
-  return {
-    engine,
-    batches,
-    sink: (entry, lines, size) => {
-      walkCounts.lines.push(lines);
-      walkCounts.sizes.push(size);
-      batches.take(entry);
-    },
-    stop: () => own.abort(),
   };
 }
 
