@@ -54,7 +54,6 @@ export function createFsJobs(options: { chunkSize?: number; keptBytes?: number }
       scanner = newlineScanner();
       buffer = scanner.buffer(chunkSize);
     }
-    const lines = scanner;
     let base: Buffer = buffer;
     const { findIn, onBytes } = compileMatcher(spec);
     const search = { spec, findIn, maxDetails: job.maxDetails, newlines: scanner };
@@ -110,7 +109,7 @@ export function createFsJobs(options: { chunkSize?: number; keptBytes?: number }
                 const size = chunk.length * 2;
                 // In the scanner's memory: grown where it is (the views before it are detached).
                 const inPlace: Buffer | undefined =
-                  chunk.buffer === base.buffer && size <= maxKeptBytes ? lines.grow(size) : undefined;
+                  chunk.buffer === base.buffer && size <= maxKeptBytes ? scanner.grow(size) : undefined;
                 if (inPlace !== undefined) buffer = base = inPlace.subarray(0, chunkSize);
                 const grown = inPlace ?? Buffer.allocUnsafe(size);
                 if (inPlace === undefined) chunk.copy(grown, 0, 0, filled);

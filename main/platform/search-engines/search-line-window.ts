@@ -47,7 +47,7 @@ export function shownUtf8Line(
 }
 
 /** Code points in valid UTF-8 bytes [start, end), and how many of them take two UTF-16 units. */
-export function countUtf8(bytes: Buffer, start: number, end: number): { codePoints: number; astral: number } {
+export function countUtf8(bytes: Buffer, start: number, end: number): Utf8Count {
   let continuation = 0;
   let astral = 0;
   let i = start;

@@ -53,9 +53,8 @@ export function scanSegment(
   fileOffset: number,
   atEnd: boolean,
 ): void {
-  const { spec, findIn } = search;
+  const { spec, findIn, newlines } = search;
   const length = text.length;
-  const { newlines } = search;
   const utf8 = newlines?.utf8;
   const slice = (a: number, b: number) => (decoded ? (text as string).slice(a, b) : seg.toString('utf8', a, b));
   const lineAt = (start: number, end: number, focus: number) => {
