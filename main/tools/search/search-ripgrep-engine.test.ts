@@ -131,11 +131,7 @@ describe.skipIf(rg === undefined)('the ripgrep engine', () => {
     const [batch] = await engine.finish();
     expect(stoppedReads).toEqual([0]);
     expect(batch!.result.files.map((file) => [file.index, file.hits.length, file.count])).toEqual([[0, 10, lines]]);
-    const counts = batch!.result.counts;
-    const byFile = new Map(
-      Array.from({ length: counts.length / 2 }, (_, at) => [counts[at * 2]!, counts[at * 2 + 1]!]),
-    );
-    expect(byFile).toEqual(
+    expect(new Map(pairsOf([...batch!.result.counts]))).toEqual(
       new Map([
         [0, lines],
         [1, 1],
