@@ -92,9 +92,14 @@ export const queryOf = (literal: fc.Arbitrary<string>, regex: fc.Arbitrary<strin
 export async function writeTree(workspace: string, files: Record<string, string | Buffer>): Promise<void> {
   for (const name of await readdir(workspace)) await rm(join(workspace, name), { recursive: true });
   await writeFile(join(workspace, '.gitignore'), 'build/\n');
+  await writeFiles(workspace, files);
+}
+
+/** Writes each of `files` (a path under `root` → its content), making the folders on the way; what is there stays. */
+export async function writeFiles(root: string, files: Record<string, string | Buffer>): Promise<void> {
   for (const [path, bytes] of Object.entries(files)) {
-    await mkdir(join(workspace, path, '..'), { recursive: true });
-    await writeFile(join(workspace, path), bytes);
+    await mkdir(join(root, path, '..'), { recursive: true });
+    await writeFile(join(root, path), bytes);
   }
 }
 

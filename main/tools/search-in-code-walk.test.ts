@@ -1,5 +1,5 @@
 import { readdirSync, readlinkSync } from 'node:fs';
-import { chmod, chown, link, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, link, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -7,6 +7,7 @@ import { AnchoredBatch } from '../platform/disk/anchored-batch';
 import { confinementMode, resetConfinementProbe } from '../platform/processes/confinement';
 import type * as outputProcess from '../platform/processes/output-process';
 import { ripgrepOnPath } from '../platform/processes/ripgrep-locate';
+import { writeFiles } from '../test-support/search-trees';
 import { useTempDirs } from '../test-support/temp-dir';
 import type { ToolKit } from '../test-support/tool-kit';
 import { useToolKits } from '../test-support/use-tool-kits';
@@ -49,13 +50,6 @@ afterEach(() => {
 const memoryOff = (path: string) =>
   path === 'MEMORY.md' || path === 'USER.md' || path === 'memory' || path.startsWith('memory/');
 
-async function files(root: string, tree: Record<string, string>) {
-  for (const [path, content] of Object.entries(tree)) {
-    await mkdir(join(root, path, '..'), { recursive: true });
-    await writeFile(join(root, path), content);
-  }
-}
-
 /**
  * A workspace where "needle" is in one plain file and in every kind of file a search must never
  * show: links out (a file, a folder, a system file ripgrep's confinement does show), a hard link to
@@ -65,9 +59,9 @@ async function files(root: string, tree: Record<string, string>) {
 async function leakyWorkspace(): Promise<{ kit: ToolKit; outside: string }> {
   const made = await toolKit({ searchEngine: 'auto', isConcealed: memoryOff });
   const outside = await tempDir();
-  await files(outside, { 'secret.txt': 'needle linked-out\n', 'hard.txt': 'needle hard-linked\n' });
+  await writeFiles(outside, { 'secret.txt': 'needle linked-out\n', 'hard.txt': 'needle hard-linked\n' });
   const ws = made.workspace;
-  await files(ws, {
+  await writeFiles(ws, {
     'src/a.ts': 'const needle = 1;\n',
     'server.pem': 'needle pem-secret\n',
     'deep/id_rsa': 'needle key-secret\n',
@@ -82,7 +76,7 @@ async function leakyWorkspace(): Promise<{ kit: ToolKit; outside: string }> {
   await symlink(outside, join(ws, 'linked-folder'));
   await symlink('/etc/passwd', join(ws, 'passwd.txt'));
   await link(join(outside, 'hard.txt'), join(ws, 'hard.txt'));
-  await files(made.personaDir, {
+  await writeFiles(made.personaDir, {
     'SOUL.md': 'needle soul\n',
     'MEMORY.md': 'needle memory-off\n',
     'USER.md': 'needle user-off\n',
@@ -161,7 +155,7 @@ describe.skipIf(ripgrepOnPath() === undefined)('search_in_code with ripgrep walk
 
   it.skipIf(!mode.confined)('searches a subfolder by walking it, and keeps the walk for a file_pattern', async () => {
     ({ kit } = await leakyWorkspace());
-    await files(kit.workspace, { 'src/deeper/b.ts': 'needle b\n', 'other/c.ts': 'needle c\n' });
+    await writeFiles(kit.workspace, { 'src/deeper/b.ts': 'needle b\n', 'other/c.ts': 'needle c\n' });
     const sub = await search({ query: 'needle', path: 'src' });
     expect(sub.walk).toBe('ripgrep');
     expect(started[0]!.args.at(-1)).toBe('src');
@@ -199,7 +193,7 @@ describe.skipIf(ripgrepOnPath() === undefined)('search_in_code with ripgrep walk
         // Over 2 MB of candidates: read by the file workers, so the walk's descriptors are closed first.
         add.mockClear();
         const big = `${'x'.repeat(99)}\n`.repeat(12_000);
-        await files(kit.workspace, { 'big/one.txt': `needle one\n${big}`, 'big/two.txt': `needle two\n${big}` });
+        await writeFiles(kit.workspace, { 'big/one.txt': `needle one\n${big}`, 'big/two.txt': `needle two\n${big}` });
         const large = await search({ query: 'needle' });
         expect(large.results.map((hit) => hit.file)).toEqual(['SOUL.md', 'big/one.txt', 'big/two.txt', 'src/a.ts']);
         expect(add.mock.calls.length).toBeGreaterThan(0);
@@ -215,7 +209,7 @@ describe.skipIf(ripgrepOnPath() === undefined)('search_in_code with ripgrep walk
     'walks and reads itself what ripgrep could not (a folder and a file refused to it), with the answer a file list gives',
     async () => {
       ({ kit } = await leakyWorkspace());
-      await files(kit.workspace, {
+      await writeFiles(kit.workspace, {
         'locked/inner/b.ts': 'needle in a locked folder\n',
         'locked/c.txt': 'nothing\n',
         'pub/refused.txt': 'needle in a refused file\n',
@@ -277,7 +271,7 @@ describe.skipIf(ripgrepOnPath() === undefined)('search_in_code with ripgrep walk
       // file (skipped); one further on does not, and its lines count as text, the NUL's line too.
       many['many/z-binary.txt'] = 'needle\0\nneedle\n';
       many['many/z-late-nul.txt'] = `${'a'.repeat(9000)}\nneedle \0 needle\nneedle\n`;
-      await files(kit.workspace, many);
+      await writeFiles(kit.workspace, many);
       await writeFile(join(kit.workspace, 'many', 'z-utf16.txt'), Buffer.from('\uFEFFneedle\nneedle\n', 'utf16le'));
       await link(join(made.outside, 'hard.txt'), join(kit.workspace, 'many', 'hard2.txt'));
       // Older than the slack a count allows (search-ripgrep-engine.ts CTIME_SLACK_MS): the walk's
@@ -320,8 +314,8 @@ describe.skipIf(ripgrepOnPath() === undefined)('search_in_code’s ripgrep count
       }
       kit = await toolKit({ searchEngine: 'auto' });
       const outside = await tempDir();
-      await files(outside, { 'secret.txt': 'needle from outside\n'.repeat(50) });
-      await files(kit.workspace, { 'a.txt': 'needle a\n', 'b.txt': 'needle b\n', 'c.txt': 'needle c\n' });
+      await writeFiles(outside, { 'secret.txt': 'needle from outside\n'.repeat(50) });
+      await writeFiles(kit.workspace, { 'a.txt': 'needle a\n', 'b.txt': 'needle b\n', 'c.txt': 'needle c\n' });
       // Last in walk order: past the one line described, so only a count could tell of it.
       await link(join(outside, 'secret.txt'), join(kit.workspace, 'zz.txt'));
       const found = await search({ query: 'needle', ...(unconfined ? {} : { file_pattern: '*.txt' }), max_results: 1 });
@@ -338,7 +332,7 @@ describe.skipIf(ripgrepOnPath() === undefined)('search_in_code’s ripgrep count
 describe.skipIf(ripgrepOnPath() === undefined)('search_in_code’s ripgrep', () => {
   it(`runs confined by the rules for ripgrep: nothing writable${mode.confined ? '' : ` (unconfined here: ${mode.reason})`}`, async () => {
     kit = await toolKit({ searchEngine: 'auto' });
-    await files(kit.workspace, { 'src/a.ts': 'const needle = 1;\n' });
+    await writeFiles(kit.workspace, { 'src/a.ts': 'const needle = 1;\n' });
     const result = await kit.call(searchInCodeTool, { query: 'needle' });
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.engine).toBe('ripgrep');

@@ -1,11 +1,12 @@
 import { rmSync } from 'node:fs';
 import { link, mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { confinementMode } from '../../platform/processes/confinement';
 import { ripgrepOnPath } from '../../platform/processes/ripgrep-locate';
 import { ripgrepPatternArgs } from '../../platform/search-engines/ripgrep-pattern';
 import type { ResolvedPath } from '../../platform/disk/workspace-sandbox';
+import { writeFiles } from '../../test-support/search-trees';
 import { useToolKits } from '../../test-support/use-tool-kits';
 import type { ToolEnvironment } from '../kit/tool-environment';
 import { compileQuery } from './search-query';
@@ -28,13 +29,6 @@ async function walkedOf(pending: ReturnType<typeof ripgrepWalkedFiles>) {
   const result = await pending;
   if (!result.ok) throw new Error(result.error.message);
   return result.value;
-}
-
-async function files(root: string, tree: Record<string, string>) {
-  for (const [path, content] of Object.entries(tree)) {
-    await mkdir(join(root, dirname(path)), { recursive: true });
-    await writeFile(join(root, path), content);
-  }
 }
 
 describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedFiles', () => {
@@ -145,7 +139,7 @@ describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedF
 
   it('hands each candidate to a sink as it is confirmed, in walk order with its count, where none is opened', async () => {
     const kit = await toolKit({});
-    await files(kit.workspace, {
+    await writeFiles(kit.workspace, {
       'b/one.txt': 'needle\nneedle\n',
       'a/two.txt': 'needle\n',
       'a/no.txt': 'nothing\n',
@@ -184,7 +178,7 @@ describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedF
 
   it('fails with the walk once candidates went to a sink, where it would walk again without one', async () => {
     const kit = await toolKit({});
-    await files(kit.workspace, { 'src/a.txt': 'needle\n' });
+    await writeFiles(kit.workspace, { 'src/a.txt': 'needle\n' });
     const start = await kit.env.sandbox.resolve('src', 'read');
     if (!start.ok) throw new Error(start.error.message);
     // The folder goes once ripgrep is done, before the confirming walk opens it.
@@ -195,7 +189,7 @@ describe.skipIf(rg === undefined || !confinementMode().confined)('ripgrepWalkedF
       });
     const streamed = await walk(true);
     expect(streamed.ok).toBe(false);
-    await files(kit.workspace, { 'src/a.txt': 'needle\n' });
+    await writeFiles(kit.workspace, { 'src/a.txt': 'needle\n' });
     expect(await walk(false)).toEqual({ ok: true, value: undefined });
   });
 });
