@@ -100,6 +100,30 @@ describe('the search job (in-process, tiny chunks to exercise segment seams)', (
     }
   });
 
+  it('answers after its warm-up as it does without one, for each kind of query', async () => {
+    const dir = await tempDir();
+    const text = Array.from({ length: 400 }, (_, i) => `line ${i} ${i % 7 === 0 ? 'Needle über 42' : 'hay'}\n`).join(
+      '',
+    );
+    await writeFile(join(dir, 'a.txt'), text);
+    await writeFile(join(dir, 'b.txt'), `needle\n${'x'.repeat(300_000)} needle9\n`);
+    const warm = createInProcessJobs();
+    expect(warm.warmUp().length).toBe(4);
+    for (const [query, isRegex, caseSensitive] of [
+      ['needle', false, false],
+      ['Needle', false, true],
+      ['needle\\w*\\d', true, false],
+      ['ne+dle', true, false],
+    ] as const) {
+      const spec = compileQuery(query, { isRegex, caseSensitive, contextLines: 1, maxLineChars: 80 });
+      if (!spec.ok) throw new Error('spec');
+      const job = () => ({ spec: spec.value, files: anchoredFilesIn(dir, ['a.txt', 'b.txt']), maxDetails: 1000 });
+      const cold = createInProcessJobs().searchFiles(job());
+      expect(cold.files.length).toBeGreaterThan(0);
+      expect(warm.searchFiles(job())).toEqual(cold);
+    }
+  });
+
   it('counts matches beyond maxDetails without describing them, and skips binary files', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'a.txt'), 'hit\nhit\nhit\n');

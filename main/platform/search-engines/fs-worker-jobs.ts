@@ -5,6 +5,7 @@ import type { NewlineScanner } from '../disk/newline-scan';
 import { nulInHead, readUtf16, utf16Encoding } from './search-file-reads';
 import { compileMatcher } from './search-matchers';
 import { newFileState, scanSegment } from './search-segment';
+import { warmUpSearch } from './search-warm-up';
 import type { Text } from './fs-worker-text';
 import type { AnchoredFiles } from '../disk/anchored-batch';
 import type { FileMatches, SearchJob, SearchJobResult, StatRows } from './search-types';
@@ -16,6 +17,8 @@ import type { FileMatches, SearchJob, SearchJobResult, StatRows } from './search
 export interface FsJobs {
   statEntries(files: AnchoredFiles): StatRows;
   searchFiles(job: SearchJob): SearchJobResult;
+  /** Runs the search code once over a made-up text (search-warm-up.ts): what each kind of query found. */
+  warmUp(): number[];
 }
 
 /**
@@ -32,6 +35,11 @@ export function createFsJobs(options: { chunkSize?: number; keptBytes?: number }
   // Allocated on the first search: the read buffer lives in the newline scanner's memory.
   let scanner: NewlineScanner | undefined;
   let buffer: Buffer | undefined;
+  const readBuffer = (): { scanner: NewlineScanner; buffer: Buffer } => {
+    scanner ??= newlineScanner();
+    buffer ??= scanner.buffer(chunkSize);
+    return { scanner, buffer };
+  };
 
   function statEntries(files: AnchoredFiles): StatRows {
     const rows = new Float64Array(files.names.length * 2);
@@ -50,11 +58,9 @@ export function createFsJobs(options: { chunkSize?: number; keptBytes?: number }
 
   function searchFiles(job: SearchJob): SearchJobResult {
     const { spec } = job;
-    if (scanner === undefined || buffer === undefined) {
-      scanner = newlineScanner();
-      buffer = scanner.buffer(chunkSize);
-    }
-    let base: Buffer = buffer;
+    const read = readBuffer();
+    const { scanner } = read;
+    let base: Buffer = read.buffer;
     const { findIn, onBytes } = compileMatcher(spec);
     const search = { spec, findIn, maxDetails: job.maxDetails, newlines: scanner };
     const decoded = spec.mode === 'utf8' && !onBytes;
@@ -159,5 +165,12 @@ export function createFsJobs(options: { chunkSize?: number; keptBytes?: number }
     };
   }
 
-  return { statEntries, searchFiles };
+  return {
+    statEntries,
+    searchFiles,
+    warmUp: () => {
+      const read = readBuffer();
+      return warmUpSearch(read.scanner, read.buffer);
+    },
+  };
 }

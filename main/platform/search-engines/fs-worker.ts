@@ -37,11 +37,18 @@ if (background?.background === true && process.platform === 'linux') {
 }
 
 const jobs = createFsJobs();
+let warmed = false;
 let extractNgrams: ReturnType<typeof createNgramExtractor> | undefined; // its 2 MB bitmap on first use
 
 export function runFsTask(task: FsTask): StatRows | SearchJobResult | NgramSegment | CountChecks | undefined {
   switch (task.kind) {
     case 'start':
+      // A search thread runs its search code once before any search reaches it (search-warm-up.ts);
+      // a start task for a thread already running (the pool's warm() during a search) does nothing.
+      if (!warmed && background?.background !== true) {
+        warmed = true;
+        jobs.warmUp();
+      }
       return undefined;
     case 'check':
       return checkCounts(task.job);
