@@ -1,4 +1,4 @@
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../test-support/temp-dir';
@@ -62,6 +62,38 @@ describe.runIf(mode.confined)('the rules of each kind of process', () => {
     expect(ran.stdout).toBe('inside\n');
     expect(ran.stdout + ran.stderr).not.toContain('DECOY-KEY');
     expect((await readdir(ran.workspace)).sort()).toEqual(['.git', 'a.txt']);
+  });
+
+  it("ripgrep sees of the home only its own binary's folders, not the toolchains a command sees", async () => {
+    const { home, workspace, familiarHome } = await folders();
+    // A ripgrep on PATH under the home, named by a link in another folder there.
+    await mkdir(join(home, '.cargo', 'bin'), { recursive: true });
+    await writeFile(join(home, '.cargo', 'bin', 'rg'), '#!/bin/sh\necho ran-rg\n', { mode: 0o755 });
+    await mkdir(join(home, '.local', 'bin'), { recursive: true });
+    await symlink(join(home, '.cargo', 'bin', 'rg'), join(home, '.local', 'bin', 'rg'));
+    await mkdir(join(home, '.rustup'));
+    await writeFile(join(home, '.rustup', 'toolchain.txt'), 'TOOLCHAIN\n');
+    const script = '"$HOME/.local/bin/rg"; cat "$HOME/.rustup/toolchain.txt"; cat a.txt';
+    const run = (kind: ProcessKind) =>
+      runShellConfined(
+        script,
+        workspace,
+        { HOME: home },
+        rulesFor(kind, {
+          workspaceRoot: workspace,
+          personaDir: workspace,
+          familiarHome,
+          memoryOn: true,
+          userHome: home,
+          ripgrep: join(home, '.local', 'bin', 'rg'),
+        }),
+      );
+    const ripgrep = await run('ripgrep');
+    expect(ripgrep.stdout).toBe('ran-rg\ninside\n');
+    expect(ripgrep.stderr).toContain('toolchain.txt');
+    // A language server sees the toolchains.
+    const server = await run('language-server');
+    expect(server.stdout).toBe('ran-rg\nTOOLCHAIN\ninside\n');
   });
 
   it('git writes only inside .git', async () => {

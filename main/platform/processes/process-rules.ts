@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { appFolders, homeToolchains } from './confinement';
 import type { ConfinementRules } from './launch-types';
 import { readableHomeEntries } from './home-entries';
@@ -10,8 +11,9 @@ import { isInside } from '../disk/anchored-resolve';
  * the workspace; git only reads it and writes its own `.git` (hooks and config excepted); language
  * servers and ripgrep only read it, a language server keeping its caches in a scratch home of its
  * own. None of them sees Familiar's home, the rest of the user's home or the network; all of them
- * see the system and the toolchains read-only. Persona files and git's control files are never
- * writable from a process: persona edits go through the diff approval, never a shell.
+ * see the system read-only, and all but ripgrep (which needs only its own binary) the toolchains.
+ * Persona files and git's control files are never writable from a process: persona edits go
+ * through the diff approval, never a shell.
  */
 export interface HostFolders {
   /** The open workspace (real absolute path). */
@@ -34,6 +36,12 @@ export interface HostFolders {
    * command reads them, never writes, so a skill's scripts run through run_command (issue 31).
    */
   readonly skillFolders?: readonly string[];
+  /**
+   * The ripgrep a search runs (its path as started): all ripgrep sees of the hidden trees is its
+   * own folder (and its real folder, when the path is a link), for one on PATH under the home
+   * (~/.cargo/bin/rg) or in an app mounted under /tmp. Not the toolchains a command needs.
+   */
+  readonly ripgrep?: string;
 }
 
 export type ProcessKind = 'command' | 'git' | 'ripgrep' | 'language-server';
@@ -61,6 +69,18 @@ function skillFoldersOf(folders: HostFolders, home: string): string[] {
   );
 }
 
+/** The folders of a program started by `path`: where its name is, and where the file it names is. */
+function programFolders(path: string | undefined): string[] {
+  if (path === undefined) return [];
+  let real = path;
+  try {
+    real = realpathSync(path);
+  } catch {
+    // Not there (any more): the launch fails and says so; its named folder is all there is to show.
+  }
+  return [...new Set([dirname(path), dirname(real)])];
+}
+
 export function rulesFor(kind: ProcessKind, folders: HostFolders): Omit<ConfinementRules, 'cwd'> {
   const home = folders.userHome ?? homedir();
   const roots = [...new Set([folders.workspaceRoot, folders.personaDir])];
@@ -78,14 +98,19 @@ export function rulesFor(kind: ProcessKind, folders: HostFolders): Omit<Confinem
     // A language server keeps caches in its home (tsserver's typings, gopls' module cache): it gets
     // an empty private one that goes with it, never the user's.
     ...(kind === 'language-server' ? { scratchTrees: [home] } : {}),
-    readableInHidden: [
-      ...homeToolchains(home),
-      ...readableHomeEntries(home, folders.readableInHome ?? [], {
-        folders: [folders.familiarHome, folders.personaDir],
-        workspaceRoot: folders.workspaceRoot,
-      }),
-      ...appFolders(),
-    ],
+    // ripgrep runs nothing and reads only the workspace: of the hidden trees it needs only its own
+    // binary (each folder shown is one more mount at every search's start: twelve cost ~3 ms).
+    readableInHidden:
+      kind === 'ripgrep'
+        ? programFolders(folders.ripgrep)
+        : [
+            ...homeToolchains(home),
+            ...readableHomeEntries(home, folders.readableInHome ?? [], {
+              folders: [folders.familiarHome, folders.personaDir],
+              workspaceRoot: folders.workspaceRoot,
+            }),
+            ...appFolders(),
+          ],
   };
 }
 

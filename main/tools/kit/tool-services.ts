@@ -350,6 +350,7 @@ export async function createToolEnvironment(options: ToolEnvironmentOptions): Pr
         memoryOn: !isConcealed('MEMORY.md'),
         readableInHome: services.readableInHome(),
         skillFolders: services.skills.outsideDirs.map((dir) => realPathOf(roots, dir)),
+        ...(services.ripgrep === undefined ? {} : { ripgrep: services.ripgrep }),
       }),
   };
 }
