@@ -19,7 +19,7 @@ import type { FamiliarPaths } from '../platform/storage/paths';
 import { createProviderHandlers } from '../domain/providers/provider-handlers';
 import { routeAiSdkWarnings } from '../domain/providers/sdk-warnings';
 import type { SecretCipher } from '../platform/secrets/secret-cipher';
-import { apiKeySecret, openSecretStore } from '../platform/secrets/secret-store';
+import { openSecretStore } from '../platform/secrets/secret-store';
 import type { SecretStore } from '../platform/secrets/secret-store';
 import { createPersonaFolder } from '../domain/persona/persona-folder';
 import { checkChosenFolder, realFolder } from '../platform/disk/chosen-folder';
@@ -29,44 +29,35 @@ import type { WorkspaceService } from '../domain/workspace/workspace-service';
 import { createAuditLog } from '../platform/audit/audit-log';
 import { chooseDefaultWorkspace } from '../platform/storage/default-workspace';
 import { createLanguageModel } from '../domain/providers/language-model';
-import { runSampling } from '../agent/mcp-sampling';
-import { err, ok } from '../../shared/result';
-import { createEmbedder } from '../domain/providers/embedding-model';
 import type { ProviderFetch } from '../domain/providers/language-model';
 import { assistantTools } from '../tools';
-import { fetchTransport } from '../tools/web/web-transport';
-import { createToolEnvironment, createToolServices } from '../tools/kit/tool-services';
+import { createToolEnvironment } from '../tools/kit/tool-services';
 import type { FsWorkerPool } from '../platform/search-engines/fs-worker-pool';
 import type { ToolLimits } from '../tools/kit/tool-limits';
 import { createTransferService } from '../domain/transfers/transfer-service';
 import { concealedWhileMemoryOff } from '../domain/policy/persona-rules';
-import { hostKey } from '../domain/policy/allowed-hosts';
-import type { AllowedHost } from '../../shared/settings';
 import { createAppHandlers } from './app-handlers';
+import { approvalRecorder } from './approval-record';
+import { createScheduling } from './scheduling';
+import { settingsToolServices } from './settings-tool-services';
 import { describeConfinement } from './confinement-info';
 import { createAssistant } from './create-assistant';
 import type { Assistant } from './create-assistant';
 import type { ApprovalMode } from '../tool-calls/ask';
 import type { Logger } from '../platform/logging/logger';
 import { createSettingsHandlers } from './settings-handlers';
-import { createMcpHost } from './mcp-host';
+import { hostUserMcpServers } from './user-mcp-host';
 import type { McpHost } from './mcp-host';
 import { keepMcpSecretsApart } from '../domain/mcp-servers/mcp-secrets';
 import { WORKSPACE_MCP_FILE } from '../domain/mcp-servers/mcp-workspace-offer';
 import { resolveMcpAttachments } from '../domain/mcp-servers/mcp-attachments';
 import type { EventPayload } from '../../shared/ipc/contract';
 import { createCodeAvailability } from '../domain/lsp/code-availability';
-import { createLanguageServerHandlers, languageServerRows } from '../domain/lsp/language-server-handlers';
-import { catalogWith } from '../domain/lsp/server-catalog';
+import { createLanguageServerHandlers } from '../domain/lsp/language-server-handlers';
 import { createSkillHandlers } from '../domain/skills/skill-shelf';
-import { readPersonaFile } from '../domain/persona/persona-files';
-import { openRunHistory } from '../domain/schedules/run-history';
-import { createScheduler, systemClock } from '../domain/schedules/scheduler';
 import type { Scheduler, SchedulerClock } from '../domain/schedules/scheduler';
-import type { ScheduleNotification } from '../../shared/ipc/schedules';
-import { createScheduleHandlers } from './schedule-handlers';
 import { configuredSearchService, createWebSearchHandlers } from './web-search-handlers';
-import { createRunScope, runHeartbeat, runScheduledTask, unattendedWhere } from './schedule-runs';
+import { createRunScope, unattendedWhere } from './schedule-runs';
 
 export interface CoreOptions {
   readonly home: string;
@@ -178,69 +169,19 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       workspaceRoot: workspacePath(),
       isConcealed: (path) => concealedWhileMemoryOff(assistant.policy.get(), settings.get().memory.enabled, path),
     });
-  const toolServices = createToolServices({
+  const toolServices = settingsToolServices({
     paths,
-    resourcesDir: options.resourcesDir,
-    warmSearchThreads: options.warmSearchThreads ?? true,
-    ...(options.workers === undefined ? {} : { workers: options.workers }),
+    settings,
+    secrets,
+    events,
     transfers,
-    sandboxSettings: () => {
-      const { hardLinks, backups } = settings.get().safety;
-      return {
-        hardLinks,
-        backups: {
-          maxItems: backups.maxItems,
-          maxBytes: backups.maxSizeMB * 1024 * 1024,
-          maxAgeDays: backups.maxAgeDays,
-        },
-      };
-    },
-    passEnvironment: () => settings.get().commands.passEnvironment,
-    // The hosts a confined command reaches without asking; an "always in this workspace" answer adds one.
-    allowedHosts: {
-      list: () => settings.get().commands.allowedHosts,
-      remember: async (entry) => {
-        const { allowedHosts } = settings.get().commands;
-        const same = (kept: AllowedHost) =>
-          kept.host === entry.host && kept.port === entry.port && kept.workspace === entry.workspace;
-        if (allowedHosts.some(same)) return;
-        await settings.update({ commands: { allowedHosts: [...allowedHosts, entry] } });
-      },
-    },
-    readableInHome: () => settings.get().commands.readableInHome,
-    // web_fetch: the hosts fetched without asking (an "always" answer adds one), and in the desktop
-    // app Chromium's network stack (system proxy, OS certificates) instead of Node's pinned http(s).
-    web: {
-      allowedHosts: () => settings.get().web.allowedHosts,
-      rememberHost: async (entry) => {
-        const { allowedHosts } = settings.get().web;
-        if (allowedHosts.includes(entry)) return;
-        await settings.update({ web: { allowedHosts: [...allowedHosts, entry] } });
-      },
-      ...(options.fetch === undefined ? {} : { transport: fetchTransport(options.fetch) }),
-      // web_search: the service in settings web.search, Brave's or Tavily's key from the secret store.
-      searchService: () => configuredSearchService(settings, secrets),
-    },
-    diagnosticsAfterEdits: () => settings.get().code.diagnosticsAfterEdits,
-    searchIndex: () => settings.get().search.index,
-    lsp: {
-      // The user's servers (settings: code.servers) first, then the built-in ones; read on each use.
-      servers: () => catalogWith(settings.get().code.servers),
-      log: (message) => options.logger.info(`lsp: ${message}`),
-      onChange: () => events.emit('languageServers.changed', { servers: languageServerRows(toolServices.code.lsp) }),
-      // The tree's and the header's problem counts.
-      onProblems: ({ root, ...file }) => events.emit('problems.changed', { root, files: [file] }),
-    },
-    // file_semantic_search: hybrid ranking when the settings name an embedding model on the provider.
-    embedder: () => {
-      const { provider, search } = settings.get();
-      if (provider === null || search.embeddingModel === null) return undefined;
-      return createEmbedder(provider, search.embeddingModel, secrets.get(apiKeySecret(provider.kind)), options.fetch);
-    },
-    onIndexStatus: (status) => events.emit('workspace.searchIndex', status),
-    skillsDisabled: () => settings.get().skills.disabled,
-    ...(options.userSkillsDir === undefined ? {} : { userSkillsDir: options.userSkillsDir }),
-    ...(options.toolLimits === undefined ? {} : { limits: options.toolLimits }),
+    logger: options.logger,
+    resourcesDir: options.resourcesDir,
+    warmSearchThreads: options.warmSearchThreads,
+    workers: options.workers,
+    fetch: options.fetch,
+    userSkillsDir: options.userSkillsDir,
+    toolLimits: options.toolLimits,
   });
   const workspace = await createWorkspaceService({
     root: await openWorkspace(options.workspace ?? settings.get().workspace.path, paths, options.logger),
@@ -306,49 +247,21 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const personaFolder = createPersonaFolder(toolServices.roots, paths.defaultWorkspace, paths.home);
   // The conversations scheduled runs are going in: a task's own folder, refusing instead of asking.
   const runScope = createRunScope();
-  const mcpHost = createMcpHost({
+  const mcpHost = hostUserMcpServers({
+    paths,
     settings,
     secrets,
     reveal: mcpSecrets.reveal,
     events,
     logger: options.logger,
     version: options.version,
-    home: paths.home,
-    folders: async () => {
-      const env = await toolEnvironmentNow();
-      return {
-        workspaceRoot: env.workspaceRoot,
-        personaDir: env.personaDir,
-        familiarHome: await realFolder(paths.home),
-        memoryOn: false,
-        readableInHome: settings.get().commands.readableInHome,
-      };
-    },
-    workspaceRoot: workspacePath,
-    readWorkspaceFile: async (name) => {
-      const sandbox = await workspaceSandbox();
-      const at = await sandbox.resolve(name, 'read');
-      if (!at.ok) return undefined;
-      const read = await sandbox.readWholeFile(at.value, 1_000_000, () =>
-        err('file_too_large', `${name} is over 1 MB`),
-      );
-      return read.ok ? read.value.bytes.toString('utf8') : undefined;
-    },
-    // Only where a person answers approvals: MCP mode serves Familiar's tools, it hosts no servers.
-    start: (options.approvalMode ?? 'interactive') === 'interactive',
-    // A server's questions go to the one approval dialog (the broker is made with the assistant below).
+    fetch: options.fetch,
+    interactive: (options.approvalMode ?? 'interactive') === 'interactive',
+    toolEnvironmentNow,
+    workspacePath,
+    workspaceSandbox,
+    // The broker is made with the assistant below.
     ask: (input, signal) => assistant.broker.request(input, signal),
-    sample: async (params, maxTokens, signal) => {
-      const provider = settings.get().provider;
-      if (provider === null) return err('provider_not_configured', 'Choose a model provider in Settings first.');
-      const model = createLanguageModel(provider, secrets.get(apiKeySecret(provider.kind)), options.fetch);
-      if (!model.ok) return model;
-      try {
-        return ok(await runSampling(model.value, params, maxTokens, signal));
-      } catch (error) {
-        return err('provider_error', error instanceof Error ? error.message : String(error));
-      }
-    },
   });
   const assistant = await createAssistant({
     paths,
@@ -379,37 +292,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       availability: skillAvailability,
       loaded: async () => await toolServices.skills.loaded(await workspaceSandbox()),
     },
-    recordApproval: (request, outcome, reason) => {
-      // The user's answer goes into the conversation too, so its tool card says so after a reload. A
-      // network question is about a command that already runs: its card keeps the command's answer; a
-      // server's question (elicitation, sampling) comes during a call already approved: the same.
-      const during =
-        request.network !== undefined || request.elicitation !== undefined || request.sampling !== undefined;
-      const decision = during ? undefined : transcriptDecisionOf(outcome);
-      if (decision !== undefined) {
-        const record = { type: 'approval' as const, toolCallId: request.toolCallId, decision };
-        conversations
-          .append(request.conversationId, [reason === undefined ? record : { ...record, reason }])
-          .then((appended) => {
-            if (!appended.ok) options.logger.warn(`approval not recorded: ${appended.error.message}`);
-          })
-          .catch((error: unknown) => options.logger.error('could not record an approval in its conversation', error));
-      }
-      void audit.record({
-        time: new Date().toISOString(),
-        conversation: request.conversationId,
-        tool: request.tool,
-        paths: request.paths,
-        outcome: outcome === 'rejected' || outcome === 'expired' || outcome === 'cancelled' ? 'user_rejected' : 'ok',
-        duration_ms: 0,
-        approval: outcome,
-        approval_id: request.id,
-        ...(request.network === undefined ? {} : { host: hostKey(request.network.host, request.network.port) }),
-        // The reason is the user's own words: an incognito conversation leaves none of them on disk.
-        // The rest of the line stays, so the trail of what was touched is whole.
-        ...(reason === undefined || conversations.isIncognito(request.conversationId) ? {} : { reason }),
-      });
-    },
+    recordApproval: approvalRecorder({ conversations, audit, logger: options.logger }),
   });
   const chat = createChatService({
     conversations,
@@ -424,52 +307,18 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     logger: options.logger,
     mcpAttachments: (requests, pick) => resolveMcpAttachments(mcpHost.manager, requests, pick),
   });
-  const clock = options.scheduleClock ?? systemClock;
-  let unseen = 0;
-  const notify = (notification: Omit<ScheduleNotification, 'id' | 'at'>) => {
-    unseen += 1;
-    events.emit('schedules.notification', {
-      ...notification,
-      id: `n-${unseen}-${clock.now().getTime()}`,
-      at: clock.now().toISOString(),
-    });
-    events.emit('schedules.changed', { unseen });
-  };
-  const checkWorkspace = (path: string) =>
-    checkChosenFolder(path, { home: paths.home, personaDir: paths.defaultWorkspace });
-  const runDeps = {
+  const scheduling = await createScheduling({
+    paths,
+    settings,
+    events,
     conversations,
     chat,
-    scope: runScope,
-    readHeartbeat: () => readPersonaFile(personaFolder, 'HEARTBEAT.md'),
-    checkWorkspace,
-    notify,
-  };
-  const scheduler = createScheduler({
-    clock,
-    history: await openRunHistory(paths.schedules),
-    tasks: () => settings.get().schedules.tasks,
-    heartbeat: () => settings.get().schedules.heartbeat,
-    runTask: (task, info) => runScheduledTask(runDeps, task, info),
-    runHeartbeat: (info) => runHeartbeat(runDeps, info),
-    onChange: () => events.emit('schedules.changed', { unseen }),
+    runScope,
+    personaFolder,
     logger: options.logger,
+    clock: options.scheduleClock,
   });
-  // A task's approval waits for the user wherever they are: the notification says so.
-  events.subscribe((name, payload) => {
-    if (name !== 'approvals.requested') return;
-    const request = payload as EventPayload<'approvals.requested'>;
-    const task = runScope.tasks.get(request.conversationId);
-    if (task !== undefined) {
-      notify({ kind: 'approval', title: task, body: request.summary, conversationId: request.conversationId });
-    }
-  });
-  settings.subscribe((next, previous) => {
-    if (JSON.stringify(next.schedules) !== JSON.stringify(previous.schedules)) {
-      events.emit('schedules.changed', { unseen });
-      void scheduler.check();
-    }
-  });
+  const { scheduler } = scheduling;
   const handlers: Handlers = {
     ...createAppHandlers(
       () => ({
@@ -497,17 +346,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...transfers.handlers,
     ...createLanguageServerHandlers(toolServices.code.lsp, workspaceSandbox),
     ...createSkillHandlers(toolServices.skills, workspaceSandbox),
-    ...createScheduleHandlers({
-      scheduler,
-      settings,
-      now: () => clock.now(),
-      checkWorkspace,
-      unseen: () => unseen,
-      markSeen: () => {
-        unseen = 0;
-        events.emit('schedules.changed', { unseen });
-      },
-    }),
+    ...scheduling.handlers,
     ...mcpHost.handlers,
     ...createWebSearchHandlers(settings, secrets, () => {
       for (const listener of searchKeyListeners) listener();
@@ -549,12 +388,4 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await Promise.all([toolServices.dispose(), mcpHost.dispose()]);
     },
   };
-}
-
-/** Answers the user gave (not expiries or stopped turns) as a transcript's approval decision. */
-function transcriptDecisionOf(outcome: string): 'approved' | 'edited' | 'rejected' | undefined {
-  if (outcome === 'approved') return 'approved';
-  if (outcome === 'approved-edited') return 'edited';
-  if (outcome === 'rejected') return 'rejected';
-  return undefined;
 }
