@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { HEARTBEAT_ID } from '../../shared/ipc/schedules';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import type { ScheduledTask } from '../../shared/settings';
+import type { ScheduledTask } from '../../shared/schedule-settings';
 import { parseSchedule } from '../domain/schedules/schedule-text';
 import type { Scheduler } from '../domain/schedules/scheduler';
 import type { Handlers } from '../platform/ipc/dispatcher';

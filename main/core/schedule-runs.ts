@@ -1,6 +1,6 @@
 import type { ScheduleNotification } from '../../shared/ipc/schedules';
 import type { Result } from '../../shared/result';
-import type { ScheduledTask } from '../../shared/settings';
+import type { ScheduledTask } from '../../shared/schedule-settings';
 import type { ChatService } from '../agent/chat-service';
 import type { ConversationStore } from '../domain/conversations/conversation-store';
 import { lastAttempt } from '../domain/conversations/transcript-fold';

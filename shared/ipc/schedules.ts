@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { scheduledTaskSchema } from '../settings';
+import { scheduledTaskSchema } from '../schedule-settings';
 import { defineCall } from './define';
 
 /** The run history's id for the heartbeat; saveTask never gives a task this id. */

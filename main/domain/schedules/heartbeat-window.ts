@@ -1,4 +1,4 @@
-import type { HeartbeatSettings } from '../../../shared/settings';
+import type { HeartbeatSettings } from '../../../shared/schedule-settings';
 
 const minutesOf = (time: string): number => {
   const [hours, minutes] = time.split(':').map(Number);

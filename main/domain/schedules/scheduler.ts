@@ -2,7 +2,7 @@ import { HEARTBEAT_ID } from '../../../shared/ipc/schedules';
 import type { ScheduleRun, SchedulesState } from '../../../shared/ipc/schedules';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
-import type { HeartbeatSettings, ScheduledTask } from '../../../shared/settings';
+import type { HeartbeatSettings, ScheduledTask } from '../../../shared/schedule-settings';
 import type { Logger } from '../../platform/logging/logger';
 import { randomUUID } from 'node:crypto';
 import { heartbeatDue, nextHeartbeat } from './heartbeat-window';

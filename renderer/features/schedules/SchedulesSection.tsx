@@ -1,7 +1,7 @@
 import { Fragment, useEffect, useState } from 'react';
 import type { ChangeEvent } from 'react';
 import type { ScheduleRun, TaskDraft, TaskView } from '../../../shared/ipc/schedules';
-import type { HeartbeatSettings } from '../../../shared/settings';
+import type { HeartbeatSettings } from '../../../shared/schedule-settings';
 import { familiar } from '../../ipc/familiar';
 import { useAnswer } from '../../ipc/use-answer';
 import { useI18nStore, useT } from '../../i18n/i18n';
