@@ -84,6 +84,7 @@ export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerP
   let pool: Piscina<FsTask, unknown> | undefined;
   let background: Piscina<FsTask, unknown> | undefined;
   let disposed = false;
+  let presized = false;
   // Threads start on the first task, or warm() (the app's core warms them as it starts).
   const started = () =>
     (pool ??= new Piscina<FsTask, unknown>({
@@ -160,7 +161,12 @@ export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerP
       // its second share would otherwise wait for the first thread, or a second one's start then.
       // One task per thread: a single one waits for the first thread rather than start another.
       if (threads.threads.length < size) {
-        for (let i = 0; i < size; i += 1) threads.run({ kind: 'start' } satisfies FsTask).catch(() => undefined);
+        for (let i = 0; i < size; i += 1) {
+          // One thread, once per pool, grows the descriptor table a first search would grow, stalled.
+          const task: FsTask = { kind: 'start', presize: !presized };
+          presized = true;
+          threads.run(task).catch(() => undefined);
+        }
       }
     },
     indexFiles: (files, racyMs, signal) =>

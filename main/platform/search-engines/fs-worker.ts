@@ -1,5 +1,6 @@
 import { setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
+import { presizeDescriptorTable } from '../disk/descriptor-table';
 import { checkCounts } from './count-checks';
 import type { CountCheckJob, CountChecks } from './count-checks';
 import { createFsJobs } from './fs-worker-jobs';
@@ -18,8 +19,11 @@ export type FsTask =
   | { readonly kind: 'search'; readonly job: SearchJob }
   | { readonly kind: 'ngrams'; readonly files: AnchoredFiles; readonly racyMs: number }
   | { readonly kind: 'check'; readonly job: CountCheckJob }
-  /** Nothing: a thread started ahead of the work it will get (fs-worker-pool.ts warm). */
-  | { readonly kind: 'start' };
+  /**
+   * A thread started ahead of the work it will get (fs-worker-pool.ts warm): it runs its search
+   * code once, and with `presize` grows the process's descriptor table (descriptor-table.ts).
+   */
+  | { readonly kind: 'start'; readonly presize?: boolean };
 
 /** Nice value of the background threads (index builds): the lowest priority. */
 const BACKGROUND_NICE = 19;
@@ -49,6 +53,7 @@ export function runFsTask(task: FsTask): StatRows | SearchJobResult | NgramSegme
         warmed = true;
         jobs.warmUp();
       }
+      if (task.presize === true) presizeDescriptorTable();
       return undefined;
     case 'check':
       return checkCounts(task.job);
