@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { defaultPolicy, policySchema } from '../../../shared/policy';
+import { compilePolicy } from './decide';
 import type { Policy } from '../../../shared/policy';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
@@ -34,12 +35,14 @@ export async function openPolicyStore(file: string, logger: Logger): Promise<Pol
   else if (stored.state === 'not-json') startError = 'policy.json is not valid JSON';
   else if (stored.state === 'invalid') startError = `policy.json is not a valid policy: ${describe(stored.error)}`;
   if (startError !== null) logger.warn(`${startError}; the default policy applies until it is fixed`);
+  compilePolicy(current);
 
   const save = async (policy: Policy) => {
     // Keep the user's broken file instead of overwriting it silently.
     if (startError !== null) await keepInvalidAside(file);
     await writeJsonFile(file, policySchema, policy);
     current = policy;
+    compilePolicy(current);
     startError = null;
     for (const listener of listeners) listener(policy);
   };
