@@ -46,6 +46,7 @@ describe('app.confinement', () => {
       reads: [join(home, 'skills')],
       hidden: [],
       network: true,
+      toolchains: true,
     });
     expect(command?.readOnly).toEqual(
       expect.arrayContaining(['SOUL.md', '.git/hooks', '.git/config', '.envrc', 'USER.md', 'MEMORY.md', 'memory']),
@@ -57,8 +58,9 @@ describe('app.confinement', () => {
       readOnly: ['.git/hooks', '.git/config'],
       hidden: [],
       network: false,
+      toolchains: true,
     });
-    expect(ripgrep).toMatchObject({ kind: 'ripgrep', writes: [], reads: ['.'], readOnly: [] });
+    expect(ripgrep).toMatchObject({ kind: 'ripgrep', writes: [], reads: ['.'], readOnly: [], toolchains: false });
     expect(server?.kind).toBe('language-server');
     expect(info.hiddenTrees).toEqual([homedir(), home]);
     expect(info.toolchains).toEqual(expect.arrayContaining([join(homedir(), '.nvm'), join(homedir(), '.gitconfig')]));

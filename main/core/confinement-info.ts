@@ -54,6 +54,8 @@ export function describeConfinement(
       // Every kind runs in an empty network namespace (bwrap --unshare-all); a command alone may be
       // given a proxy that asks the user per host (network-proxy.ts).
       network: kind === 'command',
+      // ripgrep sees of them only the one its binary is in (process-rules.ts).
+      toolchains: kind !== 'ripgrep',
     };
   });
   const command = env.confinementFor('command');

@@ -249,6 +249,7 @@ export const en = {
   'confinement.readOnly': 'read-only there: {paths}',
   'confinement.reads': 'reads {paths}, the system and the toolchains',
   'confinement.readsSystem': 'reads the system and the toolchains',
+  'confinement.readsOwnToolchain': 'reads {paths}, the system and, of the toolchains, only the one it comes from',
   'confinement.hiddenNames': 'not there at all: {paths}',
   'confinement.noHome': 'no home, no Familiar data',
   'confinement.noNetwork': 'no network',

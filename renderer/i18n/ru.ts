@@ -253,6 +253,7 @@ export const ru: Messages = {
   'confinement.readOnly': 'там только для чтения: {paths}',
   'confinement.reads': 'читает {paths}, систему и инструменты разработки',
   'confinement.readsSystem': 'читает систему и инструменты разработки',
+  'confinement.readsOwnToolchain': 'читает {paths}, систему и из инструментов разработки только тот, откуда он сам',
   'confinement.hiddenNames': 'не видит вовсе: {paths}',
   'confinement.noHome': 'без домашней папки, без данных Familiar',
   'confinement.noNetwork': 'без сети',

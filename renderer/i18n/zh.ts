@@ -244,6 +244,7 @@ export const zh: Messages = {
   'confinement.readOnly': '其中只读：{paths}',
   'confinement.reads': '读取{paths}、系统和开发工具链',
   'confinement.readsSystem': '读取系统和开发工具链',
+  'confinement.readsOwnToolchain': '读取{paths}、系统，以及开发工具链中仅它自身所在的那个',
   'confinement.hiddenNames': '完全不可见：{paths}',
   'confinement.noHome': '无主目录，无 Familiar 数据',
   'confinement.noNetwork': '无网络',

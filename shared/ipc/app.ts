@@ -39,6 +39,8 @@ export const processRulesSummarySchema = z.object({
   hidden: z.array(z.string()),
   /** Whether it may reach the network. */
   network: z.boolean(),
+  /** It sees every toolchain in the home again; false: only the one its own program comes from (ripgrep). */
+  toolchains: z.boolean(),
 });
 export type ProcessRulesSummary = z.infer<typeof processRulesSummarySchema>;
 

@@ -64,19 +64,23 @@ describe.runIf(mode.confined)('the rules of each kind of process', () => {
     expect((await readdir(ran.workspace)).sort()).toEqual(['.git', 'a.txt']);
   });
 
-  it("ripgrep sees of the home only its own binary's folders, not the toolchains a command sees", async () => {
+  it('ripgrep sees of the toolchains only the ones its path goes through, and never the home itself', async () => {
     const { home, workspace, familiarHome } = await folders();
-    // A ripgrep on PATH under the home, named by a link in another folder there.
+    // A ripgrep on PATH under the home, named by a link in another toolchain folder there.
     await mkdir(join(home, '.cargo', 'bin'), { recursive: true });
     await writeFile(join(home, '.cargo', 'bin', 'rg'), '#!/bin/sh\necho ran-rg\n', { mode: 0o755 });
     await mkdir(join(home, '.local', 'bin'), { recursive: true });
     await symlink(join(home, '.cargo', 'bin', 'rg'), join(home, '.local', 'bin', 'rg'));
     await mkdir(join(home, '.rustup'));
     await writeFile(join(home, '.rustup', 'toolchain.txt'), 'TOOLCHAIN\n');
+    // One linked from the home itself: the home is never shown for it (it does not run).
+    await writeFile(join(home, 'rg-at-home'), '#!/bin/sh\necho ran-home-rg\n', { mode: 0o755 });
+    await symlink(join(home, 'rg-at-home'), join(home, '.local', 'bin', 'rg-home'));
+    await writeFile(join(home, 'notes.txt'), 'HOME-FILE\n');
     const script = '"$HOME/.local/bin/rg"; cat "$HOME/.rustup/toolchain.txt"; cat a.txt';
-    const run = (kind: ProcessKind) =>
+    const run = (kind: ProcessKind, ripgrep: string, shell = script) =>
       runShellConfined(
-        script,
+        shell,
         workspace,
         { HOME: home },
         rulesFor(kind, {
@@ -85,14 +89,21 @@ describe.runIf(mode.confined)('the rules of each kind of process', () => {
           familiarHome,
           memoryOn: true,
           userHome: home,
-          ripgrep: join(home, '.local', 'bin', 'rg'),
+          ripgrep,
         }),
       );
-    const ripgrep = await run('ripgrep');
+    const ripgrep = await run('ripgrep', join(home, '.local', 'bin', 'rg'));
     expect(ripgrep.stdout).toBe('ran-rg\ninside\n');
     expect(ripgrep.stderr).toContain('toolchain.txt');
-    // A language server sees the toolchains.
-    const server = await run('language-server');
+    const atHome = await run(
+      'ripgrep',
+      join(home, '.local', 'bin', 'rg-home'),
+      '"$HOME/.local/bin/rg-home"; cat "$HOME/notes.txt"; cat a.txt',
+    );
+    expect(atHome.stdout).toBe('inside\n');
+    expect(atHome.stdout + atHome.stderr).not.toContain('HOME-FILE');
+    // A language server sees every toolchain.
+    const server = await run('language-server', join(home, '.local', 'bin', 'rg'));
     expect(server.stdout).toBe('ran-rg\nTOOLCHAIN\ninside\n');
   });
 

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
-import { realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readlinkSync, realpathSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { appFolders, homeToolchains } from './confinement';
 import type { ConfinementRules } from './launch-types';
 import { readableHomeEntries } from './home-entries';
@@ -11,7 +11,7 @@ import { isInside } from '../disk/anchored-resolve';
  * the workspace; git only reads it and writes its own `.git` (hooks and config excepted); language
  * servers and ripgrep only read it, a language server keeping its caches in a scratch home of its
  * own. None of them sees Familiar's home, the rest of the user's home or the network; all of them
- * see the system read-only, and all but ripgrep (which needs only its own binary) the toolchains.
+ * see the system read-only, and the toolchains (ripgrep only the one it comes from).
  * Persona files and git's control files are never writable from a process: persona edits go
  * through the diff approval, never a shell.
  */
@@ -37,9 +37,9 @@ export interface HostFolders {
    */
   readonly skillFolders?: readonly string[];
   /**
-   * The ripgrep a search runs (its path as started): all ripgrep sees of the hidden trees is its
-   * own folder (and its real folder, when the path is a link), for one on PATH under the home
-   * (~/.cargo/bin/rg) or in an app mounted under /tmp. Not the toolchains a command needs.
+   * The ripgrep a search runs (its path as started): of the toolchains and app folders a command
+   * sees again in the hidden trees, ripgrep sees only those its path goes through (~/.cargo for
+   * ~/.cargo/bin/rg, the app for its own, none for /usr/bin/rg).
    */
   readonly ripgrep?: string;
 }
@@ -69,16 +69,36 @@ function skillFoldersOf(folders: HostFolders, home: string): string[] {
   );
 }
 
-/** The folders of a program started by `path`: where its name is, and where the file it names is. */
-function programFolders(path: string | undefined): string[] {
-  if (path === undefined) return [];
-  let real = path;
-  try {
-    real = realpathSync(path);
-  } catch {
-    // Not there (any more): the launch fails and says so; its named folder is all there is to show.
+/**
+ * The paths a program started by `path` goes through: its name, each link's target in turn, and the
+ * file it ends at (a link from ~/.local/bin to ~/.cargo/bin, an asdf shim in ~/.asdf/shims).
+ */
+function programPaths(path: string): string[] {
+  const paths = [path];
+  let at = path;
+  for (let hop = 0; hop < 16; hop += 1) {
+    let target: string;
+    try {
+      target = readlinkSync(at);
+    } catch {
+      break; // not a link (or gone): the end of the chain
+    }
+    at = resolve(dirname(at), target);
+    paths.push(at);
   }
-  return [...new Set([dirname(path), dirname(real)])];
+  try {
+    paths.push(realpathSync(path));
+  } catch {
+    // Gone: the launch fails and says so.
+  }
+  return paths;
+}
+
+/** Of `shown`, the folders that hold a path `program` goes through (none without a program). */
+function holding(program: string | undefined, shown: readonly string[]): string[] {
+  if (program === undefined) return [];
+  const paths = programPaths(program);
+  return shown.filter((folder) => paths.some((path) => isInside(folder, path)));
 }
 
 export function rulesFor(kind: ProcessKind, folders: HostFolders): Omit<ConfinementRules, 'cwd'> {
@@ -87,6 +107,16 @@ export function rulesFor(kind: ProcessKind, folders: HostFolders): Omit<Confinem
   const under = (names: readonly string[]) => roots.flatMap((root) => names.map((name) => join(root, name)));
   const memory = under(memoryEntries);
   const writesWorkspace = kind === 'command';
+  // What a process sees again inside the hidden trees: the toolchains, folders the user made
+  // readable, the app's own (never the home itself, Familiar's home or the persona folder).
+  const shown = [
+    ...homeToolchains(home),
+    ...readableHomeEntries(home, folders.readableInHome ?? [], {
+      folders: [folders.familiarHome, folders.personaDir],
+      workspaceRoot: folders.workspaceRoot,
+    }),
+    ...appFolders(),
+  ];
   return {
     // git writes its objects, index and refs: only inside the workspace's .git.
     writable: writesWorkspace ? [folders.workspaceRoot] : kind === 'git' ? [join(folders.workspaceRoot, '.git')] : [],
@@ -98,19 +128,9 @@ export function rulesFor(kind: ProcessKind, folders: HostFolders): Omit<Confinem
     // A language server keeps caches in its home (tsserver's typings, gopls' module cache): it gets
     // an empty private one that goes with it, never the user's.
     ...(kind === 'language-server' ? { scratchTrees: [home] } : {}),
-    // ripgrep runs nothing and reads only the workspace: of the hidden trees it needs only its own
-    // binary (each folder shown is one more mount at every search's start: twelve cost ~3 ms).
-    readableInHidden:
-      kind === 'ripgrep'
-        ? programFolders(folders.ripgrep)
-        : [
-            ...homeToolchains(home),
-            ...readableHomeEntries(home, folders.readableInHome ?? [], {
-              folders: [folders.familiarHome, folders.personaDir],
-              workspaceRoot: folders.workspaceRoot,
-            }),
-            ...appFolders(),
-          ],
+    // ripgrep runs nothing and reads only the workspace: of those it needs only the one it is in
+    // (each folder shown is one more mount at every search's start: twelve cost ~3 ms).
+    readableInHidden: kind === 'ripgrep' ? holding(folders.ripgrep, shown) : shown,
   };
 }
 

@@ -187,6 +187,7 @@ describe.skipIf(rg === undefined)('the ripgrep engine', () => {
         personaDir: dir,
         familiarHome: await tempDir(),
         memoryOn: true,
+        ripgrep: rg!,
       });
       const args = ripgrepPatternArgs(specOf('needle'))!;
       const signal = new AbortController().signal;

@@ -30,7 +30,9 @@ describe('CommandsSection', () => {
       'git' +
         'writes .git; read-only there: .git/hooks; reads the workspace, the system and the toolchains; no home, no Familiar data; no network',
     );
-    expect(screen.getByTestId('confinement-ripgrep').textContent).toContain('writes nothing; reads the workspace');
+    expect(screen.getByTestId('confinement-ripgrep').textContent).toContain(
+      'writes nothing; reads the workspace, the system and, of the toolchains, only the one it comes from;',
+    );
     expect(screen.getByTestId('confinement-ripgrep').textContent).toContain('not there at all: MEMORY.md');
     expect(screen.getByTestId('confinement-hidden').textContent).toBe(
       'Hidden from every program Familiar starts: your home folder (~) and ~/.familiar.',

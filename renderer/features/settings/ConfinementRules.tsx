@@ -26,7 +26,9 @@ function useRulesLine(): (rules: ProcessRulesSummary) => string {
         ? t('confinement.writesNothing')
         : t('confinement.writes', { paths: list(rules.writes) }),
       ...(rules.readOnly.length === 0 ? [] : [t('confinement.readOnly', { paths: list(rules.readOnly) })]),
-      rules.reads.length === 0 ? t('confinement.readsSystem') : t('confinement.reads', { paths: list(rules.reads) }),
+      rules.reads.length === 0
+        ? t('confinement.readsSystem')
+        : t(rules.toolchains ? 'confinement.reads' : 'confinement.readsOwnToolchain', { paths: list(rules.reads) }),
       ...(rules.hidden.length === 0 ? [] : [t('confinement.hiddenNames', { paths: list(rules.hidden) })]),
       t('confinement.noHome'),
       rules.network ? t('confinement.network') : t('confinement.noNetwork'),
