@@ -1,7 +1,11 @@
+import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { describe, expect, it, vi } from 'vitest';
 import { defaultPolicy } from '../../../shared/policy';
 import { compilePolicy, decide } from './decide';
+import { openPolicyStore } from './policy-store';
+import { useTempDirs } from '../../test-support/temp-dir';
+import { createStderrLogger } from '../../platform/logging/logger';
 
 // picomatch itself, counted: compilePolicy must compile each rule's glob once, and decide reuse it.
 vi.mock('picomatch', async (importOriginal) => {
@@ -9,8 +13,12 @@ vi.mock('picomatch', async (importOriginal) => {
   return { default: vi.fn(real) };
 });
 
+const tempDir = useTempDirs();
+const quiet = createStderrLogger('test', () => undefined);
+
 describe('compilePolicy', () => {
   it('compiles every glob of the policy once, so that deciding compiles none', () => {
+    vi.mocked(picomatch).mockClear();
     const policy = defaultPolicy();
     const globs = policy.rules.filter((rule) => rule.pattern !== '**').length;
     expect(globs).toBeGreaterThan(0);
@@ -21,5 +29,15 @@ describe('compilePolicy', () => {
     expect(decide(policy, 'write', 'MEMORY.md', false).memoryOff).toBe(true);
     compilePolicy(policy);
     expect(vi.mocked(picomatch)).toHaveBeenCalledTimes(globs);
+  });
+
+  it('is run by the policy store as a policy loads and as it changes', async () => {
+    const rules = (policy: ReturnType<typeof defaultPolicy>) =>
+      policy.rules.filter((rule) => rule.pattern !== '**').length;
+    vi.mocked(picomatch).mockClear();
+    const store = await openPolicyStore(join(await tempDir(), 'policy.json'), quiet);
+    expect(vi.mocked(picomatch)).toHaveBeenCalledTimes(rules(store.get()));
+    await store.reset();
+    expect(vi.mocked(picomatch)).toHaveBeenCalledTimes(rules(store.get()) * 2);
   });
 });

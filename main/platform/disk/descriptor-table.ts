@@ -27,10 +27,10 @@ export function openFileLimit(): number | undefined {
 
 /**
  * Grows this process's descriptor table ahead of need. Linux doubles the table when a descriptor
- * number passes its size (256, 512, 1,024...), and in a process with threads each growth waits for an
- * RCU grace period first: 5-13 ms here, the thread that opened the file stalled meanwhile. A fresh
- * server's first search that held its 297 candidates open paid one (an open of 8 ms in its walk), one
- * holding 1,024 would pay three. Opening descriptors up to `upTo` once, in a file thread as the app
+ * number passes its size (64, 128, 256, 512...), and in a process with threads each growth waits for
+ * an RCU grace period first: 5-13 ms here, the thread that opened the file stalled meanwhile. A fresh
+ * server, which holds more than 128 already, paid one in its first search's walk holding 297
+ * candidates open (an open of 8 ms at descriptor 256), and would pay three holding 1,024. Opening descriptors up to `upTo` once, in a file thread as the app
  * starts (fs-worker-pool.ts warm), pays them there; the table never shrinks. Linux only, and only
  * where the open-file limit leaves ample room: the descriptors are all held for a moment. Returns
  * the highest descriptor it opened (-1: none).

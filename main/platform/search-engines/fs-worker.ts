@@ -47,13 +47,13 @@ let extractNgrams: ReturnType<typeof createNgramExtractor> | undefined; // its 2
 export function runFsTask(task: FsTask): StatRows | SearchJobResult | NgramSegment | CountChecks | undefined {
   switch (task.kind) {
     case 'start':
+      if (task.presize === true) presizeDescriptorTable();
       // A search thread runs its search code once before any search reaches it (search-warm-up.ts);
       // a start task for a thread already running (the pool's warm() during a search) does nothing.
       if (!warmed && background?.background !== true) {
         warmed = true;
         jobs.warmUp();
       }
-      if (task.presize === true) presizeDescriptorTable();
       return undefined;
     case 'check':
       return checkCounts(task.job);
