@@ -193,7 +193,7 @@ export const searchInCodeTool = defineTool({
                 // in the file threads while the walk confirms the rest (walkFedRipgrepEngine).
                 if (named <= jsCandidates) return undefined;
                 streamed = walkFedRipgrepEngine(
-                  { rg: ctx.env.ripgrep!, patternArgs, workers, spec: spec.value, maxResults: args.max_results },
+                  { rg: ctx.env.ripgrep!, patternArgs, workers, spec: spec.value, maxResults: args.max_results, named },
                   { signal: ctx.signal, startedAt, anchorOf },
                 );
                 return streamed.sink;

@@ -46,8 +46,10 @@ export interface RipgrepEngineOptions {
   readonly walkCounts?: WalkCounts;
   /** Tests: files written just before count as changed within this slack (CTIME_SLACK_MS). */
   readonly ctimeSlackMs?: number;
-  /** Tests: counts of this many files and more are checked in the file threads (MIN_THREAD_CHECKS). */
+  /** Counts of this many files and more are checked in the file threads (default MIN_THREAD_CHECKS). */
   readonly minThreadChecks?: number;
+  /** Files a batch gathers (default: WALK_BATCH_FILES with `walkCounts`, else what a process start is worth). */
+  readonly batchFiles?: number;
 }
 
 /**
@@ -72,6 +74,7 @@ export function createRipgrepEngine(
     walkCounts,
     ctimeSlackMs = CTIME_SLACK_MS,
     minThreadChecks = MIN_THREAD_CHECKS,
+    batchFiles,
   }: RipgrepEngineOptions = {},
 ): SearchEngine {
   const queue = createBatchQueue(maxInFlight, async ({ offset, files }): Promise<Counted> => {
@@ -259,7 +262,7 @@ export function createRipgrepEngine(
     // Each start forks this (big) process: measured ~20 ms a start on the bench machine, so 8192.
     // With the walk's counts no process starts: smaller batches start the checks sooner while the
     // confirming walk goes on (search-in-code.ts streams its candidates).
-    batchFiles: walkCounts !== undefined ? WALK_BATCH_FILES : process.platform === 'win32' ? 200 : 8192,
+    batchFiles: batchFiles ?? (walkCounts !== undefined ? WALK_BATCH_FILES : process.platform === 'win32' ? 200 : 8192),
     add: queue.add,
     finish: async () => describe(await queue.finish()),
   };
@@ -301,7 +304,7 @@ function countedByWalk(
 }
 
 /** A batch of the walk's counts: on two cores, checked in two threads of MIN_THREAD_CHECKS files each. */
-const WALK_BATCH_FILES = 2048;
+export const WALK_BATCH_FILES = 2048;
 
 /** Files to describe below this many go to one worker: a message each costs more than they do. */
 const minSharedFiles = 32;

@@ -31,7 +31,7 @@ describe('walkFedRipgrepEngine', () => {
     pool = createFsWorkerPool({ size: 1 });
     const fed = (stopped: boolean) => {
       const made = walkFedRipgrepEngine(
-        { rg: '/no/such/rg', patternArgs: ripgrepPatternArgs(spec)!, workers: pool!, spec, maxResults: 10 },
+        { rg: '/no/such/rg', patternArgs: ripgrepPatternArgs(spec)!, workers: pool!, spec, maxResults: 10, named: 1 },
         { signal: new AbortController().signal, startedAt: Date.now(), anchorOf: () => anchor },
       );
       if (stopped) made.stop();
@@ -44,5 +44,26 @@ describe('walkFedRipgrepEngine', () => {
     const [batch] = await fed(false);
     expect([...batch!.result.counts]).toEqual([0, 2]);
     await expect(fed(true)).rejects.toThrow();
+  });
+
+  it('makes four batches of a few thousand candidates (their checks start during the walk), 256 files at least, 2,048 at most', () => {
+    const compiled = compileQuery('needle', {
+      isRegex: false,
+      caseSensitive: true,
+      contextLines: 0,
+      maxLineChars: 500,
+    });
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    const spec = compiled.value;
+    pool = createFsWorkerPool({ size: 1 });
+    const batchFiles = (named: number) =>
+      walkFedRipgrepEngine(
+        { rg: '/no/such/rg', patternArgs: ripgrepPatternArgs(spec)!, workers: pool!, spec, maxResults: 10, named },
+        { signal: new AbortController().signal, startedAt: Date.now(), anchorOf: () => undefined },
+      ).engine.batchFiles;
+    expect(batchFiles(300)).toBe(256);
+    expect(batchFiles(1904)).toBe(476);
+    expect(batchFiles(8192)).toBe(2048);
+    expect(batchFiles(28_000)).toBe(2048);
   });
 });
