@@ -79,6 +79,15 @@ export function createRipgrepEngine(
   }: RipgrepEngineOptions = {},
 ): SearchEngine {
   const queue = createBatchQueue(maxInFlight, async ({ offset, files }): Promise<Counted> => {
+    const position = positions.get(offset)!;
+    const counted = await countsOf(offset, files);
+    noteCounted(position, counted);
+    return counted;
+  });
+  /** Each batch's place in the order they were added (by offset). */
+  const positions = new Map<number, number>();
+
+  async function countsOf(offset: number, files: AnchoredFiles): Promise<Counted> {
     if (walkCounts !== undefined) {
       const { counted, uncounted } = countedByWalk(walkCounts, offset, files.names.length);
       const since = walkCounts.startedAt - ctimeSlackMs;
@@ -90,7 +99,24 @@ export function createRipgrepEngine(
       return { offset, files, counted: await workers.searchFiles({ spec, files, maxDetails: 0 }, signal) };
     }
     return { offset, files, counted: await standing(counted, files, since) };
-  });
+  }
+
+  // The first batches, once counted, whose lines reach maxResults are described at once, while the
+  // rest are still counted (and, fed by the walk, confirmed): the steady broad regex's describing
+  // waited for every check. Describing them again at the end is the fallback (a count did not hold).
+  const countedSoFar: Counted[] = [];
+  let early: { readonly batches: number; readonly results: Promise<BatchResult[]> } | undefined;
+  function noteCounted(position: number, counted: Counted): void {
+    countedSoFar[position] = counted;
+    let lines = 0;
+    for (let at = 0; early === undefined && countedSoFar[at] !== undefined; at += 1) {
+      for (const [, count] of pairs(countedSoFar[at]!.counted.counts)) lines += count;
+      if (lines < maxResults) continue;
+      const results = describe(countedSoFar.slice(0, at + 1));
+      results.catch(() => undefined); // awaited in finish(), or left for the fallback
+      early = { batches: at + 1, results };
+    }
+  }
 
   /**
    * ripgrep's counts of the files that are still what it read (count-checks.ts: one link, nothing
@@ -168,8 +194,8 @@ export function createRipgrepEngine(
     return { verdicts, sizes };
   }
 
-  /** Describes the first matching files in walk order until `maxResults` lines are (or none is left). */
-  async function describe(batches: Counted[]): Promise<BatchResult[]> {
+  /** Describes the first matching files in walk order until `wanted` lines are (or none is left). */
+  async function describe(batches: Counted[], wanted = maxResults): Promise<BatchResult[]> {
     const results = batches.map(({ offset, counted }) => ({
       offset,
       counts: new Map<number, number>(pairs(counted.counts)),
@@ -184,10 +210,10 @@ export function createRipgrepEngine(
       [...batch.counts.keys()].sort((a, b) => a - b).map((index) => ({ at, index })),
     );
     let described = 0;
-    while (described < maxResults && queue.length > 0) {
+    while (described < wanted && queue.length > 0) {
       // Enough files to describe what is missing, if their counts hold.
       const picked: { at: number; index: number }[] = [];
-      for (let expected = 0; expected < maxResults - described && queue.length > 0;) {
+      for (let expected = 0; expected < wanted - described && queue.length > 0;) {
         const next = queue.shift()!;
         picked.push(next);
         expected += results[next.at]!.counts.get(next.index)!;
@@ -218,7 +244,7 @@ export function createRipgrepEngine(
           const job = {
             spec,
             files: pickFiles(batches[at]!.files, indices),
-            maxDetails: maxResults - described,
+            maxDetails: wanted - described,
             stopWhenDescribed: true,
           };
           const result = here ? searchFilesNow(job) : await workers.searchFiles(job, signal);
@@ -264,8 +290,20 @@ export function createRipgrepEngine(
     // With the walk's counts no process starts: smaller batches start the checks sooner while the
     // confirming walk goes on (search-in-code.ts streams its candidates).
     batchFiles: batchFiles ?? (walkCounts !== undefined ? WALK_BATCH_FILES : process.platform === 'win32' ? 200 : 8192),
-    add: queue.add,
-    finish: async () => describe(await queue.finish()),
+    add: (offset, files) => {
+      positions.set(offset, positions.size);
+      queue.add(offset, files);
+    },
+    finish: async () => {
+      const all = await queue.finish();
+      const first = early === undefined ? undefined : await early.results;
+      const lines = (first ?? []).reduce(
+        (sum, batch) => sum + batch.result.files.reduce((hits, file) => hits + file.hits.length, 0),
+        0,
+      );
+      if (first === undefined || lines < maxResults) return describe(all);
+      return [...first, ...(await describe(all.slice(early!.batches), 0))];
+    },
   };
 }
 

@@ -8,6 +8,7 @@ import { ripgrepPatternArgs } from '../../platform/search-engines/ripgrep-patter
 import { useTempDirs } from '../../test-support/temp-dir';
 import { compileQuery } from './search-query';
 import { walkFedRipgrepEngine } from './walk-fed-engine';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const tempDir = useTempDirs();
 let pool: FsWorkerPool | undefined;
@@ -65,5 +66,96 @@ describe('walkFedRipgrepEngine', () => {
     expect(batchFiles(1904)).toBe(476);
     expect(batchFiles(8192)).toBe(2048);
     expect(batchFiles(28_000)).toBe(2048);
+  });
+
+  it('describes the first batches once their counts reach max_results, while later ones are still checked', async () => {
+    const dir = await tempDir();
+    const names = Array.from({ length: 600 }, (_, i) => `f${String(i).padStart(3, '0')}.txt`);
+    for (const name of names) await writeFile(join(dir, name), 'hay\nneedle7 here\n');
+    const roots = createAnchorRoots();
+    const root = roots.get(dir)!;
+    const anchor = { mode: roots.anchored.mode, dir: root.dir, hardLinks: 'refuse' } as const;
+    // A regex: its describing goes to the file threads, as the bench corpus's broad regex does.
+    const compiled = compileQuery('needle\\d', {
+      isRegex: true,
+      caseSensitive: true,
+      contextLines: 0,
+      maxLineChars: 500,
+    });
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    const spec = compiled.value;
+    const real = createFsWorkerPool({ size: 1 });
+    pool = real;
+    // The second batch's check waits until the test lets it go; describing says when it starts.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let checks = 0;
+    let describing = false;
+    const workers: FsWorkerPool = {
+      ...real,
+      size: real.size,
+      hold: real.hold,
+      checkCounts: async (job, signal) => {
+        checks += 1;
+        if (checks === 2) await held;
+        return real.checkCounts(job, signal);
+      },
+      searchFiles: (job, signal) => {
+        if (job.maxDetails > 0) describing = true;
+        return real.searchFiles(job, signal);
+      },
+    };
+    const made = walkFedRipgrepEngine(
+      { rg: '/no/such/rg', patternArgs: ripgrepPatternArgs(spec)!, workers, spec, maxResults: 10, named: names.length },
+      // As if ripgrep started well after these files were written: their counts stand.
+      { signal: new AbortController().signal, startedAt: Date.now() + 60_000, anchorOf: () => anchor },
+    );
+    for (const name of names) {
+      made.sink({ relPath: name, inPersona: false, dirRealRel: '', dirId: root.dir, name }, 1, 16);
+    }
+    made.batches.finish();
+    const answer = made.engine.finish();
+    // Three batches (256, 256, 88): the first one's 256 lines reach max_results alone.
+    for (let waited = 0; !describing && waited < 5000; waited += 10) await sleep(10);
+    expect(describing).toBe(true);
+    expect(checks).toBe(2);
+    release();
+    const done = await answer;
+    expect(done.map((batch) => batch.offset)).toEqual([0, 256, 512]);
+    // Each file's count, from its batch's [index, count] pairs.
+    const lines = done.flatMap((batch) => [...batch.result.counts].filter((_, at) => at % 2 === 1));
+    expect(lines).toEqual(names.map(() => 1));
+    const hits = done.flatMap((batch) => batch.result.files.flatMap((file) => file.hits.map((hit) => hit.text)));
+    expect(hits).toEqual(Array(10).fill('needle7 here'));
+  });
+
+  it('describes again from the start when the first batches fell short of max_results (their counts did not hold)', async () => {
+    const dir = await tempDir();
+    const names = Array.from({ length: 600 }, (_, i) => `f${String(i).padStart(3, '0')}.txt`);
+    for (const name of names) await writeFile(join(dir, name), 'hay\nneedle7 here\n');
+    const roots = createAnchorRoots();
+    const root = roots.get(dir)!;
+    const anchor = { mode: roots.anchored.mode, dir: root.dir, hardLinks: 'refuse' } as const;
+    const compiled = compileQuery('needle\\d', {
+      isRegex: true,
+      caseSensitive: true,
+      contextLines: 0,
+      maxLineChars: 500,
+    });
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    const spec = compiled.value;
+    pool = createFsWorkerPool({ size: 1 });
+    const made = walkFedRipgrepEngine(
+      { rg: '/no/such/rg', patternArgs: ripgrepPatternArgs(spec)!, workers: pool, spec, maxResults: 300, named: 600 },
+      { signal: new AbortController().signal, startedAt: Date.now() + 60_000, anchorOf: () => anchor },
+    );
+    // ripgrep said two lines a file: the first batch's 256 files seem to hold 512, but hold 256.
+    for (const name of names) {
+      made.sink({ relPath: name, inPersona: false, dirRealRel: '', dirId: root.dir, name }, 2, 16);
+    }
+    made.batches.finish();
+    const done = await made.engine.finish();
+    const described = done.flatMap((batch) => batch.result.files.map((file) => names[batch.offset + file.index]));
+    expect(described).toEqual(names.slice(0, 300));
   });
 });
