@@ -116,10 +116,13 @@ describe('walkFedRipgrepEngine', () => {
     made.batches.finish();
     const answer = made.engine.finish();
     // Three batches (256, 256, 88): the first one's 256 lines reach max_results alone.
-    for (let waited = 0; !describing && waited < 5000; waited += 10) await sleep(10);
-    expect(describing).toBe(true);
-    expect(checks).toBe(2);
-    release();
+    try {
+      for (let waited = 0; !describing && waited < 5000; waited += 10) await sleep(10);
+      expect(describing).toBe(true);
+      expect(checks).toBe(2);
+    } finally {
+      release();
+    }
     const done = await answer;
     expect(done.map((batch) => batch.offset)).toEqual([0, 256, 512]);
     // Each file's count, from its batch's [index, count] pairs.
@@ -157,5 +160,16 @@ describe('walkFedRipgrepEngine', () => {
     const done = await made.engine.finish();
     const described = done.flatMap((batch) => batch.result.files.map((file) => names[batch.offset + file.index]));
     expect(described).toEqual(names.slice(0, 300));
+    // Each described file counts what was read of it (one line); the others, ripgrep's two, as stood.
+    const countOf = new Map<string, number>();
+    for (const batch of done) {
+      const flat = [...batch.result.counts];
+      for (let at = 0; at < flat.length; at += 2) countOf.set(names[batch.offset + flat[at]!]!, flat[at + 1]!);
+    }
+    expect(names.map((name) => countOf.get(name))).toEqual([
+      ...Array<number>(300).fill(1),
+      ...Array<number>(300).fill(2),
+    ]);
+    expect(done.map((batch) => batch.result.binary)).toEqual([0, 0, 0]);
   });
 });

@@ -48,7 +48,8 @@ export function walkFedRipgrepEngine(
   // With the walk's counts no ripgrep is started (no confinement to give). A few thousand
   // candidates make four batches or more, so that the checks of the first run while the walk
   // confirms the rest (1,904 in one batch were checked only once the walk was over: ~20 ms after
-  // its 40); the file threads take every batch, being up already (the walk is not held for one).
+  // its 40); the file threads take every batch (the app starts them with itself), so the walk is
+  // not held for one.
   const engine = createRipgrepEngine(rg, patternArgs, workers, spec, maxResults, signal, {
     walkCounts,
     batchFiles: Math.min(WALK_BATCH_FILES, Math.max(FEW_FILES, Math.ceil(named / 4))),
