@@ -5,6 +5,7 @@ import { createAnchorRoots } from '../../platform/disk/anchor-roots';
 import { createFsWorkerPool } from '../../platform/search-engines/fs-worker-pool';
 import type { FsWorkerPool } from '../../platform/search-engines/fs-worker-pool';
 import { ripgrepPatternArgs } from '../../platform/search-engines/ripgrep-pattern';
+import type { SearchSpec } from '../../platform/search-engines/search-types';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { compileQuery } from './search-query';
 import { walkFedRipgrepEngine } from './walk-fed-engine';
@@ -14,21 +15,35 @@ const tempDir = useTempDirs();
 let pool: FsWorkerPool | undefined;
 afterEach(() => pool?.dispose());
 
+/** Files of `text` named `names` in a new folder, and the root they are anchored under. */
+async function anchoredFiles(names: readonly string[], text: string) {
+  const dir = await tempDir();
+  for (const name of names) await writeFile(join(dir, name), text);
+  const roots = createAnchorRoots();
+  const root = roots.get(dir)!;
+  return { root, anchor: { mode: roots.anchored.mode, dir: root.dir, hardLinks: 'refuse' } as const };
+}
+
+/** The query compiled as search_in_code compiles it: case-sensitive, no context. */
+function specOf(query: string, isRegex: boolean): SearchSpec {
+  const compiled = compileQuery(query, { isRegex, caseSensitive: true, contextLines: 0, maxLineChars: 500 });
+  if (!compiled.ok) throw new Error(compiled.error.message);
+  return compiled.value;
+}
+
+/**
+ * 600 files of one matching line each, anchored, and a regex for them (its describing goes to the
+ * file threads, as the bench corpus's broad regex does).
+ */
+async function sixHundredFiles() {
+  const names = Array.from({ length: 600 }, (_, i) => `f${String(i).padStart(3, '0')}.txt`);
+  return { names, ...(await anchoredFiles(names, 'hay\nneedle7 here\n')), spec: specOf('needle\\d', true) };
+}
+
 describe('walkFedRipgrepEngine', () => {
   it('fed by the walk, counts what it is handed, and stops its checks when told (the walk failed)', async () => {
-    const dir = await tempDir();
-    await writeFile(join(dir, 'a.txt'), 'needle\nneedle\n');
-    const roots = createAnchorRoots();
-    const root = roots.get(dir)!;
-    const anchor = { mode: roots.anchored.mode, dir: root.dir, hardLinks: 'refuse' } as const;
-    const compiled = compileQuery('needle', {
-      isRegex: false,
-      caseSensitive: true,
-      contextLines: 0,
-      maxLineChars: 500,
-    });
-    if (!compiled.ok) throw new Error(compiled.error.message);
-    const spec = compiled.value;
+    const { root, anchor } = await anchoredFiles(['a.txt'], 'needle\nneedle\n');
+    const spec = specOf('needle', false);
     pool = createFsWorkerPool({ size: 1 });
     const fed = (stopped: boolean) => {
       const made = walkFedRipgrepEngine(
@@ -48,14 +63,7 @@ describe('walkFedRipgrepEngine', () => {
   });
 
   it('makes four batches of a few thousand candidates (their checks start during the walk), 256 files at least, 2,048 at most', () => {
-    const compiled = compileQuery('needle', {
-      isRegex: false,
-      caseSensitive: true,
-      contextLines: 0,
-      maxLineChars: 500,
-    });
-    if (!compiled.ok) throw new Error(compiled.error.message);
-    const spec = compiled.value;
+    const spec = specOf('needle', false);
     pool = createFsWorkerPool({ size: 1 });
     const batchFiles = (named: number) =>
       walkFedRipgrepEngine(
@@ -69,21 +77,7 @@ describe('walkFedRipgrepEngine', () => {
   });
 
   it('describes the first batches once their counts reach max_results, while later ones are still checked', async () => {
-    const dir = await tempDir();
-    const names = Array.from({ length: 600 }, (_, i) => `f${String(i).padStart(3, '0')}.txt`);
-    for (const name of names) await writeFile(join(dir, name), 'hay\nneedle7 here\n');
-    const roots = createAnchorRoots();
-    const root = roots.get(dir)!;
-    const anchor = { mode: roots.anchored.mode, dir: root.dir, hardLinks: 'refuse' } as const;
-    // A regex: its describing goes to the file threads, as the bench corpus's broad regex does.
-    const compiled = compileQuery('needle\\d', {
-      isRegex: true,
-      caseSensitive: true,
-      contextLines: 0,
-      maxLineChars: 500,
-    });
-    if (!compiled.ok) throw new Error(compiled.error.message);
-    const spec = compiled.value;
+    const { names, root, anchor, spec } = await sixHundredFiles();
     const real = createFsWorkerPool({ size: 1 });
     pool = real;
     // The second batch's check waits until the test lets it go; describing says when it starts.
@@ -133,20 +127,7 @@ describe('walkFedRipgrepEngine', () => {
   });
 
   it('describes again from the start when the first batches fell short of max_results (their counts did not hold)', async () => {
-    const dir = await tempDir();
-    const names = Array.from({ length: 600 }, (_, i) => `f${String(i).padStart(3, '0')}.txt`);
-    for (const name of names) await writeFile(join(dir, name), 'hay\nneedle7 here\n');
-    const roots = createAnchorRoots();
-    const root = roots.get(dir)!;
-    const anchor = { mode: roots.anchored.mode, dir: root.dir, hardLinks: 'refuse' } as const;
-    const compiled = compileQuery('needle\\d', {
-      isRegex: true,
-      caseSensitive: true,
-      contextLines: 0,
-      maxLineChars: 500,
-    });
-    if (!compiled.ok) throw new Error(compiled.error.message);
-    const spec = compiled.value;
+    const { names, root, anchor, spec } = await sixHundredFiles();
     pool = createFsWorkerPool({ size: 1 });
     const made = walkFedRipgrepEngine(
       { rg: '/no/such/rg', patternArgs: ripgrepPatternArgs(spec)!, workers: pool, spec, maxResults: 300, named: 600 },
