@@ -30,10 +30,10 @@ export function openFileLimit(): number | undefined {
  * number passes its size (64, 128, 256, 512...), and in a process with threads each growth waits for
  * an RCU grace period first: 5-13 ms here, the thread that opened the file stalled meanwhile. A fresh
  * server, which holds more than 128 already, paid one in its first search's walk holding 297
- * candidates open (an open of 8 ms at descriptor 256), and would pay three holding 1,024. Opening descriptors up to `upTo` once, in a file thread as the app
- * starts (fs-worker-pool.ts warm), pays them there; the table never shrinks. Linux only, and only
- * where the open-file limit leaves ample room: the descriptors are all held for a moment. Returns
- * the highest descriptor it opened (-1: none).
+ * candidates open (an open of 8 ms at descriptor 256), and would pay three holding 1,024. Opening
+ * descriptors up to `upTo` once, in a file thread as the app starts (fs-worker-pool.ts warm), pays
+ * them there; the table never shrinks. Linux only, and only where the open-file limit leaves ample
+ * room: the descriptors are all held for a moment. Returns the highest descriptor it opened (-1: none).
  */
 export function presizeDescriptorTable(upTo = DESCRIPTORS_AHEAD, limit = openFileLimit()): number {
   if (process.platform !== 'linux' || limit === undefined || limit < upTo + LIMIT_MARGIN) return -1;
