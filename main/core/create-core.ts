@@ -66,6 +66,8 @@ export interface CoreOptions {
    * Test cores do not: under vitest each thread compiles the worker's source first.
    */
   readonly warmSearchThreads?: boolean;
+  /** Collect the heap once the start is over (ToolServicesOptions.collectAfterStart); default true. Test cores do not. */
+  readonly collectAfterStart?: boolean;
   /** The file threads' pool an entry started before the app's modules loaded (ToolServicesOptions.workers). */
   readonly workers?: FsWorkerPool;
   /** The folder the assistant works on; defaults to the workspace inside the Familiar home. */
@@ -178,6 +180,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     logger: options.logger,
     resourcesDir: options.resourcesDir,
     warmSearchThreads: options.warmSearchThreads,
+    collectAfterStart: options.collectAfterStart,
     workers: options.workers,
     fetch: options.fetch,
     userSkillsDir: options.userSkillsDir,

@@ -27,6 +27,7 @@ export interface SettingsToolServicesDeps {
   readonly logger: Logger;
   readonly resourcesDir?: string | undefined;
   readonly warmSearchThreads?: boolean | undefined;
+  readonly collectAfterStart?: boolean | undefined;
   readonly workers?: FsWorkerPool | undefined;
   readonly fetch?: ProviderFetch | undefined;
   readonly userSkillsDir?: string | undefined;
@@ -44,6 +45,7 @@ export function settingsToolServices(deps: SettingsToolServicesDeps): ToolServic
     paths,
     resourcesDir: deps.resourcesDir,
     warmSearchThreads: deps.warmSearchThreads ?? true,
+    collectAfterStart: deps.collectAfterStart ?? true,
     ...(deps.workers === undefined ? {} : { workers: deps.workers }),
     transfers,
     sandboxSettings: () => {

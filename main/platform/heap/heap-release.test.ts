@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HeapRelease, collectGarbage, keepHeapNearLive } from './heap-release';
+import { HeapRelease, collectGarbage, collectOrdinary, keepHeapNearLive } from './heap-release';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -11,7 +11,7 @@ describe('HeapRelease', () => {
     vi.useFakeTimers();
     let busy = false;
     const collect = vi.fn();
-    const release = new HeapRelease(() => busy, 3000, collect);
+    const release = new HeapRelease(() => busy, { quietMs: 3000, collect });
     release.afterBuild();
     vi.advanceTimersByTime(2000);
     release.afterBuild(); // a second build ended: the quiet time starts again
@@ -30,7 +30,7 @@ describe('HeapRelease', () => {
   it('waits for every running build to end, whichever ended first', () => {
     vi.useFakeTimers();
     const collect = vi.fn();
-    const release = new HeapRelease(() => false, 250, collect);
+    const release = new HeapRelease(() => false, { quietMs: 250, collect });
     release.building('trigram /w', true);
     release.building('semantic /w', true);
     release.building('trigram /w', false);
@@ -49,19 +49,69 @@ describe('HeapRelease', () => {
   it('a disposed release collects nothing', () => {
     vi.useFakeTimers();
     const collect = vi.fn();
-    const release = new HeapRelease(() => false, 3000, collect);
+    const release = new HeapRelease(() => false, { quietMs: 3000, collect });
     release.afterBuild();
     release.dispose();
     vi.advanceTimersByTime(10_000);
     expect(collect).not.toHaveBeenCalled();
   });
 
-  it('collectGarbage runs a full collection in a process started without --expose-gc', async () => {
+  it('after the start: one ordinary collection at the first quiet moment once the start is over', () => {
+    vi.useFakeTimers();
+    let busy = false;
+    const collect = vi.fn();
+    const collectStarted = vi.fn();
+    const release = new HeapRelease(() => busy, { quietMs: 250, collect, settleMs: 1500, collectStarted });
+    release.afterStart();
+    vi.advanceTimersByTime(1400);
+    expect(collectStarted).not.toHaveBeenCalled();
+    busy = true; // the first call runs as the start ends: the collection waits for it
+    vi.advanceTimersByTime(1000);
+    expect(collectStarted).not.toHaveBeenCalled();
+    busy = false;
+    vi.advanceTimersByTime(250);
+    expect(collectStarted).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(60_000);
+    expect(collectStarted).toHaveBeenCalledTimes(1);
+    expect(collect).not.toHaveBeenCalled(); // not the memory-reducing one
+  });
+
+  it('after the start: nothing while a build runs, nor once a build was collected after', () => {
+    vi.useFakeTimers();
+    const collectStarted = vi.fn();
+    const building = new HeapRelease(() => false, { collect: vi.fn(), settleMs: 1500, collectStarted });
+    building.afterStart();
+    building.building('trigram /w', true);
+    vi.advanceTimersByTime(1500);
+    building.building('trigram /w', false);
+    vi.advanceTimersByTime(60_000);
+    expect(collectStarted).not.toHaveBeenCalled();
+    building.dispose();
+
+    const collect = vi.fn();
+    const built = new HeapRelease(() => false, { quietMs: 250, collect, settleMs: 1500, collectStarted });
+    built.afterStart();
+    built.afterBuild(); // a first search's build ended quickly: its collection comes first
+    vi.advanceTimersByTime(60_000);
+    expect(collect).toHaveBeenCalledTimes(1);
+    expect(collectStarted).not.toHaveBeenCalled();
+
+    const disposed = new HeapRelease(() => false, { collect: vi.fn(), settleMs: 1500, collectStarted });
+    disposed.afterStart();
+    disposed.dispose();
+    vi.advanceTimersByTime(60_000);
+    expect(collectStarted).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['collectGarbage', collectGarbage],
+    ['collectOrdinary', collectOrdinary],
+  ])('%s runs a full collection in a process started without --expose-gc', async (_name, collectNow) => {
     expect(process.execArgv).not.toContain('--expose-gc');
     // An object only a weak reference holds is gone after a full collection.
     const weak = new WeakRef({ payload: new Array(1000).fill('x') });
     await new Promise((resolve) => setImmediate(resolve)); // WeakRef targets live until the turn ends
-    collectGarbage();
+    collectNow();
     expect(weak.deref()).toBeUndefined();
   });
 
@@ -69,8 +119,8 @@ describe('HeapRelease', () => {
     const flags: string[] = [];
     keepHeapNearLive((set) => flags.push(set));
     expect(flags).toEqual(['--semi-space-growth-factor=1']);
-    const one = new HeapRelease(() => false, 250, vi.fn());
-    const other = new HeapRelease(() => false, 250, vi.fn());
+    const one = new HeapRelease(() => false, { quietMs: 250, collect: vi.fn() });
+    const other = new HeapRelease(() => false, { quietMs: 250, collect: vi.fn() });
     const held = () => flags.slice(1);
     one.building('trigram /w', true);
     expect(held()).toEqual(['--heap-growing-percent=20']);

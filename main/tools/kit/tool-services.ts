@@ -110,6 +110,12 @@ export interface ToolServicesOptions {
    * test's short-lived services do not.
    */
   readonly warmSearchThreads?: boolean;
+  /**
+   * Collect the heap once the app's start is over (HeapRelease.afterStart), so that the first call
+   * does not pay V8's first full collection. The app's core does (CoreOptions); a test's short-lived
+   * services do not (each would stop its test process for a collection of the runner's heap).
+   */
+  readonly collectAfterStart?: boolean;
   /** search_in_code's engine: ripgrep when on PATH ('auto', the default), or always the JS engine. */
   readonly searchEngine?: 'auto' | 'js';
   /** The packaged app's resources folder, where its own ripgrep is (ripgrep-locate.ts); undefined: rg on PATH. */
@@ -187,6 +193,7 @@ export function createToolServices(options: ToolServicesOptions): ToolServices {
   if (options.warmSearchThreads === true) workers.warm();
   // Once every build is over and no call runs, the heap they grew is collected (issue 32 item 7).
   const heapRelease = new HeapRelease(() => foreground.busy);
+  if (options.collectAfterStart === true) heapRelease.afterStart();
   let filesReadAtRelease = 0;
   const onIndexStatus: IndexStatusListener = (status) => {
     options.onIndexStatus?.(status);
