@@ -32,6 +32,8 @@ export interface DataRanges {
   readonly size: number;
   /** `length` bytes from `offset`; rejects when the file holds fewer there. */
   read(offset: number, length: number): Promise<Buffer>;
+  /** Fills `into` with the bytes from `offset` (no buffer of its own); rejects when the file holds fewer there. */
+  readInto(offset: number, into: Uint8Array): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -41,17 +43,21 @@ export async function openDataRanges(path: string): Promise<DataRanges | undefin
   if (handle === undefined) return undefined;
   try {
     const { size } = await handle.stat();
+    const readInto = async (offset: number, into: Uint8Array): Promise<void> => {
+      for (let at = 0; at < into.length;) {
+        const { bytesRead } = await handle.read(into, at, into.length - at, offset + at);
+        if (bytesRead === 0) throw new Error(`${path} ends before byte ${offset + into.length}`);
+        at += bytesRead;
+      }
+    };
     return {
       size,
       async read(offset, length) {
         const bytes = Buffer.allocUnsafe(length);
-        for (let at = 0; at < length;) {
-          const { bytesRead } = await handle.read(bytes, at, length - at, offset + at);
-          if (bytesRead === 0) throw new Error(`${path} ends before byte ${offset + length}`);
-          at += bytesRead;
-        }
+        await readInto(offset, bytes);
         return bytes;
       },
+      readInto,
       close: () => handle.close(),
     };
   } catch {

@@ -68,9 +68,9 @@ export type FileSelector = ((path: string, size: number, ctimeMs: number) => Fil
  */
 export class NgramIndex {
   private paths = new PathTable();
-  private sizes = new Float64Array(1024);
-  private ctimes = new Float64Array(1024);
-  private flags = new Uint8Array(1024);
+  private sizes: Float64Array = new Float64Array(1024);
+  private ctimes: Float64Array = new Float64Array(1024);
+  private flags: Uint8Array = new Uint8Array(1024);
   private readonly segments: Segment[] = [];
   private deadFiles = 0;
   private file: { close(): Promise<void> } | undefined;
@@ -267,10 +267,11 @@ export class NgramIndex {
     const index = new NgramIndex();
     const n = parts.paths.count;
     index.paths = new PathTable(parts.paths);
-    index.grow(n);
-    index.sizes.set(parts.sizes);
-    index.ctimes.set(parts.ctimes);
-    index.flags.set(parts.flags);
+    // The reader made these arrays for this index (ngram-file.ts): kept, not copied (grow copies
+    // them once files are added).
+    index.sizes = parts.sizes;
+    index.ctimes = parts.ctimes;
+    index.flags = parts.flags;
     for (let id = 0; id < n; id += 1) if (parts.flags[id] === DEAD) index.deadFiles += 1;
     index.textBytes = parts.textBytes;
     index.file = parts.file;
