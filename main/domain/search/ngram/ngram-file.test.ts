@@ -51,6 +51,24 @@ function savedFile(bytes: Buffer) {
   return { file, seen };
 }
 
+/** 3,000 files in three segments of 1,000; every `every`-th file of a segment holds 'abc'. */
+function threeSegments(every: number) {
+  const index = new NgramIndex();
+  const paths = Array.from({ length: 3000 }, (_, i) => `src/${i}/ü-${i}.ts`);
+  for (let at = 0; at < paths.length; at += 1000) {
+    index.add(paths.slice(at, at + 1000), segment(paths.slice(at, at + 1000).map((_, i) => i % every === 0)));
+  }
+  return { index, paths, saved: saveIndex(index, { root: '/w' }) };
+}
+
+/** `saved` opened as the saved file, and what was read of it. */
+async function openedSaved(saved: Buffer) {
+  const { file, seen } = savedFile(saved);
+  const result = await openSavedIndex(file);
+  if (!result.ok) throw new Error(result.error.message);
+  return { result, seen };
+}
+
 const opened = (bytes: Buffer) => {
   const result = openIndex(bytes);
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
@@ -144,15 +162,8 @@ describe('the trigram index file (issue 32 item 2)', () => {
   });
 
   it('opens the saved file without its postings; a prepared query reads only its lists, a background read the rest', async () => {
-    const index = new NgramIndex();
-    const paths = Array.from({ length: 3000 }, (_, i) => `src/${i}/ü-${i}.ts`);
-    for (let at = 0; at < paths.length; at += 1000) {
-      index.add(paths.slice(at, at + 1000), segment(paths.slice(at, at + 1000).map((_, i) => i % 5 === 0)));
-    }
-    const saved = saveIndex(index, { root: '/w' });
-    const { file, seen } = savedFile(saved);
-    const result = await openSavedIndex(file);
-    if (!result.ok) throw new Error(result.error.message);
+    const { index, paths, saved } = threeSegments(5);
+    const { result, seen } = await openedSaved(saved);
     const postingBytes = 3 * 200; // 200 one-byte deltas per segment
     expect(seen.read).toBeLessThan(saved.length - postingBytes + 100);
     const opening = seen.read;
@@ -173,15 +184,8 @@ describe('the trigram index file (issue 32 item 2)', () => {
   });
 
   it('reads each byte before the postings once, into the arrays the index keeps (no copies)', async () => {
-    const index = new NgramIndex();
-    const paths = Array.from({ length: 3000 }, (_, i) => `src/${i}/ü-${i}.ts`);
-    for (let at = 0; at < paths.length; at += 1000) {
-      index.add(paths.slice(at, at + 1000), segment(paths.slice(at, at + 1000).map((_, i) => i % 3 === 0)));
-    }
-    const saved = saveIndex(index, { root: '/w' });
-    const { file, seen } = savedFile(saved);
-    const result = await openSavedIndex(file);
-    if (!result.ok) throw new Error(result.error.message);
+    const { saved } = threeSegments(3);
+    const { result, seen } = await openedSaved(saved);
     const postingBytes = 3 * 334; // one-byte deltas: a third of each segment's 1,000 files
     expect(seen.read).toBe(saved.length - postingBytes); // the whole head, once; no posting
     await result.index.loadPostings(); // parts() wants them in memory
