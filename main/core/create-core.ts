@@ -66,7 +66,10 @@ export interface CoreOptions {
    * Test cores do not: under vitest each thread compiles the worker's source first.
    */
   readonly warmSearchThreads?: boolean;
-  /** Collect the heap once the start is over (ToolServicesOptions.collectAfterStart); default true. Test cores do not. */
+  /**
+   * Collect the heap once the start is over (ToolServicesOptions.collectAfterStart): the entries
+   * (command-line.ts, start-desktop.ts) do; default false, so tests' and benches' cores do not.
+   */
   readonly collectAfterStart?: boolean;
   /** The file threads' pool an entry started before the app's modules loaded (ToolServicesOptions.workers). */
   readonly workers?: FsWorkerPool;

@@ -45,7 +45,7 @@ export function settingsToolServices(deps: SettingsToolServicesDeps): ToolServic
     paths,
     resourcesDir: deps.resourcesDir,
     warmSearchThreads: deps.warmSearchThreads ?? true,
-    collectAfterStart: deps.collectAfterStart ?? true,
+    collectAfterStart: deps.collectAfterStart ?? false,
     ...(deps.workers === undefined ? {} : { workers: deps.workers }),
     transfers,
     sandboxSettings: () => {

@@ -39,6 +39,8 @@ export function createCommandLineCore(
     userSkillsDir: flags['user-skills'] === undefined ? undefined : resolve(flags['user-skills']),
     mode: 'browser',
     version: familiarVersion,
+    // A process that serves for a long time: its first call does not pay the start's collection.
+    collectAfterStart: true,
     ...options,
   });
 }

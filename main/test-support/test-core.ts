@@ -16,7 +16,6 @@ export function createTestCore(options: TestCoreOptions): Promise<Core> {
     // Never the real ~/.agents/skills: a test core sees only the skills its test wrote.
     userSkillsDir: join(options.home, 'user-skills'),
     warmSearchThreads: false,
-    collectAfterStart: false,
     ...options,
   });
 }

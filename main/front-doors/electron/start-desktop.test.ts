@@ -153,12 +153,17 @@ describe('startDesktop', () => {
     expect(app.ended).toBe(false);
   });
 
-  it('hands the core a visible default workspace and Electron net.fetch for provider requests', async () => {
+  it('hands the core a visible default workspace, Electron net.fetch for provider requests, and a collection after the start', async () => {
     createCore.mockResolvedValue(fakeCore({ reply: false }));
     await startDesktop();
-    const options = createCore.mock.calls[0]?.[0] as { visibleDefaultWorkspace?: string; fetch?: unknown };
+    const options = createCore.mock.calls[0]?.[0] as {
+      visibleDefaultWorkspace?: string;
+      fetch?: unknown;
+      collectAfterStart?: boolean;
+    };
     expect(options.visibleDefaultWorkspace).toBe(join(logs, 'home', 'Familiar'));
     expect(typeof options.fetch).toBe('function');
+    expect(options.collectAfterStart).toBe(true);
   });
 
   it('keeps running in the tray when the window closes; Quit in the tray disposes the core and quits', async () => {

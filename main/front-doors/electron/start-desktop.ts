@@ -110,6 +110,8 @@ async function launch(
     // Not hidden in the app data folder: a folder the user finds in their file manager.
     visibleDefaultWorkspace: join(app.getPath('home'), 'Familiar'),
     mode: 'desktop',
+    // Its first call does not pay the start's garbage collection (HeapRelease.afterStart).
+    collectAfterStart: true,
     // Chromium's network stack: the system proxy (PAC too) and the OS certificate store, which Node's
     // fetch ignores (a corporate proxy or TLS-inspecting gateway would otherwise break every reply).
     fetch: (input, init) => net.fetch(input instanceof URL ? input.href : input, init),

@@ -96,6 +96,15 @@ describe('HeapRelease', () => {
     expect(collect).toHaveBeenCalledTimes(1);
     expect(collectStarted).not.toHaveBeenCalled();
 
+    const late = vi.fn();
+    const ending = new HeapRelease(() => false, { quietMs: 250, collect: late, settleMs: 1500, collectStarted });
+    ending.afterStart();
+    vi.advanceTimersByTime(1400);
+    ending.afterBuild(); // a build ends just before the start is over: its collection is due at 1,650 ms
+    vi.advanceTimersByTime(60_000);
+    expect(late).toHaveBeenCalledTimes(1);
+    expect(collectStarted).not.toHaveBeenCalled();
+
     const disposed = new HeapRelease(() => false, { collect: vi.fn(), settleMs: 1500, collectStarted });
     disposed.afterStart();
     disposed.dispose();

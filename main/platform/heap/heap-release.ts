@@ -186,7 +186,8 @@ export class HeapRelease {
 
   #collectAfterStart(): void {
     this.#startTimer = undefined;
-    if (this.#collected || this.#building.size > 0) return;
+    // A build's collection done or due (afterBuild's timer): it does more.
+    if (this.#collected || this.#timer !== undefined || this.#building.size > 0) return;
     if (this.busy()) {
       this.#startTimer = setTimeout(() => this.#collectAfterStart(), this.#quietMs);
       this.#startTimer.unref();

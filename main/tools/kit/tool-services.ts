@@ -112,8 +112,8 @@ export interface ToolServicesOptions {
   readonly warmSearchThreads?: boolean;
   /**
    * Collect the heap once the app's start is over (HeapRelease.afterStart), so that the first call
-   * does not pay V8's first full collection. The app's core does (CoreOptions); a test's short-lived
-   * services do not (each would stop its test process for a collection of the runner's heap).
+   * does not pay V8's first full collection. The entries' cores do (command-line.ts, start-desktop.ts);
+   * tests' and benches' services do not (each would stop its process for a collection of its heap).
    */
   readonly collectAfterStart?: boolean;
   /** search_in_code's engine: ripgrep when on PATH ('auto', the default), or always the JS engine. */

@@ -147,6 +147,9 @@ export async function openSavedIndex(file: SavedFile): Promise<OpenedIndex> {
       const fixed = Buffer.from(await file.read(0, Math.min(file.size, FIXED)));
       const sized = refusal(() => ({ ok: true, length: FIXED + headerLengthOf(fixed, file.size) }) as const);
       if (!sized.ok) return sized;
+      if (sized.length > file.size) {
+        return { ok: false, error: { code: 'ngram_truncated', message: `the file ends at byte ${file.size}` } };
+      }
       const headerBytes = Buffer.from(await file.read(FIXED, Math.min(sized.length, file.size) - FIXED));
       const planned = refusal(() => ({ ok: true, plan: headPlan(fixed, () => headerBytes, file.size) }) as const);
       if (!planned.ok) return planned;

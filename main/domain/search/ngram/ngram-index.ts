@@ -262,7 +262,10 @@ export class NgramIndex {
     };
   }
 
-  /** An index read back by ngram-file.ts (which checked the parts add up). */
+  /**
+   * An index read back by ngram-file.ts (which checked the parts add up). It takes the parts'
+   * arrays as its own: they must be no other index's (ngram-file.ts makes them for it).
+   */
   static fromParts(parts: IndexParts): NgramIndex {
     const index = new NgramIndex();
     const n = parts.paths.count;
