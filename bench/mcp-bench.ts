@@ -21,7 +21,7 @@ import type { Paired } from './measure';
 const runs = Number(process.env['BENCH_RUNS'] ?? 5);
 /**
  * BENCH_ONLY=read, edit or first: only the read_file rows, the edit_file row, or the first searches
- * in a new workspace (quick before/after figures).
+ * (in a new workspace, and after a restart; quick before/after figures).
  */
 const only = process.env['BENCH_ONLY'];
 const wanted = (section: 'read' | 'edit' | 'first' | 'other') => only === undefined || only === '' || only === section;
@@ -100,7 +100,10 @@ async function measureRows(
 
   if (wanted('read')) await readRows(corpus, ours, theirs, rows, log);
   if (wanted('edit')) await editRow(corpus, referenceCopy, ours, theirs, rows, log);
-  if (wanted('first')) await firstSearchRows(corpus, rows, log);
+  if (wanted('first')) {
+    await firstSearchRows(corpus, rows, log);
+    await restartRow(corpus, rows, log);
+  }
   if (wanted('other')) await otherRows(corpus, ours, rows, log);
   return rows;
 }
@@ -324,6 +327,60 @@ async function firstSearchRows(corpus: Corpus, rows: McpRow[], log: Log): Promis
       limit: 1.2,
       check: `${total} matching lines (rg: ${expected}); a new server and home each run`,
     });
+  }
+}
+
+/**
+ * The first search after a restart, as an agent meets it (issue 32): the trigram index is built and
+ * saved once by one server, then each run starts a new server on that home (the saved index loads
+ * while the search runs) and times its first search_in_code call alone; rg runs just before.
+ */
+async function restartRow(corpus: Corpus, rows: McpRow[], log: Log): Promise<void> {
+  log('MCP: the first search after a restart, a new server each run on the home of a built index...');
+  const word = corpusLayout.needle;
+  const rg = { command: 'rg', args: ['-n', '-i', '-F', word, '.'], cwd: corpus.root };
+  const expected = runOnce(rg).stdout.split('\n').filter(Boolean).length;
+  const home = await mkdtemp(join(tmpdir(), 'familiar-bench-restart-'));
+  try {
+    const builder = await connect('familiar-build', familiarArgs(corpus.root, home));
+    try {
+      // The first search starts the build; later ones say how far it is.
+      for (let asked = 0; ; asked += 1) {
+        const found = await call(builder, 'search_in_code', { query: word, max_results: 1 });
+        if ((found['index'] as { state?: string } | undefined)?.state === 'ready') break;
+        if (asked === 120) throw new Error('the trigram index was not ready after 4 minutes');
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      }
+    } finally {
+      await builder.close();
+    }
+    const ours: number[] = [];
+    const reference: number[] = [];
+    let total = 0;
+    const states: string[] = [];
+    for (let run = 0; run < runs; run += 1) {
+      reference.push(runOnce(rg).ms);
+      const server = await connect('familiar-restart', familiarArgs(corpus.root, home));
+      try {
+        const start = performance.now();
+        const found = await call(server, 'search_in_code', { query: word, max_results: 1000 });
+        ours.push(performance.now() - start);
+        total = Number(found['total_matches']);
+        states.push((found['index'] as { state?: string } | undefined)?.state ?? '?');
+      } finally {
+        await server.close();
+      }
+    }
+    const ratios = ours.map((ms, i) => ms / reference[i]!);
+    rows.push({
+      name: 'search_in_code: first search after a restart (a saved index), rare literal',
+      reference: 'rg',
+      compared: { ours: summarize(ours), reference: summarize(reference), pairedRatio: summarize(ratios).medianMs },
+      limit: 1.2,
+      check: `${total} matching lines (rg: ${expected}); a new server each run, index ${states.join('/')}`,
+    });
+  } finally {
+    await rm(home, { recursive: true, force: true });
   }
 }
 
