@@ -139,7 +139,7 @@ export interface SavedFile extends PostingSource {
  * One read per part, no copies: memory a process touches for the first time costs far more than
  * the read itself on some machines. On a 2-core virtual machine where it cost ~4 ms a megabyte,
  * reading the 5 MB head, copying it whole, joining it to the key tables and copying each part out
- * took the open of a 62k-file index to 95-115 ms (the same code: ~19 ms on another machine).
+ * took the open of a 62k-file index to 95-118 ms (the same code: ~19 ms on another machine).
  */
 export async function openSavedIndex(file: SavedFile): Promise<OpenedIndex> {
   const result = await (async (): Promise<OpenedIndex> => {
