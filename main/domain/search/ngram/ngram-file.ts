@@ -112,12 +112,9 @@ const refuse = (code: NgramFileError['code'], message: string): never => {
 /** An index read back from `bytes`, the whole file (tests), or why not. */
 export function openIndex(bytes: Buffer): OpenedIndex {
   return refusal(() => {
-    const fill = (offset: number, into: Uint8Array) => {
-      if (offset + into.length > bytes.length) refuse('ngram_truncated', `the file ends at byte ${bytes.length}`);
-      into.set(bytes.subarray(offset, offset + into.length));
-    };
     const plan = headPlan(bytes.subarray(0, FIXED), (length) => bytes.subarray(FIXED, FIXED + length), bytes.length);
-    for (const [offset, into] of plan.fills) fill(offset, into);
+    // headPlan refused any part past the end.
+    for (const [offset, into] of plan.fills) into.set(bytes.subarray(offset, offset + into.length));
     const head = checkedHead(plan, bytes.length);
     return opened(head, (offset, length) => bytes.subarray(offset, offset + length));
   });
@@ -200,18 +197,18 @@ function headPlan(fixed: Buffer, headerBytes: (length: number) => Buffer, size: 
   const json = headerBytes(headerLength);
   if (json.length < headerLength) refuse('ngram_truncated', `the file ends at byte ${size}`);
   const header = parseHeader(json);
-  // The parts' total first: a header that claims more than the file holds allocates nothing.
-  const tablesLength = header.segments.reduce((sum, segment) => sum + segment.keyBytes + segment.lengthBytes, 0);
-  if (FIXED + headerLength + (n + 1) * 4 + n * 4 + slotCount * 4 + n * 17 + pathBytes + tablesLength > size) {
-    refuse('ngram_truncated', `the file ends at byte ${size}`);
-  }
   const fills: [number, Uint8Array][] = [];
   let at = FIXED + headerLength;
-  /** The next part of the file, `length` bytes, as the bytes of a new array of `make`'s kind. */
+  /**
+   * The next part of the file, `length` bytes, as the bytes of a new array of `make`'s kind. A part
+   * that would end past the file is refused before it is made: a header that claims more than the
+   * file holds allocates no more than the file's size in all.
+   */
   const part = <T extends Uint32Array | Float64Array | Uint8Array>(
     length: number,
     make: (buffer: ArrayBuffer) => T,
   ): T => {
+    if (at + length > size) refuse('ngram_truncated', `the file ends at byte ${size}`);
     const array = make(new ArrayBuffer(length));
     fills.push([at, new Uint8Array(array.buffer)]);
     at += length;

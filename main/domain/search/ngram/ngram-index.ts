@@ -270,8 +270,7 @@ export class NgramIndex {
     const index = new NgramIndex();
     const n = parts.paths.count;
     index.paths = new PathTable(parts.paths);
-    // The reader made these arrays for this index (ngram-file.ts): kept, not copied (grow copies
-    // them once files are added).
+    // Kept, not copied: grow() copies them once files are added.
     index.sizes = parts.sizes;
     index.ctimes = parts.ctimes;
     index.flags = parts.flags;
