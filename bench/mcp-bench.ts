@@ -284,6 +284,58 @@ async function otherRows(corpus: Corpus, ours: Client, rows: McpRow[], log: Log)
   }
 }
 
+/** How one run of a first-search row gets its server's home, and gives it back. */
+interface FirstHome {
+  readonly take: () => Promise<string>;
+  readonly giveBack: (home: string) => Promise<void>;
+}
+
+/**
+ * A first-search row: each run, rg just before, then a new Familiar MCP server on the home `homes`
+ * gives, idle `idleMs` first, and its first search_in_code call timed alone; answers the state of
+ * the trigram index each first call met.
+ */
+async function firstCallRow(
+  corpus: Corpus,
+  rows: McpRow[],
+  row: { readonly name: string; readonly word: string; readonly idleMs: number; readonly homes: FirstHome },
+  describe: (states: readonly string[]) => string,
+): Promise<void> {
+  const rg = { command: 'rg', args: ['-n', '-i', '-F', row.word, '.'], cwd: corpus.root };
+  const expected = runOnce(rg).stdout.split('\n').filter(Boolean).length;
+  const ours: number[] = [];
+  const reference: number[] = [];
+  const states: string[] = [];
+  let total = 0;
+  for (let run = 0; run < runs; run += 1) {
+    reference.push(runOnce(rg).ms);
+    const home = await row.homes.take();
+    const server = await connect('familiar-first', familiarArgs(corpus.root, home));
+    try {
+      if (row.idleMs > 0) await new Promise((resolve) => setTimeout(resolve, row.idleMs));
+      const start = performance.now();
+      const found = await call(server, 'search_in_code', { query: row.word, max_results: 1000 });
+      ours.push(performance.now() - start);
+      total = Number(found['total_matches']);
+      states.push(indexState(found));
+    } finally {
+      await server.close();
+      await row.homes.giveBack(home);
+    }
+  }
+  const ratios = ours.map((ms, i) => ms / reference[i]!);
+  rows.push({
+    name: `search_in_code: ${row.name}`,
+    reference: 'rg',
+    compared: { ours: summarize(ours), reference: summarize(reference), pairedRatio: summarize(ratios).medianMs },
+    limit: 1.2,
+    check: `${total} matching lines (rg: ${expected}); ${describe(states)}`,
+  });
+}
+
+/** The trigram index's state in a search_in_code answer ('?' without one). */
+const indexState = (found: Record<string, unknown>) => (found['index'] as { state?: string } | undefined)?.state ?? '?';
+
 /**
  * The first search in a new workspace, as an agent meets it (issue 32): each run starts a new
  * Familiar MCP server with a new home (no index, nothing warm in it), times its first
@@ -293,40 +345,22 @@ async function otherRows(corpus: Corpus, ours: Client, rows: McpRow[], log: Log)
  */
 async function firstSearchRows(corpus: Corpus, rows: McpRow[], log: Log): Promise<void> {
   log('MCP: the first search in a new workspace, a new server and home each run, against ripgrep...');
+  const fresh: FirstHome = {
+    take: () => mkdtemp(join(tmpdir(), 'familiar-bench-first-')),
+    giveBack: (home) => rm(home, { recursive: true, force: true }),
+  };
   for (const [name, word, idleMs] of [
     ['rare literal', corpusLayout.needle, 0],
     ['a word in most files', 'handler', 0],
     // As a client that connects at its own start and searches later meets it: the server's start over.
     ['rare literal, the server idle 2.5 s first', corpusLayout.needle, 2500],
   ] as const) {
-    const rg = { command: 'rg', args: ['-n', '-i', '-F', word, '.'], cwd: corpus.root };
-    const expected = runOnce(rg).stdout.split('\n').filter(Boolean).length;
-    const ours: number[] = [];
-    const reference: number[] = [];
-    let total = 0;
-    for (let run = 0; run < runs; run += 1) {
-      reference.push(runOnce(rg).ms);
-      const home = await mkdtemp(join(tmpdir(), 'familiar-bench-first-'));
-      const server = await connect('familiar-first', familiarArgs(corpus.root, home));
-      try {
-        if (idleMs > 0) await new Promise((resolve) => setTimeout(resolve, idleMs));
-        const start = performance.now();
-        const found = await call(server, 'search_in_code', { query: word, max_results: 1000 });
-        ours.push(performance.now() - start);
-        total = Number(found['total_matches']);
-      } finally {
-        await server.close();
-        await rm(home, { recursive: true, force: true });
-      }
-    }
-    const ratios = ours.map((ms, i) => ms / reference[i]!);
-    rows.push({
-      name: `search_in_code: first search in a new workspace, ${name}`,
-      reference: 'rg',
-      compared: { ours: summarize(ours), reference: summarize(reference), pairedRatio: summarize(ratios).medianMs },
-      limit: 1.2,
-      check: `${total} matching lines (rg: ${expected}); a new server and home each run`,
-    });
+    await firstCallRow(
+      corpus,
+      rows,
+      { name: `first search in a new workspace, ${name}`, word, idleMs, homes: fresh },
+      () => 'a new server and home each run',
+    );
   }
 }
 
@@ -338,8 +372,6 @@ async function firstSearchRows(corpus: Corpus, rows: McpRow[], log: Log): Promis
 async function restartRow(corpus: Corpus, rows: McpRow[], log: Log): Promise<void> {
   log('MCP: the first search after a restart, a new server each run on the home of a built index...');
   const word = corpusLayout.needle;
-  const rg = { command: 'rg', args: ['-n', '-i', '-F', word, '.'], cwd: corpus.root };
-  const expected = runOnce(rg).stdout.split('\n').filter(Boolean).length;
   const home = await mkdtemp(join(tmpdir(), 'familiar-bench-restart-'));
   try {
     const builder = await connect('familiar-build', familiarArgs(corpus.root, home));
@@ -347,38 +379,24 @@ async function restartRow(corpus: Corpus, rows: McpRow[], log: Log): Promise<voi
       // The first search starts the build; later ones say how far it is.
       for (let asked = 0; ; asked += 1) {
         const found = await call(builder, 'search_in_code', { query: word, max_results: 1 });
-        if ((found['index'] as { state?: string } | undefined)?.state === 'ready') break;
+        if (indexState(found) === 'ready') break;
         if (asked === 120) throw new Error('the trigram index was not ready after 4 minutes');
         await new Promise((resolve) => setTimeout(resolve, 2000));
       }
     } finally {
       await builder.close();
     }
-    const ours: number[] = [];
-    const reference: number[] = [];
-    let total = 0;
-    const states: string[] = [];
-    for (let run = 0; run < runs; run += 1) {
-      reference.push(runOnce(rg).ms);
-      const server = await connect('familiar-restart', familiarArgs(corpus.root, home));
-      try {
-        const start = performance.now();
-        const found = await call(server, 'search_in_code', { query: word, max_results: 1000 });
-        ours.push(performance.now() - start);
-        total = Number(found['total_matches']);
-        states.push((found['index'] as { state?: string } | undefined)?.state ?? '?');
-      } finally {
-        await server.close();
-      }
-    }
-    const ratios = ours.map((ms, i) => ms / reference[i]!);
-    rows.push({
-      name: 'search_in_code: first search after a restart (a saved index), rare literal',
-      reference: 'rg',
-      compared: { ours: summarize(ours), reference: summarize(reference), pairedRatio: summarize(ratios).medianMs },
-      limit: 1.2,
-      check: `${total} matching lines (rg: ${expected}); a new server each run, index ${states.join('/')}`,
-    });
+    await firstCallRow(
+      corpus,
+      rows,
+      {
+        name: 'first search after a restart (a saved index), rare literal',
+        word,
+        idleMs: 0,
+        homes: { take: () => Promise.resolve(home), giveBack: () => Promise.resolve() },
+      },
+      (states) => `a new server each run, index ${states.join('/')}`,
+    );
   } finally {
     await rm(home, { recursive: true, force: true });
   }
