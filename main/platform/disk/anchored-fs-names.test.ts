@@ -1,8 +1,20 @@
-import { closeSync, constants, linkSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../test-support/temp-dir';
-import { createAnchoredFs } from './anchored-fs';
+import { createAnchoredFs, isSoleLinkAt } from './anchored-fs';
+import type { StatName } from './anchored-fs';
+import { CTIME_SLACK_MS, isMultigrainKernel } from './kept-ctime';
 
 /**
  * How the sandbox confirms that a file it opened and fstat-ed with one link is still named as it
@@ -56,5 +68,48 @@ describe.runIf(createAnchoredFs().mode === 'proc-fd')('a descriptor still named 
     expect(anchored.stillNamed(fd, dir, 'x (deleted)')).toBe(false);
     expect(anchored.namedAfterListing(fd, dir, 'x (deleted)')).toBe(false);
     release();
+  });
+
+  it('is not, when the name is renamed away and unlinked between the lookup and the count of its links', async () => {
+    const { root, dir, fd, release } = await opened('x (deleted)');
+    const d = join(root, 'd');
+    linkSync(join(d, 'x (deleted)'), join(root, 'outside'));
+    renameSync(join(d, 'x (deleted)'), join(d, 'x'));
+    unlinkSync(join(d, 'x')); // the descriptor is now '<d>/x (deleted)', the file's one link outside
+    // lstat's two moments, played out: another process links the file as 'x (deleted)' again; the
+    // lookup finds it; that process renames it to 'x' and unlinks that; the count then reads the
+    // outside link's one.
+    const racedLstat: StatName = (path) => {
+      linkSync(join(root, 'outside'), join(d, 'x (deleted)'));
+      const found = lstatSync(path, { bigint: true });
+      renameSync(join(d, 'x (deleted)'), join(d, 'x'));
+      unlinkSync(join(d, 'x'));
+      return Object.assign(found, { nlink: fstatSync(fd, { bigint: true }).nlink });
+    };
+    const path = `/proc/self/fd/${dir.fd}/x (deleted)`;
+    expect(isSoleLinkAt(path, fd, { unchanged: true, statName: racedLstat })).toBe(false);
+    release();
+  });
+
+  it('is, under a name that ends in " (deleted)", only once unchanged for the slack where changes share a tick', async () => {
+    const { dir, fd, release } = await opened('a.txt (deleted)');
+    const path = `/proc/self/fd/${dir.fd}/a.txt (deleted)`;
+    expect(isSoleLinkAt(path, fd, { unchanged: true })).toBe(true);
+    expect(isSoleLinkAt(path, fd, { unchanged: true, changedBeforeMs: Date.now() - CTIME_SLACK_MS })).toBe(false);
+    expect(isSoleLinkAt(path, fd, { unchanged: true, changedBeforeMs: Date.now() + CTIME_SLACK_MS })).toBe(true);
+    release();
+  });
+});
+
+describe('kernels that stamp every change a ctime read could miss', () => {
+  it('are Linux 6.13 and later', () => {
+    expect(['6.12.9', '5.15.0-91-generic', '4.19', '', 'x'].map(isMultigrainKernel)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(['6.13.0', '6.18.44-fc-v782', '7.0.1'].map(isMultigrainKernel)).toEqual([true, true, true]);
   });
 });

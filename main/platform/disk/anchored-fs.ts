@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import type { Dirent, Stats } from 'node:fs';
 import { join } from 'node:path';
+import { CTIME_SLACK_MS, stampsEveryChange } from './kept-ctime';
 
 /**
  * A folder held by identity, so that every name below it is looked up in THIS folder whatever
@@ -115,16 +116,49 @@ const sameIdentity = (stats: Stats, dir: Pick<DirRef, 'dev' | 'ino'>) => stats.d
 /**
  * Is `path` (not followed) now the regular file `fd` holds, with one link? Where no descriptor name
  * can be had, the proof that a file read was the file named (a window remains, SECURITY.md); and
- * for a name the kernel's own naming cannot vouch for (isStillNamedIn).
+ * for a name the kernel's own naming cannot vouch for (isStillNamedIn), with `unchanged`:
+ * - An lstat looks the name up, then counts the file's links: two moments. A name renamed away and
+ *   unlinked between them is counted as the outside link's one (seen about once in 25,000 checks
+ *   against a process cycling link, rename, unlink). With `unchanged` the file's ctime, which every
+ *   link, rename and unlink sets, is read before and after: the same ctime on both sides, with one
+ *   link, says the file's links did not change meanwhile, so the name found was its only one.
+ *   Linux 6.13 and later stamp a change after such a read finely enough to tell (kept-ctime.ts
+ *   stampsEveryChange). A file written meanwhile is refused too.
+ * - `changedBeforeMs`: where changes within one clock tick share a stamp, the file must also not
+ *   have changed since then (CTIME_SLACK_MS before now).
+ * - `statName`: how the name is looked up (tests play the race with it).
  */
-export function isSoleLinkAt(path: string, fd: number): boolean {
+export function isSoleLinkAt(
+  path: string,
+  fd: number,
+  { unchanged = false, changedBeforeMs, statName = lstatName }: SoleLinkOptions = {},
+): boolean {
   try {
-    const now = fs.lstatSync(path, { throwIfNoEntry: false });
-    return now !== undefined && now.isFile() && now.nlink <= 1 && sameIdentity(now, fs.fstatSync(fd));
+    const before = fs.fstatSync(fd, { bigint: true });
+    if (before.nlink > 1n) return false;
+    if (changedBeforeMs !== undefined && before.ctimeNs >= BigInt(Math.floor(changedBeforeMs)) * 1_000_000n)
+      return false;
+    const now = statName(path);
+    if (now === undefined || !now.isFile() || now.nlink > 1n || now.dev !== before.dev || now.ino !== before.ino) {
+      return false;
+    }
+    if (!unchanged) return true;
+    const after = fs.fstatSync(fd, { bigint: true });
+    return after.nlink <= 1n && after.ctimeNs === before.ctimeNs;
   } catch {
     return false;
   }
 }
+
+interface SoleLinkOptions {
+  unchanged?: boolean;
+  changedBeforeMs?: number | undefined;
+  statName?: StatName;
+}
+
+/** lstat of a name without following it: `undefined` when nothing is there. */
+export type StatName = (path: string) => fs.BigIntStats | undefined;
+const lstatName: StatName = (path) => fs.lstatSync(path, { throwIfNoEntry: false, bigint: true });
 
 /** What the kernel calls descriptor `fd` (its path, or '' when it cannot say). */
 export function procNameOf(fd: number): string {
@@ -142,12 +176,16 @@ export function procNameOf(fd: number): string {
  *   unlinked there loses its link under THAT folder's lock, not this one's.
  * - A name ending in ' (deleted)' is also what the kernel calls the descriptor of an unlinked
  *   entry: 'h.txt (deleted)' opened, renamed to 'h.txt' and unlinked reads the same. For such a
- *   name the entry must also still be this file, with one link.
+ *   name the entry must also still be this file, with one link, unchanged while that is checked;
+ *   where this kernel stamps changes coarsely, unchanged for CTIME_SLACK_MS too (a file just
+ *   written under such a name is skipped until then).
  * `dirName`: procNameOf(dirFd), when the caller asks for many files of one folder.
  */
 export function isStillNamedIn(fd: number, dirFd: number, name: string, dirName = procNameOf(dirFd)): boolean {
   if (dirName === '' || procNameOf(fd) !== (dirName === '/' ? `/${name}` : `${dirName}/${name}`)) return false;
-  return !name.endsWith(' (deleted)') || isSoleLinkAt(`/proc/self/fd/${dirFd}/${name}`, fd);
+  if (!name.endsWith(' (deleted)')) return true;
+  const changedBeforeMs = stampsEveryChange(dirFd) ? undefined : Date.now() - CTIME_SLACK_MS;
+  return isSoleLinkAt(`/proc/self/fd/${dirFd}/${name}`, fd, { unchanged: true, changedBeforeMs });
 }
 
 function procFdFs(): AnchoredFs {

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 
 /**
  * Linux file systems that stamp every change with this kernel's clock: ext2/3/4, XFS, Btrfs, tmpfs,
@@ -24,6 +25,32 @@ export function keepsCtime(fd: number): boolean {
   if (process.platform !== 'linux') return false;
   try {
     return KEPT.has(fs.statfsSync(`/proc/self/fd/${fd}`).type);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * ext4, XFS, Btrfs and tmpfs on Linux 6.13 and later: once a file's ctime has been read, its next
+ * change is stamped with a fine-grained time (multigrain timestamps), so a ctime read twice and
+ * found the same proves that nothing changed the file in between, however fast (anchored-fs.ts
+ * isSoleLinkAt). Elsewhere changes within one clock tick share a stamp.
+ */
+const MULTIGRAIN = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994]);
+
+/** Is `release` (os.release()) a Linux kernel of 6.13 or later? */
+export function isMultigrainKernel(release: string): boolean {
+  const [major = 0, minor = 0] = (/^(\d+)\.(\d+)/.exec(release) ?? []).slice(1).map(Number);
+  return major > 6 || (major === 6 && minor >= 13);
+}
+
+const multigrainKernel = process.platform === 'linux' && isMultigrainKernel(os.release());
+
+/** Does the file system of the folder held as `fd` stamp every change a ctime read could miss? */
+export function stampsEveryChange(fd: number): boolean {
+  if (!multigrainKernel) return false;
+  try {
+    return MULTIGRAIN.has(fs.statfsSync(`/proc/self/fd/${fd}`).type);
   } catch {
     return false;
   }
