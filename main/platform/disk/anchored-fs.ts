@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import type { Dirent, Stats } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CTIME_SLACK_MS, stampsEveryChange } from './kept-ctime';
 
 /**
@@ -117,13 +117,14 @@ const sameIdentity = (stats: Stats, dir: Pick<DirRef, 'dev' | 'ino'>) => stats.d
  * Is `path` (not followed) now the regular file `fd` holds, with one link? Where no descriptor name
  * can be had, the proof that a file read was the file named (a window remains, SECURITY.md); and
  * for a name the kernel's own naming cannot vouch for (isStillNamedIn), with `unchanged`:
- * - An lstat looks the name up, then counts the file's links: two moments. A name renamed away and
- *   unlinked between them is counted as the outside link's one (seen about once in 25,000 checks
- *   against a process cycling link, rename, unlink). With `unchanged` the file's ctime, which every
- *   link, rename and unlink sets, is read before and after: the same ctime on both sides, with one
- *   link, says the file's links did not change meanwhile, so the name found was its only one.
- *   Linux 6.13 and later stamp a change after such a read finely enough to tell (kept-ctime.ts
- *   stampsEveryChange). A file written meanwhile is refused too.
+ * - An lstat looks the name up, then counts the file's links: two moments. A name put back, found,
+ *   then renamed away and unlinked between them is counted as the outside link's one (CI met it).
+ *   With `unchanged` the file's ctime, which every link, rename and unlink sets, is read before and
+ *   after, the same on both sides, with one link: the file's links did not change meanwhile, so the
+ *   name found was its only one. Linux 6.13 and later stamp a change after such a read finely
+ *   enough to tell (kept-ctime.ts stampsEveryChange). A file written meanwhile is refused too.
+ * - An unlink drops the count before it stamps the ctime, both under the folder's lock: the lock
+ *   is taken (waitForNameChanges, Linux) before the second read.
  * - `changedBeforeMs`: where changes within one clock tick share a stamp, the file must also not
  *   have changed since then (CTIME_SLACK_MS before now).
  * - `statName`: how the name is looked up (tests play the race with it).
@@ -136,13 +137,15 @@ export function isSoleLinkAt(
   try {
     const before = fs.fstatSync(fd, { bigint: true });
     if (before.nlink > 1n) return false;
-    if (changedBeforeMs !== undefined && before.ctimeNs >= BigInt(Math.floor(changedBeforeMs)) * 1_000_000n)
+    if (changedBeforeMs !== undefined && before.ctimeNs >= BigInt(Math.floor(changedBeforeMs)) * 1_000_000n) {
       return false;
+    }
     const now = statName(path);
     if (now === undefined || !now.isFile() || now.nlink > 1n || now.dev !== before.dev || now.ino !== before.ino) {
       return false;
     }
     if (!unchanged) return true;
+    if (process.platform === 'linux') waitForNameChanges(dirname(path));
     const after = fs.fstatSync(fd, { bigint: true });
     return after.nlink <= 1n && after.ctimeNs === before.ctimeNs;
   } catch {

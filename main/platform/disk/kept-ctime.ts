@@ -31,12 +31,13 @@ export function keepsCtime(fd: number): boolean {
 }
 
 /**
- * ext4, XFS, Btrfs and tmpfs on Linux 6.13 and later: once a file's ctime has been read, its next
- * change is stamped with a fine-grained time (multigrain timestamps), so a ctime read twice and
- * found the same proves that nothing changed the file in between, however fast (anchored-fs.ts
- * isSoleLinkAt). Elsewhere changes within one clock tick share a stamp.
+ * File systems that, on Linux 6.13 and later, stamp a file's next change with a fine-grained time
+ * once its ctime has been read (multigrain timestamps): a ctime read twice and found the same then
+ * proves nothing changed the file in between, however fast (anchored-fs.ts isSoleLinkAt). Named as
+ * mounted: ext2 and ext3 share ext4's magic number but not its multigrain stamps. Elsewhere changes
+ * within one clock tick share a stamp.
  */
-const MULTIGRAIN = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994]);
+const MULTIGRAIN = new Set(['ext4', 'xfs', 'btrfs', 'tmpfs']);
 
 /** Is `release` (os.release()) a Linux kernel of 6.13 or later? */
 export function isMultigrainKernel(release: string): boolean {
@@ -45,12 +46,26 @@ export function isMultigrainKernel(release: string): boolean {
 }
 
 const multigrainKernel = process.platform === 'linux' && isMultigrainKernel(os.release());
+/** Mount id → stamps every change (a mount's type never changes while it is mounted). */
+const mounts = new Map<string, boolean>();
 
-/** Does the file system of the folder held as `fd` stamp every change a ctime read could miss? */
+/** Does the file system holding the folder `fd` stamp every change a ctime read could miss? */
 export function stampsEveryChange(fd: number): boolean {
   if (!multigrainKernel) return false;
   try {
-    return MULTIGRAIN.has(fs.statfsSync(`/proc/self/fd/${fd}`).type);
+    const mountId = /^mnt_id:\s*(\d+)/m.exec(fs.readFileSync(`/proc/self/fdinfo/${fd}`, 'latin1'))?.[1];
+    if (mountId === undefined) return false;
+    let fine = mounts.get(mountId);
+    if (fine === undefined) {
+      // mountinfo: "<id> <parent> <major:minor> <root> <mount point> <options> [<tags>] - <type> ..."
+      const line = fs
+        .readFileSync('/proc/self/mountinfo', 'utf8')
+        .split('\n')
+        .find((entry) => entry.startsWith(`${mountId} `));
+      fine = MULTIGRAIN.has(line?.split(' - ')[1]?.split(' ')[0] ?? '');
+      mounts.set(mountId, fine);
+    }
+    return fine;
   } catch {
     return false;
   }
