@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { createAnchoredFs, isSoleLinkAt } from './anchored-fs';
 import type { StatName } from './anchored-fs';
-import { CTIME_SLACK_MS, isMultigrainKernel, stampsEveryChange } from './kept-ctime';
+import { CTIME_SLACK_MS, isMultigrainKernel, mountTypeIn, stampsEveryChange } from './kept-ctime';
 
 /**
  * How the sandbox confirms that a file it opened and fstat-ed with one link is still named as it
@@ -130,5 +130,22 @@ describe('kernels that stamp every change a ctime read could miss', () => {
       false,
     ]);
     expect(['6.13.0', '6.18.44-fc-v782', '7.0.1'].map(isMultigrainKernel)).toEqual([true, true, true]);
+  });
+
+  it("are told by the mount's own type: ext3 shares ext4's magic number, not its stamps", () => {
+    const mountinfo = [
+      '26 1 254:0 / / rw,relatime - ext4 /dev/vda rw,discard',
+      '29 26 0:25 / /dev/shm rw,nosuid,nodev shared:3 master:1 - tmpfs tmpfs rw',
+      '261 26 8:17 / /mnt/old rw,relatime shared:98 - ext3 /dev/sdb1 rw',
+      '2610 26 0:50 / /mnt/x rw - overlay overlay rw',
+    ].join('\n');
+    expect(['26', '29', '261', '2610', '2', '1'].map((id) => mountTypeIn(mountinfo, id))).toEqual([
+      'ext4',
+      'tmpfs',
+      'ext3',
+      'overlay',
+      '',
+      '',
+    ]);
   });
 });

@@ -46,26 +46,27 @@ export function isMultigrainKernel(release: string): boolean {
 }
 
 const multigrainKernel = process.platform === 'linux' && isMultigrainKernel(os.release());
-/** Mount id → stamps every change (a mount's type never changes while it is mounted). */
-const mounts = new Map<string, boolean>();
 
-/** Does the file system holding the folder `fd` stamp every change a ctime read could miss? */
+/**
+ * The type of mount `mountId` in `mountinfo` (/proc/self/mountinfo: "<id> <parent> <major:minor>
+ * <root> <mount point> <options> [<tags>...] - <type> <source> <super options>"), '' when absent.
+ */
+export function mountTypeIn(mountinfo: string, mountId: string): string {
+  const line = mountinfo.split('\n').find((entry) => entry.startsWith(`${mountId} `));
+  return line?.split(' - ')[1]?.split(' ')[0] ?? '';
+}
+
+/**
+ * Does the file system holding the folder `fd` stamp every change a ctime read could miss? Asked
+ * afresh each time (only for names ending in ' (deleted)'): a mount id is reused after an unmount.
+ */
 export function stampsEveryChange(fd: number): boolean {
   if (!multigrainKernel) return false;
   try {
     const mountId = /^mnt_id:\s*(\d+)/m.exec(fs.readFileSync(`/proc/self/fdinfo/${fd}`, 'latin1'))?.[1];
-    if (mountId === undefined) return false;
-    let fine = mounts.get(mountId);
-    if (fine === undefined) {
-      // mountinfo: "<id> <parent> <major:minor> <root> <mount point> <options> [<tags>] - <type> ..."
-      const line = fs
-        .readFileSync('/proc/self/mountinfo', 'utf8')
-        .split('\n')
-        .find((entry) => entry.startsWith(`${mountId} `));
-      fine = MULTIGRAIN.has(line?.split(' - ')[1]?.split(' ')[0] ?? '');
-      mounts.set(mountId, fine);
-    }
-    return fine;
+    return (
+      mountId !== undefined && MULTIGRAIN.has(mountTypeIn(fs.readFileSync('/proc/self/mountinfo', 'utf8'), mountId))
+    );
   } catch {
     return false;
   }
