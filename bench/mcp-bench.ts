@@ -3,6 +3,7 @@ import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { corpusLayout, ensureCorpus } from './corpus';
@@ -312,7 +313,7 @@ async function firstCallRow(
     const home = await row.homes.take();
     const server = await connect('familiar-first', familiarArgs(corpus.root, home));
     try {
-      if (row.idleMs > 0) await new Promise((resolve) => setTimeout(resolve, row.idleMs));
+      if (row.idleMs > 0) await sleep(row.idleMs);
       const start = performance.now();
       const found = await call(server, 'search_in_code', { query: row.word, max_results: 1000 });
       ours.push(performance.now() - start);
@@ -381,7 +382,7 @@ async function restartRow(corpus: Corpus, rows: McpRow[], log: Log): Promise<voi
         const found = await call(builder, 'search_in_code', { query: word, max_results: 1 });
         if (indexState(found) === 'ready') break;
         if (asked === 120) throw new Error('the trigram index was not ready after 4 minutes');
-        await new Promise((resolve) => setTimeout(resolve, 2000));
+        await sleep(2000);
       }
     } finally {
       await builder.close();
