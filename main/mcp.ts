@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
-import { keepHeapNearLive } from './platform/heap/heap-release';
+import { keepHeapNearLive, startHeapFlags } from './platform/heap/heap-release';
 import { relaunchUnderMallocTunables } from './platform/processes/malloc-tunables';
 
 // Before the app's modules load: glibc's allocator tuned for a process that runs all day (the
-// process is replaced once, malloc-tunables.ts), and V8's heap kept near what is live (heap-release.ts).
-relaunchUnderMallocTunables();
+// process is replaced once, malloc-tunables.ts, and started with V8's young generation sized), and
+// V8's heap kept near what is live (heap-release.ts).
+relaunchUnderMallocTunables(startHeapFlags([...process.execArgv, process.env['NODE_OPTIONS'] ?? '']));
 keepHeapNearLive();
 
 // The file threads start now, while the app's modules load (~0.4 s, on one core): a client's first

@@ -88,17 +88,25 @@ describe('familiar-mcp without --workspace', () => {
   });
 
   it.runIf(process.platform === 'linux')(
-    'runs under the allocator tunables where glibc and process.execve allow: the same process, arguments and streams',
+    'runs under the allocator tunables and with its young generation sized where glibc and process.execve allow: the same process, arguments and streams',
     async () => {
       const { workspace, home } = await project();
       const glibc = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header
         ?.glibcVersionRuntime;
       const relaunches = glibc !== undefined && typeof (process as { execve?: unknown }).execve === 'function';
-      for (const chosen of [undefined, '4']) {
+      const sized = ['--min-semi-space-size=16', '--max-semi-space-size=16'];
+      const cases = [
+        { chosen: undefined, own: [], flags: relaunches ? sized : [] },
+        // A person's allocator setting: no relaunch, so no flags either.
+        { chosen: '4', own: [], flags: [] },
+        // A person's own young generation: theirs alone.
+        { chosen: undefined, own: ['--max-semi-space-size=4'], flags: ['--max-semi-space-size=4'] },
+      ];
+      for (const { chosen, own, flags } of cases) {
         const args = [mcp.script(), '--workspace', workspace, '--home', home];
         const transport = new StdioClientTransport({
           command: process.execPath,
-          args,
+          args: [...own, ...args],
           env: { ...getDefaultEnvironment(), ...(chosen === undefined ? {} : { MALLOC_ARENA_MAX: chosen }) },
           stderr: 'pipe',
         });
@@ -110,6 +118,7 @@ describe('familiar-mcp without --workspace', () => {
         const environ = (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
         const cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter(Boolean);
         expect(cmdline.slice(-args.length)).toEqual(args);
+        expect(cmdline.slice(1, -args.length)).toEqual(flags);
         const arenaMax = environ.find((entry) => entry.startsWith('MALLOC_ARENA_MAX='));
         const threshold = environ.find((entry) => entry.startsWith('MALLOC_MMAP_THRESHOLD_='));
         if (chosen !== undefined) expect([arenaMax, threshold]).toEqual([`MALLOC_ARENA_MAX=${chosen}`, undefined]);

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HeapRelease, collectGarbage, collectOrdinary, keepHeapNearLive } from './heap-release';
+import { HeapRelease, collectGarbage, collectOrdinary, keepHeapNearLive, startHeapFlags } from './heap-release';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -122,6 +122,14 @@ describe('HeapRelease', () => {
     await new Promise((resolve) => setImmediate(resolve)); // WeakRef targets live until the turn ends
     collectNow();
     expect(weak.deref()).toBeUndefined();
+  });
+
+  it('startHeapFlags sizes the young generation from the start, unless the person who started the process did', () => {
+    const sized = ['--min-semi-space-size=16', '--max-semi-space-size=16'];
+    expect(startHeapFlags([])).toEqual(sized);
+    expect(startHeapFlags(['--inspect', '--max-old-space-size=4096', ''])).toEqual(sized);
+    expect(startHeapFlags(['--max-semi-space-size=4'])).toEqual([]);
+    expect(startHeapFlags(['', '--min_semi_space_size=2 --trace-gc'])).toEqual([]); // NODE_OPTIONS, V8's spelling
   });
 
   it('keepHeapNearLive keeps the young generation where it is, and the old one near what was live while any build runs', () => {

@@ -63,14 +63,34 @@ const HEAP_GROWING_PERCENT = 20;
 /**
  * How much the young generation's semi-spaces grow at a time: 1, not at all. V8 sizes its young
  * generation by the machine's memory (two semi-spaces of up to 64 MB each on this 24 GB machine:
- * `heapTotal` 182 MB with 39 MB used after a few searches), and the flag that bounds it is read only
- * when the process starts, which neither `node mcp.js` nor Electron lets us set. Not growing it from
- * the start (flags set by a preload, before any module), the 62k-file build over MCP peaked at 523-528
- * MB instead of 590-643, its trigram part at 368-374 instead of 406-413, and the semantic build took
- * 10-20% longer (more, smaller scavenges). Set as the app sets it (below), the same build peaked at
- * 495 MB in one trace and 573 MB in the memory bench.
+ * `heapTotal` 182 MB with 39 MB used after a few searches), and the flags that bound it are read only
+ * when the process starts (familiar-mcp and browser mode give them at their relaunch, startHeapFlags
+ * below; Electron's main process cannot). Not growing it from the start (flags set by a preload,
+ * before any module), the 62k-file build over MCP peaked at 523-528 MB instead of 590-643, its
+ * trigram part at 368-374 instead of 406-413, and the semantic build took 10-20% longer (more,
+ * smaller scavenges). Set as the app sets it (below), the same build peaked at 495 MB in one trace
+ * and 573 MB in the memory bench.
  */
 const SEMI_SPACE_GROWTH_FACTOR = 1;
+
+/**
+ * The young generation's semi-space, in MB, from the process's start (startHeapFlags). V8 starts it
+ * at 1 MB, and held there (above) the first search in a new familiar-mcp ran 8-10 scavenges of
+ * 1-4 ms (10-15 ms in all, 30k files) and the walk that confirms ripgrep's candidates took 46-54 ms
+ * instead of 32-41: it allocates ~10 MB, and what is live at each scavenge is copied. At 16 MB that
+ * search ran none; at 8 MB, one in some runs. It costs two semi-spaces of 16 MB at most.
+ */
+const START_SEMI_SPACE_MB = 16;
+
+/**
+ * V8 flags for a process to be started with (malloc-tunables.ts gives them at the relaunch): the
+ * young generation's size (START_SEMI_SPACE_MB). None when the person who started it sized it
+ * (`given`: the process's execArgv and NODE_OPTIONS): their choice stands.
+ */
+export function startHeapFlags(given: readonly string[]): string[] {
+  if (given.some((flag) => /--(?:min|max)[-_]semi[-_]space[-_]size\b/.test(flag))) return [];
+  return [`--min-semi-space-size=${START_SEMI_SPACE_MB}`, `--max-semi-space-size=${START_SEMI_SPACE_MB}`];
+}
 
 /** Set by keepHeapNearLive: how builds hold the old generation (see HEAP_GROWING_PERCENT). */
 let holdDuringBuilds: ((flags: string) => void) | undefined;

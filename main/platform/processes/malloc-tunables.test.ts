@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mallocTunables, relaunchEnvironment } from './malloc-tunables';
+import { mallocTunables, relaunchArguments, relaunchEnvironment } from './malloc-tunables';
 
 describe('the relaunch under glibc allocator tunables', () => {
   const env = { PATH: '/usr/bin', HOME: '/home/a' };
@@ -15,5 +15,11 @@ describe('the relaunch under glibc allocator tunables', () => {
     expect(
       relaunchEnvironment({ env: { ...env, MALLOC_ARENA_MAX: '8' }, glibc: () => '2.36', canExec: true }),
     ).toBeUndefined();
+  });
+
+  it("starts again with the start flags before the process's own flags, then its script and arguments", () => {
+    expect(
+      relaunchArguments('/bin/node', ['--min-semi-space-size=16'], ['--inspect'], ['/bin/node', 'mcp.js', '--http']),
+    ).toEqual(['/bin/node', '--min-semi-space-size=16', '--inspect', 'mcp.js', '--http']);
   });
 });

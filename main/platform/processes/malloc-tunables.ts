@@ -55,15 +55,32 @@ function glibcVersion(): string | undefined {
 }
 
 /**
- * Replaces this process with itself under the tunables (once; see above). Call before loading the
- * app. Node aborts the process when execve fails rather than throwing, so the binary is checked first;
- * FAMILIAR_MALLOC_TUNABLES=0 turns the relaunch off (where exec is forbidden).
+ * The relaunch's arguments: Node, the V8 flags that can only be given at a start (`startFlags`),
+ * then the process's own flags, script and arguments.
  */
-export function relaunchUnderMallocTunables(): void {
+export const relaunchArguments = (
+  execPath: string,
+  startFlags: readonly string[],
+  execArgv: readonly string[],
+  argv: readonly string[],
+): string[] => [execPath, ...startFlags, ...execArgv, ...argv.slice(1)];
+
+/**
+ * Replaces this process with itself under the tunables (once; see above), started with `startFlags`
+ * too (V8's, read only at a start: heap-release.ts startHeapFlags). Call before loading the app.
+ * Node aborts the process when execve fails rather than throwing, so the binary is checked first;
+ * FAMILIAR_MALLOC_TUNABLES=0 turns the relaunch off (where exec is forbidden), and the flags with it.
+ */
+export function relaunchUnderMallocTunables(startFlags: readonly string[] = []): void {
   if (process.platform !== 'linux') return;
   const execve = (process as { execve?: Execve }).execve;
   const canExec = typeof execve === 'function' && executable(process.execPath);
   const env = relaunchEnvironment({ env: process.env, glibc: glibcVersion, canExec });
   if (env === undefined || execve === undefined) return;
-  execve.call(process, process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], env);
+  execve.call(
+    process,
+    process.execPath,
+    relaunchArguments(process.execPath, startFlags, process.execArgv, process.argv),
+    env,
+  );
 }
