@@ -94,7 +94,7 @@ describe('familiar-mcp without --workspace', () => {
       const glibc = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header
         ?.glibcVersionRuntime;
       const relaunches = glibc !== undefined && typeof (process as { execve?: unknown }).execve === 'function';
-      const sized = ['--min-semi-space-size=16', '--max-semi-space-size=16'];
+      const sized = ['--min-semi-space-size=8'];
       const cases = [
         { chosen: undefined, own: [], flags: relaunches ? sized : [] },
         // A person's allocator setting: no relaunch, so no flags either.

@@ -1,6 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HeapRelease, collectGarbage, collectOrdinary, keepHeapNearLive, startHeapFlags } from './heap-release';
+import {
+  HeapRelease,
+  WORKER_YOUNG_GENERATION_MB,
+  collectGarbage,
+  collectOrdinary,
+  keepHeapNearLive,
+  startHeapFlags,
+} from './heap-release';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -125,7 +132,7 @@ describe('HeapRelease', () => {
   });
 
   it('startHeapFlags sizes the young generation from the start, unless the person who started the process did', () => {
-    const sized = ['--min-semi-space-size=16', '--max-semi-space-size=16'];
+    const sized = ['--min-semi-space-size=8'];
     expect(startHeapFlags([])).toEqual(sized);
     expect(startHeapFlags(['--inspect', '--max-old-space-size=4096', ''])).toEqual(sized);
     expect(startHeapFlags(['--max-semi-space-size=4'])).toEqual([]);
@@ -178,5 +185,29 @@ describe('HeapRelease', () => {
     // Held: 2-3 MB as a rule, once 8.6 MB on a busy machine; grown: 32-64 MB.
     expect(kept).toBeLessThan(16 * 1024 * 1024);
     expect(grown).toBeGreaterThan(2 * kept);
+  });
+
+  it("the start's flags size the main thread's young generation, and a worker thread's limit keeps its own small (a child process)", () => {
+    const sizes = (flags: string[]) =>
+      JSON.parse(
+        execFileSync(process.execPath, [
+          ...flags,
+          '-e',
+          `const { Worker } = require('node:worker_threads');
+          const newSpace = 'require("node:v8").getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size';
+          const main = eval(newSpace);
+          const worker = new Worker('require("node:worker_threads").parentPort.postMessage(' + newSpace + ')', {
+            eval: true,
+            resourceLimits: { maxYoungGenerationSizeMb: ${WORKER_YOUNG_GENERATION_MB} },
+          });
+          worker.once('message', (thread) => { console.log(JSON.stringify({ main, thread })); worker.terminate(); });`,
+        ]).toString(),
+      ) as { main: number; thread: number };
+    const MB = 1024 * 1024;
+    const started = sizes(startHeapFlags([]));
+    expect(started.main).toBe(8 * MB);
+    expect(started.thread).toBeLessThanOrEqual(2 * MB);
+    // V8's own start, for comparison: 1 MB.
+    expect(sizes([]).main).toBeLessThanOrEqual(MB);
   });
 });

@@ -74,23 +74,33 @@ const HEAP_GROWING_PERCENT = 20;
 const SEMI_SPACE_GROWTH_FACTOR = 1;
 
 /**
- * The young generation's semi-space, in MB, from the process's start (startHeapFlags). V8 starts it
- * at 1 MB, and held there (above) the first search in a new familiar-mcp ran 8-10 scavenges of
- * 1-4 ms (10-15 ms in all, 30k files) and the walk that confirms ripgrep's candidates took 46-54 ms
- * instead of 32-41: it allocates ~10 MB, and what is live at each scavenge is copied. At 16 MB that
- * search ran none; at 8 MB, one in some runs. It costs two semi-spaces of 16 MB at most.
+ * The main thread's young generation (its semi-space, in MB) from the process's start
+ * (startHeapFlags). V8 starts it at 1 MB, and held there (above) the first search in a new
+ * familiar-mcp ran 8-10 scavenges of 1-4 ms (10-15 ms in all, 30k files) and the walk that confirms
+ * ripgrep's candidates took 46-54 ms instead of 32-41: it allocates ~10 MB, and what is live at each
+ * scavenge is copied. At 8 MB that search ran one scavenge in one run of six, none in the others; at
+ * 16 MB none, but the server's RSS rose by 25-34 MB in every state (62k files), against ~13 at 8.
  */
-const START_SEMI_SPACE_MB = 16;
+const START_SEMI_SPACE_MB = 8;
 
 /**
  * V8 flags for a process to be started with (malloc-tunables.ts gives them at the relaunch): the
- * young generation's size (START_SEMI_SPACE_MB). None when the person who started it sized it
- * (`given`: the process's execArgv and NODE_OPTIONS): their choice stands.
+ * main thread's young generation (START_SEMI_SPACE_MB). A flag is the process's, so the worker
+ * threads are held to theirs (WORKER_YOUNG_GENERATION_MB). None when the person who started it
+ * sized it (`given`: the process's execArgv and NODE_OPTIONS): their choice stands.
  */
 export function startHeapFlags(given: readonly string[]): string[] {
   if (given.some((flag) => /--(?:min|max)[-_]semi[-_]space[-_]size\b/.test(flag))) return [];
-  return [`--min-semi-space-size=${START_SEMI_SPACE_MB}`, `--max-semi-space-size=${START_SEMI_SPACE_MB}`];
+  return [`--min-semi-space-size=${START_SEMI_SPACE_MB}`];
 }
+
+/**
+ * A worker thread's young generation, in MB (its `resourceLimits`): V8's smallest, semi-spaces of
+ * 1 MB. Without it each thread would take the main thread's too: at 16 MB, with the file and index
+ * threads, familiar-mcp's RSS on a 62k-file tree rose from 201 to 296 MB steady, 304 to 458 MB at
+ * the peak.
+ */
+export const WORKER_YOUNG_GENERATION_MB = 3;
 
 /** Set by keepHeapNearLive: how builds hold the old generation (see HEAP_GROWING_PERCENT). */
 let holdDuringBuilds: ((flags: string) => void) | undefined;

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { WORKER_YOUNG_GENERATION_MB } from '../heap/heap-release';
 import type { CountCheckJob, CountChecks } from './count-checks';
 import type { FsTask } from './fs-worker';
 import type { NgramSegment } from './ngram-types';
@@ -78,6 +79,12 @@ export function fsWorkerFile(): string {
   throw new Error(`the file worker (fs-worker.js) is missing beside ${here}`);
 }
 
+/**
+ * A thread's young generation stays small: familiar-mcp starts its main thread's larger, and a V8
+ * flag would give each thread the same (heap-release.ts).
+ */
+const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB };
+
 export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerPool {
   const size = Math.max(1, options.size ?? Math.min(4, cpus().length));
   const hold = new Int32Array(new SharedArrayBuffer(4));
@@ -98,6 +105,7 @@ export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerP
       idleTimeout: options.idleMs ?? 30_000,
       // A task is synchronous work: a second one queued on a busy thread would only wait there.
       concurrentTasksPerWorker: 1,
+      resourceLimits,
     }));
 
   // Index builds run in their own threads, which lower their priority (fs-worker.ts): a build
@@ -115,6 +123,7 @@ export function createFsWorkerPool(options: FsWorkerPoolOptions = {}): FsWorkerP
       maxThreads: size,
       idleTimeout: options.backgroundIdleMs ?? BACKGROUND_IDLE_MS,
       concurrentTasksPerWorker: 1,
+      resourceLimits,
     }));
 
   // piscina's destroy waits only for the threads it still holds: one it terminated for an aborted
