@@ -131,12 +131,16 @@ describe('HeapRelease', () => {
     expect(weak.deref()).toBeUndefined();
   });
 
-  it('startHeapFlags sizes the young generation from the start, unless the person who started the process did', () => {
+  it('startHeapFlags sizes the young generation from the start, unless the person who started the process sized the heap', () => {
     const sized = ['--min-semi-space-size=8'];
     expect(startHeapFlags([])).toEqual(sized);
-    expect(startHeapFlags(['--inspect', '--max-old-space-size=4096', ''])).toEqual(sized);
+    expect(startHeapFlags(['--inspect', '--max-old-space-size=4096', '--stack-size=2000', ''])).toEqual(sized);
     expect(startHeapFlags(['--max-semi-space-size=4'])).toEqual([]);
-    expect(startHeapFlags(['', '--min_semi_space_size=2 --trace-gc'])).toEqual([]); // NODE_OPTIONS, V8's spelling
+    expect(startHeapFlags(['-min-semi-space-size=4'])).toEqual([]); // Node takes one dash too
+    expect(startHeapFlags(['--max-heap-size=4096'])).toEqual([]);
+    expect(startHeapFlags(['--initial_heap_size=64'])).toEqual([]);
+    // NODE_OPTIONS, several flags in one string, V8's spelling
+    expect(startHeapFlags(['', '--max-old-space-size=4096 --max_semi_space_size=2'])).toEqual([]);
   });
 
   it('keepHeapNearLive keeps the young generation where it is, and the old one near what was live while any build runs', () => {
@@ -205,9 +209,11 @@ describe('HeapRelease', () => {
       ) as { main: number; thread: number };
     const MB = 1024 * 1024;
     const started = sizes(startHeapFlags([]));
-    expect(started.main).toBe(8 * MB);
+    const own = sizes([]);
+    // 8 MB where V8 allows it (it caps a semi-space by the machine's memory: 4 MB under ~2 GB).
+    expect(started.main).toBeGreaterThanOrEqual(4 * MB);
+    expect(started.main).toBeLessThanOrEqual(8 * MB);
+    expect(own.main).toBeLessThanOrEqual(MB); // V8's own start, for comparison
     expect(started.thread).toBeLessThanOrEqual(2 * MB);
-    // V8's own start, for comparison: 1 MB.
-    expect(sizes([]).main).toBeLessThanOrEqual(MB);
   });
 });

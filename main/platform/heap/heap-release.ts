@@ -84,15 +84,21 @@ const SEMI_SPACE_GROWTH_FACTOR = 1;
 const START_SEMI_SPACE_MB = 8;
 
 /**
- * V8 flags for a process to be started with (malloc-tunables.ts gives them at the relaunch): the
- * main thread's young generation (START_SEMI_SPACE_MB). A flag is the process's, so the worker
- * threads are held to theirs (WORKER_YOUNG_GENERATION_MB). None when the person who started it
- * sized it (`given`: the process's execArgv and NODE_OPTIONS): their choice stands.
+ * V8 flags for a process to be started with (malloc-tunables.ts gives them at the relaunch, so only
+ * where that relaunch happens: Linux with glibc, Node 22.15 or later, no allocator settings of the
+ * person's own): the main thread's young generation (START_SEMI_SPACE_MB). A flag is the process's,
+ * so the worker threads are held to theirs (WORKER_YOUNG_GENERATION_MB). None when the person who
+ * started it sized the heap (`given`: the process's execArgv and NODE_OPTIONS): their semi-space or
+ * heap size stands as they gave it (a heap size would also reach every worker past its limit), and
+ * the young generation still does not grow (keepHeapNearLive).
  */
 export function startHeapFlags(given: readonly string[]): string[] {
-  if (given.some((flag) => /--(?:min|max)[-_]semi[-_]space[-_]size\b/.test(flag))) return [];
+  if (given.some((flags) => heapSizeFlag.test(flags))) return [];
   return [`--min-semi-space-size=${START_SEMI_SPACE_MB}`];
 }
+
+/** A flag that sizes the young generation or the heap, as Node and V8 spell it (dashes or underscores). */
+const heapSizeFlag = /(?:^|\s)--?(?:(?:min|max)[-_]semi[-_]space[-_]size|(?:max|initial)[-_]heap[-_]size)\b/;
 
 /**
  * A worker thread's young generation, in MB (its `resourceLimits`): V8's smallest, semi-spaces of
@@ -123,7 +129,7 @@ function noteBuild(change: 1 | -1): void {
  * import only this and malloc-tunables.ts), so the young generation never grows; the desktop app once
  * they have loaded, when it is 32 MB already: it stays there until the first collection after a build
  * (HeapRelease) shrinks it, and does not grow again. Tests and the in-process bench run with V8's
- * defaults.
+ * defaults, but for the file worker pool's threads, held small everywhere (WORKER_YOUNG_GENERATION_MB).
  */
 export function keepHeapNearLive(setFlags: (flags: string) => void = setFlagsFromString): void {
   setFlags(`--semi-space-growth-factor=${SEMI_SPACE_GROWTH_FACTOR}`);
