@@ -79,7 +79,8 @@ const SEMI_SPACE_GROWTH_FACTOR = 1;
  * familiar-mcp ran 8-10 scavenges of 1-4 ms (10-15 ms in all, 30k files) and the walk that confirms
  * ripgrep's candidates took 46-54 ms instead of 32-41: it allocates ~10 MB, and what is live at each
  * scavenge is copied. At 8 MB that search ran one scavenge in one run of six, none in the others; at
- * 16 MB none, but the server's RSS rose by 25-34 MB in every state (62k files), against ~13 at 8.
+ * 16 MB none, but the server's steady RSS rose by 22-34 MB in most states of the memory bench (62k
+ * files, one run each), where 8 MB added 0-18.
  */
 const START_SEMI_SPACE_MB = 8;
 
