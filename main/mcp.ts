@@ -5,7 +5,7 @@ import { relaunchUnderMallocTunables } from './platform/processes/malloc-tunable
 // Before the app's modules load: glibc's allocator tuned for a process that runs all day (the
 // process is replaced once, malloc-tunables.ts, and started with V8's young generation sized), and
 // V8's heap kept near what is live (heap-release.ts).
-relaunchUnderMallocTunables(startHeapFlags([...process.execArgv, process.env['NODE_OPTIONS'] ?? '']));
+relaunchUnderMallocTunables(startHeapFlags());
 keepHeapNearLive();
 
 // The file threads start now, while the app's modules load (~0.4 s, on one core): a client's first

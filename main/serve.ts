@@ -6,7 +6,7 @@ import { relaunchUnderMallocTunables } from './platform/processes/malloc-tunable
 // Before the app's modules load: glibc's allocator tuned for a process that runs all day (the
 // process is replaced once, malloc-tunables.ts, and started with V8's young generation sized), and
 // V8's heap kept near what is live, as the desktop app does (heap-release.ts).
-relaunchUnderMallocTunables(startHeapFlags([...process.execArgv, process.env['NODE_OPTIONS'] ?? '']));
+relaunchUnderMallocTunables(startHeapFlags());
 keepHeapNearLive();
 
 // The file threads start while the app's modules load, as familiar-mcp's do (mcp.ts); the core owns them.

@@ -93,7 +93,9 @@ const START_SEMI_SPACE_MB = 8;
  * heap size stands as they gave it (a heap size would also reach every worker past its limit), and
  * the young generation still does not grow (keepHeapNearLive).
  */
-export function startHeapFlags(given: readonly string[]): string[] {
+export function startHeapFlags(
+  given: readonly string[] = [...process.execArgv, process.env['NODE_OPTIONS'] ?? ''],
+): string[] {
   if (given.some((flags) => heapSizeFlag.test(flags))) return [];
   return [`--min-semi-space-size=${START_SEMI_SPACE_MB}`];
 }
