@@ -118,9 +118,10 @@ export async function indexedWalk(
   if (walkInstead && (await ngram.watched(env.sandbox)) === undefined) return { status: ngram.status() };
   const plan = query.isRegex ? regexPlan(spec.pattern, spec.flags) : literalPlan(query.text, query.caseSensitive);
   await index.prepare(plan); // lists still on disk (a saved index being read) are read now
-  const select = index.selector(plan);
+  // Where ripgrep walks instead, a plan with many candidates is given up on as soon as that shows.
+  const select = walkInstead ? index.selector(plan, MANY_CANDIDATES) : index.selector(plan);
+  if (select === undefined) return { status: ngram.status() };
   const many = select.share * index.files > MANY_CANDIDATES;
-  if (walkInstead && many) return { status: ngram.status() };
   const stale: StaleEntry[] = [];
   const choose: Choose = (entry, facts) => {
     // The persona overlay's files are never indexed; a file gone meanwhile is the matcher's to skip.

