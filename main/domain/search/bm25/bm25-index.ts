@@ -1,67 +1,28 @@
-import { createHash } from 'node:crypto';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { BestHits } from './best-hits';
+import { countChunk } from './count-chunk';
 import { DiskSegment } from './disk-segment';
 import { LiveSegment } from './live-segment';
+import { nextMergeGroup } from './merge-policy';
 import { mergeSegments } from './merge-segments';
-import type { NewChunk, Segment, TermPostings } from './segment';
+import { scoreSegments } from './score-segments';
+import type { NewChunk, Segment } from './segment';
 import { MANIFEST_FORMAT, isManifest, segmentName } from './segment-store';
 import type { SegmentStore } from './segment-store';
 import { chunkText } from '../chunk';
-import type { ChunkOptions, TextChunk } from '../chunk';
+import type { ChunkOptions } from '../chunk';
 import type { ChunkHit, SearchOptions } from '../text-index';
-import { processTerm, tokenize } from '../tokenize';
 
-/** BM25 constants as MiniSearch and Lucene use them. */
-const K1 = 1.2;
-const B = 0.7;
-/** A heading word counts as this many occurrences in its chunk. */
-const HEADING_WEIGHT = 1.5;
+export { chunkHash } from './count-chunk';
+
 /**
  * The live segment goes to disk once it holds this many chunks or postings, so a build's memory stays
  * bounded whatever the workspace's size (issue 32: peak ≤ 600 MB for the whole process).
  */
 const FLUSH_CHUNKS = 12_000;
 const FLUSH_POSTINGS = 800_000;
-/** Segments whose chunk counts are within a factor of MERGE_FACTOR are merged once there are MERGE_FACTOR of them. */
-const MERGE_FACTOR = 4;
-const MERGE_FLOOR_CHUNKS = 2_000;
-/**
- * Segments this big are merged no more (as Lucene caps a merged segment's size), so a merge makes
- * at most ~64,000 chunks. A merge holds its output in memory until it is written: merging four of
- * ~45,000 chunks made a 40 MB segment and took 80 MB more at the build's peak (issue 32 item 7).
- * A query pays a dictionary lookup per segment, tens of microseconds: a big workspace has ten or
- * so segments instead of three.
- */
-const MAX_MERGED_CHUNKS = 16_000;
 /** How long setDocumentSliced holds the event loop before letting it run. */
 const SLICE_MS = 8;
-
-/** The key of a chunk's text (its vector's cache key, with the model). */
-export const chunkHash = (text: string): string => createHash('sha1').update(text).digest('base64url');
-
-/** A chunk's terms, counted (a heading word weighs HEADING_WEIGHT): the costly part of indexing. */
-function countChunk(chunk: TextChunk): NewChunk {
-  const counts = new Map<string, number>();
-  let length = 0;
-  for (const word of tokenize(chunk.text)) {
-    for (const term of processTerm(word)) {
-      counts.set(term, (counts.get(term) ?? 0) + 1);
-      length += 1;
-    }
-  }
-  for (const word of tokenize(chunk.heading ?? '')) {
-    for (const term of processTerm(word)) counts.set(term, (counts.get(term) ?? 0) + HEADING_WEIGHT);
-  }
-  return {
-    startLine: chunk.startLine,
-    endLine: chunk.endLine,
-    heading: chunk.heading ?? '',
-    length,
-    hash: chunkHash(chunk.text),
-    counts,
-  };
-}
 
 interface FileRef {
   segment: Segment;
@@ -75,8 +36,8 @@ interface FileRef {
  * and a sparse term index in memory and read postings on demand (segment.ts). A removed or
  * replaced file is masked in its segment; small segments are merged. A query costs a pass over the
  * postings of its few terms in each segment (no per-match objects, no full sort: only the top k are
- * kept). TextIndex (MiniSearch, prefix and fuzzy matching) serves the small memory corpus. Same
- * tokenizer and stemmers, so both understand the same word forms.
+ * kept; score-segments.ts). TextIndex (MiniSearch, prefix and fuzzy matching) serves the small
+ * memory corpus. Same tokenizer and stemmers, so both understand the same word forms.
  */
 export class Bm25Index {
   private live = new LiveSegment();
@@ -169,67 +130,7 @@ export class Bm25Index {
   }
 
   search(query: string, options: SearchOptions): ChunkHit[] {
-    const terms = [...new Set(tokenize(query).flatMap((word) => processTerm(word)))];
-    const segments = this.all();
-    let liveChunks = 0;
-    let totalLength = 0;
-    for (const segment of segments) {
-      liveChunks += segment.liveChunks;
-      totalLength += segment.liveLength;
-    }
-    if (terms.length === 0 || liveChunks === 0) return [];
-    const averageLength = totalLength / liveChunks || 1;
-    // df sums every segment's postings (deleted chunks still count until a merge drops them, as in Lucene).
-    const lists = segments.map((segment) => terms.map((term) => segment.postings(term)));
-    const idfs = terms.map((_, t) => {
-      let count = 0;
-      for (const list of lists) count += list[t]?.count ?? 0;
-      const df = Math.min(count, liveChunks);
-      return Math.log(1 + (liveChunks - df + 0.5) / (df + 0.5));
-    });
-    // Keep the best `limit` (weights and filters applied), without sorting every match.
-    const best = new BestHits(options);
-    // Which query terms a chunk matched, one bit each (the hit lists them); terms past 32 still score.
-    const bit = (t: number) => (t < 32 ? 1 << t : 0);
-    segments.forEach((segment, s) => {
-      const scores = new Float64Array(segment.slotCount);
-      const termBits = new Uint32Array(segment.slotCount);
-      const touched: number[] = [];
-      terms.forEach((_, t) => {
-        const list = (lists[s] as (TermPostings | undefined)[])[t];
-        if (list === undefined) return;
-        const idf = idfs[t] as number;
-        for (let at = 0; at < list.count; at += 1) {
-          const slot = list.slots[at] as number;
-          if (segment.chunkDead(slot)) continue;
-          const tf = (list.tf2[at] as number) / 2;
-          if (scores[slot] === 0) touched.push(slot); // every match adds a positive amount
-          scores[slot] =
-            (scores[slot] as number) +
-            (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * segment.chunkLength(slot)) / averageLength));
-          termBits[slot] = (termBits[slot] as number) | bit(t);
-        }
-      });
-      // In slot order: the same order whichever segments hold the chunks (a merge changes no answer).
-      const order = Int32Array.from(touched).sort();
-      for (const slot of order) {
-        const raw = scores[slot] as number;
-        if (options.weight === undefined && !best.admits(raw)) continue;
-        const path = segment.path(segment.chunkFile(slot));
-        if (!best.allows(path)) continue;
-        const score = raw * (options.weight?.(path) ?? 1);
-        if (!best.admits(score)) continue;
-        const bits = termBits[slot] as number;
-        best.add(
-          segment,
-          slot,
-          path,
-          score,
-          terms.filter((_, t) => (bits & bit(t)) !== 0),
-        );
-      }
-    });
-    return best.hits;
+    return scoreSegments(this.all(), query, options);
   }
 
   /** The content hashes of a file's chunks (empty when it is not indexed). */
@@ -374,29 +275,13 @@ export class Bm25Index {
     for (const segment of old) if (segment instanceof DiskSegment) this.retired.push(segment);
   }
 
-  /** Merges segments of about the same size once there are MERGE_FACTOR of them, and rewrites mostly deleted ones. */
+  /**
+   * Merges segments of about the same size once there are MERGE_FACTOR of them, and rewrites mostly
+   * deleted ones (merge-policy.ts).
+   */
   private async mergeSmall(store: SegmentStore): Promise<void> {
     for (;;) {
-      const disk = this.segments.filter((segment): segment is DiskSegment => segment instanceof DiskSegment);
-      const levels = new Map<number, DiskSegment[]>();
-      let group: DiskSegment[] | undefined;
-      for (const segment of disk) {
-        if (segment.deadChunks > 1000 && segment.deadChunks > segment.liveChunks) {
-          group = [segment];
-          break;
-        }
-        if (segment.slotCount >= MAX_MERGED_CHUNKS) continue;
-        const level = Math.floor(
-          Math.log(Math.max(1, segment.slotCount / MERGE_FLOOR_CHUNKS)) / Math.log(MERGE_FACTOR),
-        );
-        const same = levels.get(level) ?? [];
-        same.push(segment);
-        levels.set(level, same);
-        if (same.length >= MERGE_FACTOR) {
-          group = same;
-          break;
-        }
-      }
+      const group = nextMergeGroup(this.segments);
       if (group === undefined) return;
       const { parts, fileMaps } = await mergeSegments(group);
       const name = segmentName();
