@@ -100,7 +100,8 @@ describe('the trigram index', () => {
     index.add(['d'], segment([{ trigrams: ['abc'] }]));
     const opened = reopen(saveIndex(index, { id: 1 })).index;
     const plan = literalPlan('xyz', true);
-    // Two candidates in the first segment already pass one: the other segments are not decoded.
+    // Two candidates in the first segment already pass one: the other segments are not decoded
+    // (not prepared here: prepare() would have decoded every segment's key table for the plan).
     expect(opened.selector(plan, 1)).toBeUndefined();
     expect(opened.decodedSegments).toBe(1);
     // Three in all: not more than three, so a selector, with every segment decoded.
