@@ -179,7 +179,8 @@ export class WorkspaceNgram {
   async close(): Promise<void> {
     this.stop.abort();
     this.watch.close();
-    for (const key of ['refresh', 'catch-up'] as const) this.tasks.cancel(key);
+    // A save asked for meanwhile is still taken: it is made below, once the running task is over.
+    this.tasks.refuse(['refresh', 'catch-up']);
     await this.tasks.tail.catch(() => undefined);
     if (this.tasks.cancel('save')) await this.save().catch(() => undefined);
     await this.index?.close();

@@ -11,6 +11,8 @@ export class NgramTaskQueue {
   private last: Promise<unknown> = Promise.resolve();
   /** A save and a refresh waiting for their delay (enqueueLater). */
   private readonly timers = new Map<DelayedTask, NodeJS.Timeout>();
+  /** Delayed tasks no longer taken (refuse): the service is closing. */
+  private readonly refused = new Set<DelayedTask>();
 
   /** `onFailed`: a task threw (the queue goes on with the next one). */
   constructor(private readonly onFailed: (error: unknown) => void) {}
@@ -28,13 +30,25 @@ export class NgramTaskQueue {
 
   /** Runs `task` on the queue after `delayMs`, once however often it is asked for meanwhile. */
   enqueueLater(key: DelayedTask, delayMs: number, task: () => Promise<void>): void {
-    if (this.timers.has(key)) return;
+    if (this.timers.has(key) || this.refused.has(key)) return;
     const timer = setTimeout(() => {
       this.timers.delete(key);
       void this.enqueue(task);
     }, delayMs);
     timer.unref?.();
     this.timers.set(key, timer);
+  }
+
+  /**
+   * Drops the tasks waiting under `keys` and takes none of them again: a task still running when
+   * the service closes (a refresh ending its round) would otherwise set a timer that starts another
+   * after the close.
+   */
+  refuse(keys: readonly DelayedTask[]): void {
+    for (const key of keys) {
+      this.cancel(key);
+      this.refused.add(key);
+    }
   }
 
   /** Drops the task waiting under `key`; true when one was waiting. */
