@@ -11,6 +11,7 @@ import { createToolKit } from '../../../test-support/tool-kit';
 import type { ToolKit } from '../../../test-support/tool-kit';
 import { FileVerdict } from './ngram-index';
 import type { FileSelector } from './ngram-index';
+import { NgramUpkeep } from './ngram-upkeep';
 import { NgramIndexes } from './ngram-indexes';
 import type { NgramStatus } from './ngram-service';
 import { literalPlan } from './trigram-plan';
@@ -40,6 +41,25 @@ async function savedIndexIn(dir: string): Promise<void> {
 }
 
 describe('the trigram index of a workspace', () => {
+  it('takes no file to index again once it is closed (a query answered late)', async () => {
+    await tree({ 'a.txt': 'alpha beta\n' });
+    const indexes = new NgramIndexes(join(kit.home, 'ngram-closed'), kit.services.workers, { racyMs: 0 });
+    const workspace = indexes.for(kit.env.workspaceRoot);
+    workspace.ready(kit.env.sandbox);
+    await workspace.settled();
+    const handedOn = vi.spyOn(NgramUpkeep.prototype, 'reindex');
+    const entry = { relPath: 'a.txt', inPersona: false, dirRealRel: '', dirId: { dev: 0, ino: 0 }, name: 'a.txt' };
+    try {
+      workspace.reindex(kit.env.sandbox, [entry]);
+      expect(handedOn).toHaveBeenCalledTimes(1); // open: handed on to be indexed again
+      await indexes.close();
+      workspace.reindex(kit.env.sandbox, [entry]);
+      expect(handedOn).toHaveBeenCalledTimes(1);
+    } finally {
+      handedOn.mockRestore();
+    }
+  });
+
   it('builds in the background with progress, saves itself, and is reopened without a rebuild', async () => {
     await tree({ 'a.txt': 'alpha beta\n', 'src/b.ts': 'gamma delta\n', 'server.key': 'SECRET_TOKEN=1\n' });
     const dir = join(kit.home, 'ngram-persist');

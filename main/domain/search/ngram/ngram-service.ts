@@ -153,7 +153,8 @@ export class WorkspaceNgram {
 
   /** Files a query found changed or new (it searched them): indexed again in the background. */
   reindex(sandbox: WorkspaceSandbox, entries: readonly StaleEntry[]): void {
-    if (entries.length === 0) return;
+    // Closed (or closing): a query answered late indexes nothing into it, nor saves it over a newer one.
+    if (entries.length === 0 || this.stop.signal.aborted) return;
     this.sandbox = sandbox;
     this.upkeep.reindex(entries);
   }
