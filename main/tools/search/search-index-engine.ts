@@ -119,7 +119,7 @@ export async function indexedWalk(
   const plan = query.isRegex ? regexPlan(spec.pattern, spec.flags) : literalPlan(query.text, query.caseSensitive);
   await index.prepare(plan); // lists still on disk (a saved index being read) are read now
   // Where ripgrep walks instead, a plan with many candidates is given up on as soon as that shows.
-  const select = walkInstead ? index.selector(plan, MANY_CANDIDATES) : index.selector(plan);
+  const select = index.selector(plan, walkInstead ? MANY_CANDIDATES : Infinity);
   if (select === undefined) return { status: ngram.status() };
   const many = select.share * index.files > MANY_CANDIDATES;
   const stale: StaleEntry[] = [];

@@ -192,14 +192,10 @@ export class NgramIndex {
   selector(plan: TrigramPlan, atMost: number): FileSelector | undefined;
   selector(plan: TrigramPlan, atMost = Infinity): FileSelector | undefined {
     if (plan.op === 'all' && this.files > atMost) return undefined;
-    const candidates = plan.op === 'all' ? undefined : this.candidates(plan, atMost);
-    if (candidates === null) return undefined;
-    let share = 1;
-    if (candidates !== undefined && this.files > 0) {
-      let count = 0;
-      for (let i = 0; i < candidates.length; i += 1) count += candidates[i]!;
-      share = count / this.files;
-    }
+    const marked = plan.op === 'all' ? undefined : this.candidates(plan, atMost);
+    if (marked === null) return undefined;
+    const candidates = marked?.marks;
+    const share = marked === undefined || this.files === 0 ? 1 : marked.count / this.files;
     const verdict = (path: string, size: number, ctimeMs: number): FileVerdict => {
       const id = this.paths.idOf(path);
       if (id === undefined || this.sizes[id] !== size || this.ctimes[id] !== ctimeMs) return FileVerdict.Stale;
@@ -229,8 +225,11 @@ export class NgramIndex {
     return Object.assign(verdict, { share, known, eachKnown, eachKnownId, pathOf, idOf });
   }
 
-  /** One mark per file number (1: a candidate); null once more than `atMost` are marked. */
-  private candidates(plan: TrigramPlan, atMost: number): Uint8Array | null {
+  /**
+   * One mark per file number (1: a candidate) and how many are marked (segments hold disjoint file
+   * numbers, each list once per number); null once more than `atMost` are marked.
+   */
+  private candidates(plan: TrigramPlan, atMost: number): { marks: Uint8Array; count: number } | null {
     const marks = new Uint8Array(this.paths.length);
     let count = 0;
     for (const segment of this.segments) {
@@ -240,7 +239,7 @@ export class NgramIndex {
       count += local === 'all' ? segment.count : local.length;
       if (count > atMost) return null;
     }
-    return marks;
+    return { marks, count };
   }
 
   private grow(length: number): void {
