@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * Every failure that crosses a boundary (IPC, tool result, MCP) carries one of these stable codes.
  * Messages may change and are written for the reader (the model or the user); codes never change.
@@ -81,15 +79,17 @@ export const errorCodes = [
   'workspace_unavailable',
 ] as const;
 
-export const errorCodeSchema = z.enum(errorCodes);
-export type ErrorCode = z.infer<typeof errorCodeSchema>;
+export type ErrorCode = (typeof errorCodes)[number];
 
-export const familiarErrorSchema = z.object({
-  code: errorCodeSchema,
-  message: z.string(),
-  details: z.record(z.string(), z.unknown()).optional(),
-});
-export type FamiliarError = z.infer<typeof familiarErrorSchema>;
+/**
+ * An error as a value. Its zod schema is in error-schemas.ts: this file and result.ts hold no zod, so
+ * the file threads, which use both, do not load zod (~100 modules, tens of ms of each thread's start).
+ */
+export interface FamiliarError {
+  code: ErrorCode;
+  message: string;
+  details?: Record<string, unknown> | undefined;
+}
 
 /** The message of something thrown (an Error's message, else the value as text), for an error value or a log line. */
 export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-import { familiarErrorSchema } from './errors';
 import type { ErrorCode, FamiliarError } from './errors';
 
 /** Errors are values: every fallible operation answers a Result instead of throwing. */
@@ -11,9 +9,3 @@ export const err = <T = never>(code: ErrorCode, message: string, details?: Recor
   ok: false,
   error: details === undefined ? { code, message } : { code, message, details },
 });
-
-export const resultSchema = <T extends z.ZodType>(value: T) =>
-  z.discriminatedUnion('ok', [
-    z.object({ ok: z.literal(true), value }),
-    z.object({ ok: z.literal(false), error: familiarErrorSchema }),
-  ]);

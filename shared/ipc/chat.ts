@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { imageRefSchema, imageUploadSchema, maxImagesPerMessage } from '../chat-images';
-import { errorCodeSchema } from '../errors';
+import { errorCodeSchema } from '../error-schemas';
 import { maxMcpAttachments, mcpAttachmentRequestSchema, mcpAttachmentSchema } from '../mcp-attachments';
 import { defineCall } from './define';
 

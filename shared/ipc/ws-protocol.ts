@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { resultSchema } from '../result';
+import { resultSchema } from '../error-schemas';
 
 /** Browser mode carries the same contract over one WebSocket; these are its frames. */
 export const clientFrameSchema = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { imageRefSchema } from '../../../shared/chat-images';
 import { mcpAttachmentSchema } from '../../../shared/mcp-attachments';
-import { familiarErrorSchema } from '../../../shared/errors';
+import { familiarErrorSchema } from '../../../shared/error-schemas';
 import { idSchema, memoryCaptureSchema, turnErrorSchema, usageSchema } from '../../../shared/ipc/chat';
 
 /**

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { errorCodeSchema } from '../../../shared/errors';
+import { errorCodeSchema } from '../../../shared/error-schemas';
 import type { Logger } from '../logging/logger';
 import { ensureFolder } from '../storage/folders';
 import { appendJsonLines, readJsonLines } from '../storage/jsonl-file';
