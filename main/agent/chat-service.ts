@@ -35,7 +35,7 @@ export interface ChatServiceDeps {
   readonly emit: (event: ChatEvent) => void;
   readonly logger: Logger;
   /** How a model is built from settings and key; the real AI SDK providers unless a test says otherwise. */
-  readonly createModel?: (settings: ProviderSettings, apiKey: string | undefined) => Result<LanguageModel>;
+  readonly createModel?: (settings: ProviderSettings, apiKey: string | undefined) => Promise<Result<LanguageModel>>;
   /** Reads the resources and prompts picked from the user's MCP servers (domain/mcp-servers/mcp-attachments.ts). */
   readonly mcpAttachments?: (
     requests: readonly McpAttachmentRequest[],
@@ -86,10 +86,10 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     return ok(turn);
   }
 
-  function modelFor(): Result<{ model: LanguageModel; settings: ProviderSettings }> {
+  async function modelFor(): Promise<Result<{ model: LanguageModel; settings: ProviderSettings }>> {
     const settings = deps.provider();
     if (settings === null) return err('provider_not_configured', 'Choose a model provider in Settings first.');
-    const model = createModel(settings, deps.secrets.get(apiKeySecret(settings.kind)));
+    const model = await createModel(settings, deps.secrets.get(apiKeySecret(settings.kind)));
     return model.ok ? ok({ model: model.value, settings }) : model;
   }
 
@@ -179,7 +179,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   const service: ChatService = {
     send: (conversationId, text, uploads = [], mcp = []) =>
       withClaim(conversationId, async (turn) => {
-        const model = modelFor();
+        const model = await modelFor();
         if (!model.ok) return model;
         const vision = modelTakesImages(model.value.settings);
         // Refused, never dropped: the page says so in the composer before it gets here.
@@ -258,7 +258,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
 
     retry: (conversationId) =>
       withClaim(conversationId, async (turn) => {
-        const model = modelFor();
+        const model = await modelFor();
         if (!model.ok) return model;
         const loaded = await deps.conversations.load(conversationId);
         if (!loaded.ok) return loaded;

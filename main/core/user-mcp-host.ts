@@ -69,7 +69,7 @@ export function hostUserMcpServers(deps: UserMcpHostDeps): McpHost {
     sample: async (params, maxTokens, signal) => {
       const provider = settings.get().provider;
       if (provider === null) return err('provider_not_configured', 'Choose a model provider in Settings first.');
-      const model = createLanguageModel(provider, secrets.get(apiKeySecret(provider.kind)), deps.fetch);
+      const model = await createLanguageModel(provider, secrets.get(apiKeySecret(provider.kind)), deps.fetch);
       if (!model.ok) return model;
       try {
         return ok(await runSampling(model.value, params, maxTokens, signal));

@@ -5,7 +5,6 @@ import type { Result } from '../../../shared/result';
 import type { ConfinementRules } from '../../platform/processes/launch-types';
 import type { ServerCommand, ServerDefinition } from './server-catalog';
 import { extensionOf } from './server-catalog';
-import { startServerConnection } from './server-connection';
 import type { ServerConnection } from './server-connection';
 
 export type ClientState = 'stopped' | 'starting' | 'running' | 'crashed';
@@ -111,6 +110,8 @@ export class LanguageClient {
     const attempt = (this.attempts += 1);
     this.starting = (async () => {
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      // vscode-jsonrpc loads with the first language server, not with every start of the app.
+      const { startServerConnection } = await import('./server-connection');
       return startServerConnection({
         serverId: this.serverId,
         command: this.options.command,

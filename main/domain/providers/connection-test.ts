@@ -24,7 +24,7 @@ export async function testConnection(
   timeoutMs = 30_000,
   fetch?: ProviderFetch,
 ): Promise<Result<ConnectionTestResult>> {
-  const model = createLanguageModel(settings, apiKey, fetch);
+  const model = await createLanguageModel(settings, apiKey, fetch);
   if (!model.ok) return model;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort('timeout'), timeoutMs);

@@ -1,10 +1,9 @@
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { embedMany } from 'ai';
+import type { EmbeddingModel } from 'ai';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import type { ProviderSettings } from '../../../shared/settings';
-import { defaultBaseUrls, needsApiKey } from './language-model';
+import { defaultBaseUrls, loadProviderSdks, needsApiKey } from './language-model';
 import type { ProviderFetch } from './language-model';
 
 /** Turns texts into vectors with one embedding model of the configured provider. */
@@ -64,22 +63,27 @@ function embedderOn(
       return ok({ key, model, embed: (texts, signal) => ollamaEmbed(fetch, baseURL, model, texts, signal) });
     case 'openai':
     case 'openai-compatible': {
-      const provider =
-        settings.kind === 'openai'
-          ? createOpenAI({ baseURL, apiKey: apiKey ?? '', fetch })
-          : createOpenAICompatible({
-              name: settings.kind,
-              baseURL,
-              ...(apiKey === undefined ? {} : { apiKey }),
-              fetch,
-            });
-      const embeddingModel = provider.embeddingModel(model);
+      // Made with the first texts to embed: the provider packages load then (language-model.ts).
+      let made: Promise<EmbeddingModel> | undefined;
+      const embeddingModel = async (): Promise<EmbeddingModel> => {
+        const { createOpenAI, createOpenAICompatible } = await loadProviderSdks();
+        const provider =
+          settings.kind === 'openai'
+            ? createOpenAI({ baseURL, apiKey: apiKey ?? '', fetch })
+            : createOpenAICompatible({
+                name: settings.kind,
+                baseURL,
+                ...(apiKey === undefined ? {} : { apiKey }),
+                fetch,
+              });
+        return provider.embeddingModel(model);
+      };
       return ok({
         key,
         model,
         embed: async (texts, signal) => {
           const { embeddings } = await embedMany({
-            model: embeddingModel,
+            model: await (made ??= embeddingModel()),
             values: [...texts],
             maxRetries: 1,
             ...(signal === undefined ? {} : { abortSignal: signal }),

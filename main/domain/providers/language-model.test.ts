@@ -12,7 +12,7 @@ describe('provider requests go through the fetch the front door hands in', () =>
   it.each(['openai', 'anthropic', 'ollama', 'openai-compatible'] as const)('%s', async (kind) => {
     // The desktop app hands Electron's net.fetch (system proxy, OS certificates); here a fake.
     const fetch = vi.fn((_input: unknown, _init?: unknown) => Promise.reject(new Error('offline in the test')));
-    const model = createLanguageModel(settingsFor(kind), 'sk-test', fetch);
+    const model = await createLanguageModel(settingsFor(kind), 'sk-test', fetch);
     if (!model.ok) throw new Error(model.error.message);
     await expect(generateText({ model: model.value, prompt: 'hi', maxRetries: 0 })).rejects.toThrow();
     expect(fetch).toHaveBeenCalled();

@@ -1,6 +1,3 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import { modelTakesImages } from '../../../shared/chat-images';
 import { err, ok } from '../../../shared/result';
@@ -31,21 +28,24 @@ export const toolResultImages = (settings: Pick<ProviderSettings, 'kind' | 'mode
 export const needsApiKey = (kind: ProviderKind): boolean => kind === 'openai' || kind === 'anthropic';
 
 /**
- * Builds the AI SDK model for the settings. Base URLs are always passed explicitly so the SDK never
- * picks up OPENAI_BASE_URL / ANTHROPIC_BASE_URL, and keys only ever come from the secret store,
- * never from the environment.
- */
-/**
  * How provider requests reach the network. The desktop app passes Electron's net.fetch (Chromium's
  * stack: the system proxy, PAC, OS certificate store); browser and MCP mode and the tests use Node's.
  */
 export type ProviderFetch = typeof globalThis.fetch;
 
-export function createLanguageModel(
+/** The provider packages (provider-sdks.ts), loaded once, by the first model or embedder made. */
+export const loadProviderSdks = () => import('./provider-sdks');
+
+/**
+ * Builds the AI SDK model for the settings. Base URLs are always passed explicitly so the SDK never
+ * picks up OPENAI_BASE_URL / ANTHROPIC_BASE_URL, and keys only ever come from the secret store,
+ * never from the environment.
+ */
+export async function createLanguageModel(
   settings: ProviderSettings,
   apiKey: string | undefined,
   fetch?: ProviderFetch,
-): Result<LanguageModel> {
+): Promise<Result<LanguageModel>> {
   const baseURL = (settings.baseUrl ?? defaultBaseUrls[settings.kind])?.replace(/\/+$/, '');
   if (baseURL === undefined) {
     return err(
@@ -57,6 +57,7 @@ export function createLanguageModel(
     return err('provider_not_configured', `No API key is saved for ${settings.kind}. Add one in Settings.`);
   }
   const transport = fetch === undefined ? {} : { fetch };
+  const { createAnthropic, createOpenAI, createOpenAICompatible } = await loadProviderSdks();
   switch (settings.kind) {
     case 'openai':
       // Chat Completions rather than the Responses API: the one protocol every compatible server shares.

@@ -5,7 +5,6 @@ import type { AnchorRoots } from '../../platform/disk/anchor-roots';
 import { createDenyList } from '../../platform/disk/deny-list';
 import { createWorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import type { ResolvedPath, WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
-import { parseSkillFile } from './skill-file';
 import type { SkillMeta } from './skill-file';
 
 /** Where skills are looked for, in order of precedence: the first skill of a name wins. */
@@ -79,6 +78,8 @@ async function readSkillFolder(place: SkillPlace, folder: string): Promise<Omit<
     err('file_too_large', `SKILL.md is ${size} bytes; at most ${maxSkillFileBytes} are read.`),
   );
   if (!read.ok) return refused(`SKILL.md cannot be read: ${read.error.message}`);
+  // The YAML parser (~40-50 ms of loading) comes with the first skill, not with every start.
+  const { parseSkillFile } = await import('./skill-file');
   const parsed = parseSkillFile(read.value.bytes.toString('utf8'), folder);
   return {
     ...base,

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Logger } from '../../platform/logging/logger';
 import { LOOPBACK_HOST, loopbackGuards } from '../server/loopback-guards';
 import { createAccessToken } from '../server/token';
@@ -48,6 +48,8 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
   let port = options.port;
   const guards = loopbackGuards(token, () => port);
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  // Loaded here, not with the module: stdio, the default, never needs it (its HTTP stack: ~45 ms of each start).
+  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
 
   const startSession = async (req: IncomingMessage, res: ServerResponse) => {
     const server = options.createSession();

@@ -3,7 +3,6 @@ import type { Result } from '../../../shared/result';
 import type { ToolLimits } from '../kit/tool-limits';
 import { readPdf } from '../media/read-pdf';
 import type { FetchedBody } from './guarded-fetch';
-import { readablePage } from './readable-page';
 
 export interface PageContent {
   readonly kind: 'html' | 'text' | 'pdf';
@@ -14,6 +13,12 @@ export interface PageContent {
   readonly pages?: number;
   readonly notice?: string;
 }
+
+/**
+ * The HTML reader (linkedom, Readability, Turndown: ~300 ms of module loading) is loaded by the
+ * first page read, not at every start of the app and of the MCP server.
+ */
+const readablePageModule = () => import('./readable-page');
 
 /** The media type alone, lower case: `text/html; charset=utf-8` → `text/html`. */
 const mediaType = (contentType: string) => (contentType.split(';')[0] ?? '').trim().toLowerCase();
@@ -89,7 +94,7 @@ export async function pageContent(
   if (!html && text.includes('\u0000')) {
     return err('binary_file', `${body.finalUrl} holds binary data, not text.`, { content_type: type });
   }
-  const page = html ? readablePage(text, body.finalUrl) : { title: '', markdown: text };
+  const page = html ? (await readablePageModule()).readablePage(text, body.finalUrl) : { title: '', markdown: text };
   const shown = cutToBytes(page.markdown, maxBytes);
   const notices: string[] = [];
   if (shown.cut) notices.push(`[Content cut at max_bytes (${maxBytes}); ask again with a larger max_bytes for more.]`);
