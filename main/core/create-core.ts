@@ -1,5 +1,6 @@
 import type { AppInfo } from '../../shared/ipc/app';
 import { createChatHandlers } from '../agent/chat-handlers';
+import { savedSearchIndexOpener } from './saved-search-index';
 import { createChatService } from '../agent/chat-service';
 import type { ChatService } from '../agent/chat-service';
 import type { ToolExecutor } from '../tool-calls/tool-executor';
@@ -199,6 +200,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     logger: options.logger,
   });
   const workspacePath = () => workspace.current();
+  const openSavedSearchIndex = savedSearchIndexOpener({
+    services: toolServices,
+    environment: toolEnvironmentNow,
+    logger: options.logger,
+  });
   const workspaceSandbox = async () =>
     (
       await createToolEnvironment({
@@ -219,6 +225,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // Language servers belong to one folder: another folder opened stops them (they restart lazily).
   events.subscribe((name, payload) => {
     if (name === 'workspace.opened') {
+      openSavedSearchIndex();
       void toolServices.code.lsp.switchWorkspace(undefined);
       void mcpHost.workspaceChanged();
       recheckCode();
@@ -360,6 +367,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   };
   // The first answer while the rest starts: a turn or an MCP client's list awaits it anyway.
   void codeAvailability.refresh({ background: true });
+  openSavedSearchIndex();
   void skillAvailability.refresh();
   const dispatch = createDispatcher(handlers, {
     logError: (message, error) => options.logger.error(message, error),

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { AnchoredFs } from '../../../platform/disk/anchored-fs';
 import type { FsWorkerPool } from '../../../platform/search-engines/fs-worker-pool';
 import type { ForegroundGate } from '../../../platform/search-engines/foreground-gate';
+import type { WorkspaceSandbox } from '../../../platform/disk/workspace-sandbox';
 import { WorkspaceNgram } from './ngram-service';
 
 /** The trigram indexes of the workspaces opened in this run, one file each under `dir`. */
@@ -51,6 +52,11 @@ export class NgramIndexes {
       }
     }
     return index;
+  }
+
+  /** A workspace was opened: its saved index, if any, opens in the background (WorkspaceNgram.openSaved). */
+  openSaved(workspaceRoot: string, sandbox: WorkspaceSandbox): void {
+    this.for(workspaceRoot).openSaved(sandbox);
   }
 
   /** Every open index hears of a change (the watcher, a tool's write: its workspace and paths). */

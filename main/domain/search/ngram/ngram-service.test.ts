@@ -211,6 +211,26 @@ describe('the trigram index of a workspace', () => {
     expect(index!.decodedSegments).toBe(1);
     await again.close();
   });
+  it('opens a saved index as its workspace opens, before any query, and refreshes it until the watcher vouches; builds none where nothing is saved', async () => {
+    await tree({ 'a.txt': 'alpha\n', 'src/b.ts': 'beta\n' });
+    const dir = join(kit.home, 'ngram-open-saved');
+    await savedIndexIn(dir);
+    const later = new NgramIndexes(dir, kit.services.workers, { racyMs: 0, anchored: kit.services.roots.anchored });
+    later.openSaved(kit.env.workspaceRoot, kit.env.sandbox);
+    const opened = later.for(kit.env.workspaceRoot);
+    expect(opened.status().state).toBe('loading');
+    expect(await opened.settled()).toMatchObject({ state: 'ready', files: 2 });
+    // The refresh after the open has run: a query answers from the index without a walk.
+    expect(await opened.watched(kit.env.sandbox)).toBeDefined();
+    await later.close();
+
+    // A workspace never searched: nothing is built until a search asks.
+    const fresh = new NgramIndexes(join(kit.home, 'ngram-open-nothing'), kit.services.workers, { racyMs: 0 });
+    fresh.openSaved(kit.env.workspaceRoot, kit.env.sandbox);
+    expect(fresh.for(kit.env.workspaceRoot).status().state).toBe('idle');
+    await fresh.close();
+  });
+
   it('reads a saved index once the calls end when the query that asked does not wait for it; at once when one does', async () => {
     await tree({ 'a.txt': 'alpha\n', 'src/b.ts': 'beta\n' });
     const dir = join(kit.home, 'ngram-reopen-after-calls');

@@ -114,6 +114,16 @@ export class WorkspaceNgram {
   }
 
   /**
+   * The workspace was opened: a saved index is opened now, in the background (ready()), and its
+   * refresh follows, so that a search after a restart finds it vouched for and answers from it
+   * (issue 32 item 2) instead of ripgrep walking while it loads. No index is built here: a
+   * workspace never searched costs nothing.
+   */
+  openSaved(sandbox: WorkspaceSandbox): void {
+    if (this.state === 'idle' && dataFileExists(this.storeFile)) this.ready(sandbox);
+  }
+
+  /**
    * For a query: the index when it can answer. A saved index being opened is waited for (reading
    * its headers costs tens of milliseconds, issue 32 item 2); a build or a refresh never is.
    */

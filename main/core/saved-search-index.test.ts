@@ -1,0 +1,46 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { NgramIndexes } from '../domain/search/ngram/ngram-indexes';
+import { useMcpTestSessions } from '../test-support/mcp-session-kit';
+import { useTempDirs } from '../test-support/temp-dir';
+
+const tempDir = useTempDirs();
+const session = useMcpTestSessions();
+
+type Found = { engine?: string; index?: { state?: string } };
+
+describe('a saved search index after a restart', () => {
+  it('is opened and refreshed as the workspace opens, so the first search of the new run answers from it', async () => {
+    const home = await tempDir();
+    const workspace = await tempDir();
+    for (let at = 0; at < 20; at += 1) {
+      await mkdir(join(workspace, `dir-${at}`), { recursive: true });
+      await writeFile(join(workspace, `dir-${at}`, 'notes.txt'), at === 7 ? 'the rareword is here\n' : 'nothing\n');
+    }
+    // The run before: its searches build the index, which saves itself once built.
+    const before = await session({ home, workspace });
+    for (let asked = 0; ; asked += 1) {
+      const found = await before.client.callTool({ name: 'search_in_code', arguments: { query: 'rareword' } });
+      if ((found.structuredContent as Found).index?.state === 'ready') break;
+      expect(asked).toBeLessThan(100);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await before.client.close();
+    await before.core.dispose('restart');
+
+    const opening = vi.spyOn(NgramIndexes.prototype, 'openSaved');
+    try {
+      const after = await session({ home, workspace });
+      // No call yet: the workspace's opening opened its index, and the refresh that follows ran.
+      await vi.waitFor(() => expect(opening).toHaveBeenCalledTimes(1), { timeout: 5000 });
+      const indexes = opening.mock.contexts[0] as NgramIndexes;
+      const root = opening.mock.calls[0]![0];
+      expect(await indexes.for(root).settled()).toMatchObject({ state: 'ready', files: 20 });
+      const first = await after.client.callTool({ name: 'search_in_code', arguments: { query: 'rareword' } });
+      expect(first.structuredContent).toMatchObject({ engine: 'index', total_matches: 1 });
+    } finally {
+      opening.mockRestore();
+    }
+  });
+});
