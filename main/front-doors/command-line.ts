@@ -31,7 +31,7 @@ export interface CoreFlagValues {
  */
 export function createCommandLineCore(
   flags: CoreFlagValues,
-  options: Pick<CoreOptions, 'logger' | 'approvalMode' | 'workers'>,
+  options: Pick<CoreOptions, 'logger' | 'approvalMode' | 'workers' | 'collectAfterStart'>,
 ): Promise<Core> {
   return createCore({
     home: resolve(flags.home ?? defaultFamiliarHome()),
