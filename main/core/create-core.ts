@@ -205,14 +205,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     environment: toolEnvironmentNow,
     logger: options.logger,
   });
-  const workspaceSandbox = async () =>
-    (
-      await createToolEnvironment({
-        services: toolServices,
-        workspaceRoot: workspacePath(),
-        isConcealed: (path) => concealedWhileMemoryOff(assistant.policy.get(), settings.get().memory.enabled, path),
-      })
-    ).sandbox;
+  const workspaceSandbox = async () => (await toolEnvironmentNow()).sandbox;
   const codeAvailability = createCodeAvailability({
     servers: () => toolServices.code.lsp.servers,
     sandbox: workspaceSandbox,
