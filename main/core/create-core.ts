@@ -200,7 +200,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     logger: options.logger,
   });
   const workspacePath = () => workspace.current();
-  const openSavedSearchIndex = savedSearchIndexOpener({
+  const savedSearchIndex = savedSearchIndexOpener({
     services: toolServices,
     environment: toolEnvironmentNow,
     logger: options.logger,
@@ -218,7 +218,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // Language servers belong to one folder: another folder opened stops them (they restart lazily).
   events.subscribe((name, payload) => {
     if (name === 'workspace.opened') {
-      openSavedSearchIndex();
+      savedSearchIndex.opened();
       void toolServices.code.lsp.switchWorkspace(undefined);
       void mcpHost.workspaceChanged();
       recheckCode();
@@ -360,7 +360,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   };
   // The first answer while the rest starts: a turn or an MCP client's list awaits it anyway.
   void codeAvailability.refresh({ background: true });
-  openSavedSearchIndex();
+  savedSearchIndex.opened();
   void skillAvailability.refresh();
   const dispatch = createDispatcher(handlers, {
     logError: (message, error) => options.logger.error(message, error),
@@ -385,6 +385,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     workspace,
     async dispose(reason) {
       events.emit('app.shutdown', { reason });
+      savedSearchIndex.dispose();
       scheduler.stop();
       runScope.closing = true;
       await chat.dispose(reason);

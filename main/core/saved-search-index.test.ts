@@ -2,6 +2,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { NgramIndexes } from '../domain/search/ngram/ngram-indexes';
+import type { ToolEnvironment } from '../tools/kit/tool-environment';
+import { createStderrLogger } from '../platform/logging/logger';
+import { savedSearchIndexOpener } from './saved-search-index';
 import { useMcpTestSessions } from '../test-support/mcp-session-kit';
 import { useTempDirs } from '../test-support/temp-dir';
 
@@ -9,6 +12,44 @@ const tempDir = useTempDirs();
 const session = useMcpTestSessions();
 
 type Found = { engine?: string; index?: { state?: string } };
+
+describe('the opener of a workspace’s saved search index', () => {
+  /** An opener on a stand-in index list (what it is asked to open), a short delay. */
+  function opener(enabled = true) {
+    const openSaved = vi.fn();
+    const environment = () =>
+      Promise.resolve({ workspaceRoot: '/work/space', sandbox: {} } as unknown as ToolEnvironment);
+    const made = savedSearchIndexOpener({
+      services: { ngramIndexes: { openSaved } as unknown as NgramIndexes, searchIndexEnabled: () => enabled },
+      environment,
+      logger: createStderrLogger('test', () => undefined),
+      delayMs: 20,
+    });
+    return { ...made, openSaved };
+  }
+  const moment = () => new Promise((resolve) => setTimeout(resolve, 80));
+
+  it('opens once a moment after the workspace opens, the last opening only', async () => {
+    const { opened, openSaved } = opener();
+    opened();
+    opened();
+    expect(openSaved).not.toHaveBeenCalled();
+    await moment();
+    expect(openSaved.mock.calls).toEqual([['/work/space', {}]]);
+  });
+
+  it('opens nothing once disposed (the app ending), nor where the index is off in settings', async () => {
+    const ending = opener();
+    ending.opened();
+    ending.dispose();
+    ending.opened();
+    const off = opener(false);
+    off.opened();
+    await moment();
+    expect(ending.openSaved).not.toHaveBeenCalled();
+    expect(off.openSaved).not.toHaveBeenCalled();
+  });
+});
 
 describe('a saved search index after a restart', () => {
   it('is opened and refreshed as the workspace opens, so the first search of the new run answers from it', async () => {

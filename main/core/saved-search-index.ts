@@ -16,7 +16,8 @@ export const OPEN_SAVED_INDEX_AFTER_MS = 400;
  * search_in_code's saved trigram index of the open workspace, opened and refreshed in the
  * background soon after the workspace opens (WorkspaceNgram.openSaved), so the first search after
  * a restart answers from it (issue 32 item 2). No index is built here: a workspace never searched
- * costs nothing. Returns what to call each time a workspace opens (the app's start included).
+ * costs nothing. `opened` is called each time a workspace opens (the app's start included);
+ * `dispose` as the app ends, so no open comes after.
  */
 export function savedSearchIndexOpener(deps: {
   readonly services: Pick<ToolServices, 'ngramIndexes' | 'searchIndexEnabled'>;
@@ -24,20 +25,28 @@ export function savedSearchIndexOpener(deps: {
   readonly environment: () => Promise<ToolEnvironment>;
   readonly logger: Logger;
   readonly delayMs?: number;
-}): () => void {
+}): { readonly opened: () => void; readonly dispose: () => void } {
   let timer: NodeJS.Timeout | undefined;
+  let disposed = false;
   const open = async () => {
     if (!deps.services.searchIndexEnabled()) return;
     const env = await deps.environment();
-    deps.services.ngramIndexes.openSaved(env.workspaceRoot, env.sandbox);
+    if (!disposed) deps.services.ngramIndexes.openSaved(env.workspaceRoot, env.sandbox);
   };
-  return () => {
-    clearTimeout(timer);
-    // Never keeps a process alive that is ending.
-    timer = setTimeout(() => {
-      open().catch((error: unknown) =>
-        deps.logger.warn(`The saved search index could not be opened: ${messageOf(error)}`),
-      );
-    }, deps.delayMs ?? OPEN_SAVED_INDEX_AFTER_MS).unref();
+  return {
+    opened: () => {
+      clearTimeout(timer);
+      if (disposed) return;
+      // Never keeps a process alive that is ending.
+      timer = setTimeout(() => {
+        open().catch((error: unknown) =>
+          deps.logger.warn(`The saved search index could not be opened: ${messageOf(error)}`),
+        );
+      }, deps.delayMs ?? OPEN_SAVED_INDEX_AFTER_MS).unref();
+    },
+    dispose: () => {
+      disposed = true;
+      clearTimeout(timer);
+    },
   };
 }

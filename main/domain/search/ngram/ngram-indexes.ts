@@ -4,11 +4,13 @@ import type { AnchoredFs } from '../../../platform/disk/anchored-fs';
 import type { FsWorkerPool } from '../../../platform/search-engines/fs-worker-pool';
 import type { ForegroundGate } from '../../../platform/search-engines/foreground-gate';
 import type { WorkspaceSandbox } from '../../../platform/disk/workspace-sandbox';
+import { dataFileExists } from '../../../platform/storage/binary-file';
 import { WorkspaceNgram } from './ngram-service';
 
 /** The trigram indexes of the workspaces opened in this run, one file each under `dir`. */
 export class NgramIndexes {
   private readonly byRoot = new Map<string, WorkspaceNgram>();
+  private closed = false;
 
   /** `racyMs`: tests lower it (their files are all just written). `anchored`: watch the workspaces. */
   constructor(
@@ -31,9 +33,8 @@ export class NgramIndexes {
   for(workspaceRoot: string): WorkspaceNgram {
     let index = this.byRoot.get(workspaceRoot);
     if (index === undefined) {
-      const name = createHash('sha256').update(workspaceRoot).digest('hex').slice(0, 32);
       index = new WorkspaceNgram(
-        join(this.dir, `${name}.ngram`),
+        this.fileOf(workspaceRoot),
         this.workers,
         this.options.racyMs,
         this.options.anchored,
@@ -54,9 +55,18 @@ export class NgramIndexes {
     return index;
   }
 
-  /** A workspace was opened: its saved index, if any, opens in the background (WorkspaceNgram.openSaved). */
+  /**
+   * A workspace was opened: its saved index, if any, opens in the background (WorkspaceNgram.openSaved).
+   * One never searched gets nothing, not even an entry; once closed, no workspace does.
+   */
   openSaved(workspaceRoot: string, sandbox: WorkspaceSandbox): void {
+    if (this.closed || (!this.byRoot.has(workspaceRoot) && !dataFileExists(this.fileOf(workspaceRoot)))) return;
     this.for(workspaceRoot).openSaved(sandbox);
+  }
+
+  /** Where the index of `workspaceRoot` is saved. */
+  private fileOf(workspaceRoot: string): string {
+    return join(this.dir, `${createHash('sha256').update(workspaceRoot).digest('hex').slice(0, 32)}.ngram`);
   }
 
   /** Every open index hears of a change (the watcher, a tool's write: its workspace and paths). */
@@ -65,6 +75,7 @@ export class NgramIndexes {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all([...this.byRoot.values()].map((index) => index.close()));
   }
 }

@@ -229,6 +229,30 @@ describe('the trigram index of a workspace', () => {
     fresh.openSaved(kit.env.workspaceRoot, kit.env.sandbox);
     expect(fresh.for(kit.env.workspaceRoot).status().state).toBe('idle');
     await fresh.close();
+
+    // Closed (the app ending): a late open opens nothing.
+    const closed = new NgramIndexes(dir, kit.services.workers, { racyMs: 0 });
+    await closed.close();
+    closed.openSaved(kit.env.workspaceRoot, kit.env.sandbox);
+    expect(closed.for(kit.env.workspaceRoot).status().state).toBe('idle');
+  });
+
+  it('builds nothing when the saved index it opens with the workspace cannot be used, until a query asks', async () => {
+    await tree({ 'a.txt': 'alpha\n' });
+    const dir = join(kit.home, 'ngram-open-damaged');
+    await savedIndexIn(dir);
+    const [name] = await readdir(dir);
+    const file = join(dir, name!);
+    await writeFile(file, (await readFile(file)).subarray(0, 40)); // truncated: another run's format, say
+    const again = new NgramIndexes(dir, kit.services.workers, { racyMs: 0 });
+    const workspace = again.for(kit.env.workspaceRoot);
+    again.openSaved(kit.env.workspaceRoot, kit.env.sandbox);
+    expect(workspace.status().state).toBe('loading');
+    expect(await workspace.settled()).toMatchObject({ state: 'idle', files: 0 });
+    // The first query builds it, as in a workspace never searched.
+    expect(workspace.ready(kit.env.sandbox)).toBeUndefined();
+    expect(await workspace.settled()).toMatchObject({ state: 'ready', files: 1 });
+    await again.close();
   });
 
   it('reads a saved index once the calls end when the query that asked does not wait for it; at once when one does', async () => {

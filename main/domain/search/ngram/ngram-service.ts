@@ -47,6 +47,8 @@ export class WorkspaceNgram {
   private opening: Promise<void> | undefined;
   /** Starts that read at once, while it waits for the calls to end (see ready()). */
   private hurryOpening: AbortController | undefined;
+  /** A query asked for the index (ready()): an index is built where no saved one can be used. */
+  private searched = false;
   private sandbox: WorkspaceSandbox | undefined;
   private readonly stop = new AbortController();
   private readonly watch: NgramWatch;
@@ -94,8 +96,29 @@ export class WorkspaceNgram {
    * 'building' at once (the build itself waits for the calls).
    */
   ready(sandbox: WorkspaceSandbox): NgramIndex | undefined {
+    // A query asked: where no saved index can be used, one is built.
+    this.searched = true;
+    this.startLoading(sandbox);
+    return this.state === 'ready' ? this.index : undefined;
+  }
+
+  /**
+   * The workspace was opened: a saved index is opened now, in the background, and its refresh
+   * follows, so that a search after a restart finds it vouched for and answers from it (issue 32
+   * item 2) instead of ripgrep walking while it loads. Nothing is built here, not even where the
+   * saved file turns out unusable (another format, another folder, damaged): that waits for a
+   * query, as in a workspace never searched. Closed, or the folder not open: nothing.
+   */
+  openSaved(sandbox: WorkspaceSandbox): void {
+    if (this.state !== 'idle' || this.stop.signal.aborted || !dataFileExists(this.storeFile)) return;
+    if (indexIdentity(sandbox) === undefined) return;
+    this.startLoading(sandbox);
+  }
+
+  /** The saved index read, or else (a query asked for it) one built, in the background (see ready()). */
+  private startLoading(sandbox: WorkspaceSandbox): void {
     this.sandbox = sandbox;
-    if (this.state === 'idle') {
+    if (this.state === 'idle' && !this.stop.signal.aborted) {
       this.state = 'loading';
       const saved = dataFileExists(this.storeFile);
       const hurry = (this.hurryOpening = new AbortController());
@@ -110,17 +133,6 @@ export class WorkspaceNgram {
         if (this.opening === opening) this.opening = undefined;
       });
     }
-    return this.state === 'ready' ? this.index : undefined;
-  }
-
-  /**
-   * The workspace was opened: a saved index is opened now, in the background (ready()), and its
-   * refresh follows, so that a search after a restart finds it vouched for and answers from it
-   * (issue 32 item 2) instead of ripgrep walking while it loads. No index is built here: a
-   * workspace never searched costs nothing.
-   */
-  openSaved(sandbox: WorkspaceSandbox): void {
-    if (this.state === 'idle' && dataFileExists(this.storeFile)) this.ready(sandbox);
   }
 
   /**
@@ -226,6 +238,12 @@ export class WorkspaceNgram {
       // Files changed while the app was closed are found by each query anyway; the refresh
       // indexes them again so queries stay selective (and lets the watcher vouch again).
       void this.tasks.enqueue(() => this.upkeep.refresh());
+      return;
+    }
+    // Opened with the workspace (openSaved) and no query yet: nothing is built until one asks.
+    if (!this.searched) {
+      this.state = 'idle';
+      this.emit();
       return;
     }
     // The build waits for its turn on the queue: the query that asked for it does not wait.
