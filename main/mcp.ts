@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     fixedWorkspace: values.workspace !== undefined,
     logger,
   });
-  // The start ends with one full collection (~30 ms), before the server answers anything: the heap
+  // The start ends with one full collection (30-40 ms), before the server answers anything: the heap
   // its modules and core left (just under V8's first limit) then sets that limit from what is live.
   // A client's first call, which may come the moment the handshake is over, would otherwise pay that
   // collection, and the young generation's scavenge of the start's survivors: the first search of a
