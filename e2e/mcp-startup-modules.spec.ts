@@ -10,13 +10,14 @@ const mcpEntry = join(import.meta.dirname, '..', 'out', 'main', 'mcp.js');
 
 /**
  * Packages the MCP server must not load before it is asked for what they do (each loads by its
- * first use: `import()` in the module that needs it). At every start they cost ~450 ms of module
- * loading on the 2-core CI machine, with the file threads' own copy of zod.
+ * first use: `import()` in the module that needs it). At every start they cost ~500 ms of module
+ * loading on a 2-core machine, with the file threads' own copy of zod.
  */
 const loadedOnFirstUse = [
   'linkedom', // web_fetch's HTML reader (tools/web/page-content.ts)
   '@mozilla/readability',
   'turndown',
+  'ai', // the first turn, sampling, connection test or embedding (agent/chat-service.ts loads run-turn.ts)
   '@ai-sdk/openai', // a model or an embedder (domain/providers/provider-sdks.ts)
   '@ai-sdk/anthropic',
   '@ai-sdk/openai-compatible',

@@ -17,9 +17,8 @@ import { createLanguageModel, toolResultImages } from '../domain/providers/langu
 import { apiKeySecret } from '../platform/secrets/secret-store';
 import type { SecretStore } from '../platform/secrets/secret-store';
 import { toModelMessages } from './model-history';
-import { captureStateOf } from './memory-capture';
-import type { CaptureState } from './memory-capture';
-import { runTurn } from './run-turn';
+import { captureStateOf } from './capture-state';
+import type { CaptureState } from './capture-state';
 import { historyImageHashes, loadUserImages, userContent } from './user-content';
 import type { ToolExecutor } from '../tool-calls/tool-executor';
 import { createTurnEmitter } from './turn-emitter';
@@ -68,6 +67,8 @@ interface ActiveTurn {
   done: Promise<void>;
 }
 
+const loadRunTurn = () => import('./run-turn');
+
 /**
  * Owns the turns: at most one per conversation. A turn is started by send or retry, runs in the
  * background (its progress goes out as chat.event), and can be stopped at any moment.
@@ -113,26 +114,31 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     deps.executor.beginTurn(conversationId, run.sources);
     const ids = { conversationId, turnId: run.turnId };
     const emitter = createTurnEmitter(ids, deps.emit);
-    turn.done = runTurn({
-      ...ids,
-      userMessage: announce.userMessage === null ? null : { role: 'user', ...announce.userMessage },
-      retryOf: announce.retryOf,
-      history: run.history,
-      capture: run.capture,
-      model: run.model,
-      settings: run.settings,
-      executor: deps.executor,
-      signal: turn.controller.signal,
-      emitter,
-      record: async (records, options) => {
-        const appended = await deps.conversations.append(conversationId, records, options);
-        // Refused only once the store is closed (shutdown): nothing more of this turn may be written,
-        // so the turn stops rather than answering into a transcript that is gone.
-        if (!appended.ok) turn.controller.abort(appended.error.message);
-      },
-      secrets: () => deps.secrets.values(),
-      logger: deps.logger,
-    })
+    // The turn's code (the AI SDK with it) loads with the first turn, not with every start of the
+    // app and the MCP server (which runs none).
+    turn.done = loadRunTurn()
+      .then(({ runTurn }) =>
+        runTurn({
+          ...ids,
+          userMessage: announce.userMessage === null ? null : { role: 'user', ...announce.userMessage },
+          retryOf: announce.retryOf,
+          history: run.history,
+          capture: run.capture,
+          model: run.model,
+          settings: run.settings,
+          executor: deps.executor,
+          signal: turn.controller.signal,
+          emitter,
+          record: async (records, options) => {
+            const appended = await deps.conversations.append(conversationId, records, options);
+            // Refused only once the store is closed (shutdown): nothing more of this turn may be written,
+            // so the turn stops rather than answering into a transcript that is gone.
+            if (!appended.ok) turn.controller.abort(appended.error.message);
+          },
+          secrets: () => deps.secrets.values(),
+          logger: deps.logger,
+        }),
+      )
       .then(() => undefined)
       .catch((error: unknown) => {
         // Only an I/O failure of the transcript gets here; the page still learns the turn ended.

@@ -3,7 +3,6 @@ import type { LanguageModel, ModelMessage } from 'ai';
 import { z } from 'zod';
 import type { ChatEvent, MemoryCapture } from '../../shared/ipc/chat';
 import type { ProviderSettings } from '../../shared/settings';
-import type { FoldedConversation } from '../domain/conversations/transcript-fold';
 import type { NewRecord } from '../domain/conversations/transcript-records';
 import { toTurnError } from '../domain/providers/provider-errors';
 import type { Logger } from '../platform/logging/logger';
@@ -12,6 +11,7 @@ import { toolJsonSchema } from '../tool-calls/tool-schema';
 import { appendTarget, entryTextSchema, memoryAppendTool } from '../tools/memory-append';
 import { fitToContext } from './context-budget';
 import { estimateTextTokens } from './token-estimate';
+import type { CaptureState } from './capture-state';
 
 /**
  * Memory kept before it is cut (issue 31): when a turn's request is about to leave out or elide
@@ -22,23 +22,6 @@ import { estimateTextTokens } from './token-estimate';
 
 /** What the model answers when nothing is worth keeping (any reply without a call means the same). */
 export const NOTHING_TO_KEEP = 'NOTHING_TO_KEEP';
-
-/** What the turn knows of the conversation's exchanges: which were cut, which were offered already. */
-export interface CaptureState {
-  /** The id of each user message in the turn's history, in order (one per exchange). */
-  readonly userMessageIds: readonly string[];
-  /** The user message through whose exchange a capture was already made (transcript-fold.ts). */
-  readonly capturedThrough: string | undefined;
-}
-
-/** The state from the transcript; `sent` is the id of a user message just sent, not folded yet. */
-export const captureStateOf = (folded: FoldedConversation, sent?: string): CaptureState => ({
-  userMessageIds: [
-    ...folded.exchanges.map((exchange) => exchange.userMessageId),
-    ...(sent === undefined ? [] : [sent]),
-  ],
-  capturedThrough: folded.memoryCapturedThrough,
-});
 
 export interface CapturePlan {
   /** The exchanges to offer, whole (tool outputs as they were, not elided). */
@@ -107,7 +90,7 @@ export async function runCapture(call: CaptureCall): Promise<MemoryCapture> {
     description: `Add a timestamped entry at the end of today's daily note (${notePath}); nothing already there changes.`,
     input: captureInput,
   };
-  const schema = await toolJsonSchema(descriptor);
+  const schema = toolJsonSchema(descriptor);
   const fitted = fitToContext([...call.plan.messages, { role: 'user', content: captureInstruction(notePath) }], {
     contextWindow: call.settings.contextWindow,
     fixedTokens:

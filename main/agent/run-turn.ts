@@ -15,7 +15,7 @@ import { toTurnError } from '../domain/providers/provider-errors';
 import { toolResultImages } from '../domain/providers/language-model';
 import { fitToContext } from './context-budget';
 import { captureBeforeCut } from './memory-capture';
-import type { CaptureState } from './memory-capture';
+import type { CaptureState } from './capture-state';
 import { unansweredResult } from './model-history';
 import { estimateTextTokens } from './token-estimate';
 import type { ToolExecutor } from '../tool-calls/tool-executor';
@@ -114,7 +114,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     let toolTokens = 0;
     for (const descriptor of descriptors) {
       toolTokens += estimateTextTokens(
-        descriptor.name + descriptor.description + JSON.stringify(await toolJsonSchema(descriptor)),
+        descriptor.name + descriptor.description + JSON.stringify(toolJsonSchema(descriptor)),
       );
     }
     const fitOptions = {

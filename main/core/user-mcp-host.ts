@@ -1,6 +1,5 @@
 import { createLanguageModel } from '../domain/providers/language-model';
 import type { ProviderFetch } from '../domain/providers/language-model';
-import { runSampling } from '../agent/mcp-sampling';
 import { err, ok } from '../../shared/result';
 import { realFolder } from '../platform/disk/chosen-folder';
 import { apiKeySecret } from '../platform/secrets/secret-store';
@@ -72,6 +71,8 @@ export function hostUserMcpServers(deps: UserMcpHostDeps): McpHost {
       const model = await createLanguageModel(provider, secrets.get(apiKeySecret(provider.kind)), deps.fetch);
       if (!model.ok) return model;
       try {
+        // The AI SDK loads with the first sampling or turn, not with every start.
+        const { runSampling } = await import('../agent/mcp-sampling');
         return ok(await runSampling(model.value, params, maxTokens, signal));
       } catch (error) {
         return err('provider_error', error instanceof Error ? error.message : String(error));

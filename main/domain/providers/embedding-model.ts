@@ -1,4 +1,3 @@
-import { embedMany } from 'ai';
 import type { EmbeddingModel } from 'ai';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
@@ -82,6 +81,7 @@ function embedderOn(
         key,
         model,
         embed: async (texts, signal) => {
+          const { embedMany } = await import('ai');
           const { embeddings } = await embedMany({
             model: await (made ??= embeddingModel()),
             values: [...texts],

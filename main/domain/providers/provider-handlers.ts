@@ -4,7 +4,6 @@ import type { Handlers } from '../../platform/ipc/dispatcher';
 import { apiKeySecret } from '../../platform/secrets/secret-store';
 import type { SecretStore } from '../../platform/secrets/secret-store';
 import type { SettingsStore } from '../../platform/storage/settings-store';
-import { testConnection } from './connection-test';
 import { needsApiKey } from './language-model';
 import type { ProviderFetch } from './language-model';
 import { detectOllama } from './ollama';
@@ -49,6 +48,8 @@ export function createProviderHandlers(
       if (provider === null) return err('provider_not_configured', 'Choose a model provider first.');
       const apiKey = input.apiKey ?? secrets.get(apiKeySecret(provider.kind));
       const secretsToHide = input.apiKey === undefined ? secrets.values() : [...secrets.values(), input.apiKey];
+      // The AI SDK loads with the first test or turn, not with every start (connection-test.ts).
+      const { testConnection } = await import('./connection-test');
       return testConnection(provider, apiKey, secretsToHide, undefined, fetch);
     },
     'providers.detectOllama': async ({ baseUrl }) => ok(await detectOllama(baseUrl, undefined, fetch)),
