@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { corpusLayout, ensureCorpus } from './corpus';
 import type { Corpus } from './corpus';
-import { compareCalls, runOnce, runtimeLine, summarize, tableHead } from './measure';
+import { compareCalls, paired, runOnce, runtimeLine, tableHead } from './measure';
 import type { Paired } from './measure';
 
 /**
@@ -47,6 +47,10 @@ async function connect(name: string, args: readonly string[]): Promise<Client> {
   return client;
 }
 
+/** The MCP reference filesystem server's entry, run with this Node. */
+const referenceServer = (): string =>
+  createRequire(import.meta.url).resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+
 /** Familiar's MCP server on `workspace`, its data in `home`, every call approved. */
 const familiarArgs = (workspace: string, home: string): string[] => [
   familiarServer,
@@ -72,15 +76,12 @@ export async function runMcpSuite(log: Log): Promise<boolean> {
   const corpus = await ensureCorpus(corpusRoot, log);
   log(`MCP servers on ${runtimeLine()}`);
   const home = await mkdtemp(join(tmpdir(), 'familiar-bench-mcp-'));
-  const referenceServer = createRequire(import.meta.url).resolve(
-    '@modelcontextprotocol/server-filesystem/dist/index.js',
-  );
   const ours = await connect('familiar', familiarArgs(corpus.root, home));
   // The reference server edits its own copy of the 5 MB file: Familiar refuses to edit a file that
   // changed since it last read it, as it would after the other server's edit.
   const referenceCopy = join(home, 'generated.ts');
   await copyFile(corpus.bigSourceFile, referenceCopy);
-  const theirs = await connect('reference', [referenceServer, corpus.root, home]);
+  const theirs = await connect('reference', [referenceServer(), corpus.root, home]);
   try {
     const rows = await measureRows(corpus, referenceCopy, ours, theirs, log);
     return report(rows);
@@ -293,9 +294,6 @@ async function otherRows(corpus: Corpus, ours: Client, rows: McpRow[], log: Log)
  */
 async function startRow(corpus: Corpus, rows: McpRow[], log: Log): Promise<void> {
   log('MCP: a new server until it answers initialize, against the reference server...');
-  const referenceServer = createRequire(import.meta.url).resolve(
-    '@modelcontextprotocol/server-filesystem/dist/index.js',
-  );
   const timedStart = async (name: string, args: readonly string[]): Promise<number> => {
     const start = performance.now();
     const client = await connect(name, args);
@@ -306,7 +304,7 @@ async function startRow(corpus: Corpus, rows: McpRow[], log: Log): Promise<void>
   const ours: number[] = [];
   const reference: number[] = [];
   for (let run = 0; run < runs; run += 1) {
-    reference.push(await timedStart('reference-start', [referenceServer, corpus.root]));
+    reference.push(await timedStart('reference-start', [referenceServer(), corpus.root]));
     const home = await mkdtemp(join(tmpdir(), 'familiar-bench-start-'));
     try {
       ours.push(await timedStart('familiar-start', familiarArgs(corpus.root, home)));
@@ -317,11 +315,7 @@ async function startRow(corpus: Corpus, rows: McpRow[], log: Log): Promise<void>
   rows.push({
     name: 'a new server until it answers initialize (new home)',
     reference: 'reference server',
-    compared: {
-      ours: summarize(ours),
-      reference: summarize(reference),
-      pairedRatio: summarize(ours.map((ms, i) => ms / reference[i]!)).medianMs,
-    },
+    compared: paired(ours, reference),
     limit: 3,
     check: 'the SDK client’s connect: spawn, start, initialize',
   });
@@ -366,11 +360,10 @@ async function firstCallRow(
       await row.homes.giveBack(home);
     }
   }
-  const ratios = ours.map((ms, i) => ms / reference[i]!);
   rows.push({
     name: `search_in_code: ${row.name}`,
     reference: 'rg',
-    compared: { ours: summarize(ours), reference: summarize(reference), pairedRatio: summarize(ratios).medianMs },
+    compared: paired(ours, reference),
     limit: 1.2,
     check: `${total} matching lines (rg: ${expected}); ${describe(states)}`,
   });

@@ -90,8 +90,13 @@ export async function compareCalls(runs: number, ours: () => Promise<void>, refe
     await ours();
     oursTimes.push(performance.now() - start);
   }
-  const ratios = oursTimes.map((time, i) => time / referenceTimes[i]!);
-  return { ours: summarize(oursTimes), reference: summarize(referenceTimes), pairedRatio: summarize(ratios).medianMs };
+  return paired(oursTimes, referenceTimes);
+}
+
+/** Times taken in pairs (ours[i] beside reference[i]): both summarized, and the median of their ratios. */
+export function paired(ours: readonly number[], reference: readonly number[]): Paired {
+  const ratios = ours.map((time, i) => time / reference[i]!);
+  return { ours: summarize(ours), reference: summarize(reference), pairedRatio: summarize(ratios).medianMs };
 }
 
 /** compareCalls against a spawned command, timed by runOnce; answers the command's output too. */
