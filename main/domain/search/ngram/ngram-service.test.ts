@@ -40,6 +40,15 @@ async function savedIndexIn(dir: string): Promise<void> {
   await first.close();
 }
 
+/** savedIndexIn, then the saved file cut to its first `keep(length)` bytes (damaged). */
+async function truncatedIndexIn(dir: string, keep: (length: number) => number): Promise<void> {
+  await savedIndexIn(dir);
+  const [name] = await readdir(dir);
+  const file = join(dir, name!);
+  const bytes = await readFile(file);
+  await writeFile(file, bytes.subarray(0, keep(bytes.length)));
+}
+
 describe('the trigram index of a workspace', () => {
   it('takes no file to index again once it is closed (a query answered late)', async () => {
     await tree({ 'a.txt': 'alpha beta\n' });
@@ -111,11 +120,7 @@ describe('the trigram index of a workspace', () => {
   it('rebuilds when the saved file belongs to another format or is damaged', async () => {
     await tree({ 'a.txt': 'alpha\n' });
     const dir = join(kit.home, 'ngram-damaged');
-    await savedIndexIn(dir);
-    const [name] = await readdir(dir);
-    const file = join(dir, name!);
-    const bytes = await readFile(file);
-    await writeFile(file, bytes.subarray(0, bytes.length - 3)); // truncated
+    await truncatedIndexIn(dir, (length) => length - 3);
     const again = new NgramIndexes(dir, kit.services.workers, { racyMs: 0 });
     again.for(kit.env.workspaceRoot).ready(kit.env.sandbox);
     const status = await again.for(kit.env.workspaceRoot).settled();
@@ -240,10 +245,7 @@ describe('the trigram index of a workspace', () => {
   it('builds nothing when the saved index it opens with the workspace cannot be used, until a query asks', async () => {
     await tree({ 'a.txt': 'alpha\n' });
     const dir = join(kit.home, 'ngram-open-damaged');
-    await savedIndexIn(dir);
-    const [name] = await readdir(dir);
-    const file = join(dir, name!);
-    await writeFile(file, (await readFile(file)).subarray(0, 40)); // truncated: another run's format, say
+    await truncatedIndexIn(dir, () => 40); // another run's format, say
     const again = new NgramIndexes(dir, kit.services.workers, { racyMs: 0 });
     const workspace = again.for(kit.env.workspaceRoot);
     again.openSaved(kit.env.workspaceRoot, kit.env.sandbox);
