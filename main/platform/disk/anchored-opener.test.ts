@@ -1,4 +1,6 @@
+import { closeSync, constants, openSync, readFileSync } from 'node:fs';
 import { link, mkdir, rename, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
@@ -83,3 +85,55 @@ describe.runIf(proc)('anchoredOpener().unchangedSince', () => {
     expect(keepsCtime(-1)).toBe(false);
   });
 });
+
+/** Does the temp folders' file system keep ctimes a change cannot escape (kept-ctime.ts)? */
+function ctimesKeptHere(): boolean {
+  const fd = openSync(tmpdir(), constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    return keepsCtime(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+describe.runIf(proc && ctimesKeptHere())(
+  'anchoredOpener(): a file whose ctime proves its one link was its only one',
+  () => {
+    /** Opens, reads and settles each file as a worker's job does: what was kept, and how many names were checked. */
+    function readAll(files: ReturnType<typeof anchoredFilesIn>, settledMs: number) {
+      const opener = anchoredOpener(files, settledMs);
+      const kept: string[] = [];
+      try {
+        files.names.forEach((name, i) => {
+          const fd = opener.open(i);
+          if (fd === undefined) return;
+          const text = readFileSync(fd, 'utf8');
+          opener.settle(i, fd, () => kept.push(`${name}: ${text.trim()}`));
+        });
+        opener.finish();
+        return { kept, namesChecked: opener.namesChecked };
+      } finally {
+        opener.close();
+      }
+    }
+
+    it('is kept without its name checked under the folder’s lock; a fresh one is checked, a second link refused', async () => {
+      const dir = await tempDir();
+      const outside = await tempDir();
+      await mkdir(join(dir, 'sub'));
+      await writeFile(join(dir, 'sub', 'a.txt'), 'alpha\n');
+      await writeFile(join(dir, 'sub', 'b.txt'), 'beta\n');
+      await writeFile(join(outside, 'secret.txt'), 'secret\n');
+      await link(join(outside, 'secret.txt'), join(dir, 'sub', 'hard.txt'));
+      await sleep(120); // every ctime now older than the opener by more than 50 ms
+      const files = anchoredFilesIn(dir, ['sub/a.txt', 'sub/b.txt', 'sub/hard.txt']);
+      const kept = ['a.txt: alpha', 'b.txt: beta'];
+
+      const settled = readAll(files, 50);
+      expect(settled).toEqual({ kept, namesChecked: 0 });
+      // Changed within the slack: each name is checked under the folder's lock, as before.
+      const fresh = readAll(files, 60_000);
+      expect(fresh).toEqual({ kept, namesChecked: 2 });
+    });
+  },
+);

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import type { AnchoredFiles } from './anchored-batch';
 import { isSoleLinkAt, isStillNamedIn, procNameOf, waitForNameChanges } from './anchored-fs';
 import { closeOpened } from './walk-opened-files';
+import { CTIME_SLACK_MS, linkedAloneSince } from './kept-ctime';
 
 /**
  * How the file workers open the files a job names (the sandbox's way, anchored-fs.ts), for a thread
@@ -17,9 +18,12 @@ const confirmBatch = 64;
 
 export type AnchoredOpener = ReturnType<typeof anchoredOpener>;
 
-export function anchoredOpener(files: AnchoredFiles) {
+/** `settledMs`: CTIME_SLACK_MS, less in tests (kept-ctime.ts linkedAloneSince). */
+export function anchoredOpener(files: AnchoredFiles, settledMs = CTIME_SLACK_MS) {
   const proc = files.mode === 'proc-fd';
   const { root } = files;
+  // Made before any file is opened: a link added or removed after it sets a later ctime.
+  const linkedAlone = linkedAloneSince(files.mode, root, settledMs);
   /** The folders from the root (not included) to the one entered, held by O_PATH descriptors (proc-fd mode). */
   const chain: { name: string; fd: number; ctimeMs?: number }[] = [];
   let rootOk: boolean;
@@ -82,14 +86,20 @@ export function anchoredOpener(files: AnchoredFiles) {
    * only after dropping the count, both under the folder's lock; so the folder's lock is taken
    * (a read of its entries) AFTER the fstat and before the names are read: once per folder for up
    * to `confirmBatch` files, the descriptors held open meanwhile. Elsewhere the name must still be
-   * this file with one link (a window remains, SECURITY.md).
+   * this file with one link (a window remains, SECURITY.md). A file whose ctime shows its one link
+   * was its only one at the open (linkedAloneSince: most files, unchanged for seconds) needs none of it.
    */
   const confirming = files.hardLinks === 'refuse';
-  // `confirmed`: the walk's descriptor, waiting only so that results keep the job's order.
+  /** Per file: 1 once open() found its one link its only one by its ctime (no name to confirm). */
+  const alone = confirming ? new Uint8Array(files.names.length) : undefined;
+  // `confirmed`: no name to check (the walk's descriptor, or one link by its ctime), waiting only so
+  // that results keep the job's order.
   const pending: { fd: number; name: string; keep: () => void; confirmed?: true }[] = [];
   const closeAll = (entries: { fd: number }[]) => {
     for (const entry of entries) fs.closeSync(entry.fd);
   };
+  /** Files whose name was checked under their folder's lock (tests: the ctime rule spares most). */
+  let namesChecked = 0;
   const confirmPending = () => {
     if (pending.length === 0) return;
     const batch = pending.splice(0);
@@ -102,6 +112,7 @@ export function anchoredOpener(files: AnchoredFiles) {
       // The folder is gone or unreadable: nothing of it is confirmed.
     }
     for (const { fd, name, keep, confirmed } of batch) {
+      if (confirmed !== true) namesChecked += 1;
       const named = confirmed === true || (settled && isStillNamedIn(fd, currentDirFd, name, dirName));
       fs.closeSync(fd);
       if (named) keep();
@@ -141,18 +152,23 @@ export function anchoredOpener(files: AnchoredFiles) {
       fs.closeSync(fd);
       return undefined;
     }
+    if (alone !== undefined) alone[i] = linkedAlone(s) ? 1 : 0;
     return fd;
   };
   return {
     open,
+    get namesChecked() {
+      return namesChecked;
+    },
     /**
      * Done reading `fd` (from open(i)): `keep` runs once the file is confirmed to be one the
      * sandbox would read (now, or at a later settle/finish); the descriptor is closed either way.
      */
     settle(i: number, fd: number, keep: () => void): void {
-      if (fromWalk?.[i] === 1 && pending.length > 0) {
+      const sure = fromWalk?.[i] === 1 || alone?.[i] === 1;
+      if (sure && pending.length > 0) {
         pending.push({ fd, name: files.names[i]!, keep, confirmed: true });
-      } else if (!confirming || fromWalk?.[i] === 1) {
+      } else if (!confirming || sure) {
         fs.closeSync(fd);
         keep();
       } else if (proc) {

@@ -31,6 +31,30 @@ export function keepsCtime(fd: number): boolean {
 }
 
 /**
+ * A judge, made before any file is opened, of whether a file opened through its name then had one
+ * link that was its only one at the open: its stats (fstat after the open) show one link and a ctime
+ * older than `settledMs` before the judge was made. Adding or removing a link sets the ctime, which
+ * cannot be set back without privileges, so no link came or went between the open and the fstat.
+ * In proc-fd mode only, on the root's own file system (a folder mounted from elsewhere keeps another
+ * clock) where ctimes are kept (keepsCtime, asked once, at the first file judged). A clock stepped
+ * back by more than the slack meanwhile would defeat it, as it would the count checks (SECURITY.md).
+ */
+export function linkedAloneSince(
+  mode: 'proc-fd' | 'checked-path',
+  root: { readonly fd: number; readonly dev: number },
+  settledMs = CTIME_SLACK_MS,
+): (stats: fs.Stats) => boolean {
+  const settledBefore = Date.now() - settledMs;
+  let ctimesKept: boolean | undefined;
+  return (stats) => {
+    if (mode !== 'proc-fd') return false;
+    if (stats.nlink !== 1 || stats.dev !== root.dev || stats.ctimeMs >= settledBefore) return false;
+    ctimesKept ??= keepsCtime(root.fd);
+    return ctimesKept;
+  };
+}
+
+/**
  * File systems that, on Linux 6.13 and later, stamp a file's next change with a fine-grained time
  * once its ctime has been read (multigrain timestamps): a ctime read twice and found the same then
  * proves nothing changed the file in between, however fast (anchored-fs.ts isSoleLinkAt). Named as

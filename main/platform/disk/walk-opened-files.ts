@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import type { AnchoredFs, DirRef } from './anchored-fs';
-import { CTIME_SLACK_MS, keepsCtime } from './kept-ctime';
+import { CTIME_SLACK_MS, linkedAloneSince } from './kept-ctime';
 import { isEntryName } from './path-syntax';
 
 /**
@@ -34,23 +34,8 @@ export function walkOpenedFiles(
   root: DirRef,
   settledMs = CTIME_SLACK_MS,
 ) {
-  // Taken before any file is opened: a change to a file's links after it sets a later ctime.
-  const settledBefore = Date.now() - settledMs;
-  let ctimesKept: boolean | undefined; // judged once, at the first file asked about
-  /**
-   * Had the file `stats` (fstat after an open through its name) that one link since before the
-   * walk began? Adding or removing a link sets the ctime, which cannot be set back without
-   * privileges: one link and an older ctime mean no link came or went between the open and the
-   * fstat, so the name opened was its only one. On the root's own file system only (a folder
-   * mounted from elsewhere keeps another clock). A clock stepped back by more than the slack during
-   * the walk would defeat it, as it would the count checks (anchored-opener.ts unchangedSince).
-   */
-  const linkedAloneSince = (stats: fs.Stats): boolean => {
-    if (anchored.mode !== 'proc-fd') return false;
-    if (stats.nlink !== 1 || stats.dev !== root.dev || stats.ctimeMs >= settledBefore) return false;
-    ctimesKept ??= keepsCtime(root.fd);
-    return ctimesKept;
-  };
+  // Made before any file is opened: a change to a file's links after it sets a later ctime.
+  const linkedAlone = linkedAloneSince(anchored.mode, root, settledMs);
 
   /** Closes what no visitor took (the folder's walk is over, or stopped). */
   const closeUntaken = (opened: OpenedFirst | undefined): void => {
@@ -108,7 +93,7 @@ export function walkOpenedFiles(
     /**
      * The file opened as `name`, taken out of `opened` once the walk found a regular file there:
      * kept when hard links are allowed, or when it has one link that was its only one at the open.
-     * That is shown by its ctime (linkedAloneSince), or else by its name: a hard link to an outside
+     * That is shown by its ctime (kept-ctime.ts linkedAloneSince), or else by its name: a hard link to an outside
      * file unlinked after the open shows one link too, and the kernel has then marked the
      * descriptor's name deleted. `listedAfter`: the folder was listed after the fstat, which took
      * the lock that name needs (AnchoredFs.namedAfterListing); otherwise it is taken here. Closed
@@ -122,7 +107,7 @@ export function walkOpenedFiles(
       const { fd, stats } = early;
       const sole =
         stats.nlink <= 1 &&
-        (linkedAloneSince(stats) ||
+        (linkedAlone(stats) ||
           (listedAfter ? anchored.namedAfterListing(fd, dir, name) : anchored.stillNamed(fd, dir, name)));
       if (sole) return early;
       fs.closeSync(early.fd);
