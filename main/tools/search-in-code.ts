@@ -147,13 +147,11 @@ export const searchInCodeTool = defineTool({
       start.facts.kind === 'directory' &&
       ripgrepCanWalk();
     const isLiteral = spec.value.mode === 'bytes' || spec.value.mode === 'nocase';
-    const { walk: indexed, status: indexStatus } = await indexedWalk(
-      ctx.env,
-      query,
-      spec.value,
-      args.include_ignored,
-      canWalk,
-    );
+    const {
+      walk: indexed,
+      status: indexStatus,
+      vouch,
+    } = await indexedWalk(ctx.env, query, spec.value, args.include_ignored, canWalk);
     const matches =
       pattern === undefined ? undefined : picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
     // Secrets (.env, keys) are never read, so never searched either.
@@ -200,6 +198,9 @@ export const searchInCodeTool = defineTool({
               },
               // More candidates than the JS engine takes: the count checks learn their sizes, in threads.
               sizesUpTo: jsCandidates,
+              // The index gave way to ripgrep (many candidates): the files it and the change watcher
+              // vouch for need neither the confirming walk nor a check of their counts.
+              ...(vouch === undefined ? {} : { vouch }),
             },
           );
     if (!ripgrepWalk.ok) {

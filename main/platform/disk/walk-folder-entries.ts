@@ -34,6 +34,21 @@ export interface FolderEntries {
 
 export const compareNames = (a: DirEntry, b: DirEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
+/** The walk's order of two workspace paths: depth-first, names sorted by UTF-16 code units in each folder. */
+export function walkOrder(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i += 1) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // A folder's name ends where its path continues: 'a/x' comes before 'a-b' ('/' sorts after '-').
+    if (x === 47) return -1;
+    if (y === 47) return 1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
 export const kindOfEntry = (entry: DirEntry): EntryKind => (entry instanceof NamedEntry ? entry.kind : kindOf(entry));
 
 /**

@@ -1,7 +1,7 @@
 import type { AnchoredFiles } from '../disk/anchored-batch';
 import { anchoredOpener } from '../disk/anchored-opener';
 import { keepsCtime } from '../disk/kept-ctime';
-import { nulInHead, SNIFF_BYTES, utf16Encoding } from './search-file-reads';
+import { nulInHead, SNIFF_BYTES, utf16Encoding, utf8Bom } from './search-file-reads';
 
 /** A count ripgrep made of a file stands (the file is text to the JS engine when judged). */
 export const COUNT_STANDS = 0;
@@ -9,10 +9,6 @@ export const COUNT_STANDS = 0;
 export const COUNT_BINARY = 1;
 /** The file must be counted again through the sandbox: changed, not one the sandbox reads, or UTF-16. */
 export const COUNT_AGAIN = 2;
-
-/** ripgrep drops a UTF-8 BOM, the JS engine keeps it as U+FEFF (a `^` at the file's start tells). */
-const utf8Bom = (head: Buffer, read: number): boolean =>
-  read >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
 
 export interface CountCheckJob {
   readonly files: AnchoredFiles;

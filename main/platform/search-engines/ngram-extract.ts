@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { anchoredOpener } from '../disk/anchored-opener';
-import { nulInHead, utf16Encoding } from './search-file-reads';
-import { NGRAM_ALWAYS, NGRAM_BINARY, NGRAM_INDEXED, NGRAM_RACY } from './ngram-types';
+import { nulInHead, utf16Encoding, utf8Bom } from './search-file-reads';
+import { NGRAM_ALWAYS, NGRAM_BINARY, NGRAM_BOM, NGRAM_INDEXED, NGRAM_RACY } from './ngram-types';
 import type { NgramSegment } from './ngram-types';
 import type { AnchoredFiles } from '../disk/anchored-batch';
 
@@ -42,6 +42,7 @@ export function createNgramExtractor(hold?: Int32Array) {
     let count = 0;
     let key = 0;
     let position = 0;
+    let bom = false;
     for (;;) {
       if (position > 0) waitWhileHeld(hold); // a big file: between its reads too
       let read: number;
@@ -56,6 +57,7 @@ export function createNgramExtractor(hold?: Int32Array) {
         if (nulInHead(chunk, read)) {
           return { keys: new Uint32Array(0), bytes: 0, flag: NGRAM_BINARY };
         }
+        bom = utf8Bom(chunk, read);
       }
       for (let i = 0; i < read; i += 1) {
         key = ((key << 8) | fold[chunk[i]!]!) & 0xffffff;
@@ -79,7 +81,7 @@ export function createNgramExtractor(hold?: Int32Array) {
     const keys = found.slice(0, count);
     for (let i = 0; i < count; i += 1) seen[keys[i]! >>> 5] = 0;
     keys.sort();
-    return { keys, bytes: position, flag: NGRAM_INDEXED };
+    return { keys, bytes: position, flag: bom ? NGRAM_BOM : NGRAM_INDEXED };
   }
 
   /** `racyMs`: a file whose ctime is this close to the read may change again unseen (NGRAM_RACY). */
@@ -115,7 +117,8 @@ export function createNgramExtractor(hold?: Int32Array) {
         opener.settle(index, fd, () => {
           sizes[index] = stats.size;
           ctimes[index] = stats.ctimeMs;
-          flags[index] = racy && result.flag === NGRAM_INDEXED ? NGRAM_RACY : result.flag;
+          const indexed = result.flag === NGRAM_INDEXED || result.flag === NGRAM_BOM;
+          flags[index] = racy && indexed ? NGRAM_RACY : result.flag;
           perFile[index] = result.keys;
           bytes += result.bytes;
         });

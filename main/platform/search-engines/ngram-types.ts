@@ -13,6 +13,11 @@ export const NGRAM_ALWAYS = 2;
  * tick leaves the same size and ctime, "racy git"): searched by every query and indexed again.
  */
 export const NGRAM_RACY = 3;
+/**
+ * Indexed like NGRAM_INDEXED, in UTF-8 with a byte-order mark: ripgrep drops the mark where the JS
+ * engine keeps it (U+FEFF), so ripgrep's count of its lines is never taken as the JS engine's.
+ */
+export const NGRAM_BOM = 4;
 
 /**
  * The trigrams of a batch of files: sorted distinct keys, and per key the files (their index in the

@@ -11,6 +11,10 @@ export const SNIFF_BYTES = 8192;
 export const nulInHead = (bytes: Buffer, filled: number): boolean =>
   bytes.subarray(0, Math.min(filled, SNIFF_BYTES)).includes(0);
 
+/** A UTF-8 byte-order mark at the start: ripgrep drops it, the JS engine keeps it as U+FEFF (a `^` at the file's start tells). */
+export const utf8Bom = (head: Buffer, read: number): boolean =>
+  read >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+
 export function utf16Encoding(bytes: Buffer, filled: number): 'utf-16le' | 'utf-16be' | undefined {
   if (filled < 2) return undefined;
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';

@@ -51,6 +51,11 @@ export interface WatchView {
   readonly dirty: ReadonlySet<string>;
   /** A folder the last full walk found, and watched. */
   isFolder(relPath: string): boolean;
+  /**
+   * The identity of the folder watched at `relPath` (undefined: none is): a folder put in its place
+   * since is an event of its parent's, so while the path is not dirty this is the folder there.
+   */
+  folderId(relPath: string): { readonly dev: number; readonly ino: number } | undefined;
 }
 
 /**
@@ -84,7 +89,14 @@ export class TreeWatcher {
   /** The view a query may answer from, or undefined: walk. */
   view(): WatchView | undefined {
     if (!this.trusted || this.dirty.size > MAX_DIRTY) return undefined;
-    return { dirty: new Set(this.dirty.keys()), isFolder: (relPath) => this.watches.has(relPath) };
+    return {
+      dirty: new Set(this.dirty.keys()),
+      isFolder: (relPath) => this.watches.has(relPath),
+      folderId: (relPath) => {
+        const watch = this.watches.get(relPath);
+        return watch === undefined ? undefined : { dev: watch.dev, ino: watch.ino };
+      },
+    };
   }
 
   /**

@@ -5,9 +5,11 @@ import { literalPlan, regexPlan } from '../../domain/search/ngram/trigram-plan';
 import type { SearchSpec } from '../../platform/search-engines/search-types';
 import type { WatchView } from '../../platform/watching/tree-watcher';
 import type { WalkEntry } from '../../platform/disk/workspace-walker';
+import { walkOrder } from '../../platform/disk/walk-folder-entries';
 import { isPersonaPath, personaEntries } from '../../platform/disk/workspace-sandbox';
 import type { EntryFacts, ResolvedPath, WorkspaceSandbox } from '../../platform/disk/workspace-sandbox';
 import type { ToolEnvironment } from '../kit/tool-environment';
+import type { VouchFor } from './search-ripgrep-walk';
 
 /** Candidates above this share of the indexed files: ripgrep (when on PATH) confirms them faster. */
 const RIPGREP_SHARE = 0.1;
@@ -46,21 +48,6 @@ export interface IndexedWalk {
   readonly broad: boolean;
   /** After the walk: files found changed or new are indexed again in the background. */
   finish(): void;
-}
-
-/** The walk's order: depth-first, names sorted by UTF-16 code units in each folder. */
-function walkOrder(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i += 1) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    // A folder's name ends where its path continues: 'a/x' comes before 'a-b' ('/' sorts after '-').
-    if (x === 47) return -1;
-    if (y === 47) return 1;
-    return x - y;
-  }
-  return a.length - b.length;
 }
 
 const hasHiddenSegment = (path: string): boolean => path.startsWith('.') || path.includes('/.');
@@ -106,7 +93,7 @@ export async function indexedWalk(
   spec: SearchSpec,
   includeIgnored: boolean,
   walkInstead = false,
-): Promise<{ walk?: IndexedWalk; status?: NgramStatus }> {
+): Promise<{ walk?: IndexedWalk; status?: NgramStatus; vouch?: () => Promise<VouchFor | undefined> }> {
   if (env.ngramIndexes === undefined || env.searchIndexEnabled?.() === false) return {};
   const ngram = env.ngramIndexes.for(env.workspaceRoot);
   // A saved index being opened is waited for (headers only: tens of ms); a build is not. Where
@@ -120,7 +107,8 @@ export async function indexedWalk(
   await index.prepare(plan); // lists still on disk (a saved index being read) are read now
   // Where ripgrep walks instead, a plan with many candidates is given up on as soon as that shows.
   const select = index.selector(plan, walkInstead ? MANY_CANDIDATES : Infinity);
-  if (select === undefined) return { status: ngram.status() };
+  // Many candidates: ripgrep walks, and the index vouches for the files it knows unchanged.
+  if (select === undefined) return { status: ngram.status(), vouch: () => vouchedByIndex(env, index) };
   const many = select.share * index.files > MANY_CANDIDATES;
   const stale: StaleEntry[] = [];
   const choose: Choose = (entry, facts) => {
@@ -146,6 +134,39 @@ export async function indexedWalk(
       finish: () => ngram.reindex(env.sandbox, stale),
     },
   };
+}
+
+/**
+ * Once ripgrep's walk is done: which of the files it named the index and the change watcher vouch
+ * for (search-ripgrep-walk.ts VouchFor), or undefined where the watcher vouches for nothing now. The
+ * watcher's view is taken after ripgrep ran, the events queued meanwhile heard first: a file written,
+ * replaced, linked or renamed (or a folder on its way) while ripgrep read is dirty in it. A vouched
+ * file is one the last full walk listed (hidden names, ignore rules, the deny-list at that walk and
+ * concealment applied), indexed as plain UTF-8 text with one link and unchanged since: the file
+ * ripgrep read is the one Familiar would read. Its folder is the one the watcher watches there.
+ */
+async function vouchedByIndex(env: ToolEnvironment, index: NgramIndex): Promise<VouchFor | undefined> {
+  const ngram = env.ngramIndexes!.for(env.workspaceRoot);
+  const view = await ngram.watched(env.sandbox);
+  if (view === undefined || ngram.ready(env.sandbox) !== index) return undefined;
+  const { dirty } = view;
+  return (path) => {
+    if (isPersonaPath(path) || hasHiddenSegment(path)) return undefined;
+    if (dirty.size > 0 && (dirty.has(path) || ancestorIn(path, dirty))) return undefined;
+    const size = index.plainTextSize(path);
+    if (size === undefined) return undefined;
+    const slash = path.lastIndexOf('/');
+    const dirId = view.folderId(slash === -1 ? '' : path.slice(0, slash));
+    return dirId === undefined ? undefined : { size, dirId };
+  };
+}
+
+/** A folder on the way to `path` is in `set`. */
+function ancestorIn(path: string, set: ReadonlySet<string>): boolean {
+  for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) {
+    if (set.has(path.slice(0, at))) return true;
+  }
+  return false;
 }
 
 const UNMARKED = 0;
@@ -194,12 +215,6 @@ async function listFromIndex(
   }
   const under = base === '' ? '' : `${base}/`;
   const inScope = (path: string) => path.startsWith(under);
-  const ancestorIn = (path: string, set: ReadonlySet<string>): boolean => {
-    for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) {
-      if (set.has(path.slice(0, at))) return true;
-    }
-    return false;
-  };
   // The start folder (or one above it) changed: walk.
   if (view.dirty.has(base) || ancestorIn(base, view.dirty)) return undefined;
 

@@ -33,6 +33,11 @@ export interface WalkCounts {
   readonly lines: readonly number[];
   /** Each file's size (0: unknown). */
   readonly sizes: readonly number[];
+  /**
+   * 1 where the trigram index and the change watcher vouch for the file (search-ripgrep-walk.ts
+   * VouchFor): its count stands unchecked. None given: every count is checked.
+   */
+  readonly vouched?: Uint8Array;
   /** Date.now() just before the walk's ripgrep started. */
   readonly startedAt: number;
 }
@@ -89,9 +94,17 @@ export function createRipgrepEngine(
 
   async function countsOf(offset: number, files: AnchoredFiles): Promise<Counted> {
     if (walkCounts !== undefined) {
-      const { counted, uncounted } = countedByWalk(walkCounts, offset, files.names.length);
+      const { counted, uncounted, stood } = countedByWalk(walkCounts, offset, files.names.length);
       const since = walkCounts.startedAt - ctimeSlackMs;
-      return { offset, files, counted: await standing(counted, files, since, { uncounted }) };
+      const checked =
+        counted.counts.length === 0 && uncounted.length === 0
+          ? { counts: new Int32Array(0), sizes: new Float64Array(0), binary: 0, bytes: counted.bytes }
+          : await standing(counted, files, since, { uncounted });
+      if (stood.counts.length === 0) return { offset, files, counted: checked };
+      // The vouched files' counts with those that stood the check (describe() sorts them by file).
+      const counts = Int32Array.from([...checked.counts, ...stood.counts]);
+      const sizes = Float64Array.from([...(checked.sizes ?? []), ...stood.sizes]);
+      return { offset, files, counted: { ...checked, counts, sizes } };
     }
     const since = Date.now() - ctimeSlackMs;
     const counted = await ripgrepCounts(rg, patternArgs, files, signal, confinement);
@@ -309,16 +322,18 @@ export function createRipgrepEngine(
 
 /**
  * Batch `offset`'s share of the walk's counts, as a count made on its file list would give them
- * (sizes 0, unknown, as Infinity), and the files ripgrep did not count.
+ * (sizes 0, unknown, as Infinity), the files ripgrep did not count, and apart (`stood`), the counts
+ * of the files vouched for (flat pairs of index and lines, and their sizes).
  */
 function countedByWalk(
   walk: WalkCounts,
   offset: number,
   length: number,
-): { counted: RipgrepCounts; uncounted: number[] } {
+): { counted: RipgrepCounts; uncounted: number[]; stood: { counts: number[]; sizes: number[] } } {
   const counts: number[] = [];
   const sizes: number[] = [];
   const uncounted: number[] = [];
+  const stood = { counts: [] as number[], sizes: [] as number[] };
   let bytes = 0;
   for (let index = 0; index < length; index += 1) {
     const lines = walk.lines[offset + index] ?? -1;
@@ -326,11 +341,13 @@ function countedByWalk(
     bytes += size;
     if (lines < 0) uncounted.push(index);
     else if (lines > 0) {
-      counts.push(index, lines);
-      sizes.push(size > 0 ? size : Infinity);
+      const into = walk.vouched?.[offset + index] === 1 ? stood : { counts, sizes };
+      into.counts.push(index, lines);
+      into.sizes.push(size > 0 ? size : Infinity);
     }
   }
   return {
+    stood,
     counted: {
       counts: Int32Array.from(counts),
       sizes: Float64Array.from(sizes),

@@ -6,6 +6,7 @@ import { isPersonaPath, personaEntries } from '../../platform/disk/workspace-san
 import type { ResolvedPath } from '../../platform/disk/workspace-sandbox';
 import { closeOpened } from '../../platform/disk/walk-opened-files';
 import type { WalkEntry, WalkStep } from '../../platform/disk/workspace-walker';
+import { walkOrder } from '../../platform/disk/walk-folder-entries';
 import type { ToolEnvironment } from '../kit/tool-environment';
 
 /** The files a search_in_code walk would have searched that can match, found by ripgrep's own walk. */
@@ -24,6 +25,11 @@ export interface RipgrepWalked {
    * holds only for a file still what ripgrep read (search-ripgrep-engine.ts).
    */
   readonly lines: readonly number[];
+  /**
+   * Per file of `files`: 1 where the index and the change watcher vouch for it (VouchFor): its
+   * count stands as it is, unchecked; 0 where the rule of search-ripgrep-engine.ts applies.
+   */
+  readonly vouched: Uint8Array;
   /** Date.now() just before ripgrep started. */
   readonly startedAt: number;
   /**
@@ -57,7 +63,21 @@ export interface RipgrepWalkedOptions {
    * and refuse a file with a second link there. `bytes` is then Infinity. Default: every file's.
    */
   readonly sizesUpTo?: number;
+  /**
+   * Asked once ripgrep is done: which candidates need no confirming (VouchFor). Those it vouches for
+   * are neither walked to nor checked; the walk confirms the others. Nothing is streamed then.
+   */
+  readonly vouch?: () => Promise<VouchFor | undefined>;
 }
+
+/**
+ * For a file ripgrep named: its size and its folder's identity where the trigram index and the change
+ * watcher vouch that it is a file the sandbox's walk lists and reads as ripgrep did, unchanged since
+ * indexed (search-index-engine.ts); undefined otherwise.
+ */
+export type VouchFor = (
+  relPath: string,
+) => { readonly size: number; readonly dirId: { readonly dev: number; readonly ino: number } } | undefined;
 
 /** A candidate as the confirming walk confirms it: its entry, ripgrep's count (-1: none), its size (0: unknown). */
 export type ConfirmedSink = (entry: StaleEntry, lines: number, size: number) => void;
@@ -95,7 +115,7 @@ export async function ripgrepWalkedFiles(
   includeIgnored: boolean,
   accept: (relPath: string) => boolean,
   signal: AbortSignal,
-  { onMatched, openCandidates = false, onNamed, streamTo, sizesUpTo = Infinity }: RipgrepWalkedOptions = {},
+  { onMatched, openCandidates = false, onNamed, streamTo, sizesUpTo = Infinity, vouch }: RipgrepWalkedOptions = {},
 ): Promise<Result<RipgrepWalked | undefined>> {
   const { sandbox } = env;
   const base = start.relPath;
@@ -119,17 +139,39 @@ export async function ripgrepWalkedFiles(
   );
   if (answer === undefined) return ok(undefined);
   onNamed?.(answer.matched.length);
-  const opening = openCandidates && answer.matched.length <= maxOpened;
+  // The candidates the index vouches for (in walk order), and those the walk confirms.
+  const vouchFor = vouch === undefined || answer.matched.length === 0 ? undefined : await vouch();
+  const vouched: { entry: StaleEntry; size: number; count: number }[] = [];
+  /** The candidates the confirming walk looks for, and ripgrep's count of each. */
+  const candidates = new Map<string, number>();
+  answer.matched.forEach((path, at) => {
+    const known = vouchFor !== undefined && accept(path) ? vouchFor(path) : undefined;
+    if (known === undefined) candidates.set(path, answer.lines[at]!);
+    else {
+      const slash = path.lastIndexOf('/');
+      const entry = {
+        relPath: path,
+        inPersona: false,
+        dirRealRel: slash === -1 ? '' : path.slice(0, slash),
+        dirId: known.dirId,
+        name: path.slice(slash + 1),
+      };
+      vouched.push({ entry, size: known.size, count: answer.lines[at]! });
+    }
+  });
+  vouched.sort((a, b) => walkOrder(a.entry.relPath, b.entry.relPath));
+  const opening = openCandidates && candidates.size <= maxOpened;
   const streamed =
-    opening || answer.unsearched.length > 0 ? undefined : streamTo?.(answer.matched.length, answer.startedAt);
+    opening || answer.unsearched.length > 0 || vouched.length > 0
+      ? undefined
+      : streamTo?.(answer.matched.length, answer.startedAt);
 
   // The folders on the way to a candidate, the names the confirming walk looks at in each, and
   // the candidates' names it opens before it lists their folder.
-  const candidates = new Map(answer.matched.map((path, at) => [path, answer.lines[at]!]));
   const folders = new Set<string>();
   const namesOf = new Map<string, Set<string>>();
   const namesIn = new Map<string, Set<string>>();
-  const sized = answer.matched.length <= sizesUpTo;
+  const sized = candidates.size <= sizesUpTo;
   const wantIn = (map: Map<string, Set<string>>, folder: string, name: string) => {
     const names = map.get(folder);
     if (names === undefined) map.set(folder, new Set([name]));
@@ -162,7 +204,7 @@ export async function ripgrepWalkedFiles(
     }
     return parent;
   };
-  for (const path of answer.matched) {
+  for (const path of candidates.keys()) {
     const parent = wantPath(path);
     if (opening) wantIn(namesIn, parent, path.slice(parent === '' ? 0 : parent.length + 1));
   }
@@ -257,16 +299,48 @@ export async function ripgrepWalkedFiles(
     // Streamed: `whole` was empty, so the walk itself failed (stopped, its folder gone).
     return walked.ok ? err('internal_error', 'The confirming walk missed what ripgrep could not read.') : walked;
   }
-  // Already in the walk's order.
+  const searched = answer.searched + personaFiles + wholeFiles;
+  if (vouched.length === 0) {
+    // Already in the walk's order.
+    return ok({
+      files,
+      searched,
+      bytes,
+      sizes,
+      lines,
+      vouched: new Uint8Array(files.length),
+      startedAt: answer.startedAt,
+      opened: held,
+      closeOpened: () => closeOpened(held),
+    });
+  }
+  // The vouched candidates merged into the walk's, both in the walk's order.
+  const all = { files: [] as StaleEntry[], sizes: [] as number[], lines: [] as number[], opened: [] as number[] };
+  const flags: number[] = [];
+  const add = (file: StaleEntry, size: number, count: number, descriptor: number, vouchedFor: number) => {
+    all.files.push(file);
+    all.sizes.push(size);
+    all.lines.push(count);
+    all.opened.push(descriptor);
+    flags.push(vouchedFor);
+  };
+  let next = 0;
+  files.forEach((file, at) => {
+    for (; next < vouched.length && walkOrder(vouched[next]!.entry.relPath, file.relPath) < 0; next += 1) {
+      add(vouched[next]!.entry, vouched[next]!.size, vouched[next]!.count, -1, 1);
+    }
+    add(file, sizes[at]!, lines[at]!, held[at]!, 0);
+  });
+  for (; next < vouched.length; next += 1) add(vouched[next]!.entry, vouched[next]!.size, vouched[next]!.count, -1, 1);
+  const allOpened = Int32Array.from(all.opened);
   return ok({
-    files,
-    searched: answer.searched + personaFiles + wholeFiles,
-    bytes,
-    sizes,
-    lines,
+    ...all,
+    searched,
+    bytes: vouched.reduce((sum, { size }) => sum + size, bytes),
+    vouched: Uint8Array.from(flags),
     startedAt: answer.startedAt,
-    opened: held,
-    closeOpened: () => closeOpened(held),
+    opened: allOpened,
+    closeOpened: () => closeOpened(allOpened),
   });
 }
 

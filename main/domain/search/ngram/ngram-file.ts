@@ -20,8 +20,11 @@ import type { SavedPaths } from './path-table';
  * read as this one: the caller builds the index again.
  */
 const MAGIC = 0x52474e46; // "FNGR"
-/** 1: JSON paths (no magic); 2: key tables between the postings (a branch, never released). */
-export const NGRAM_FILE_VERSION = 3;
+/**
+ * 1: JSON paths (no magic); 2: key tables between the postings (a branch, never released); 3: files
+ * in UTF-8 with a byte-order mark flagged as any other indexed file (4 tells them apart, NGRAM_BOM).
+ */
+export const NGRAM_FILE_VERSION = 4;
 const FIXED = 24;
 
 /** Why a saved index was not opened: the caller builds it again. */

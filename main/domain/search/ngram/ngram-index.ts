@@ -1,4 +1,4 @@
-import { NGRAM_ALWAYS, NGRAM_BINARY, NGRAM_RACY } from '../../../platform/search-engines/ngram-types';
+import { NGRAM_ALWAYS, NGRAM_BINARY, NGRAM_INDEXED, NGRAM_RACY } from '../../../platform/search-engines/ngram-types';
 import type { NgramSegment } from '../../../platform/search-engines/ngram-types';
 import { Segment, evaluate, planKeys } from './ngram-segment';
 import type { EncodedTable, Postings } from './ngram-segment';
@@ -136,6 +136,16 @@ export class NgramIndex {
         this.deadFiles += 1;
       }
     }
+  }
+
+  /**
+   * The size `path` had when it was indexed, where it was indexed as plain UTF-8 text: read whole,
+   * no NUL in its head, no byte-order mark, not written just before (racy). Undefined for any
+   * other path. Where the change watcher vouches for the file, ripgrep reads it as the JS engine does.
+   */
+  plainTextSize(path: string): number | undefined {
+    const id = this.paths.idOf(path);
+    return id === undefined || this.flags[id] !== NGRAM_INDEXED ? undefined : this.sizes[id];
   }
 
   /** Workspace paths of the live files (for a full walk to tell which vanished). */

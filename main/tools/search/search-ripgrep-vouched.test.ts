@@ -1,0 +1,93 @@
+import { link, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { NgramIndexes } from '../../domain/search/ngram/ngram-indexes';
+import { ripgrepOnPath } from '../../platform/processes/ripgrep-locate';
+import { ripgrepCanWalk } from '../../platform/search-engines/ripgrep-walk';
+import { watcherVouches } from '../../platform/watching/tree-watcher';
+import { searchWith, writeTree } from '../../test-support/search-trees';
+import { useTempDirs } from '../../test-support/temp-dir';
+import { createToolKit } from '../../test-support/tool-kit';
+import type { ToolKit } from '../../test-support/tool-kit';
+import type { SearchInCodeOutput } from '../search-in-code';
+
+/**
+ * A broad regex in a steady workspace (issue 32): the trigram index gives way to ripgrep's confined
+ * walk, and vouches, with the change watcher, for the files it knows unchanged. Their counts stand
+ * without the confirming walk or a check; a file the watcher heard about, or one in UTF-8 with a
+ * byte-order mark (which ripgrep reads differently), is judged as before. Every answer is a scan's.
+ */
+const tempDir = useTempDirs();
+const rg = ripgrepOnPath();
+const walks = rg !== undefined && ripgrepCanWalk();
+let kit: ToolKit;
+let indexes: NgramIndexes | undefined;
+beforeEach(async () => {
+  kit = await createToolKit(tempDir, { limits: { callsPerMinute: 1_000_000 }, searchEngine: 'auto' });
+});
+afterEach(async () => {
+  await indexes?.close();
+  indexes = undefined;
+  await kit.dispose();
+});
+
+const search = (args: object, withIndex: boolean): Promise<SearchInCodeOutput> =>
+  searchWith(kit, args, (env) =>
+    withIndex
+      ? { ...env, ngramIndexes: indexes!, searchIndexEnabled: () => true }
+      : { ...env, searchIndexEnabled: () => false },
+  );
+
+/** The indexed answer without `engine`, `walk` and `index` equals a scan's without the index. */
+async function sameAsScan(args: object): Promise<SearchInCodeOutput> {
+  const indexed = await search(args, true);
+  const { engine: _e, walk: _w, index: _i, ...fromIndex } = indexed;
+  const { engine: _f, walk: _x, ...fromScan } = await search(args, false);
+  expect(fromIndex).toEqual(fromScan);
+  return indexed;
+}
+
+/** Lines that pad a file past a kilobyte: with 4,200 files, more bytes than the JS engine reads whole. */
+const padding = `${'// filler line without the pattern\n'.repeat(32)}`;
+
+describe.skipIf(!walks || !watcherVouches)('search_in_code: counts the index vouches for', () => {
+  it('stand unchecked where the index and the watcher vouch; a BOM file and a file replaced since are judged as before', async () => {
+    // More candidates than the index's list is worth looking up one by one (MANY_CANDIDATES).
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 4200; i += 1)
+      files[`m${Math.floor(i / 100)}/f${i}.ts`] = `export function f${i}() {}\n${padding}`;
+    // Late in the walk's order, so that the first files described are others.
+    files['z/bom.ts'] = `\uFEFFexport function bom1() {}\n${padding}`;
+    files['z/linked.ts'] = `export function linked1() {}\n${padding}`;
+    await writeTree(kit.workspace, files);
+    indexes = new NgramIndexes(join(kit.home, 'ngram-vouched'), kit.services.workers, {
+      racyMs: 0,
+      anchored: kit.services.roots.anchored,
+    });
+    const ngram = indexes.for(kit.env.workspaceRoot);
+    ngram.ready(kit.env.sandbox);
+    expect((await ngram.settled()).state).toBe('ready');
+    expect(await ngram.watched(kit.env.sandbox)).toBeDefined();
+
+    // `^`: ripgrep drops the byte-order mark, the JS engine keeps it (U+FEFF) before `export`.
+    const args = { query: '^export function [a-z]+\\d', is_regex: true, max_results: 20 };
+    const checks = vi.spyOn(kit.services.workers, 'checkCounts');
+    const steady = await sameAsScan(args);
+    expect(steady.engine).toBe('ripgrep');
+    expect(steady.walk).toBe('ripgrep');
+    expect(steady.total_matches).toBe(4201); // not bom.ts
+    // The scan checked its 4,202 counts in the file threads; the vouched answer checked none there
+    // (bom.ts alone, in this thread).
+    checks.mockClear();
+    await search(args, true);
+    expect(checks).not.toHaveBeenCalled();
+
+    // Another program puts a second hard link to an outside file, full of matches, in linked.ts's place.
+    const outside = await tempDir();
+    await writeFile(join(outside, 'secret.ts'), 'export function secret1() {}\n'.repeat(50));
+    await link(join(outside, 'secret.ts'), join(kit.workspace, 'z', 'incoming.ts'));
+    await rename(join(kit.workspace, 'z', 'incoming.ts'), join(kit.workspace, 'z', 'linked.ts'));
+    const replaced = await sameAsScan(args);
+    expect(replaced.total_matches).toBe(4200); // neither bom.ts nor the outside file's 50 lines
+  }, 120_000);
+});
