@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import { link, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -32,5 +33,28 @@ describe.runIf(process.platform === 'linux')('the check of the counts ripgrep ma
     expect(sizes[1]).toBe(8);
     expect(sizes[2]).toBe(0);
     expect(sizes[4]).toBe(7);
+  });
+
+  it('with the ctimes the index read the files at: one lstat each, a file changed since counted again', async () => {
+    const outside = await tempDir();
+    const dir = await tempDir();
+    await writeFile(join(dir, 'same.txt'), 'needle\n');
+    await writeFile(join(dir, 'rewritten.txt'), 'needle\n');
+    await writeFile(join(outside, 'secret.txt'), 'needle outside\n');
+    await link(join(outside, 'secret.txt'), join(dir, 'hard.txt'));
+    const indexed = ['same.txt', 'rewritten.txt', 'hard.txt'].map((name) => lstatSync(join(dir, name)).ctimeMs);
+    await sleep(20);
+    // Rewritten since it was indexed (by a name no watch of the workspace hears, say): same size, new ctime.
+    await writeFile(join(dir, 'rewritten.txt'), 'NEEDLE\n');
+    await sleep(20); // past the clock's tick: nothing changed since the "walk" started
+    const { verdicts, sizes } = checkCounts({
+      files: anchoredFilesIn(dir, ['same.txt', 'rewritten.txt', 'hard.txt']),
+      indices: Int32Array.from([0, 1, 2]),
+      sinceMs: Date.now(),
+      judgeBinary: false,
+      ctimes: Float64Array.from(indexed),
+    });
+    expect([...verdicts]).toEqual([COUNT_STANDS, COUNT_AGAIN, COUNT_AGAIN]);
+    expect(sizes[0]).toBe(7);
   });
 });

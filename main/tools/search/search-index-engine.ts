@@ -139,25 +139,41 @@ export async function indexedWalk(
 /**
  * Once ripgrep's walk is done: which of the files it named the index and the change watcher vouch
  * for (search-ripgrep-walk.ts VouchFor), or undefined where the watcher vouches for nothing now. The
- * watcher's view is taken after ripgrep ran, the events queued meanwhile heard first: a file written,
- * replaced, linked or renamed (or a folder on its way) while ripgrep read is dirty in it. A vouched
- * file is one the last full walk listed (hidden names, ignore rules, the deny-list at that walk and
- * concealment applied), indexed as plain UTF-8 text with one link and unchanged since: the file
- * ripgrep read is the one Familiar would read. Its folder is the one the watcher watches there.
+ * watcher's view is taken after ripgrep ran, the events queued meanwhile heard first: a file written
+ * through its workspace name, replaced, or renamed (or a folder on its way) while ripgrep read is
+ * dirty in it. A vouched file is one the index holds (found by its full walks and catch-ups, hidden
+ * names, ignore rules and the deny-list of the last full walk applied), read as plain text, with no
+ * event since for it or a folder on its way, and not concealed now (memory off: the index is built
+ * unconcealed). Its folder is the one the watcher watches there. What the watcher cannot hear (a
+ * second link made from outside the workspace, a write through it) sets the file's ctime: its count
+ * stands only while the file has the ctime the index read it at (count-checks.ts).
  */
 async function vouchedByIndex(env: ToolEnvironment, index: NgramIndex): Promise<VouchFor | undefined> {
+  const { sandbox } = env;
   const ngram = env.ngramIndexes!.for(env.workspaceRoot);
-  const view = await ngram.watched(env.sandbox);
-  if (view === undefined || ngram.ready(env.sandbox) !== index) return undefined;
+  const view = await ngram.watched(sandbox);
+  if (view === undefined || ngram.ready(sandbox) !== index) return undefined;
   const { dirty } = view;
+  // Per folder: concealed, itself or a folder above it (the walk enters no concealed folder).
+  const concealedFolders = new Map<string, boolean>([['', false]]);
+  const concealedFolder = (folder: string): boolean => {
+    let concealed = concealedFolders.get(folder);
+    if (concealed === undefined) {
+      const slash = folder.lastIndexOf('/');
+      concealed = sandbox.isConcealed(folder) || concealedFolder(slash === -1 ? '' : folder.slice(0, slash));
+      concealedFolders.set(folder, concealed);
+    }
+    return concealed;
+  };
   return (path) => {
     if (isPersonaPath(path) || hasHiddenSegment(path)) return undefined;
     if (dirty.size > 0 && (dirty.has(path) || ancestorIn(path, dirty))) return undefined;
-    const size = index.plainTextSize(path);
-    if (size === undefined) return undefined;
     const slash = path.lastIndexOf('/');
-    const dirId = view.folderId(slash === -1 ? '' : path.slice(0, slash));
-    return dirId === undefined ? undefined : { size, dirId };
+    const folder = slash === -1 ? '' : path.slice(0, slash);
+    if (sandbox.isConcealed(path) || concealedFolder(folder)) return undefined;
+    const indexed = index.plainText(path);
+    const dirId = indexed === undefined ? undefined : view.folderId(folder);
+    return dirId === undefined ? undefined : { ...indexed!, dirId };
   };
 }
 

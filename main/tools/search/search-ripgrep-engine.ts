@@ -34,10 +34,11 @@ export interface WalkCounts {
   /** Each file's size (0: unknown). */
   readonly sizes: readonly number[];
   /**
-   * 1 where the trigram index and the change watcher vouch for the file (search-ripgrep-walk.ts
-   * VouchFor): its count stands unchecked. None given: every count is checked.
+   * Where the trigram index and the change watcher vouch for the file (search-ripgrep-walk.ts
+   * VouchFor): the ctime the index read it at, which it must still have (one lstat, no read, in
+   * place of the check of its first bytes); -1 elsewhere. None given: -1 everywhere.
    */
-  readonly vouched?: Uint8Array;
+  readonly vouchedCtimes?: Float64Array;
   /** Date.now() just before the walk's ripgrep started. */
   readonly startedAt: number;
 }
@@ -94,24 +95,31 @@ export function createRipgrepEngine(
 
   async function countsOf(offset: number, files: AnchoredFiles): Promise<Counted> {
     if (walkCounts !== undefined) {
-      const { counted, uncounted, stood } = countedByWalk(walkCounts, offset, files.names.length);
+      const { counted, uncounted, vouched } = countedByWalk(walkCounts, offset, files.names.length);
       const since = walkCounts.startedAt - ctimeSlackMs;
-      const checked =
+      const nothing = { counts: new Int32Array(0), sizes: new Float64Array(0), binary: 0, bytes: 0 };
+      // The files the index vouches for are checked by their ctime alone (no read), the others as
+      // any count ripgrep's walk made; both at once.
+      const [checked, held] = await Promise.all([
         counted.counts.length === 0 && uncounted.length === 0
-          ? { counts: new Int32Array(0), sizes: new Float64Array(0), binary: 0, bytes: counted.bytes }
-          : await standing(counted, files, since, { uncounted });
-      if (stood.counts.length === 0) return { offset, files, counted: checked };
-      // The vouched files' counts with those that stood the check (describe() sorts them by file).
-      const counts = Int32Array.from([...checked.counts, ...stood.counts]);
-      const sizes = Float64Array.from([...(checked.sizes ?? []), ...stood.sizes]);
-      return { offset, files, counted: { ...checked, counts, sizes } };
+          ? nothing
+          : standing(counted, files, since, { judgeBinary: true, uncounted }),
+        vouched.ctimes.length === 0
+          ? nothing
+          : standing(vouched.counted, files, since, { judgeBinary: false, ctimes: Float64Array.from(vouched.ctimes) }),
+      ]);
+      if (held.counts.length === 0) return { offset, files, counted: { ...checked, bytes: counted.bytes } };
+      // describe() sorts a batch's counts by file: the two lists are simply put together.
+      const counts = Int32Array.from([...checked.counts, ...held.counts]);
+      const sizes = Float64Array.from([...(checked.sizes ?? []), ...(held.sizes ?? [])]);
+      return { offset, files, counted: { counts, sizes, binary: checked.binary + held.binary, bytes: counted.bytes } };
     }
     const since = Date.now() - ctimeSlackMs;
     const counted = await ripgrepCounts(rg, patternArgs, files, signal, confinement);
     if (counted === undefined) {
       return { offset, files, counted: await workers.searchFiles({ spec, files, maxDetails: 0 }, signal) };
     }
-    return { offset, files, counted: await standing(counted, files, since) };
+    return { offset, files, counted: await standing(counted, files, since, { judgeBinary: false }) };
   }
 
   // The first batches, once counted, whose lines reach maxResults are described at once, while the
@@ -137,15 +145,16 @@ export function createRipgrepEngine(
    * file as it is now); the others are counted again by the JS engine, which reads them as the
    * sandbox does (and drops what it would not read): a window remains (SECURITY.md).
    *
-   * `walked`: the counts come from ripgrep's walk, which read files as text: each file's first bytes
-   * say whether the JS engine would take it for binary; UTF-16 text, UTF-8 with a byte-order mark,
-   * and the files ripgrep did not count, are counted again.
+   * `judgeBinary`: the counts come from ripgrep's walk, which read files as text: each file's first
+   * bytes say whether the JS engine would take it for binary; UTF-16 text and UTF-8 with a
+   * byte-order mark are counted again. `uncounted`: files ripgrep did not count, counted here.
+   * `ctimes`: per counted file, the ctime the trigram index read it at (CountCheckJob.ctimes).
    */
   async function standing(
     counted: RipgrepCounts,
     files: AnchoredFiles,
     sinceMs: number,
-    walked?: { readonly uncounted: readonly number[] },
+    how: { readonly judgeBinary: boolean; readonly uncounted?: readonly number[]; readonly ctimes?: Float64Array },
   ): Promise<Counts> {
     const countedFiles = counted.counts.length / 2;
     const indices = new Int32Array(countedFiles + counted.binaryFiles.length);
@@ -155,11 +164,12 @@ export function createRipgrepEngine(
       files,
       indices,
       sinceMs,
-      judgeBinary: walked !== undefined,
+      judgeBinary: how.judgeBinary,
+      ...(how.ctimes === undefined ? {} : { ctimes: how.ctimes }),
     });
     const counts: number[] = [];
     const sizes: number[] = [];
-    const doubtful: number[] = [...counted.recount, ...(walked?.uncounted ?? [])];
+    const doubtful: number[] = [...counted.recount, ...(how.uncounted ?? [])];
     let binary = 0;
     verdicts.forEach((verdict, at) => {
       const index = indices[at]!;
@@ -192,7 +202,14 @@ export function createRipgrepEngine(
     const parts = await Promise.all(
       Array.from({ length: workers.size }, (_, part) =>
         // A copy of its share: a view would carry every index to each thread.
-        workers.checkCounts({ ...job, indices: job.indices.slice(part * share, (part + 1) * share) }, signal),
+        workers.checkCounts(
+          {
+            ...job,
+            indices: job.indices.slice(part * share, (part + 1) * share),
+            ...(job.ctimes === undefined ? {} : { ctimes: job.ctimes.slice(part * share, (part + 1) * share) }),
+          },
+          signal,
+        ),
       ),
     );
     const verdicts = new Uint8Array(job.indices.length);
@@ -322,41 +339,40 @@ export function createRipgrepEngine(
 
 /**
  * Batch `offset`'s share of the walk's counts, as a count made on its file list would give them
- * (sizes 0, unknown, as Infinity), the files ripgrep did not count, and apart (`stood`), the counts
- * of the files vouched for (flat pairs of index and lines, and their sizes).
+ * (sizes 0, unknown, as Infinity), the files ripgrep did not count, and apart, the counts of the
+ * files the index vouches for with the ctime each must still have (WalkCounts.vouchedCtimes).
  */
 function countedByWalk(
   walk: WalkCounts,
   offset: number,
   length: number,
-): { counted: RipgrepCounts; uncounted: number[]; stood: { counts: number[]; sizes: number[] } } {
-  const counts: number[] = [];
-  const sizes: number[] = [];
+): { counted: RipgrepCounts; uncounted: number[]; vouched: { counted: RipgrepCounts; ctimes: number[] } } {
+  const plain = { counts: [] as number[], sizes: [] as number[] };
+  const vouched = { counts: [] as number[], sizes: [] as number[] };
+  const ctimes: number[] = [];
   const uncounted: number[] = [];
-  const stood = { counts: [] as number[], sizes: [] as number[] };
   let bytes = 0;
   for (let index = 0; index < length; index += 1) {
     const lines = walk.lines[offset + index] ?? -1;
     const size = walk.sizes[offset + index] ?? 0;
+    const ctime = walk.vouchedCtimes?.[offset + index] ?? -1;
     bytes += size;
     if (lines < 0) uncounted.push(index);
     else if (lines > 0) {
-      const into = walk.vouched?.[offset + index] === 1 ? stood : { counts, sizes };
+      const into = ctime >= 0 ? vouched : plain;
       into.counts.push(index, lines);
       into.sizes.push(size > 0 ? size : Infinity);
+      if (ctime >= 0) ctimes.push(ctime);
     }
   }
-  return {
-    stood,
-    counted: {
-      counts: Int32Array.from(counts),
-      sizes: Float64Array.from(sizes),
-      binaryFiles: new Int32Array(0),
-      recount: new Int32Array(0),
-      bytes,
-    },
-    uncounted,
-  };
+  const asCounts = ({ counts, sizes }: typeof plain, total: number): RipgrepCounts => ({
+    counts: Int32Array.from(counts),
+    sizes: Float64Array.from(sizes),
+    binaryFiles: new Int32Array(0),
+    recount: new Int32Array(0),
+    bytes: total,
+  });
+  return { counted: asCounts(plain, bytes), uncounted, vouched: { counted: asCounts(vouched, 0), ctimes } };
 }
 
 /** A batch of the walk's counts: on two cores, checked in two threads of MIN_THREAD_CHECKS files each. */

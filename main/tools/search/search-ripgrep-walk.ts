@@ -26,10 +26,11 @@ export interface RipgrepWalked {
    */
   readonly lines: readonly number[];
   /**
-   * Per file of `files`: 1 where the index and the change watcher vouch for it (VouchFor): its
-   * count stands as it is, unchecked; 0 where the rule of search-ripgrep-engine.ts applies.
+   * Per file of `files`: where the index and the change watcher vouch for it (VouchFor), the ctime
+   * the index read it at, by which alone its count is checked (search-ripgrep-engine.ts); -1 where
+   * the walk confirmed it and the check reads its first bytes.
    */
-  readonly vouched: Uint8Array;
+  readonly vouchedCtimes: Float64Array;
   /** Date.now() just before ripgrep started. */
   readonly startedAt: number;
   /**
@@ -64,20 +65,25 @@ export interface RipgrepWalkedOptions {
    */
   readonly sizesUpTo?: number;
   /**
-   * Asked once ripgrep is done: which candidates need no confirming (VouchFor). Those it vouches for
-   * are neither walked to nor checked; the walk confirms the others. Nothing is streamed then.
+   * Asked once ripgrep is done: which candidates need no confirming walk (VouchFor). Those it
+   * vouches for are not walked to, and their counts are checked by their ctime alone; the walk
+   * confirms the others. Nothing is streamed then.
    */
   readonly vouch?: () => Promise<VouchFor | undefined>;
 }
 
 /**
- * For a file ripgrep named: its size and its folder's identity where the trigram index and the change
- * watcher vouch that it is a file the sandbox's walk lists and reads as ripgrep did, unchanged since
- * indexed (search-index-engine.ts); undefined otherwise.
+ * For a file ripgrep named, where the trigram index and the change watcher vouch that the sandbox's
+ * walk would list it now and that the index read it as text (search-index-engine.ts): its size and
+ * ctime as indexed, and its folder's identity. Undefined otherwise.
  */
-export type VouchFor = (
-  relPath: string,
-) => { readonly size: number; readonly dirId: { readonly dev: number; readonly ino: number } } | undefined;
+export type VouchFor = (relPath: string) =>
+  | {
+      readonly size: number;
+      readonly ctimeMs: number;
+      readonly dirId: { readonly dev: number; readonly ino: number };
+    }
+  | undefined;
 
 /** A candidate as the confirming walk confirms it: its entry, ripgrep's count (-1: none), its size (0: unknown). */
 export type ConfirmedSink = (entry: StaleEntry, lines: number, size: number) => void;
@@ -141,7 +147,7 @@ export async function ripgrepWalkedFiles(
   onNamed?.(answer.matched.length);
   // The candidates the index vouches for (in walk order), and those the walk confirms.
   const vouchFor = vouch === undefined || answer.matched.length === 0 ? undefined : await vouch();
-  const vouched: { entry: StaleEntry; size: number; count: number }[] = [];
+  const vouched: { entry: StaleEntry; size: number; ctimeMs: number; count: number }[] = [];
   /** The candidates the confirming walk looks for, and ripgrep's count of each. */
   const candidates = new Map<string, number>();
   answer.matched.forEach((path, at) => {
@@ -156,7 +162,7 @@ export async function ripgrepWalkedFiles(
         dirId: known.dirId,
         name: path.slice(slash + 1),
       };
-      vouched.push({ entry, size: known.size, count: answer.lines[at]! });
+      vouched.push({ entry, size: known.size, ctimeMs: known.ctimeMs, count: answer.lines[at]! });
     }
   });
   vouched.sort((a, b) => walkOrder(a.entry.relPath, b.entry.relPath));
@@ -308,7 +314,7 @@ export async function ripgrepWalkedFiles(
       bytes,
       sizes,
       lines,
-      vouched: new Uint8Array(files.length),
+      vouchedCtimes: new Float64Array(files.length).fill(-1),
       startedAt: answer.startedAt,
       opened: held,
       closeOpened: () => closeOpened(held),
@@ -316,28 +322,30 @@ export async function ripgrepWalkedFiles(
   }
   // The vouched candidates merged into the walk's, both in the walk's order.
   const all = { files: [] as StaleEntry[], sizes: [] as number[], lines: [] as number[], opened: [] as number[] };
-  const flags: number[] = [];
-  const add = (file: StaleEntry, size: number, count: number, descriptor: number, vouchedFor: number) => {
+  const ctimes: number[] = [];
+  const add = (file: StaleEntry, size: number, count: number, descriptor: number, ctimeMs: number) => {
     all.files.push(file);
     all.sizes.push(size);
     all.lines.push(count);
     all.opened.push(descriptor);
-    flags.push(vouchedFor);
+    ctimes.push(ctimeMs);
   };
+  const addVouched = ({ entry, size, count, ctimeMs }: (typeof vouched)[number]) =>
+    add(entry, size, count, -1, ctimeMs);
   let next = 0;
   files.forEach((file, at) => {
     for (; next < vouched.length && walkOrder(vouched[next]!.entry.relPath, file.relPath) < 0; next += 1) {
-      add(vouched[next]!.entry, vouched[next]!.size, vouched[next]!.count, -1, 1);
+      addVouched(vouched[next]!);
     }
-    add(file, sizes[at]!, lines[at]!, held[at]!, 0);
+    add(file, sizes[at]!, lines[at]!, held[at]!, -1);
   });
-  for (; next < vouched.length; next += 1) add(vouched[next]!.entry, vouched[next]!.size, vouched[next]!.count, -1, 1);
+  for (; next < vouched.length; next += 1) addVouched(vouched[next]!);
   const allOpened = Int32Array.from(all.opened);
   return ok({
     ...all,
     searched,
     bytes: vouched.reduce((sum, { size }) => sum + size, bytes),
-    vouched: Uint8Array.from(flags),
+    vouchedCtimes: Float64Array.from(ctimes),
     startedAt: answer.startedAt,
     opened: allOpened,
     closeOpened: () => closeOpened(allOpened),

@@ -139,13 +139,16 @@ export class NgramIndex {
   }
 
   /**
-   * The size `path` had when it was indexed, where it was indexed as plain UTF-8 text: read whole,
-   * no NUL in its head, no byte-order mark, not written just before (racy). Undefined for any
-   * other path. Where the change watcher vouches for the file, ripgrep reads it as the JS engine does.
+   * The size and ctime `path` had when it was indexed, where it was indexed as plain text: read
+   * whole, one link, no NUL in its head, no byte-order mark, not UTF-16, not written just before
+   * (racy). Undefined for any other path. While it keeps that ctime, ripgrep reads it as the JS
+   * engine does.
    */
-  plainTextSize(path: string): number | undefined {
+  plainText(path: string): { readonly size: number; readonly ctimeMs: number } | undefined {
     const id = this.paths.idOf(path);
-    return id === undefined || this.flags[id] !== NGRAM_INDEXED ? undefined : this.sizes[id];
+    return id === undefined || this.flags[id] !== NGRAM_INDEXED
+      ? undefined
+      : { size: this.sizes[id]!, ctimeMs: this.ctimes[id]! };
   }
 
   /** Workspace paths of the live files (for a full walk to tell which vanished). */
