@@ -143,10 +143,10 @@ export async function indexedWalk(
  * through its workspace name, replaced, or renamed (or a folder on its way) while ripgrep read is
  * dirty in it. A vouched file is one the index holds (found by its full walks and catch-ups, hidden
  * names, ignore rules and the deny-list of the last full walk applied), read as plain text, with no
- * event since for it or a folder on its way, and not concealed now (memory off: the index is built
- * unconcealed). Its folder is the one the watcher watches there. What the watcher cannot hear (a
- * second link made from outside the workspace, a write through it) sets the file's ctime: its count
- * stands only while the file has the ctime the index read it at (count-checks.ts).
+ * event since for it or a folder on its way, and not concealed now (the memory switch may have
+ * moved since the index read it). Its folder is the one the watcher watches there. What the watcher
+ * cannot hear (a second link made from outside the workspace, a write through it) sets the file's
+ * ctime: its count stands only while the file has the ctime the index read it at (count-checks.ts).
  */
 async function vouchedByIndex(env: ToolEnvironment, index: NgramIndex): Promise<VouchFor | undefined> {
   const { sandbox } = env;

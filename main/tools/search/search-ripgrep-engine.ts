@@ -108,11 +108,12 @@ export function createRipgrepEngine(
           ? nothing
           : standing(vouched.counted, files, since, { judgeBinary: false, ctimes: Float64Array.from(vouched.ctimes) }),
       ]);
-      if (held.counts.length === 0) return { offset, files, counted: { ...checked, bytes: counted.bytes } };
+      const binary = checked.binary + held.binary; // a vouched file found binary once counted again
+      if (held.counts.length === 0) return { offset, files, counted: { ...checked, binary, bytes: counted.bytes } };
       // describe() sorts a batch's counts by file: the two lists are simply put together.
       const counts = Int32Array.from([...checked.counts, ...held.counts]);
       const sizes = Float64Array.from([...(checked.sizes ?? []), ...(held.sizes ?? [])]);
-      return { offset, files, counted: { counts, sizes, binary: checked.binary + held.binary, bytes: counted.bytes } };
+      return { offset, files, counted: { counts, sizes, binary, bytes: counted.bytes } };
     }
     const since = Date.now() - ctimeSlackMs;
     const counted = await ripgrepCounts(rg, patternArgs, files, signal, confinement);
