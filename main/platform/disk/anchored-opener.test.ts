@@ -1,10 +1,10 @@
-import { closeSync, constants, openSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { link, mkdir, rename, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { anchoredFilesIn } from '../../test-support/anchored-files';
+import { ctimesKeptHere } from '../../test-support/ctimes-kept';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { anchoredOpener } from './anchored-opener';
 import { keepsCtime } from './kept-ctime';
@@ -85,16 +85,6 @@ describe.runIf(proc)('anchoredOpener().unchangedSince', () => {
     expect(keepsCtime(-1)).toBe(false);
   });
 });
-
-/** Does the temp folders' file system keep ctimes a change cannot escape (kept-ctime.ts)? */
-function ctimesKeptHere(): boolean {
-  const fd = openSync(tmpdir(), constants.O_RDONLY | constants.O_DIRECTORY);
-  try {
-    return keepsCtime(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 describe.runIf(proc && ctimesKeptHere())(
   'anchoredOpener(): a file whose ctime proves its one link was its only one',

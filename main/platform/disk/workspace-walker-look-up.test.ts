@@ -1,14 +1,13 @@
-import { closeSync, constants, linkSync, mkdirSync, openSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { linkSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { readAndClose } from '../../test-support/handed-descriptors';
+import { ctimesKeptHere } from '../../test-support/ctimes-kept';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { createAnchorRoots } from './anchor-roots';
 import { createAnchoredFs } from './anchored-fs';
 import type { AnchoredFs } from './anchored-fs';
-import { keepsCtime } from './kept-ctime';
 import { createWorkspaceSandbox } from './workspace-sandbox';
 import { LOOK_UP_AT_MOST } from './walk-folder-entries';
 import type { WalkEntry, WalkOptions } from './workspace-walker';
@@ -20,16 +19,6 @@ import type { WalkEntry, WalkOptions } from './workspace-walker';
  * listing's lock: by a ctime older than the walk (walk-opened-files.ts), or else by their name.
  */
 const tempDir = useTempDirs();
-
-/** Where the test's files live, ctimes prove something (kept-ctime.ts): not on NFS, FUSE, 9p. */
-function ctimesKeptHere(): boolean {
-  const fd = openSync(tmpdir(), constants.O_RDONLY | constants.O_DIRECTORY);
-  try {
-    return keepsCtime(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 interface Counted {
   readonly anchored: AnchoredFs;
