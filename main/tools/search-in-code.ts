@@ -199,7 +199,7 @@ export const searchInCodeTool = defineTool({
               // More candidates than the JS engine takes: the count checks learn their sizes, in threads.
               sizesUpTo: jsCandidates,
               // The index gave way to ripgrep (many candidates): the files it and the change watcher
-              // vouch for need neither the confirming walk nor a check of their counts.
+              // vouch for need no confirming walk, and their counts are checked by their ctime alone.
               ...(vouch === undefined ? {} : { vouch }),
             },
           );

@@ -1,6 +1,6 @@
 import { FileVerdict } from '../../domain/search/ngram/ngram-index';
 import type { FileSelector, NgramIndex } from '../../domain/search/ngram/ngram-index';
-import type { NgramStatus, StaleEntry } from '../../domain/search/ngram/ngram-service';
+import type { NgramStatus, StaleEntry, WorkspaceNgram } from '../../domain/search/ngram/ngram-service';
 import { literalPlan, regexPlan } from '../../domain/search/ngram/trigram-plan';
 import type { SearchSpec } from '../../platform/search-engines/search-types';
 import type { WatchView } from '../../platform/watching/tree-watcher';
@@ -108,7 +108,7 @@ export async function indexedWalk(
   // Where ripgrep walks instead, a plan with many candidates is given up on as soon as that shows.
   const select = index.selector(plan, walkInstead ? MANY_CANDIDATES : Infinity);
   // Many candidates: ripgrep walks, and the index vouches for the files it knows unchanged.
-  if (select === undefined) return { status: ngram.status(), vouch: () => vouchedByIndex(env, index) };
+  if (select === undefined) return { status: ngram.status(), vouch: () => vouchedByIndex(env.sandbox, ngram, index) };
   const many = select.share * index.files > MANY_CANDIDATES;
   const stale: StaleEntry[] = [];
   const choose: Choose = (entry, facts) => {
@@ -148,9 +148,11 @@ export async function indexedWalk(
  * cannot hear (a second link made from outside the workspace, a write through it) sets the file's
  * ctime: its count stands only while the file has the ctime the index read it at (count-checks.ts).
  */
-async function vouchedByIndex(env: ToolEnvironment, index: NgramIndex): Promise<VouchFor | undefined> {
-  const { sandbox } = env;
-  const ngram = env.ngramIndexes!.for(env.workspaceRoot);
+async function vouchedByIndex(
+  sandbox: WorkspaceSandbox,
+  ngram: WorkspaceNgram,
+  index: NgramIndex,
+): Promise<VouchFor | undefined> {
   const view = await ngram.watched(sandbox);
   if (view === undefined || ngram.ready(sandbox) !== index) return undefined;
   const { dirty } = view;
@@ -173,7 +175,9 @@ async function vouchedByIndex(env: ToolEnvironment, index: NgramIndex): Promise<
     if (sandbox.isConcealed(path) || concealedFolder(folder)) return undefined;
     const indexed = index.plainText(path);
     const dirId = indexed === undefined ? undefined : view.folderId(folder);
-    return dirId === undefined ? undefined : { ...indexed!, dirId };
+    if (dirId === undefined) return undefined;
+    const entry = { relPath: path, inPersona: false, dirRealRel: folder, dirId, name: path.slice(slash + 1) };
+    return { entry, size: indexed!.size, ctimeMs: indexed!.ctimeMs };
   };
 }
 

@@ -97,23 +97,17 @@ export function createRipgrepEngine(
     if (walkCounts !== undefined) {
       const { counted, uncounted, vouched } = countedByWalk(walkCounts, offset, files.names.length);
       const since = walkCounts.startedAt - ctimeSlackMs;
-      const nothing = { counts: new Int32Array(0), sizes: new Float64Array(0), binary: 0, bytes: 0 };
       // The files the index vouches for are checked by their ctime alone (no read), the others as
       // any count ripgrep's walk made; both at once.
       const [checked, held] = await Promise.all([
-        counted.counts.length === 0 && uncounted.length === 0
-          ? nothing
-          : standing(counted, files, since, { judgeBinary: true, uncounted }),
-        vouched.ctimes.length === 0
-          ? nothing
-          : standing(vouched.counted, files, since, { judgeBinary: false, ctimes: Float64Array.from(vouched.ctimes) }),
+        standing(counted, files, since, { judgeBinary: true, uncounted }),
+        standing(vouched.counted, files, since, { judgeBinary: false, ctimes: Float64Array.from(vouched.ctimes) }),
       ]);
-      const binary = checked.binary + held.binary; // a vouched file found binary once counted again
-      if (held.counts.length === 0) return { offset, files, counted: { ...checked, binary, bytes: counted.bytes } };
-      // describe() sorts a batch's counts by file: the two lists are simply put together.
+      // describe() sorts a batch's counts by file: the two lists are simply put together. A vouched
+      // file found binary once counted again counts as binary.
       const counts = Int32Array.from([...checked.counts, ...held.counts]);
       const sizes = Float64Array.from([...(checked.sizes ?? []), ...(held.sizes ?? [])]);
-      return { offset, files, counted: { counts, sizes, binary, bytes: counted.bytes } };
+      return { offset, files, counted: { counts, sizes, binary: checked.binary + held.binary, bytes: counted.bytes } };
     }
     const since = Date.now() - ctimeSlackMs;
     const counted = await ripgrepCounts(rg, patternArgs, files, signal, confinement);
@@ -159,6 +153,9 @@ export function createRipgrepEngine(
   ): Promise<Counts> {
     const countedFiles = counted.counts.length / 2;
     const indices = new Int32Array(countedFiles + counted.binaryFiles.length);
+    if (indices.length === 0 && counted.recount.length === 0 && (how.uncounted ?? []).length === 0) {
+      return { counts: new Int32Array(0), sizes: new Float64Array(0), binary: 0, bytes: counted.bytes };
+    }
     for (let at = 0; at < countedFiles; at += 1) indices[at] = counted.counts[at * 2]!;
     indices.set(counted.binaryFiles, countedFiles);
     const { verdicts, sizes: checkedSizes } = await checked({

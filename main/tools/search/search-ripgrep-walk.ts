@@ -74,16 +74,13 @@ export interface RipgrepWalkedOptions {
 
 /**
  * For a file ripgrep named, where the trigram index and the change watcher vouch that the sandbox's
- * walk would list it now and that the index read it as text (search-index-engine.ts): its size and
- * ctime as indexed, and its folder's identity. Undefined otherwise.
+ * walk would list it now and that the index read it as text (search-index-engine.ts): its entry as
+ * the walk would give it (its folder's identity the watcher's), and its size and ctime as indexed.
+ * Undefined otherwise.
  */
-export type VouchFor = (relPath: string) =>
-  | {
-      readonly size: number;
-      readonly ctimeMs: number;
-      readonly dirId: { readonly dev: number; readonly ino: number };
-    }
-  | undefined;
+export type VouchFor = (
+  relPath: string,
+) => { readonly entry: StaleEntry; readonly size: number; readonly ctimeMs: number } | undefined;
 
 /** A candidate as the confirming walk confirms it: its entry, ripgrep's count (-1: none), its size (0: unknown). */
 export type ConfirmedSink = (entry: StaleEntry, lines: number, size: number) => void;
@@ -153,17 +150,7 @@ export async function ripgrepWalkedFiles(
   answer.matched.forEach((path, at) => {
     const known = vouchFor !== undefined && accept(path) ? vouchFor(path) : undefined;
     if (known === undefined) candidates.set(path, answer.lines[at]!);
-    else {
-      const slash = path.lastIndexOf('/');
-      const entry = {
-        relPath: path,
-        inPersona: false,
-        dirRealRel: slash === -1 ? '' : path.slice(0, slash),
-        dirId: known.dirId,
-        name: path.slice(slash + 1),
-      };
-      vouched.push({ entry, size: known.size, ctimeMs: known.ctimeMs, count: answer.lines[at]! });
-    }
+    else vouched.push({ ...known, count: answer.lines[at]! });
   });
   vouched.sort((a, b) => walkOrder(a.entry.relPath, b.entry.relPath));
   const opening = openCandidates && candidates.size <= maxOpened;
