@@ -1,3 +1,5 @@
+import { pbkdf2 } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { appendFile, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -45,5 +47,21 @@ describe('the audit log', () => {
     await expect(broken.record(entry(2))).resolves.toBeUndefined();
     expect(errors).toEqual(['could not write the audit log']);
     expect(await readFile(auditFileFor(dir, entry(1).time), 'utf8')).toContain('f1.txt');
+  });
+
+  it("writes its line before answering without queueing behind other work in libuv's thread pool", async () => {
+    const dir = join(await tempDir(), 'audit');
+    const log = createAuditLog({ dir });
+    // Every thread of the pool busy for a while (as a background index build keeps it): a write
+    // through the pool would wait until these are done.
+    let poolFreed = false;
+    const busy = Array.from(
+      { length: 16 },
+      () => new Promise<void>((done) => pbkdf2('x', 'y', 400_000, 32, 'sha256', () => ((poolFreed = true), done()))),
+    );
+    await log.record(entry(7));
+    expect(poolFreed).toBe(false);
+    expect(readFileSync(auditFileFor(dir, entry(7).time), 'utf8')).toContain('f7.txt');
+    await Promise.all(busy);
   });
 });

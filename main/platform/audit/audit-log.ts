@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { errorCodeSchema } from '../../../shared/error-schemas';
 import type { Logger } from '../logging/logger';
-import { ensureFolder } from '../storage/folders';
-import { appendJsonLines, readJsonLines } from '../storage/jsonl-file';
+import { ensureFolderSync } from '../storage/folders';
+import { appendJsonLinesSync, readJsonLines } from '../storage/jsonl-file';
 
 /** One tool call, as kept in <home>/audit/YYYY-MM-DD.jsonl (UTC day of `time`). */
 export const auditEntrySchema = z.object({
@@ -41,23 +41,25 @@ export interface AuditLogOptions {
 
 export const auditFileFor = (dir: string, time: string) => join(dir, `${time.slice(0, 10)}.jsonl`);
 
-/** Lines are appended one at a time, in call order, so concurrent calls never interleave a line. */
+/**
+ * Lines are appended one at a time, in call order, so concurrent calls never interleave a line.
+ * Each is written in this thread before record() returns: a call's answer waits for its audit line,
+ * and through libuv's thread pool that wait queued behind a background index build's reads (37-50
+ * ms on a first search of 62k files, against well under 1 ms here).
+ */
 export function createAuditLog(options: AuditLogOptions): AuditLog {
-  let tail: Promise<void> = Promise.resolve();
-  let made: Promise<unknown> | undefined;
+  let made = false;
   return {
     record(entry) {
-      tail = tail.then(async () => {
-        try {
-          made ??= ensureFolder(options.dir, 0o700);
-          await made;
-          await appendJsonLines(auditFileFor(options.dir, entry.time), [entry], { mode: 0o600, sync: false });
-        } catch (error) {
-          made = undefined;
-          options.logger?.error('could not write the audit log', error);
-        }
-      });
-      return tail;
+      try {
+        if (!made) ensureFolderSync(options.dir, 0o700);
+        made = true;
+        appendJsonLinesSync(auditFileFor(options.dir, entry.time), [entry], 0o600);
+      } catch (error) {
+        made = false;
+        options.logger?.error('could not write the audit log', error);
+      }
+      return Promise.resolve();
     },
   };
 }

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 
 /**
@@ -6,6 +7,11 @@ import { mkdir, readdir } from 'node:fs/promises';
  */
 export async function ensureFolder(dir: string, mode = 0o700): Promise<void> {
   await mkdir(dir, { recursive: true, mode });
+}
+
+/** ensureFolder in this thread: for the audit log, whose lines never wait in libuv's thread pool. */
+export function ensureFolderSync(dir: string, mode = 0o700): void {
+  mkdirSync(dir, { recursive: true, mode });
 }
 
 /** The names in a folder of Familiar's data, unsorted; none when it does not exist yet. */

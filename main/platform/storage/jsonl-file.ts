@@ -1,5 +1,5 @@
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
 import type { z } from 'zod';
 
 export interface JsonLines<T> {
@@ -48,40 +48,36 @@ export async function readJsonLines<S extends z.ZodType>(file: string, schema: S
 
 /**
  * A torn last line (no trailing newline) would swallow the next record into one broken line. Cut it
- * off before appending: it was never acknowledged as written, and readers skip it anyway.
+ * off before appending: it was never acknowledged as written, and readers skip it anyway. Synchronous:
+ * in the common case it reads one byte, and it never waits in libuv's thread pool behind other I/O.
  */
-export async function dropTornTail(handle: FileHandle): Promise<void> {
-  const { size } = await handle.stat();
+export function dropTornTail(fd: number): void {
+  const { size } = fstatSync(fd);
   if (size === 0) return;
   const last = Buffer.alloc(1);
-  await handle.read(last, 0, 1, size - 1);
+  readSync(fd, last, 0, 1, size - 1);
   if (last[0] === 0x0a) return;
   // Scan back in blocks for the last newline.
   const block = Buffer.alloc(64 * 1024);
   let end = size;
   while (end > 0) {
     const start = Math.max(0, end - block.length);
-    const { bytesRead } = await handle.read(block, 0, end - start, start);
+    const bytesRead = readSync(fd, block, 0, end - start, start);
     const index = block.subarray(0, bytesRead).lastIndexOf(0x0a);
     if (index !== -1) {
-      await handle.truncate(start + index + 1);
+      ftruncateSync(fd, start + index + 1);
       return;
     }
     end = start;
   }
-  await handle.truncate(0);
+  ftruncateSync(fd, 0);
 }
 
 export interface AppendOptions {
   readonly mode?: number;
-  /**
-   * fsync before resolving (the default), so a record reported saved survives a power cut. The audit
-   * log opts out: one fsync per tool call costs more than a lost last line after a power cut.
-   */
-  readonly sync?: boolean;
 }
 
-/** Appends records as lines, after cutting off a torn last line. */
+/** Appends records as lines, after cutting off a torn last line, and fsyncs: a record reported saved survives a power cut. */
 export async function appendJsonLines(
   file: string,
   records: readonly unknown[],
@@ -89,10 +85,27 @@ export async function appendJsonLines(
 ): Promise<void> {
   const handle = await open(file, 'a+', options.mode ?? 0o600);
   try {
-    await dropTornTail(handle);
+    dropTornTail(handle.fd);
     await handle.appendFile(records.map((record) => `${JSON.stringify(record)}\n`).join(''));
-    if (options.sync !== false) await handle.sync();
+    await handle.sync();
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * appendJsonLines done in this thread, without fsync: a few small system calls that never wait in
+ * libuv's thread pool, where a background index build's reads can queue for tens of milliseconds.
+ * For the audit log: a tool call's answer waits for its line, and one fsync per call would cost
+ * more than a last line lost to a power cut.
+ */
+export function appendJsonLinesSync(file: string, records: readonly unknown[], mode = 0o600): void {
+  const fd = openSync(file, 'a+', mode);
+  try {
+    dropTornTail(fd);
+    const bytes = Buffer.from(records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+    for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written);
+  } finally {
+    closeSync(fd);
   }
 }

@@ -45,7 +45,7 @@ export class JsonLinesWriter<T> {
     if (this.handle !== undefined) return this.handle;
     const handle = await open(this.path, 'a+', 0o600);
     try {
-      await dropTornTail(handle);
+      dropTornTail(handle.fd);
     } catch (error) {
       await handle.close();
       throw error;
