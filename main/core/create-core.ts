@@ -1,6 +1,7 @@
 import type { AppInfo } from '../../shared/ipc/app';
 import { createChatHandlers } from '../agent/chat-handlers';
-import { savedSearchIndexOpener } from './saved-search-index';
+import { searchAhead } from './search-ahead';
+import { prestartRipgrep } from '../tools/search/search-ripgrep-walk';
 import { createChatService } from '../agent/chat-service';
 import type { ChatService } from '../agent/chat-service';
 import type { ToolExecutor } from '../tool-calls/tool-executor';
@@ -200,10 +201,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     logger: options.logger,
   });
   const workspacePath = () => workspace.current();
-  const savedSearchIndex = savedSearchIndexOpener({
+  const searchReady = searchAhead({
     services: toolServices,
     environment: toolEnvironmentNow,
     logger: options.logger,
+    prestartRipgrep,
   });
   const workspaceSandbox = async () => (await toolEnvironmentNow()).sandbox;
   const codeAvailability = createCodeAvailability({
@@ -218,7 +220,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // Language servers belong to one folder: another folder opened stops them (they restart lazily).
   events.subscribe((name, payload) => {
     if (name === 'workspace.opened') {
-      savedSearchIndex.opened();
+      searchReady.opened();
       void toolServices.code.lsp.switchWorkspace(undefined);
       void mcpHost.workspaceChanged();
       recheckCode();
@@ -360,7 +362,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   };
   // The first answer while the rest starts: a turn or an MCP client's list awaits it anyway.
   void codeAvailability.refresh({ background: true });
-  savedSearchIndex.opened();
+  searchReady.opened();
   void skillAvailability.refresh();
   const dispatch = createDispatcher(handlers, {
     logError: (message, error) => options.logger.error(message, error),
@@ -385,7 +387,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     workspace,
     async dispose(reason) {
       events.emit('app.shutdown', { reason });
-      savedSearchIndex.dispose();
+      searchReady.dispose();
       scheduler.stop();
       runScope.closing = true;
       await chat.dispose(reason);

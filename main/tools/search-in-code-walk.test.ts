@@ -27,10 +27,10 @@ vi.mock('../platform/processes/output-process', async (importOriginal) => {
       started.push({ confined: child.confined, args: spec.args, writable: spec.confinement?.writable });
       return child;
     },
-    startFileOutputProcess: (spec: outputProcess.OutputProcessSpec, outputFd: number) => {
-      const child = original.startFileOutputProcess(spec, outputFd);
-      started.push({ confined: child.confined, args: spec.args, writable: spec.confinement?.writable });
-      return child;
+    startOutputFileProcess: (spec: outputProcess.OutputProcessSpec) => {
+      const run = original.startOutputFileProcess(spec);
+      started.push({ confined: run.child.confined, args: spec.args, writable: spec.confinement?.writable });
+      return run;
     },
   };
 });

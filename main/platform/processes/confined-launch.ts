@@ -58,12 +58,10 @@ export function launchFor(request: LaunchRequest, probed?: ConfinementMode): Lau
   const ownPlaceholders = absentProtected(rules, seen, canCreateIn, held);
   for (const path of ownPlaceholders) placeholders.set(path, (placeholders.get(path) ?? 0) + 1);
   let released = false;
+  const confinementArgs = bwrapArgs(rules, seen, held, request.bridge?.bwrapMounts, ownPlaceholders);
   return {
     file: mode.path,
-    args: [
-      ...bwrapArgs(rules, seen, held, request.bridge?.bwrapMounts, ownPlaceholders),
-      ...(request.bridge?.wrap(program) ?? program),
-    ],
+    args: [...confinementArgs, ...(request.bridge?.wrap(program) ?? program)],
     shell: false,
     // bwrap changes into rules.cwd inside the sandbox; it starts where nothing is held.
     cwd: '/',
@@ -73,6 +71,9 @@ export function launchFor(request: LaunchRequest, probed?: ConfinementMode): Lau
       set: { ...request.environment.set, TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp', ...request.bridge?.environment },
     },
     confined: true,
+    ...(ownPlaceholders.length === 0 && request.bridge === undefined && !request.shell
+      ? { handOver: { confinementArgs, program } }
+      : {}),
     release: () => {
       if (released) return;
       released = true;

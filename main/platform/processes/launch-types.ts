@@ -59,6 +59,12 @@ export interface Launch {
   readonly environment: ChildEnvironmentOptions;
   readonly confined: boolean;
   /**
+   * Set where the program could as well be handed to a confinement made ahead (prestarted-launch.ts):
+   * bubblewrap's own arguments (`args` before the program) and the program with its arguments.
+   * Only where the start leaves nothing to undo (no placeholders) and needs no network bridge.
+   */
+  readonly handOver?: { readonly confinementArgs: readonly string[]; readonly program: readonly string[] };
+  /**
    * Called once the child is gone (exit, or a start that failed; more calls do nothing): removes
    * the mount points of the placeholders it was given, unless another child still uses them.
    */

@@ -3,12 +3,13 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChildProcessByStdio } from 'node:child_process';
+import type { ChildProcess, ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { childEnvironment } from './child-environment';
 import type { ChildEnvironmentOptions } from './child-environment';
 import { launchFor } from './confined-launch';
-import type { ConfinementRules } from './launch-types';
+import type { ConfinementRules, Launch } from './launch-types';
+import { prestart, takePrestarted } from './prestarted-launch';
 
 /**
  * A child whose output the caller reads as it streams (ripgrep's JSON lines), where the one-shot
@@ -33,27 +34,51 @@ export type OutputProcess = ChildProcessByStdio<null, Readable, Readable> & {
   readonly confined: boolean;
 };
 
-/** A child writing its output into a file this process holds: stdout is no pipe (see startFileOutputProcess). */
-export type FileOutputProcess = ChildProcessByStdio<null, null, Readable> & {
+/** A child writing its output into a file this process holds: stdout is no pipe (see startOutputFileProcess). */
+export type FileOutputProcess = ChildProcess & {
+  readonly stderr: Readable;
   readonly confined: boolean;
 };
 
 export function startOutputProcess(spec: OutputProcessSpec): OutputProcess {
-  return start(spec, 'pipe') as OutputProcess;
+  const launch = launchFor({ ...spec, shell: false });
+  return start(launch, childEnvironment(launch.environment), spec, 'pipe') as OutputProcess;
 }
 
 /**
- * startOutputProcess, with the child's output written into `outputFd` (a file this process holds
- * open, read by the caller once the child is done) instead of a pipe: a program that writes a line
- * per file it found (ripgrep's walk: 3,363 writes on a 62k-file tree) then does not wake this
- * process once per write while it runs, on the cores it is using.
+ * startOutputProcess, with the child's output written into a file this process holds (made by
+ * openOutputFile, read by the caller once the child is done: readOutputFile; the caller closes it)
+ * instead of a pipe: a program that writes a line per file it found (ripgrep's walk: 3,363 writes
+ * on a 62k-file tree) then does not wake this process once per write while it runs, on the cores
+ * it is using. The sandbox made ahead for the same start (prestartOutputFileProcess) runs it when
+ * one waits.
  */
-export function startFileOutputProcess(spec: OutputProcessSpec, outputFd: number): FileOutputProcess {
-  return start(spec, outputFd) as FileOutputProcess;
+export function startOutputFileProcess(spec: OutputProcessSpec): { child: FileOutputProcess; output: number } {
+  const launch = launchFor({ ...spec, shell: false });
+  const environment = childEnvironment(launch.environment);
+  const handed = takePrestarted(launch, environment, spec.inheritFds ?? [], spec.signal);
+  if (handed !== undefined) return { child: Object.assign(handed.child, { confined: true }), output: handed.output };
+  const output = openOutputFile();
+  try {
+    return { child: start(launch, environment, spec, output) as FileOutputProcess, output };
+  } catch (error) {
+    fs.closeSync(output);
+    throw error;
+  }
 }
 
 /**
- * An unnamed file for a child's output (startFileOutputProcess): created for this process alone
+ * Makes ahead the sandbox a confined startOutputFileProcess of `spec` would run its program in
+ * (prestarted-launch.ts), whatever the program's arguments: the next such start only hands it over.
+ */
+export function prestartOutputFileProcess(spec: Omit<OutputProcessSpec, 'args' | 'signal'>): void {
+  if (spec.confinement === undefined) return;
+  const launch = launchFor({ ...spec, args: [], shell: false });
+  prestart(launch, childEnvironment(launch.environment), spec.inheritFds ?? [], openOutputFile);
+}
+
+/**
+ * An unnamed file for a child's output (startOutputFileProcess): created for this process alone
  * (owner only, a random name that must not exist) in the system's temp folder and unlinked at once.
  * The caller reads it (readOutputFile) and closes it.
  */
@@ -83,11 +108,10 @@ export function readOutputFile(fd: number, from = 0): Buffer {
   return bytes.subarray(0, filled);
 }
 
-function start(spec: OutputProcessSpec, stdout: 'pipe' | number) {
-  const launch = launchFor({ ...spec, shell: false });
+function start(launch: Launch, environment: Record<string, string>, spec: OutputProcessSpec, stdout: 'pipe' | number) {
   const child = spawn(launch.file, launch.args, {
     cwd: launch.cwd,
-    env: childEnvironment(launch.environment),
+    env: environment,
     stdio: ['ignore', stdout, 'pipe', ...(spec.inheritFds ?? [])],
     signal: spec.signal,
     windowsHide: true,

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
-import { openOutputFile, readOutputFile, startFileOutputProcess } from '../processes/output-process';
-import type { OutputProcessSpec } from '../processes/output-process';
+import { prestartOutputFileProcess, readOutputFile, startOutputFileProcess } from '../processes/output-process';
+import type { FileOutputProcess, OutputProcessSpec } from '../processes/output-process';
 import { ripgrepExit } from './ripgrep-exit';
 import { confinementMode } from '../processes/confinement';
 import type { ConfinementRules } from '../processes/launch-types';
@@ -98,7 +98,6 @@ export async function ripgrepWalk(
 ): Promise<RipgrepWalkAnswer | undefined> {
   // Checked here, where the walk is started: a walk with the user's rights could read their home.
   if (!ripgrepCanWalk()) return undefined;
-  const proc = root.mode === 'proc-fd';
   const ignores = options.includeIgnored
     ? ['--no-ignore']
     : // The sandbox's walk skips node_modules whatever .gitignore says (the start may be inside one).
@@ -107,35 +106,63 @@ export async function ripgrepWalk(
       : ['--glob', '!node_modules'];
   const excluded = options.exclude.flatMap((glob) => ['--glob', `!${glob}`]);
   const spec: OutputProcessSpec = {
-    file: rg,
+    ...walkStart(rg, root, options.confinement),
     args: [...walkArgs, ...ignores, ...excluded, ...patternArgs, '--', options.start === '' ? '.' : options.start],
+    signal,
+  };
+  let started: { child: FileOutputProcess; output: number };
+  const startedAt = Date.now();
+  try {
+    started = startOutputFileProcess(spec);
+  } catch {
+    return undefined; // no temp folder to write in, no process to start: the file-list mode
+  }
+  try {
+    return await walkInto(started, startedAt, spec, options);
+  } finally {
+    fs.closeSync(started.output);
+    // The next search's ripgrep starts in a sandbox made meanwhile, once this one has answered.
+    setTimeout(() => prestartRipgrepWalk(rg, root, options.confinement), PRESTART_AFTER_MS).unref();
+  }
+}
+
+/** What every start of ripgrep's walk in `root` shares but its arguments: its sandbox, folder and environment. */
+function walkStart(rg: string, root: RipgrepWalkRoot, confinement: RipgrepWalkOptions['confinement']) {
+  const proc = root.mode === 'proc-fd';
+  return {
+    file: rg,
     cwd: proc ? '/proc/self/fd/3' : root.path,
     environment: { pass: [] },
     inheritFds: proc ? [root.fd] : [],
-    signal,
-    confinement: options.confinement,
+    confinement,
   };
-  let output: number;
-  try {
-    output = openOutputFile();
-  } catch {
-    return undefined; // no temp folder to write in: the file-list mode
-  }
-  try {
-    return await walkInto(output, spec, options);
-  } finally {
-    fs.closeSync(output);
-  }
+}
+
+/**
+ * How long after a walk's ripgrep ends the sandbox for the next one is made (prestarted-launch.ts):
+ * after the search has confirmed and described what it found, not on the cores it uses for that.
+ */
+const PRESTART_AFTER_MS = 400;
+
+/**
+ * Makes ahead the sandbox ripgrep's walk in `root` starts in (prestarted-launch.ts): when a
+ * workspace opens, and after each walk. Nothing where ripgrep cannot walk.
+ */
+export function prestartRipgrepWalk(
+  rg: string,
+  root: RipgrepWalkRoot,
+  confinement: RipgrepWalkOptions['confinement'],
+): void {
+  if (ripgrepCanWalk()) prestartOutputFileProcess(walkStart(rg, root, confinement));
 }
 
 /** ripgrepWalk's run, its output written into the file `output`. */
 async function walkInto(
-  output: number,
+  { child, output }: { child: FileOutputProcess; output: number },
+  startedAt: number,
   spec: OutputProcessSpec,
   options: RipgrepWalkOptions,
 ): Promise<RipgrepWalkAnswer | undefined> {
-  const startedAt = Date.now();
-  const child = startFileOutputProcess(spec, output);
   if (!child.confined) {
     child.kill('SIGKILL');
     return undefined;

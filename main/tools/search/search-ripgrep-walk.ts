@@ -1,13 +1,27 @@
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import type { StaleEntry } from '../../domain/search/ngram/ngram-service';
-import { ripgrepWalk } from '../../platform/search-engines/ripgrep-walk';
+import { prestartRipgrepWalk, ripgrepWalk } from '../../platform/search-engines/ripgrep-walk';
 import { isPersonaPath, personaEntries } from '../../platform/disk/workspace-sandbox';
 import type { ResolvedPath } from '../../platform/disk/workspace-sandbox';
 import { closeOpened } from '../../platform/disk/walk-opened-files';
 import type { WalkEntry, WalkStep } from '../../platform/disk/workspace-walker';
 import { walkOrder } from '../../platform/disk/walk-folder-entries';
 import type { ToolEnvironment } from '../kit/tool-environment';
+
+/**
+ * ripgrep's sandbox for the open workspace, made ahead (prestarted-launch.ts) as the workspace
+ * opens, so the first search's walk starts in it; each walk makes the next one's itself.
+ */
+export function prestartRipgrep(env: ToolEnvironment): void {
+  const root = env.sandbox.anchorOf(false);
+  if (env.ripgrep === undefined || root === undefined) return;
+  prestartRipgrepWalk(
+    env.ripgrep,
+    { fd: root.dir.fd, path: root.dir.path, mode: root.mode },
+    env.confinementFor('ripgrep'),
+  );
+}
 
 /** The files a search_in_code walk would have searched that can match, found by ripgrep's own walk. */
 export interface RipgrepWalked {

@@ -13,40 +13,54 @@ import type { ToolServices } from '../tools/kit/tool-services';
 export const OPEN_SAVED_INDEX_AFTER_MS = 400;
 
 /**
- * search_in_code's saved trigram index of the open workspace, opened and refreshed in the
- * background soon after the workspace opens (WorkspaceNgram.openSaved), so the first search after
- * a restart answers from it (issue 32 item 2). No index is built here: a workspace never searched
- * costs nothing. `opened` is called each time a workspace opens (the app's start included);
- * `dispose` as the app ends, so no open comes after.
+ * What a workspace's first search needs, made ahead in the background soon after the workspace
+ * opens. At once, ripgrep's sandbox (prestarted-launch.ts), so the first search's walk does not
+ * wait for bubblewrap to set it up. After `delayMs`, search_in_code's saved trigram index, opened
+ * and refreshed (WorkspaceNgram.openSaved), so the first search after a restart answers from it
+ * (issue 32 item 2); no index is built here: a workspace never searched costs nothing. `opened` is
+ * called each time a workspace opens (the app's start included); `dispose` as the app ends, so
+ * nothing is made after.
  */
-export function savedSearchIndexOpener(deps: {
+export function searchAhead(deps: {
   readonly services: Pick<ToolServices, 'ngramIndexes' | 'searchIndexEnabled'>;
   /** A tool call's environment as one made now would be: the open workspace, the memory switch. */
   readonly environment: () => Promise<ToolEnvironment>;
   readonly logger: Logger;
   readonly delayMs?: number;
+  /** Makes ripgrep's sandbox for the workspace ahead (prestartRipgrep); tests leave it out. */
+  readonly prestartRipgrep?: (env: ToolEnvironment) => void;
 }): { readonly opened: () => void; readonly dispose: () => void } {
   let timer: NodeJS.Timeout | undefined;
+  let soon: NodeJS.Timeout | undefined;
   let disposed = false;
+  const warn = (what: string) => (error: unknown) => deps.logger.warn(`${what}: ${messageOf(error)}`);
   const open = async () => {
     if (!deps.services.searchIndexEnabled()) return;
     const env = await deps.environment();
     if (!disposed) deps.services.ngramIndexes.openSaved(env.workspaceRoot, env.sandbox);
   };
+  const prestart = async () => {
+    const env = await deps.environment();
+    if (!disposed) deps.prestartRipgrep?.(env);
+  };
   return {
     opened: () => {
       clearTimeout(timer);
+      clearTimeout(soon);
       if (disposed) return;
       // Never keeps a process alive that is ending.
+      if (deps.prestartRipgrep !== undefined)
+        soon = setTimeout(() => {
+          prestart().catch(warn("ripgrep's sandbox could not be made ahead"));
+        }, 0).unref();
       timer = setTimeout(() => {
-        open().catch((error: unknown) =>
-          deps.logger.warn(`The saved search index could not be opened: ${messageOf(error)}`),
-        );
+        open().catch(warn('The saved search index could not be opened'));
       }, deps.delayMs ?? OPEN_SAVED_INDEX_AFTER_MS).unref();
     },
     dispose: () => {
       disposed = true;
       clearTimeout(timer);
+      clearTimeout(soon);
     },
   };
 }

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { NgramIndexes } from '../domain/search/ngram/ngram-indexes';
 import type { ToolEnvironment } from '../tools/kit/tool-environment';
 import { createStderrLogger } from '../platform/logging/logger';
-import { savedSearchIndexOpener } from './saved-search-index';
+import { searchAhead } from './search-ahead';
 import { useMcpTestSessions } from '../test-support/mcp-session-kit';
 import { useTempDirs } from '../test-support/temp-dir';
 
@@ -13,26 +13,31 @@ const session = useMcpTestSessions();
 
 type Found = { engine?: string; index?: { state?: string } };
 
-describe('the opener of a workspace’s saved search index', () => {
+describe('what a workspace’s first search needs, made ahead as it opens', () => {
   /** An opener on a stand-in index list (what it is asked to open), a short delay. */
   function opener(enabled = true) {
     const openSaved = vi.fn();
-    const environment = () =>
-      Promise.resolve({ workspaceRoot: '/work/space', sandbox: {} } as unknown as ToolEnvironment);
-    const made = savedSearchIndexOpener({
+    const prestartRipgrep = vi.fn();
+    const env = { workspaceRoot: '/work/space', sandbox: {} } as unknown as ToolEnvironment;
+    const made = searchAhead({
       services: { ngramIndexes: { openSaved } as unknown as NgramIndexes, searchIndexEnabled: () => enabled },
-      environment,
+      environment: () => Promise.resolve(env),
       logger: createStderrLogger('test', () => undefined),
       delayMs: 20,
+      prestartRipgrep,
     });
-    return { ...made, openSaved };
+    return { ...made, openSaved, prestartRipgrep, env };
   }
   const moment = () => new Promise((resolve) => setTimeout(resolve, 80));
 
   it('opens once a moment after the workspace opens, the last opening only', async () => {
-    const { opened, openSaved } = opener();
+    const { opened, openSaved, prestartRipgrep, env } = opener();
     opened();
     opened();
+    expect(openSaved).not.toHaveBeenCalled();
+    // ripgrep's sandbox is made at once (the next turn of the loop), once.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(prestartRipgrep.mock.calls).toEqual([[env]]);
     expect(openSaved).not.toHaveBeenCalled();
     await moment();
     expect(openSaved.mock.calls).toEqual([['/work/space', {}]]);
@@ -47,6 +52,7 @@ describe('the opener of a workspace’s saved search index', () => {
     off.opened();
     await moment();
     expect(ending.openSaved).not.toHaveBeenCalled();
+    expect(ending.prestartRipgrep).not.toHaveBeenCalled();
     expect(off.openSaved).not.toHaveBeenCalled();
   });
 });
