@@ -1,7 +1,7 @@
 import type { AppInfo } from '../../shared/ipc/app';
 import { createChatHandlers } from '../agent/chat-handlers';
 import { searchAhead } from './search-ahead';
-import { prestartRipgrep } from '../tools/search/search-ripgrep-walk';
+import { ripgrepAhead } from '../tools/search/search-ripgrep-walk';
 import { createChatService } from '../agent/chat-service';
 import type { ChatService } from '../agent/chat-service';
 import type { ToolExecutor } from '../tool-calls/tool-executor';
@@ -205,7 +205,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     services: toolServices,
     environment: toolEnvironmentNow,
     logger: options.logger,
-    prestartRipgrep,
+    ripgrepAhead,
   });
   const workspaceSandbox = async () => (await toolEnvironmentNow()).sandbox;
   const codeAvailability = createCodeAvailability({

@@ -18,22 +18,25 @@ describe('what a workspace’s first search needs, made ahead as it opens', () =
   function opener(enabled = true) {
     const openSaved = vi.fn();
     const prestartRipgrep = vi.fn();
+    const drop = vi.fn();
     const env = { workspaceRoot: '/work/space', sandbox: {} } as unknown as ToolEnvironment;
     const made = searchAhead({
       services: { ngramIndexes: { openSaved } as unknown as NgramIndexes, searchIndexEnabled: () => enabled },
       environment: () => Promise.resolve(env),
       logger: createStderrLogger('test', () => undefined),
       delayMs: 20,
-      prestartRipgrep,
+      ripgrepAhead: { prestart: prestartRipgrep, drop },
     });
-    return { ...made, openSaved, prestartRipgrep, env };
+    return { ...made, openSaved, prestartRipgrep, drop, env };
   }
   const moment = () => new Promise((resolve) => setTimeout(resolve, 80));
 
   it('opens once a moment after the workspace opens, the last opening only', async () => {
-    const { opened, openSaved, prestartRipgrep, env } = opener();
+    const { opened, openSaved, prestartRipgrep, drop, env } = opener();
     opened();
     opened();
+    // The sandbox of the folder open before is dropped at each opening.
+    expect(drop).toHaveBeenCalledTimes(2);
     expect(openSaved).not.toHaveBeenCalled();
     // ripgrep's sandbox is made at once (the next turn of the loop), once.
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -53,6 +56,7 @@ describe('what a workspace’s first search needs, made ahead as it opens', () =
     await moment();
     expect(ending.openSaved).not.toHaveBeenCalled();
     expect(ending.prestartRipgrep).not.toHaveBeenCalled();
+    expect(ending.drop).toHaveBeenCalledTimes(3); // opened, disposed, opened
     expect(off.openSaved).not.toHaveBeenCalled();
   });
 });

@@ -27,8 +27,8 @@ export function searchAhead(deps: {
   readonly environment: () => Promise<ToolEnvironment>;
   readonly logger: Logger;
   readonly delayMs?: number;
-  /** Makes ripgrep's sandbox for the workspace ahead (prestartRipgrep); tests leave it out. */
-  readonly prestartRipgrep?: (env: ToolEnvironment) => void;
+  /** Makes ripgrep's sandbox for the workspace ahead, and drops it (ripgrepAhead); tests leave it out. */
+  readonly ripgrepAhead?: { readonly prestart: (env: ToolEnvironment) => void; readonly drop: () => void };
 }): { readonly opened: () => void; readonly dispose: () => void } {
   let timer: NodeJS.Timeout | undefined;
   let soon: NodeJS.Timeout | undefined;
@@ -41,15 +41,17 @@ export function searchAhead(deps: {
   };
   const prestart = async () => {
     const env = await deps.environment();
-    if (!disposed) deps.prestartRipgrep?.(env);
+    if (!disposed) deps.ripgrepAhead?.prestart(env);
   };
   return {
     opened: () => {
       clearTimeout(timer);
       clearTimeout(soon);
+      // The sandbox of the folder open before goes (a search in this one would not take it anyway).
+      deps.ripgrepAhead?.drop();
       if (disposed) return;
       // Never keeps a process alive that is ending.
-      if (deps.prestartRipgrep !== undefined)
+      if (deps.ripgrepAhead !== undefined)
         soon = setTimeout(() => {
           prestart().catch(warn("ripgrep's sandbox could not be made ahead"));
         }, 0).unref();
@@ -61,6 +63,7 @@ export function searchAhead(deps: {
       disposed = true;
       clearTimeout(timer);
       clearTimeout(soon);
+      deps.ripgrepAhead?.drop();
     },
   };
 }

@@ -75,6 +75,8 @@ export function prestartOutputFileProcess(spec: Omit<OutputProcessSpec, 'args' |
   if (spec.confinement === undefined) return;
   const launch = launchFor({ ...spec, args: [], shell: false });
   prestart(launch, childEnvironment(launch.environment), spec.inheritFds ?? [], openOutputFile);
+  // A sandbox made ahead holds no placeholder (handOver says so); one that could not be made frees its own.
+  launch.release();
 }
 
 /**

@@ -19,7 +19,7 @@ import type { Launch } from './launch-types';
  * of the protected names when they were made), working folder, environment, and inherited folders
  * (the same path, device and inode), compared when it is taken. One waits at most, for MAX_AGE_MS.
  */
-const becomeTheProgram = 'set --; while IFS= read -r arg; do set -- "$@" "$arg"; done; exec "$@"';
+const becomeTheProgram = 'set --; while IFS= read -r arg; do set -- "$@" "$arg"; done; exec "$@" </dev/null';
 
 type Waiter = ChildProcessByStdio<Writable, null, Readable>;
 
@@ -28,6 +28,8 @@ interface Waiting {
   readonly child: Waiter;
   /** The file its output goes to (its stdout): this process's own descriptor of it. */
   readonly output: number;
+  /** performance.now() when it was made: it serves until MAX_AGE_MS after. */
+  readonly madeAt: number;
   readonly expiry: NodeJS.Timeout;
 }
 
@@ -48,21 +50,35 @@ export interface HandedOver {
   readonly output: number;
 }
 
-/** What makes two confined starts the same but for their program; undefined where it cannot be handed over. */
+/**
+ * What makes two confined starts the same but for their program; undefined where it cannot be
+ * handed over. The paths bwrap's arguments name (each mount's source and target, each name hidden)
+ * count by what is there now, not only by name: a mount sits on the entry it was made on, and the
+ * host replacing that entry (an editor saving MEMORY.md by a rename over it) detaches the mount in
+ * the sandbox, where the new file then shows. A sandbox made now would cover it.
+ */
 function sandboxKey(launch: Launch, environment: Record<string, string>, inheritFds: readonly number[]) {
   if (launch.handOver === undefined) return undefined;
+  const { confinementArgs } = launch.handOver;
+  const identity = (stats: fs.BigIntStats | undefined) =>
+    stats === undefined ? 'none' : `${stats.dev}:${stats.ino}:${stats.mode & BigInt(fs.constants.S_IFMT)}`;
   try {
-    const folders = inheritFds.map((fd) => {
-      const stats = fs.fstatSync(fd);
-      return [fs.readlinkSync(`/proc/self/fd/${fd}`), stats.dev, stats.ino];
-    });
-    return JSON.stringify([launch.file, launch.handOver.confinementArgs, launch.cwd, environment, folders]);
+    const folders = inheritFds.map((fd) => [
+      fs.readlinkSync(`/proc/self/fd/${fd}`),
+      identity(fs.fstatSync(fd, { bigint: true })),
+    ]);
+    const named = confinementArgs
+      .filter((arg) => arg.startsWith('/'))
+      .map((path) => identity(fs.lstatSync(path, { bigint: true, throwIfNoEntry: false })));
+    return JSON.stringify([launch.file, confinementArgs, launch.cwd, environment, folders, named]);
   } catch {
     return undefined; // a descriptor closed meanwhile: nothing to compare with
   }
 }
 
 const alive = (child: Waiter) => child.exitCode === null && child.signalCode === null;
+/** Past its age, whether or not its timer has run yet (an event loop held up runs it late). */
+const tooOld = (sandbox: Waiting) => performance.now() - sandbox.madeAt > MAX_AGE_MS;
 
 /**
  * Drops the sandbox waiting, if any, and closes its output file. Its input is closed: the shell
@@ -91,7 +107,8 @@ export function prestart(
 ): void {
   const key = sandboxKey(launch, environment, inheritFds);
   if (key === undefined || launch.handOver === undefined) return;
-  if (waiting !== undefined && waiting.key === key && alive(waiting.child)) return;
+  if (waiting !== undefined && waiting.key === key && alive(waiting.child) && !tooOld(waiting)) return;
+  const madeAt = performance.now();
   discardPrestarted();
   let output: number;
   let child: Waiter;
@@ -121,7 +138,7 @@ export function prestart(
   child.unref();
   (child.stdin as Socket).unref();
   (child.stderr as Socket).unref();
-  waiting = { key, child, output, expiry: setTimeout(discardOwn, MAX_AGE_MS).unref() };
+  waiting = { key, child, output, madeAt, expiry: setTimeout(discardOwn, MAX_AGE_MS).unref() };
 }
 
 /**
@@ -137,7 +154,12 @@ export function takePrestarted(
   const ready = waiting;
   const program = launch.handOver?.program;
   if (ready === undefined || program === undefined || signal.aborted || !alive(ready.child)) return undefined;
-  if (program.some((arg) => arg.includes('\n'))) return undefined;
+  if (tooOld(ready)) {
+    discardPrestarted();
+    return undefined;
+  }
+  // One a line: a newline would split an argument, and the shell drops a NUL (a fresh start refuses one).
+  if (program.some((arg) => /[\n\0]/.test(arg))) return undefined;
   if (sandboxKey(launch, environment, inheritFds) !== ready.key) return undefined;
   waiting = undefined;
   clearTimeout(ready.expiry);

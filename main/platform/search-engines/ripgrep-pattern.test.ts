@@ -32,6 +32,17 @@ describe('ripgrep pattern arguments', () => {
     ]);
   });
 
+  it('leaves to the JS engine a pattern holding a NUL (no program takes one) or a line break', () => {
+    for (const [query, isRegex, caseSensitive] of [
+      ['Abcd\u0000efgh', false, false], // case-insensitive, ASCII: the nocase mode
+      ['Abcd\u0000efgh', false, true],
+      ['ab\u0000c', true, false],
+      ['ab\u0000c.é', true, true],
+      ['two\nlines here', false, false],
+    ] as const)
+      expect(ripgrepPatternArgs(specOf(query, isRegex, caseSensitive))).toBeUndefined();
+  });
+
   it('translates the shared regex subset with JavaScript meanings', () => {
     expect(translateRegex('^export function \\w+Handler\\d', true)).toBe(
       '(?:^|\\r|\\x{2028}|\\x{2029})export function [0-9A-Za-z_]+Handler[0-9]',

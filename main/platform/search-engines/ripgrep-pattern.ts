@@ -11,6 +11,13 @@ import type { SearchSpec } from './search-types';
  * \u2028 and \u2029 besides \n); anchors only where that can be said exactly (a branch's ends).
  */
 export function ripgrepPatternArgs(spec: SearchSpec): string[] | undefined {
+  const args = patternArgs(spec);
+  // A NUL cannot be passed to a program at all (a start with one fails), nor a literal line break
+  // searched for line by line: the JS engine answers those.
+  return args?.some((arg) => arg.includes('\0')) === true ? undefined : args;
+}
+
+function patternArgs(spec: SearchSpec): string[] | undefined {
   switch (spec.mode) {
     case 'bytes': {
       const text = Buffer.from(spec.pattern, 'latin1').toString('utf8');
@@ -20,6 +27,7 @@ export function ripgrepPatternArgs(spec: SearchSpec): string[] | undefined {
     }
     case 'nocase':
       // ASCII needle, ASCII case folding (the JS engine folds A-Z only: no Kelvin sign for k).
+      if (spec.pattern.includes('\n')) return undefined;
       return ['--fixed-strings', '--ignore-case', '--no-unicode', '--regexp', spec.pattern];
     case 'latin1': {
       // An ASCII regex of [xX] classes and escaped punctuation, over bytes.

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { prestartOutputFileProcess, readOutputFile, startOutputFileProcess } from '../processes/output-process';
 import type { FileOutputProcess, OutputProcessSpec } from '../processes/output-process';
+import { discardPrestarted } from '../processes/prestarted-launch';
 import { ripgrepExit } from './ripgrep-exit';
 import { confinementMode } from '../processes/confinement';
 import type { ConfinementRules } from '../processes/launch-types';
@@ -122,7 +123,8 @@ export async function ripgrepWalk(
   } finally {
     fs.closeSync(started.output);
     // The next search's ripgrep starts in a sandbox made meanwhile, once this one has answered.
-    setTimeout(() => prestartRipgrepWalk(rg, root, options.confinement), PRESTART_AFTER_MS).unref();
+    clearTimeout(nextSandbox);
+    nextSandbox = setTimeout(() => prestartRipgrepWalk(rg, root, options.confinement), PRESTART_AFTER_MS).unref();
   }
 }
 
@@ -143,6 +145,13 @@ function walkStart(rg: string, root: RipgrepWalkRoot, confinement: RipgrepWalkOp
  * after the search has confirmed and described what it found, not on the cores it uses for that.
  */
 const PRESTART_AFTER_MS = 400;
+let nextSandbox: NodeJS.Timeout | undefined;
+
+/** No sandbox made ahead for ripgrep any more, none waiting: the workspace closes, or the app ends. */
+export function dropRipgrepPrestart(): void {
+  clearTimeout(nextSandbox);
+  discardPrestarted();
+}
 
 /**
  * Makes ahead the sandbox ripgrep's walk in `root` starts in (prestarted-launch.ts): when a

@@ -1,7 +1,7 @@
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import type { StaleEntry } from '../../domain/search/ngram/ngram-service';
-import { prestartRipgrepWalk, ripgrepWalk } from '../../platform/search-engines/ripgrep-walk';
+import { dropRipgrepPrestart, prestartRipgrepWalk, ripgrepWalk } from '../../platform/search-engines/ripgrep-walk';
 import { isPersonaPath, personaEntries } from '../../platform/disk/workspace-sandbox';
 import type { ResolvedPath } from '../../platform/disk/workspace-sandbox';
 import { closeOpened } from '../../platform/disk/walk-opened-files';
@@ -11,17 +11,21 @@ import type { ToolEnvironment } from '../kit/tool-environment';
 
 /**
  * ripgrep's sandbox for the open workspace, made ahead (prestarted-launch.ts) as the workspace
- * opens, so the first search's walk starts in it; each walk makes the next one's itself.
+ * opens, so the first search's walk starts in it; each walk makes the next one's itself. `drop`
+ * as a workspace closes or the app ends: none is made after, none waits.
  */
-export function prestartRipgrep(env: ToolEnvironment): void {
-  const root = env.sandbox.anchorOf(false);
-  if (env.ripgrep === undefined || root === undefined) return;
-  prestartRipgrepWalk(
-    env.ripgrep,
-    { fd: root.dir.fd, path: root.dir.path, mode: root.mode },
-    env.confinementFor('ripgrep'),
-  );
-}
+export const ripgrepAhead = {
+  prestart(env: ToolEnvironment): void {
+    const root = env.sandbox.anchorOf(false);
+    if (env.ripgrep === undefined || root === undefined) return;
+    prestartRipgrepWalk(
+      env.ripgrep,
+      { fd: root.dir.fd, path: root.dir.path, mode: root.mode },
+      env.confinementFor('ripgrep'),
+    );
+  },
+  drop: dropRipgrepPrestart,
+};
 
 /** The files a search_in_code walk would have searched that can match, found by ripgrep's own walk. */
 export interface RipgrepWalked {
