@@ -276,6 +276,7 @@ async function otherRows(corpus: Corpus, ours: Client, rows: McpRow[], log: Log)
         engines.set(String(found['engine']), (engines.get(String(found['engine'])) ?? 0) + 1);
       },
       () => runOnce(rg),
+      SETTLE_MS,
     );
     rows.push({
       name: `search_in_code, steady: ${name}`,
@@ -288,6 +289,12 @@ async function otherRows(corpus: Corpus, ours: Client, rows: McpRow[], log: Log)
     });
   }
 }
+
+/**
+ * The pause after each steady search before the next reference run (compareCalls): the server
+ * makes its next ripgrep's sandbox 400 ms after a search's ripgrep ends (prestarted-launch.ts).
+ */
+const SETTLE_MS = 1000;
 
 /**
  * How long a client waits for a new server before it can call anything: spawned, started, and its

@@ -75,10 +75,19 @@ export interface Comparison extends Paired {
 
 /**
  * Ours and the reference alternate run by run (after one warm-up each), so a burst of load from
- * other processes hits both sides alike.
+ * other processes hits both sides alike. `settleMs`: a pause after each call of ours, as a client
+ * thinking between calls leaves one, so what the server does once it has answered (the sandbox it
+ * makes ahead for its next ripgrep) lands on neither side's timing.
  */
-export async function compareCalls(runs: number, ours: () => Promise<void>, reference: () => unknown): Promise<Paired> {
+export async function compareCalls(
+  runs: number,
+  ours: () => Promise<void>,
+  reference: () => unknown,
+  settleMs = 0,
+): Promise<Paired> {
+  const settle = () => new Promise((resolve) => setTimeout(resolve, settleMs));
   await ours();
+  await settle();
   await reference();
   const oursTimes: number[] = [];
   const referenceTimes: number[] = [];
@@ -89,6 +98,7 @@ export async function compareCalls(runs: number, ours: () => Promise<void>, refe
     const start = performance.now();
     await ours();
     oursTimes.push(performance.now() - start);
+    await settle();
   }
   return paired(oursTimes, referenceTimes);
 }
