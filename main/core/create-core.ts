@@ -126,6 +126,11 @@ export interface Core {
   readonly mcpHost: McpHost;
   /** The open folder; `open` is the hook for the desktop's native folder dialog. */
   readonly workspace: Pick<WorkspaceService, 'current' | 'open'>;
+  /**
+   * Makes ahead what a search coming soon needs (search-ahead.ts): ripgrep's sandbox, once no call
+   * runs. familiar-mcp asks once a client's handshake is done (an agent's first call follows).
+   */
+  readySearch(): void;
   dispose(reason: string): Promise<void>;
 }
 
@@ -385,6 +390,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     scheduler,
     mcpHost,
     workspace,
+    readySearch: () => searchReady.prestartNow(),
     async dispose(reason) {
       events.emit('app.shutdown', { reason });
       searchReady.dispose();

@@ -17,7 +17,7 @@ describe('what a workspace’s first search needs, made ahead as it opens', () =
   /** An opener on a stand-in index list (what it is asked to open), a short delay. */
   function opener(enabled = true) {
     const openSaved = vi.fn();
-    const prestartRipgrep = vi.fn();
+    const prestartRipgrep = vi.fn(() => Promise.resolve());
     const drop = vi.fn();
     const env = { workspaceRoot: '/work/space', sandbox: {} } as unknown as ToolEnvironment;
     const made = searchAhead({
@@ -32,18 +32,18 @@ describe('what a workspace’s first search needs, made ahead as it opens', () =
   const moment = () => new Promise((resolve) => setTimeout(resolve, 80));
 
   it('opens once a moment after the workspace opens, the last opening only', async () => {
-    const { opened, openSaved, prestartRipgrep, drop, env } = opener();
+    const { opened, openSaved, prestartRipgrep, drop, prestartNow, env } = opener();
     opened();
     opened();
-    // The sandbox of the folder open before is dropped at each opening.
+    // The sandbox of the folder open before is dropped at each opening; none is made unasked.
     expect(drop).toHaveBeenCalledTimes(2);
-    expect(openSaved).not.toHaveBeenCalled();
-    // ripgrep's sandbox is made at once (the next turn of the loop), once.
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(prestartRipgrep.mock.calls).toEqual([[env]]);
     expect(openSaved).not.toHaveBeenCalled();
     await moment();
     expect(openSaved.mock.calls).toEqual([['/work/space', {}]]);
+    expect(prestartRipgrep).not.toHaveBeenCalled();
+    // Asked (an MCP client's handshake done): ripgrep's sandbox for the workspace as it is now.
+    prestartNow();
+    await vi.waitFor(() => expect(prestartRipgrep.mock.calls).toEqual([[env]]));
   });
 
   it('opens nothing once disposed (the app ending), nor where the index is off in settings', async () => {
@@ -51,6 +51,7 @@ describe('what a workspace’s first search needs, made ahead as it opens', () =
     ending.opened();
     ending.dispose();
     ending.opened();
+    ending.prestartNow();
     const off = opener(false);
     off.opened();
     await moment();

@@ -13,13 +13,14 @@ import type { ToolServices } from '../tools/kit/tool-services';
 export const OPEN_SAVED_INDEX_AFTER_MS = 400;
 
 /**
- * What a workspace's first search needs, made ahead in the background soon after the workspace
- * opens. At once, ripgrep's sandbox (prestarted-launch.ts), so the first search's walk does not
- * wait for bubblewrap to set it up. After `delayMs`, search_in_code's saved trigram index, opened
- * and refreshed (WorkspaceNgram.openSaved), so the first search after a restart answers from it
- * (issue 32 item 2); no index is built here: a workspace never searched costs nothing. `opened` is
- * called each time a workspace opens (the app's start included); `dispose` as the app ends, so
- * nothing is made after.
+ * What a search needs, made ahead in the background. Asked (prestartNow: familiar-mcp once a
+ * client's handshake is done), ripgrep's sandbox (prestarted-launch.ts) once no call runs, so the
+ * next search's walk does not wait for bubblewrap to set it up; not as the app starts, where it held
+ * up the answer to a client's initialize (~45 ms). When a workspace opens (`opened`, the app's start
+ * included), the sandbox of the folder open before goes, and after `delayMs` search_in_code's saved
+ * trigram index is opened and refreshed (WorkspaceNgram.openSaved), so the first search after a
+ * restart answers from it (issue 32 item 2); no index is built here: a workspace never searched
+ * costs nothing. `dispose` as the app ends, so nothing is made after.
  */
 export function searchAhead(deps: {
   readonly services: Pick<ToolServices, 'ngramIndexes' | 'searchIndexEnabled'>;
@@ -28,10 +29,9 @@ export function searchAhead(deps: {
   readonly logger: Logger;
   readonly delayMs?: number;
   /** Makes ripgrep's sandbox for the workspace ahead, and drops it (ripgrepAhead); tests leave it out. */
-  readonly ripgrepAhead?: { readonly prestart: (env: ToolEnvironment) => void; readonly drop: () => void };
-}): { readonly opened: () => void; readonly dispose: () => void } {
+  readonly ripgrepAhead?: { readonly prestart: (env: ToolEnvironment) => Promise<void>; readonly drop: () => void };
+}): { readonly opened: () => void; readonly prestartNow: () => void; readonly dispose: () => void } {
   let timer: NodeJS.Timeout | undefined;
-  let soon: NodeJS.Timeout | undefined;
   let disposed = false;
   const warn = (what: string) => (error: unknown) => deps.logger.warn(`${what}: ${messageOf(error)}`);
   const open = async () => {
@@ -41,20 +41,19 @@ export function searchAhead(deps: {
   };
   const prestart = async () => {
     const env = await deps.environment();
-    if (!disposed) deps.ripgrepAhead?.prestart(env);
+    if (!disposed) await deps.ripgrepAhead?.prestart(env);
   };
   return {
+    prestartNow: () => {
+      if (!disposed && deps.ripgrepAhead !== undefined)
+        prestart().catch(warn("ripgrep's sandbox could not be made ahead"));
+    },
     opened: () => {
       clearTimeout(timer);
-      clearTimeout(soon);
       // The sandbox of the folder open before goes (a search in this one would not take it anyway).
       deps.ripgrepAhead?.drop();
       if (disposed) return;
       // Never keeps a process alive that is ending.
-      if (deps.ripgrepAhead !== undefined)
-        soon = setTimeout(() => {
-          prestart().catch(warn("ripgrep's sandbox could not be made ahead"));
-        }, 0).unref();
       timer = setTimeout(() => {
         open().catch(warn('The saved search index could not be opened'));
       }, deps.delayMs ?? OPEN_SAVED_INDEX_AFTER_MS).unref();
@@ -62,7 +61,6 @@ export function searchAhead(deps: {
     dispose: () => {
       disposed = true;
       clearTimeout(timer);
-      clearTimeout(soon);
       deps.ripgrepAhead?.drop();
     },
   };

@@ -7,7 +7,10 @@ import type { WorkspaceBinding } from './mcp-roots';
 import { serveResources } from './mcp-resources';
 
 export interface McpSessionsOptions {
-  readonly core: Pick<Core, 'assistant' | 'workspace' | 'settings' | 'conversations' | 'dispatch' | 'events'>;
+  readonly core: Pick<
+    Core,
+    'assistant' | 'workspace' | 'settings' | 'conversations' | 'dispatch' | 'events' | 'readySearch'
+  >;
   readonly version: string;
   /** Every MCP call belongs to this conversation: rate limits, audit and read tracking use it. */
   readonly conversationId: string;
@@ -40,6 +43,13 @@ export function createMcpSessions(options: McpSessionsOptions): McpSessions {
     create() {
       const server = createMcpServer({ executor, version: options.version, conversationId: options.conversationId });
       binding.attach(server);
+      // Once the client has its answer to initialize: ripgrep's sandbox for its first search (made as
+      // the server started, it held that answer up).
+      const initialized = server.oninitialized;
+      server.oninitialized = () => {
+        initialized?.();
+        setImmediate(() => core.readySearch());
+      };
       serveResources({
         server,
         // Persona files live in the Familiar home: readable before any workspace is bound.

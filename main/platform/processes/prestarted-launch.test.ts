@@ -1,9 +1,9 @@
 import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isAlive } from '../../test-support/process-alive';
+import { waitingSandboxes } from '../../test-support/waiting-sandboxes';
 import { useTempDirs } from '../../test-support/temp-dir';
 import { confinementMode } from './confinement';
 import type { ConfinementRules } from './launch-types';
@@ -32,30 +32,6 @@ const specOf = (
   confinement = rulesFor(folder),
   signal = new AbortController().signal,
 ): OutputProcessSpec => ({ file, args, cwd: folder, environment: { pass: [] }, signal, confinement });
-
-/**
- * The sandboxes waiting for a program: bwrap children of this process running the waiting shell,
- * once set up (the shell inside runs: bwrap, its inner bwrap, the shell).
- */
-function waitingSandboxes(): number[] {
-  const found: number[] = [];
-  const childrenOf = (pid: number) =>
-    readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const command = readFileSync(`/proc/${name}/cmdline`, 'utf8');
-      if (parent !== process.pid || !command.includes('exec "$@"')) continue;
-      const shells = childrenOf(Number(name)).flatMap(childrenOf);
-      if (shells.some((pid) => readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'sh')) found.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
 
 /** Runs a start to its end: its exit code, what it wrote to its output file and to stderr. */
 async function ran({ child, output }: { child: FileOutputProcess; output: number }) {

@@ -3,7 +3,7 @@ import { prestartOutputFileProcess, readOutputFile, startOutputFileProcess } fro
 import type { FileOutputProcess, OutputProcessSpec } from '../processes/output-process';
 import { discardPrestarted } from '../processes/prestarted-launch';
 import { ripgrepExit } from './ripgrep-exit';
-import { confinementMode } from '../processes/confinement';
+import { confinementMode, probeConfinementSoon } from '../processes/confinement';
 import type { ConfinementRules } from '../processes/launch-types';
 
 /**
@@ -118,13 +118,15 @@ export async function ripgrepWalk(
   } catch {
     return undefined; // no temp folder to write in, no process to start: the file-list mode
   }
+  walking += 1;
   try {
     return await walkInto(started, startedAt, spec, options);
   } finally {
+    walking -= 1;
     fs.closeSync(started.output);
     // The next search's ripgrep starts in a sandbox made meanwhile, once this one has answered.
     clearTimeout(nextSandbox);
-    nextSandbox = setTimeout(() => prestartRipgrepWalk(rg, root, options.confinement), PRESTART_AFTER_MS).unref();
+    nextSandbox = setTimeout(() => void prestartRipgrepWalk(rg, root, options.confinement), PRESTART_AFTER_MS).unref();
   }
 }
 
@@ -146,6 +148,8 @@ function walkStart(rg: string, root: RipgrepWalkRoot, confinement: RipgrepWalkOp
  */
 const PRESTART_AFTER_MS = 400;
 let nextSandbox: NodeJS.Timeout | undefined;
+/** Walks whose ripgrep runs now. */
+let walking = 0;
 
 /** No sandbox made ahead for ripgrep any more, none waiting: the workspace closes, or the app ends. */
 export function dropRipgrepPrestart(): void {
@@ -157,12 +161,18 @@ export function dropRipgrepPrestart(): void {
  * Makes ahead the sandbox ripgrep's walk in `root` starts in (prestarted-launch.ts): when a
  * workspace opens, and after each walk. Nothing where ripgrep cannot walk.
  */
-export function prestartRipgrepWalk(
+export async function prestartRipgrepWalk(
   rg: string,
   root: RipgrepWalkRoot,
   confinement: RipgrepWalkOptions['confinement'],
-): void {
-  if (ripgrepCanWalk()) prestartOutputFileProcess(walkStart(rg, root, confinement));
+  quiet: () => boolean = () => true,
+): Promise<void> {
+  // Never the probe's synchronous run (bubblewrap starting `true`): as the app starts, that would
+  // hold up its answer to a client's initialize. The background probe settles first.
+  await probeConfinementSoon();
+  // Not while a walk's ripgrep runs (it takes both cores, and bubblewrap's setup would slow it: that
+  // walk makes the next sandbox itself once it is done), nor while `quiet` says a call runs.
+  if (walking === 0 && quiet() && ripgrepCanWalk()) prestartOutputFileProcess(walkStart(rg, root, confinement));
 }
 
 /** ripgrepWalk's run, its output written into the file `output`. */

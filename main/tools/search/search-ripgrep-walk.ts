@@ -10,18 +10,21 @@ import { walkOrder } from '../../platform/disk/walk-folder-entries';
 import type { ToolEnvironment } from '../kit/tool-environment';
 
 /**
- * ripgrep's sandbox for the open workspace, made ahead (prestarted-launch.ts) as the workspace
- * opens, so the first search's walk starts in it; each walk makes the next one's itself. `drop`
- * as a workspace closes or the app ends: none is made after, none waits.
+ * ripgrep's sandbox for the open workspace, made ahead (prestarted-launch.ts) when no tool call
+ * runs, so a search that comes later starts in it; each walk makes the next one's itself. Made
+ * while a call runs, it would only take that call's time (a search that comes at once starts its
+ * own as before). `drop` as a workspace closes or the app ends: none is made after, none waits.
  */
 export const ripgrepAhead = {
-  prestart(env: ToolEnvironment): void {
+  async prestart(env: ToolEnvironment): Promise<void> {
     const root = env.sandbox.anchorOf(false);
     if (env.ripgrep === undefined || root === undefined) return;
-    prestartRipgrepWalk(
+    await env.foreground?.idle();
+    await prestartRipgrepWalk(
       env.ripgrep,
       { fd: root.dir.fd, path: root.dir.path, mode: root.mode },
       env.confinementFor('ripgrep'),
+      () => env.foreground?.busy !== true,
     );
   },
   drop: dropRipgrepPrestart,
