@@ -118,12 +118,14 @@ export function prestart(
     return;
   }
   try {
+    // Its input and stderr are pipes (stdio below); the inherited folders after them make Node's
+    // typings give up on saying so.
     child = spawn(launch.file, [...launch.handOver.confinementArgs, '/bin/sh', '-c', becomeTheProgram], {
       cwd: launch.cwd,
       env: environment,
       stdio: ['pipe', output, 'pipe', ...inheritFds],
       windowsHide: true,
-    });
+    }) as Waiter;
   } catch {
     fs.closeSync(output);
     return;
