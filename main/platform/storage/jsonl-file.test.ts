@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { useTempDirs } from '../../test-support/temp-dir';
-import { appendJsonLines, readJsonLines } from './jsonl-file';
+import { appendJsonLines, appendJsonLinesSync, readJsonLines } from './jsonl-file';
 
 const tempDir = useTempDirs();
 const record = z.object({ n: z.number() });
@@ -36,6 +36,20 @@ describe('JSON lines', () => {
     // The torn line was never acknowledged: the next append cuts it off instead of gluing onto it.
     await appendJsonLines(file, [{ n: 4 }]);
     expect(await readJsonLines(file, record)).toEqual(cleanRead(1, 2, 4));
+  });
+
+  it('appends in this thread after a line it did not end, on a line of its own, cutting nothing', async () => {
+    const file = join(await tempDir(), 'audit.jsonl');
+    appendJsonLinesSync(file, [{ n: 1 }]);
+    // Another process's line, seen half-written (or one a crash tore): it is left as it is.
+    await appendFile(file, '{"n": 2');
+    appendJsonLinesSync(file, [{ n: 3 }, { n: 4 }]);
+    expect(await readFile(file, 'utf8')).toBe('{"n":1}\n{"n": 2\n{"n":3}\n{"n":4}\n');
+    expect(await readJsonLines(file, record)).toEqual({
+      records: [{ n: 1 }, { n: 3 }, { n: 4 }],
+      skippedLines: [2],
+      tornTail: false,
+    });
   });
 
   it('skips lines that are JSON but not records', async () => {

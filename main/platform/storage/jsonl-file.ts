@@ -97,15 +97,28 @@ export async function appendJsonLines(
  * appendJsonLines done in this thread, without fsync: a few small system calls that never wait in
  * libuv's thread pool, where a background index build's reads can queue for tens of milliseconds.
  * For the audit log: a tool call's answer waits for its line, and one fsync per call would cost
- * more than a last line lost to a power cut.
+ * more than a last line lost to a power cut. Several processes may append to one such file (the
+ * desktop app and familiar-mcp on one home), so a last line without its newline may be another's,
+ * seen half-written: it is not cut (cut, that line would be lost once whole), the records start on
+ * a line of their own instead. A line torn by a crash stays, and readers skip it.
  */
 export function appendJsonLinesSync(file: string, records: readonly unknown[], mode = 0o600): void {
   const fd = openSync(file, 'a+', mode);
   try {
-    dropTornTail(fd);
-    const bytes = Buffer.from(records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+    const text = records.map((record) => `${JSON.stringify(record)}\n`).join('');
+    const bytes = Buffer.from(endsMidLine(fd) ? `\n${text}` : text);
+    // Opened to append: each write lands at the end, whoever wrote meanwhile.
     for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written);
   } finally {
     closeSync(fd);
   }
+}
+
+/** The file's last byte is not a newline (an empty file ends no line). */
+function endsMidLine(fd: number): boolean {
+  const { size } = fstatSync(fd);
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] !== 0x0a;
 }
