@@ -18,14 +18,15 @@ describe('what a workspace’s first search needs, made ahead as it opens', () =
   function opener(enabled = true) {
     const openSaved = vi.fn();
     const prestartRipgrep = vi.fn(() => Promise.resolve());
-    const drop = vi.fn();
+    let generation = 0;
+    const drop = vi.fn(() => void (generation += 1));
     const env = { workspaceRoot: '/work/space', sandbox: {} } as unknown as ToolEnvironment;
     const made = searchAhead({
       services: { ngramIndexes: { openSaved } as unknown as NgramIndexes, searchIndexEnabled: () => enabled },
       environment: () => Promise.resolve(env),
       logger: createStderrLogger('test', () => undefined),
       delayMs: 20,
-      ripgrepAhead: { prestart: prestartRipgrep, drop },
+      ripgrepAhead: { generation: () => generation, prestart: prestartRipgrep, drop },
     });
     return { ...made, openSaved, prestartRipgrep, drop, env };
   }
@@ -41,9 +42,19 @@ describe('what a workspace’s first search needs, made ahead as it opens', () =
     await moment();
     expect(openSaved.mock.calls).toEqual([['/work/space', {}]]);
     expect(prestartRipgrep).not.toHaveBeenCalled();
-    // Asked (an MCP client's handshake done): ripgrep's sandbox for the workspace as it is now.
+    // Asked (an MCP client's handshake done): ripgrep's sandbox for the workspace as it is now, as
+    // of the drops so far (one opened after would leave it unmade).
     prestartNow();
-    await vi.waitFor(() => expect(prestartRipgrep.mock.calls).toEqual([[env]]));
+    await vi.waitFor(() => expect(prestartRipgrep.mock.calls).toEqual([[env, 2]]));
+    // Once asked, a folder opened after (an MCP client's roots) gets its own.
+    opened();
+    expect(drop).toHaveBeenCalledTimes(3);
+    await vi.waitFor(() =>
+      expect(prestartRipgrep.mock.calls).toEqual([
+        [env, 2],
+        [env, 3],
+      ]),
+    );
   });
 
   it('opens nothing once disposed (the app ending), nor where the index is off in settings', async () => {

@@ -17,7 +17,7 @@ export const OPEN_SAVED_INDEX_AFTER_MS = 400;
  * client's handshake is done), ripgrep's sandbox (prestarted-launch.ts) once no call runs, so the
  * next search's walk does not wait for bubblewrap to set it up; not as the app starts, where it held
  * up the answer to a client's initialize (~45 ms). When a workspace opens (`opened`, the app's start
- * included), the sandbox of the folder open before goes, and after `delayMs` search_in_code's saved
+ * included), the sandbox of the folder open before goes (once asked, this one's is made), and after `delayMs` search_in_code's saved
  * trigram index is opened and refreshed (WorkspaceNgram.openSaved), so the first search after a
  * restart answers from it (issue 32 item 2); no index is built here: a workspace never searched
  * costs nothing. `dispose` as the app ends, so nothing is made after.
@@ -29,7 +29,11 @@ export function searchAhead(deps: {
   readonly logger: Logger;
   readonly delayMs?: number;
   /** Makes ripgrep's sandbox for the workspace ahead, and drops it (ripgrepAhead); tests leave it out. */
-  readonly ripgrepAhead?: { readonly prestart: (env: ToolEnvironment) => Promise<void>; readonly drop: () => void };
+  readonly ripgrepAhead?: {
+    readonly generation: () => number;
+    readonly prestart: (env: ToolEnvironment, asOf: number) => Promise<void>;
+    readonly drop: () => void;
+  };
 }): { readonly opened: () => void; readonly prestartNow: () => void; readonly dispose: () => void } {
   let timer: NodeJS.Timeout | undefined;
   let disposed = false;
@@ -39,20 +43,29 @@ export function searchAhead(deps: {
     const env = await deps.environment();
     if (!disposed) deps.services.ngramIndexes.openSaved(env.workspaceRoot, env.sandbox);
   };
-  const prestart = async () => {
-    const env = await deps.environment();
-    if (!disposed) await deps.ripgrepAhead?.prestart(env);
+  /** Asked once: each folder opened after gets its sandbox too (an MCP client's roots bind one). */
+  let asked = false;
+  const prestart = () => {
+    const ahead = deps.ripgrepAhead;
+    if (disposed || ahead === undefined) return;
+    const asOf = ahead.generation();
+    deps
+      .environment()
+      .then((env) => (disposed ? undefined : ahead.prestart(env, asOf)))
+      .catch(warn("ripgrep's sandbox could not be made ahead"));
   };
   return {
     prestartNow: () => {
-      if (!disposed && deps.ripgrepAhead !== undefined)
-        prestart().catch(warn("ripgrep's sandbox could not be made ahead"));
+      asked = true;
+      prestart();
     },
     opened: () => {
       clearTimeout(timer);
-      // The sandbox of the folder open before goes (a search in this one would not take it anyway).
+      // The sandbox of the folder open before goes (a search in this one would not take it), and
+      // any asked for before: this folder's is made instead, if one was asked for.
       deps.ripgrepAhead?.drop();
       if (disposed) return;
+      if (asked) prestart();
       // Never keeps a process alive that is ending.
       timer = setTimeout(() => {
         open().catch(warn('The saved search index could not be opened'));

@@ -73,7 +73,12 @@ export function startOutputFileProcess(spec: OutputProcessSpec): { child: FileOu
  */
 export function prestartOutputFileProcess(spec: Omit<OutputProcessSpec, 'args' | 'signal'>): void {
   if (spec.confinement === undefined) return;
-  const launch = launchFor({ ...spec, args: [], shell: false });
+  let launch: Launch;
+  try {
+    launch = launchFor({ ...spec, args: [], shell: false });
+  } catch {
+    return; // an inherited folder closed meanwhile: nothing to make
+  }
   prestart(launch, childEnvironment(launch.environment), spec.inheritFds ?? [], openOutputFile);
   // A sandbox made ahead holds no placeholder (handOver says so); one that could not be made frees its own.
   launch.release();

@@ -10,7 +10,7 @@ import type { Launch } from './launch-types';
  * waiting to become the program. Spawning bwrap costs a fork of this large process and the
  * sandbox's namespaces and mounts: measured from a process holding 200 MB, ripgrep on a small
  * folder took 47 ms through bwrap, 20 ms alone and 29 ms handed to a sandbox made ahead. ripgrep's
- * walk starts once per search (ripgrep-walk.ts), so each search after the first gets that back.
+ * walk starts once per search (ripgrep-walk.ts): a search that comes while one waits gets that back.
  *
  * The shell reads the program and its arguments one a line until its input ends, then execs them:
  * nothing is parsed or evaluated, and a program with an argument holding a newline is never handed
@@ -169,14 +169,15 @@ export function takePrestarted(
   child.ref();
   (child.stderr as Socket).ref();
   child.stdin.end(`${program.join('\n')}\n`);
+  // As spawn's own `signal` does: the error only when it was still there to kill.
   const onAbort = () => {
-    child.kill('SIGTERM');
-    child.emit(
-      'error',
-      Object.assign(new Error('The operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR' }),
-    );
+    if (child.kill('SIGTERM'))
+      child.emit(
+        'error',
+        Object.assign(new Error('The operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR' }),
+      );
   };
   signal.addEventListener('abort', onAbort, { once: true });
-  child.once('close', () => signal.removeEventListener('abort', onAbort));
+  child.once('exit', () => signal.removeEventListener('abort', onAbort));
   return { child, output: ready.output };
 }

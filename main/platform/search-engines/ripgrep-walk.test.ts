@@ -1,5 +1,18 @@
-import { describe, expect, it } from 'vitest';
-import { parseWalkOutput, walkErrors } from './ripgrep-walk';
+import { closeSync, constants, openSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useTempDirs } from '../../test-support/temp-dir';
+import { waitingSandboxes } from '../../test-support/waiting-sandboxes';
+import { confinementMode } from '../processes/confinement';
+import { ripgrepOnPath } from '../processes/ripgrep-locate';
+import { ForegroundGate } from './foreground-gate';
+import {
+  dropRipgrepPrestart,
+  parseWalkOutput,
+  prestartGeneration,
+  prestartRipgrepWalk,
+  walkErrors,
+} from './ripgrep-walk';
 
 describe('walkErrors', () => {
   it('names the folders and files ripgrep could not list or read, as the sandbox names them', () => {
@@ -67,5 +80,58 @@ describe('parseWalkOutput', () => {
     expect(parseWalkOutput(out('./a.txt\x002 \n', stats))).toBeUndefined();
     // Output that is not UTF-8 anywhere (ripgrep's statistics are ASCII) is not read either.
     expect(parseWalkOutput(out('./a.txt\x002\n', stats, Buffer.from([0xff])))).toBeUndefined();
+  });
+});
+
+describe.skipIf(!confinementMode().confined || ripgrepOnPath() === undefined)('prestartRipgrepWalk', () => {
+  const tempDir = useTempDirs();
+  afterEach(() => dropRipgrepPrestart());
+  const rootOf = async () => {
+    const path = await realpath(await tempDir());
+    const fd = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY);
+    return { root: { fd, path, mode: 'proc-fd' as const }, rules: readOnly(path) };
+  };
+  const readOnly = (path: string) => ({
+    writable: [],
+    readable: [path],
+    readOnly: [],
+    hidden: [],
+    hiddenTrees: [],
+    readableInHidden: [],
+  });
+  /** What would have appeared by now had a sandbox been made. */
+  const settled = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+  it('makes the sandbox of the walk in a folder, unless dropped since it was asked for', async () => {
+    const rg = ripgrepOnPath()!;
+    const { root, rules } = await rootOf();
+    const asked = prestartGeneration();
+    dropRipgrepPrestart(); // the workspace closed meanwhile
+    await prestartRipgrepWalk(rg, root, rules, { asOf: asked });
+    await settled();
+    expect(waitingSandboxes(root.path)).toEqual([]);
+    await prestartRipgrepWalk(rg, root, rules, { asOf: prestartGeneration() });
+    await vi.waitFor(() => expect(waitingSandboxes(root.path)).toHaveLength(1), { timeout: 5000 });
+    closeSync(root.fd);
+  });
+
+  it('waits while a call runs, and makes nothing where one is still running when it would', async () => {
+    const rg = ripgrepOnPath()!;
+    const { root, rules } = await rootOf();
+    const gate = new ForegroundGate();
+    const leave = gate.enter();
+    const made = prestartRipgrepWalk(rg, root, rules, { calls: gate });
+    await settled();
+    expect(waitingSandboxes(root.path)).toEqual([]);
+    leave();
+    await made;
+    await vi.waitFor(() => expect(waitingSandboxes(root.path)).toHaveLength(1), { timeout: 5000 });
+    dropRipgrepPrestart();
+    // Busy once the wait is over (a call that came meanwhile): nothing.
+    const busy = { busy: true, idle: () => undefined };
+    await prestartRipgrepWalk(rg, root, rules, { calls: busy });
+    await settled();
+    expect(waitingSandboxes(root.path)).toEqual([]);
+    closeSync(root.fd);
   });
 });

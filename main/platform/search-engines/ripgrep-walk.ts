@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import { prestartOutputFileProcess, readOutputFile, startOutputFileProcess } from '../processes/output-process';
 import type { FileOutputProcess, OutputProcessSpec } from '../processes/output-process';
 import { discardPrestarted } from '../processes/prestarted-launch';
+import type { ForegroundGate } from './foreground-gate';
 import { ripgrepExit } from './ripgrep-exit';
 import { confinementMode, probeConfinementSoon } from '../processes/confinement';
 import type { ConfinementRules } from '../processes/launch-types';
@@ -55,6 +56,8 @@ export interface RipgrepWalkOptions {
   readonly exclude: readonly string[];
   /** process-rules.ts, 'ripgrep'. Required: without a confinement there is no walk mode. */
   readonly confinement: Omit<ConfinementRules, 'cwd'>;
+  /** The tool calls' gate: the next search's sandbox is made ahead only while no call runs. */
+  readonly calls?: CallsGate;
   /** Told how many files with a match ripgrep named so far, as its output arrives (progress). */
   readonly onMatched?: (count: number) => void;
 }
@@ -118,15 +121,24 @@ export async function ripgrepWalk(
   } catch {
     return undefined; // no temp folder to write in, no process to start: the file-list mode
   }
+  const asOf = generation;
   walking += 1;
   try {
     return await walkInto(started, startedAt, spec, options);
   } finally {
     walking -= 1;
     fs.closeSync(started.output);
-    // The next search's ripgrep starts in a sandbox made meanwhile, once this one has answered.
-    clearTimeout(nextSandbox);
-    nextSandbox = setTimeout(() => void prestartRipgrepWalk(rg, root, options.confinement), PRESTART_AFTER_MS).unref();
+    // The next search's ripgrep starts in a sandbox made meanwhile, once this one has answered;
+    // none once dropped (the workspace closed meanwhile, the app ending).
+    if (asOf === generation) {
+      clearTimeout(nextSandbox);
+      const calls = options.calls;
+      nextSandbox = setTimeout(
+        () =>
+          void prestartRipgrepWalk(rg, root, options.confinement, { asOf, ...(calls === undefined ? {} : { calls }) }),
+        PRESTART_AFTER_MS,
+      ).unref();
+    }
   }
 }
 
@@ -150,29 +162,46 @@ const PRESTART_AFTER_MS = 400;
 let nextSandbox: NodeJS.Timeout | undefined;
 /** Walks whose ripgrep runs now. */
 let walking = 0;
+/** Counts drops: a sandbox asked for before one is not made after it. */
+let generation = 0;
 
-/** No sandbox made ahead for ripgrep any more, none waiting: the workspace closes, or the app ends. */
+/** The tool calls' gate (foreground-gate.ts), as far as making a sandbox ahead needs it. */
+export type CallsGate = Pick<ForegroundGate, 'busy' | 'idle'>;
+
+/** Now, for prestartRipgrepWalk's `asOf`: taken before the work that leads to it. */
+export const prestartGeneration = (): number => generation;
+
+/** No sandbox made ahead for ripgrep any more, none waiting, none asked for before: the workspace closes, or the app ends. */
 export function dropRipgrepPrestart(): void {
+  generation += 1;
   clearTimeout(nextSandbox);
   discardPrestarted();
 }
 
 /**
- * Makes ahead the sandbox ripgrep's walk in `root` starts in (prestarted-launch.ts): when a
- * workspace opens, and after each walk. Nothing where ripgrep cannot walk.
+ * Makes ahead the sandbox ripgrep's walk in `root` starts in (prestarted-launch.ts): after each
+ * walk, and when asked (an MCP client's handshake done). Once no call runs (`calls`), and nothing
+ * where ripgrep cannot walk, or when dropped since `asOf` (prestartGeneration). Never fails: a
+ * root closed meanwhile (its folder gone, the workspace switched) makes nothing.
  */
 export async function prestartRipgrepWalk(
   rg: string,
   root: RipgrepWalkRoot,
   confinement: RipgrepWalkOptions['confinement'],
-  quiet: () => boolean = () => true,
+  { calls, asOf = generation }: { readonly calls?: CallsGate; readonly asOf?: number } = {},
 ): Promise<void> {
-  // Never the probe's synchronous run (bubblewrap starting `true`): as the app starts, that would
-  // hold up its answer to a client's initialize. The background probe settles first.
-  await probeConfinementSoon();
-  // Not while a walk's ripgrep runs (it takes both cores, and bubblewrap's setup would slow it: that
-  // walk makes the next sandbox itself once it is done), nor while `quiet` says a call runs.
-  if (walking === 0 && quiet() && ripgrepCanWalk()) prestartOutputFileProcess(walkStart(rg, root, confinement));
+  try {
+    await calls?.idle();
+    // Never the probe's synchronous run (bubblewrap starting `true`): as the app starts, that would
+    // hold up its answer to a client's initialize. The background probe settles first.
+    await probeConfinementSoon();
+    // Not while a walk's ripgrep runs (it takes both cores, and bubblewrap's setup would slow it:
+    // that walk makes the next sandbox itself once it is done), nor while a call runs.
+    if (asOf !== generation || walking > 0 || calls?.busy === true || !ripgrepCanWalk()) return;
+    prestartOutputFileProcess(walkStart(rg, root, confinement));
+  } catch {
+    // Nothing made: the next walk starts its ripgrep afresh.
+  }
 }
 
 /** ripgrepWalk's run, its output written into the file `output`. */

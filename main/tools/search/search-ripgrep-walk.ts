@@ -1,7 +1,12 @@
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import type { StaleEntry } from '../../domain/search/ngram/ngram-service';
-import { dropRipgrepPrestart, prestartRipgrepWalk, ripgrepWalk } from '../../platform/search-engines/ripgrep-walk';
+import {
+  dropRipgrepPrestart,
+  prestartGeneration,
+  prestartRipgrepWalk,
+  ripgrepWalk,
+} from '../../platform/search-engines/ripgrep-walk';
 import { isPersonaPath, personaEntries } from '../../platform/disk/workspace-sandbox';
 import type { ResolvedPath } from '../../platform/disk/workspace-sandbox';
 import { closeOpened } from '../../platform/disk/walk-opened-files';
@@ -10,21 +15,22 @@ import { walkOrder } from '../../platform/disk/walk-folder-entries';
 import type { ToolEnvironment } from '../kit/tool-environment';
 
 /**
- * ripgrep's sandbox for the open workspace, made ahead (prestarted-launch.ts) when no tool call
+ * ripgrep's sandbox for the open workspace, made ahead (prestarted-launch.ts) once no tool call
  * runs, so a search that comes later starts in it; each walk makes the next one's itself. Made
  * while a call runs, it would only take that call's time (a search that comes at once starts its
- * own as before). `drop` as a workspace closes or the app ends: none is made after, none waits.
+ * own as before). `generation` is taken before the work that leads to `prestart` (the environment
+ * it needs): `drop` (a workspace closing, the app ending) in between, and nothing is made.
  */
 export const ripgrepAhead = {
-  async prestart(env: ToolEnvironment): Promise<void> {
+  generation: prestartGeneration,
+  async prestart(env: ToolEnvironment, asOf: number): Promise<void> {
     const root = env.sandbox.anchorOf(false);
     if (env.ripgrep === undefined || root === undefined) return;
-    await env.foreground?.idle();
     await prestartRipgrepWalk(
       env.ripgrep,
       { fd: root.dir.fd, path: root.dir.path, mode: root.mode },
       env.confinementFor('ripgrep'),
-      () => env.foreground?.busy !== true,
+      { asOf, ...(env.foreground === undefined ? {} : { calls: env.foreground }) },
     );
   },
   drop: dropRipgrepPrestart,
@@ -157,6 +163,7 @@ export async function ripgrepWalkedFiles(
       // The project's own persona names at the root are shadowed by the persona folder's.
       exclude: base === '' && sandbox.overlayActive ? personaEntries.map((name) => `/${name}`) : [],
       confinement: env.confinementFor('ripgrep'),
+      ...(env.foreground === undefined ? {} : { calls: env.foreground }),
       ...(onMatched === undefined ? {} : { onMatched }),
     },
     signal,
