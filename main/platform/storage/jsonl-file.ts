@@ -52,14 +52,10 @@ export async function readJsonLines<S extends z.ZodType>(file: string, schema: S
  * in the common case it reads one byte, and it never waits in libuv's thread pool behind other I/O.
  */
 export function dropTornTail(fd: number): void {
-  const { size } = fstatSync(fd);
-  if (size === 0) return;
-  const last = Buffer.alloc(1);
-  readSync(fd, last, 0, 1, size - 1);
-  if (last[0] === 0x0a) return;
+  if (!endsMidLine(fd)) return;
   // Scan back in blocks for the last newline.
   const block = Buffer.alloc(64 * 1024);
-  let end = size;
+  let end = fstatSync(fd).size;
   while (end > 0) {
     const start = Math.max(0, end - block.length);
     const bytesRead = readSync(fd, block, 0, end - start, start);
