@@ -17,10 +17,10 @@ export const OPEN_SAVED_INDEX_AFTER_MS = 400;
  * client's handshake is done), ripgrep's sandbox (prestarted-launch.ts) once no call runs, so the
  * next search's walk does not wait for bubblewrap to set it up; not as the app starts, where it held
  * up the answer to a client's initialize (~45 ms). When a workspace opens (`opened`, the app's start
- * included), the sandbox of the folder open before goes (once asked, this one's is made), and after `delayMs` search_in_code's saved
- * trigram index is opened and refreshed (WorkspaceNgram.openSaved), so the first search after a
- * restart answers from it (issue 32 item 2); no index is built here: a workspace never searched
- * costs nothing. `dispose` as the app ends, so nothing is made after.
+ * included), the sandbox of the folder open before goes (once asked, this one's is made), and after
+ * `delayMs` search_in_code's saved trigram index is opened and refreshed (WorkspaceNgram.openSaved),
+ * so the first search after a restart answers from it (issue 32 item 2); no index is built here: a
+ * workspace never searched costs nothing. `dispose` as the app ends, so nothing is made after.
  */
 export function searchAhead(deps: {
   readonly services: Pick<ToolServices, 'ngramIndexes' | 'searchIndexEnabled'>;
