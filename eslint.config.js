@@ -29,6 +29,14 @@ const goToDiskOwners =
  */
 const goToProcessOwner =
   'Only main/platform/processes/ starts a process: runProcess (process-runner.ts), spawnServerProcess (server-process.ts) or startOutputProcess (output-process.ts).';
+/**
+ * Inside it, one file spawns: spawn-launch.ts turns a launch (confined-launch.ts: the program, or the
+ * confinement around it) into a process, so no start there can skip the launch's environment and rules.
+ * The confinement probe runs bwrap / sandbox-exec alone to learn whether they work.
+ */
+const goToSpawnLaunch =
+  'Inside main/platform/processes/, only spawn-launch.ts spawns: start a launch (launchFor) with spawnLaunch.';
+const processSpawners = ['main/platform/processes/spawn-launch.ts', 'main/platform/processes/confinement.ts'];
 const processModules = ['child_process', 'node:child_process'];
 const banProcessPaths = processModules.map((name) => ({ name, message: goToProcessOwner }));
 const banProcessSyntax = [
@@ -268,6 +276,21 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { paths: [...banFsPaths, ...banProcessPaths], patterns: [banElectron] }],
       'no-restricted-syntax': ['error', banRequire, ...banFsSyntax, ...banProcessSyntax],
+    },
+  },
+  {
+    files: processOwners,
+    ignores: [...processSpawners, ...testOnly],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: processModules.map((name) => ({ name, message: goToSpawnLaunch })), patterns: [banElectron] },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        banRequire,
+        ...banProcessSyntax.map((rule) => ({ ...rule, message: goToSpawnLaunch })),
+      ],
     },
   },
   {

@@ -9,7 +9,7 @@ import { expectRefusedWith, lintProbe, repoRoot, sourceFiles } from './test-supp
  * system's confinement. Lint holds the line (eslint.config.js); the probes prove it fires, the scan
  * that the tree obeys.
  */
-describe('lint keeps child_process inside main/platform/processes/', () => {
+describe('lint keeps child_process inside main/platform/processes/, and spawn in spawn-launch.ts', () => {
   const forbidden: [string, string][] = [
     ['main/tools/probe.ts', "import { spawn } from 'node:child_process';"],
     ['main/domain/lsp/probe.ts', "import { execFile } from 'child_process';"],
@@ -26,14 +26,31 @@ describe('lint keeps child_process inside main/platform/processes/', () => {
     await expectRefusedWith(file, code, /main\/platform\/processes\//);
   });
 
-  it('lets the process module and the tests start processes', async () => {
-    for (const file of ['main/platform/processes/probe.ts', 'main/tools/probe.test.ts', 'main/tools/probe.child.ts']) {
+  it('inside main/platform/processes/, refuses every spawn but spawn-launch.ts and the confinement probe', async () => {
+    for (const code of [
+      "import { spawn } from 'node:child_process';",
+      "import { execFileSync } from 'child_process';",
+      "import type { ChildProcess } from 'node:child_process';\nexport type C = ChildProcess;",
+      "export const load = () => import('node:child_process');",
+    ]) {
+      await expectRefusedWith('main/platform/processes/probe.ts', code, /only spawn-launch\.ts spawns/);
+    }
+  });
+
+  it('lets spawn-launch.ts, the confinement probe and the tests start processes', async () => {
+    for (const file of [
+      'main/platform/processes/spawn-launch.ts',
+      'main/platform/processes/confinement.ts',
+      'main/platform/processes/probe.test.ts',
+      'main/tools/probe.test.ts',
+      'main/tools/probe.child.ts',
+    ]) {
       const messages = await lintProbe(
         file,
         "import { spawn } from 'node:child_process';\nexport const probe = spawn;\n",
       );
       expect(
-        messages.filter((message) => message.message.includes('main/platform/processes/')),
+        messages.filter((message) => /child_process/.test(message.message)),
         file,
       ).toEqual([]);
     }
@@ -55,6 +72,20 @@ describe('the tree keeps one way to start a process (a scan, independent of the 
       }
     }
     expect(offenders).toEqual([]);
+  });
+
+  it('inside main/platform/processes/, only spawn-launch.ts and the confinement probe take more than types from child_process', async () => {
+    const spawners: string[] = [];
+    for await (const file of sourceFiles(join(repoRoot, 'main', 'platform', 'processes'))) {
+      const rel = relative(repoRoot, file);
+      if (testOnly(rel)) continue;
+      const text = (await readFile(file, 'utf8')).replace(/import type [^;]*;|export type [^;]*;/g, '');
+      if (processAccess.test(text)) spawners.push(rel.split(sep).join('/'));
+    }
+    expect(spawners.sort()).toEqual([
+      'main/platform/processes/confinement.ts',
+      'main/platform/processes/spawn-launch.ts',
+    ]);
   });
 
   it('the scan knows the spellings', () => {

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
-import { childEnvironment } from './child-environment';
-import { killTree } from './process-runner';
+import { launchFor } from './confined-launch';
+import { killTree, spawnLaunch } from './spawn-launch';
 
 /**
  * A desktop app started from the Dock, Finder or a .desktop file gets the GUI session's bare PATH
@@ -57,16 +56,21 @@ export function readLoginShellPath(options: LoginShellOptions): Promise<Result<s
       clearTimeout(timer);
       resolve(result);
     };
-    const child = spawn(options.shell, ['-ilc', loginShellScript], {
-      detached: true,
-      stdio: ['ignore', 'pipe', 'ignore'],
-      env: childEnvironment({ pass: [] }),
+    // The user's own shell with the user's rights (no rules: it reads their profile, nothing of a
+    // workspace), in its own group so the timeout's kill reaches what the profile started.
+    const launch = launchFor({
+      file: options.shell,
+      args: ['-ilc', loginShellScript],
+      shell: false,
+      cwd: process.cwd(),
+      environment: { pass: [] },
     });
+    const child = spawnLaunch(launch, { stdio: ['ignore', 'pipe', 'ignore'], ownGroup: true });
     const timer = setTimeout(() => {
       killTree(child, 'SIGKILL');
       finish(err('timeout', `${options.shell} did not print its PATH within ${timeoutMs} ms.`));
     }, timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk)); // a pipe (stdio above)
     child.on('error', (error) =>
       finish(err('command_not_found', `${options.shell} could not start: ${error.message}`)),
     );

@@ -1,15 +1,15 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChildProcess, ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { childEnvironment } from './child-environment';
 import type { ChildEnvironmentOptions } from './child-environment';
 import { launchFor } from './confined-launch';
 import type { ConfinementRules, Launch } from './launch-types';
 import { prestart, takePrestarted } from './prestarted-launch';
+import { spawnLaunch } from './spawn-launch';
+import type { ChildProcess, ChildProcessByStdio } from './spawn-launch';
 
 /**
  * A child whose output the caller reads as it streams (ripgrep's JSON lines), where the one-shot
@@ -116,14 +116,10 @@ export function readOutputFile(fd: number, from = 0): Buffer {
 }
 
 function start(launch: Launch, environment: Record<string, string>, spec: OutputProcessSpec, stdout: 'pipe' | number) {
-  const child = spawn(launch.file, launch.args, {
-    cwd: launch.cwd,
-    env: environment,
+  const child = spawnLaunch(launch, {
     stdio: ['ignore', stdout, 'pipe', ...(spec.inheritFds ?? [])],
     signal: spec.signal,
-    windowsHide: true,
+    environment,
   });
-  child.once('exit', launch.release);
-  child.once('error', launch.release);
   return Object.assign(child, { confined: launch.confined });
 }

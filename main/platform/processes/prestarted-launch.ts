@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcessByStdio } from 'node:child_process';
 import * as fs from 'node:fs';
 import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import type { Launch } from './launch-types';
+import { spawnLaunch } from './spawn-launch';
+import type { ChildProcessByStdio } from './spawn-launch';
 
 /**
  * A confined start made ahead: bubblewrap spawned, its sandbox set up and, inside it, a shell
@@ -118,14 +118,16 @@ export function prestart(
     return;
   }
   try {
+    // The same launch with the waiting shell for its program. A launch that can be handed over
+    // holds no placeholders; the caller releases it all the same.
+    const waiter: Launch = {
+      ...launch,
+      args: [...launch.handOver.confinementArgs, '/bin/sh', '-c', becomeTheProgram],
+      release: () => undefined,
+    };
     // Its input and stderr are pipes (stdio below); the inherited folders after them make Node's
     // typings give up on saying so.
-    child = spawn(launch.file, [...launch.handOver.confinementArgs, '/bin/sh', '-c', becomeTheProgram], {
-      cwd: launch.cwd,
-      env: environment,
-      stdio: ['pipe', output, 'pipe', ...inheritFds],
-      windowsHide: true,
-    }) as Waiter;
+    child = spawnLaunch(waiter, { stdio: ['pipe', output, 'pipe', ...inheritFds], environment }) as Waiter;
   } catch {
     fs.closeSync(output);
     return;

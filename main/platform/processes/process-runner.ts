@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import { isAbsolute, join } from 'node:path';
@@ -13,6 +11,8 @@ import type { HostDecision, NetworkProxyOptions } from './network-proxy';
 import { findOnPath } from './program-lookup';
 import type { ConfinementRules } from './launch-types';
 import { childEnvironment } from './child-environment';
+import { killTree, spawnLaunch } from './spawn-launch';
+import type { ChildProcess } from './spawn-launch';
 import type { ChildEnvironmentOptions } from './child-environment';
 
 export interface ProcessSpec {
@@ -76,32 +76,6 @@ const DRAIN_MS = 300;
 const KILL_GRACE_MS = 1000;
 
 /**
- * Ends the whole tree, not just the child: a shell's `sleep 100 &` or a test runner's workers would
- * otherwise outlive the timeout. POSIX: the child leads its own process group (spawned detached),
- * so one signal to -pid reaches every descendant that did not leave the group on purpose. Windows:
- * taskkill /T walks the tree.
- */
-export function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
-  const pid = child.pid;
-  if (pid === undefined) return;
-  if (process.platform === 'win32') {
-    spawn('taskkill', ['/pid', String(pid), '/T', '/F'], {
-      windowsHide: true,
-      stdio: 'ignore',
-      env: childEnvironment({ pass: [] }),
-    }).on('error', () => {
-      child.kill(signal);
-    });
-    return;
-  }
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
-  }
-}
-
-/**
  * Runs one process with bounded output, a timeout and stop support; every ending kills what is left of
  * its tree. Never rejects: a program that cannot start is `command_not_found` / `permission_denied`.
  */
@@ -137,16 +111,13 @@ function launchProcess(
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {
-      child = spawn(launch.file, launch.args, {
-        cwd: launch.cwd,
-        env: childEnvironment(launch.environment),
-        shell: launch.shell,
-        detached: process.platform !== 'win32',
-        windowsHide: true,
+      // Released by `finish`, once its pipes drained and its group was killed, not at its exit.
+      child = spawnLaunch(launch, {
         stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(spec.inheritFds ?? [])],
+        ownGroup: true,
+        releaseAtExit: false,
       });
     } catch (error) {
-      launch.release();
       resolve(err('internal_error', `Could not start ${spec.file}: ${String(error)}`));
       return;
     }

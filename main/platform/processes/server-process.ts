@@ -1,9 +1,6 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { childEnvironment } from './child-environment';
 import type { ChildEnvironmentOptions } from './child-environment';
 import { launchFor } from './confined-launch';
 import { confinementMode } from './confinement';
@@ -12,7 +9,8 @@ import { openBridgeFor } from './network-bridge';
 import type { NetworkBridge } from './launch-types';
 import type { NetworkProxyOptions } from './network-proxy';
 import { hasAccess } from './program-lookup';
-import { killTree } from './process-runner';
+import { killTree, spawnLaunch } from './spawn-launch';
+import type { ChildProcessWithoutNullStreams } from './spawn-launch';
 
 /**
  * Long-lived children that speak over stdio (language servers). The one-shot runner
@@ -41,22 +39,17 @@ export interface ServerProcess {
 
 export function spawnServerProcess(spec: ServerSpawnSpec, bridge?: NetworkBridge): ServerProcess {
   const launch = launchFor({ ...spec, shell: false, ...(bridge === undefined ? {} : { bridge }) });
-  const child = spawn(launch.file, launch.args, {
-    cwd: launch.cwd,
-    env: childEnvironment(launch.environment),
-    detached: process.platform !== 'win32',
-    windowsHide: true,
+  const child = spawnLaunch(launch, {
     stdio: ['pipe', 'pipe', 'pipe'],
-  });
+    ownGroup: true,
+  }) as ChildProcessWithoutNullStreams;
   // A server that dies mid-write would otherwise throw EPIPE from nowhere.
   child.stdin.on('error', () => undefined);
   let exited = false;
   child.once('exit', () => {
     exited = true;
-    launch.release();
     void bridge?.close();
   });
-  child.once('error', launch.release);
   return {
     child,
     confined: launch.confined,
