@@ -33,9 +33,15 @@ describe('JSON lines', () => {
       skippedLines: [3],
       tornTail: true,
     });
-    // The torn line was never acknowledged: the next append cuts it off instead of gluing onto it.
+    // Another process's line, seen half-written, or one a crash tore: it is left as it is, and the
+    // next record starts on a line of its own instead of gluing onto it.
     await appendJsonLines(file, [{ n: 4 }]);
-    expect(await readJsonLines(file, record)).toEqual(cleanRead(1, 2, 4));
+    expect(await readFile(file, 'utf8')).toBe(`${whole}{"n": 3\n{"n":4}\n`);
+    expect(await readJsonLines(file, record)).toEqual({
+      records: [{ n: 1 }, { n: 2 }, { n: 4 }],
+      skippedLines: [3],
+      tornTail: false,
+    });
   });
 
   it('appends in this thread after a line it did not end, on a line of its own, cutting nothing', async () => {

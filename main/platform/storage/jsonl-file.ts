@@ -47,9 +47,11 @@ export async function readJsonLines<S extends z.ZodType>(file: string, schema: S
 }
 
 /**
- * A torn last line (no trailing newline) would swallow the next record into one broken line. Cut it
- * off before appending: it was never acknowledged as written, and readers skip it anyway. Synchronous:
- * in the common case it reads one byte, and it never waits in libuv's thread pool behind other I/O.
+ * A torn last line (no trailing newline) would swallow the next record into one broken line. For a
+ * file one writer owns (a transcript: JsonLinesWriter), cut it off before appending: it was never
+ * acknowledged as written, and the conversation would otherwise show a damaged line for good.
+ * Synchronous: in the common case it reads one byte, and it never waits in libuv's thread pool.
+ * A file several processes append to is never cut (appendJsonLines).
  */
 export function dropTornTail(fd: number): void {
   if (!endsMidLine(fd)) return;
@@ -73,7 +75,13 @@ export interface AppendOptions {
   readonly mode?: number;
 }
 
-/** Appends records as lines, after cutting off a torn last line, and fsyncs: a record reported saved survives a power cut. */
+/**
+ * Appends records as lines and fsyncs: a record reported saved survives a power cut. Several
+ * processes may append to one such file (the desktop app and familiar-mcp on one home: the audit
+ * log, the persona history, the schedule runs), so a last line without its newline may be
+ * another's, seen half-written: it is not cut (cut, that line would be lost once whole), the
+ * records start on a line of their own instead. A line torn by a crash stays, and readers skip it.
+ */
 export async function appendJsonLines(
   file: string,
   records: readonly unknown[],
@@ -81,8 +89,8 @@ export async function appendJsonLines(
 ): Promise<void> {
   const handle = await open(file, 'a+', options.mode ?? 0o600);
   try {
-    dropTornTail(handle.fd);
-    await handle.appendFile(records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+    // Opened to append: each write lands at the end, whoever wrote meanwhile.
+    await handle.appendFile(linesOf(records, endsMidLine(handle.fd)));
     await handle.sync();
   } finally {
     await handle.close();
@@ -93,22 +101,21 @@ export async function appendJsonLines(
  * appendJsonLines done in this thread, without fsync: a few small system calls that never wait in
  * libuv's thread pool, where a background index build's reads can queue for tens of milliseconds.
  * For the audit log: a tool call's answer waits for its line, and one fsync per call would cost
- * more than a last line lost to a power cut. Several processes may append to one such file (the
- * desktop app and familiar-mcp on one home), so a last line without its newline may be another's,
- * seen half-written: it is not cut (cut, that line would be lost once whole), the records start on
- * a line of their own instead. A line torn by a crash stays, and readers skip it.
+ * more than a last line lost to a power cut.
  */
 export function appendJsonLinesSync(file: string, records: readonly unknown[], mode = 0o600): void {
   const fd = openSync(file, 'a+', mode);
   try {
-    const text = records.map((record) => `${JSON.stringify(record)}\n`).join('');
-    const bytes = Buffer.from(endsMidLine(fd) ? `\n${text}` : text);
-    // Opened to append: each write lands at the end, whoever wrote meanwhile.
+    const bytes = Buffer.from(linesOf(records, endsMidLine(fd)));
     for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written);
   } finally {
     closeSync(fd);
   }
 }
+
+/** The records as JSON lines, on a line of their own where the file ends mid-line. */
+const linesOf = (records: readonly unknown[], afterTornLine: boolean): string =>
+  (afterTornLine ? '\n' : '') + records.map((record) => `${JSON.stringify(record)}\n`).join('');
 
 /** The file's last byte is not a newline (an empty file ends no line). */
 function endsMidLine(fd: number): boolean {
