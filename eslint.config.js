@@ -290,6 +290,11 @@ export default tseslint.config(
         'error',
         banRequire,
         ...banProcessSyntax.map((rule) => ({ ...rule, message: goToSpawnLaunch })),
+        // The other ways to a built-in module: a function given its name (server-process.ts holds
+        // a createRequire), process.getBuiltinModule, and import() of a name lint cannot read.
+        { selector: 'CallExpression[arguments.0.value=/^(node:)?child_process$/]', message: goToSpawnLaunch },
+        { selector: "CallExpression[callee.property.name='getBuiltinModule']", message: goToSpawnLaunch },
+        { selector: "ImportExpression[source.type!='Literal']", message: goToSpawnLaunch },
       ],
     },
   },

@@ -32,6 +32,9 @@ describe('lint keeps child_process inside main/platform/processes/, and spawn in
       "import { execFileSync } from 'child_process';",
       "import type { ChildProcess } from 'node:child_process';\nexport type C = ChildProcess;",
       "export const load = () => import('node:child_process');",
+      "import { createRequire } from 'node:module';\nexport const c = createRequire(import.meta.url)('node:child_process');",
+      "const name = 'node:child_process';\nexport const c = process.getBuiltinModule(name);",
+      'export const load = () => import(`node:child_process`);',
     ]) {
       await expectRefusedWith('main/platform/processes/probe.ts', code, /only spawn-launch\.ts spawns/);
     }
@@ -79,8 +82,13 @@ describe('the tree keeps one way to start a process (a scan, independent of the 
     for await (const file of sourceFiles(join(repoRoot, 'main', 'platform', 'processes'))) {
       const rel = relative(repoRoot, file);
       if (testOnly(rel)) continue;
-      const text = (await readFile(file, 'utf8')).replace(/import type [^;]*;|export type [^;]*;/g, '');
-      if (processAccess.test(text)) spawners.push(rel.split(sep).join('/'));
+      // Types only (`import type`, `export type ... from`) start nothing; comments say nothing.
+      const text = (await readFile(file, 'utf8'))
+        .replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')
+        .replace(/^\s*(import|export) type\b[^;]*;/gm, '');
+      if (processAccess.test(text) || /getBuiltinModule\(|child_process['"`]\s*\)/.test(text)) {
+        spawners.push(rel.split(sep).join('/'));
+      }
     }
     expect(spawners.sort()).toEqual([
       'main/platform/processes/confinement.ts',

@@ -1,7 +1,10 @@
+import { homedir } from 'node:os';
+import { messageOf } from '../../../shared/errors';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import { launchFor } from './confined-launch';
 import { killTree, spawnLaunch } from './spawn-launch';
+import type { ChildProcess } from './spawn-launch';
 
 /**
  * A desktop app started from the Dock, Finder or a .desktop file gets the GUI session's bare PATH
@@ -57,15 +60,23 @@ export function readLoginShellPath(options: LoginShellOptions): Promise<Result<s
       resolve(result);
     };
     // The user's own shell with the user's rights (no rules: it reads their profile, nothing of a
-    // workspace), in its own group so the timeout's kill reaches what the profile started.
-    const launch = launchFor({
-      file: options.shell,
-      args: ['-ilc', loginShellScript],
-      shell: false,
-      cwd: process.cwd(),
-      environment: { pass: [] },
-    });
-    const child = spawnLaunch(launch, { stdio: ['ignore', 'pipe', 'ignore'], ownGroup: true });
+    // workspace), started in their home as a login shell would be, in its own group so the
+    // timeout's kill reaches what the profile started.
+    let child: ChildProcess;
+    try {
+      const launch = launchFor({
+        file: options.shell,
+        args: ['-ilc', loginShellScript],
+        shell: false,
+        cwd: homedir(),
+        environment: { pass: [] },
+      });
+      child = spawnLaunch(launch, { stdio: ['ignore', 'pipe', 'ignore'], ownGroup: true });
+    } catch (error) {
+      // A start refused at once (no such folder, too many processes): the caller keeps its PATH.
+      resolve(err('command_not_found', `${options.shell} could not start: ${messageOf(error)}`));
+      return;
+    }
     const timer = setTimeout(() => {
       killTree(child, 'SIGKILL');
       finish(err('timeout', `${options.shell} did not print its PATH within ${timeoutMs} ms.`));

@@ -111,11 +111,12 @@ function launchProcess(
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {
-      // Released by `finish`, once its pipes drained and its group was killed, not at its exit.
+      // Released by `finish` once its pipes drained and its group was killed, not at its exit, or
+      // by the 'error' handler below when it could not start.
       child = spawnLaunch(launch, {
         stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(spec.inheritFds ?? [])],
         ownGroup: true,
-        releaseAtExit: false,
+        releaseWhenGone: false,
       });
     } catch (error) {
       resolve(err('internal_error', `Could not start ${spec.file}: ${String(error)}`));

@@ -24,10 +24,12 @@ export interface SpawnLaunchOptions {
   /** childEnvironment(launch.environment), where the caller built it already (to compare starts). */
   readonly environment?: Record<string, string>;
   /**
-   * Release the launch's placeholders when the child exits (default). False where the caller does,
-   * later: the runner, once the child's pipes drained and its group was killed.
+   * Release the launch's placeholders when the child exits or its start fails (default). False
+   * where the caller does, later: the runner, once the child's pipes drained and its group was
+   * killed (an 'error' after the exit, a kill that failed, must not release them while what the
+   * child started may still run).
    */
-  readonly releaseAtExit?: boolean;
+  readonly releaseWhenGone?: boolean;
 }
 
 export function spawnLaunch(launch: Launch, options: SpawnLaunchOptions): ChildProcess {
@@ -46,8 +48,10 @@ export function spawnLaunch(launch: Launch, options: SpawnLaunchOptions): ChildP
     launch.release();
     throw error;
   }
-  if (options.releaseAtExit !== false) child.once('exit', launch.release);
-  child.once('error', launch.release);
+  if (options.releaseWhenGone !== false) {
+    child.once('exit', launch.release);
+    child.once('error', launch.release);
+  }
   return child;
 }
 
