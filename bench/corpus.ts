@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { seededRandom } from '../main/test-support/seeded-random';
 
@@ -147,6 +147,21 @@ async function writeExtras(root: string): Promise<void> {
   await mkdir(join(root, '.git'), { recursive: true });
 }
 
+/**
+ * A generated tree is removed and written again when its stamp is another version's. A folder with
+ * no stamp and something in it was not made here (BENCH_CORPUS or BENCH_TREE naming a real project):
+ * refused, never removed.
+ */
+async function refuseForeignFolder(root: string, stamp: string): Promise<void> {
+  if (stamp !== '') return;
+  const entries = await readdir(root).catch(() => [] as string[]);
+  if (entries.length > 0) {
+    throw new Error(
+      `${root} holds files the bench did not generate: it is never rewritten (BENCH_TREE_AS_IS=1 measures a tree as it is; npm run bench:tree -- <folder> too).`,
+    );
+  }
+}
+
 /** Builds the corpus once; later runs reuse it when its stamp matches. */
 export async function ensureCorpus(root: string, log: (line: string) => void): Promise<Corpus> {
   const corpus: Corpus = {
@@ -159,6 +174,7 @@ export async function ensureCorpus(root: string, log: (line: string) => void): P
   const existing = await readFile(stamp, 'utf8').catch(() => '');
   if (existing === version && (await stat(corpus.logFile).catch(() => undefined))) return corpus;
 
+  await refuseForeignFolder(root, existing);
   log(`generating the corpus in ${root} (once)...`);
   await rm(root, { recursive: true, force: true });
   await mkdir(join(root, 'logs'), { recursive: true });
@@ -185,9 +201,13 @@ export async function ensureSourceTree(root: string, packages: number, log: (lin
     bigSourceFile: '',
     sourceFiles: packages * corpusLayout.modulesPerPackage * corpusLayout.filesPerModule,
   };
+  // BENCH_TREE_AS_IS=1: a tree of your own (an npm install's node_modules), measured as it is.
+  if (process.env['BENCH_TREE_AS_IS'] === '1') return { ...corpus, sourceFiles: 0 };
   const stamp = join(root, '.corpus-stamp');
   const wanted = `tree-v1-${packages}`;
-  if ((await readFile(stamp, 'utf8').catch(() => '')) === wanted) return corpus;
+  const existing = await readFile(stamp, 'utf8').catch(() => '');
+  if (existing === wanted) return corpus;
+  await refuseForeignFolder(root, existing);
   log(`generating a tree of ${corpus.sourceFiles} files in ${root} (once)...`);
   await rm(root, { recursive: true, force: true });
   await mkdir(join(root, '.git'), { recursive: true });

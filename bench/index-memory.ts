@@ -151,7 +151,7 @@ export async function indexMemoryRows(tree: Corpus, runs: number, log: (line: st
   const rows: MemoryRow[] = [];
   const home = await mkdtemp(join(tmpdir(), 'familiar-bench-memory-'));
   try {
-    log(`memory: familiar-mcp on ${tree.sourceFiles} files, a new workspace...`);
+    log(`memory: familiar-mcp on ${tree.root}, a new workspace...`);
     const first = await start(tree.root, home);
     try {
       rows.push({
