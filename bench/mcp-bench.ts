@@ -52,7 +52,7 @@ const referenceServer = (): string =>
   createRequire(import.meta.url).resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 
 /** Familiar's MCP server on `workspace`, its data in `home`, every call approved. */
-const familiarArgs = (workspace: string, home: string): string[] => [
+export const familiarArgs = (workspace: string, home: string): string[] => [
   familiarServer,
   '--workspace',
   workspace,

@@ -6,6 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { familiarMcp } from './index-memory';
+import { familiarArgs } from './mcp-bench';
 import { compareCalls, paired, runOnce, runtimeLine, summarize, tableHead } from './measure';
 import type { External, Paired } from './measure';
 
@@ -20,7 +22,6 @@ import type { External, Paired } from './measure';
  * literal in a few hundred lines), TREE_RESTART (another), TREE_REGEX (a broad regex) and
  * TREE_WARM (comma-separated selective literals) name others. BENCH_RUNS pairs per steady row (5).
  */
-const familiarServer = join(process.cwd(), 'out', 'main', 'mcp.js');
 const runs = Number(process.env['BENCH_RUNS'] ?? 5);
 const words = {
   rare: process.env['TREE_RARE'] ?? 'useSyncExternalStore',
@@ -44,12 +45,22 @@ interface TreeRow {
   readonly check: string;
 }
 
+/** `work` with a new Familiar home (a state of its own), removed after. */
+async function withHome(work: (home: string) => Promise<void>): Promise<void> {
+  const home = await mkdtemp(join(tmpdir(), 'familiar-bench-tree-'));
+  try {
+    await work(home);
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
 async function connect(tree: string, home: string): Promise<Client> {
   const client = new Client({ name: 'bench-tree', version: '1.0.0' });
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: [familiarServer, '--workspace', tree, '--home', home, '--approve', 'all'],
+      args: familiarArgs(tree, home),
       stderr: 'ignore',
     }),
   );
@@ -126,8 +137,7 @@ async function untilIndexReady(client: Client, limitMs = 900_000): Promise<numbe
 }
 
 async function searchRows(tree: string, rows: TreeRow[]): Promise<void> {
-  const home = await mkdtemp(join(tmpdir(), 'familiar-bench-tree-'));
-  try {
+  await withHome(async (home) => {
     log(`tree: first search in a new workspace ("${words.rare}")...`);
     const first = await firstSearch(tree, home, words.rare);
     rows.push(
@@ -202,14 +212,11 @@ async function searchRows(tree: string, rows: TreeRow[]): Promise<void> {
         `${String(restarted.found['total_matches'])} lines (rg ${restarted.rgLines}), engine ${String(restarted.found['engine'])}`,
       ),
     );
-  } finally {
-    await rm(home, { recursive: true, force: true });
-  }
+  });
 }
 
 async function semanticRows(tree: string, rows: TreeRow[]): Promise<void> {
-  const home = await mkdtemp(join(tmpdir(), 'familiar-bench-tree-'));
-  try {
+  await withHome(async (home) => {
     log('tree: file_semantic_search during its build, a query every 2 s...');
     const client = await connect(tree, home);
     const during: number[] = [];
@@ -258,17 +265,14 @@ async function semanticRows(tree: string, rows: TreeRow[]): Promise<void> {
     } finally {
       await restarted.close();
     }
-  } finally {
-    await rm(home, { recursive: true, force: true });
-  }
+  });
 }
 
 /** familiar-mcp's exit after its input closes, both index builds running (issue 32 item 8). */
 async function shutdownRow(tree: string, rows: TreeRow[]): Promise<void> {
-  const home = await mkdtemp(join(tmpdir(), 'familiar-bench-tree-'));
-  try {
+  await withHome(async (home) => {
     log('tree: the exit after stdin closes, with both builds running...');
-    const child = spawn(process.execPath, [familiarServer, '--workspace', tree, '--home', home, '--approve', 'all'], {
+    const child = spawn(process.execPath, familiarArgs(tree, home), {
       stdio: ['pipe', 'ignore', 'ignore'],
     });
     const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
@@ -306,15 +310,13 @@ async function shutdownRow(tree: string, rows: TreeRow[]): Promise<void> {
       met: ms <= 1000,
       check: '4 s after a search and a semantic query',
     });
-  } finally {
-    await rm(home, { recursive: true, force: true });
-  }
+  });
 }
 
 async function main(): Promise<void> {
   const tree = process.argv[2] === undefined ? undefined : resolve(process.argv[2]);
   if (tree === undefined || !existsSync(tree)) throw new Error('usage: npm run bench:tree -- <folder>');
-  if (!existsSync(familiarServer)) throw new Error(`${familiarServer} is missing: run \`npm run build\` first.`);
+  if (!existsSync(familiarMcp)) throw new Error(`${familiarMcp} is missing: run \`npm run build\` first.`);
   log(runtimeLine());
   const rows: TreeRow[] = [];
   await searchRows(tree, rows);
