@@ -52,6 +52,8 @@ export function readLoginShellPath(options: LoginShellOptions): Promise<Result<s
   const timeoutMs = options.timeoutMs ?? loginShellTimeoutMs;
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
+    const couldNotStart = (error: unknown): Result<string> =>
+      err('command_not_found', `${options.shell} could not start: ${messageOf(error)}`);
     let settled = false;
     const finish = (result: Result<string>) => {
       if (settled) return;
@@ -74,7 +76,7 @@ export function readLoginShellPath(options: LoginShellOptions): Promise<Result<s
       child = spawnLaunch(launch, { stdio: ['ignore', 'pipe', 'ignore'], ownGroup: true });
     } catch (error) {
       // A start refused at once (no such folder, too many processes): the caller keeps its PATH.
-      resolve(err('command_not_found', `${options.shell} could not start: ${messageOf(error)}`));
+      resolve(couldNotStart(error));
       return;
     }
     const timer = setTimeout(() => {
@@ -82,9 +84,7 @@ export function readLoginShellPath(options: LoginShellOptions): Promise<Result<s
       finish(err('timeout', `${options.shell} did not print its PATH within ${timeoutMs} ms.`));
     }, timeoutMs);
     child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk)); // a pipe (stdio above)
-    child.on('error', (error) =>
-      finish(err('command_not_found', `${options.shell} could not start: ${error.message}`)),
-    );
+    child.on('error', (error) => finish(couldNotStart(error)));
     child.on('close', () => {
       const path = parseLoginShellPath(Buffer.concat(chunks).toString('utf8'));
       finish(path === undefined ? err('not_found', `${options.shell} printed no PATH.`) : ok(path));
